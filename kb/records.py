@@ -1,0 +1,140 @@
+"""Frozen records with content-hash ids. Stdlib only."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+def content_hash(*parts: str, n: int = 16) -> str:
+    """A short, stable hex id for the given parts (sha256, first ``n`` hex digits)."""
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode("utf-8"))
+        h.update(b"\x1f")  # unit separator: ("ab","c") and ("a","bc") differ
+    return h.hexdigest()[:n]
+
+
+@dataclass(frozen=True)
+class Locator:
+    """Where in a source a passage is: a PDF page, a heading path, or a time span."""
+
+    page: int | None = None
+    heading: str | None = None  # "Chapter > Section > Subsection"
+    start: str | None = None  # transcript timestamps, "HH:MM:SS"
+    end: str | None = None
+    segment: str | None = None  # transcript segment / cue id when the source has one
+
+    def describe(self) -> str:
+        """Human-readable locator: ``p. 12 · Título``, ``00:36:35–00:39:00``, ``Cap > Sec``."""
+        parts: list[str] = []
+        if self.page is not None:
+            parts.append(f"p. {self.page}")
+        if self.start:
+            parts.append(f"{self.start}–{self.end}" if self.end else self.start)
+        if self.segment:
+            parts.append(f"segment {self.segment}")
+        if self.heading:
+            parts.append(self.heading)
+        return " · ".join(parts)
+
+    def to_metadata(self) -> dict[str, Any]:
+        return {f"loc_{k}": v for k, v in asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_metadata(cls, meta: dict[str, Any]) -> "Locator":
+        return cls(**{k[4:]: v for k, v in meta.items() if k.startswith("loc_")})
+
+
+@dataclass(frozen=True)
+class Block:
+    """A piece of a source as its reader found it, before chunking."""
+
+    text: str
+    locator: Locator
+    is_code: bool = False
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One retrievable passage of a source."""
+
+    source: str  # path as the user knows it (relative to the working directory when possible)
+    kind: str  # pdf | markdown | text | transcript | html
+    text: str
+    locator: Locator
+    lang: str
+    ordinal: int  # position of the chunk inside its source
+    source_hash: str  # content hash of the whole source file
+    n_in_source: int  # how many chunks the source produced (to detect half-written sources)
+    is_code: bool = False
+    id: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            object.__setattr__(
+                self, "id", content_hash(self.source, str(self.ordinal), self.text)
+            )
+
+    @property
+    def text_hash(self) -> str:
+        return content_hash(self.text)
+
+    def citation(self) -> str:
+        loc = self.locator.describe()
+        return f"{self.source} · {loc}" if loc else self.source
+
+    def to_metadata(self, ingested_at: str) -> dict[str, Any]:
+        meta: dict[str, Any] = {
+            "source": self.source,
+            "kind": self.kind,
+            "lang": self.lang,
+            "ordinal": self.ordinal,
+            "source_hash": self.source_hash,
+            "n_in_source": self.n_in_source,
+            "is_code": self.is_code,
+            "ingested_at": ingested_at,
+        }
+        meta.update(self.locator.to_metadata())
+        return meta
+
+    @classmethod
+    def from_store(cls, id: str, text: str, meta: dict[str, Any]) -> "Chunk":
+        return cls(
+            id=id,
+            source=meta["source"],
+            kind=meta["kind"],
+            text=text,
+            locator=Locator.from_metadata(meta),
+            lang=meta.get("lang", "?"),
+            ordinal=int(meta.get("ordinal", 0)),
+            source_hash=meta.get("source_hash", ""),
+            n_in_source=int(meta.get("n_in_source", 0)),
+            is_code=bool(meta.get("is_code", False)),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "source": self.source,
+            "kind": self.kind,
+            "locator": {k: v for k, v in asdict(self.locator).items() if v is not None},
+            "citation": self.citation(),
+            "lang": self.lang,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A chunk returned by a search, with its fused score and rank (1-based)."""
+
+    chunk: Chunk
+    score: float
+    rank: int
+
+    def to_json(self) -> dict[str, Any]:
+        d = self.chunk.to_json()
+        d.update({"rank": self.rank, "score": round(self.score, 6)})
+        return d

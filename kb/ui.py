@@ -1,0 +1,119 @@
+"""Terminal rendering with rich. Services never import this; the CLI does.
+
+Messages and progress go to stderr; data goes to stdout. Colour follows rich's rules
+(off when piped or when ``NO_COLOR`` is set); progress bars only on a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Sequence
+
+
+def stdout():
+    from rich.console import Console
+
+    return Console(soft_wrap=False, highlight=False)
+
+
+def stderr():
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+def message(text: str, style: str = "") -> None:
+    stderr().print(text, style=style or None, markup=False)
+
+
+def error(msg: str, hint: str = "") -> None:
+    con = stderr()
+    con.print(f"kb: error: {msg}", style="bold red", markup=False)
+    if hint:
+        con.print(f"  fix: {hint}", style="yellow", markup=False)
+
+
+class IngestProgress:
+    """A rich progress bar on a terminal; silent when stderr is not one."""
+
+    def __init__(self) -> None:
+        self._progress = None
+        self._task = None
+
+    def start(self, total_files: int) -> None:
+        if not sys.stderr.isatty() or total_files == 0:
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(TextColumn("ingest"), BarColumn(), MofNCompleteColumn(),
+                                  TimeElapsedColumn(), TextColumn("{task.description}"),
+                                  console=stderr(), transient=True)
+        self._progress.start()
+        self._task = self._progress.add_task("", total=total_files)
+
+    def file_done(self, result) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, advance=1, description=result.source[-40:])
+
+    def stop(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def ingest_summary(report) -> None:
+    from rich.table import Table
+
+    table = Table(title="kb ingest", title_justify="left")
+    for col in ("file", "status", "kind", "chunks", "note"):
+        table.add_column(col, overflow="fold")
+    style = {"failed": "red", "added": "green", "updated": "cyan", "removed": "magenta", "unchanged": "dim"}
+    for f in report.files:
+        note = f.message if f.status != "failed" else f.message.split(": ", 1)[-1] + (f" — {f.hint}" if f.hint else "")
+        table.add_row(f.source, f.status, f.kind, str(f.chunks) if f.chunks else "", note, style=style.get(f.status))
+    con = stderr()
+    con.print(table)
+    counts = ", ".join(f"{report.count(s)} {s}" for s in ("added", "updated", "unchanged", "removed", "failed") if report.count(s))
+    con.print(f"{counts or 'nothing to do'}; {report.embedded} chunks embedded, {report.cached} reused", markup=False)
+
+
+def sources_table(rows: Sequence[dict]) -> None:
+    from rich.table import Table
+
+    table = Table()
+    for col in ("source", "kind", "chunks", "lang", "ingested (UTC)", "state"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        langs = " ".join(f"{k}:{v}" for k, v in r["langs"].items()) if len(r["langs"]) > 1 else r["lang"]
+        table.add_row(r["source"], r["kind"], str(r["chunks"]), langs, (r["ingested_at"] or "")[:19].replace("T", " "),
+                      "ok" if r["complete"] else "incomplete — re-run kb ingest")
+    stdout().print(table)
+
+
+def hits(hits_: Sequence, query: str, width: int = 700) -> None:
+    from rich.markup import escape
+
+    con = stdout()
+    if not hits_:
+        con.print("no passages found", markup=False)
+        return
+    for h in hits_:
+        text = h.chunk.text if len(h.chunk.text) <= width else h.chunk.text[:width].rsplit(" ", 1)[0] + " …"
+        con.print(f"[bold][{h.rank}][/bold] [cyan]{escape(h.chunk.citation())}[/cyan]  [dim]score {h.score:.4f}[/dim]")
+        con.print(escape(text))
+        con.print()
+
+
+def retrieval_table(results: Sequence[dict]) -> None:
+    from rich.table import Table
+
+    table = Table()
+    for col in ("mode", "n", "hit@1", "hit@5", "MRR@10"):
+        table.add_column(col, justify="right" if col != "mode" else "left")
+    for r in results:
+        table.add_row(r["mode"], str(r["n"]), f"{r['hit@1']:.3f}", f"{r['hit@5']:.3f}", f"{r['mrr@10']:.3f}")
+    stdout().print(table)
