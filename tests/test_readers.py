@@ -1,0 +1,198 @@
+"""Readers and chunking on real files of every supported kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.chunking import chunk_document
+from kb.errors import InputError
+from kb.readers import read_document
+from kb.text import detect_language
+
+from .conftest import CORPORA, SOURCES, needs_corpora
+from .pdfgen import encrypt_pdf, make_pdf
+
+SLIDES = [
+    ["Paralelismo de dados"],  # title-only divider slide
+    ["Estrategia espelhada", "Cada GPU recebe uma copia do modelo e processa um lote diferente.",
+     "Os gradientes sao combinados com all-reduce."],
+    ["Estrategia espelhada", "Cada GPU recebe uma copia do modelo e processa um lote diferente.",
+     "Os gradientes sao combinados com all-reduce."],  # repeated slide
+    ["Servidor de parametros", "Os workers pedem os parametros ao servidor e enviam gradientes de volta.",
+     "A atualizacao assincrona pode gerar gradientes obsoletos."],
+]
+
+
+def test_pdf_pages_keep_numbers_and_skip_title_and_repeated_pages(tmp_path):
+    doc = read_document(make_pdf(tmp_path / "deck.pdf", SLIDES))
+    chunks = chunk_document(doc, "deck.pdf")
+    assert doc.kind == "pdf"
+    assert [c.locator.page for c in chunks] == [2, 4]
+    assert chunks[0].locator.heading == "Paralelismo de dados > Estrategia espelhada"
+    assert "all-reduce" in chunks[0].text
+    assert chunks[0].citation() == "deck.pdf · p. 2 · Paralelismo de dados > Estrategia espelhada"
+
+
+@needs_corpora
+def test_real_slide_deck_keeps_word_spacing_and_pages():
+    doc = read_document(CORPORA / "001TFDist.pdf")
+    chunks = chunk_document(doc, "001TFDist.pdf")
+    text = " ".join(c.text for c in chunks)
+    # plain pypdf extraction merges these words; layout extraction keeps them apart
+    assert "Tensorflowcon" not in text and "DistBeliefy" not in text
+    assert "Tensorflow con Ray" in " ".join(text.split())
+    pages = [c.locator.page for c in chunks]
+    assert pages == sorted(pages) and len(set(pages)) < 126  # title and repeated pages dropped
+    assert sum(c.lang == "es" for c in chunks) / len(chunks) > 0.8
+
+
+@needs_corpora
+@pytest.mark.parametrize("name", ["03Datos.pdf", "05modelos.pdf"])
+def test_other_real_decks_read(name):
+    chunks = chunk_document(read_document(CORPORA / name), name)
+    assert len(chunks) > 10 and all(c.locator.page for c in chunks)
+
+
+def test_markdown_heading_path():
+    doc = read_document(SOURCES / "001_96d83118e2ee854a.txt")
+    chunks = chunk_document(doc, "001.txt")
+    assert doc.kind == "markdown"
+    heads = [c.locator.heading for c in chunks]
+    assert "Capítulo 12: Distribuindo TensorFlow em Dispositivos e Servidores > Principais Pontos Abordados: > " \
+           "1. Distribuição em uma Única Máquina" in heads
+    exercise = next(c for c in chunks if "CUDA_ERROR_OUT_OF_MEMORY" in c.text)
+    assert exercise.locator.heading.endswith("Exercícios")
+
+
+def test_slide_text_titles_become_headings_and_footers_go():
+    doc = read_document(SOURCES / "003_54b53da49ba13546.txt")
+    chunks = chunk_document(doc, "003.txt")
+    assert doc.kind == "text"
+    gil = next(c for c in chunks if "Global Interpreter Lock" in c.text)
+    assert gil.locator.heading == "Barreiras para explorar paralelismo em python"
+    assert not any("https://advancedinstitute.ai" in c.text for c in chunks)  # repeated footer
+
+
+def test_code_blocks_are_flagged():
+    chunks = chunk_document(read_document(SOURCES / "004_846eda6c7740515b.txt"), "004.txt")
+    code = [c for c in chunks if c.is_code]
+    assert code and all("```" in c.text or "import" in c.text or "=" in c.text for c in code)
+    assert not any(c.is_code for c in chunks if "MirroredStrategy soporta" in c.text)
+
+
+def test_transcript_segments_keep_timestamps():
+    doc = read_document(SOURCES / "000_018776c44678bcbb.txt")
+    chunks = chunk_document(doc, "000.txt")
+    assert doc.kind == "transcript"
+    assert all(c.locator.start and c.locator.end for c in chunks)
+    first = chunks[0]
+    assert (first.locator.start, first.locator.end, first.locator.segment) == ("00:36:35", "00:39:00", "7036")
+    assert first.citation() == "000.txt · 00:36:35–00:39:00 · segment 7036"
+    assert not any("Raciocínio" in c.text or "Criteria:" in c.text for c in chunks)  # judge notes are not speech
+
+
+def test_webvtt_cues_merge_with_first_start_and_last_end(tmp_path):
+    vtt = tmp_path / "aula1.vtt"
+    vtt.write_text(
+        "WEBVTT\n\n1\n00:00:01.000 --> 00:00:04.000\nHoje vamos falar de paralelismo de dados.\n\n"
+        "2\n00:00:04.500 --> 00:00:09.250\nCada GPU recebe uma réplica do modelo.\n\n"
+        "3\n00:01:10.000 --> 00:01:15.000\nDepois os gradientes são combinados com <b>all-reduce</b>.\n",
+        encoding="utf-8",
+    )
+    chunks = chunk_document(read_document(vtt), "aula1.vtt")
+    assert len(chunks) == 1
+    c = chunks[0]
+    assert (c.locator.start, c.locator.end) == ("00:00:01", "00:01:15")
+    assert "all-reduce" in c.text and "<b>" not in c.text
+
+
+def test_srt_long_lecture_splits_but_keeps_times(tmp_path):
+    srt = tmp_path / "aula2.srt"
+    cues = []
+    for i in range(60):
+        s, e = i * 10, i * 10 + 9
+        cues.append(f"{i + 1}\n00:{s // 60:02d}:{s % 60:02d},000 --> 00:{e // 60:02d}:{e % 60:02d},500\n"
+                    f"Frase número {i} sobre sincronização de gradientes entre réplicas.\n")
+    srt.write_text("\n".join(cues), encoding="utf-8")
+    chunks = chunk_document(read_document(srt), "aula2.srt")
+    assert len(chunks) > 1
+    assert chunks[0].locator.start == "00:00:00" and chunks[-1].locator.end == "00:09:59"
+    starts = [c.locator.start for c in chunks]
+    assert starts == sorted(starts)
+
+
+def test_html_readable_text_only(tmp_path):
+    page = tmp_path / "pagina.html"
+    page.write_text(
+        "<html><head><title>Tutorial</title><style>p{color:red}</style><script>var x=1;</script></head>"
+        "<body><nav>Início | Contato</nav><h1>TensorFlow distribuído</h1>"
+        "<p>O ClusterSpec descreve os jobs &amp; tarefas do cluster.</p><h2>Exercícios</h2>"
+        "<ul><li>Altere o nome do job.</li></ul><footer>© 2024</footer></body></html>",
+        encoding="utf-8",
+    )
+    doc = read_document(page)
+    chunks = chunk_document(doc, "pagina.html")
+    text = " ".join(c.text for c in chunks)
+    assert doc.kind == "html"
+    assert "jobs & tarefas" in text and "Altere o nome do job." in text
+    assert "var x" not in text and "color:red" not in text and "Contato" not in text and "2024" not in text
+    assert chunks[-1].locator.heading == "TensorFlow distribuído > Exercícios"
+
+
+def test_latin1_text_is_read_with_a_note(tmp_path):
+    f = tmp_path / "resumo.txt"
+    f.write_bytes("Dependências de controle adiam a avaliação de uma operação.".encode("latin-1"))
+    doc = read_document(f)
+    assert "Dependências" in doc.blocks[0].text
+    assert doc.notes and "Latin-1" in doc.notes[0]
+
+
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("vazio.txt", b"", "file is empty"),
+        ("lixo.pdf", b"\x89\x00\xff garbage " * 50, "not a PDF (no %PDF header)"),
+        ("quebrado.pdf", b"%PDF-1.4\n" + b"\x00\x13 broken" * 30, "damaged PDF"),
+        ("planilha.xlsx", b"PK\x03\x04", "unsupported file type '.xlsx'"),
+        ("binario.txt", b"abc\x00\x01\x02", "looks like a binary file"),
+    ],
+)
+def test_bad_files_raise_input_error_naming_the_file(tmp_path, name, content, message):
+    f = tmp_path / name
+    f.write_bytes(content)
+    with pytest.raises(InputError) as e:
+        read_document(f)
+    assert str(f) in e.value.message and message in e.value.message
+    assert e.value.hint
+
+
+def test_encrypted_pdf_names_the_fix(tmp_path):
+    enc = encrypt_pdf(make_pdf(tmp_path / "a.pdf", SLIDES), tmp_path / "protegido.pdf")
+    with pytest.raises(InputError) as e:
+        read_document(enc)
+    assert e.value.message == f"{enc}: PDF is encrypted with a password"
+    assert "qpdf --decrypt" in e.value.hint
+
+
+def test_file_over_size_limit(tmp_path):
+    big = tmp_path / "grande.txt"
+    line = "O paralelismo de dados replica o modelo em cada GPU.\n"
+    big.write_text(line * (50 * 1024 * 1024 // len(line) + 1), encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        read_document(big)
+    assert "grande.txt: file is 50.0 MB, over the 20 MB limit" in e.value.message
+    assert "--max-mb 51" in e.value.hint
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        ("Como o paralelismo de dados é implementado no TensorFlow? Não sei se são réplicas.", "pt"),
+        ("La estrategia MirroredStrategy soporta entrenamiento síncrono y es muy usada en el nodo.", "es"),
+        ("The model is replicated on each device and the gradients are averaged with all-reduce.", "en"),
+    ],
+)
+def test_language_detection(text, lang):
+    assert detect_language(text) == lang
