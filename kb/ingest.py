@@ -11,16 +11,20 @@
 from __future__ import annotations
 
 import datetime as _dt
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from .chunking import chunk_document, index_text
 from .embeddings import Embedder
 from .errors import InputError, KbError
-from .readers import DEFAULT_MAX_MB, EXTENSIONS, Document, read_document
+from .readers import DEFAULT_MAX_MB, EXTENSIONS, Document, file_hash, read_document
 from .records import Chunk
-from .store import ChromaStore
+from .store import ChromaStore, SourceState
 
 
 @dataclass
@@ -112,7 +116,11 @@ def ingest(
     progress: Progress | None = None,
     reader: Callable[[Path, float], Document] = read_document,
 ) -> IngestReport:
-    """Bring the store in step with ``paths``. Never raises for a bad file: it is reported."""
+    """Bring the store in step with ``paths``. Never raises for a bad file: it is reported.
+
+    Three stages overlap: files are read in a worker process (PDF layout extraction is the
+    slow part), the main process embeds, and a writer thread stores the previous file.
+    """
     progress = progress or Progress()
     report = IngestReport()
     files, failures, folders = discover(paths)
@@ -120,12 +128,35 @@ def ingest(
     progress.start(len(files))
     stamp = _now()
     changed = False
-    try:
-        for path in files:
-            result = _ingest_one(path, store, embedder, max_mb, stamp, report, reader)
-            changed |= result.status in ("added", "updated")
+    todo: list[tuple[Path, str, SourceState | None]] = []
+    for path in files:  # unchanged files are recognised by their bytes' hash, without parsing
+        key = source_key(path)
+        state = store.source_state(key)
+        if state and state.complete and state.source_hash == file_hash(path):
+            result = FileResult(key, "unchanged", kind=state.kind, chunks=len(state.ids))
             report.files.append(result)
             progress.file_done(result)
+        else:
+            todo.append((path, key, state))
+    try:
+        with _reading(todo, max_mb, reader) as docs, ThreadPoolExecutor(1, thread_name_prefix="kb-write") as writer:
+            pending: Future | None = None
+            for (path, key, state), (doc, chunks, failure) in zip(todo, docs):
+                if failure:
+                    result = failure
+                else:
+                    assert doc is not None
+                    vectors = _embed(embedder, store, chunks, report)
+                    if pending:
+                        pending.result()  # one write in flight, in file order
+                    pending = writer.submit(_write, store, chunks, vectors, state, stamp)
+                    changed = True
+                    result = FileResult(key, "updated" if state else "added", kind=doc.kind, chunks=len(chunks),
+                                        message="; ".join(doc.notes))
+                report.files.append(result)
+                progress.file_done(result)
+            if pending:
+                pending.result()
         if prune and folders:
             for result in _prune(store, folders, {source_key(f) for f in files}):
                 changed = True
@@ -138,43 +169,67 @@ def ingest(
     return report
 
 
-def _ingest_one(path: Path, store: ChromaStore, embedder: Embedder, max_mb: float, stamp: str,
-                report: IngestReport, reader: Callable[[Path, float], Document]) -> FileResult:
-    key = source_key(path)
+def _write(store: ChromaStore, chunks: list[Chunk], vectors, state: SourceState | None, stamp: str) -> None:
+    """New chunks first, then the stale ones go: a crash in between leaves a findable file."""
+    store.upsert(chunks, vectors, stamp)
+    if state:
+        new_ids = {c.id for c in chunks}
+        store.delete([i for i in state.ids if i not in new_ids])
+
+
+def read_and_chunk(path: Path, key: str, max_mb: float,
+                   reader: Callable[[Path, float], Document] = read_document):
+    """(document, chunks, None) or (None, [], failed FileResult). Runs in a worker process."""
     try:
         doc = reader(path, max_mb)
-        chunks = chunk_document(doc, key)
+        return doc, chunk_document(doc, key), None
     except KbError as e:
-        return FileResult(key, "failed", message=e.message, hint=e.hint)
+        return None, [], FileResult(key, "failed", message=e.message, hint=e.hint)
+    except (KeyboardInterrupt, SystemExit):
+        raise
     except Exception as e:  # a reader bug must not stop the other files
-        return FileResult(key, "failed", message=f"{path}: cannot read ({type(e).__name__}: {e})",
-                          hint="report this with kb --traceback ingest ...")
-    state = store.source_state(key)
-    if state and state.complete and state.source_hash == doc.source_hash and state.expected == len(chunks):
-        return FileResult(key, "unchanged", kind=doc.kind, chunks=len(chunks))
-    cache_hits_before = getattr(embedder, "hits", 0)  # CachedEmbedder counts its hits
-    vectors, reused = _embed(embedder, store, chunks)
-    hits = reused + getattr(embedder, "hits", 0) - cache_hits_before
-    report.cached += hits
-    report.embedded += len(chunks) - hits
-    store.upsert(chunks, vectors, stamp)
-    new_ids = {c.id for c in chunks}
-    if state:
-        store.delete([i for i in state.ids if i not in new_ids])
-    note = "; ".join(doc.notes)
-    return FileResult(key, "updated" if state else "added", kind=doc.kind, chunks=len(chunks), message=note)
+        return None, [], FileResult(key, "failed", message=f"{path}: cannot read ({type(e).__name__}: {e})",
+                                    hint="report this with kb --traceback ingest ...")
 
 
-def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk]):
-    """Vectors for chunks, reusing those the store already holds for the same chunk id."""
+@contextmanager
+def _reading(todo: list, max_mb: float, reader: Callable[[Path, float], Document]) -> Iterator[Iterator]:
+    """Yield read results in order; with 2+ files to read, a PDF among them and 2+ cores,
+    read ahead in a worker process while the caller embeds."""
+    use_pool = (
+        reader is read_document
+        and len(todo) >= 2
+        and (os.cpu_count() or 1) > 1
+        and any(p.suffix.lower() == ".pdf" for p, _, _ in todo)
+    )
+    if not use_pool:
+        yield (read_and_chunk(p, k, max_mb, reader) for p, k, _ in todo)
+        return
+    # spawn, not fork: the parent holds Chroma's native threads
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(read_and_chunk, p, k, max_mb) for p, k, _ in todo]
+        try:
+            yield (f.result() for f in futures)
+        finally:
+            for f in futures:
+                f.cancel()
+
+
+def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: IngestReport):
+    """Vectors for chunks, reusing those the store already holds for the same chunk id and
+    those in the embedder's cache; counts what went through the model."""
     import numpy as np
 
     have = store.get_vectors([c.id for c in chunks])
     todo = [c for c in chunks if c.id not in have]
+    hits_before = getattr(embedder, "hits", 0)  # CachedEmbedder counts its hits
     fresh = embedder.embed_documents([index_text(c) for c in todo]) if todo else np.zeros((0, 1))
+    hits = len(have) + getattr(embedder, "hits", 0) - hits_before
+    report.cached += hits
+    report.embedded += len(chunks) - hits
     by_id = dict(have)
     by_id.update({c.id: fresh[i] for i, c in enumerate(todo)})
-    return np.stack([by_id[c.id] for c in chunks]).astype(np.float32), len(have)
+    return np.stack([by_id[c.id] for c in chunks]).astype(np.float32)
 
 
 def _prune(store: ChromaStore, folders: Iterable[Path], present: set[str]) -> list[FileResult]:

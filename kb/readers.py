@@ -46,8 +46,12 @@ class Document:
     notes: list[str] = field(default_factory=list)
 
 
-def is_supported(path: Path) -> bool:
-    return path.suffix.lower() in EXTENSIONS
+def file_hash(path: Path) -> str | None:
+    """Content hash of a file's bytes (None when it cannot be read)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return None
 
 
 def read_document(path: Path, max_mb: float = DEFAULT_MAX_MB) -> Document:

@@ -30,6 +30,7 @@ _GET_PAGE = 2000  # rows per Chroma get() when reading the whole collection
 class SourceState:
     source: str
     source_hash: str
+    kind: str
     ids: tuple[str, ...]
     hashes: frozenset[str]
     expected: int
@@ -111,6 +112,7 @@ class ChromaStore:
         return SourceState(
             source=source,
             source_hash=metas[0].get("source_hash", ""),
+            kind=metas[0].get("kind", ""),
             ids=tuple(got["ids"]),
             hashes=frozenset(m.get("source_hash", "") for m in metas),
             expected=int(metas[0].get("n_in_source", -1)),
