@@ -22,9 +22,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-eval_app = typer.Typer(help="Measure retrieval quality.\n\nExample: kb eval retrieval eval/queries.jsonl",
+eval_app = typer.Typer(help="Measure retrieval and quiz quality.\n\nExample: kb eval retrieval eval/queries.jsonl",
                        no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
+quiz_app = typer.Typer(help="Generate, show and export quizzes.\n\nExample: kb quiz generate -n 10",
+                       no_args_is_help=True)
+app.add_typer(quiz_app, name="quiz")
 
 
 class State:
@@ -183,6 +186,165 @@ def eval_retrieval(
         ui.print_json(results[0] if len(results) == 1 else {"results": results})
     else:
         ui.retrieval_table(results)
+
+
+def _csv(value: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in value.split(",") if x.strip())
+
+
+@quiz_app.command("generate")
+@boundary
+def quiz_generate(
+    n: int = typer.Option(10, "-n", help="How many questions."),
+    topic: Optional[str] = typer.Option(None, "--topic", help="Only passages about this topic (found by search)."),
+    source: Optional[List[str]] = typer.Option(None, "--source", help="Only these sources (repeat, or a shell glob)."),
+    types: str = typer.Option("short,mcq,cloze,tf", "--types", help="Comma-separated: short, mcq, cloze, tf."),
+    difficulty: Optional[str] = typer.Option(None, "--difficulty", help="Prefer easy, medium or hard questions."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Question language: pt, es or en (default: the source's)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Quiz file (default quizzes/<topic|source|course>.json)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing quiz file."),
+    offline: bool = typer.Option(False, "--offline", help="Use the rule-based writer even when an LLM is configured."),
+    json_out: bool = typer.Option(False, "--json", help="Print the quiz document on stdout."),
+) -> None:
+    """Generate exercises with model answers and citations, written to a quiz file.
+
+    Offline and deterministic by default; with KB_LLM_MODEL (and OPENAI_BASE_URL for a local
+    server) an LLM writes the questions, each validated against the passage it cites.
+
+    Example: kb quiz generate --topic "dependências de controle" -n 5 --types short,mcq --lang pt
+    """
+    from dataclasses import replace as _replace
+
+    from . import ui
+    from .errors import InputError
+    from .generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
+    from .llm import get_writer
+    from .quiz import save_quiz
+    from .workspace import open_workspace
+
+    request = GenerationRequest(n=n, types=_csv(types), topic=topic, sources=tuple(source or ()),
+                                difficulty=difficulty, lang=lang)
+    request.validate()
+    path = out or default_quiz_path(request, Path("quizzes"))
+    if path.exists() and not force:
+        raise InputError(f"{path} exists", "pass --force to replace it, or --out another.json")
+    settings = _replace(State.settings, llm_model=None) if offline else State.settings
+    writer = get_writer(settings) if not offline else OfflineWriter()
+    ws = open_workspace(State.settings)
+    report = generate_quiz(ws, request, writer)
+    if report.quiz.questions:
+        save_quiz(report.quiz, path)
+    if json_out:
+        ui.print_json(report.quiz.to_json())
+    else:
+        ui.quiz(report.quiz)
+    ui.generation_summary(report, path)
+    if not report.quiz.questions:
+        raise typer.Exit(int(ExitCode.FAILED))
+    if report.errors:
+        raise typer.Exit(int(ExitCode.BACKEND))
+
+
+@quiz_app.command("show")
+@boundary
+def quiz_show(
+    quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
+    no_answers: bool = typer.Option(False, "--no-answers", help="Hide answers and citations."),
+    json_out: bool = typer.Option(False, "--json", help="Print the validated quiz document."),
+) -> None:
+    """Show a quiz in the terminal.
+
+    Example: kb quiz show quizzes/course.json
+    """
+    from . import ui
+    from .quiz import load_quiz
+
+    q = load_quiz(quiz_file)
+    if json_out:
+        ui.print_json(q.to_json())
+    else:
+        ui.quiz(q, show_answers=not no_answers)
+
+
+@quiz_app.command("export")
+@boundary
+def quiz_export(
+    quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
+    fmt: str = typer.Option("md", "--format", "-f", help="Export format: md."),
+    answers: bool = typer.Option(False, "--answers", help="The answer key (model answers and citations)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
+) -> None:
+    """Export a quiz: a student sheet, or with --answers the answer key.
+
+    Example: kb quiz export quizzes/course.json --format md --answers -o quizzes/course-key.md
+    """
+    from . import ui
+    from .export import get_exporter
+    from .quiz import load_quiz, write_atomic
+
+    exporter = get_exporter(fmt)
+    text = exporter.render(load_quiz(quiz_file), answers=answers)
+    if out:
+        write_atomic(out, text)
+        ui.message(f"wrote {out}")
+    else:
+        sys.stdout.write(text)
+
+
+@app.command()
+@boundary
+def ask(
+    question: str = typer.Argument(..., help="A question about the course."),
+    k: int = typer.Option(5, "-k", help="How many passages to consult and show."),
+    offline: bool = typer.Option(False, "--offline", help="Extractive answer even when an LLM is configured."),
+    json_out: bool = typer.Option(False, "--json", help="Print the answer and passages as JSON."),
+) -> None:
+    """Answer a question from the course, citing the passages it comes from.
+
+    Offline: the best passages and the sentences that answer best. With KB_LLM_MODEL set: a
+    synthesized answer citing passage numbers, which says when the course lacks the answer.
+
+    Example: kb ask "Como o paralelismo de dados é implementado no TensorFlow?"
+    """
+    from . import ui
+    from .ask import ask as run_ask
+    from .workspace import open_workspace
+
+    ws = open_workspace(State.settings)
+    client = None
+    if State.settings.llm_model and not offline:
+        from .llm import LLMClient
+
+        client = LLMClient(State.settings)
+    ans = run_ask(ws, question, k=k, client=client)
+    if json_out:
+        ui.print_json(ans.to_json())
+    else:
+        ui.answer(ans)
+
+
+@eval_app.command("quiz")
+@boundary
+def eval_quiz(
+    quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+) -> None:
+    """Measure a quiz: support, answerability, near-duplicates, language, types, coverage.
+
+    Example: kb eval quiz quizzes/course.json
+    """
+    from . import ui
+    from .evaluate import evaluate_quiz
+    from .quiz import load_quiz
+
+    q = load_quiz(quiz_file)
+    from .workspace import open_workspace
+
+    result = evaluate_quiz(open_workspace(State.settings), q)
+    if json_out:
+        ui.print_json(result)
+    else:
+        ui.quiz_eval(result)
 
 
 def run() -> None:

@@ -79,3 +79,65 @@ def evaluate_retrieval(retriever: Retriever, queries: Sequence[EvalQuery], k: in
 
 def _mrr_at(per_query: list[dict], k: int) -> float:
     return sum(1.0 / q["rank"] for q in per_query if q["rank"] and q["rank"] <= k) / max(1, len(per_query))
+
+
+def evaluate_quiz(ws, quiz, support_threshold: float = 0.5, duplicate_threshold: float = 0.88) -> dict:
+    """Quality of a quiz against the knowledge base:
+
+    - supported: the cited passage exists and supports the model answer (the answer's
+      content words are in it, or it is close in meaning to the cited quote);
+    - answerable: the question's own prompt retrieves its cited passage in the top 5;
+    - near-duplicate pairs (prompt + answer cosine ≥ 0.88), language match, type mix, and
+      the share of the knowledge base's sources the quiz covers.
+    """
+    from collections import Counter
+
+    import numpy as np
+
+    from .text import STOPWORDS, detect_language, words
+
+    qs = list(quiz.questions)
+    if not qs:
+        raise InputError("the quiz has no questions", "generate some with kb quiz generate")
+    cited_ids = [q.citations[0].chunk_id if q.citations else "" for q in qs]
+    chunks = {c.id: c for c in ws.store.get([i for i in cited_ids if i])}
+    texts = [f"{q.prompt}\n{q.correct_text}" for q in qs]
+    vecs = ws.embedder.embed_documents(texts)
+    supported = []
+    for q, cid in zip(qs, cited_ids):
+        chunk = chunks.get(cid)
+        if chunk is None:
+            supported.append(False)
+            continue
+        content = [fold(w) for w in words(q.correct_text) if fold(w) not in STOPWORDS]
+        in_passage = {fold(w) for w in words(chunk.text)}
+        lexical = sum(w in in_passage for w in content) / max(1, len(content))
+        if lexical < support_threshold and q.citations[0].quote:
+            v = ws.embedder.embed_documents([q.correct_text, q.citations[0].quote])
+            lexical = max(lexical, float(v[0] @ v[1]))
+        supported.append(lexical >= support_threshold)
+    results = ws.retriever.search_many([q.prompt for q in qs], k=5)
+    answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results)]
+    sims = vecs @ vecs.T
+    np.fill_diagonal(sims, 0)
+    dup_pairs = [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
+                 for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= duplicate_threshold]
+    lang_ok = [detect_language(q.prompt, default=q.lang) == q.lang for q in qs]
+    kb_sources = {r["source"] for r in ws.store.sources()}
+    used = {c.source for q in qs for c in q.citations}
+    n = len(qs)
+    return {
+        "n": n,
+        "supported": sum(supported) / n,
+        "answerable@5": sum(answerable) / n,
+        "near_duplicate_pairs": len(dup_pairs),
+        "language_match": sum(lang_ok) / n,
+        "types": dict(Counter(q.type for q in qs)),
+        "source_coverage": len(used & kb_sources) / max(1, len(kb_sources)),
+        "sources_used": sorted(used),
+        "per_question": [
+            {"id": q.id, "type": q.type, "supported": s, "answerable": a, "lang_ok": lg}
+            for q, s, a, lg in zip(qs, supported, answerable, lang_ok)
+        ],
+        "duplicates": dup_pairs,
+    }

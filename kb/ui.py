@@ -117,3 +117,67 @@ def retrieval_table(results: Sequence[dict]) -> None:
     for r in results:
         table.add_row(r["mode"], str(r["n"]), f"{r['hit@1']:.3f}", f"{r['hit@5']:.3f}", f"{r['mrr@10']:.3f}")
     stdout().print(table)
+
+
+def quiz(q_, show_answers: bool = True) -> None:
+    """A quiz, readable in the terminal."""
+    from rich.markup import escape
+
+    con = stdout()
+    con.print(f"[bold]{escape(q_.title)}[/bold]  [dim]{len(q_.questions)} questions · "
+              f"{escape(q_.generator.get('model') or q_.generator.get('kind', ''))}[/dim]")
+    con.print()
+    for n, q in enumerate(q_.questions, start=1):
+        con.print(f"[bold]{n}.[/bold] [dim]({q.type}, {q.difficulty}, {q.lang}, {q.id})[/dim] {escape(q.prompt)}")
+        for i, choice in enumerate(q.choices):
+            mark = " [green]✓[/green]" if show_answers and i == q.correct else ""
+            con.print(f"    {'abcdefghij'[i]}) {escape(choice)}{mark}")
+        if show_answers:
+            if q.type != "mcq":
+                con.print(f"    [green]→ {escape(q.answer)}[/green]")
+            if q.concepts:
+                con.print(f"    [dim]concepts: {escape('; '.join(q.concepts))}[/dim]")
+            for c in q.citations:
+                con.print(f"    [cyan]{escape(c.source)} · {escape(c.locator)}[/cyan]")
+        con.print()
+
+
+def generation_summary(report, path) -> None:
+    con = stderr()
+    con.print(f"wrote {len(report.quiz.questions)} questions to {path} "
+              f"({report.candidates} candidates from {report.passages} passages)", markup=False)
+    for r in report.rejected:
+        if not r.reason.startswith("near-duplicate"):
+            con.print(f"  rejected: {r.what} — {r.reason}", markup=False, style="yellow")
+    dups = sum(1 for r in report.rejected if r.reason.startswith("near-duplicate"))
+    if dups:
+        con.print(f"  {dups} near-duplicate candidates dropped", markup=False, style="dim")
+    for e in report.errors:
+        con.print(f"kb: error: {e}", markup=False, style="bold red")
+
+
+def answer(ans) -> None:
+    from rich.markup import escape
+
+    con = stdout()
+    con.print(escape(ans.text))
+    con.print()
+    for h in ans.hits:
+        used = "*" if h.rank in ans.cited else " "
+        con.print(f"{used}[{h.rank}] [cyan]{escape(h.chunk.citation())}[/cyan]")
+        snippet = " ".join(h.chunk.text.split())
+        con.print(f"     [dim]{escape(snippet[:220] + (' …' if len(snippet) > 220 else ''))}[/dim]")
+
+
+def quiz_eval(r: dict) -> None:
+    from rich.table import Table
+
+    t = Table(show_header=False)
+    t.add_row("questions", str(r["n"]))
+    t.add_row("supported by the cited passage", f"{r['supported']:.0%}")
+    t.add_row("answerable (prompt retrieves its passage, top 5)", f"{r['answerable@5']:.0%}")
+    t.add_row("near-duplicate pairs", str(r["near_duplicate_pairs"]))
+    t.add_row("language match", f"{r['language_match']:.0%}")
+    t.add_row("type mix", ", ".join(f"{k} {v}" for k, v in sorted(r["types"].items())))
+    t.add_row("sources covered", f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
+    stdout().print(t)

@@ -1,0 +1,106 @@
+"""Answer a question from the course with cited passages.
+
+Offline: the best passages and a short extractive answer (the sentences closest in meaning
+to the question, each marked with its passage number). With an LLM: a synthesized answer
+that cites passage numbers and says when the course does not contain the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .records import Hit
+from .text import detect_language, fold, sentences, words, STOPWORDS
+
+NOT_FOUND = {
+    "pt": "O curso não parece conter a resposta a esta pergunta.",
+    "es": "El curso no parece contener la respuesta a esta pregunta.",
+    "en": "The course does not seem to contain the answer to this question.",
+}
+MIN_SIMILARITY = 0.30  # below this, no sentence of the top passages is about the question (USE-m3 cosine)
+
+
+@dataclass
+class Answer:
+    question: str
+    text: str
+    hits: list[Hit]
+    found: bool
+    method: str  # "extractive" or "llm:<model>"
+    cited: list[int] = field(default_factory=list)  # passage numbers the answer uses
+
+    def to_json(self) -> dict[str, Any]:
+        return {"question": self.question, "answer": self.text, "found": self.found, "method": self.method,
+                "cited": self.cited, "passages": [h.to_json() for h in self.hits]}
+
+
+def ask(ws, question: str, k: int = 5, client=None) -> Answer:
+    hits = ws.retriever.search(question, k=k)
+    lang = detect_language(question)
+    if not hits:
+        return Answer(question, NOT_FOUND[lang], [], False, "extractive")
+    if client is not None:
+        return _ask_llm(client, question, hits, lang)
+    return _extractive(ws.embedder, question, hits, lang)
+
+
+def _extractive(embedder, question: str, hits: list[Hit], lang: str, max_sentences: int = 3) -> Answer:
+    import numpy as np
+
+    cands: list[tuple[int, str]] = []
+    for h in hits[:3]:
+        if h.chunk.is_code:
+            continue
+        for line in h.chunk.text.split("\n"):
+            line = re.sub(r"^\s*[-*•◦□☐]+\s*", "", line).replace("**", "").strip()
+            for s in sentences(line) or [line]:
+                if 5 <= len(words(s)) <= 80:
+                    cands.append((h.rank, s))
+    if not cands:
+        return Answer(question, NOT_FOUND[lang], hits, False, "extractive")
+    vecs = embedder.embed_documents([s for _, s in cands])
+    q = embedder.embed_queries([question])[0]
+    qwords = {fold(w) for w in words(question) if fold(w) not in STOPWORDS}
+    scores = []
+    for (rank, s), v in zip(cands, vecs):
+        lex = len(qwords & {fold(w) for w in words(s)}) / max(1, len(qwords))
+        scores.append(float(v @ q) + 0.3 * lex + 0.02 * (4 - rank))
+    order = list(np.argsort(scores)[::-1])
+    if float(vecs[order[0]] @ q) < MIN_SIMILARITY:
+        return Answer(question, NOT_FOUND[lang], hits, False, "extractive")
+    picked: list[int] = []
+    for i in order:
+        if len(picked) == max_sentences or scores[i] < scores[order[0]] - 0.15:
+            break
+        if any(fold(cands[i][1]) == fold(cands[j][1]) for j in picked):
+            continue
+        picked.append(int(i))
+    picked.sort(key=lambda i: (cands[i][0], i))  # passage order, then text order
+    text = " ".join(f"{cands[i][1]} [{cands[i][0]}]" for i in picked)
+    return Answer(question, text, hits, True, "extractive", sorted({cands[i][0] for i in picked}))
+
+
+_ASK_SYSTEM = (
+    "You answer students' questions using only the numbered course passages given. Cite the passages you use as [n]. "
+    "If the passages do not contain the answer, say so and set found to false. Reply with one JSON object only."
+)
+
+
+def _ask_llm(client, question: str, hits: list[Hit], lang: str) -> Answer:
+    from .llm import LANG_NAMES
+
+    passages = "\n\n".join(f"[{h.rank}] ({h.chunk.citation()})\n{h.chunk.text}" for h in hits)
+    user = (f"{passages}\n\nQuestion: {question}\n\nAnswer in {LANG_NAMES.get(lang, 'the language of the question')}. "
+            'Return JSON: {"answer": "... [n] ...", "found": true or false, "cited": [passage numbers]}')
+    reply = client.chat_json(_ASK_SYSTEM, user, max_tokens=800)
+    text = str(reply.get("answer") or "").strip()
+    found = bool(reply.get("found", True)) and bool(text)
+    valid = {h.rank for h in hits}
+    cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)} | {int(n) for n in reply.get("cited") or []
+                                                                         if str(n).isdigit()})
+    cited = [n for n in cited if n in valid]
+    if not text:
+        text = NOT_FOUND[lang]
+    return Answer(question, text, hits, found, f"llm:{client.model}", cited)

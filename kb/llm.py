@@ -1,0 +1,266 @@
+"""The LLM side of the question-writer seam: any OpenAI-compatible endpoint (OpenAI, vLLM,
+Ollama, llama.cpp) through the ``openai`` client, asked for JSON.
+
+Timeouts, rate limits, server errors, invalid JSON and truncated replies
+(``finish_reason="length"``) are retried a bounded number of times, then fail with a
+:class:`~kb.errors.BackendError` that says what happened and what to change. Every
+question the model writes is validated against the passage it cites; rejected ones are
+reported with the reason, never silently kept.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .config import Settings
+from .errors import BackendError
+from .generate import CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, passage_usable, _interleave
+from .quiz import TYPES, Citation, Question
+from .records import Chunk
+from .text import detect_language, fold, words
+
+LANG_NAMES = {"pt": "Portuguese", "es": "Spanish", "en": "English"}
+
+
+class LLMClient:
+    """Chat completions that must come back as one JSON object."""
+
+    def __init__(self, settings: Settings) -> None:
+        if not settings.llm_model:
+            raise BackendError("no LLM model configured", "set KB_LLM_MODEL (and OPENAI_BASE_URL for a local server)")
+        try:
+            import openai
+        except ImportError as e:  # pragma: no cover
+            raise BackendError("the openai package is not installed", "pip install openai") from e
+        self._openai = openai
+        self.model = settings.llm_model
+        self.base_url = settings.llm_base_url or "https://api.openai.com/v1"
+        self.retries = max(0, settings.llm_retries)
+        self._json_mode = True
+        self.client = openai.OpenAI(
+            base_url=settings.llm_base_url, api_key=settings.llm_api_key or "not-needed",
+            timeout=settings.llm_timeout, max_retries=0,  # retries are ours: bounded and reported
+        )
+
+    def chat_json(self, system: str, user: str, max_tokens: int = 1500) -> dict[str, Any]:
+        """One JSON object from the model, or BackendError after ``retries`` more attempts."""
+        o = self._openai
+        last = ""
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(min(4.0, 0.5 * 2 ** (attempt - 1)))
+            try:
+                kwargs: dict[str, Any] = {}
+                if self._json_mode:
+                    kwargs["response_format"] = {"type": "json_object"}
+                resp = self.client.chat.completions.create(
+                    model=self.model, temperature=0.2, max_tokens=max_tokens,
+                    messages=[{"role": "system", "content": system}, {"role": "user", "content": user}], **kwargs,
+                )
+            except o.APITimeoutError:
+                last = f"timed out after {self.client.timeout:g} s"
+                continue
+            except o.RateLimitError:
+                last = "rate limited (HTTP 429)"
+                continue
+            except o.APIConnectionError as e:
+                last = f"cannot connect ({e.__cause__ or e})"
+                continue
+            except o.InternalServerError as e:
+                last = f"server error (HTTP {e.status_code})"
+                continue
+            except o.AuthenticationError as e:
+                raise BackendError(f"the LLM endpoint {self.base_url} refused the API key (HTTP 401)",
+                                   "set OPENAI_API_KEY to a valid key") from e
+            except o.NotFoundError as e:
+                raise BackendError(f"model '{self.model}' not found at {self.base_url}",
+                                   "set KB_LLM_MODEL to a model the endpoint serves") from e
+            except o.BadRequestError as e:
+                if self._json_mode and "response_format" in str(e):
+                    self._json_mode = False  # some servers do not take JSON mode: ask in the prompt only
+                    last = "endpoint does not support JSON mode"
+                    continue
+                raise BackendError(f"the LLM endpoint rejected the request ({e})", "check KB_LLM_MODEL and the endpoint") from e
+            choice = resp.choices[0] if resp.choices else None
+            if choice is None:
+                last = "empty reply"
+                continue
+            if choice.finish_reason == "length":
+                last = "reply truncated (finish_reason=length)"
+                continue
+            try:
+                return parse_json_object(choice.message.content or "")
+            except ValueError as e:
+                last = f"invalid JSON ({e})"
+                continue
+        raise BackendError(
+            f"the LLM at {self.base_url} failed {self.retries + 1} times: {last}",
+            "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or run without OPENAI_BASE_URL/KB_LLM_MODEL to "
+            "use the offline generator",
+        )
+
+
+def parse_json_object(text: str) -> dict[str, Any]:
+    """The JSON object in a reply, tolerating code fences and prose around it."""
+    text = text.strip()
+    fence = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
+    if fence:
+        text = fence.group(1).strip()
+    start = text.find("{")
+    end = text.rfind("}")
+    if start < 0 or end <= start:
+        raise ValueError("no JSON object in the reply")
+    obj = json.loads(text[start : end + 1])
+    if not isinstance(obj, dict):
+        raise ValueError("the reply is not a JSON object")
+    return obj
+
+
+# --------------------------------------------------------------------------- question writer
+
+_SYSTEM = (
+    "You write exam exercises for a university course from the passages you are given. "
+    "Every question must be answerable from ONE passage, and its model answer must be supported by that passage. "
+    "Reply with one JSON object only."
+)
+
+_FORMAT = """Return JSON: {"questions": [{
+  "type": one of %(types)s,
+  "passage": the number of the passage the question comes from,
+  "prompt": the question text (cloze: the sentence with the key term replaced by _____; tf: a statement),
+  "answer": the model answer (cloze: the missing term; tf: "true" or "false"; mcq: the correct choice text),
+  "choices": for mcq only, 4 options, one correct, distractors plausible but wrong,
+  "correct": for mcq the index (0-3) of the correct choice; for tf true or false,
+  "quote": the sentence of the passage that supports the answer, copied exactly,
+  "concepts": 2-5 key ideas a correct answer must contain,
+  "difficulty": "easy", "medium" or "hard"
+}]}"""
+
+
+@dataclass
+class LLMWriter:
+    """Retrieval picks the passages; the model writes questions grounded in them."""
+
+    client: LLMClient
+    batch_passages: int = 3
+
+    @property
+    def name(self) -> str:
+        return self.client.model
+
+    def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
+        out = WriterOutput()
+        usable = [c for c in passages if passage_usable(c)]
+        if not request.topic:  # spread over sources
+            by_src: dict[str, list[Chunk]] = {}
+            for c in usable:
+                by_src.setdefault(c.source, []).append(c)
+            usable = _interleave(by_src.values())
+        target = max(2, int(request.n * 1.5))
+        for i in range(0, len(usable), self.batch_passages):
+            if len(out.drafts) >= target:
+                break
+            batch = usable[i : i + self.batch_passages]
+            want = min(6, max(2, target - len(out.drafts)))
+            try:
+                reply = self.client.chat_json(_SYSTEM, self._prompt(batch, request, want))
+            except BackendError as e:
+                out.errors.append(e.message + (f" — {e.hint}" if e.hint else ""))
+                break  # the endpoint is failing; keep what we have
+            for raw in reply.get("questions", []) if isinstance(reply.get("questions"), list) else []:
+                draft, why = self._validate(raw, batch, request, course)
+                if draft:
+                    out.drafts.append(draft)
+                else:
+                    prompt = str(raw.get("prompt", ""))[:80] if isinstance(raw, dict) else str(raw)[:80]
+                    out.rejected.append(Rejected(prompt or "(no prompt)", why))
+        return out
+
+    @staticmethod
+    def _prompt(batch: Sequence[Chunk], request: GenerationRequest, want: int) -> str:
+        lang = request.lang or batch[0].lang
+        parts = [f"Passage {i}: ({c.citation()})\n{c.text}" for i, c in enumerate(batch, start=1)]
+        diff = f" Difficulty: {request.difficulty}." if request.difficulty else ""
+        return (
+            "\n\n".join(parts)
+            + f"\n\nWrite {want} questions in {LANG_NAMES.get(lang, 'the passages language')}, "
+            f"types among {', '.join(request.types)}.{diff}\n" + _FORMAT % {"types": ", ".join(request.types)}
+        )
+
+    def _validate(self, raw: Any, batch: Sequence[Chunk], request: GenerationRequest,
+                  course: CourseTerms) -> tuple[Draft | None, str]:
+        if not isinstance(raw, dict):
+            return None, "not a JSON object"
+        qtype = raw.get("type")
+        if qtype not in TYPES or qtype not in request.types:
+            return None, f"type {qtype!r} was not asked for"
+        prompt, answer = str(raw.get("prompt") or "").strip(), str(raw.get("answer") or "").strip()
+        if not prompt or not answer:
+            return None, "missing prompt or answer"
+        try:
+            chunk = batch[int(raw.get("passage")) - 1]
+        except (TypeError, ValueError, IndexError):
+            return None, "no valid citation (passage number)"
+        quote = str(raw.get("quote") or "").strip()
+        if not quote or _overlap(quote, chunk.text) < 0.7:
+            return None, "the quote is not in the cited passage"
+        choices: tuple[str, ...] = ()
+        correct: int | bool | None = None
+        if qtype == "mcq":
+            choices = tuple(str(c).strip() for c in raw.get("choices") or [] if str(c).strip())
+            correct = raw.get("correct")
+            if len(choices) < 3 or not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
+                return None, "multiple choice without 3+ choices and a valid correct index"
+            answer = choices[correct]
+        elif qtype == "tf":
+            correct = raw.get("correct")
+            if not isinstance(correct, bool):
+                correct = fold(answer).startswith(("true", "verdad", "sim", "si", "yes"))
+        elif qtype == "cloze" and "___" not in prompt:
+            return None, "cloze prompt has no blank (_____)"
+        if qtype in ("short", "cloze", "mcq") and _support(answer, quote, chunk.text, course) < 0.5:
+            return None, "the answer is not supported by the cited passage"
+        concepts = tuple(str(c) for c in raw.get("concepts") or [] if isinstance(c, (str, int)))[:6]
+        difficulty = raw.get("difficulty") if raw.get("difficulty") in ("easy", "medium", "hard") else "medium"
+        lang = request.lang or detect_language(prompt, default=chunk.lang)
+        q = Question(type=qtype, prompt=prompt, answer=answer, choices=choices, correct=correct,
+                     citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),),
+                     concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
+        return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""
+
+
+def _overlap(quote: str, passage: str) -> float:
+    """Share of the quote's words found in the passage (accents and case ignored)."""
+    qw = [fold(w) for w in words(quote)]
+    pw = {fold(w) for w in words(passage)}
+    return sum(w in pw for w in qw) / max(1, len(qw))
+
+
+def _support(answer: str, quote: str, passage: str, course: CourseTerms) -> float:
+    """How well the passage supports an answer: lexical coverage of its content words, or
+    meaning similarity to the quote for paraphrases."""
+    from .text import STOPWORDS
+
+    content = [w for w in words(answer) if fold(w) not in STOPWORDS]
+    if not content:
+        return 1.0
+    lexical = _overlap(" ".join(content), passage)
+    if lexical >= 0.5:
+        return lexical
+    import numpy as np
+
+    v = course.embedder.embed_documents([answer, quote])
+    return max(lexical, float(np.dot(v[0], v[1])) + 0.1)
+
+
+def get_writer(settings: Settings):
+    """The offline writer, or the LLM writer when KB_LLM_MODEL (and an endpoint) is set."""
+    from .generate import OfflineWriter
+
+    if settings.llm_model:
+        return LLMWriter(LLMClient(settings))
+    return OfflineWriter()

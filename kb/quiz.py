@@ -1,0 +1,198 @@
+"""Quiz records and the quiz file, the source of truth every export is made from.
+
+A quiz file is JSON: ``schema``, ``title``, ``created_at``, ``generator``, ``kb`` (the
+knowledge-base snapshot it came from), ``params`` and ``questions``. Reading validates it and
+names the file, the question and the field on error. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .records import content_hash
+
+SCHEMA_VERSION = 1
+TYPES = ("short", "mcq", "cloze", "tf")
+DIFFICULTIES = ("easy", "medium", "hard")
+LANGS = ("pt", "es", "en")
+
+
+@dataclass(frozen=True)
+class Citation:
+    source: str
+    locator: str  # human-readable: "p. 12 · Title", "00:36:35–00:39:00", "Chapter > Section"
+    chunk_id: str
+    quote: str  # the supporting sentence(s) from the passage
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Question:
+    type: str
+    prompt: str
+    answer: str  # model answer; mcq: the correct choice's text; tf: "true"/"false" word in lang
+    citations: tuple[Citation, ...]
+    concepts: tuple[str, ...] = ()
+    difficulty: str = "medium"
+    lang: str = "pt"
+    choices: tuple[str, ...] = ()  # mcq only
+    correct: int | bool | None = None  # mcq: index into choices; tf: True/False
+    accepted: tuple[str, ...] = ()  # other accepted replies (cloze, short)
+    origin: str = ""  # harvested | definition | cloze | mcq | tf | llm
+    id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            object.__setattr__(self, "id", "q" + content_hash(self.type, self.prompt, *self.choices, n=10))
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id, "type": self.type, "prompt": self.prompt, "answer": self.answer,
+        }
+        if self.type == "mcq":
+            d["choices"] = list(self.choices)
+            d["correct"] = self.correct
+        if self.type == "tf":
+            d["correct"] = self.correct
+        if self.accepted:
+            d["accepted"] = list(self.accepted)
+        d.update({
+            "citations": [c.to_json() for c in self.citations],
+            "concepts": list(self.concepts), "difficulty": self.difficulty, "lang": self.lang,
+        })
+        if self.origin:
+            d["origin"] = self.origin
+        return d
+
+    @property
+    def correct_text(self) -> str:
+        """What a correct reply says: the choice text for mcq, the answer otherwise."""
+        if self.type == "mcq" and isinstance(self.correct, int) and 0 <= self.correct < len(self.choices):
+            return self.choices[self.correct]
+        return self.answer
+
+
+@dataclass(frozen=True)
+class Quiz:
+    title: str
+    questions: tuple[Question, ...]
+    created_at: str = ""
+    generator: dict[str, Any] = field(default_factory=dict)
+    kb: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    schema: int = SCHEMA_VERSION
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": self.schema, "title": self.title, "created_at": self.created_at,
+            "generator": self.generator, "kb": self.kb, "params": self.params,
+            "questions": [q.to_json() for q in self.questions],
+        }
+
+    def question(self, qid: str) -> Question | None:
+        return next((q for q in self.questions if q.id == qid), None)
+
+    def with_questions(self, questions) -> "Quiz":
+        return replace(self, questions=tuple(questions))
+
+
+def save_quiz(quiz: Quiz, path: Path) -> None:
+    """Write atomically (temp file + rename): a crash never leaves half a quiz."""
+    write_atomic(path, json.dumps(quiz.to_json(), ensure_ascii=False, indent=2) + "\n")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_quiz(path: Path) -> Quiz:
+    """Read and validate a quiz file (hand edits welcome); errors name question and field."""
+    if not path.exists():
+        raise InputError(f"{path}: no such quiz file", "generate one with kb quiz generate, or check the path")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}:{e.lineno}: not valid JSON ({e.msg})", "fix the JSON syntax at that line") from e
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text", "save the quiz file as UTF-8") from e
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+        raise InputError(f"{path}: no \"questions\" list", "a quiz file is a JSON object with a \"questions\" list")
+    schema = data.get("schema", SCHEMA_VERSION)
+    if schema != SCHEMA_VERSION:
+        raise InputError(f"{path}: quiz schema {schema} is not supported (this kb reads {SCHEMA_VERSION})",
+                         "regenerate it with this version of kb")
+    questions = []
+    seen: set[str] = set()
+    for i, raw in enumerate(data["questions"], start=1):
+        q = _question_from_json(raw, path, i)
+        if q.id in seen:
+            raise InputError(f"{path}: question {q.id} appears twice", "give each question its own \"id\"")
+        seen.add(q.id)
+        questions.append(q)
+    return Quiz(
+        title=str(data.get("title") or path.stem), questions=tuple(questions), created_at=str(data.get("created_at", "")),
+        generator=dict(data.get("generator") or {}), kb=dict(data.get("kb") or {}), params=dict(data.get("params") or {}),
+    )
+
+
+def _question_from_json(raw: Any, path: Path, n: int) -> Question:
+    label = f"question {raw.get('id')}" if isinstance(raw, dict) and raw.get("id") else f"question #{n}"
+
+    def bad(fieldname: str, fix: str) -> InputError:
+        return InputError(f"{path}: {label} has {fieldname}", fix)
+
+    if not isinstance(raw, dict):
+        raise bad("no fields (it is not an object)", "each question is a JSON object")
+    qtype = raw.get("type")
+    if qtype not in TYPES:
+        raise bad(f"an unknown \"type\" {qtype!r}", f"use one of {', '.join(TYPES)}")
+    prompt = raw.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise bad("no \"prompt\"", "add the question text as \"prompt\"")
+    answer = raw.get("answer")
+    if not isinstance(answer, str) or not answer.strip():
+        raise bad("no model answer", "regenerate it or add \"answer\"")
+    choices = raw.get("choices") or []
+    correct = raw.get("correct")
+    if qtype == "mcq":
+        if not isinstance(choices, list) or len(choices) < 2 or not all(isinstance(c, str) and c.strip() for c in choices):
+            raise bad("fewer than 2 \"choices\"", "list the options in \"choices\"")
+        if not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
+            if answer in choices:
+                correct = choices.index(answer)
+            else:
+                raise bad("no valid \"correct\" choice index", f"set \"correct\" to 0..{len(choices) - 1}")
+    if qtype == "tf" and not isinstance(correct, bool):
+        raise bad("no \"correct\" true/false value", "set \"correct\" to true or false")
+    cits = []
+    for c in raw.get("citations") or []:
+        if not isinstance(c, dict) or not c.get("source"):
+            raise bad("a citation without \"source\"", "each citation needs \"source\" (and locator, chunk_id, quote)")
+        cits.append(Citation(str(c["source"]), str(c.get("locator", "")), str(c.get("chunk_id", "")), str(c.get("quote", ""))))
+    difficulty = raw.get("difficulty", "medium")
+    if difficulty not in DIFFICULTIES:
+        raise bad(f"an unknown \"difficulty\" {difficulty!r}", f"use one of {', '.join(DIFFICULTIES)}")
+    concepts = raw.get("concepts") or []
+    if not isinstance(concepts, list) or not all(isinstance(c, str) for c in concepts):
+        raise bad("\"concepts\" that is not a list of strings", "write \"concepts\": [\"idea 1\", \"idea 2\"]")
+    return Question(
+        id=str(raw.get("id") or ""), type=qtype, prompt=prompt.strip(), answer=answer.strip(), citations=tuple(cits),
+        concepts=tuple(concepts), difficulty=difficulty, lang=str(raw.get("lang", "pt")), choices=tuple(choices),
+        correct=correct, accepted=tuple(str(a) for a in raw.get("accepted") or []), origin=str(raw.get("origin", "")),
+    )
