@@ -56,7 +56,7 @@ def _extractive(embedder, question: str, hits: list[Hit], lang: str, max_sentenc
         for line in h.chunk.text.split("\n"):
             line = re.sub(r"^\s*[-*•◦□☐]+\s*", "", line).replace("**", "").strip()
             for s in sentences(line) or [line]:
-                if 5 <= len(words(s)) <= 80:
+                if 5 <= len(words(s)) <= 80 and not s.rstrip().endswith("?"):  # not the question itself
                     cands.append((h.rank, s))
     if not cands:
         return Answer(question, NOT_FOUND[lang], hits, False, "extractive")
@@ -68,7 +68,7 @@ def _extractive(embedder, question: str, hits: list[Hit], lang: str, max_sentenc
         lex = len(qwords & {fold(w) for w in words(s)}) / max(1, len(qwords))
         scores.append(float(v @ q) + 0.3 * lex + 0.02 * (4 - rank))
     order = list(np.argsort(scores)[::-1])
-    if float(vecs[order[0]] @ q) < MIN_SIMILARITY:
+    if float(np.max(vecs @ q)) < MIN_SIMILARITY:
         return Answer(question, NOT_FOUND[lang], hits, False, "extractive")
     picked: list[int] = []
     for i in order:

@@ -48,7 +48,7 @@ class MarkdownExporter:
 
     def _question(self, n: int, q: Question, answers: bool) -> list[str]:
         lab = LABELS.get(q.lang, LABELS["en"])
-        lines = [f"## {n}. {q.prompt}" if not answers else f"## {n}. {q.prompt}", ""]
+        lines = [f"## {n}. {q.prompt}", ""]
         if q.type == "mcq":
             for i, choice in enumerate(q.choices):
                 mark = " ✓" if answers and i == q.correct else ""
@@ -62,19 +62,16 @@ class MarkdownExporter:
                 lines += [f"{lab['answer']}:", ""] + ["_" * 72 + "  " for _ in range(space)] + [""]
             return lines
         if q.type == "mcq":
-            lines.append(f"**{lab['correct']}:** {LETTERS[q.correct]}) {q.correct_text}")
-        elif q.type == "tf":
-            lines.append(f"**{lab['answer']}:** {q.answer}")
+            lines.append(f"- **{lab['correct']}:** {LETTERS[q.correct]}) {q.correct_text}")
         else:
-            lines.append(f"**{lab['answer']}:** {q.answer}")
-        if q.accepted:
-            lines.append(f"*(+ {', '.join(q.accepted)})*")
+            accepted = f" *(+ {', '.join(q.accepted)})*" if q.accepted else ""
+            lines.append(f"- **{lab['answer']}:** {q.answer}{accepted}")
         if q.concepts:
-            lines.append(f"**{lab['concepts']}:** {'; '.join(q.concepts)}")
+            lines.append(f"- **{lab['concepts']}:** {'; '.join(q.concepts)}")
         for c in q.citations:
             where = f"{c.source} · {c.locator}" if c.locator else c.source
-            lines.append(f"**{lab['source']}:** {where}" + (f" — “{c.quote}”" if c.quote else ""))
-        lines.append(f"<sub>{q.id} · {q.type} · {q.difficulty}</sub>")
+            lines.append(f"- **{lab['source']}:** {where}" + (f" — “{c.quote}”" if c.quote else ""))
+        lines.append(f"- <sub>{q.id} · {q.type} · {q.difficulty}</sub>")
         lines.append("")
         return lines
 

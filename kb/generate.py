@@ -125,6 +125,8 @@ _BAD_FIRST = {"em", "de", "para", "por", "com", "sem", "en", "con", "sin", "in",
               "pero", "but", "assim", "asi", "so", "então", "entao", "aqui", "here", "hoy", "hoje"}
 _CLAUSE = {"que", "which", "that", "nao", "não", "no", "not", "se", "if", "quando", "cuando", "when", "onde", "donde"}
 _REFERENCE = re.compile(r"\b(19|20)\d\d\.|\bet al\b|\bProceedings\b|\bdoi\b|^[¹²³⁴⁵⁶⁷⁸⁹⁰]|^(Figure|Fig\.|Figura|Fuente|Source|Fonte)\b", re.I)
+_DESCRIBES = re.compile(r"^(Descreve|Explica|Introduz|Aborda|Envolve|Apresenta|Discute|Menciona|Mostra|Describe|Explica|"
+                        r"Introduce|Presenta|Muestra|Describes|Explains|Introduces|Shows|Discusses)\b")
 _META = re.compile(r"^(o|este|el|this|the) (capítulo|capitulo|livro|libro|chapter|book|curso|course|tutorial)\b", re.I)
 _COPULA = re.compile(
     r"^(?P<term>[^,;:()]{2,70}?)\s+(?P<verb>é|são|consiste em|consistem em|refere-se a|significa|serve para|servem para|"
@@ -403,7 +405,7 @@ class OfflineWriter:
         plural = verb in ("são", "son", "are", "consistem em", "servem para", "sirven para")
         if verb in ("serve para", "servem para", "sirve para", "sirven para", "is used to"):
             prompt = _t("what_for", lang, t=term)
-        elif label and re.match(r"^[A-ZÁ-Ú][a-zá-ú]+(a|e|ve|za|iza)\s", definition) and lang == "pt":
+        elif label and _DESCRIBES.match(definition):
             prompt = _t("explain", lang, t=term)  # "Descreve …", "Envolve …": describe, not define
         else:
             prompt = _t("what_are" if plural else "what_is", lang, t=term)
@@ -482,8 +484,8 @@ class OfflineWriter:
             return
         score, s, term = best
         blanked = re.sub(rf"(?<![\w.]){re.escape(term)}(?![\w])", "_____", s, count=1)
-        if "_____" not in blanked:
-            return
+        if "_____" not in blanked or re.search(rf"\b{re.escape(fold(term))}", fold(blanked)):
+            return  # no blank, or the answer still shows elsewhere in the sentence
         accepted = tuple({term.lower(), fold(term)} - {term})
         out.drafts.append(Draft(
             Question(type="cloze", prompt=_t("cloze", lang, s=blanked), answer=term, accepted=accepted,
@@ -529,10 +531,11 @@ def select(drafts: list[Draft], request: GenerationRequest) -> list[Draft]:
     for d in drafts:
         if d.question.type in pools:
             pools[d.question.type].append(d)
+    wanted = request.difficulty
     for t, pool in pools.items():
-        wanted = request.difficulty
-        pool.sort(key=lambda d: (wanted is not None and d.question.difficulty != wanted, -d.priority, d.question.id))
-        pools[t] = _spread(pool)
+        pool.sort(key=lambda d: (-d.priority, d.question.id))
+        matching = [d for d in pool if wanted is None or d.question.difficulty == wanted]
+        pools[t] = _spread(matching) + _spread([d for d in pool if d not in matching])
     quota = {t: request.n // len(request.types) for t in request.types}
     for t in request.types[: request.n % len(request.types)]:
         quota[t] += 1

@@ -139,7 +139,7 @@ class ChromaStore:
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         if not ids:
             return []
-        got = self._col.get(ids=list(ids), include=["metadatas", "documents"])
+        got = self._col.get(ids=list(dict.fromkeys(ids)), include=["metadatas", "documents"])
         by_id = {i: Chunk.from_store(i, d, m) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])}
         return [by_id[i] for i in ids if i in by_id]
 
@@ -148,7 +148,7 @@ class ChromaStore:
 
         if not ids:
             return {}
-        got = self._col.get(ids=list(ids), include=["embeddings"])
+        got = self._col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
         return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"])}
 
     def query(self, vector: "np.ndarray", n: int, where: dict | None = None) -> list[tuple[str, float]]:

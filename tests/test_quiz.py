@@ -1,0 +1,141 @@
+"""Quiz generation offline, the quiz file, exports (golden files) and kb ask, end to end."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kb.config import Settings
+from kb.export import get_exporter
+from kb.quiz import TYPES, load_quiz
+from kb.workspace import open_workspace
+
+from .conftest import ROOT, run_kb
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture
+def kbdir(ingested, tmp_path, monkeypatch):
+    """A private copy of the ingested sample course (tests here write quizzes)."""
+    shutil.copytree(ingested, tmp_path / "ws")
+    monkeypatch.chdir(tmp_path / "ws")
+    return tmp_path / "ws"
+
+
+def test_offline_quiz_has_every_field_and_is_deterministic(kbdir):
+    r = run_kb(["quiz", "generate", "-n", "12", "--json"], cwd=kbdir)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["schema"] == 1 and doc["generator"] == {"kind": "offline"}
+    assert doc["kb"]["embedder"] == "use-m3" and doc["kb"]["chunks"] > 100
+    qs = doc["questions"]
+    assert len(qs) == 12
+    assert {q["type"] for q in qs} == set(TYPES)
+    for q in qs:
+        assert q["id"].startswith("q") and q["prompt"] and q["answer"] and q["concepts"]
+        assert q["difficulty"] in ("easy", "medium", "hard") and q["lang"] in ("pt", "es")
+        c = q["citations"][0]
+        assert c["source"].startswith("sources/") and c["chunk_id"] and c["quote"]
+        if q["type"] == "mcq":
+            assert len(q["choices"]) == 4 and q["choices"][q["correct"]] == q["answer"]
+        if q["type"] == "cloze":
+            assert "_____" in q["prompt"] and q["answer"].lower() not in q["prompt"].lower().replace("_____", "")[:0]
+        if q["type"] == "tf":
+            assert isinstance(q["correct"], bool)
+    assert len({Path(q["citations"][0]["source"]).name for q in qs}) >= 3  # spread across sources
+    written = json.loads((kbdir / "quizzes" / "course.json").read_text(encoding="utf-8"))
+    assert [q["id"] for q in written["questions"]] == [q["id"] for q in qs]
+
+    again = run_kb(["quiz", "generate", "-n", "12", "--json", "--force"], cwd=kbdir)
+    assert [q["id"] for q in json.loads(again.stdout)["questions"]] == [q["id"] for q in qs]
+
+
+def test_existing_quiz_is_not_overwritten_without_force(kbdir):
+    assert run_kb(["quiz", "generate", "-n", "3"], cwd=kbdir).returncode == 0
+    r = run_kb(["quiz", "generate", "-n", "3"], cwd=kbdir)
+    assert r.returncode == 3 and "kb: error: quizzes/course.json exists" in r.stderr and "--force" in r.stderr
+
+
+def test_harvests_the_books_exercises_with_their_answers(kbdir):
+    r = run_kb(["quiz", "generate", "--source", "sources/001_96d83118e2ee854a.txt", "--difficulty", "hard",
+                "--types", "short", "-n", "7", "--json"], cwd=kbdir)
+    assert r.returncode == 0, r.stderr
+    qs = json.loads(r.stdout)["questions"]
+    harvested = [q for q in qs if q.get("origin") == "harvested"]
+    assert len(harvested) == 7 and all(q["difficulty"] == "hard" for q in harvested)  # the book has 7
+    cuda = next(q for q in harvested if "CUDA_ERROR_OUT_OF_MEMORY" in q["prompt"])
+    assert "aloca toda a RAM disponível" in cuda["answer"]
+    assert cuda["citations"][0]["locator"].endswith("Exercícios")
+    assert (kbdir / "quizzes" / "001-96d83118e2ee854a.json").exists()
+
+
+def test_exercise_without_answer_is_reported_not_kept(kbdir):
+    r = run_kb(["quiz", "generate", "--source", "sources/002_79add5e0e3bc6419.txt", "-n", "5"], cwd=kbdir)
+    assert r.returncode == 0, r.stderr
+    assert "ready-made exercise without an answer in the course: not kept" in r.stderr
+    quiz = load_quiz(kbdir / "quizzes" / "002-79add5e0e3bc6419.json")
+    assert all("Altere a palavra" not in q.prompt for q in quiz.questions)
+
+
+def test_topic_quiz_stays_on_topic_and_in_language(kbdir):
+    r = run_kb(["quiz", "generate", "--topic", "dependências de controle", "-n", "3", "--lang", "pt", "--json"], cwd=kbdir)
+    assert r.returncode == 0, r.stderr
+    qs = json.loads(r.stdout)["questions"]
+    assert qs and all(q["lang"] == "pt" for q in qs)
+    ws = open_workspace(Settings(home=kbdir / ".kb"))
+    cited = ws.store.get([q["citations"][0]["chunk_id"] for q in qs])
+    assert any("controle" in c.text.lower() for c in cited)
+
+
+def test_eval_quiz_reports_quality(kbdir):
+    assert run_kb(["quiz", "generate", "-n", "10"], cwd=kbdir).returncode == 0
+    r = run_kb(["eval", "quiz", "quizzes/course.json", "--json"], cwd=kbdir)
+    assert r.returncode == 0, r.stderr
+    m = json.loads(r.stdout)
+    assert m["n"] == 10 and m["near_duplicate_pairs"] == 0
+    assert m["supported"] >= 0.7 and m["answerable@5"] >= 0.6 and m["language_match"] >= 0.9
+    assert sum(m["types"].values()) == 10 and m["source_coverage"] >= 0.6
+
+
+def test_hand_edited_quiz_errors_name_question_and_field(kbdir):
+    assert run_kb(["quiz", "generate", "-n", "4"], cwd=kbdir).returncode == 0
+    path = kbdir / "quizzes" / "course.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    qid = doc["questions"][1]["id"]
+    del doc["questions"][1]["answer"]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    r = run_kb(["quiz", "show", str(path)], cwd=kbdir)
+    assert r.returncode == 3
+    assert f'kb: error: {path}: question {qid} has no model answer' in r.stderr
+    assert 'fix: regenerate it or add "answer"' in r.stderr
+    path.write_text('{"questions": [\n  {"type": "short",}\n]}', encoding="utf-8")
+    r = run_kb(["quiz", "show", str(path)], cwd=kbdir)
+    assert r.returncode == 3 and f"{path}:2: not valid JSON" in r.stderr
+
+
+@pytest.mark.parametrize("answers, golden", [(False, "sheet.md"), (True, "key.md")])
+def test_markdown_export_matches_golden_files(answers, golden):
+    quiz = load_quiz(GOLDEN / "quiz.json")
+    assert get_exporter("md").render(quiz, answers=answers) == (GOLDEN / golden).read_text(encoding="utf-8")
+
+
+def test_export_command_writes_file_and_rejects_unknown_format(tmp_path):
+    r = run_kb(["quiz", "export", str(GOLDEN / "quiz.json"), "--answers", "-o", str(tmp_path / "key.md")], cwd=tmp_path)
+    assert r.returncode == 0 and (tmp_path / "key.md").read_text(encoding="utf-8") == (GOLDEN / "key.md").read_text(encoding="utf-8")
+    r = run_kb(["quiz", "export", str(GOLDEN / "quiz.json"), "--format", "docx"], cwd=tmp_path)
+    assert r.returncode == 2 and "--format docx: unknown export format" in r.stderr
+
+
+def test_ask_offline_answers_with_citations(ingested):
+    r = run_kb(["ask", "O que é uma dependência de controle?", "--json"], cwd=ingested)
+    assert r.returncode == 0, r.stderr
+    a = json.loads(r.stdout)
+    assert a["found"] and a["method"] == "extractive" and a["cited"]
+    assert "adiar a avaliação" in a["answer"]
+    assert all(f"[{n}]" in a["answer"] for n in a["cited"])
+    r = run_kb(["ask", "Qual é a receita de bolo de cenoura da vovó?", "--json"], cwd=ingested)
+    assert json.loads(r.stdout)["found"] is False
