@@ -213,8 +213,6 @@ def quiz_generate(
 
     Example: kb quiz generate --topic "dependências de controle" -n 5 --types short,mcq --lang pt
     """
-    from dataclasses import replace as _replace
-
     from . import ui
     from .errors import InputError
     from .generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
@@ -228,9 +226,8 @@ def quiz_generate(
     path = out or default_quiz_path(request, Path("quizzes"))
     if path.exists() and not force:
         raise InputError(f"{path} exists", "pass --force to replace it, or --out another.json")
-    settings = _replace(State.settings, llm_model=None) if offline else State.settings
-    writer = get_writer(settings) if not offline else OfflineWriter()
     ws = open_workspace(State.settings)
+    writer = OfflineWriter() if offline else get_writer(State.settings)
     report = generate_quiz(ws, request, writer)
     if report.quiz.questions:
         save_quiz(report.quiz, path)
@@ -336,11 +333,9 @@ def eval_quiz(
     from . import ui
     from .evaluate import evaluate_quiz
     from .quiz import load_quiz
-
-    q = load_quiz(quiz_file)
     from .workspace import open_workspace
 
-    result = evaluate_quiz(open_workspace(State.settings), q)
+    result = evaluate_quiz(open_workspace(State.settings), load_quiz(quiz_file))
     if json_out:
         ui.print_json(result)
     else:
