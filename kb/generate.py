@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol, Sequence
@@ -657,9 +658,8 @@ def _title(request: GenerationRequest) -> str:
     return "Quiz: whole course"
 
 
-def default_quiz_path(request: GenerationRequest, folder) -> "Path":
-    from pathlib import Path
-
+def default_quiz_path(request: GenerationRequest, folder: Path) -> Path:
+    """``quizzes/<topic|source|course>.json``, slugged."""
     if request.topic:
         base = request.topic
     elif request.sources:

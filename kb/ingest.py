@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from .chunking import chunk_document, index_text
 from .embeddings import Embedder
-from .errors import InputError, KbError
+from .errors import KbError
 from .readers import DEFAULT_MAX_MB, EXTENSIONS, Document, file_hash, read_document
 from .records import Chunk
 from .store import ChromaStore, SourceState

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +99,6 @@ class Quiz:
 
     def question(self, qid: str) -> Question | None:
         return next((q for q in self.questions if q.id == qid), None)
-
-    def with_questions(self, questions) -> "Quiz":
-        return replace(self, questions=tuple(questions))
 
 
 def save_quiz(quiz: Quiz, path: Path) -> None:

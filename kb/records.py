@@ -77,10 +77,6 @@ class Chunk:
                 self, "id", content_hash(self.source, str(self.ordinal), self.text)
             )
 
-    @property
-    def text_hash(self) -> str:
-        return content_hash(self.text)
-
     def citation(self) -> str:
         loc = self.locator.describe()
         return f"{self.source} · {loc}" if loc else self.source

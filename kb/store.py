@@ -13,7 +13,7 @@ import logging
 import os
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
 from urllib.parse import urlparse
 
 from .config import CHUNKING_VERSION, Settings
@@ -261,10 +261,3 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
             "run kb ingest --rebuild",
         )
     return ChromaStore(client, col, location)
-
-
-def group_by_source(chunks: Iterable[Chunk]) -> dict[str, list[Chunk]]:
-    out: dict[str, list[Chunk]] = defaultdict(list)
-    for c in chunks:
-        out[c.source].append(c)
-    return out

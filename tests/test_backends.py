@@ -4,7 +4,6 @@ and a Chroma server started by the test."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -15,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .conftest import SOURCES, run_kb
+from .conftest import run_kb
 
 st_installed = pytest.mark.skipif(
     __import__("importlib").util.find_spec("sentence_transformers") is None
