@@ -46,6 +46,10 @@ class StoreError(KbError):
     exit_code = ExitCode.STORE
 
 
+class MissingStoreError(StoreError):
+    """There is no knowledge base yet where the settings point."""
+
+
 class BackendError(KbError):
     """An embedding model or LLM endpoint cannot be loaded or reached."""
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
 from urllib.parse import urlparse
 
 from .config import CHUNKING_VERSION, Settings
-from .errors import StoreError
+from .errors import MissingStoreError, StoreError
 from .records import Chunk
 
 if TYPE_CHECKING:
@@ -79,6 +79,25 @@ class ChromaStore:
 
     def count(self) -> int:
         return int(self._col.count())
+
+    def check_built_by(self, embedder_id: str | None, dim: int | None = None) -> None:
+        """Refuse an embedder or chunker other than the one that built the collection: mixing
+        vectors would silently break search. The fix is always ``kb ingest --rebuild``."""
+        meta = self._col.metadata or {}
+        built_by = meta.get("kb_embedder")
+        if embedder_id and built_by and built_by != embedder_id:
+            raise StoreError(
+                f"the knowledge base at {self.location} was built with embedder '{built_by}', not '{embedder_id}'",
+                f"use --embedder {built_by}, or re-embed everything with kb ingest --rebuild --embedder {embedder_id}",
+            )
+        if dim and meta.get("kb_dim") and int(meta["kb_dim"]) != dim:
+            raise StoreError(f"the knowledge base holds {meta['kb_dim']}-d vectors, the embedder makes {dim}-d",
+                             "run kb ingest --rebuild")
+        if meta.get("kb_chunking") not in (None, CHUNKING_VERSION):
+            raise StoreError(
+                f"the knowledge base was chunked by chunker v{meta.get('kb_chunking')}, this kb uses v{CHUNKING_VERSION}",
+                "run kb ingest --rebuild",
+            )
 
     def revision(self) -> int:
         return int((self._col.metadata or {}).get("kb_revision", 0))
@@ -220,8 +239,8 @@ def _client(settings: Settings) -> tuple[Any, str]:
 
 def open_store(settings: Settings, embedder_id: str | None = None, dim: int | None = None,
                *, create: bool = False, rebuild: bool = False) -> ChromaStore:
-    """Open (or with ``create`` make) the collection. With ``embedder_id``/``dim``, refuse a
-    collection built by another embedder or chunker — the fix is ``kb ingest --rebuild``."""
+    """Open (or with ``create`` make, recording ``embedder_id``/``dim``) the collection, and
+    refuse one built by another embedder or chunker (see :meth:`ChromaStore.check_built_by`)."""
     client, location = _client(settings)
     name = settings.collection
     if rebuild:
@@ -235,7 +254,7 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
         col = None
     if col is None:
         if not create:
-            raise StoreError(
+            raise MissingStoreError(
                 f"no knowledge base at {location} (collection '{name}')",
                 "run kb ingest sources/ first, or point --home/KB_HOME at the workspace that has one",
             )
@@ -245,19 +264,6 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
             configuration={"hnsw": {"space": "cosine"}},
             embedding_function=None,
         )
-    meta = col.metadata or {}
-    built_by = meta.get("kb_embedder")
-    if embedder_id and built_by and built_by != embedder_id:
-        raise StoreError(
-            f"the knowledge base at {location} was built with embedder '{built_by}', not '{embedder_id}'",
-            f"use --embedder {built_by}, or re-embed everything with kb ingest --rebuild --embedder {embedder_id}",
-        )
-    if dim and meta.get("kb_dim") and int(meta["kb_dim"]) != dim:
-        raise StoreError(f"the knowledge base holds {meta['kb_dim']}-d vectors, the embedder makes {dim}-d",
-                         "run kb ingest --rebuild")
-    if meta.get("kb_chunking") not in (None, CHUNKING_VERSION):
-        raise StoreError(
-            f"the knowledge base was chunked by chunker v{meta.get('kb_chunking')}, this kb uses v{CHUNKING_VERSION}",
-            "run kb ingest --rebuild",
-        )
-    return ChromaStore(client, col, location)
+    store = ChromaStore(client, col, location)
+    store.check_built_by(embedder_id, dim)
+    return store

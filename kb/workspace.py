@@ -11,6 +11,7 @@ from functools import cached_property
 
 from .config import Settings
 from .embeddings import CachedEmbedder, Embedder, get_embedder
+from .errors import MissingStoreError
 from .store import ChromaStore, open_store
 
 
@@ -33,20 +34,21 @@ class Workspace:
 
 def open_workspace(settings: Settings, embedder: str | None = None, *, create: bool = False,
                    rebuild: bool = False) -> Workspace:
-    """Open the knowledge base. ``embedder=None`` means: the store's own, else the default."""
-    if create or rebuild:
-        name = embedder or settings.embedder
-        if not rebuild:
-            # an existing store decides unless an embedder was asked for explicitly
-            try:
-                existing = open_store(settings)
-                name = embedder or existing.info["embedder"] or name
-            except Exception:
-                pass
-        emb = get_embedder(name)
-        store = open_store(settings, name, emb.dim, create=True, rebuild=rebuild)
+    """Open the knowledge base. ``embedder=None`` means: the store's own, else the default.
+    ``create`` makes an empty one if there is none; ``rebuild`` drops it and starts over."""
+    if embedder:
+        get_embedder(embedder)  # an unknown or unloadable embedder is the first thing to report
+    store = None
+    if not rebuild:
+        try:
+            store = open_store(settings)
+        except MissingStoreError:
+            if not create:
+                raise
+    if store is not None:
+        name = embedder or store.info["embedder"] or settings.embedder
+        store.check_built_by(name)
         return Workspace(settings, store, name)
-    store = open_store(settings)
-    name = embedder or store.info["embedder"] or settings.embedder
-    store = open_store(settings, name)  # re-validate against the chosen embedder
+    name = embedder or settings.embedder
+    store = open_store(settings, name, get_embedder(name).dim, create=True, rebuild=rebuild)
     return Workspace(settings, store, name)
