@@ -81,11 +81,11 @@ def _mrr_at(per_query: list[dict], k: int) -> float:
     return sum(1.0 / q["rank"] for q in per_query if q["rank"] and q["rank"] <= k) / max(1, len(per_query))
 
 
-def evaluate_quiz(ws, quiz, support_threshold: float = 0.5, duplicate_threshold: float = 0.88) -> dict:
+def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     """Quality of a quiz against the knowledge base:
 
-    - supported: the cited passage exists and supports the model answer (the answer's
-      content words are in it, or it is close in meaning to the cited quote);
+    - supported: the cited passage exists and supports the model answer
+      (:func:`kb.generate.support`, the same test LLM questions must pass);
     - answerable: the question's own prompt retrieves its cited passage in the top 5;
     - near-duplicate pairs (prompt + answer cosine ≥ 0.88), language match, type mix, and
       the share of the knowledge base's sources the quiz covers.
@@ -94,7 +94,8 @@ def evaluate_quiz(ws, quiz, support_threshold: float = 0.5, duplicate_threshold:
 
     import numpy as np
 
-    from .text import STOPWORDS, detect_language, words
+    from .generate import SUPPORT_THRESHOLD, support
+    from .text import detect_language
 
     qs = list(quiz.questions)
     if not qs:
@@ -109,13 +110,8 @@ def evaluate_quiz(ws, quiz, support_threshold: float = 0.5, duplicate_threshold:
         if chunk is None:
             supported.append(False)
             continue
-        content = [fold(w) for w in words(q.correct_text) if fold(w) not in STOPWORDS]
-        in_passage = {fold(w) for w in words(chunk.text)}
-        lexical = sum(w in in_passage for w in content) / max(1, len(content))
-        if lexical < support_threshold and q.citations[0].quote:
-            v = ws.embedder.embed_documents([q.correct_text, q.citations[0].quote])
-            lexical = max(lexical, float(v[0] @ v[1]))
-        supported.append(lexical >= support_threshold)
+        score = support(q.correct_text, q.citations[0].quote, chunk.text, ws.embedder)
+        supported.append(score >= SUPPORT_THRESHOLD)
     results = ws.retriever.search_many([q.prompt for q in qs], k=5)
     answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results)]
     sims = vecs @ vecs.T

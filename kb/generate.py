@@ -298,6 +298,32 @@ class CourseTerms:
         return chosen
 
 
+# --------------------------------------------------------------------------- grounding
+
+SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
+
+
+def word_overlap(text: str, passage: str) -> float:
+    """Share of the text's words found in the passage (accents and case ignored)."""
+    tw = [fold(w) for w in words(text)]
+    pw = {fold(w) for w in words(passage)}
+    return sum(w in pw for w in tw) / max(1, len(tw))
+
+
+def support(answer: str, quote: str, passage: str, embedder) -> float:
+    """How well a passage supports a model answer: the share of the answer's content words
+    that occur in it or, for a paraphrase, the answer's cosine to the quoted sentence.
+    Used to validate LLM questions and by ``kb eval quiz``."""
+    content = [w for w in words(answer) if fold(w) not in STOPWORDS]
+    if not content:
+        return 1.0
+    lexical = word_overlap(" ".join(content), passage)
+    if lexical >= SUPPORT_THRESHOLD or not quote:
+        return lexical
+    v = embedder.embed_documents([answer, quote])
+    return max(lexical, float(v[0] @ v[1]))
+
+
 # --------------------------------------------------------------------------- the offline writer
 
 
@@ -573,10 +599,10 @@ def _spread(pool: list[Draft]) -> list[Draft]:
     by_source: dict[str, list[list[Draft]]] = defaultdict(list)
     for (src, _), g in groups.items():
         by_source[src].append(g)
-    return _interleave([_interleave(gs) for gs in by_source.values()])
+    return interleave([interleave(gs) for gs in by_source.values()])
 
 
-def _interleave(lists: Iterable[list]) -> list:
+def interleave(lists: Iterable[list]) -> list:
     """[[a1, a2], [b1]] → [a1, b1, a2]."""
     lists = [list(x) for x in lists if x]
     longest = max((len(x) for x in lists), default=0)

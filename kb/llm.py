@@ -18,10 +18,11 @@ from typing import Any, Sequence
 
 from .config import Settings
 from .errors import BackendError
-from .generate import CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, passage_usable, _interleave
+from .generate import (SUPPORT_THRESHOLD, CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, interleave,
+                       passage_usable, support, word_overlap)
 from .quiz import TYPES, Citation, Question
 from .records import Chunk
-from .text import detect_language, fold, words
+from .text import detect_language, fold
 
 LANG_NAMES = {"pt": "Portuguese", "es": "Spanish", "en": "English"}
 
@@ -159,7 +160,7 @@ class LLMWriter:
             by_src: dict[str, list[Chunk]] = {}
             for c in usable:
                 by_src.setdefault(c.source, []).append(c)
-            usable = _interleave(by_src.values())
+            usable = interleave(by_src.values())
         target = max(2, int(request.n * 1.5))
         max_batches = max(3, request.n)  # a model that keeps failing validation must not walk the whole course
         for b, i in enumerate(range(0, len(usable), self.batch_passages)):
@@ -210,7 +211,7 @@ class LLMWriter:
         except (TypeError, ValueError, IndexError):
             return None, "no valid citation (passage number)"
         quote = str(raw.get("quote") or "").strip()
-        if not quote or _overlap(quote, chunk.text) < 0.7:
+        if not quote or word_overlap(quote, chunk.text) < 0.7:
             return None, "the quote is not in the cited passage"
         choices: tuple[str, ...] = ()
         correct: int | bool | None = None
@@ -226,7 +227,7 @@ class LLMWriter:
                 correct = fold(answer).startswith(("true", "verdad", "sim", "si", "yes"))
         elif qtype == "cloze" and "___" not in prompt:
             return None, "cloze prompt has no blank (_____)"
-        if qtype in ("short", "cloze", "mcq") and _support(answer, quote, chunk.text, course) < 0.5:
+        if qtype in ("short", "cloze", "mcq") and support(answer, quote, chunk.text, course.embedder) < SUPPORT_THRESHOLD:
             return None, "the answer is not supported by the cited passage"
         concepts = tuple(str(c) for c in raw.get("concepts") or [] if isinstance(c, (str, int)))[:6]
         difficulty = raw.get("difficulty") if raw.get("difficulty") in ("easy", "medium", "hard") else "medium"
@@ -235,30 +236,6 @@ class LLMWriter:
                      citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),),
                      concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""
-
-
-def _overlap(quote: str, passage: str) -> float:
-    """Share of the quote's words found in the passage (accents and case ignored)."""
-    qw = [fold(w) for w in words(quote)]
-    pw = {fold(w) for w in words(passage)}
-    return sum(w in pw for w in qw) / max(1, len(qw))
-
-
-def _support(answer: str, quote: str, passage: str, course: CourseTerms) -> float:
-    """How well the passage supports an answer: lexical coverage of its content words, or
-    meaning similarity to the quote for paraphrases."""
-    from .text import STOPWORDS
-
-    content = [w for w in words(answer) if fold(w) not in STOPWORDS]
-    if not content:
-        return 1.0
-    lexical = _overlap(" ".join(content), passage)
-    if lexical >= 0.5:
-        return lexical
-    import numpy as np
-
-    v = course.embedder.embed_documents([answer, quote])
-    return max(lexical, float(np.dot(v[0], v[1])) + 0.1)
 
 
 def get_writer(settings: Settings):
