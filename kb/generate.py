@@ -60,9 +60,6 @@ class Rejected:
     what: str
     reason: str
 
-    def to_json(self) -> dict:
-        return {"what": self.what, "reason": self.reason}
-
 
 @dataclass
 class Draft:
@@ -93,7 +90,7 @@ _T = {
     "what_is": {"pt": "O que é {t}?", "es": "¿Qué es {t}?", "en": "What is {t}?"},
     "what_are": {"pt": "O que são {t}?", "es": "¿Qué son {t}?", "en": "What are {t}?"},
     "what_for": {"pt": "Para que serve {t}?", "es": "¿Para qué sirve {t}?", "en": "What is {t} used for?"},
-    "explain": {"pt": "Explique {t}.", "es": "Explique {t}.", "en": "Explain {t}."},
+    "explain": {"pt": "Explique {t}.", "es": "Explica {t}.", "en": "Explain {t}."},
     "cloze": {"pt": "Complete a lacuna: {s}", "es": "Completa el espacio en blanco: {s}", "en": "Fill in the blank: {s}"},
     "mcq": {"pt": "Qual termo corresponde à descrição: “{d}”?", "es": "¿Qué término corresponde a la descripción: “{d}”?",
             "en": "Which term matches the description: “{d}”?"},
@@ -620,14 +617,10 @@ class GenerationReport:
     candidates: int
     passages: int
 
-    def to_json(self) -> dict:
-        return {"questions": len(self.quiz.questions), "candidates": self.candidates, "passages": self.passages,
-                "rejected": [r.to_json() for r in self.rejected], "errors": self.errors}
 
-
-def choose_passages(ws, request: GenerationRequest) -> list[Chunk]:
+def choose_passages(ws, request: GenerationRequest, course_chunks: Sequence[Chunk]) -> list[Chunk]:
     """The whole course, the chunks of the chosen sources, or the passages a topic retrieves."""
-    chunks = sorted(ws.store.all_chunks(), key=lambda c: (c.source, c.ordinal))
+    chunks = sorted(course_chunks, key=lambda c: (c.source, c.ordinal))
     if request.sources:
         wanted = {s.replace("\\", "/").lstrip("./") for s in request.sources}
         chunks = [c for c in chunks if c.source in wanted or any(c.source.endswith("/" + w) for w in wanted)]
@@ -653,7 +646,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     all_chunks = list(ws.store.all_chunks())
     if not all_chunks:
         raise UsageError("the knowledge base is empty", "run kb ingest sources/ first")
-    passages = choose_passages(ws, request)
+    passages = choose_passages(ws, request, all_chunks)
     course = CourseTerms(all_chunks, ws.embedder)
     out = writer.write(passages, request, course)
     if request.topic:  # keep the topic's best passages first
