@@ -98,9 +98,14 @@ def ingest(
     Example: kb ingest sources/
     """
     from . import ui
+    from .errors import InputError
+    from .ingest import discover
     from .ingest import ingest as run_ingest
     from .workspace import open_workspace
 
+    if rebuild and not discover(paths)[0]:  # a mistyped path must not cost the whole store
+        raise InputError(f"nothing to ingest in {' '.join(map(str, paths))}; the knowledge base was left as it was",
+                         "check the paths before using --rebuild")
     ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
     progress = ui.IngestProgress()
     try:

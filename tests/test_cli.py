@@ -111,3 +111,11 @@ def test_bad_option_values(ingested):
     assert r.returncode == 2 and "--mode magic: unknown retrieval mode" in r.stderr
     r = run_kb(["ingest", "sources", "--embedder", "nope"], cwd=ingested)
     assert r.returncode == 5 and "unknown embedder 'nope'" in r.stderr
+
+
+def test_rebuild_with_nothing_to_ingest_keeps_the_store(workspace):
+    assert run_kb(["ingest", "sources"], cwd=workspace).returncode == 0
+    r = run_kb(["ingest", "--rebuild", "sorces"], cwd=workspace)
+    assert r.returncode == 3
+    assert "kb: error: nothing to ingest in sorces; the knowledge base was left as it was" in r.stderr
+    assert json.loads(run_kb(["sources", "--json"], cwd=workspace).stdout)["store"]["chunks"] > 100
