@@ -163,7 +163,7 @@ def search(
     if json_out:
         ui.print_json({"query": query, "mode": mode, "hits": [h.to_json() for h in hits]})
     else:
-        ui.hits(hits, query)
+        ui.hits(hits)
 
 
 @eval_app.command("retrieval")

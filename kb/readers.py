@@ -46,10 +46,15 @@ class Document:
     notes: list[str] = field(default_factory=list)
 
 
+def bytes_hash(data: bytes) -> str:
+    """The source hash the store records: first 16 hex digits of the bytes' sha256."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
 def file_hash(path: Path) -> str | None:
-    """Content hash of a file's bytes (None when it cannot be read)."""
+    """:func:`bytes_hash` of a file (None when it cannot be read)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        return bytes_hash(path.read_bytes())
     except OSError:
         return None
 
@@ -74,7 +79,7 @@ def read_document(path: Path, max_mb: float = DEFAULT_MAX_MB) -> Document:
             f"split it into smaller files or raise the limit with --max-mb {int(size / 1024 / 1024) + 1}",
         )
     data = path.read_bytes()
-    source_hash = hashlib.sha256(data).hexdigest()[:16]
+    source_hash = bytes_hash(data)
     notes: list[str] = []
     if ext == ".pdf":
         blocks = read_pdf_bytes(data, path, notes)

@@ -94,7 +94,7 @@ def sources_table(rows: Sequence[dict]) -> None:
     stdout().print(table)
 
 
-def hits(hits_: Sequence, query: str, width: int = 700) -> None:
+def hits(hits_: Sequence, width: int = 700) -> None:
     from rich.markup import escape
 
     con = stdout()
