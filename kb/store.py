@@ -205,7 +205,7 @@ class ChromaStore:
         return out
 
 
-def _client(settings: Settings) -> tuple[Any, str]:
+def _client(settings: Settings, create: bool) -> tuple[Any, str]:
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     logging.getLogger("chromadb").setLevel(logging.ERROR)
     import chromadb
@@ -229,6 +229,11 @@ def _client(settings: Settings) -> tuple[Any, str]:
             ) from e
         return client, settings.store_url
     path = settings.home / "chroma"
+    if not create and not path.is_dir():  # a read-only command must not leave an empty store behind
+        raise MissingStoreError(
+            f"no knowledge base at {path}",
+            "run kb ingest sources/ first, or point --home/KB_HOME at the workspace that has one",
+        )
     try:
         path.mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(path=str(path), settings=chroma_settings), str(path)
@@ -241,7 +246,7 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
                *, create: bool = False, rebuild: bool = False) -> ChromaStore:
     """Open (or with ``create`` make, recording ``embedder_id``/``dim``) the collection, and
     refuse one built by another embedder or chunker (see :meth:`ChromaStore.check_built_by`)."""
-    client, location = _client(settings)
+    client, location = _client(settings, create)
     name = settings.collection
     if rebuild:
         try:

@@ -104,6 +104,7 @@ def test_search_without_store_says_how_to_fix(tmp_path):
     r = run_kb(["search", "gpu"], cwd=tmp_path)
     assert r.returncode == 4
     assert "kb: error: no knowledge base at" in r.stderr and "fix: run kb ingest sources/ first" in r.stderr
+    assert not (tmp_path / ".kb").exists()  # a read-only command leaves nothing behind
 
 
 def test_bad_option_values(ingested):
