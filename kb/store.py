@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
@@ -56,12 +57,33 @@ class Store(Protocol):
     def bump_revision(self) -> None: ...
 
 
+class _Serialized:
+    """A collection whose calls run one at a time. ingest writes from a thread while the main
+    thread reads; a Chroma server (1.5) answers a read that overlaps a write on a new
+    collection with "Error creating hnsw segment reader: Nothing found on disk"."""
+
+    def __init__(self, collection: Any) -> None:
+        self._target = collection
+        self._lock = threading.RLock()
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value):
+            return value
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return value(*args, **kwargs)
+
+        return call
+
+
 class ChromaStore:
     """A Chroma collection with kb's bookkeeping. Open it with :func:`open_store`."""
 
     def __init__(self, client: Any, collection: Any, location: str) -> None:
         self._client = client
-        self._col = collection
+        self._col = _Serialized(collection)
         self.location = location
 
     @property
