@@ -22,7 +22,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-eval_app = typer.Typer(help="Measure retrieval and quiz quality.\n\nExample: kb eval retrieval eval/queries.jsonl",
+eval_app = typer.Typer(help="Measure retrieval, quiz and grader quality.\n\nExample: kb eval retrieval eval/queries.jsonl",
                        no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
 quiz_app = typer.Typer(help="Generate, show and export quizzes.\n\nExample: kb quiz generate -n 10",
@@ -345,6 +345,112 @@ def eval_quiz(
         ui.print_json(result)
     else:
         ui.quiz_eval(result)
+
+
+def _grading_embedder():
+    from .embeddings import CachedEmbedder, get_embedder
+    from .grading import CALIBRATION
+
+    # the grader's weights were fitted with this embedder, whatever built the knowledge base
+    return CachedEmbedder(get_embedder(CALIBRATION["embedder"]), State.settings.cache_dir / "embeddings.sqlite")
+
+
+@app.command()
+@boundary
+def grade(
+    quiz_file: Path = typer.Argument(..., help="The quiz the class answered (JSON)."),
+    replies: Path = typer.Argument(..., help="CSV with student,question_id,answer — or a folder of per-student sheets."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.json (default reports/<quiz name>/)."),
+    offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
+) -> None:
+    """Grade a class's replies: per-student scores and feedback, per-question statistics.
+
+    Writes grades.md (to read and send), grades.csv (gradebook; put 0-3 in its override
+    column, or edit points, and re-run: overrides are kept) and grades.json. Rows that cannot
+    be graded are listed with file, line and fix; the rest is graded and the exit code is 1.
+
+    Example: kb grade quizzes/course.json replies.csv --out reports/
+    """
+    from . import ui
+    from .gradebook import grade_class, read_overrides, read_replies, write_reports
+    from .llm import get_grader
+    from .quiz import load_quiz
+
+    quiz = load_quiz(quiz_file)
+    got = read_replies(replies, quiz)
+    out_dir = out or Path("reports") / quiz_file.stem
+    overrides, notes = read_overrides(out_dir)
+    got.notes.extend(notes)
+    by_key = {(r.student, r.question_id): r.answer for r in got.items}
+    examples: dict[str, list[tuple[str, int]]] = {}
+    for (student, qid), (pts, _) in overrides.items():
+        if (student, qid) in by_key:
+            examples.setdefault(qid, []).append((by_key[(student, qid)], pts))
+    grader = get_grader(State.settings, _grading_embedder(), offline=offline, examples=examples)
+    report = grade_class(quiz, got, grader)
+    paths = write_reports(report, out_dir, str(quiz_file))
+    if json_out:
+        from .gradebook import report_json
+
+        ui.print_json(report_json(report, str(quiz_file)))
+        for p in report.problems:
+            ui.message(f"kb: skipped: {p}", "yellow")
+    else:
+        ui.class_report(report, paths)
+    failure = getattr(grader, "failure", "")
+    if failure:
+        ui.error(f"the LLM grader stopped: {failure}; the replies after it got the offline grade "
+                 "(flag llm_unavailable)", "check the endpoint and re-run, or add --offline")
+        raise typer.Exit(int(ExitCode.BACKEND))
+    if report.problems:
+        raise typer.Exit(int(ExitCode.FAILED))
+
+
+@eval_app.command("grader")
+@boundary
+def eval_grader(
+    data: Path = typer.Argument(..., help="CSV: question, reference (several on separate lines), answer, score[, concepts]."),
+    scale: Optional[str] = typer.Option(None, "--scale", help="The human score scale, e.g. 0-3 or 0-10 (default: the data's min-max)."),
+    predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write every row's grade to this CSV."),
+    offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+) -> None:
+    """Grade human-graded replies with kb's grader and measure the agreement.
+
+    Prints Pearson and Spearman (on the 0-3 score), quadratic weighted kappa and exact
+    agreement (on whole points), a confusion matrix and per-question means.
+
+    Example: kb eval grader data.csv --scale 0-3
+    """
+    import csv
+    import io
+
+    from . import ui
+    from .evaluate import evaluate_grader, load_grading_data, parse_scale
+    from .llm import get_grader
+    from .quiz import write_atomic
+
+    rows, notes = load_grading_data(data, parse_scale(scale) if scale else None)
+    for n in notes:
+        ui.message(f"kb: note: {n}", "dim")
+    grader = get_grader(State.settings, _grading_embedder(), offline=offline)
+    result, grades = evaluate_grader(grader, rows)
+    if predictions:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["line", "question", "answer", "human", "points", "score", "verdict", "flags", "feedback"])
+        for r, g in zip(rows, grades):
+            w.writerow([r.line, r.question, r.answer, f"{r.human:.3f}", g.points, f"{g.score:.3f}", g.verdict,
+                        ";".join(g.flags), g.feedback])
+        write_atomic(predictions, buf.getvalue())
+    if json_out:
+        ui.print_json(result)
+    else:
+        ui.grader_eval(result)
+    if getattr(grader, "failure", ""):
+        ui.error(f"the LLM grader stopped: {grader.failure}", "check the endpoint, or add --offline")
+        raise typer.Exit(int(ExitCode.BACKEND))
 
 
 def run() -> None:

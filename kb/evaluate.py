@@ -137,3 +137,143 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         ],
         "duplicates": dup_pairs,
     }
+
+
+# --------------------------------------------------------------------------- grader
+
+@dataclass(frozen=True)
+class GradedRow:
+    question: str
+    references: tuple[str, ...]
+    answer: str
+    human: float  # on the 0–3 scale
+    concepts: tuple[str, ...]
+    line: int
+    question_id: str = ""
+
+
+def parse_scale(text: str) -> tuple[float, float]:
+    m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*[-–:]\s*(-?\d+(?:\.\d+)?)\s*", text or "")
+    if not m or float(m.group(1)) >= float(m.group(2)):
+        raise InputError(f"bad --scale '{text}'", "write it as LOW-HIGH, e.g. --scale 0-3 or --scale 0-10")
+    return float(m.group(1)), float(m.group(2))
+
+
+def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> tuple[list[GradedRow], list[str]]:
+    """Rows of a human-graded CSV (question, reference, answer, score[, concepts][, question_id]).
+    Human scores are mapped from ``scale`` (default: the file's own min–max) to 0–3."""
+    from .gradebook import read_csv
+
+    rows, notes = read_csv(path, required=("question", "reference", "answer", "score"))
+    out: list[GradedRow] = []
+    raw: list[tuple[dict, float]] = []
+    for r in rows:
+        try:
+            raw.append((r, float(r["score"].replace(",", "."))))
+        except ValueError:
+            notes.append(f"{path}:{r['_line']}: score '{r['score']}' is not a number — row skipped")
+    if not raw:
+        raise InputError(f"{path}: no gradable rows", "each row needs question, reference, answer and a numeric score")
+    lo, hi = scale or (min(s for _, s in raw), max(s for _, s in raw))
+    if hi <= lo:
+        raise InputError(f"{path}: every score is {lo}", "pass the scale explicitly, e.g. --scale 0-3")
+    for r, s in raw:
+        if not lo <= s <= hi:
+            notes.append(f"{path}:{r['_line']}: score {s} outside the scale {lo:g}-{hi:g} — row skipped")
+            continue
+        refs = tuple(x.strip() for x in r["reference"].split("\n") if x.strip())
+        if not refs or not r["question"].strip():
+            notes.append(f"{path}:{r['_line']}: empty question or reference — row skipped")
+            continue
+        concepts = tuple(c.strip() for c in (r.get("concepts") or "").split(";") if c.strip())
+        out.append(GradedRow(r["question"].strip(), refs, r["answer"], (s - lo) / (hi - lo) * 3, concepts,
+                             r["_line"], (r.get("question_id") or "").strip()))
+    return out, notes
+
+
+def _pearson(x, y) -> float:
+    import numpy as np
+
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if len(x) < 2 or x.std() == 0 or y.std() == 0:
+        return 0.0
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def _ranks(x):
+    import numpy as np
+
+    x = np.asarray(x, float)
+    order = np.argsort(x, kind="mergesort")
+    ranks = np.empty(len(x))
+    ranks[order] = np.arange(len(x))
+    for v in np.unique(x):  # ties share their mean rank
+        m = x == v
+        ranks[m] = ranks[m].mean()
+    return ranks
+
+
+def quadratic_weighted_kappa(a, b, k: int = 4) -> float:
+    import numpy as np
+
+    a, b = np.asarray(a, int), np.asarray(b, int)
+    o = np.zeros((k, k))
+    for i, j in zip(a, b):
+        o[i, j] += 1
+    w = np.array([[(i - j) ** 2 for j in range(k)] for i in range(k)]) / (k - 1) ** 2
+    e = np.outer(o.sum(1), o.sum(0)) / max(1, o.sum())
+    den = (w * e).sum()
+    return float(1 - (w * o).sum() / den) if den else 1.0
+
+
+def agreement(human, predicted_score, predicted_points) -> dict:
+    """Pearson/Spearman on the continuous 0–3 score; QWK, exact agreement and the confusion
+    matrix on whole points (human scores rounded)."""
+    import numpy as np
+
+    h = np.asarray(human, float)
+    s = np.asarray(predicted_score, float)
+    hp = np.clip(np.rint(h), 0, 3).astype(int)
+    pp = np.asarray(predicted_points, int)
+    confusion = [[int(((hp == i) & (pp == j)).sum()) for j in range(4)] for i in range(4)]
+    return {
+        "n": int(len(h)),
+        "pearson": _pearson(h, s),
+        "spearman": _pearson(_ranks(h), _ranks(s)),
+        "qwk": quadratic_weighted_kappa(hp, pp),
+        "exact": float((hp == pp).mean()) if len(h) else 0.0,
+        "confusion": confusion,
+    }
+
+
+def grading_tasks(rows: Sequence[GradedRow]):
+    from .grading import Task
+    from .quiz import Question
+
+    qs: dict[tuple, Question] = {}
+    tasks = []
+    for r in rows:
+        key = (r.question, r.references, r.concepts)
+        if key not in qs:
+            qs[key] = Question("short", r.question, "\n".join(r.references), (), concepts=r.concepts,
+                               id=r.question_id or "")
+        tasks.append(Task(qs[key], r.answer))
+    return tasks
+
+
+def evaluate_grader(grader, rows: Sequence[GradedRow]) -> tuple[dict, list]:
+    """Grade every row with ``grader`` and compare with the human scores."""
+    from collections import defaultdict
+
+    grades = grader.grade(grading_tasks(rows))
+    result = agreement([r.human for r in rows], [g.score * 3 for g in grades], [g.points for g in grades])
+    per_q: dict[str, list] = defaultdict(list)
+    for r, g in zip(rows, grades):
+        per_q[r.question_id or r.question].append((r.human, g.score * 3))
+    result["per_question"] = [
+        {"question": q, "n": len(v), "human_mean": sum(h for h, _ in v) / len(v),
+         "kb_mean": sum(p for _, p in v) / len(v), "pearson": _pearson([h for h, _ in v], [p for _, p in v])}
+        for q, v in per_q.items()
+    ]
+    result["grader"] = grader.name
+    return result, grades

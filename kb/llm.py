@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .config import Settings
@@ -100,8 +100,8 @@ class LLMClient:
                 continue
         raise BackendError(
             f"the LLM at {self.base_url} failed {self.retries + 1} times: {last}",
-            "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or run without OPENAI_BASE_URL/KB_LLM_MODEL to "
-            "use the offline generator",
+            "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or add --offline (or unset KB_LLM_MODEL) to "
+            "work without the LLM",
         )
 
 
@@ -236,6 +236,125 @@ class LLMWriter:
                      citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),),
                      concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""
+
+
+# --------------------------------------------------------------------------- grader
+
+_GRADER_SYSTEM = (
+    "You are a strict but fair university teaching assistant grading short answers. You grade meaning, "
+    "not wording: an answer in another language (Portuguese, Spanish, English) or with other words is fine "
+    "if it says the same thing. Reply with one JSON object only."
+)
+
+_RUBRIC = """Rubric (0-3 points):
+3 = correct and complete: states the key ideas of the model answer, nothing wrong.
+2 = mostly correct: a minor idea missing or imprecise.
+1 = partially correct: some relevant idea, but a major idea missing or something wrong.
+0 = wrong, contradicts the model answer, off-topic, only repeats the question, or empty.
+A bare list of keywords without explaining how they relate gets at most 1."""
+
+
+@dataclass
+class LLMGrader:
+    """Free-text replies graded by a rubric prompt; objective types and empty replies are left
+    to the offline grader (exact). Few-shot examples: replies to the same question the
+    instructor already graded, nearest by embedding. If the endpoint fails for good, the
+    replies not yet graded get the offline grade, flagged ``llm_unavailable``, and
+    :attr:`failure` says why (the caller reports it and exits non-zero); nothing is lost."""
+
+    client: LLMClient
+    offline: Any  # kb.grading.OfflineGrader: exact grading, embeddings for few-shot, fallback
+    examples: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # question id → (reply, points)
+    shots: int = 2
+    failure: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"llm:{self.client.model}"
+
+    def grade(self, tasks):
+        from .grading import _DONT_KNOW, make_grade
+
+        base = self.offline.grade(tasks)  # exact types, empties, and the fallback for the rest
+        out = list(base)
+        for i, t in enumerate(tasks):
+            if t.question.type != "short" or not t.reply.strip() or _DONT_KNOW.match(t.reply.strip()):
+                continue
+            if self.failure:
+                out[i] = _flag(base[i], "llm_unavailable")
+                continue
+            try:
+                raw = self.client.chat_json(_GRADER_SYSTEM, self._prompt(t), max_tokens=700)
+                points, fb, present, missing = self._validate(raw, t.question)
+            except BackendError as e:
+                self.failure = e.message
+                out[i] = _flag(base[i], "llm_unavailable")
+                continue
+            except ValueError as e:  # a reply that is JSON but not a grade: keep the offline one, say so
+                out[i] = _flag(base[i], "llm_invalid", f" (LLM reply unusable: {e})")
+                continue
+            out[i] = make_grade(t.question, points, fb, present=present, missing=missing, grader=self.name)
+        return out
+
+    def _nearest_examples(self, t) -> list[tuple[str, int]]:
+        pool = [e for e in self.examples.get(t.question.id, []) if e[0].strip() != t.reply.strip()]
+        if len(pool) <= self.shots:
+            return pool
+        vecs = self.offline.embedder.embed_documents([t.reply] + [r for r, _ in pool])
+        sims = vecs[1:] @ vecs[0]
+        return [pool[j] for j in sims.argsort()[::-1][: self.shots]]
+
+    def _prompt(self, t) -> str:
+        from .grading import references
+
+        q = t.question
+        parts = [f"Question: {q.prompt}", "Model answer(s):\n" + "\n".join(f"- {r}" for r in references(q))]
+        if q.concepts:
+            parts.append("Key concepts: " + "; ".join(q.concepts))
+        parts.append(_RUBRIC)
+        for reply, pts in self._nearest_examples(t):
+            parts.append(f"Example graded by the instructor ({pts}/3): {reply}")
+        parts.append(f"Student answer: {t.reply.strip()}")
+        parts.append('Return JSON: {"reasoning": 2-4 sentences comparing the answer with the model answer, '
+                     '"score": 0, 1, 2 or 3, "feedback": 1-2 sentences to the student, in the language of the '
+                     'question, "present": [key concepts the answer contains], "missing": [key concepts it lacks]}')
+        return "\n\n".join(parts)
+
+    @staticmethod
+    def _validate(raw: dict, q) -> tuple[int, str, list[str], list[str]]:
+        score = raw.get("score")
+        if isinstance(score, str) and score.strip().isdigit():
+            score = int(score.strip())
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 3:
+            raise ValueError(f"score {score!r} is not 0-3")
+        fb = raw.get("feedback")
+        if not isinstance(fb, str) or not fb.strip():
+            fb = str(raw.get("reasoning") or "").strip()
+        if not fb:
+            raise ValueError("no feedback")
+        concepts = {fold(c): c for c in q.concepts}
+
+        def pick(key: str) -> list[str]:
+            got = raw.get(key) or []
+            return [concepts[fold(x)] for x in got if isinstance(x, str) and fold(x) in concepts] if isinstance(got, list) else []
+
+        return round(score), fb.strip(), pick("present"), pick("missing")
+
+
+def _flag(grade, flag: str, note: str = ""):
+    from dataclasses import replace
+
+    return replace(grade, flags=grade.flags + (flag,), feedback=grade.feedback + note)
+
+
+def get_grader(settings: Settings, embedder, *, offline: bool = False, examples=None):
+    """The offline grader, or the LLM grader when KB_LLM_MODEL is set (and not ``offline``)."""
+    from .grading import OfflineGrader
+
+    base = OfflineGrader(embedder)
+    if settings.llm_model and not offline:
+        return LLMGrader(LLMClient(settings), base, examples or {})
+    return base
 
 
 def get_writer(settings: Settings):

@@ -22,6 +22,9 @@ MODES = ("hybrid", "dense", "bm25")
 RRF_K = 60  # the constant of Cormack et al. (2009); robust across collections
 
 
+_TOKENS_VERSION = 2  # bump when kb.text.search_tokens changes: cached indexes are rebuilt
+
+
 class LexicalIndex:
     """BM25 over folded, stop-word-free tokens of each chunk's index text."""
 
@@ -44,7 +47,7 @@ class LexicalIndex:
     @classmethod
     def for_store(cls, store: ChromaStore, cache_dir: Path) -> "LexicalIndex":
         info = store.info
-        path = cache_dir / f"bm25-{info['collection']}-r{info['revision']}-n{info['chunks']}.pkl"
+        path = cache_dir / f"bm25-{info['collection']}-r{info['revision']}-n{info['chunks']}-t{_TOKENS_VERSION}.pkl"
         if path.exists():
             try:
                 with path.open("rb") as f:

@@ -34,6 +34,8 @@ STOPWORDS_EN = frozenset(
     why will with would you your""".split()
 )
 STOPWORDS = STOPWORDS_PT | STOPWORDS_ES | STOPWORDS_EN
+# callers test folded words ("nao", "tambem"): hold the folded forms too
+STOPWORDS = STOPWORDS | frozenset(unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode() for w in STOPWORDS)
 
 # Words that tell pt from es (both share many function words).
 _MARKERS = {

@@ -181,3 +181,69 @@ def quiz_eval(r: dict) -> None:
     t.add_row("type mix", ", ".join(f"{k} {v}" for k, v in sorted(r["types"].items())))
     t.add_row("sources covered", f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
     stdout().print(t)
+
+
+def class_report(report, paths: dict | None = None) -> None:
+    """Per-student table, per-question statistics, then where the reports went."""
+    from rich.table import Table
+
+    quiz = report.quiz
+    table, totals = report.table(), report.totals()
+    t = Table(title=f"{quiz.title} — points per question (0–3)")
+    t.add_column("student")
+    for i in range(1, len(quiz.questions) + 1):
+        t.add_column(f"Q{i}", justify="right")
+    t.add_column("total", justify="right")
+    t.add_column("%", justify="right")
+    for s in report.students:
+        cells = []
+        for q in quiz.questions:
+            g = table[s].get(q.id)
+            cells.append("–" if g is None else f"{g.points}{'*' if g.grader == 'override' else ''}")
+        tot = totals[s]
+        t.add_row(s, *cells, f"{tot['points']}/{tot['max']}", f"{tot['percent']:.0f}")
+    con = stdout()
+    con.print(t)
+    qs = Table(title="questions")
+    for col in ("#", "type", "replies", "mean", "spread", "correct", "most missed concepts"):
+        qs.add_column(col, justify="left" if col in ("type", "most missed concepts") else "right")
+    for st in report.question_stats():
+        qs.add_row(str(st["number"]), st["type"], str(st["replies"]),
+                   "–" if st["mean"] is None else f"{st['mean']:.2f}",
+                   "–" if st["stdev"] is None else f"{st['stdev']:.2f}", str(st["correct"]),
+                   ", ".join(st["missed_concepts"]) or "–")
+    con.print(qs)
+    err = stderr()
+    if report.overrides_kept:
+        err.print(f"{report.overrides_kept} instructor override(s) kept (marked *)", markup=False)
+    for p in report.problems:
+        err.print(f"kb: skipped: {p}", markup=False, style="yellow")
+    for n in report.notes:
+        err.print(f"kb: note: {n}", markup=False, style="dim")
+    if paths:
+        err.print("wrote " + ", ".join(str(p) for p in paths.values()), markup=False)
+
+
+def grader_eval(r: dict) -> None:
+    from rich.table import Table
+
+    con = stdout()
+    t = Table(show_header=False, title=f"grader {r['grader']} vs human scores (0–3)")
+    t.add_row("replies", str(r["n"]))
+    for k in ("pearson", "spearman", "qwk", "exact"):
+        t.add_row(k, f"{r[k]:.3f}")
+    con.print(t)
+    cm = Table(title="confusion (rows: human, columns: kb)")
+    cm.add_column("human")
+    for j in range(4):
+        cm.add_column(str(j), justify="right")
+    for i, row in enumerate(r["confusion"]):
+        cm.add_row(str(i), *[str(x) for x in row])
+    con.print(cm)
+    pq = Table(title="per question")
+    for col in ("question", "n", "human mean", "kb mean", "pearson"):
+        pq.add_column(col, justify="left" if col == "question" else "right")
+    for q in r["per_question"]:
+        label = q["question"] if len(q["question"]) <= 50 else q["question"][:49] + "…"
+        pq.add_row(label, str(q["n"]), f"{q['human_mean']:.2f}", f"{q['kb_mean']:.2f}", f"{q['pearson']:.3f}")
+    con.print(pq)

@@ -1,0 +1,357 @@
+"""Grading a class: read replies (one CSV, or a folder of per-student sheets), grade them
+against a quiz, keep an instructor's overrides across re-runs, and write the reports
+(Markdown for people, CSV and JSON for the gradebook) atomically.
+
+Replies CSV columns: ``student``, ``question_id``, ``answer``. A per-student sheet is a
+``.md``/``.txt`` file named after the student, with one block per question::
+
+    ## q1a2b3c4d5
+    the answer, any number of lines
+
+(``## 3`` — the question's number in the quiz — works too.) The gradebook CSV the command
+writes has an ``override`` column: put 0–3 there and re-run; the override wins and is kept.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from .errors import InputError
+from .grading import Grade, Grader, Task, with_override
+from .quiz import Quiz, write_atomic
+
+
+def read_text_file(path: Path) -> tuple[str, list[str]]:
+    """Text as UTF-8; a file in another encoding is read as Windows-1252 with a note naming
+    the first line that is not UTF-8 (nothing is refused for its encoding)."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror})", "check the path and its permissions") from e
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        return data.decode("cp1252", errors="replace"), [
+            f"{path}:{line}: not UTF-8 — read as Windows-1252/Latin-1; check accents, and save the file as UTF-8"]
+
+
+def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows as dicts (keys lower-cased, ``_line`` = the row's first line in the file).
+    Missing columns are an error that names them and the columns found."""
+    text, notes = read_text_file(path)
+    sample = text[:4096]
+    try:
+        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t") if sample.strip() else csv.excel
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.DictReader(io.StringIO(text), dialect=dialect)
+    header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise InputError(f"{path}:1: missing column(s) {', '.join(missing)} (found: {', '.join(header) or 'nothing'})",
+                         f"the first line must name the columns: {', '.join(required)}")
+    reader.fieldnames = header
+    rows = []
+    line = reader.line_num
+    for raw in reader:
+        row = {k: (v or "") for k, v in raw.items() if k}
+        row["_line"] = line + 1
+        line = reader.line_num
+        rows.append(row)
+    return rows, notes
+
+
+@dataclass(frozen=True)
+class Reply:
+    student: str
+    question_id: str
+    answer: str
+    where: str  # file:line, for messages
+
+
+@dataclass
+class Replies:
+    items: list[Reply] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # file:line: skipped, why, the fix
+    notes: list[str] = field(default_factory=list)  # file:line: graded, but worth knowing (empty, encoding)
+
+
+def _resolve_qid(quiz: Quiz, ref: str) -> str | None:
+    ref = ref.strip()
+    if quiz.question(ref):
+        return ref
+    if ref.isdigit() and 1 <= int(ref) <= len(quiz.questions):
+        return quiz.questions[int(ref) - 1].id
+    return None
+
+
+def read_replies(path: Path, quiz: Quiz) -> Replies:
+    """Replies from a CSV file or a folder of per-student sheets; bad rows are listed, not fatal."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder", "pass the replies CSV or the folder of answer sheets")
+    out = Replies()
+    if path.is_dir():
+        sheets = sorted(p for p in path.iterdir() if p.suffix.lower() in (".md", ".txt", ".csv") and p.is_file())
+        if not sheets:
+            raise InputError(f"{path}: no .md/.txt/.csv answer sheets in this folder",
+                             "one file per student, named after the student, with '## <question id>' blocks")
+        for sheet in sheets:
+            part = _read_csv_replies(sheet, quiz) if sheet.suffix.lower() == ".csv" else _read_sheet(sheet, quiz)
+            out.items += part.items
+            out.problems += part.problems
+            out.notes += part.notes
+        return out
+    return _read_csv_replies(path, quiz)
+
+
+def _read_csv_replies(path: Path, quiz: Quiz) -> Replies:
+    rows, notes = read_csv(path, required=("student", "question_id", "answer"))
+    out = Replies(notes=notes)
+    for r in rows:
+        where = f"{path}:{r['_line']}"
+        student = r["student"].strip()
+        qid = _resolve_qid(quiz, r["question_id"])
+        if not student:
+            out.problems.append(f"{where}: no student name — row skipped; fill the student column")
+            continue
+        if qid is None:
+            out.problems.append(f"{where}: unknown question id '{r['question_id'].strip()}' — row skipped; "
+                                f"use an id from the quiz (kb quiz show) or its number 1–{len(quiz.questions)}")
+            continue
+        if not r["answer"].strip():
+            out.notes.append(f"{where}: empty answer from {student} for {qid} — graded 0")
+        out.items.append(Reply(student, qid, r["answer"], where))
+    return out
+
+
+_BLOCK = re.compile(r"^#{1,3}\s*(?:q(?:uest(?:ion|ão|ao|ión))?\s*)?([A-Za-z0-9]+)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _read_sheet(path: Path, quiz: Quiz) -> Replies:
+    text, notes = read_text_file(path)
+    out = Replies(notes=notes)
+    student = path.stem
+    marks = list(_BLOCK.finditer(text))
+    if not marks:
+        out.problems.append(f"{path}:1: no '## <question id>' headings — sheet skipped; "
+                            "start each answer with a line '## q…' (the id) or '## 3' (the number)")
+        return out
+    for m, nxt in zip(marks, marks[1:] + [None]):
+        line = text[: m.start()].count("\n") + 1
+        raw_id = m.group(1)
+        qid = _resolve_qid(quiz, raw_id) or _resolve_qid(quiz, "q" + raw_id if not raw_id.startswith("q") else raw_id)
+        answer = text[m.end() : nxt.start() if nxt else len(text)].strip()
+        if qid is None:
+            out.problems.append(f"{path}:{line}: unknown question '{raw_id}' — block skipped; "
+                                f"use an id from the quiz or its number 1–{len(quiz.questions)}")
+            continue
+        if not answer:
+            out.notes.append(f"{path}:{line}: empty answer for {qid} — graded 0")
+        out.items.append(Reply(student, qid, answer, f"{path}:{line}"))
+    return out
+
+
+# --------------------------------------------------------------------------- grading a class
+
+@dataclass
+class GradedReply:
+    reply: Reply
+    grade: Grade
+
+
+@dataclass
+class ClassReport:
+    quiz: Quiz
+    graded: list[GradedReply]
+    problems: list[str]
+    notes: list[str] = field(default_factory=list)
+    overrides_kept: int = 0
+
+    @property
+    def students(self) -> list[str]:
+        return sorted({g.reply.student for g in self.graded})
+
+    def table(self) -> dict[str, dict[str, Grade]]:
+        t: dict[str, dict[str, Grade]] = defaultdict(dict)
+        for g in self.graded:
+            t[g.reply.student][g.reply.question_id] = g.grade
+        return t
+
+    def totals(self) -> dict[str, dict[str, float]]:
+        """Per student: points, of the quiz's maximum, and percent (missing replies count 0)."""
+        n = len(self.quiz.questions)
+        out = {}
+        for s, row in self.table().items():
+            pts = sum(g.points for g in row.values())
+            out[s] = {"points": pts, "max": 3 * n, "percent": 100 * pts / (3 * n) if n else 0.0,
+                      "answered": len(row)}
+        return out
+
+    def question_stats(self) -> list[dict[str, Any]]:
+        by_q: dict[str, list[Grade]] = defaultdict(list)
+        for g in self.graded:
+            by_q[g.reply.question_id].append(g.grade)
+        out = []
+        for i, q in enumerate(self.quiz.questions, 1):
+            gs = by_q.get(q.id, [])
+            pts = [g.points for g in gs]
+            missed = Counter(c for g in gs for c in g.missing)
+            out.append({
+                "number": i, "id": q.id, "type": q.type, "replies": len(gs),
+                "mean": statistics.fmean(pts) if pts else None,
+                "stdev": statistics.pstdev(pts) if len(pts) > 1 else 0.0 if pts else None,
+                "correct": sum(g.verdict == "correct" for g in gs),
+                "missed_concepts": [c for c, _ in missed.most_common(3)],
+            })
+        return out
+
+
+OVERRIDE_COLUMNS = ("student", "question_id", "points", "score", "verdict", "override", "feedback", "grader")
+
+
+def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]], list[str]]:
+    """(student, question_id) → (points, note) from the previous run's gradebook in ``out_dir``:
+    a value in the ``override`` column, or a ``points`` cell edited by hand (it differs from
+    the points the previous run wrote to grades.json)."""
+    path = out_dir / "grades.csv"
+    if not path.exists():
+        return {}, []
+    rows, notes = read_csv(path, required=("student", "question_id", "points", "override"))
+    written: dict[tuple[str, str], int] = {}
+    try:
+        prev = json.loads((out_dir / "grades.json").read_text(encoding="utf-8"))
+        for student, row in prev.get("students", {}).items():
+            for qid, g in row.get("grades", {}).items():
+                written[(student, qid)] = int(g["points"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass  # no previous JSON: only the override column counts
+    out: dict[tuple[str, str], tuple[int, str]] = {}
+    for r in rows:
+        key = (r["student"].strip(), r["question_id"].strip())
+        v = r["override"].strip()
+        if not v and key in written and r["points"].strip() not in ("", str(written[key])):
+            v = r["points"].strip()  # the points cell itself was edited
+        if not v:
+            continue
+        try:
+            p = float(v.replace(",", "."))
+            if not 0 <= p <= 3:
+                raise ValueError
+        except ValueError:
+            notes.append(f"{path}:{r['_line']}: override '{v}' is not 0–3 — ignored; write 0, 1, 2 or 3")
+            continue
+        out[key] = (int(p + 0.5), "instructor")
+    return out, notes
+
+
+def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
+                overrides: dict[tuple[str, str], tuple[int, str]] | None = None) -> ClassReport:
+    overrides = overrides or {}
+    latest: dict[tuple[str, str], Reply] = {}
+    problems, notes = list(replies.problems), list(replies.notes)
+    for r in replies.items:  # a student answering a question twice: the later one counts
+        key = (r.student, r.question_id)
+        if key in latest:
+            notes.append(f"{r.where}: second answer from {r.student} to {r.question_id} — this one is graded, "
+                            f"the one at {latest[key].where} is not")
+        latest[key] = r
+    items = list(latest.values())
+    tasks = [Task(quiz.question(r.question_id), r.answer, r.student) for r in items]  # type: ignore[arg-type]
+    grades = grader.grade(tasks) if tasks else []
+    graded, kept = [], 0
+    for r, g in zip(items, grades):
+        ov = overrides.get((r.student, r.question_id))
+        if ov is not None:
+            g = with_override(g, ov[0], ov[1])
+            kept += 1
+        graded.append(GradedReply(r, g))
+    return ClassReport(quiz, graded, problems, notes, kept)
+
+
+# --------------------------------------------------------------------------- reports
+
+def gradebook_csv(report: ClassReport) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(OVERRIDE_COLUMNS)
+    for g in sorted(report.graded, key=lambda x: (x.reply.student, _number(report.quiz, x.reply.question_id))):
+        gr = g.grade
+        w.writerow([g.reply.student, g.reply.question_id, gr.points, f"{gr.score:.3f}", gr.verdict,
+                    gr.points if gr.grader == "override" else "", gr.feedback, gr.grader])
+    return buf.getvalue()
+
+
+def _number(quiz: Quiz, qid: str) -> int:
+    for i, q in enumerate(quiz.questions, 1):
+        if q.id == qid:
+            return i
+    return 0
+
+
+def report_json(report: ClassReport, quiz_path: str) -> dict[str, Any]:
+    return {
+        "quiz": quiz_path, "title": report.quiz.title,
+        "questions": report.question_stats(),
+        "students": {s: {**t, "grades": {qid: g.to_json() for qid, g in report.table()[s].items()}}
+                     for s, t in sorted(report.totals().items())},
+        "problems": report.problems,
+        "notes": report.notes,
+        "overrides_kept": report.overrides_kept,
+    }
+
+
+def report_markdown(report: ClassReport, quiz_path: str) -> str:
+    quiz = report.quiz
+    nums = {q.id: i for i, q in enumerate(quiz.questions, 1)}
+    table, totals = report.table(), report.totals()
+    lines = [f"# Grades — {quiz.title}", "", f"Quiz: `{quiz_path}` · {len(quiz.questions)} questions · "
+             f"{len(report.students)} students · 0–3 points per question", ""]
+    head = "| Student | " + " | ".join(f"Q{i}" for i in range(1, len(quiz.questions) + 1)) + " | Total | % |"
+    lines += ["## Students", "", head, "|" + "---|" * (len(quiz.questions) + 3)]
+    for s in report.students:
+        cells = [str(table[s][q.id].points) if q.id in table[s] else "–" for q in quiz.questions]
+        t = totals[s]
+        lines.append(f"| {_md(s)} | " + " | ".join(cells) + f" | {t['points']}/{t['max']} | {t['percent']:.0f} |")
+    lines += ["", "## Questions", "", "| # | Type | Replies | Mean | Spread | Correct | Most missed |",
+              "|---|---|---|---|---|---|---|"]
+    for st in report.question_stats():
+        mean = "–" if st["mean"] is None else f"{st['mean']:.2f}"
+        spread = "–" if st["stdev"] is None else f"{st['stdev']:.2f}"
+        lines.append(f"| {st['number']} | {st['type']} | {st['replies']} | {mean} | {spread} | {st['correct']} | "
+                     f"{_md(', '.join(st['missed_concepts'])) or '–'} |")
+    lines += ["", "## Feedback", ""]
+    for s in report.students:
+        lines += [f"### {_md(s)}", ""]
+        for q in quiz.questions:
+            g = table[s].get(q.id)
+            if g is None:
+                lines.append(f"- **Q{nums[q.id]}** no reply")
+                continue
+            lines.append(f"- **Q{nums[q.id]}** {g.points}/3 {g.verdict} — {_md(g.feedback)}")
+        lines.append("")
+    if report.problems or report.notes:
+        lines += ["## Problems in the replies", ""] + [f"- {_md(p)}" for p in report.problems + report.notes] + [""]
+    return "\n".join(lines)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def write_reports(report: ClassReport, out_dir: Path, quiz_path: str) -> dict[str, Path]:
+    """grades.md, grades.csv (with the override column) and grades.json, each written atomically."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {"markdown": out_dir / "grades.md", "csv": out_dir / "grades.csv", "json": out_dir / "grades.json"}
+    write_atomic(paths["json"], json.dumps(report_json(report, quiz_path), ensure_ascii=False, indent=2) + "\n")
+    write_atomic(paths["markdown"], report_markdown(report, quiz_path))
+    write_atomic(paths["csv"], gradebook_csv(report))
+    return paths

@@ -1,0 +1,443 @@
+"""The grader: how correct is a reply, and why.
+
+Objective questions (mcq, tf, cloze) are graded exactly, after normalisation. Free-text
+(short) replies go to a grader behind one seam, :class:`Grader`:
+
+- :class:`OfflineGrader` (default, deterministic): meaning similarity to the model answer with
+  the course embedder (cross-lingual), coverage of the question's key concepts (accent- and
+  inflection-tolerant), lexical and character overlap, combined by a linear model whose
+  weights and 0–3 cut points were fitted on the pt_asag_2018 dev questions (36–42) by
+  ``bench/calibrate_grader.py``; then guards for the known failures of those signals: empty or
+  "não sei" replies, copies of the question, bare keyword lists, inverted yes/no answers and
+  off-topic replies.
+- :class:`kb.llm.LLMGrader`: a rubric prompt to any OpenAI-compatible endpoint.
+
+Every grade has points (0–3), a 0–1 score, a verdict and feedback naming the concepts
+present and missing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
+
+from .quiz import Question
+from .text import STOPWORDS, detect_language, fold, sentences, words
+
+if TYPE_CHECKING:
+    from .embeddings import Embedder
+
+MAX_POINTS = 3
+VERDICTS = ("incorrect", "partial", "correct")
+
+
+@dataclass(frozen=True)
+class Grade:
+    question_id: str
+    points: int  # 0–3
+    score: float  # 0–1, partial credit
+    verdict: str  # incorrect | partial | correct
+    feedback: str
+    present: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()  # guards that fired: empty, dont_know, copies_question, ...
+    grader: str = "offline"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"question_id": self.question_id, "points": self.points, "score": round(self.score, 3),
+                "verdict": self.verdict, "feedback": self.feedback, "present": list(self.present),
+                "missing": list(self.missing), "flags": list(self.flags), "grader": self.grader}
+
+
+def verdict_for(points: int) -> str:
+    return "correct" if points >= MAX_POINTS else "incorrect" if points <= 0 else "partial"
+
+
+def make_grade(question: Question, points: float, feedback: str, *, score: float | None = None,
+               present: Sequence[str] = (), missing: Sequence[str] = (), flags: Sequence[str] = (),
+               grader: str = "offline") -> Grade:
+    p = int(min(MAX_POINTS, max(0, math.floor(points + 0.5))))
+    s = p / MAX_POINTS if score is None else min(1.0, max(0.0, score))
+    return Grade(question.id, p, s, verdict_for(p), feedback, tuple(present), tuple(missing), tuple(flags), grader)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One reply to one question."""
+
+    question: Question
+    reply: str
+    student: str = ""
+
+
+class Grader(Protocol):
+    name: str
+
+    def grade(self, tasks: Sequence[Task]) -> list[Grade]: ...
+
+
+# --------------------------------------------------------------------------- text helpers
+
+_DONT_KNOW = re.compile(
+    r"^\W*(n[aã]o\s+(sei|lembro|tenho\s+ideia|fa[cç]o\s+ideia)|no\s+(s[eé]|lo\s+s[eé]|recuerdo|tengo\s+idea)|"
+    r"i\s+(don'?t|do\s+not)\s+know|no\s+idea|sei\s+l[aá]|n/?a|-+|\?+|\.+|x+)\W*$",
+    re.IGNORECASE,
+)
+_YES = frozenset({"sim", "si", "sí", "yes", "verdadeiro", "verdadero", "true", "correto", "cierto"})
+_NO = frozenset({"nao", "não", "no", "not", "falso", "false", "incorreto", "errado"})
+
+
+def stem(word: str) -> str:
+    """Accent-free prefix stem: inflections of pt/es/en words share their first 5 letters."""
+    f = fold(word).strip(".-'")
+    return f[:5] if len(f) > 5 else f
+
+
+def content_stems(text: str) -> list[str]:
+    out = []
+    for w in words(text):
+        f = fold(w)
+        if f in STOPWORDS or (len(f) < 2 and not f.isdigit()):
+            continue
+        out.append(stem(f))
+    return out
+
+
+def _close(a: str, b: str) -> bool:
+    """Stems equal, or one edit apart when long enough (typos: 'memoria'/'memroia')."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]])
+    s, t = (a, b) if len(a) < len(b) else (b, a)
+    return any(t[:i] + t[i + 1:] == s for i in range(len(t)))
+
+
+def _has_stem(s: str, bag: set[str]) -> bool:
+    return s in bag or any(_close(s, b) for b in bag)
+
+
+def concept_hits(concepts: Sequence[str], reply: str) -> tuple[list[str], list[str]]:
+    """(present, missing): a concept is present when most of its content words appear in the
+    reply, inflected, without accents or with a one-letter typo."""
+    bag = set(content_stems(reply))
+    present, missing = [], []
+    for c in concepts:
+        cs = content_stems(c)
+        if not cs:
+            continue
+        got = sum(_has_stem(s, bag) for s in cs)
+        (present if got >= math.ceil(0.6 * len(cs)) else missing).append(c)
+    return present, missing
+
+
+def _char_grams(text: str) -> Counter:
+    t = " " + re.sub(r"\s+", " ", fold(text)).strip() + " "
+    return Counter(t[i : i + n] for n in (3, 4, 5) for i in range(len(t) - n + 1))
+
+
+def _cosine_counts(a: Counter, b: Counter) -> float:
+    if not a or not b:
+        return 0.0
+    dot = sum(v * b.get(k, 0) for k, v in a.items())
+    return dot / math.sqrt(sum(v * v for v in a.values()) * sum(v * v for v in b.values()))
+
+
+def references(q: Question) -> list[str]:
+    """The model answer and any other accepted answers (a reference cell may hold several, one per line)."""
+    refs = [r.strip() for r in q.answer.split("\n") if r.strip()]
+    refs += [a for a in q.accepted if a.strip()]
+    return refs or [q.answer]
+
+
+def _leading_polarity(text: str) -> str | None:
+    ws = [fold(w) for w in words(text)[:2]]
+    if not ws:
+        return None
+    if ws[0] in {fold(w) for w in _YES}:
+        return "yes"
+    if ws[0] in _NO and not (len(ws) > 1 and ws[1] in {"so", "solo", "apenas", "only"}):
+        return "no"
+    return None
+
+
+def is_keyword_list(reply: str) -> bool:
+    """Comma/line-separated short items with (almost) no function words: keywords, not an answer."""
+    items = [p.strip() for p in re.split(r"[,;\n/]+|\s+-\s+", reply) if p.strip()]
+    ws = words(reply)
+    if len(items) < 3 or not ws:
+        return False
+    function = sum(fold(w) in STOPWORDS for w in ws)
+    return all(len(words(p)) <= 3 for p in items) and function <= 1
+
+
+# --------------------------------------------------------------------------- offline grader
+
+FEATURES = ("sim", "sim_sentence", "sim_question", "coverage", "recall", "precision", "chars", "log_words", "short")
+SEMANTIC = ("sim", "sim_sentence", "sim_question", "log_words", "short")  # language-independent
+
+# Fitted by ``python bench/calibrate_grader.py`` on pt_asag_2018 questions 36–42 (dev) with the
+# use-m3 embedder; questions 43–50 were never seen by the fit. Rerun it after changing FEATURES.
+CALIBRATION: dict[str, Any] = {
+    "embedder": "use-m3",
+    "weights": {"sim": 3.1337, "sim_sentence": -2.9789, "sim_question": 0.1766, "coverage": 0.4341, "recall": 0.5551,
+                "precision": 0.0192, "chars": 1.3181, "log_words": 0.1256, "short": -0.0096},
+    "bias": -0.0967,
+    "weights_crosslingual": {"sim": 5.3553, "sim_sentence": -3.981, "sim_question": 0.256, "log_words": 0.1902,
+                             "short": -0.0474},
+    "bias_crosslingual": -0.1965,
+    "cuts": [0.65, 1.2, 2.05],  # raw points → 0 | 1 | 2 | 3, chosen for quadratic weighted kappa
+    "off_topic": 0.17,  # below this similarity ≥95 % of dev replies scored 0
+}
+
+
+@dataclass
+class Features:
+    values: dict[str, float]
+    present: list[str]
+    missing: list[str]
+    flags: list[str] = field(default_factory=list)
+    crosslingual: bool = False  # the reply is in another language than the model answer
+
+
+class OfflineGrader:
+    """Deterministic grader for free-text replies; exact grading for objective types."""
+
+    def __init__(self, embedder: "Embedder", calibration: dict[str, Any] | None = None) -> None:
+        self.embedder = embedder
+        self.cal = calibration or CALIBRATION
+        self.name = "offline"
+
+    # one batch: every distinct text is embedded once
+    def features(self, tasks: Sequence[Task]) -> list[Features]:
+        import numpy as np
+
+        texts: dict[str, int] = {}
+
+        def idx(t: str) -> int:
+            return texts.setdefault(t, len(texts))
+
+        plan = []
+        for t in tasks:
+            refs = references(t.question)
+            ref_sents = [s for r in refs for s in sentences(r)] or refs
+            plan.append((idx(t.reply.strip() or "-"), [idx(r) for r in refs], [idx(s) for s in ref_sents],
+                         idx(t.question.prompt)))
+        order = list(texts)
+        vecs = self.embedder.embed_documents(order) if order else np.zeros((0, 1), dtype=np.float32)
+        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+        vecs = vecs / np.where(norms == 0, 1, norms)
+        out = []
+        for t, (ri, refi, senti, qi) in zip(tasks, plan):
+            r = vecs[ri]
+            refs = references(t.question)
+            v = {
+                "sim": float(max(vecs[refi] @ r)),
+                "sim_sentence": float(max(vecs[senti] @ r)),
+                "sim_question": float(vecs[qi] @ r),
+            }
+            out.append(self._lexical(t, refs, v))
+        return out
+
+    @staticmethod
+    def _lexical(t: Task, refs: list[str], v: dict[str, float]) -> Features:
+        reply = t.reply.strip()
+        rs = content_stems(reply)
+        bag = set(rs)
+        ref_bags = [set(content_stems(r)) for r in refs]
+        recall = max((sum(_has_stem(s, bag) for s in rb) / len(rb) for rb in ref_bags if rb), default=0.0)
+        allref = set().union(*ref_bags) | set(content_stems(t.question.prompt))
+        precision = sum(_has_stem(s, allref) for s in bag) / len(bag) if bag else 0.0
+        concepts = t.question.concepts or ()
+        present, missing = concept_hits(concepts, reply)
+        coverage = len(present) / (len(present) + len(missing)) if (present or missing) else recall
+        g = _char_grams(reply)
+        n = len(words(reply))
+        v.update({
+            "coverage": coverage, "recall": recall, "precision": precision,
+            "chars": max(_cosine_counts(g, _char_grams(r)) for r in refs),
+            "log_words": math.log1p(n), "short": 1.0 if n < 4 else 0.0,
+        })
+        reply_lang = detect_language(reply, "") if n >= 4 else ""
+        cross = bool(reply_lang) and recall < 0.3 and \
+            reply_lang != detect_language(" ".join(refs) + " " + t.question.prompt, t.question.lang)
+        if cross:  # word overlap means nothing across languages: grade on meaning, name no concepts
+            return Features(v, [], [], ["other_language"], crosslingual=True)
+        return Features(v, present, missing)
+
+    def raw_points(self, f: Features) -> float:
+        if f.crosslingual and "weights_crosslingual" in self.cal:
+            w, b = self.cal["weights_crosslingual"], self.cal["bias_crosslingual"]
+        else:
+            w, b = self.cal["weights"], self.cal["bias"]
+        return b + sum(w.get(k, 0.0) * f.values[k] for k in FEATURES)
+
+    def scaled(self, raw: float) -> float:
+        """Raw points → 0–3 through the cut points, so that round(score × 3) is the points."""
+        c = self.cal["cuts"]
+        xs, ys = [0.0, c[0], c[1], c[2], float(MAX_POINTS)], [0.0, 0.5, 1.5, 2.5, 3.0]
+        if raw <= xs[0]:
+            return 0.0
+        for (x0, y0), (x1, y1) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
+            if raw <= x1:
+                return y0 + (y1 - y0) * (raw - x0) / (x1 - x0) if x1 > x0 else y1
+        return 3.0
+
+    def grade(self, tasks: Sequence[Task]) -> list[Grade]:
+        out: list[Grade | None] = [None] * len(tasks)
+        free: list[int] = []
+        for i, t in enumerate(tasks):
+            g = grade_objective(t.question, t.reply) if t.question.type != "short" else None
+            if g is None and (not t.reply.strip() or _DONT_KNOW.match(t.reply.strip())):
+                g = make_grade(t.question, 0, "No answer given.", missing=t.question.concepts,
+                               flags=("empty" if not t.reply.strip() else "dont_know",))
+            if g is not None:
+                out[i] = g
+            else:
+                free.append(i)
+        feats = self.features([tasks[i] for i in free])
+        for i, f in zip(free, feats):
+            out[i] = self._judge(tasks[i], f)
+        return [g for g in out if g is not None]
+
+    def _judge(self, task: Task, f: Features) -> Grade:
+        """Linear score, then the guards (each measured on the dev questions; see the README)."""
+        q, reply = task.question, task.reply.strip()
+        x = self.scaled(self.raw_points(f))
+        notes: list[str] = []
+        flags = f.flags
+        if f.crosslingual:
+            notes.append("Graded on meaning: the reply is in another language than the model answer.")
+        if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2):
+            flags.append("off_topic")
+            notes.append("The reply does not address the question.")
+            x = 0.0
+        q_bag, reply_stems = set(content_stems(q.prompt)), content_stems(reply)
+        new = [s for s in reply_stems if not _has_stem(s, q_bag)]
+        if reply_stems and not f.crosslingual and len(new) <= max(1, len(reply_stems) // 5) \
+                and f.values["recall"] < 0.5:
+            flags.append("copies_question")
+            notes.append("The reply repeats the question instead of answering it.")
+            x = min(x, 0.49)
+        pol_ref, pol_reply = _leading_polarity(references(q)[0]), _leading_polarity(reply)
+        if pol_ref and pol_reply and pol_ref != pol_reply:
+            flags.append("inverted")
+            notes.append(f"The model answer says {pol_ref}; the reply says the opposite.")
+            x = 0.0
+        if x >= 1.5 and is_keyword_list(reply):
+            flags.append("keyword_list")
+            notes.append("Only keywords: explain how they relate.")
+            x = min(x, 1.49)
+        return make_grade(q, x, feedback(notes, f.present, f.missing), score=x / MAX_POINTS, present=f.present,
+                          missing=f.missing, flags=flags, grader=self.name)
+
+
+def feedback(notes: Sequence[str], present: Sequence[str], missing: Sequence[str]) -> str:
+    parts = list(notes)
+    if present:
+        parts.append("Present: " + ", ".join(present) + ".")
+    if missing:
+        parts.append("Missing: " + ", ".join(missing) + ".")
+    return " ".join(parts) or "Compared with the model answer."
+
+
+# --------------------------------------------------------------------------- objective types
+
+_LETTER = re.compile(r"^\(?([a-h])[\).:]?$|^\(?([a-h])[\).:]\s", re.IGNORECASE)
+_TRUE = frozenset({"v", "t", "true", "verdadeiro", "verdadeira", "verdadero", "verdadera", "cierto", "certo",
+                   "sim", "si", "yes", "y", "s", "1", "correto", "correcto"})
+_FALSE = frozenset({"f", "false", "falso", "falsa", "nao", "no", "n", "0", "errado", "incorreto", "incorrecto"})
+
+
+def _norm(text: str) -> str:
+    return " ".join(fold(w) for w in words(text))
+
+
+def _choice_index(q: Question, reply: str) -> int | None:
+    r = reply.strip()
+    m = _LETTER.match(r)
+    if m:
+        i = ord((m.group(1) or m.group(2)).lower()) - ord("a")
+        return i if i < len(q.choices) else None
+    if r.isdigit() and 1 <= int(r) <= len(q.choices):
+        return int(r) - 1
+    nr = _norm(r)
+    if not nr:
+        return None
+    exact = [i for i, c in enumerate(q.choices) if _norm(c) == nr]
+    if exact:
+        return exact[0]
+    inside = [i for i, c in enumerate(q.choices) if _norm(c) and f" {_norm(c)} " in f" {nr} "]
+    return inside[0] if len(inside) == 1 else None
+
+
+def parse_tf(reply: str) -> bool | None:
+    ws = [fold(w) for w in words(reply)]
+    if not ws:
+        return None
+    if ws[0] in _TRUE:
+        return True
+    if ws[0] in _FALSE:
+        return False
+    return None
+
+
+def _cloze_match(reply: str, answers: Sequence[str]) -> bool:
+    nr = _norm(reply)
+    for a in answers:
+        na = _norm(a)
+        if not na:
+            continue
+        if nr == na or f" {na} " in f" {nr} " and len(nr.split()) <= len(na.split()) + 3:
+            return True
+        rw, aw = nr.split(), na.split()
+        if len(rw) == len(aw) and all(x == y or (len(y) >= 5 and _close(x, y)) for x, y in zip(rw, aw)):
+            return True  # one-letter typo per word
+    return False
+
+
+def grade_objective(q: Question, reply: str) -> Grade | None:
+    """Exact grading for mcq/tf/cloze; None for free-text questions."""
+    r = reply.strip()
+    if q.type == "mcq":
+        right = q.correct if isinstance(q.correct, int) else None
+        label = f"({chr(ord('A') + right)}) {q.correct_text}" if right is not None else q.correct_text
+        if not r:
+            return make_grade(q, 0, f"No answer given. The answer is {label}.", flags=("empty",), grader="exact")
+        got = _choice_index(q, r)
+        if got is None:
+            return make_grade(q, 0, f"Could not read a choice in '{r[:40]}': answer with a letter. "
+                                    f"The answer is {label}.", flags=("unreadable",), grader="exact")
+        if got == right:
+            return make_grade(q, 3, "Correct.", grader="exact")
+        return make_grade(q, 0, f"({chr(ord('A') + got)}) is wrong. The answer is {label}.", grader="exact")
+    if q.type == "tf":
+        truth = bool(q.correct) if q.correct is not None else parse_tf(q.answer)
+        got = parse_tf(r)
+        word = "true" if truth else "false"
+        if got is None:
+            return make_grade(q, 0, f"Could not read true/false in '{r[:40]}'. The statement is {word}.",
+                              flags=("empty",) if not r else ("unreadable",), grader="exact")
+        if got == truth:
+            return make_grade(q, 3, "Correct.", grader="exact")
+        return make_grade(q, 0, f"The statement is {word}.", grader="exact")
+    if q.type == "cloze":
+        answers = [q.answer, *q.accepted]
+        if r and _cloze_match(r, answers):
+            return make_grade(q, 3, "Correct.", grader="exact")
+        return make_grade(q, 0, f"The missing term is '{q.answer}'.", flags=("empty",) if not r else (),
+                          grader="exact")
+    return None
+
+
+def with_override(grade: Grade, points: int, note: str = "") -> Grade:
+    """An instructor's (or student's) override: the points are theirs, the feedback stays."""
+    p = int(min(MAX_POINTS, max(0, points)))
+    fb = f"{grade.feedback} [overridden: {note}]" if note else grade.feedback
+    return replace(grade, points=p, score=p / MAX_POINTS, verdict=verdict_for(p), feedback=fb, grader="override")
