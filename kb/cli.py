@@ -388,7 +388,7 @@ def grade(
         if (student, qid) in by_key:
             examples.setdefault(qid, []).append((by_key[(student, qid)], pts))
     grader = get_grader(State.settings, _grading_embedder(), offline=offline, examples=examples)
-    report = grade_class(quiz, got, grader)
+    report = grade_class(quiz, got, grader, overrides)
     paths = write_reports(report, out_dir, str(quiz_file))
     if json_out:
         from .gradebook import report_json

@@ -48,12 +48,9 @@ def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]],
     """Rows as dicts (keys lower-cased, ``_line`` = the row's first line in the file).
     Missing columns are an error that names them and the columns found."""
     text, notes = read_text_file(path)
-    sample = text[:4096]
-    try:
-        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t") if sample.strip() else csv.excel
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.DictReader(io.StringIO(text), dialect=dialect)
+    header_line = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=header_line.count)  # spreadsheets export ';' in pt/es locales
+    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter if header_line.count(delimiter) else ",")
     header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
     missing = [c for c in required if c not in header]
     if missing:

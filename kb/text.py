@@ -57,7 +57,7 @@ def words(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=200_000)
-def _fold_word(w: str) -> str:
+def fold_word(w: str) -> str:
     return fold(w)
 
 
@@ -66,7 +66,7 @@ def search_tokens(text: str) -> list[str]:
     compounds also split into their parts (``tf.device`` → ``tf.device``, ``tf``, ``device``)."""
     out: list[str] = []
     for w in words(text):
-        f = _fold_word(w)
+        f = fold_word(w)
         if f in STOPWORDS or len(f) < 2 and not f.isdigit():
             continue
         out.append(f)
