@@ -453,6 +453,100 @@ def eval_grader(
         raise typer.Exit(int(ExitCode.BACKEND))
 
 
+def _load_quizzes(paths: List[Path], explicit: bool) -> list:
+    from . import ui
+    from .quiz import load_quiz
+
+    out = []
+    for p in paths:
+        try:
+            out.append((str(p), load_quiz(p)))
+        except KbError as e:
+            if explicit:
+                raise
+            ui.message(f"kb: skipped {p}: {e.message} — {e.hint}", "yellow")
+    return out
+
+
+@app.command()
+@boundary
+def study(
+    quizzes: Optional[List[Path]] = typer.Argument(None, help="Quiz files (default: every quizzes/*.json)."),
+    topic: Optional[str] = typer.Option(None, "--topic", help="Only questions about this topic."),
+    new: int = typer.Option(10, "--new", help="At most this many never-studied questions this session."),
+    offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
+) -> None:
+    """Study in the terminal: due questions first, then new ones; graded, scheduled by FSRS.
+
+    Type the answer (an empty line submits; objective questions take one line). :h hint,
+    :s skip, :q quit; after the grade, r says "I was right". With no quiz yet, one is generated
+    from the knowledge base. Every graded answer is saved at once.
+
+    Example: kb study quizzes/course.json --topic "all-reduce" --new 10
+    """
+    from . import ui
+    from .llm import get_grader
+    from .session import Session
+    from .study import StudyDB, study_db_path
+
+    explicit = bool(quizzes)
+    paths = list(quizzes or sorted(Path("quizzes").glob("*.json")))
+    if not paths:
+        paths = [_generate_first_quiz()]
+    loaded = _load_quizzes(paths, explicit)
+    if not loaded:
+        raise KbError("no readable quiz in quizzes/", "generate one with kb quiz generate -n 10")
+    db = StudyDB(study_db_path(State.settings.home))
+    items = db.select(loaded, new=new, topic=topic)
+    if not items:
+        p = db.progress(loaded)
+        nxt = f"; next review {p['next_due'][:16].replace('T', ' ')} UTC" if p.get("next_due") else ""
+        ui.message(f"nothing to study now{' about ' + repr(topic) if topic else ''}{nxt}. "
+                   "Raise --new for new questions, or generate more with kb quiz generate.")
+        return
+    grader = get_grader(State.settings, _grading_embedder(), offline=offline)
+    summary = Session(items, db, grader, ui.stdout()).run()
+    ui.study_summary(summary, db.progress(loaded))
+
+
+def _generate_first_quiz() -> Path:
+    from . import ui
+    from .generate import GenerationRequest, OfflineWriter, generate_quiz
+    from .quiz import save_quiz
+    from .workspace import open_workspace
+
+    ws = open_workspace(State.settings)
+    ui.message("no quiz in quizzes/ yet: generating 10 questions from the knowledge base (offline)…")
+    report = generate_quiz(ws, GenerationRequest(n=10), OfflineWriter())
+    if not report.quiz.questions:
+        raise KbError("the knowledge base yields no questions", "ingest more material with kb ingest")
+    path = Path("quizzes") / "course.json"
+    save_quiz(report.quiz, path)
+    ui.message(f"wrote {path}")
+    return path
+
+
+@app.command()
+@boundary
+def progress(
+    quizzes: Optional[List[Path]] = typer.Argument(None, help="Quiz files counted as 'new' (default: every quizzes/*.json)."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+) -> None:
+    """What is learned, what is due and when, weakest topics, streak.
+
+    Example: kb progress --json
+    """
+    from . import ui
+    from .study import StudyDB, study_db_path
+
+    loaded = _load_quizzes(list(quizzes or sorted(Path("quizzes").glob("*.json"))), bool(quizzes))
+    p = StudyDB(study_db_path(State.settings.home), create=False).progress(loaded)
+    if json_out:
+        ui.print_json(p)
+    else:
+        ui.progress_report(p)
+
+
 def run() -> None:
     """Console-script entry point."""
     app()

@@ -247,3 +247,40 @@ def grader_eval(r: dict) -> None:
         label = q["question"] if len(q["question"]) <= 50 else q["question"][:49] + "…"
         pq.add_row(label, str(q["n"]), f"{q['human_mean']:.2f}", f"{q['kb_mean']:.2f}", f"{q['pearson']:.3f}")
     con.print(pq)
+
+
+def study_summary(summary, progress: dict) -> None:
+    con = stdout()
+    v = summary.verdicts
+    con.print(f"\nsession: {summary.answered} answered ({v['correct']} correct, {v['partial']} partial, "
+              f"{v['incorrect']} incorrect), {summary.skipped} skipped"
+              + (f", {summary.overridden} marked right by you" if summary.overridden else ""), markup=False)
+    con.print(f"saved. due now: {progress['due']} · reviewed so far: {progress['reviewed']} · "
+              f"streak: {progress['streak']} day(s)" + (f" · next review {progress['next_due'][:16].replace('T', ' ')} UTC"
+                                                        if progress.get("next_due") else ""), markup=False)
+
+
+def progress_report(p: dict) -> None:
+    from rich.table import Table
+
+    con = stdout()
+    t = Table(title="progress by source")
+    for col in ("source", "questions", "reviewed", "learned", "due", "mean pts"):
+        t.add_column(col, justify="left" if col == "source" else "right")
+    for b in p["sources"]:
+        src = b["source"] if len(b["source"]) <= 34 else "…" + b["source"][-33:]
+        t.add_row(src, str(b["questions"]), str(b["reviewed"]), str(b["learned"]), str(b["due"]),
+                  "–" if b["mean_points"] is None else f"{b['mean_points']:.1f}")
+    con.print(t)
+    u = p["upcoming"]
+    con.print(f"reviewed {p['reviewed']} · learned {p['learned']} · new {p['new']} · streak {p['streak']} day(s)",
+              markup=False)
+    con.print(f"due: now {u['now']} · later today {u['today']} · tomorrow {u['tomorrow']} · "
+              f"this week {u['this_week']} · later {u['later']}", markup=False)
+    if p["weakest"]:
+        w = Table(title="weakest topics")
+        for col in ("topic", "source", "mean pts", "questions"):
+            w.add_column(col, justify="right" if col in ("mean pts", "questions") else "left")
+        for r in p["weakest"]:
+            w.add_row(r["topic"][:30], r["source"].rsplit("/", 1)[-1][:24], f"{r['mean_points']:.1f}", str(r["questions"]))
+        con.print(w)

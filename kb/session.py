@@ -1,0 +1,164 @@
+"""The interactive study session in the terminal (rich): ask, read the typed reply, grade it,
+show verdict, feedback, model answer and source, schedule the next review.
+
+Keys: an empty line submits a free-text reply (multi-line allowed); objective questions take
+one line (a letter, true/false, the missing term). ``:h`` shows a hint (the cited passage with
+the answer's words masked), ``:s`` skips, ``:q`` quits. After the grade: Enter goes on, ``r``
+says "I was right" (the review is redone as Good), ``q`` quits. Ctrl-C or Ctrl-D end the session;
+every review already graded is saved.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .grading import Grade, Task, with_override
+from .study import Item, StudyDB
+from .text import fold, words
+
+VERDICT_STYLE = {"correct": ("✓", "bold green"), "partial": ("~", "bold yellow"), "incorrect": ("✗", "bold red")}
+
+
+@dataclass
+class SessionSummary:
+    answered: int = 0
+    skipped: int = 0
+    verdicts: dict[str, int] = field(default_factory=lambda: {"correct": 0, "partial": 0, "incorrect": 0})
+    overridden: int = 0
+    quit_early: bool = False
+
+
+class Quit(Exception):
+    pass
+
+
+def mask(text: str, question) -> str:
+    """The passage with the answer's own words hidden (first letter kept): a hint, not the answer."""
+    hide = {fold(w) for src in (question.correct_text, *question.concepts) for w in words(src) if len(w) > 3}
+    hide -= {fold(w) for w in words(question.prompt)}  # words of the question stay readable
+    return re.sub(r"[\wÀ-ÿ][\w\-À-ÿ]*", lambda m: (m.group(0)[0] + "_" * (len(m.group(0)) - 1))
+                  if fold(m.group(0)) in hide else m.group(0), text)
+
+
+def when(due_iso: str, now_iso: str) -> str:
+    import datetime as dt
+
+    delta = dt.datetime.fromisoformat(due_iso) - dt.datetime.fromisoformat(now_iso)
+    s = delta.total_seconds()
+    if s < 90 * 60:
+        return f"in {max(1, round(s / 60))} min"
+    if s < 36 * 3600:
+        return f"in {round(s / 3600)} h"
+    return f"in {round(s / 86400)} days"
+
+
+class Session:
+    def __init__(self, items: list[Item], db: StudyDB, grader, console, read: Callable[[str], str] = input) -> None:
+        self.items, self.db, self.grader, self.con, self.read = items, db, grader, console, read
+        self.summary = SessionSummary()
+
+    def run(self) -> SessionSummary:
+        total = len(self.items)
+        try:
+            for n, item in enumerate(self.items, 1):
+                self._one(n, total, item)
+        except Quit:
+            self.summary.quit_early = True
+        except (KeyboardInterrupt, EOFError):
+            self.summary.quit_early = True
+            self.con.print()
+        return self.summary
+
+    def _one(self, n: int, total: int, item: Item) -> None:
+        from rich.markup import escape
+        from rich.rule import Rule
+
+        q = item.question
+        src = q.citations[0] if q.citations else None
+        label = f"{n}/{total} · {q.type}" + (" · new" if item.is_new else "")
+        self.con.print(Rule(label, style="dim"))
+        self.con.print(escape(q.prompt))
+        for i, c in enumerate(q.choices):
+            self.con.print(f"  {'abcdefghij'[i]}) {escape(c)}")
+        reply = self._ask(q, src)
+        if reply is None:
+            self.summary.skipped += 1
+            self.con.print("[dim]skipped[/dim]")
+            return
+        grade = self.grader.grade([Task(q, reply)])[0]
+        review_id, due = self.db.record(item, grade, reply)
+        self.summary.answered += 1
+        self.summary.verdicts[grade.verdict] += 1
+        self._show(grade, item, due)
+        while True:
+            key = self.read("[Enter] next · r I was right · q quit: ").strip().lower()
+            if key in ("", "n"):
+                return
+            if key == "q":
+                raise Quit
+            if key == "r" and grade.grader != "override":
+                grade = with_override(grade, 3, "student")
+                due = self.db.override(review_id, item, grade)
+                self.summary.overridden += 1
+                self.summary.verdicts["correct"] += 1
+                self.summary.verdicts[self._last_verdict] -= 1
+                self.con.print(f"[green]marked right[/green] — next review {when(due, _now())}")
+                return
+
+    def _ask(self, q, src) -> str | None:
+        from rich.markup import escape
+
+        objective = q.type in ("mcq", "tf", "cloze")
+        if objective:
+            hint = {"mcq": "a letter", "tf": "true/false (v/f)", "cloze": "the missing term"}[q.type]
+            self.con.print(f"[dim]Answer with {hint}, then Enter. :h hint · :s skip · :q quit[/dim]")
+        else:
+            self.con.print("[dim]Type your answer; an empty line submits. :h hint · :s skip · :q quit[/dim]")
+        lines: list[str] = []
+        while True:
+            line = self.read("> " if not lines else ". ")
+            cmd = line.strip().lower()
+            if not lines and cmd in (":q", ":quit"):
+                raise Quit
+            if not lines and cmd in (":s", ":skip"):
+                return None
+            if not lines and cmd in (":h", ":hint"):
+                if src and src.quote:
+                    self.con.print(f"[cyan]hint ({escape(src.source)} · {escape(src.locator)}):[/cyan] "
+                                   f"{escape(mask(src.quote, q))}")
+                else:
+                    self.con.print("[dim]no hint for this question[/dim]")
+                continue
+            if objective:
+                if line.strip():
+                    return line.strip()
+                continue
+            if not line.strip():
+                if lines:
+                    return "\n".join(lines).strip()
+                continue
+            lines.append(line)
+
+    _last_verdict = "incorrect"
+
+    def _show(self, grade: Grade, item: Item, due: str) -> None:
+        from rich.markup import escape
+
+        q = item.question
+        mark, style = VERDICT_STYLE[grade.verdict]
+        self._last_verdict = grade.verdict
+        self.con.print(f"[{style}]{mark} {grade.verdict} {grade.points}/3[/{style}]")
+        if grade.feedback and grade.feedback != "Correct.":
+            self.con.print(escape(grade.feedback))
+        self.con.print(f"[bold]Model answer:[/bold] {escape(q.correct_text if q.type != 'tf' else q.answer)}")
+        for c in q.citations[:1]:
+            self.con.print(f"[cyan]Source: {escape(c.source)} · {escape(c.locator)}[/cyan]")
+        self.con.print(f"[dim]next review {when(due, _now())}[/dim]")
+
+
+def _now() -> str:
+    from .study import _iso, now_utc
+
+    return _iso(now_utc())
