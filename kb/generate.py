@@ -132,6 +132,14 @@ _COPULA = re.compile(
 )
 _LABEL = re.compile(r"^\**(?P<term>[^:*\n]{2,70}?)\**\s*:\s+(?P<def>.{25,})$")
 _BULLET = re.compile(r"^\s*(?:[-*•◦▪●○■□☐☑➢➤►▶‣⁃·]\s*)+|^\s*\d+[.)]\s+")
+# Folded words too generic to be a key concept ("parte", "necessário", "forma", "exemplo").
+_GENERIC = frozenset("""necessario necessaria necessarios parte partes forma formas modo maneira tipo tipos
+    exemplo exemplos caso casos vez vezes coisa coisas uso usos mesmo mesma mesmos conforme apropriado apropriada
+    apropriadas apropriados possivel possiveis importante importantes seguinte seguintes geral varios varias
+    diversos diversas outros outras algum alguma alguns algumas qualquer quaisquer cual tambien ejemplo manera
+    cosa cosas necesario necesaria posible importante general example way kind part thing things muito muitos
+    muita muitas mucho muchos mucha muchas many much pouco poucos pouca poucas poco pocos""".split())
+
 _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9]*s?|[A-Za-z]+(?:[._][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
 
 
@@ -246,7 +254,8 @@ class CourseTerms:
         toks = words(text)
         for i, w in enumerate(toks):
             fw = fold(w)
-            if fw in STOPWORDS or fw in skip or len(fw) < 4 or fw.isdigit() or self.df.get(fw, 0) < 2:
+            if fw in STOPWORDS or fw in _GENERIC or fw in skip or len(fw) < 4 or fw.isdigit() \
+                    or self.df.get(fw, 0) < 2:
                 continue
             if _NOT_NOUN.search(fw) and not _TECH.match(w):
                 continue  # verbs, adverbs and participles are not concepts
@@ -254,7 +263,8 @@ class CourseTerms:
             if i + 1 < len(toks):
                 nxt = toks[i + 1]
                 fn = fold(nxt)
-                if fn not in STOPWORDS and fn not in skip and len(fn) > 3 and self.df.get(fn, 0) >= 2 \
+                if fn not in STOPWORDS and fn not in _GENERIC and fn not in skip and len(fn) > 3 \
+                        and self.df.get(fn, 0) >= 2 \
                         and not _NOT_NOUN.search(fn):
                     scored.setdefault(f"{w} {nxt}", (self.idf(w) + self.idf(nxt)) / 2 + 0.3)
         out: list[str] = []
