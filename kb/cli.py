@@ -495,7 +495,9 @@ def study(
         paths = [_generate_first_quiz()]
     loaded = _load_quizzes(paths, explicit)
     if not loaded:
-        raise KbError("no readable quiz in quizzes/", "generate one with kb quiz generate -n 10")
+        from .errors import InputError
+
+        raise InputError("no readable quiz in quizzes/", "generate one with kb quiz generate -n 10")
     db = StudyDB(study_db_path(State.settings.home))
     items = db.select(loaded, new=new, topic=topic)
     if not items:
@@ -519,7 +521,7 @@ def _generate_first_quiz() -> Path:
     ui.message("no quiz in quizzes/ yet: generating 10 questions from the knowledge base (offline)…")
     report = generate_quiz(ws, GenerationRequest(n=10), OfflineWriter())
     if not report.quiz.questions:
-        raise KbError("the knowledge base yields no questions", "ingest more material with kb ingest")
+        raise KbError("the knowledge base yields no questions", "ingest more material with kb ingest, then kb study")
     path = Path("quizzes") / "course.json"
     save_quiz(report.quiz, path)
     ui.message(f"wrote {path}")

@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from .embeddings import Embedder
 
 MAX_POINTS = 3
-VERDICTS = ("incorrect", "partial", "correct")
 
 
 @dataclass(frozen=True)

@@ -321,7 +321,7 @@ class LLMGrader:
         return "\n\n".join(parts)
 
     @staticmethod
-    def _validate(raw: dict, q) -> tuple[int, str, list[str], list[str]]:
+    def _validate(raw: dict, q) -> tuple[float, str, list[str], list[str]]:
         score = raw.get("score")
         if isinstance(score, str) and score.strip().isdigit():
             score = int(score.strip())
@@ -338,7 +338,7 @@ class LLMGrader:
             got = raw.get(key) or []
             return [concepts[fold(x)] for x in got if isinstance(x, str) and fold(x) in concepts] if isinstance(got, list) else []
 
-        return round(score), fb.strip(), pick("present"), pick("missing")
+        return float(score), fb.strip(), pick("present"), pick("missing")  # make_grade rounds half up
 
 
 def _flag(grade, flag: str, note: str = ""):

@@ -91,6 +91,7 @@ class Session:
         review_id, due = self.db.record(item, grade, reply)
         self.summary.answered += 1
         self.summary.verdicts[grade.verdict] += 1
+        graded_as = grade.verdict
         self._show(grade, item, due)
         while True:
             key = self.read("[Enter] next · r I was right · q quit: ").strip().lower()
@@ -102,8 +103,8 @@ class Session:
                 grade = with_override(grade, 3, "student")
                 due = self.db.override(review_id, item, grade)
                 self.summary.overridden += 1
+                self.summary.verdicts[graded_as] -= 1
                 self.summary.verdicts["correct"] += 1
-                self.summary.verdicts[self._last_verdict] -= 1
                 self.con.print(f"[green]marked right[/green] — next review {when(due, _now())}")
                 return
 
@@ -141,14 +142,11 @@ class Session:
                 continue
             lines.append(line)
 
-    _last_verdict = "incorrect"
-
     def _show(self, grade: Grade, item: Item, due: str) -> None:
         from rich.markup import escape
 
         q = item.question
         mark, style = VERDICT_STYLE[grade.verdict]
-        self._last_verdict = grade.verdict
         self.con.print(f"[{style}]{mark} {grade.verdict} {grade.points}/3[/{style}]")
         if grade.feedback and grade.feedback != "Correct.":
             self.con.print(escape(grade.feedback))
