@@ -150,6 +150,8 @@ class Session:
         self.con.print(f"[{style}]{mark} {grade.verdict} {grade.points}/3[/{style}]")
         if grade.feedback and grade.feedback != "Correct.":
             self.con.print(escape(grade.feedback))
+        if "llm_unavailable" in grade.flags or "llm_invalid" in grade.flags:
+            self.con.print("[dim](the LLM grader did not answer: graded offline)[/dim]")
         self.con.print(f"[bold]Model answer:[/bold] {escape(q.correct_text if q.type != 'tf' else q.answer)}")
         for c in q.citations[:1]:
             self.con.print(f"[cyan]Source: {escape(c.source)} · {escape(c.locator)}[/cyan]")
