@@ -30,18 +30,17 @@ from .quiz import Quiz, write_atomic
 
 
 def read_text_file(path: Path) -> tuple[str, list[str]]:
-    """Text as UTF-8; a file in another encoding is read as Windows-1252 with a note naming
-    the first line that is not UTF-8 (nothing is refused for its encoding)."""
+    """Text and notes about it: UTF-8, or Windows-1252/Latin-1 with a note naming the line
+    (:func:`kb.readers.decode_text`, as for course materials)."""
+    from .readers import decode_text
+
     try:
         data = path.read_bytes()
     except OSError as e:
         raise InputError(f"{path}: cannot read ({e.strerror})", "check the path and its permissions") from e
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        return data.decode("cp1252", errors="replace"), [
-            f"{path}:{line}: not UTF-8 — read as Windows-1252/Latin-1; check accents, and save the file as UTF-8"]
+    notes: list[str] = []
+    text = decode_text(data, path, notes)
+    return text, [f"{path}: {n}" for n in notes]
 
 
 def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]], list[str]]:

@@ -101,14 +101,14 @@ def decode_text(data: bytes, path: Path, notes: list[str]) -> str:
         raise InputError(f"{path}: looks like a binary file, not text", "export it as UTF-8 text or remove it")
     try:
         return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
     try:
         text = data.decode("cp1252")
-        notes.append("not UTF-8; read as Windows-1252/Latin-1")
+        notes.append(f"not UTF-8 (from line {line}); read as Windows-1252/Latin-1 — check accents, save as UTF-8")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-        notes.append("not UTF-8; read as Latin-1")
+        notes.append(f"not UTF-8 (from line {line}); read as Latin-1 — check accents, save as UTF-8")
     return text
 
 
