@@ -90,6 +90,12 @@ _YES = frozenset({"sim", "si", "sí", "yes", "verdadeiro", "verdadero", "true", 
 _NO = frozenset({"nao", "não", "no", "not", "falso", "false", "incorreto", "errado"})
 
 
+def needs_judgement(task: Task) -> bool:
+    """A free-text reply with something in it: what a grader must judge (the rest is exact)."""
+    reply = task.reply.strip()
+    return task.question.type == "short" and bool(reply) and not _DONT_KNOW.match(reply)
+
+
 def stem(word: str) -> str:
     """Accent-free prefix stem: inflections of pt/es/en words share their first 5 letters."""
     f = fold(word).strip(".-'")
@@ -231,16 +237,15 @@ class OfflineGrader:
         for t in tasks:
             refs = references(t.question)
             ref_sents = [s for r in refs for s in sentences(r)] or refs
-            plan.append((idx(t.reply.strip() or "-"), [idx(r) for r in refs], [idx(s) for s in ref_sents],
+            plan.append((refs, idx(t.reply.strip() or "-"), [idx(r) for r in refs], [idx(s) for s in ref_sents],
                          idx(t.question.prompt)))
         order = list(texts)
         vecs = self.embedder.embed_documents(order) if order else np.zeros((0, 1), dtype=np.float32)
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         vecs = vecs / np.where(norms == 0, 1, norms)
         out = []
-        for t, (ri, refi, senti, qi) in zip(tasks, plan):
+        for t, (refs, ri, refi, senti, qi) in zip(tasks, plan):
             r = vecs[ri]
-            refs = references(t.question)
             v = {
                 "sim": float(max(vecs[refi] @ r)),
                 "sim_sentence": float(max(vecs[senti] @ r)),
@@ -297,14 +302,13 @@ class OfflineGrader:
         out: list[Grade | None] = [None] * len(tasks)
         free: list[int] = []
         for i, t in enumerate(tasks):
-            g = grade_objective(t.question, t.reply) if t.question.type != "short" else None
-            if g is None and (not t.reply.strip() or _DONT_KNOW.match(t.reply.strip())):
-                g = make_grade(t.question, 0, "No answer given.", missing=t.question.concepts,
-                               flags=("empty" if not t.reply.strip() else "dont_know",))
-            if g is not None:
-                out[i] = g
-            else:
+            if needs_judgement(t):
                 free.append(i)
+            elif t.question.type != "short":
+                out[i] = grade_objective(t.question, t.reply)
+            else:
+                out[i] = make_grade(t.question, 0, "No answer given.", missing=t.question.concepts,
+                                    flags=("empty" if not t.reply.strip() else "dont_know",))
         feats = self.features([tasks[i] for i in free])
         for i, f in zip(free, feats):
             out[i] = self._judge(tasks[i], f)

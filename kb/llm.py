@@ -273,27 +273,30 @@ class LLMGrader:
         return f"llm:{self.client.model}"
 
     def grade(self, tasks):
-        from .grading import _DONT_KNOW, make_grade
+        from .grading import make_grade, needs_judgement
 
-        base = self.offline.grade(tasks)  # exact types, empties, and the fallback for the rest
-        out = list(base)
+        out = [None] * len(tasks)
+        fallback: dict[int, tuple[str, str]] = {}  # index → (flag, note) for the offline grade
         for i, t in enumerate(tasks):
-            if t.question.type != "short" or not t.reply.strip() or _DONT_KNOW.match(t.reply.strip()):
-                continue
+            if not needs_judgement(t):
+                continue  # exact types, empty and "não sei" replies: the offline grader settles them
             if self.failure:
-                out[i] = _flag(base[i], "llm_unavailable")
+                fallback[i] = ("llm_unavailable", "")
                 continue
             try:
                 raw = self.client.chat_json(_GRADER_SYSTEM, self._prompt(t), max_tokens=700)
                 points, fb, present, missing = self._validate(raw, t.question)
             except BackendError as e:
                 self.failure = e.message
-                out[i] = _flag(base[i], "llm_unavailable")
+                fallback[i] = ("llm_unavailable", "")
                 continue
-            except ValueError as e:  # a reply that is JSON but not a grade: keep the offline one, say so
-                out[i] = _flag(base[i], "llm_invalid", f" (LLM reply unusable: {e})")
+            except ValueError as e:  # a reply that is JSON but not a grade: the offline one, flagged
+                fallback[i] = ("llm_invalid", f" (LLM reply unusable: {e})")
                 continue
             out[i] = make_grade(t.question, points, fb, present=present, missing=missing, grader=self.name)
+        rest = [i for i, g in enumerate(out) if g is None]
+        for i, g in zip(rest, self.offline.grade([tasks[i] for i in rest])):
+            out[i] = _flag(g, *fallback[i]) if i in fallback else g
         return out
 
     def _nearest_examples(self, t) -> list[tuple[str, int]]:
