@@ -185,6 +185,18 @@ def _gradebook(out: Path) -> dict[tuple[str, str], dict]:
         return {(r["student"], r["question_id"]): r for r in csv.DictReader(f)}
 
 
+def _edit_gradebook(out: Path, edits: dict[tuple[str, str], dict[str, str]]) -> None:
+    """What an instructor does in a spreadsheet: change cells of grades.csv, save."""
+    with (out / "grades.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        row.update(edits.get((row["student"], row["question_id"]), {}))
+    with (out / "grades.csv").open("w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
 def test_kb_grade_end_to_end_with_bad_rows_and_overrides(quiz_file, tmp_path):
     replies = _write_csv(tmp_path / "replies.csv", REPLIES)
     out = tmp_path / "reports"
@@ -204,16 +216,7 @@ def test_kb_grade_end_to_end_with_bad_rows_and_overrides(quiz_file, tmp_path):
     assert "| Ana |" in md and "## Questions" in md and "Most missed" in md
 
     # the instructor overrides one grade in the override column and edits another points cell
-    rows = list(csv.DictReader((out / "grades.csv").open(encoding="utf-8")))
-    for row in rows:
-        if (row["student"], row["question_id"]) == ("Caio", "gil"):
-            row["override"] = "3"
-        if (row["student"], row["question_id"]) == ("Bruno", "spark"):
-            row["points"] = "1"
-    with (out / "grades.csv").open("w", encoding="utf-8", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    _edit_gradebook(out, {("Caio", "gil"): {"override": "3"}, ("Bruno", "spark"): {"points": "1"}})
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out), "--json"], cwd=tmp_path)
     assert r.returncode == 1
     data = json.loads(r.stdout)
@@ -292,14 +295,7 @@ def test_llm_grader_uses_rubric_and_instructor_examples(quiz_file, tmp_path):
         assert data["students"]["Bia"]["grades"]["gil"]["points"] == 1
         assert len(stub.requests) == 2
         # an instructor override becomes a few-shot example for the other replies to that question
-        rows = list(csv.DictReader((tmp_path / "o" / "grades.csv").open(encoding="utf-8")))
-        for row in rows:
-            if row["student"] == "Bia" and row["question_id"] == "gil":
-                row["override"] = "0"
-        with (tmp_path / "o" / "grades.csv").open("w", encoding="utf-8", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+        _edit_gradebook(tmp_path / "o", {("Bia", "gil"): {"override": "0"}})
         r = run_kb(["grade", str(quiz_file), str(replies), "-o", str(tmp_path / "o"), "--json"], cwd=tmp_path, env=env)
         assert r.returncode == 0, r.stderr
         prompts = [b["messages"][-1]["content"] for b in stub.requests[2:]]

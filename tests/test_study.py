@@ -136,17 +136,23 @@ def test_no_colour_with_NO_COLOR_and_plain_text_when_piped(study_ws):
     assert "correct 3/3" in r.stdout and not ANSI.search(r.stdout)
 
 
-def test_killed_session_keeps_graded_answers(study_ws):
-    child = _spawn(study_ws, ["study", "--new", "5"])
+def _answer_first_of_five(ws: Path, reply: str) -> "pexpect.spawn":
+    """A session of 5 questions: answer the first (free text), go on, stop at the second's prompt."""
+    child = _spawn(ws, ["study", "--new", "5"])
     child.expect("1/5")
     child.expect("> ")
-    child.sendline("Uma trava que deixa uma thread por vez.")
+    child.sendline(reply)
     child.expect(r"\. ")
     child.sendline("")
     child.expect("I was right")
     child.sendline("")
     child.expect("2/5")
     child.expect("> ")
+    return child
+
+
+def test_killed_session_keeps_graded_answers(study_ws):
+    child = _answer_first_of_five(study_ws, "Uma trava que deixa uma thread por vez.")
     child.send("Sim, o valor é transf")  # half-typed when the terminal dies
     child.kill(9)
     child.close(force=True)
@@ -157,16 +163,7 @@ def test_killed_session_keeps_graded_answers(study_ws):
 
 
 def test_ctrl_c_ends_the_session_and_saves(study_ws):
-    child = _spawn(study_ws, ["study", "--new", "5"])
-    child.expect("1/5")
-    child.expect("> ")
-    child.sendline("a")  # free text "a": graded (0) and saved
-    child.expect(r"\. ")
-    child.sendline("")
-    child.expect("I was right")
-    child.sendline("")
-    child.expect("2/5")
-    child.expect("> ")
+    child = _answer_first_of_five(study_ws, "a")  # free text "a": graded (0) and saved
     child.sendintr()
     child.expect("session: 1 answered")
     child.expect(pexpect.EOF)
