@@ -16,8 +16,9 @@ import io
 import os
 import re
 import tempfile
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .errors import UsageError
 

@@ -38,7 +38,7 @@ def citation_text(c: Citation) -> str:
     return where + (f" — “{c.quote}”" if c.quote else "")
 
 
-_FENCE = re.compile(r"```[^\n]*\n(.*?)(?:\n)?```", re.DOTALL)
+_FENCE = re.compile(r"```([\w+-]*)[^\S\n]*\n(.*?)\n?```", re.DOTALL)
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 
 
@@ -50,7 +50,8 @@ def to_html(text: str) -> str:
     pos = 0
     for m in _FENCE.finditer(text):
         out.append(_inline_html(text[pos:m.start()]))
-        out.append(f"<pre><code>{html.escape(m.group(1), quote=False)}</code></pre>")
+        lang = f' class="language-{m.group(1)}"' if m.group(1) else ""
+        out.append(f"<pre><code{lang}>{html.escape(m.group(2), quote=False)}</code></pre>")
         pos = m.end()
     out.append(_inline_html(text[pos:]))
     return "".join(out)
