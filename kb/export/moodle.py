@@ -54,7 +54,7 @@ class MoodleXmlExporter:
         for q in quiz.questions:
             root.append(self._question(q))
         ET.indent(root, space="  ")
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode", short_empty_elements=False) + "\n"
 
     def _question(self, q: Question) -> ET.Element:
         lab = labels(q)
@@ -70,12 +70,9 @@ class MoodleXmlExporter:
             ET.SubElement(el, "responseformat").text = "editor"
             ET.SubElement(el, "responserequired").text = "1"
             ET.SubElement(el, "responsefieldlines").text = "10"
-            ET.SubElement(el, "minwordlimit")
-            ET.SubElement(el, "maxwordlimit")
             ET.SubElement(el, "attachments").text = "0"
             ET.SubElement(el, "attachmentsrequired").text = "0"
             ET.SubElement(el, "maxbytes").text = "0"
-            ET.SubElement(el, "filetypeslist")
             _text(ET.SubElement(el, "graderinfo", format="html"), _grader_info(q))
             _text(ET.SubElement(el, "responsetemplate", format="html"), "")
         elif q.type == "mcq":
