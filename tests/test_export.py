@@ -604,3 +604,53 @@ def test_grade_excel_eu_dialect(class_replies, tmp_path):
     r = cli(["grade", str(quiz), str(replies), "--out", str(tmp_path / "x"), "--csv-dialect", "excel"])
     assert r.exit_code == 2 and "--csv-dialect excel: unknown CSV dialect" in r.stderr and "excel-eu" in r.stderr
     assert not (tmp_path / "x").exists()
+
+
+# --------------------------------------------------------------------------- a real quiz, files and imports
+
+def test_generated_quiz_from_the_sample_course_survives_every_format(ingested, tmp_path):
+    from .conftest import run_kb
+
+    ws = tmp_path / "ws"
+    shutil.copytree(ingested, ws)
+    r = run_kb(["quiz", "generate", "-n", "12", "-o", "quizzes/real.json"], cwd=ws)
+    assert r.returncode == 0, r.stderr
+    quiz = ws / "quizzes" / "real.json"
+    want = expected(quiz)
+    assert {q["type"] for q in want} == {"short", "mcq", "cloze", "tf"}
+    _, gift = parse_gift(export_quiz(quiz, "gift").data)
+    _, moodle = parse_moodle(export_quiz(quiz, "moodle").data)
+    anki = [anki_question(n) for n in read_apkg(export_quiz(quiz, "anki", out=tmp_path / "r.apkg").data)["notes"]]
+    for q, g, m, a in zip(want, gift, moodle, anki, strict=True):
+        assert g["name"] == m["idnumber"] == a["id"] == q["id"]
+        assert g["prompt"] == m["prompt"] == a["prompt"] == q["prompt"]
+        if q["type"] == "mcq":
+            assert [x[0] for x in g["answers"]] == [html_to_text(x[0]) for x in m["answers"]] == a["choices"] == q["choices"]
+            assert a["correct"] == q["correct"] == [x[1] for x in g["answers"]].index(True)
+        if q["type"] == "cloze":
+            assert g["answers"][0] == m["answers"][0][0] == q["answer"].replace("*", "\\*")
+
+
+def test_exports_do_not_load_genanki_or_xlsxwriter_until_used():
+    import subprocess
+    import sys
+
+    code = ("import sys, kb.cli, kb.export, kb.sheets, kb.gradebook; "
+            "from kb.export import get_exporter; get_exporter('gift'); get_exporter('moodle'); "
+            "assert 'genanki' not in sys.modules and 'xlsxwriter' not in sys.modules, sorted(sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_files_are_replaced_atomically_with_the_users_umask(tmp_path):
+    from kb.sheets import write_atomic_bytes
+
+    target = tmp_path / "out" / "x.apkg"
+    old = os.umask(0o027)
+    try:
+        write_atomic_bytes(target, b"one")
+        write_atomic_bytes(target, b"two")
+    finally:
+        os.umask(old)
+    assert target.read_bytes() == b"two" and (target.stat().st_mode & 0o777) == 0o640
+    assert [p.name for p in target.parent.iterdir()] == ["x.apkg"]
