@@ -471,6 +471,30 @@ def test_export_refuses_to_overwrite_the_quiz_itself(mixed, fmt):
     assert mixed.read_bytes() == before
 
 
+def test_export_refuses_to_overwrite_another_quiz(mixed):
+    other = mixed.with_name("other.json")
+    shutil.copy(GOLDEN / "quiz.json", other)
+    before = other.read_bytes()
+    r = cli(["quiz", "export", str(mixed), "--format", "gift", "-o", str(other)])
+    assert r.exit_code == 2 and f"-o {other} is a quiz file" in r.stderr and "e.g. -o" in r.stderr
+    assert other.read_bytes() == before
+    # any other existing file is replaced (atomically), as -o promises
+    notes = mixed.with_name("notes.json")
+    notes.write_text('{"not": "a quiz"}', encoding="utf-8")
+    assert cli(["quiz", "export", str(mixed), "--format", "md", "-o", str(notes)]).exit_code == 0
+    assert notes.read_text(encoding="utf-8").startswith("# Semana 4")
+
+
+def test_anki_cloze_text_cannot_smuggle_a_deletion(tmp_path):
+    doc = {"schema": 1, "title": "t", "questions": [
+        {"id": "qc", "type": "cloze", "prompt": "O {{c2::x}} e o _____ {}.", "answer": "GIL", "lang": "pt", "citations": []}]}
+    quiz = tmp_path / "q.json"
+    quiz.write_text(json.dumps(doc), encoding="utf-8")
+    note = read_apkg(export_quiz(quiz, "anki", out=tmp_path / "q.apkg").data)["notes"][0]
+    assert note["model"] == "kb cloze" and note["fields"]["Text"].count("{{c") == 1
+    assert anki_question(note)["prompt"] == doc["questions"][0]["prompt"]
+
+
 def test_anki_needs_an_output_file_and_unknown_formats_are_named(mixed):
     r = cli(["quiz", "export", str(mixed), "--format", "anki"])
     assert r.exit_code == 2 and "binary .apkg" in r.stderr and f"add -o {mixed.with_suffix('.apkg')}" in r.stderr

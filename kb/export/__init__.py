@@ -10,6 +10,7 @@ modification time, because Anki updates a note on import only when it is newer.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +60,9 @@ def export_quiz(quiz_path: Path, fmt: str, answers: bool = False, out: Path | No
     if out is not None and _same_file(out, quiz_path):
         raise UsageError(f"-o {out} is the quiz file itself: exporting would replace the quiz with its {fmt} export",
                          f"write the export to another file, e.g. -o {quiz_path.with_suffix('.' + exporter.extension)}")
+    if out is not None and _is_quiz_file(out):
+        raise UsageError(f"-o {out} is a quiz file: exporting would replace that quiz with this one's {fmt} export",
+                         f"write the export to another file, e.g. -o {quiz_path.with_suffix('.' + exporter.extension)}")
     if out is None and exporter.binary:
         raise UsageError(f"--format {fmt} writes a binary .{exporter.extension} file, not text for the terminal",
                          f"add -o {quiz_path.with_suffix('.' + exporter.extension)}")
@@ -73,6 +77,18 @@ def _same_file(a: Path, b: Path) -> bool:
     except OSError:
         pass
     return a.resolve() == b.resolve()
+
+
+def _is_quiz_file(path: Path) -> bool:
+    """A kb quiz (a JSON object with a "questions" list): never a target for an export."""
+    if path.suffix.lower() != ".json" or not path.is_file():
+        return False
+    try:
+        with path.open("rb") as f:
+            doc = json.loads(f.read(50_000_000))
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and isinstance(doc.get("questions"), list)
 
 
 def _mtime(path: Path) -> int:

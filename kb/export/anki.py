@@ -129,8 +129,13 @@ def _cloze_text(q: Question) -> str | None:
     """The prompt with its blank as ``{{c1::answer}}``, or None when it cannot be a cloze note."""
     if q.type != "cloze" or GAP not in q.prompt or "}}" in q.answer or "::" in q.answer:
         return None
-    before, after = q.prompt.split(GAP, 1)
-    return f"{to_html(before)}{{{{c1::{to_html(q.answer)}}}}}{to_html(after)}"
+    before, after = (_no_braces(to_html(part)) for part in q.prompt.split(GAP, 1))
+    return f"{before}{{{{c1::{to_html(q.answer)}}}}}{after}"
+
+
+def _no_braces(html_text: str) -> str:
+    """Braces as entities: a literal ``{{c2::…}}`` in the prompt must not become a deletion."""
+    return html_text.replace("{", "&#123;").replace("}", "&#125;")
 
 
 def _front(q: Question) -> str:
