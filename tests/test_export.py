@@ -485,6 +485,22 @@ def test_export_refuses_to_overwrite_another_quiz(mixed):
     assert notes.read_text(encoding="utf-8").startswith("# Semana 4")
 
 
+def test_gift_leaves_out_replies_it_cannot_carry(tmp_path):
+    doc = {"schema": 1, "title": "t", "questions": [
+        {"id": "qa", "type": "cloze", "prompt": "Em C, p_____campo lê o campo.", "answer": "->", "lang": "pt",
+         "citations": []},
+        {"id": "qb", "type": "cloze", "prompt": "Metade é _____.", "answer": "50%", "accepted": ["%50%", "p->x"],
+         "lang": "pt", "citations": []}]}
+    quiz = tmp_path / "q.json"
+    quiz.write_text(json.dumps(doc), encoding="utf-8")
+    _, got = parse_gift(export_quiz(quiz, "gift").data)
+    assert got[0]["qtype"] == "essay" and "-&gt;" in got[0]["general"]  # graded by hand, not a matching question
+    assert got[0]["prompt"] == "Em C, p_____campo lê o campo."
+    assert got[1]["qtype"] == "shortanswer" and got[1]["answers"] == ["50%"]
+    _, moodle = parse_moodle(export_quiz(quiz, "moodle").data)
+    assert [a[0] for a in moodle[1]["answers"]] == ["50%", "%50%", "p->x"]
+
+
 def test_anki_cloze_text_cannot_smuggle_a_deletion(tmp_path):
     doc = {"schema": 1, "title": "t", "questions": [
         {"id": "qc", "type": "cloze", "prompt": "O {{c2::x}} e o _____ {}.", "answer": "GIL", "lang": "pt", "citations": []}]}

@@ -7,10 +7,14 @@ inside the sentence, the answers take its place (GIFT's missing-word form, which
 as ``_____`` again). Texts are ``[html]`` (escaped like the XML export) and then GIFT-escaped:
 ``\\ ~ = # { } :`` get a backslash, line breaks become ``\\n``. Titles are ``::id::``; the
 citation (and the model answer of short and cloze) is the general feedback after ``####``;
-one blank line between questions; a ``$CATEGORY`` named after the quiz first.
+one blank line between questions; a ``$CATEGORY`` named after the quiz first. GIFT cannot
+carry a short-answer reply containing ``->`` or starting with ``%50%``: those are left out, and a
+cloze left with none becomes an essay (the Moodle XML export has no such limits).
 """
 
 from __future__ import annotations
+
+import re
 
 from ..quiz import Question, Quiz
 from ._common import GAP, citation_text, labels, to_html
@@ -23,6 +27,13 @@ _SPECIAL = str.maketrans({"\\": "\\\\", "~": "\\~", "=": "\\=", "#": "\\#", "{":
 def gift_escape(text: str) -> str:
     """Escape GIFT's special characters (backslash first: ``\\n`` in a text stays two characters)."""
     return text.translate(_SPECIAL)
+
+
+def gift_safe_reply(text: str) -> bool:
+    """Whether a short-answer reply survives GIFT. It has no escape for ``->`` (an answer list with
+    ``=`` and ``->`` is read as a matching question) nor for a leading ``%50%`` (a weight); such
+    replies are left out of GIFT (the Moodle XML export keeps them)."""
+    return "->" not in text and not re.match(r"%-*\d{1,2}\.?\d*%", text)
 
 
 def _html_answer(text: str) -> str:
@@ -67,8 +78,10 @@ class GiftExporter:
         replies: list[str] = []
         for reply in (q.answer, *q.accepted):
             text = shortanswer_text(reply)
-            if text and text not in replies:
+            if text and text not in replies and gift_safe_reply(text):
                 replies.append(text)
+        if not replies:  # no reply GIFT can carry: the teacher grades it, the answer in the feedback
+            return f"{head}{prompt}{{{general}}}"
         block = "{" + " ".join(f"={gift_escape(r)}" for r in replies) + f" {general}}}"
         gap = prompt.find(GAP)
         if gap >= 0 and prompt[gap + len(GAP):].strip():
