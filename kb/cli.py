@@ -360,7 +360,7 @@ def _grading_embedder():
 def grade(
     quiz_file: Path = typer.Argument(..., help="The quiz the class answered (JSON)."),
     replies: Path = typer.Argument(..., help="CSV with student,question_id,answer — or a folder of per-student sheets."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.json (default reports/<quiz name>/)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.xlsx/.json (default reports/<quiz name>/)."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
     csv_dialect: str = typer.Option("comma", "--csv-dialect", help="grades.csv as comma (UTF-8, ',') or excel-eu (BOM, ';', decimal comma: Excel in pt/es)."),
@@ -378,7 +378,6 @@ def grade(
     from .gradebook import grade_class, read_overrides, read_replies, write_reports
     from .llm import get_grader
     from .quiz import load_quiz
-
     from .sheets import check_dialect
 
     check_dialect(csv_dialect)  # before any grading work
