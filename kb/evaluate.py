@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -150,6 +151,7 @@ class GradedRow:
     concepts: tuple[str, ...]
     line: int
     question_id: str = ""
+    lang: str = ""  # the question's language: the file's ``lang`` column, else detected
 
 
 def parse_scale(text: str) -> tuple[float, float]:
@@ -186,9 +188,28 @@ def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> t
             notes.append(f"{path}:{r['_line']}: empty question or reference — row skipped")
             continue
         concepts = tuple(c.strip() for c in (r.get("concepts") or "").split(";") if c.strip())
+        lang = question_language(r["question"], refs, (r.get("lang") or "").strip().lower())
         out.append(GradedRow(r["question"].strip(), refs, r["answer"], (s - lo) / (hi - lo) * 3, concepts,
-                             r["_line"], (r.get("question_id") or "").strip()))
+                             r["_line"], (r.get("question_id") or "").strip(), lang))
     return out, notes
+
+
+_LANGS = ("pt", "es", "en")
+
+
+@lru_cache(maxsize=4096)
+def _detect(text: str) -> str:
+    from .text import detect_language
+
+    return detect_language(text, default="")
+
+
+def question_language(question: str, references: Sequence[str], given: str = "") -> str:
+    """The language a question is asked and answered in: ``given`` (a ``lang`` column) when it is
+    pt/es/en, else detected from the question and its model answers ('' when unsure)."""
+    if given in _LANGS:
+        return given
+    return _detect(question + "\n" + "\n".join(references))
 
 
 def _pearson(x, y) -> float:
@@ -253,10 +274,10 @@ def grading_tasks(rows: Sequence[GradedRow]):
     qs: dict[tuple, Question] = {}
     tasks = []
     for r in rows:
-        key = (r.question, r.references, r.concepts)
+        key = (r.question, r.references, r.concepts, r.lang)
         if key not in qs:
             qs[key] = Question("short", r.question, "\n".join(r.references), (), concepts=r.concepts,
-                               id=r.question_id or "")
+                               id=r.question_id or "", lang=r.lang)
         tasks.append(Task(qs[key], r.answer))
     return tasks
 

@@ -116,16 +116,15 @@ def content_stems(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=500_000)
 def _close(a: str, b: str) -> bool:
-    """Stems equal, or one edit apart when long enough (typos: 'memoria'/'memroia')."""
+    """Stems equal, or one edit apart when long enough (typos: 'memoria'/'memroia'): optimal string
+    alignment distance ≤ 1, so a swap of two adjacent letters counts once but 'comer'/'comte' do not match."""
     if a == b:
         return True
     if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
         return False
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]])
-    s, t = (a, b) if len(a) < len(b) else (b, a)
-    return any(t[:i] + t[i + 1:] == s for i in range(len(t)))
+    from rapidfuzz.distance import OSA
+
+    return OSA.distance(a, b, score_cutoff=1) <= 1
 
 
 def _has_stem(s: str, bag: set[str]) -> bool:
@@ -166,10 +165,18 @@ def references(q: Question) -> list[str]:
     return refs or [q.answer]
 
 
+_YES_SI = re.compile(r"^\W*(s[ií])\b\s*([,.;:!]|$)?", re.IGNORECASE)
+
+
 def _leading_polarity(text: str) -> str | None:
+    """'yes' / 'no' when the reply opens with one ('Sim, …', 'No, …'). Spanish 'si' without an
+    accent is 'if' ('Si la GPU…'): it means yes only when written 'sí' or followed by a comma or full stop."""
     ws = [fold(w) for w in words(text)[:2]]
     if not ws:
         return None
+    if ws[0] == "si":
+        m = _YES_SI.match(text)
+        return "yes" if m and (m.group(1).lower() == "sí" or m.group(2) is not None) else None
     if ws[0] in {fold(w) for w in _YES}:
         return "yes"
     if ws[0] in _NO and not (len(ws) > 1 and ws[1] in {"so", "solo", "apenas", "only"}):
@@ -274,8 +281,8 @@ class OfflineGrader:
             "log_words": math.log1p(n), "short": 1.0 if n < 4 else 0.0,
         })
         reply_lang = detect_language(reply, "") if n >= 4 else ""
-        cross = bool(reply_lang) and \
-            reply_lang != detect_language(" ".join(refs) + " " + t.question.prompt, t.question.lang)
+        ref_lang = detect_language(" ".join(refs) + " " + t.question.prompt, t.question.lang) if reply_lang else ""
+        cross = bool(reply_lang) and bool(ref_lang) and reply_lang != ref_lang
         if cross:  # word overlap means nothing across languages: grade on meaning, name no concepts
             return Features(v, [], [], ["other_language"], crosslingual=True)
         return Features(v, present, missing)
@@ -326,14 +333,11 @@ class OfflineGrader:
             flags.append("off_topic")
             notes.append("The reply does not address the question.")
             x = 0.0
-        q_bag, reply_stems = set(content_stems(q.prompt)), content_stems(reply)
-        new = [s for s in reply_stems if not _has_stem(s, q_bag)]
-        if reply_stems and not f.crosslingual and len(new) <= max(1, len(reply_stems) // 5) \
-                and f.values["recall"] < 0.5:
+        pol_ref, pol_reply = _leading_polarity(references(q)[0]), _leading_polarity(reply)
+        if copies_question(q, reply, f) and not pol_reply:
             flags.append("copies_question")
             notes.append("The reply repeats the question instead of answering it.")
             x = min(x, 0.49)
-        pol_ref, pol_reply = _leading_polarity(references(q)[0]), _leading_polarity(reply)
         if pol_ref and pol_reply and pol_ref != pol_reply:
             flags.append("inverted")
             notes.append(f"The model answer says {pol_ref}; the reply says the opposite.")
@@ -344,6 +348,20 @@ class OfflineGrader:
             x = min(x, 1.49)
         return make_grade(q, x, feedback(notes, f.present, f.missing), score=x / MAX_POINTS, present=f.present,
                           missing=f.missing, flags=flags, grader=self.name)
+
+
+def copies_question(q: Question, reply: str, f: Features) -> bool:
+    """The reply only restates the question: (almost) every content word comes from the prompt,
+    little of the model answer is there, and it is nearer in meaning to the question than to the
+    answer. A yes/no reply built from the question's words ('Não, cada variável só pode ser usada no
+    dispositivo…') answers it and is not a copy (the caller checks the leading yes/no)."""
+    reply_stems = content_stems(reply)
+    if not reply_stems or f.crosslingual:
+        return False
+    q_bag = set(content_stems(q.prompt))
+    new = [s for s in reply_stems if not _has_stem(s, q_bag)]
+    return len(new) <= max(1, len(reply_stems) // 5) and f.values["recall"] < 0.5 \
+        and f.values["sim_question"] >= f.values["sim"]
 
 
 def feedback(notes: Sequence[str], present: Sequence[str], missing: Sequence[str]) -> str:
@@ -397,6 +415,16 @@ def parse_tf(reply: str) -> bool | None:
     return None
 
 
+def _same_word(x: str, y: str) -> bool:
+    """Equal folded words, a plural ('cpu'/'cpus', 'red'/'redes') or a one-letter typo in a long word."""
+    if x == y:
+        return True
+    a, b = (x, y) if len(x) <= len(y) else (y, x)
+    if len(a) >= 2 and (b == a + "s" or (len(a) >= 3 and b == a + "es")):
+        return True
+    return len(b) >= 5 and _close(x, y)
+
+
 def _cloze_match(reply: str, answers: Sequence[str]) -> bool:
     nr = _norm(reply)
     for a in answers:
@@ -410,8 +438,8 @@ def _cloze_match(reply: str, answers: Sequence[str]) -> bool:
         if len(ca) >= 6 and _close(cr, ca):
             return True  # one-letter typo in a long term
         rw, aw = nr.split(), na.split()
-        if len(rw) == len(aw) and all(x == y or (len(y) >= 5 and _close(x, y)) for x, y in zip(rw, aw)):
-            return True  # one-letter typo per word
+        if len(rw) == len(aw) and all(_same_word(x, y) for x, y in zip(rw, aw)):
+            return True  # singular/plural or a one-letter typo per word
     return False
 
 

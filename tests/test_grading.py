@@ -365,3 +365,63 @@ def test_offline_grader_on_pt_asag_held_out_questions(tmp_path):
     res = json.loads(r.stdout)
     assert res["n"] > 5000
     assert res["pearson"] > 0.60 and res["qwk"] > 0.50  # lexical floor: Pearson 0.53
+
+
+# --------------------------------------------------------------------------- issue 10 bugs
+
+def test_close_is_one_osa_edit_not_any_two_letters():
+    from kb.grading import _close
+
+    assert _close("memoria", "memroia")  # adjacent swap: one OSA edit
+    assert _close("paralelo", "paralelos") and _close("gradiente", "gradiante")
+    assert not _close("comer", "comte")  # two substitutions, used to pass as a "transposition"
+    assert not _close("abc", "abd")  # too short for a typo
+
+
+def test_spanish_si_meaning_if_is_not_yes(grader):
+    from kb.grading import _leading_polarity
+    from kb.quiz import Question
+
+    assert _leading_polarity("Si la GPU no tiene memoria, falla.") is None
+    assert _leading_polarity("Si, se transfiere.") == "yes" and _leading_polarity("Sí se transfiere") == "yes"
+    q = Question("short", "¿Se puede usar una variable de /gpu:0 en /gpu:1?", "No, solo en el mismo dispositivo.",
+                 (), lang="es")
+    g = grader.grade([Task(q, "Si la variable está en /gpu:0, solo la usan operaciones del mismo dispositivo.")])[0]
+    assert "inverted" not in g.flags and g.points >= 1
+
+
+def test_a_yes_no_reply_built_from_the_question_words_is_not_a_copy(grader):
+    from kb.quiz import Question
+
+    q = Question("short", "Se você fixar uma variável na /gpu:0, ela pode ser usada por operações no dispositivo "
+                          "/gpu:1 ou em outro dispositivo?",
+                 "Sim, o TensorFlow transfere o valor da variável entre dispositivos.", (), lang="pt")
+    g = grader.grade([Task(q, "Não, cada variável só pode ser usada no dispositivo em que foi fixada.")])[0]
+    assert "copies_question" not in g.flags and "inverted" in g.flags
+    copy = grader.grade([Task(q, "A variável fixada na /gpu:0 pode ser usada por operações no dispositivo /gpu:1")])[0]
+    assert "copies_question" in copy.flags and copy.points == 0
+
+
+@pytest.mark.parametrize("reply,points", [("cpu", 3), ("CPUs", 3), ("as cpus", 3), ("gpu", 0), ("redes", 0)])
+def test_cloze_accepts_singular_for_plural(reply, points):
+    from kb.quiz import Question
+
+    q = Question("cloze", "As operações são executadas em _____ e GPUs.", "CPUs", ())
+    assert grade_objective(q, reply).points == points
+
+
+def test_eval_grader_takes_the_language_per_question(tmp_path):
+    from kb.evaluate import grading_tasks, load_grading_data
+
+    rows = [("question", "reference", "answer", "score", "lang"),
+            ("¿Qué hace el decorador @tf.function?", "Genera un grafo de la computación que se reutiliza.",
+             "Crea un grafo de la computación para las siguientes llamadas.", 3, ""),
+            ("What is dataset sharding?", "Splitting the dataset among the workers.", "Each worker gets a part", 3,
+             "en"),
+            ("O que é o GIL?", "Uma trava do interpretador.", "Uma trava", 2, "")]
+    got, _ = load_grading_data(_write_csv(tmp_path / "d.csv", rows))
+    assert [r.lang for r in got] == ["es", "en", "pt"]
+    tasks = grading_tasks(got)
+    assert [t.question.lang for t in tasks] == ["es", "en", "pt"]
+    g = OfflineGrader(get_embedder("use-m3")).grade(tasks[:1])[0]
+    assert "other_language" not in g.flags  # a Spanish reply to a Spanish question is not cross-lingual
