@@ -363,6 +363,7 @@ def grade(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.json (default reports/<quiz name>/)."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
+    calibrate: Optional[Path] = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, points 0-3): refit this quiz's grade levels, stored beside it."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
@@ -373,6 +374,7 @@ def grade(
     Example: kb grade quizzes/course.json replies.csv --out reports/
     """
     from . import ui
+    from .calibration import calibrate_quiz, use
     from .gradebook import grade_class, read_overrides, read_replies, write_reports
     from .llm import get_grader
     from .quiz import load_quiz
@@ -388,6 +390,14 @@ def grade(
         if (student, qid) in by_key:
             examples.setdefault(qid, []).append((by_key[(student, qid)], pts))
     grader = get_grader(State.settings, _grading_embedder(), offline=offline, examples=examples)
+    qc = calibrate_quiz(quiz_file, quiz, getattr(grader, "offline", grader), calibrate,
+                        [(qid, by_key[(s, qid)], p) for (s, qid), (p, _) in overrides.items() if (s, qid) in by_key])
+    got.notes.extend(qc.notes)
+    if qc.calibration is not None:
+        use(grader, qc.calibration.adjust([q.id for q in quiz.questions]))
+        for qid, shots in qc.examples.items():  # the LLM grader's few-shot examples too
+            examples.setdefault(qid, []).extend(shots)
+        ui.calibration(qc)
     report = grade_class(quiz, got, grader, overrides)
     paths = write_reports(report, out_dir, str(quiz_file))
     if json_out:
@@ -415,6 +425,7 @@ def eval_grader(
     predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write every row's grade to this CSV."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+    calibrate_k: Optional[int] = typer.Option(None, "--calibrate-k", min=0, help="Also fit a teacher calibration on K graded replies per question and report both levels on the other replies (offline grader)."),
 ) -> None:
     """Grade human-graded replies with kb's grader and measure the agreement.
 
@@ -444,6 +455,10 @@ def eval_grader(
             w.writerow([r.line, r.question, r.answer, f"{r.human:.3f}", g.points, f"{g.score:.3f}", g.verdict,
                         ";".join(g.flags), g.feedback])
         write_atomic(predictions, buf.getvalue())
+    if calibrate_k is not None:
+        from .evaluate import evaluate_calibration
+
+        result["calibration"] = evaluate_calibration(getattr(grader, "offline", grader), rows, calibrate_k)
     if json_out:
         ui.print_json(result)
     else:
@@ -485,6 +500,7 @@ def study(
     Example: kb study quizzes/course.json --topic "all-reduce" --new 10
     """
     from . import ui
+    from .calibration import study_adjustments, use
     from .llm import get_grader
     from .session import Session
     from .study import StudyDB, study_db_path
@@ -507,6 +523,10 @@ def study(
                    "Raise --new for new questions, or generate more with kb quiz generate.")
         return
     grader = get_grader(State.settings, _grading_embedder(), offline=offline)
+    adjust, cal_notes = study_adjustments(loaded)  # the teachers' calibrations stored beside the quizzes
+    use(grader, adjust)
+    for n in cal_notes:
+        ui.message(f"kb: {n}", "yellow")
     summary = Session(items, db, grader, ui.stdout()).run()
     ui.study_summary(summary, db.progress(loaded))
 
