@@ -375,16 +375,18 @@ def grade(
     """
     from . import ui
     from .calibration import calibrate_quiz, use
-    from .gradebook import grade_class, read_overrides, read_replies, write_reports
+    from .gradebook import grade_class, merge_reports, read_overrides, read_previous, read_replies, write_reports
     from .llm import get_grader
     from .quiz import load_quiz
 
     quiz = load_quiz(quiz_file)
     got = read_replies(replies, quiz)
     out_dir = out or Path("reports") / quiz_file.stem
+    previous = read_previous(out_dir, quiz)  # an earlier batch's grades: merged, never dropped
     overrides, notes = read_overrides(out_dir)
     got.notes.extend(notes)
-    by_key = {(r.student, r.question_id): r.answer for r in got.items}
+    by_key = {(g.reply.student, g.reply.question_id): g.reply.answer for g in previous}
+    by_key.update({(r.student, r.question_id): r.answer for r in got.items})
     examples: dict[str, list[tuple[str, int]]] = {}
     for (student, qid), (pts, _) in overrides.items():
         if (student, qid) in by_key:
@@ -392,14 +394,26 @@ def grade(
     grader = get_grader(State.settings, _grading_embedder(), offline=offline, examples=examples)
     qc = calibrate_quiz(quiz_file, quiz, getattr(grader, "offline", grader), calibrate,
                         [(qid, by_key[(s, qid)], p) for (s, qid), (p, _) in overrides.items() if (s, qid) in by_key])
-    got.notes.extend(qc.notes)
+    got.problems.extend(qc.notes)  # bad rows of the teacher-graded CSV: named, skipped, exit 1
     if qc.calibration is not None:
         use(grader, qc.calibration.adjust([q.id for q in quiz.questions]))
         for qid, shots in qc.examples.items():  # the LLM grader's few-shot examples too
             examples.setdefault(qid, []).extend(shots)
         ui.calibration(qc)
+    if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
+        for p in got.problems + got.notes:
+            ui.message(f"kb: {p}", "yellow")
+        ui.message(f"kb: no replies to grade in {replies} — nothing written"
+                   + (f"; {out_dir} unchanged" if out_dir.exists() else ""))
+        raise typer.Exit(int(ExitCode.FAILED) if got.problems else 0)
     report = grade_class(quiz, got, grader, overrides)
+    if previous:
+        merge_reports(previous, report, overrides)
     paths = write_reports(report, out_dir, str(quiz_file))
+    if report.merged:
+        m = report.merged
+        ui.message(f"kb: merged into {out_dir}: {m['kept']} earlier grades kept, {m['replaced']} re-graded, "
+                   f"{m['new']} new")
     if json_out:
         from .gradebook import report_json
 

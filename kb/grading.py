@@ -529,5 +529,6 @@ def grade_objective(q: Question, reply: str) -> Grade | None:
 def with_override(grade: Grade, points: int, note: str = "") -> Grade:
     """An instructor's (or student's) override: the points are theirs, the feedback stays."""
     p = int(min(MAX_POINTS, max(0, points)))
-    fb = f"{grade.feedback} [overridden: {note}]" if note else grade.feedback
+    base = re.sub(r" \[overridden: [^\]]*\]$", "", grade.feedback)  # overriding an override: one marker
+    fb = f"{base} [overridden: {note}]" if note else base
     return replace(grade, points=p, score=p / MAX_POINTS, verdict=verdict_for(p), feedback=fb, grader="override")

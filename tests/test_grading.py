@@ -425,3 +425,145 @@ def test_eval_grader_takes_the_language_per_question(tmp_path):
     assert [t.question.lang for t in tasks] == ["es", "en", "pt"]
     g = OfflineGrader(get_embedder("use-m3")).grade(tasks[:1])[0]
     assert "other_language" not in g.flags  # a Spanish reply to a Spanish question is not cross-lingual
+
+
+# --------------------------------------------------------------------------- reports merge (issues 10 and 11)
+
+def test_kb_grade_merges_a_later_batch_and_keeps_overrides(quiz_file, tmp_path):
+    out = tmp_path / "R"
+    first = _write_csv(tmp_path / "first.csv", REPLIES[:10])  # Ana (5 questions), Bruno (4)
+    assert run_kb(["grade", str(quiz_file), str(first), "-o", str(out)], cwd=tmp_path).returncode == 0
+    _edit_gradebook(out, {("Bruno", "gil"): {"override": "2"}})
+    late = _write_csv(tmp_path / "late.csv", [REPLIES[0], ("Caio", "gil", "Uma trava global: uma thread por vez."),
+                                              ("Ana", "strat", "a")])
+    r = run_kb(["grade", str(quiz_file), str(late), "-o", str(out), "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert f"merged into {out}: 8 earlier grades kept, 1 re-graded, 1 new" in " ".join(r.stderr.split())
+    data = json.loads(r.stdout)
+    assert set(data["students"]) == {"Ana", "Bruno", "Caio"}
+    assert data["students"]["Ana"]["grades"]["strat"]["points"] == 0  # the pair graded again is replaced
+    assert data["students"]["Ana"]["grades"]["spark"]["points"] == 3  # the others are kept
+    bruno = data["students"]["Bruno"]["grades"]["gil"]
+    assert bruno["points"] == 2 and bruno["grader"] == "override" and bruno["answer"] == "não sei"
+    book = _gradebook(out)
+    assert len(book) == 10 and book[("Bruno", "gil")]["override"] == "2"
+    assert book[("Bruno", "gil")]["feedback"].count("[overridden") == 1
+    md = (out / "grades.md").read_text(encoding="utf-8")
+    assert "| Bruno | 2* |" in md and "`*` = instructor's override" in md
+    # a third run with the same late batch changes nothing but says what it kept
+    r = run_kb(["grade", str(quiz_file), str(late), "-o", str(out), "--json"], cwd=tmp_path)
+    assert json.loads(r.stdout)["students"] == data["students"]
+
+
+def test_kb_grade_header_only_csv_changes_nothing(quiz_file, tmp_path):
+    out = tmp_path / "R"
+    assert run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "a.csv", REPLIES[:6])), "-o", str(out)],
+                  cwd=tmp_path).returncode == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    r = run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "h.csv", REPLIES[:1])), "-o", str(out)],
+               cwd=tmp_path)
+    assert r.returncode == 0 and "nothing written" in r.stderr and "unchanged" in r.stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_kb_grade_refuses_to_merge_into_unreadable_or_foreign_grades(quiz_file, tmp_path):
+    out = tmp_path / "R"
+    out.mkdir()
+    (out / "grades.json").write_text("{not json", encoding="utf-8")
+    replies = _write_csv(tmp_path / "a.csv", REPLIES[:3])
+    r = run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path)
+    assert r.returncode == 3 and "grades.json: cannot read the earlier grades" in r.stderr
+    assert "another --out folder" in r.stderr and (out / "grades.json").read_text() == "{not json"
+    (out / "grades.json").write_text(json.dumps({"students": {"Zé": {"grades": {"qother": {
+        "points": 1, "score": 0.3, "verdict": "partial"}}}}}), encoding="utf-8")
+    r = run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path)
+    assert r.returncode == 3 and "questions that are not in this quiz (qother)" in r.stderr
+
+
+def test_grades_md_counts_the_questions_each_student_was_given(quiz):
+    from kb.gradebook import Replies, Reply, grade_class, report_markdown
+
+    class Exact:  # the objective questions need no embedder
+        name = "exact"
+
+        def grade(self, tasks):
+            return [grade_objective(t.question, t.reply) for t in tasks]
+
+    got = Replies([Reply("Ana", "strat", "b", "x:2"), Reply("Ana", "spark", "falso", "x:3"),
+                   Reply("Bia", "strat", "a", "x:4")])
+    report = grade_class(quiz, got, Exact())
+    totals = report.totals()
+    assert totals["Ana"] == {"points": 6, "max": 6, "percent": 100.0, "given": 2, "answered": 2}
+    assert totals["Bia"]["max"] == 3 and totals["Bia"]["percent"] == 0.0
+    md = report_markdown(report, "quiz.json")
+    assert md.index("## Questions") < md.index("## Students") < md.index("## Feedback")
+    assert "2 of 5 questions" in md and "| Ana | 3 | 3 | 6/6 | 100 |" in md and "| Bia | 0 | – | 0/3 | 0 |" in md
+    assert "no reply" not in md and "**Q1**" not in md  # questions nobody was given are not listed
+
+
+# --------------------------------------------------------------------------- teacher calibration
+
+def test_kb_grade_calibrate_refits_stores_and_reports_leave_one_out(tmp_path):
+    quiz_path = tmp_path / "q.json"
+    quiz_path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
+    graded = _write_csv(tmp_path / "graded.csv", [
+        ("question_id", "answer", "points"),
+        ("gil", "Uma trava.", 3), ("gil", "trava do interpretador", 3), ("gil", "Só uma thread por vez.", 3),
+        ("gil", "Uma biblioteca de gráficos.", 0), ("gil", "Algo do Python.", 1), ("gil", "GIL", 2),
+        ("nope", "x", 3), ("gil", "y", "muito"),
+    ])
+    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "Uma trava global.")])
+    r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "--calibrate", str(graded), "-o",
+                str(tmp_path / "R"), "--json"], cwd=tmp_path)
+    assert r.returncode == 1, r.stderr  # two rows of graded.csv skipped, named with their fix
+    err = " ".join(r.stderr.split())
+    assert "calibrated on 6 teacher-graded replies" in err and "leave-one-out" in err
+    assert "graded.csv:8: unknown question id 'nope'" in err and "graded.csv:9: points 'muito' is not 0–3" in err
+    stored = json.loads((tmp_path / "q.calibration").read_text(encoding="utf-8"))
+    assert stored["examples"] == 6 and stored["agreement"]["leave_one_out"]["n"] == 6
+    assert len(stored["cuts"]) == 3 and stored["cuts"] == sorted(stored["cuts"])
+    # the next run uses the stored calibration without --calibrate
+    r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "-o", str(tmp_path / "R2")], cwd=tmp_path)
+    assert r.returncode == 0 and "grading with the calibration in" in r.stderr
+    # a damaged calibration is an error naming the fix; kb study only warns
+    (tmp_path / "q.calibration").write_text('{"cuts": [2, 1]}', encoding="utf-8")
+    r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "-o", str(tmp_path / "R3")], cwd=tmp_path)
+    assert r.returncode == 3 and "q.calibration: not a kb calibration" in r.stderr and "--calibrate" in r.stderr
+    from kb.calibration import study_adjustments
+
+    adjust, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])
+    assert adjust == {} and "default grading level used" in notes[0]
+
+
+def test_calibration_moves_the_level_towards_the_teacher(grader, quiz):
+    """A teacher more generous than the default level: the refitted cuts give more points."""
+    from kb.calibration import fit_calibration
+    from kb.grading import OfflineGrader
+
+    q = _q(quiz, "gil")
+    replies = ["Uma trava do interpretador.", "Trava global.", "Só uma thread roda por vez.", "É o lock do Python.",
+               "Uma trava que limita threads.", "Impede paralelismo de threads.", "Trava; threads", "Um lock global."]
+    cal = fit_calibration(grader, [(Task(q, r), 3) for r in replies])
+    tuned = OfflineGrader(grader.embedder, grader.cal, cal.adjust([q.id]))
+    before = [g.points for g in grader.grade([Task(q, r) for r in replies])]
+    after = [g.points for g in tuned.grade([Task(q, r) for r in replies])]
+    assert sum(after) > sum(before) and sum(after) >= 2.5 * len(replies)
+    assert cal.agreement["leave_one_out"]["n"] == len(replies)
+    wrong = tuned.grade([Task(q, "Receita de bolo de cenoura com chocolate.")])[0]
+    assert wrong.points == 0  # the guards still zero what is off-topic
+
+
+def test_eval_grader_calibrate_k_reports_default_and_calibrated(tmp_path):
+    rows = [("question_id", "question", "reference", "answer", "score")]
+    for qid, qt, ref, good, bad in [
+        ("a", "O que é o GIL?", "Uma trava do interpretador que deixa uma thread por vez.", "Uma trava global", "Um banco"),
+        ("b", "O que faz o Map?", "Gera pares chave-valor a partir dos dados.", "Gera pares chave valor", "Apaga dados"),
+    ]:
+        for i in range(4):
+            rows += [(qid, qt, ref, f"{good} {i}", 3), (qid, qt, ref, f"{bad} {i}", 0)]
+    data = _write_csv(tmp_path / "d.csv", rows)
+    r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "2", "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    c = json.loads(r.stdout)["calibration"]
+    assert c["k"] == 2 and c["default"]["n"] == 12 and c["calibrated"]["n"] == 12
+    assert {"human_mean", "kb_mean", "pearson", "qwk", "exact"} <= set(c["calibrated"])
