@@ -198,7 +198,7 @@ def is_keyword_list(reply: str) -> bool:
 
 FEATURES = ("sim", "sim_sentence", "sim_question", "concept_sim", "coverage", "recall", "precision", "chars", "log_words", "short")
 SEMANTIC = ("sim", "sim_sentence", "sim_question", "concept_sim", "log_words", "short")
-CONCEPT_MATCH = 0.4  # use-m3 cosine of a concept and a reply at or above which the concept is present (course set: 11 % of concept–reply pairs in complete replies, 1 % in wrong ones)
+CONCEPT_MATCH = 0.45  # use-m3 cosine of a concept and a reply at or above which the concept is present (course set: 7 % of concept–reply pairs in complete replies, 0 % in wrong ones; 0.40 named wrong concepts)
 
 # Fitted by ``python bench/calibrate_grader.py`` on two grading cultures, each weighing the same: pt_asag_2018
 # questions 36–42 (dev) and the course-domain set eval/grading_course.csv, with the use-m3 embedder. Held out:
@@ -362,7 +362,9 @@ class OfflineGrader:
             elif t.question.type != "short":
                 out[i] = grade_objective(t.question, t.reply)
             else:
-                out[i] = make_grade(t.question, 0, "No answer given.", missing=t.question.concepts,
+                out[i] = make_grade(t.question, 0, compose_feedback(reply_language("", t.question), 0, (), (),
+                                                                    ["empty"], references(t.question)[0]),
+                                    missing=t.question.concepts,
                                     flags=("empty" if not t.reply.strip() else "dont_know",))
         feats = self.features([tasks[i] for i in free])
         for i, f in zip(free, feats):
@@ -374,29 +376,31 @@ class OfflineGrader:
         q, reply = task.question, task.reply.strip()
         cuts, offset = self.adjust.get(q.id, (None, 0.0))
         x = self.scaled(self.raw_points(f) + offset, cuts)
-        notes: list[str] = []
+        reasons: list[str] = []
         flags = list(f.flags)
         if f.crosslingual:
-            notes.append("Graded on meaning: the reply is in another language than the model answer.")
+            reasons.append("other_language")
         if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2):
             flags.append("off_topic")
-            notes.append("The reply does not address the question.")
+            reasons.append("off_topic")
             x = 0.0
         pol_ref, pol_reply = _leading_polarity(references(q)[0]), _leading_polarity(reply)
         if copies_question(q, reply, f) and not pol_reply:
             flags.append("copies_question")
-            notes.append("The reply repeats the question instead of answering it.")
+            reasons.append("copies_question")
             x = min(x, 0.49)
         if pol_ref and pol_reply and pol_ref != pol_reply:
             flags.append("inverted")
-            notes.append(f"The model answer says {pol_ref}; the reply says the opposite.")
+            reasons.append("inverted_" + pol_ref)
             x = 0.0
         if x >= 1.5 and is_keyword_list(reply):
             flags.append("keyword_list")
-            notes.append("Only keywords: explain how they relate.")
+            reasons.append("keyword_list")
             x = min(x, 1.49)
-        return make_grade(q, x, feedback(notes, f.present, f.missing), score=x / MAX_POINTS, present=f.present,
-                          missing=f.missing, flags=flags, grader=self.name)
+        g = make_grade(q, x, "", score=x / MAX_POINTS, present=f.present, missing=f.missing, flags=flags,
+                       grader=self.name)
+        lang = reply_language(reply, q)
+        return replace(g, feedback=compose_feedback(lang, g.points, f.present, f.missing, reasons, references(q)[0]))
 
 
 def copies_question(q: Question, reply: str, f: Features) -> bool:
@@ -413,13 +417,84 @@ def copies_question(q: Question, reply: str, f: Features) -> bool:
         and f.values["sim_question"] >= f.values["sim"]
 
 
-def feedback(notes: Sequence[str], present: Sequence[str], missing: Sequence[str]) -> str:
-    parts = list(notes)
-    if present:
-        parts.append("Present: " + ", ".join(present) + ".")
-    if missing:
-        parts.append("Missing: " + ", ".join(missing) + ".")
-    return " ".join(parts) or "Compared with the model answer."
+def reply_language(reply: str, q: Question) -> str:
+    """The language feedback is written in: the reply's when it can be told (≥ 4 words), else the question's."""
+    fallback = q.lang if q.lang in FEEDBACK else detect_language(q.prompt + " " + q.answer, "en")
+    return detect_language(reply, fallback) if len(words(reply)) >= 4 else fallback
+
+
+# Feedback a student can act on, in the reply's language: the verdict and why, what was right, what
+# is missing or wrong, and — when the grade is not full — the model answer's gist to compare with.
+FEEDBACK: dict[str, dict[str, str]] = {
+    "pt": {
+        "3": "Correto.", "2": "Parcialmente correto (2/3).", "1": "Pouco completo (1/3).", "0": "Incorreto (0/3).",
+        "right": "Está certo: {}.", "missing": "Faltou: {}.", "all_present": "Os conceitos-chave estão lá",
+        "but_far": "mas a explicação não diz o mesmo que a resposta modelo.",
+        "no_concepts_far": "A resposta diz pouco do que a resposta modelo diz.",
+        "same_meaning": "A resposta diz o mesmo que a resposta modelo.",
+        "other_language": "Avaliada pelo sentido: está em outra língua que a resposta modelo.",
+        "off_topic": "A resposta não trata do que foi perguntado.",
+        "copies_question": "A resposta repete a pergunta em vez de respondê-la.",
+        "inverted_yes": "A resposta modelo diz que sim; a resposta diz o contrário.",
+        "inverted_no": "A resposta modelo diz que não; a resposta diz o contrário.",
+        "keyword_list": "Só palavras-chave: explique como elas se relacionam.",
+        "expected": "Esperado: «{}»",
+        "empty": "Sem resposta.",
+    },
+    "es": {
+        "3": "Correcto.", "2": "Parcialmente correcto (2/3).", "1": "Poco completo (1/3).", "0": "Incorrecto (0/3).",
+        "right": "Está bien: {}.", "missing": "Falta: {}.", "all_present": "Los conceptos clave están",
+        "but_far": "pero la explicación no dice lo mismo que la respuesta modelo.",
+        "no_concepts_far": "La respuesta dice poco de lo que dice la respuesta modelo.",
+        "same_meaning": "La respuesta dice lo mismo que la respuesta modelo.",
+        "other_language": "Evaluada por el sentido: está en otro idioma que la respuesta modelo.",
+        "off_topic": "La respuesta no trata de lo que se pregunta.",
+        "copies_question": "La respuesta repite la pregunta en lugar de responderla.",
+        "inverted_yes": "La respuesta modelo dice que sí; la respuesta dice lo contrario.",
+        "inverted_no": "La respuesta modelo dice que no; la respuesta dice lo contrario.",
+        "keyword_list": "Solo palabras clave: explica cómo se relacionan.",
+        "expected": "Se esperaba: «{}»",
+        "empty": "Sin respuesta.",
+    },
+    "en": {
+        "3": "Correct.", "2": "Partly correct (2/3).", "1": "Incomplete (1/3).", "0": "Incorrect (0/3).",
+        "right": "Right: {}.", "missing": "Missing: {}.", "all_present": "The key concepts are there",
+        "but_far": "but the explanation does not say what the model answer says.",
+        "no_concepts_far": "The reply says little of what the model answer says.",
+        "same_meaning": "The reply says what the model answer says.",
+        "other_language": "Graded on meaning: the reply is in another language than the model answer.",
+        "off_topic": "The reply does not address the question.",
+        "copies_question": "The reply repeats the question instead of answering it.",
+        "inverted_yes": "The model answer says yes; the reply says the opposite.",
+        "inverted_no": "The model answer says no; the reply says the opposite.",
+        "keyword_list": "Only keywords: explain how they relate.",
+        "expected": "Expected: «{}»",
+        "empty": "No answer given.",
+    },
+}
+
+
+def compose_feedback(lang: str, points: int, present: Sequence[str], missing: Sequence[str],
+                     reasons: Sequence[str], reference: str) -> str:
+    """The verdict, the guards' reasons, what was right and missing, and why a grade is partial."""
+    m = FEEDBACK.get(lang, FEEDBACK["en"])
+    parts = [m[str(points)]] + [m[r] for r in reasons if r in m]
+    guarded = any(r != "other_language" for r in reasons)
+    if present and not (guarded and points == 0):
+        parts.append(m["right"].format(", ".join(present)))
+    if missing and points < MAX_POINTS:
+        parts.append(m["missing"].format(", ".join(missing)))
+    if not guarded:
+        if points < MAX_POINTS and present and not missing:
+            parts.append(m["all_present"] + ", " + m["but_far"])  # why partial with every concept present
+        elif points < MAX_POINTS and not present and not missing:
+            parts.append(m["no_concepts_far"])
+        elif points == MAX_POINTS and not present:
+            parts.append(m["same_meaning"])
+    if points < MAX_POINTS:
+        gist = sentences(reference)[0] if sentences(reference) else reference
+        parts.append(m["expected"].format(gist if len(gist) <= 220 else gist[:219].rstrip() + "…"))
+    return " ".join(parts)
 
 
 # --------------------------------------------------------------------------- objective types

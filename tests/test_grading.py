@@ -113,7 +113,7 @@ def test_offline_grader_orders_correct_partial_wrong(grader, quiz):
     assert full.points >= 2 and full.verdict in ("correct", "partial")
     assert wrong.points == 0 and wrong.verdict == "incorrect"
     assert "trava" in full.present and "paralelismo" in full.present
-    assert "paralelismo" in part.missing and "Missing: " in part.feedback
+    assert "paralelismo" in part.missing and "Faltou: " in part.feedback
     for g in (full, part, wrong):  # score and points agree
         assert round(g.score * 3 + 1e-9) == g.points or abs(g.score * 3 - g.points) <= 0.5
 
@@ -567,3 +567,32 @@ def test_eval_grader_calibrate_k_reports_default_and_calibrated(tmp_path):
     c = json.loads(r.stdout)["calibration"]
     assert c["k"] == 2 and c["default"]["n"] == 12 and c["calibrated"]["n"] == 12
     assert {"human_mean", "kb_mean", "pearson", "qwk", "exact"} <= set(c["calibrated"])
+
+
+# --------------------------------------------------------------------------- feedback that teaches
+
+def test_feedback_is_in_the_reply_language_and_says_why(grader, quiz):
+    full = _grade(grader, quiz, "gil", "É uma trava global do interpretador: só uma thread executa bytecode Python "
+                                        "por vez, então threads não dão paralelismo em código que usa CPU.")
+    part = _grade(grader, quiz, "gil", "É uma trava do interpretador do Python.")
+    es = _grade(grader, quiz, "gil", "Es un candado global del intérprete: solo un hilo ejecuta bytecode de Python "
+                                     "a la vez, por eso los hilos no dan paralelismo.")
+    en_off = _grade(grader, quiz, "gil", "My favourite recipe is a carrot cake with chocolate icing on top.")
+    inverted = _grade(grader, quiz, "gpu", "Não, a variável só pode ser usada na própria GPU.")
+    assert part.points < 3 and part.feedback.startswith(("Parcialmente correto", "Pouco completo"))
+    assert "Está certo: trava" in part.feedback and "Faltou: " in part.feedback and "Esperado: «O GIL" in part.feedback
+    if full.points == 3:
+        assert full.feedback.startswith("Correto.") and "Esperado" not in full.feedback
+    assert "Evaluada por el sentido" in es.feedback and "Se esperaba" in es.feedback or es.points == 3
+    assert en_off.points == 0 and "does not address the question" in en_off.feedback
+    assert "A resposta modelo diz que sim; a resposta diz o contrário." in inverted.feedback
+    assert "Compared with the model answer" not in part.feedback + full.feedback
+
+
+def test_partial_with_every_concept_present_says_why():
+    from kb.grading import compose_feedback
+
+    fb = compose_feedback("pt", 2, ["trava", "thread"], [], [], "O GIL é uma trava. Outra frase.")
+    assert fb == ("Parcialmente correto (2/3). Está certo: trava, thread. Os conceitos-chave estão lá, mas a "
+                  "explicação não diz o mesmo que a resposta modelo. Esperado: «O GIL é uma trava.»")
+    assert compose_feedback("es", 0, [], [], ["empty"], "Un grafo.") == "Incorrecto (0/3). Sin respuesta. Se esperaba: «Un grafo.»"
