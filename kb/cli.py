@@ -398,7 +398,9 @@ def grade(
     if qc.calibration is not None:
         use(grader, qc.calibration.adjust([q.id for q in quiz.questions]))
         for qid, shots in qc.examples.items():  # the LLM grader's few-shot examples too
-            examples.setdefault(qid, []).extend(shots)
+            examples.setdefault(qid, []).extend(s for s in shots if s not in examples.get(qid, []))
+        if hasattr(grader, "examples"):
+            grader.examples = examples
         ui.calibration(qc)
     if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
         for p in got.problems + got.notes:

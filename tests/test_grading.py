@@ -596,3 +596,20 @@ def test_partial_with_every_concept_present_says_why():
     assert fb == ("Parcialmente correto (2/3). Está certo: trava, thread. Os conceitos-chave estão lá, mas a "
                   "explicação não diz o mesmo que a resposta modelo. Esperado: «O GIL é uma trava.»")
     assert compose_feedback("es", 0, [], [], ["empty"], "Un grafo.") == "Incorrecto (0/3). Sin respuesta. Se esperaba: «Un grafo.»"
+
+
+def test_llm_grader_takes_the_teachers_graded_replies_as_few_shot(tmp_path):
+    quiz_path = tmp_path / "q.json"
+    quiz_path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
+    graded = _write_csv(tmp_path / "graded.csv", [("question_id", "answer", "points"),
+                                                  ("gil", "Uma trava que serializa as threads.", 3),
+                                                  ("gil", "Um compilador.", 0)])
+    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "Uma trava global.")])
+    with OpenAIStub(lambda b: reply({"reasoning": "ok", "score": 3, "feedback": "Certo."})) as stub:
+        env = {"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "judge", "OPENAI_API_KEY": "k"}
+        r = run_kb(["grade", str(quiz_path), str(replies), "--calibrate", str(graded), "-o", str(tmp_path / "o")],
+                   cwd=tmp_path, env=env)
+        assert r.returncode == 0, r.stderr
+        prompt = stub.requests[-1]["messages"][-1]["content"]
+    assert "Example graded by the instructor (3/3): Uma trava que serializa as threads." in prompt
+    assert "in the language of the student answer" in prompt and "A short answer" in prompt
