@@ -547,7 +547,7 @@ def test_calibration_moves_the_level_towards_the_teacher(grader, quiz):
     tuned = OfflineGrader(grader.embedder, grader.cal, cal.adjust([q.id]))
     before = [g.points for g in grader.grade([Task(q, r) for r in replies])]
     after = [g.points for g in tuned.grade([Task(q, r) for r in replies])]
-    assert sum(after) > sum(before) and sum(after) >= 2.5 * len(replies)
+    assert sum(after) > sum(before) and sum(after) >= 2.5 * len(replies)  # the level moves, not only the order
     assert cal.agreement["leave_one_out"]["n"] == len(replies)
     wrong = tuned.grade([Task(q, "Receita de bolo de cenoura com chocolate.")])[0]
     assert wrong.points == 0  # the guards still zero what is off-topic
