@@ -35,6 +35,7 @@ import numpy as np  # noqa: E402
 from kb.config import Settings  # noqa: E402
 from kb.embeddings import CachedEmbedder, get_embedder  # noqa: E402
 from kb.evaluate import agreement, grading_tasks, load_grading_data  # noqa: E402
+from kb.calibration import fit_calibration, sample_per_question  # noqa: E402
 from kb.grading import CALIBRATION, FEATURES, SEMANTIC, OfflineGrader, fit_cuts  # noqa: E402
 
 VARIANTS = {
@@ -113,6 +114,20 @@ def report(name: str, y, s) -> dict:
     return out
 
 
+def reply_kinds(path: Path) -> dict[int, str]:
+    """line → the ``kind`` column of a grading CSV (eval/grading_course.csv has one), if any."""
+    import csv
+
+    with path.open(encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f)
+        out, line = {}, reader.line_num
+        for row in reader:
+            if row.get("kind"):
+                out[line + 1] = row["kind"]
+            line = reader.line_num
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dev", type=Path, help="PT_ASAG dev CSV (questions 36-42)")
@@ -122,6 +137,8 @@ def main() -> int:
     ap.add_argument("--ridge", type=float, default=1.0)
     ap.add_argument("--off-topic", type=float, default=CALIBRATION["off_topic"])
     ap.add_argument("--json", type=Path, help="write the calibration and the reports here")
+    ap.add_argument("--calibrate-k", type=int, nargs="*", default=[],
+                    help="also report a teacher calibration on k replies of each held-out course question")
     args = ap.parse_args()
 
     settings = Settings.from_env()
@@ -138,6 +155,31 @@ def main() -> int:
             cal = fit([dev, course.subset(~held)], names, args.ridge, args.off_topic)
             pred[held] = grade(cal, course.subset(held), emb)
         results.append(report("course (leave-one-question-out)", course.y, pred))
+        for k in args.calibrate_k:  # a teacher grades k replies of the held-out question; report the rest
+            got: dict[str, list[float]] = {"y": [], "default": [], "calibrated": []}
+            for seed in (0, 1, 2):
+                for q in dict.fromkeys(course.qid):
+                    held = course.subset(course.qid == q)
+                    g = OfflineGrader(emb, fit([dev, course.subset(course.qid != q)], names, args.ridge,
+                                               args.off_topic))
+                    train = set(sample_per_question(list(held.qid), k, seed))
+                    rest = [i for i in range(len(held.y)) if i not in train]
+                    cal = fit_calibration(g, [(held.tasks[i], int(round(held.y[i]))) for i in sorted(train)],
+                                          leave_one_out=False)
+                    tuned = OfflineGrader(emb, g.cal, cal.adjust([held.tasks[0].question.id]))
+                    got["y"] += [held.y[i] for i in rest]
+                    got["default"] += [g._judge(held.tasks[i], held.feats[i]).score * 3 for i in rest]
+                    got["calibrated"] += [tuned._judge(held.tasks[i], held.feats[i]).score * 3 for i in rest]
+            for level in ("default", "calibrated"):
+                results.append(report(f"course k={k} {level} (3 seeds)", np.array(got["y"]), np.array(got[level])))
+        kinds = reply_kinds(args.course)
+        if kinds:  # where the grader goes wrong, by the rubric's reply kinds
+            by: dict[str, list[tuple[float, float]]] = {}
+            for r, h, p in zip(course.rows, course.y, pred):
+                by.setdefault(kinds.get(r.line, "?"), []).append((h, float(np.floor(p + 0.5))))
+            print("  by kind (n, human mean, kb mean): " + "; ".join(
+                f"{k} {len(v)} {np.mean([h for h, _ in v]):.2f} {np.mean([p for _, p in v]):.2f}"
+                for k, v in by.items()))
     cal = fit([dev] + ([course] if course is not None else []), names, args.ridge, args.off_topic)
     print("CALIBRATION =", json.dumps(cal, indent=4))
     results.append(report("asag-dev (fitted)", dev.y, grade(cal, dev, emb)))

@@ -179,11 +179,12 @@ def sample_per_question(keys: Sequence[str], k: int, seed: int = 0) -> list[int]
     by: dict[str, list[int]] = defaultdict(list)
     for i, key in enumerate(keys):
         by[key].append(i)
-    rng = random.Random(seed)
     out: list[int] = []
     for key in sorted(by):
         idx = by[key][:]
-        rng.shuffle(idx)
+        # one generator per question: a shared seed would pick the same positions in every question of the
+        # same size, and the same kinds of reply where files list them in the same order
+        random.Random(f"{seed}:{key}").shuffle(idx)
         out += idx[:k]
     return sorted(out)
 
@@ -262,7 +263,8 @@ def calibrate_quiz(quiz_path: Path, quiz: "Quiz", grader: OfflineGrader, graded:
     return QuizCalibration(load_calibration(quiz_path), path, False, notes, dict(by_q))
 
 
-def study_adjustments(quizzes: Sequence[tuple[str, "Quiz"]]) -> tuple[dict[str, tuple[Sequence[float], float]], list[str]]:
+def study_adjustments(quizzes: Sequence[tuple[str, "Quiz"]]
+                      ) -> tuple[dict[str, tuple[Sequence[float], float]], list[str]]:
     """Per question id, the stored calibrations of the quizzes being studied; a damaged one is a
     note (the default level is used for that quiz), never a stop."""
     out: dict[str, tuple[Sequence[float], float]] = {}

@@ -324,8 +324,8 @@ def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Seque
         default = grader.grade([tasks[i] for i in rest])
         per_seed["default"].append(_summary(human, default))
         if k:
-            cal = fit_calibration(grader, [(tasks[i], int(np.clip(np.rint(rows[i].human), 0, 3))) for i in sorted(train)],
-                                  leave_one_out=False)
+            teacher = [(tasks[i], int(np.clip(np.rint(rows[i].human), 0, 3))) for i in sorted(train)]
+            cal = fit_calibration(grader, teacher, leave_one_out=False)
             tuned = OfflineGrader(grader.embedder, grader.cal, cal.adjust([t.question.id for t in tasks]))
             per_seed["calibrated"].append(_summary(human, tuned.grade([tasks[i] for i in rest])))
         else:

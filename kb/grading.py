@@ -196,9 +196,12 @@ def is_keyword_list(reply: str) -> bool:
 
 # --------------------------------------------------------------------------- offline grader
 
-FEATURES = ("sim", "sim_sentence", "sim_question", "concept_sim", "coverage", "recall", "precision", "chars", "log_words", "short")
+FEATURES = ("sim", "sim_sentence", "sim_question", "concept_sim", "coverage", "recall", "precision", "chars",
+            "log_words", "short")
 SEMANTIC = ("sim", "sim_sentence", "sim_question", "concept_sim", "log_words", "short")
-CONCEPT_MATCH = 0.45  # use-m3 cosine of a concept and a reply at or above which the concept is present (course set: 7 % of concept–reply pairs in complete replies, 0 % in wrong ones; 0.40 named wrong concepts)
+# use-m3 cosine of a concept and a reply at or above which the concept is present (course set: 7 % of
+# concept–reply pairs in complete replies pass, 0 % in wrong ones; 0.40 named wrong concepts)
+CONCEPT_MATCH = 0.45
 
 # Fitted by ``python bench/calibrate_grader.py`` on two grading cultures, each weighing the same: pt_asag_2018
 # questions 36–42 (dev) and the course-domain set eval/grading_course.csv, with the use-m3 embedder. Held out:
@@ -206,9 +209,13 @@ CONCEPT_MATCH = 0.45  # use-m3 cosine of a concept and a reply at or above which
 # Rerun it after changing FEATURES.
 CALIBRATION: dict[str, Any] = {
     "embedder": "use-m3",
-    "weights": {"sim": 4.3102, "sim_sentence": -2.8949, "sim_question": -1.8486, "concept_sim": 1.8665, "coverage": -0.2668, "recall": 0.7132, "precision": 0.471, "chars": 0.0044, "log_words": 0.5106, "short": -0.0421},
+    "weights": {
+        "sim": 4.3102, "sim_sentence": -2.8949, "sim_question": -1.8486, "concept_sim": 1.8665, "coverage": -0.2668,
+        "recall": 0.7132, "precision": 0.471, "chars": 0.0044, "log_words": 0.5106, "short": -0.0421},
     "bias": -0.799,
-    "weights_crosslingual": {"sim": 4.7341, "sim_sentence": -2.8445, "sim_question": -1.7193, "concept_sim": 2.0204, "log_words": 0.4671, "short": -0.1253},
+    "weights_crosslingual": {
+        "sim": 4.7341, "sim_sentence": -2.8445, "sim_question": -1.7193, "concept_sim": 2.0204, "log_words": 0.4671,
+        "short": -0.1253},
     "bias_crosslingual": -0.6114,
     "cuts": [0.7, 1.3, 2.0],  # raw points → 0 | 1 | 2 | 3, chosen for quadratic weighted kappa
     "off_topic": 0.1,  # below this similarity (and < 20 % of the answer's words) the reply is off-topic
