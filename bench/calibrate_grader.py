@@ -120,6 +120,7 @@ def reply_kinds(path: Path) -> dict[int, str]:
 
     with path.open(encoding="utf-8", newline="") as f:
         reader = csv.DictReader(f)
+        _ = reader.fieldnames  # the header: rows are numbered from line 2, as kb.evaluate numbers them
         out, line = {}, reader.line_num
         for row in reader:
             if row.get("kind"):
