@@ -525,12 +525,14 @@ def test_kb_grade_calibrate_refits_stores_and_reports_leave_one_out(tmp_path):
     # the next run uses the stored calibration without --calibrate
     r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "-o", str(tmp_path / "R2")], cwd=tmp_path)
     assert r.returncode == 0 and "grading with the calibration in" in r.stderr
+    from kb.calibration import study_adjustments
+
+    adjust, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])  # what kb study grades with
+    assert tuple(adjust["gil"][0]) == tuple(stored["cuts"]) and notes == []
     # a damaged calibration is an error naming the fix; kb study only warns
     (tmp_path / "q.calibration").write_text('{"cuts": [2, 1]}', encoding="utf-8")
     r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "-o", str(tmp_path / "R3")], cwd=tmp_path)
     assert r.returncode == 3 and "q.calibration: not a kb calibration" in r.stderr and "--calibrate" in r.stderr
-    from kb.calibration import study_adjustments
-
     adjust, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])
     assert adjust == {} and "default grading level used" in notes[0]
 
@@ -613,3 +615,23 @@ def test_llm_grader_takes_the_teachers_graded_replies_as_few_shot(tmp_path):
         prompt = stub.requests[-1]["messages"][-1]["content"]
     assert "Example graded by the instructor (3/3): Uma trava que serializa as threads." in prompt
     assert "in the language of the student answer" in prompt and "A short answer" in prompt
+
+
+def test_course_set_is_well_formed_and_graded_near_the_teacher(tmp_path):
+    """eval/grading_course.csv: >= 150 replies to >= 15 questions in pt/es/en, every rubric kind; the
+    default level was fitted on it too, so this is a regression guard, not the reported number (the
+    README reports it leave-one-question-out with bench/calibrate_grader.py)."""
+    from collections import Counter
+
+    from .conftest import ROOT
+
+    path = ROOT / "eval" / "grading_course.csv"
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert len(rows) >= 150 and len({r["question_id"] for r in rows}) >= 15
+    assert {r["lang"] for r in rows} == {"pt", "es", "en"} and {r["score"] for r in rows} == {"0", "1", "2", "3"}
+    kinds = Counter(r["kind"] for r in rows)
+    assert {"short", "paraphrase", "partial", "wrong", "keywords", "contradiction", "other_lang"} <= set(kinds)
+    r = run_kb(["eval", "grader", str(path), "--scale", "0-3", "--offline", "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert res["n"] == len(rows) and abs(res["kb_mean"] - res["human_mean"]) <= 0.3 and res["qwk"] > 0.55
