@@ -263,6 +263,28 @@ def calibrate_quiz(quiz_path: Path, quiz: "Quiz", grader: OfflineGrader, graded:
     return QuizCalibration(load_calibration(quiz_path), path, False, notes, dict(by_q))
 
 
+def calibrate_grader(grader: Any, quiz_path: Path, quiz: "Quiz", graded: Path | None,
+                     overrides: dict[tuple[str, str], tuple[int, str]],
+                     answers: dict[tuple[str, str], str]) -> QuizCalibration:
+    """What ``kb grade`` does before grading: fit (or load) the quiz's calibration from ``graded`` and
+    the instructor's ``overrides`` of the replies in ``answers`` ((student, question) → reply), make
+    ``grader`` use it, and give an LLM grader the teacher-graded replies as few-shot examples."""
+    overridden = [(qid, answers[(s, qid)], p) for (s, qid), (p, _) in overrides.items() if (s, qid) in answers]
+    qc = calibrate_quiz(quiz_path, quiz, getattr(grader, "offline", grader), graded, overridden)
+    if qc.calibration is not None:
+        use(grader, qc.calibration.adjust([q.id for q in quiz.questions]))
+    shots = getattr(grader, "examples", None)
+    if isinstance(shots, dict):
+        for qid, reply, pts in overridden:
+            shots.setdefault(qid, [])
+            if (reply, pts) not in shots[qid]:
+                shots[qid].append((reply, pts))
+        if qc.refitted:
+            for qid, pairs in qc.examples.items():
+                shots.setdefault(qid, []).extend(x for x in pairs if x not in shots.get(qid, []))
+    return qc
+
+
 def study_adjustments(quizzes: Sequence[tuple[str, "Quiz"]]
                       ) -> tuple[dict[str, tuple[Sequence[float], float]], list[str]]:
     """Per question id, the stored calibrations of the quizzes being studied; a damaged one is a

@@ -374,7 +374,7 @@ def grade(
     Example: kb grade quizzes/course.json replies.csv --out reports/
     """
     from . import ui
-    from .calibration import calibrate_quiz, use
+    from .calibration import calibrate_grader
     from .gradebook import grade_class, merge_reports, read_overrides, read_previous, read_replies, write_reports
     from .llm import get_grader
     from .quiz import load_quiz
@@ -385,22 +385,12 @@ def grade(
     previous = read_previous(out_dir, quiz)  # an earlier batch's grades: merged, never dropped
     overrides, notes = read_overrides(out_dir)
     got.notes.extend(notes)
-    by_key = {(g.reply.student, g.reply.question_id): g.reply.answer for g in previous}
-    by_key.update({(r.student, r.question_id): r.answer for r in got.items})
-    examples: dict[str, list[tuple[str, int]]] = {}
-    for (student, qid), (pts, _) in overrides.items():
-        if (student, qid) in by_key:
-            examples.setdefault(qid, []).append((by_key[(student, qid)], pts))
-    grader = get_grader(State.settings, _grading_embedder(), offline=offline, examples=examples)
-    qc = calibrate_quiz(quiz_file, quiz, getattr(grader, "offline", grader), calibrate,
-                        [(qid, by_key[(s, qid)], p) for (s, qid), (p, _) in overrides.items() if (s, qid) in by_key])
+    answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in previous}
+    answers.update({(r.student, r.question_id): r.answer for r in got.items})
+    grader = get_grader(State.settings, _grading_embedder(), offline=offline)
+    qc = calibrate_grader(grader, quiz_file, quiz, calibrate, overrides, answers)  # also the LLM's few-shot
     got.problems.extend(qc.notes)  # bad rows of the teacher-graded CSV: named, skipped, exit 1
     if qc.calibration is not None:
-        use(grader, qc.calibration.adjust([q.id for q in quiz.questions]))
-        for qid, shots in qc.examples.items():  # the LLM grader's few-shot examples too
-            examples.setdefault(qid, []).extend(s for s in shots if s not in examples.get(qid, []))
-        if hasattr(grader, "examples"):
-            grader.examples = examples
         ui.calibration(qc)
     if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
         for p in got.problems + got.notes:
