@@ -125,7 +125,8 @@ def _fit(exs: Sequence[_Example], default_cuts: Sequence[float]) -> Calibration:
         key = (round(qwk(teacher, pts), 6), -round(float(np.abs(pts - teacher).mean()), 6), -abs(float(delta)))
         if key > best_key:
             best_key, shift = key, float(delta)
-    cuts = tuple(round(float(c) + shift, 3) for c in default_cuts)
+    c0, c1, c2 = (round(float(c) + shift, 3) for c in default_cuts)
+    cuts = (c0, c1, c2)
     probe = OfflineGrader.__new__(OfflineGrader)
     resid: dict[str, list[float]] = defaultdict(list)
     for e in use:
