@@ -27,7 +27,8 @@ from kb.grading import CALIBRATION, OfflineGrader, Task  # noqa: E402
 from kb.quiz import Question  # noqa: E402
 from kb.text import sentences  # noqa: E402
 
-ASAG = ROOT.parent / "shared" / "benchmarks" / "pt_asag_2018"
+ASAG = next((up / "shared" / "benchmarks" / "pt_asag_2018" for up in ROOT.parents
+             if (up / "shared" / "benchmarks" / "pt_asag_2018").is_dir()), ROOT.parent / "shared" / "benchmarks" / "pt_asag_2018")
 
 
 def asag_tasks(tmp: Path) -> list[Task]:

@@ -16,7 +16,16 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "benchmarks" / "pt_asag_2018"
+def _find_default() -> Path:
+    """../shared/benchmarks/pt_asag_2018 beside the checkout, or beside a folder above it (a git worktree)."""
+    root = Path(__file__).resolve().parent.parent
+    for up in root.parents:
+        if (up / "shared" / "benchmarks" / "pt_asag_2018").is_dir():
+            return up / "shared" / "benchmarks" / "pt_asag_2018"
+    return root.parent / "shared" / "benchmarks" / "pt_asag_2018"
+
+
+DEFAULT = _find_default()
 SPLITS = {"dev": range(36, 43), "test": range(43, 51), "all": range(36, 51)}
 
 

@@ -364,6 +364,7 @@ def grade(
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
     csv_dialect: str = typer.Option("comma", "--csv-dialect", help="grades.csv as comma (UTF-8, ',') or excel-eu (BOM, ';', decimal comma: Excel in pt/es)."),
+    calibrate: Optional[Path] = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, points 0-3): refit this quiz's grade levels, stored beside it."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
@@ -375,7 +376,8 @@ def grade(
     Example: kb grade quizzes/course.json replies.csv --out reports/
     """
     from . import ui
-    from .gradebook import grade_class, read_overrides, read_replies, write_reports
+    from .calibration import calibrate_grader
+    from .gradebook import grade_class, merge_reports, read_overrides, read_previous, read_replies, write_reports
     from .llm import get_grader
     from .quiz import load_quiz
     from .sheets import check_dialect
@@ -384,16 +386,30 @@ def grade(
     quiz = load_quiz(quiz_file)
     got = read_replies(replies, quiz)
     out_dir = out or Path("reports") / quiz_file.stem
+    previous = read_previous(out_dir, quiz)  # an earlier batch's grades: merged, never dropped
     overrides, notes = read_overrides(out_dir)
     got.notes.extend(notes)
-    by_key = {(r.student, r.question_id): r.answer for r in got.items}
-    examples: dict[str, list[tuple[str, int]]] = {}
-    for (student, qid), (pts, _) in overrides.items():
-        if (student, qid) in by_key:
-            examples.setdefault(qid, []).append((by_key[(student, qid)], pts))
-    grader = get_grader(State.settings, _grading_embedder(), offline=offline, examples=examples)
+    answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in previous}
+    answers.update({(r.student, r.question_id): r.answer for r in got.items})
+    grader = get_grader(State.settings, _grading_embedder(), offline=offline)
+    qc = calibrate_grader(grader, quiz_file, quiz, calibrate, overrides, answers)  # also the LLM's few-shot
+    got.problems.extend(qc.notes)  # bad rows of the teacher-graded CSV: named, skipped, exit 1
+    if qc.calibration is not None:
+        ui.calibration(qc)
+    if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
+        for p in got.problems + got.notes:
+            ui.message(f"kb: {p}", "yellow")
+        ui.message(f"kb: no replies to grade in {replies} — nothing written"
+                   + (f"; {out_dir} unchanged" if out_dir.exists() else ""))
+        raise typer.Exit(int(ExitCode.FAILED) if got.problems else 0)
     report = grade_class(quiz, got, grader, overrides)
+    if previous:
+        merge_reports(previous, report, overrides)
     paths = write_reports(report, out_dir, str(quiz_file), csv_dialect=csv_dialect)
+    if report.merged:
+        m = report.merged
+        ui.message(f"kb: merged into {out_dir}: {m['kept']} earlier grades kept, {m['replaced']} re-graded, "
+                   f"{m['new']} new")
     if json_out:
         from .gradebook import report_json
 
@@ -419,6 +435,7 @@ def eval_grader(
     predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write every row's grade to this CSV."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+    calibrate_k: Optional[int] = typer.Option(None, "--calibrate-k", min=0, help="Also fit a teacher calibration on K graded replies per question and report both levels on the other replies (offline grader)."),
 ) -> None:
     """Grade human-graded replies with kb's grader and measure the agreement.
 
@@ -448,6 +465,10 @@ def eval_grader(
             w.writerow([r.line, r.question, r.answer, f"{r.human:.3f}", g.points, f"{g.score:.3f}", g.verdict,
                         ";".join(g.flags), g.feedback])
         write_atomic(predictions, buf.getvalue())
+    if calibrate_k is not None:
+        from .evaluate import evaluate_calibration
+
+        result["calibration"] = evaluate_calibration(getattr(grader, "offline", grader), rows, calibrate_k)
     if json_out:
         ui.print_json(result)
     else:
@@ -489,6 +510,7 @@ def study(
     Example: kb study quizzes/course.json --topic "all-reduce" --new 10
     """
     from . import ui
+    from .calibration import study_adjustments, use
     from .llm import get_grader
     from .session import Session
     from .study import StudyDB, study_db_path
@@ -511,6 +533,10 @@ def study(
                    "Raise --new for new questions, or generate more with kb quiz generate.")
         return
     grader = get_grader(State.settings, _grading_embedder(), offline=offline)
+    adjust, cal_notes = study_adjustments(loaded)  # the teachers' calibrations stored beside the quizzes
+    use(grader, adjust)
+    for n in cal_notes:
+        ui.message(f"kb: {n}", "yellow")
     summary = Session(items, db, grader, ui.stdout()).run()
     ui.study_summary(summary, db.progress(loaded))
 

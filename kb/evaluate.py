@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -150,6 +151,7 @@ class GradedRow:
     concepts: tuple[str, ...]
     line: int
     question_id: str = ""
+    lang: str = ""  # the question's language: the file's ``lang`` column, else detected
 
 
 def parse_scale(text: str) -> tuple[float, float]:
@@ -186,9 +188,28 @@ def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> t
             notes.append(f"{path}:{r['_line']}: empty question or reference — row skipped")
             continue
         concepts = tuple(c.strip() for c in (r.get("concepts") or "").split(";") if c.strip())
+        lang = question_language(r["question"], refs, (r.get("lang") or "").strip().lower())
         out.append(GradedRow(r["question"].strip(), refs, r["answer"], (s - lo) / (hi - lo) * 3, concepts,
-                             r["_line"], (r.get("question_id") or "").strip()))
+                             r["_line"], (r.get("question_id") or "").strip(), lang))
     return out, notes
+
+
+_LANGS = ("pt", "es", "en")
+
+
+@lru_cache(maxsize=4096)
+def _detect(text: str) -> str:
+    from .text import detect_language
+
+    return detect_language(text, default="")
+
+
+def question_language(question: str, references: Sequence[str], given: str = "") -> str:
+    """The language a question is asked and answered in: ``given`` (a ``lang`` column) when it is
+    pt/es/en, else detected from the question and its model answers ('' when unsure)."""
+    if given in _LANGS:
+        return given
+    return _detect(question + "\n" + "\n".join(references))
 
 
 def _pearson(x, y) -> float:
@@ -253,10 +274,10 @@ def grading_tasks(rows: Sequence[GradedRow]):
     qs: dict[tuple, Question] = {}
     tasks = []
     for r in rows:
-        key = (r.question, r.references, r.concepts)
+        key = (r.question, r.references, r.concepts, r.lang)
         if key not in qs:
             qs[key] = Question("short", r.question, "\n".join(r.references), (), concepts=r.concepts,
-                               id=r.question_id or "")
+                               id=r.question_id or "", lang=r.lang)
         tasks.append(Task(qs[key], r.answer))
     return tasks
 
@@ -267,6 +288,8 @@ def evaluate_grader(grader, rows: Sequence[GradedRow]) -> tuple[dict, list]:
 
     grades = grader.grade(grading_tasks(rows))
     result = agreement([r.human for r in rows], [g.score * 3 for g in grades], [g.points for g in grades])
+    result["human_mean"] = sum(r.human for r in rows) / max(1, len(rows))
+    result["kb_mean"] = sum(g.points for g in grades) / max(1, len(grades))
     per_q: dict[str, list] = defaultdict(list)
     for r, g in zip(rows, grades):
         per_q[r.question_id or r.question].append((r.human, g.score * 3))
@@ -277,3 +300,43 @@ def evaluate_grader(grader, rows: Sequence[GradedRow]) -> tuple[dict, list]:
     ]
     result["grader"] = grader.name
     return result, grades
+
+
+def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Sequence[int] = (0, 1, 2)) -> dict:
+    """What a teacher's own grades buy: for each seed, ``k`` rows per question are the teacher's
+    examples (:func:`kb.calibration.fit_calibration`), the other rows are graded by the default
+    level and by the calibrated one, and both are compared with the human scores. Metrics are the
+    mean over seeds; questions with ≤ k rows are left out (nothing would remain to report on)."""
+    import numpy as np
+
+    from .calibration import fit_calibration, sample_per_question
+    from .grading import OfflineGrader
+
+    tasks = grading_tasks(rows)
+    keys = [r.question_id or r.question for r in rows]
+    per_seed: dict[str, list[dict]] = {"default": [], "calibrated": []}
+    for seed in seeds:
+        train = set(sample_per_question(keys, k, seed)) if k else set()
+        rest = [i for i in range(len(rows)) if i not in train]
+        if not rest:
+            raise InputError(f"--calibrate-k {k} leaves no row to report on", "use a smaller k")
+        human = [rows[i].human for i in rest]
+        default = grader.grade([tasks[i] for i in rest])
+        per_seed["default"].append(_summary(human, default))
+        if k:
+            teacher = [(tasks[i], int(np.clip(np.rint(rows[i].human), 0, 3))) for i in sorted(train)]
+            cal = fit_calibration(grader, teacher, leave_one_out=False)
+            tuned = OfflineGrader(grader.embedder, grader.cal, cal.adjust([t.question.id for t in tasks]))
+            per_seed["calibrated"].append(_summary(human, tuned.grade([tasks[i] for i in rest])))
+        else:
+            per_seed["calibrated"].append(per_seed["default"][-1])
+    mean = {name: {m: float(np.mean([s[m] for s in runs])) for m in runs[0]} for name, runs in per_seed.items()}
+    return {"k": k, "seeds": list(seeds), **mean}
+
+
+def _summary(human, grades) -> dict:
+    import numpy as np
+
+    a = agreement(human, [g.score * 3 for g in grades], [g.points for g in grades])
+    return {"n": a["n"], "human_mean": float(np.mean(human)), "kb_mean": float(np.mean([g.points for g in grades])),
+            "pearson": a["pearson"], "qwk": a["qwk"], "exact": a["exact"]}

@@ -171,6 +171,7 @@ class ClassReport:
     problems: list[str]
     notes: list[str] = field(default_factory=list)
     overrides_kept: int = 0
+    merged: dict[str, int] = field(default_factory=dict)  # kept / replaced / new, when merged into earlier grades
 
     @property
     def students(self) -> list[str]:
@@ -183,13 +184,16 @@ class ClassReport:
         return t
 
     def totals(self) -> dict[str, dict[str, float]]:
-        """Per student: points, of the quiz's maximum, and percent (missing replies count 0)."""
-        n = len(self.quiz.questions)
+        """Per student: points, of the maximum of the questions they were given (a reply row, even an
+        empty one), percent of that, and how many they answered (a non-empty reply)."""
+        answered = Counter(g.reply.student for g in self.graded
+                           if g.reply.answer.strip() and "empty" not in g.grade.flags)
         out = {}
         for s, row in self.table().items():
             pts = sum(g.points for g in row.values())
+            n = len(row)
             out[s] = {"points": pts, "max": 3 * n, "percent": 100 * pts / (3 * n) if n else 0.0,
-                      "answered": len(row)}
+                      "given": n, "answered": answered[s]}
         return out
 
     def question_stats(self) -> list[dict[str, Any]]:
@@ -274,6 +278,57 @@ def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
     return ClassReport(quiz, graded, problems, notes, kept)
 
 
+# --------------------------------------------------------------------------- merging into earlier reports
+
+def read_previous(out_dir: Path, quiz: Quiz) -> list[GradedReply]:
+    """The grades an earlier ``kb grade`` wrote to ``out_dir/grades.json`` (none when absent). A file
+    that cannot be read, or grades for questions this quiz does not have, stop before anything is
+    written: merging would lose them."""
+    path = out_dir / "grades.json"
+    if not path.exists():
+        return []
+    fix = f"grade into another --out folder, or move {out_dir} away (nothing was written)"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        students = data["students"]
+        out = []
+        for student, row in students.items():
+            for qid, g in row["grades"].items():
+                grade = Grade(str(g.get("question_id", qid)), int(g["points"]), float(g["score"]), str(g["verdict"]),
+                              str(g.get("feedback", "")), tuple(g.get("present", ())), tuple(g.get("missing", ())),
+                              tuple(g.get("flags", ())), str(g.get("grader", "offline")))
+                out.append(GradedReply(Reply(student, qid, str(g.get("answer", "")), f"{path} (earlier run)"), grade))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise InputError(f"{path}: cannot read the earlier grades ({type(e).__name__}: {e})", fix) from e
+    unknown = sorted({g.reply.question_id for g in out} - {q.id for q in quiz.questions})
+    if unknown:
+        raise InputError(f"{path}: holds grades for questions that are not in this quiz ({', '.join(unknown[:5])})",
+                         fix)
+    return out
+
+
+def merge_reports(previous: Sequence[GradedReply], report: ClassReport,
+                  overrides: dict[tuple[str, str], tuple[int, str]] | None = None) -> ClassReport:
+    """Earlier grades kept, except the (student, question) pairs graded again now; an instructor's
+    override in grades.csv applies to the kept grades too."""
+    overrides = overrides or {}
+    now = {(g.reply.student, g.reply.question_id) for g in report.graded}
+    kept = []
+    for g in previous:
+        key = (g.reply.student, g.reply.question_id)
+        if key in now:
+            continue
+        ov = overrides.get(key)
+        if ov is not None and not (g.grade.grader == "override" and g.grade.points == ov[0]):
+            g = GradedReply(g.reply, with_override(g.grade, ov[0], ov[1]))
+        kept.append(g)
+    before = {(g.reply.student, g.reply.question_id) for g in previous}
+    report.graded = kept + list(report.graded)
+    report.overrides_kept += sum(g.grade.grader == "override" for g in kept)
+    report.merged = {"kept": len(kept), "replaced": len(now & before), "new": len(now - before)}
+    return report
+
+
 # --------------------------------------------------------------------------- reports
 
 def gradebook_rows(report: ClassReport) -> list[list[Any]]:
@@ -311,45 +366,54 @@ def _number(quiz: Quiz, qid: str) -> int:
 
 
 def report_json(report: ClassReport, quiz_path: str) -> dict[str, Any]:
+    answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in report.graded}
     return {
         "quiz": quiz_path, "title": report.quiz.title,
         "questions": report.question_stats(),
-        "students": {s: {**t, "grades": {qid: g.to_json() for qid, g in report.table()[s].items()}}
+        "students": {s: {**t, "grades": {qid: {**g.to_json(), "answer": answers.get((s, qid), "")}
+                                         for qid, g in report.table()[s].items()}}
                      for s, t in sorted(report.totals().items())},
         "problems": report.problems,
         "notes": report.notes,
         "overrides_kept": report.overrides_kept,
+        "merged": report.merged,
     }
 
 
 def report_markdown(report: ClassReport, quiz_path: str) -> str:
+    """Per-question table first (what the class got right and missed), then one row per student
+    over the questions they were given (``–`` for the others; ``*`` marks an instructor's override),
+    then each student's feedback on the questions they were given."""
     quiz = report.quiz
     nums = {q.id: i for i, q in enumerate(quiz.questions, 1)}
     table, totals = report.table(), report.totals()
-    lines = [f"# Grades — {quiz.title}", "", f"Quiz: `{quiz_path}` · {len(quiz.questions)} questions · "
-             f"{len(report.students)} students · 0–3 points per question", ""]
-    head = "| Student | " + " | ".join(f"Q{i}" for i in range(1, len(quiz.questions) + 1)) + " | Total | % |"
-    lines += ["## Students", "", head, "|" + "---|" * (len(quiz.questions) + 3)]
-    for s in report.students:
-        cells = [str(table[s][q.id].points) if q.id in table[s] else "–" for q in quiz.questions]
-        t = totals[s]
-        lines.append(f"| {_md(s)} | " + " | ".join(cells) + f" | {t['points']}/{t['max']} | {t['percent']:.0f} |")
-    lines += ["", "## Questions", "", "| # | Type | Replies | Mean | Spread | Correct | Most missed |",
+    asked = [q for q in quiz.questions if any(q.id in row for row in table.values())]
+    n_over = sum(g.grade.grader == "override" for g in report.graded)
+    lines = [f"# Grades — {quiz.title}", "", f"Quiz: `{quiz_path}` · {len(asked)} of {len(quiz.questions)} questions "
+             f"answered by {len(report.students)} students · 0–3 points per question"
+             + (f" · `*` = instructor's override ({n_over})" if n_over else ""), ""]
+    lines += ["## Questions", "", "| # | Type | Replies | Mean | Spread | Correct | Most missed |",
               "|---|---|---|---|---|---|---|"]
     for st in report.question_stats():
-        mean = "–" if st["mean"] is None else f"{st['mean']:.2f}"
-        spread = "–" if st["stdev"] is None else f"{st['stdev']:.2f}"
-        lines.append(f"| {st['number']} | {st['type']} | {st['replies']} | {mean} | {spread} | {st['correct']} | "
-                     f"{_md(', '.join(st['missed_concepts'])) or '–'} |")
-    lines += ["", "## Feedback", ""]
+        if not st["replies"]:
+            continue
+        lines.append(f"| {st['number']} | {st['type']} | {st['replies']} | {st['mean']:.2f} | {st['stdev']:.2f} | "
+                     f"{st['correct']} | {_md(', '.join(st['missed_concepts'])) or '–'} |")
+    head = "| Student | " + " | ".join(f"Q{nums[q.id]}" for q in asked) + " | Points | % |"
+    lines += ["", "## Students", "", head, "|" + "---|" * (len(asked) + 3)]
+    for s in report.students:
+        cells = [(f"{table[s][q.id].points}" + ("*" if table[s][q.id].grader == "override" else ""))
+                 if q.id in table[s] else "–" for q in asked]
+        t = totals[s]
+        lines.append(f"| {_md(s)} | " + " | ".join(cells) + f" | {t['points']}/{t['max']} | {t['percent']:.0f} |")
+    lines += ["", "Points and % count the questions each student was given.", "", "## Feedback", ""]
     for s in report.students:
         lines += [f"### {_md(s)}", ""]
-        for q in quiz.questions:
+        for q in asked:
             g = table[s].get(q.id)
-            if g is None:
-                lines.append(f"- **Q{nums[q.id]}** no reply")
-                continue
-            lines.append(f"- **Q{nums[q.id]}** {g.points}/3 {g.verdict} — {_md(g.feedback)}")
+            if g is not None:
+                star = "*" if g.grader == "override" else ""
+                lines.append(f"- **Q{nums[q.id]}** {g.points}{star}/3 {g.verdict} — {_md(g.feedback)}")
         lines.append("")
     if report.problems or report.notes:
         lines += ["## Problems in the replies", ""] + [f"- {_md(p)}" for p in report.problems + report.notes] + [""]

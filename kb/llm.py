@@ -247,11 +247,14 @@ _GRADER_SYSTEM = (
 )
 
 _RUBRIC = """Rubric (0-3 points):
-3 = correct and complete: states the key ideas of the model answer, nothing wrong.
-2 = mostly correct: a minor idea missing or imprecise.
-1 = partially correct: some relevant idea, but a major idea missing or something wrong.
-0 = wrong, contradicts the model answer, off-topic, only repeats the question, or empty.
-A bare list of keywords without explaining how they relate gets at most 1."""
+3 = correct and complete: states the key ideas of the model answer, nothing wrong. A short answer
+    that names exactly what a one-part question asks is complete.
+2 = mostly correct: one key idea of several missing, or the main idea imprecise; nothing false.
+1 = partially correct: one relevant idea but most of the answer missing, or a correct idea mixed with
+    a false one, or a bare list of the right terms without saying how they relate.
+0 = wrong however fluent, contradicts the model answer (a wrong yes/no, swapped roles), off-topic,
+    only repeats the question, or empty.
+Spelling, accents and the language of the answer do not cost points."""
 
 
 @dataclass
@@ -319,8 +322,9 @@ class LLMGrader:
             parts.append(f"Example graded by the instructor ({pts}/3): {reply}")
         parts.append(f"Student answer: {t.reply.strip()}")
         parts.append('Return JSON: {"reasoning": 2-4 sentences comparing the answer with the model answer, '
-                     '"score": 0, 1, 2 or 3, "feedback": 1-2 sentences to the student, in the language of the '
-                     'question, "present": [key concepts the answer contains], "missing": [key concepts it lacks]}')
+                     '"score": 0, 1, 2 or 3, "feedback": 1-3 sentences to the student, in the language of the '
+                     'student answer, saying what is right, what is missing or wrong, and why the score is '
+                     'not full when it is not, "present": [key concepts the answer contains], "missing": [key concepts it lacks]}')
         return "\n\n".join(parts)
 
     @staticmethod

@@ -183,6 +183,22 @@ def quiz_eval(r: dict) -> None:
     stdout().print(t)
 
 
+def calibration(qc) -> None:
+    """Which grade levels kb grade uses: refitted from the teacher's grades (with the leave-one-out
+    agreement on them), or the one stored beside the quiz."""
+    cal = qc.calibration
+    if not qc.refitted:
+        message(f"kb: grading with the calibration in {qc.path} ({cal.examples} teacher-graded replies)")
+        return
+    loo, base = cal.agreement.get("leave_one_out"), cal.agreement.get("default")
+    line = f"kb: calibrated on {cal.examples} teacher-graded replies, saved to {qc.path}"
+    if loo and loo.get("n"):
+        line += (f"; agreement with your grades, leave-one-out: exact {loo['exact']:.2f}, QWK {loo['qwk']:.2f}, "
+                 f"mean {loo['kb_mean']:.2f} vs your {loo['teacher_mean']:.2f} (default level: exact "
+                 f"{base['exact']:.2f}, QWK {base['qwk']:.2f}, mean {base['kb_mean']:.2f})")
+    message(line)
+
+
 def class_report(report, paths: dict | None = None) -> None:
     """Per-student table, per-question statistics, then where the reports went."""
     from rich.table import Table
@@ -230,9 +246,22 @@ def grader_eval(r: dict) -> None:
     con = stdout()
     t = Table(show_header=False, title=f"grader {r['grader']} vs human scores (0–3)")
     t.add_row("replies", str(r["n"]))
+    if "human_mean" in r:
+        t.add_row("mean human / kb", f"{r['human_mean']:.2f} / {r['kb_mean']:.2f}")
     for k in ("pearson", "spearman", "qwk", "exact"):
         t.add_row(k, f"{r[k]:.3f}")
     con.print(t)
+    if "calibration" in r:
+        c = r["calibration"]
+        ct = Table(title=f"teacher calibration: {c['k']} graded replies per question, reported on the others "
+                         f"(mean of seeds {', '.join(map(str, c['seeds']))})")
+        for col in ("level", "n", "human mean", "kb mean", "pearson", "qwk", "exact"):
+            ct.add_column(col, justify="left" if col == "level" else "right")
+        for name in ("default", "calibrated"):
+            m = c[name]
+            ct.add_row(name, f"{m['n']:.0f}", f"{m['human_mean']:.2f}", f"{m['kb_mean']:.2f}", f"{m['pearson']:.3f}",
+                       f"{m['qwk']:.3f}", f"{m['exact']:.3f}")
+        con.print(ct)
     cm = Table(title="confusion (rows: human, columns: kb)")
     cm.add_column("human")
     for j in range(4):

@@ -113,7 +113,7 @@ def test_offline_grader_orders_correct_partial_wrong(grader, quiz):
     assert full.points >= 2 and full.verdict in ("correct", "partial")
     assert wrong.points == 0 and wrong.verdict == "incorrect"
     assert "trava" in full.present and "paralelismo" in full.present
-    assert "paralelismo" in part.missing and "Missing: " in part.feedback
+    assert "paralelismo" in part.missing and "Faltou: " in part.feedback
     for g in (full, part, wrong):  # score and points agree
         assert round(g.score * 3 + 1e-9) == g.points or abs(g.score * 3 - g.points) <= 0.5
 
@@ -365,3 +365,273 @@ def test_offline_grader_on_pt_asag_held_out_questions(tmp_path):
     res = json.loads(r.stdout)
     assert res["n"] > 5000
     assert res["pearson"] > 0.60 and res["qwk"] > 0.50  # lexical floor: Pearson 0.53
+
+
+# --------------------------------------------------------------------------- issue 10 bugs
+
+def test_close_is_one_osa_edit_not_any_two_letters():
+    from kb.grading import _close
+
+    assert _close("memoria", "memroia")  # adjacent swap: one OSA edit
+    assert _close("paralelo", "paralelos") and _close("gradiente", "gradiante")
+    assert not _close("comer", "comte")  # two substitutions, used to pass as a "transposition"
+    assert not _close("abc", "abd")  # too short for a typo
+
+
+def test_spanish_si_meaning_if_is_not_yes(grader):
+    from kb.grading import _leading_polarity
+    from kb.quiz import Question
+
+    assert _leading_polarity("Si la GPU no tiene memoria, falla.") is None
+    assert _leading_polarity("Si, se transfiere.") == "yes" and _leading_polarity("Sí se transfiere") == "yes"
+    q = Question("short", "¿Se puede usar una variable de /gpu:0 en /gpu:1?", "No, solo en el mismo dispositivo.",
+                 (), lang="es")
+    g = grader.grade([Task(q, "Si la variable está en /gpu:0, solo la usan operaciones del mismo dispositivo.")])[0]
+    assert "inverted" not in g.flags and g.points >= 1
+
+
+def test_a_yes_no_reply_built_from_the_question_words_is_not_a_copy(grader):
+    from kb.quiz import Question
+
+    q = Question("short", "Se você fixar uma variável na /gpu:0, ela pode ser usada por operações no dispositivo "
+                          "/gpu:1 ou em outro dispositivo?",
+                 "Sim, o TensorFlow transfere o valor da variável entre dispositivos.", (), lang="pt")
+    g = grader.grade([Task(q, "Não, cada variável só pode ser usada no dispositivo em que foi fixada.")])[0]
+    assert "copies_question" not in g.flags and "inverted" in g.flags
+    copy = grader.grade([Task(q, "A variável fixada na /gpu:0 pode ser usada por operações no dispositivo /gpu:1")])[0]
+    assert "copies_question" in copy.flags and copy.points == 0
+
+
+@pytest.mark.parametrize("reply,points", [("cpu", 3), ("CPUs", 3), ("as cpus", 3), ("gpu", 0), ("redes", 0)])
+def test_cloze_accepts_singular_for_plural(reply, points):
+    from kb.quiz import Question
+
+    q = Question("cloze", "As operações são executadas em _____ e GPUs.", "CPUs", ())
+    assert grade_objective(q, reply).points == points
+
+
+def test_eval_grader_takes_the_language_per_question(tmp_path):
+    from kb.evaluate import grading_tasks, load_grading_data
+
+    rows = [("question", "reference", "answer", "score", "lang"),
+            ("¿Qué hace el decorador @tf.function?", "Genera un grafo de la computación que se reutiliza.",
+             "Crea un grafo de la computación para las siguientes llamadas.", 3, ""),
+            ("What is dataset sharding?", "Splitting the dataset among the workers.", "Each worker gets a part", 3,
+             "en"),
+            ("O que é o GIL?", "Uma trava do interpretador.", "Uma trava", 2, "")]
+    got, _ = load_grading_data(_write_csv(tmp_path / "d.csv", rows))
+    assert [r.lang for r in got] == ["es", "en", "pt"]
+    tasks = grading_tasks(got)
+    assert [t.question.lang for t in tasks] == ["es", "en", "pt"]
+    g = OfflineGrader(get_embedder("use-m3")).grade(tasks[:1])[0]
+    assert "other_language" not in g.flags  # a Spanish reply to a Spanish question is not cross-lingual
+
+
+# --------------------------------------------------------------------------- reports merge (issues 10 and 11)
+
+def test_kb_grade_merges_a_later_batch_and_keeps_overrides(quiz_file, tmp_path):
+    out = tmp_path / "R"
+    first = _write_csv(tmp_path / "first.csv", REPLIES[:10])  # Ana (5 questions), Bruno (4)
+    assert run_kb(["grade", str(quiz_file), str(first), "-o", str(out)], cwd=tmp_path).returncode == 0
+    _edit_gradebook(out, {("Bruno", "gil"): {"override": "2"}})
+    late = _write_csv(tmp_path / "late.csv", [REPLIES[0], ("Caio", "gil", "Uma trava global: uma thread por vez."),
+                                              ("Ana", "strat", "a")])
+    r = run_kb(["grade", str(quiz_file), str(late), "-o", str(out), "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert f"merged into {out}: 8 earlier grades kept, 1 re-graded, 1 new" in " ".join(r.stderr.split())
+    data = json.loads(r.stdout)
+    assert set(data["students"]) == {"Ana", "Bruno", "Caio"}
+    assert data["students"]["Ana"]["grades"]["strat"]["points"] == 0  # the pair graded again is replaced
+    assert data["students"]["Ana"]["grades"]["spark"]["points"] == 3  # the others are kept
+    bruno = data["students"]["Bruno"]["grades"]["gil"]
+    assert bruno["points"] == 2 and bruno["grader"] == "override" and bruno["answer"] == "não sei"
+    book = _gradebook(out)
+    assert len(book) == 10 and book[("Bruno", "gil")]["override"] == "2"
+    assert book[("Bruno", "gil")]["feedback"].count("[overridden") == 1
+    md = (out / "grades.md").read_text(encoding="utf-8")
+    assert "| Bruno | 2* |" in md and "`*` = instructor's override" in md
+    # a third run with the same late batch changes nothing but says what it kept
+    r = run_kb(["grade", str(quiz_file), str(late), "-o", str(out), "--json"], cwd=tmp_path)
+    assert json.loads(r.stdout)["students"] == data["students"]
+
+
+def test_kb_grade_header_only_csv_changes_nothing(quiz_file, tmp_path):
+    out = tmp_path / "R"
+    assert run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "a.csv", REPLIES[:6])), "-o", str(out)],
+                  cwd=tmp_path).returncode == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    r = run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "h.csv", REPLIES[:1])), "-o", str(out)],
+               cwd=tmp_path)
+    assert r.returncode == 0 and "nothing written" in r.stderr and "unchanged" in r.stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_kb_grade_refuses_to_merge_into_unreadable_or_foreign_grades(quiz_file, tmp_path):
+    out = tmp_path / "R"
+    out.mkdir()
+    (out / "grades.json").write_text("{not json", encoding="utf-8")
+    replies = _write_csv(tmp_path / "a.csv", REPLIES[:3])
+    r = run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path)
+    assert r.returncode == 3 and "grades.json: cannot read the earlier grades" in r.stderr
+    assert "another --out folder" in r.stderr and (out / "grades.json").read_text() == "{not json"
+    (out / "grades.json").write_text(json.dumps({"students": {"Zé": {"grades": {"qother": {
+        "points": 1, "score": 0.3, "verdict": "partial"}}}}}), encoding="utf-8")
+    r = run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path)
+    assert r.returncode == 3 and "questions that are not in this quiz (qother)" in r.stderr
+
+
+def test_grades_md_counts_the_questions_each_student_was_given(quiz):
+    from kb.gradebook import Replies, Reply, grade_class, report_markdown
+
+    class Exact:  # the objective questions need no embedder
+        name = "exact"
+
+        def grade(self, tasks):
+            return [grade_objective(t.question, t.reply) for t in tasks]
+
+    got = Replies([Reply("Ana", "strat", "b", "x:2"), Reply("Ana", "spark", "falso", "x:3"),
+                   Reply("Bia", "strat", "a", "x:4")])
+    report = grade_class(quiz, got, Exact())
+    totals = report.totals()
+    assert totals["Ana"] == {"points": 6, "max": 6, "percent": 100.0, "given": 2, "answered": 2}
+    assert totals["Bia"]["max"] == 3 and totals["Bia"]["percent"] == 0.0
+    md = report_markdown(report, "quiz.json")
+    assert md.index("## Questions") < md.index("## Students") < md.index("## Feedback")
+    assert "2 of 5 questions" in md and "| Ana | 3 | 3 | 6/6 | 100 |" in md and "| Bia | 0 | – | 0/3 | 0 |" in md
+    assert "no reply" not in md and "**Q1**" not in md  # questions nobody was given are not listed
+
+
+# --------------------------------------------------------------------------- teacher calibration
+
+def test_kb_grade_calibrate_refits_stores_and_reports_leave_one_out(tmp_path):
+    quiz_path = tmp_path / "q.json"
+    quiz_path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
+    graded = _write_csv(tmp_path / "graded.csv", [
+        ("question_id", "answer", "points"),
+        ("gil", "Uma trava.", 3), ("gil", "trava do interpretador", 3), ("gil", "Só uma thread por vez.", 3),
+        ("gil", "Uma biblioteca de gráficos.", 0), ("gil", "Algo do Python.", 1), ("gil", "GIL", 2),
+        ("nope", "x", 3), ("gil", "y", "muito"),
+    ])
+    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "Uma trava global.")])
+    r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "--calibrate", str(graded), "-o",
+                str(tmp_path / "R"), "--json"], cwd=tmp_path)
+    assert r.returncode == 1, r.stderr  # two rows of graded.csv skipped, named with their fix
+    err = " ".join(r.stderr.split())
+    assert "calibrated on 6 teacher-graded replies" in err and "leave-one-out" in err
+    assert "graded.csv:8: unknown question id 'nope'" in err and "graded.csv:9: points 'muito' is not 0–3" in err
+    stored = json.loads((tmp_path / "q.calibration").read_text(encoding="utf-8"))
+    assert stored["examples"] == 6 and stored["agreement"]["leave_one_out"]["n"] == 6
+    assert len(stored["cuts"]) == 3 and stored["cuts"] == sorted(stored["cuts"])
+    # the next run uses the stored calibration without --calibrate
+    r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "-o", str(tmp_path / "R2")], cwd=tmp_path)
+    assert r.returncode == 0 and "grading with the calibration in" in r.stderr
+    from kb.calibration import study_adjustments
+
+    adjust, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])  # what kb study grades with
+    assert tuple(adjust["gil"][0]) == tuple(stored["cuts"]) and notes == []
+    # a damaged calibration is an error naming the fix; kb study only warns
+    (tmp_path / "q.calibration").write_text('{"cuts": [2, 1]}', encoding="utf-8")
+    r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "-o", str(tmp_path / "R3")], cwd=tmp_path)
+    assert r.returncode == 3 and "q.calibration: not a kb calibration" in r.stderr and "--calibrate" in r.stderr
+    adjust, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])
+    assert adjust == {} and "default grading level used" in notes[0]
+
+
+def test_calibration_moves_the_level_towards_the_teacher(grader, quiz):
+    """A teacher more generous than the default level: the refitted cuts give more points."""
+    from kb.calibration import fit_calibration
+    from kb.grading import OfflineGrader
+
+    q = _q(quiz, "gil")
+    replies = ["Uma trava do interpretador.", "Trava global.", "Só uma thread roda por vez.", "É o lock do Python.",
+               "Uma trava que limita threads.", "Impede paralelismo de threads.", "Trava; threads", "Um lock global."]
+    cal = fit_calibration(grader, [(Task(q, r), 3) for r in replies])
+    tuned = OfflineGrader(grader.embedder, grader.cal, cal.adjust([q.id]))
+    before = [g.points for g in grader.grade([Task(q, r) for r in replies])]
+    after = [g.points for g in tuned.grade([Task(q, r) for r in replies])]
+    assert sum(after) > sum(before) and sum(after) >= 2.5 * len(replies)  # the level moves, not only the order
+    assert cal.agreement["leave_one_out"]["n"] == len(replies)
+    wrong = tuned.grade([Task(q, "Receita de bolo de cenoura com chocolate.")])[0]
+    assert wrong.points == 0  # the guards still zero what is off-topic
+
+
+def test_eval_grader_calibrate_k_reports_default_and_calibrated(tmp_path):
+    rows = [("question_id", "question", "reference", "answer", "score")]
+    for qid, qt, ref, good, bad in [
+        ("a", "O que é o GIL?", "Uma trava do interpretador que deixa uma thread por vez.", "Uma trava global", "Um banco"),
+        ("b", "O que faz o Map?", "Gera pares chave-valor a partir dos dados.", "Gera pares chave valor", "Apaga dados"),
+    ]:
+        for i in range(4):
+            rows += [(qid, qt, ref, f"{good} {i}", 3), (qid, qt, ref, f"{bad} {i}", 0)]
+    data = _write_csv(tmp_path / "d.csv", rows)
+    r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "2", "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    c = json.loads(r.stdout)["calibration"]
+    assert c["k"] == 2 and c["default"]["n"] == 12 and c["calibrated"]["n"] == 12
+    assert {"human_mean", "kb_mean", "pearson", "qwk", "exact"} <= set(c["calibrated"])
+
+
+# --------------------------------------------------------------------------- feedback that teaches
+
+def test_feedback_is_in_the_reply_language_and_says_why(grader, quiz):
+    full = _grade(grader, quiz, "gil", "É uma trava global do interpretador: só uma thread executa bytecode Python "
+                                        "por vez, então threads não dão paralelismo em código que usa CPU.")
+    part = _grade(grader, quiz, "gil", "É uma trava do interpretador do Python.")
+    es = _grade(grader, quiz, "gil", "Es un candado global del intérprete: solo un hilo ejecuta bytecode de Python "
+                                     "a la vez, por eso los hilos no dan paralelismo.")
+    en_off = _grade(grader, quiz, "gil", "My favourite recipe is a carrot cake with chocolate icing on top.")
+    inverted = _grade(grader, quiz, "gpu", "Não, a variável só pode ser usada na própria GPU.")
+    assert part.points < 3 and part.feedback.startswith(("Parcialmente correto", "Pouco completo"))
+    assert "Está certo: trava" in part.feedback and "Faltou: " in part.feedback and "Esperado: «O GIL" in part.feedback
+    if full.points == 3:
+        assert full.feedback.startswith("Correto.") and "Esperado" not in full.feedback
+    assert "Evaluada por el sentido" in es.feedback and "Se esperaba" in es.feedback or es.points == 3
+    assert en_off.points == 0 and "does not address the question" in en_off.feedback
+    assert "A resposta modelo diz que sim; a resposta diz o contrário." in inverted.feedback
+    assert "Compared with the model answer" not in part.feedback + full.feedback
+
+
+def test_partial_with_every_concept_present_says_why():
+    from kb.grading import compose_feedback
+
+    fb = compose_feedback("pt", 2, ["trava", "thread"], [], [], "O GIL é uma trava. Outra frase.")
+    assert fb == ("Parcialmente correto (2/3). Está certo: trava, thread. Os conceitos-chave estão lá, mas a "
+                  "explicação não diz o mesmo que a resposta modelo. Esperado: «O GIL é uma trava.»")
+    assert compose_feedback("es", 0, [], [], ["empty"], "Un grafo.") == "Incorrecto (0/3). Sin respuesta. Se esperaba: «Un grafo.»"
+
+
+def test_llm_grader_takes_the_teachers_graded_replies_as_few_shot(tmp_path):
+    quiz_path = tmp_path / "q.json"
+    quiz_path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
+    graded = _write_csv(tmp_path / "graded.csv", [("question_id", "answer", "points"),
+                                                  ("gil", "Uma trava que serializa as threads.", 3),
+                                                  ("gil", "Um compilador.", 0)])
+    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "Uma trava global.")])
+    with OpenAIStub(lambda b: reply({"reasoning": "ok", "score": 3, "feedback": "Certo."})) as stub:
+        env = {"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "judge", "OPENAI_API_KEY": "k"}
+        r = run_kb(["grade", str(quiz_path), str(replies), "--calibrate", str(graded), "-o", str(tmp_path / "o")],
+                   cwd=tmp_path, env=env)
+        assert r.returncode == 0, r.stderr
+        prompt = stub.requests[-1]["messages"][-1]["content"]
+    assert "Example graded by the instructor (3/3): Uma trava que serializa as threads." in prompt
+    assert "in the language of the student answer" in prompt and "A short answer" in prompt
+
+
+def test_course_set_is_well_formed_and_graded_near_the_teacher(tmp_path):
+    """eval/grading_course.csv: >= 150 replies to >= 15 questions in pt/es/en, every rubric kind; the
+    default level was fitted on it too, so this is a regression guard, not the reported number (the
+    README reports it leave-one-question-out with bench/calibrate_grader.py)."""
+    from collections import Counter
+
+    from .conftest import ROOT
+
+    path = ROOT / "eval" / "grading_course.csv"
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert len(rows) >= 150 and len({r["question_id"] for r in rows}) >= 15
+    assert {r["lang"] for r in rows} == {"pt", "es", "en"} and {r["score"] for r in rows} == {"0", "1", "2", "3"}
+    kinds = Counter(r["kind"] for r in rows)
+    assert {"short", "paraphrase", "partial", "wrong", "keywords", "contradiction", "other_lang"} <= set(kinds)
+    r = run_kb(["eval", "grader", str(path), "--scale", "0-3", "--offline", "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert res["n"] == len(rows) and abs(res["kb_mean"] - res["human_mean"]) <= 0.3 and res["qwk"] > 0.55

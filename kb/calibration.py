@@ -1,0 +1,303 @@
+"""Per-quiz calibration from the teacher's own grades.
+
+The offline grader's default level was fitted on other people's grading (kb.grading.CALIBRATION).
+A teacher who grades a handful of replies — a ``graded.csv`` given to ``kb grade --calibrate``, or
+overrides typed into ``grades.csv`` — tells kb where *their* cut points lie. From those examples:
+
+- the quiz's three cut points (raw points → 0 | 1 | 2 | 3) are shifted together by the amount that
+  maximises quadratic weighted kappa on the examples (ties go to no shift; three free cut points
+  overfit a handful of examples);
+- each question with examples gets a raw-point offset, the mean of (teacher − kb) shrunk towards 0
+  (``SHRINK`` pseudo-examples), so one question graded more generously moves alone;
+- the agreement on the teacher's examples is measured leave-one-out (each example graded by a
+  calibration fitted on the others) and stored with the calibration.
+
+The calibration lives beside the quiz (``quizzes/week3.json`` → ``quizzes/week3.calibration``, JSON,
+not ``*.json`` so that quiz globs never pick it up) and is used by ``kb grade`` and ``kb study``.
+Replies where a guard fired (empty, off-topic, contradiction…) are graded by the guard, not refitted.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from .errors import InputError
+from .grading import MAX_POINTS, OfflineGrader, Task, needs_judgement, qwk
+
+if TYPE_CHECKING:
+    from .quiz import Quiz
+
+SUFFIX = ".calibration"
+SHRINK = 3.0  # a question's offset is sum(teacher − kb) / (its examples + SHRINK)
+ZEROING_FLAGS = frozenset({"off_topic", "inverted", "copies_question", "empty", "dont_know"})
+
+
+@dataclass(frozen=True)
+class Calibration:
+    cuts: tuple[float, float, float]
+    offsets: dict[str, float] = field(default_factory=dict)  # question id → raw-point shift
+    examples: int = 0
+    agreement: dict[str, Any] = field(default_factory=dict)  # leave-one-out on the teacher's examples
+
+    def adjust(self, question_ids: Sequence[str]) -> dict[str, tuple[Sequence[float], float]]:
+        """What :class:`kb.grading.OfflineGrader` takes: per question id, (cuts, offset)."""
+        return {q: (self.cuts, self.offsets.get(q, 0.0)) for q in question_ids}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": 1, "cuts": list(self.cuts), "offsets": self.offsets, "examples": self.examples,
+                "agreement": self.agreement}
+
+    @classmethod
+    def from_json(cls, d: Any) -> "Calibration":
+        cuts = d.get("cuts") if isinstance(d, dict) else None
+        if not (isinstance(cuts, list) and len(cuts) == 3 and all(isinstance(c, (int, float)) for c in cuts)
+                and cuts == sorted(cuts)):
+            raise ValueError("'cuts' must be three increasing numbers")
+        offsets = d.get("offsets") or {}
+        if not isinstance(offsets, dict) or not all(isinstance(v, (int, float)) for v in offsets.values()):
+            raise ValueError("'offsets' must map question ids to numbers")
+        return cls((float(cuts[0]), float(cuts[1]), float(cuts[2])), {str(k): float(v) for k, v in offsets.items()},
+                   int(d.get("examples") or 0), dict(d.get("agreement") or {}))
+
+
+def calibration_path(quiz_path: Path) -> Path:
+    return quiz_path.with_name(quiz_path.stem + SUFFIX)
+
+
+def load_calibration(quiz_path: Path) -> Calibration | None:
+    """The calibration stored beside ``quiz_path``, or None. A damaged file is an error naming the fix."""
+    path = calibration_path(quiz_path)
+    if not path.exists():
+        return None
+    try:
+        return Calibration.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as e:
+        raise InputError(f"{path}: not a kb calibration ({e})",
+                         f"delete it, or refit it with kb grade {quiz_path} REPLIES --calibrate graded.csv") from e
+
+
+def save_calibration(quiz_path: Path, cal: Calibration) -> Path:
+    from .quiz import write_atomic
+
+    path = calibration_path(quiz_path)
+    write_atomic(path, json.dumps(cal.to_json(), ensure_ascii=False, indent=2) + "\n")
+    return path
+
+
+# --------------------------------------------------------------------------- fitting
+
+@dataclass
+class _Example:
+    question_id: str
+    raw: float  # the default grader's raw points
+    teacher: int
+    guarded: bool  # a zeroing guard fired: the guard grades it, not the cut points
+
+
+def _examples(grader: OfflineGrader, graded: Sequence[tuple[Task, int]]) -> list[_Example]:
+    free = [(t, p) for t, p in graded if needs_judgement(t)]  # exact types and empty replies need no level
+    base = OfflineGrader(grader.embedder, grader.cal)
+    feats = base.features([t for t, _ in free])
+    grades = [base._judge(t, f) for (t, _), f in zip(free, feats)]
+    return [_Example(t.question.id, base.raw_points(f), int(p), bool(ZEROING_FLAGS & set(g.flags)))
+            for (t, p), f, g in zip(free, feats, grades)]
+
+
+def _fit(exs: Sequence[_Example], default_cuts: Sequence[float]) -> Calibration:
+    import numpy as np
+
+    use = [e for e in exs if not e.guarded]
+    if not use:
+        return Calibration(tuple(default_cuts), {}, len(exs))  # type: ignore[arg-type]
+    raw, teacher = np.array([e.raw for e in use]), np.array([e.teacher for e in use])
+    # one shift of all three cut points, for quadratic weighted kappa on the examples, then the smallest mean
+    # error (kappa is flat when the teacher gave one grade), then no shift: three free cut points overfit a
+    # handful of examples (PT_ASAG 43-50, k = 10 per question: QWK 0.634 free vs 0.654 shifted)
+    best_key, shift = (-2.0, -9.0, 0.0), 0.0
+    for delta in np.round(np.arange(-1.0, 1.001, 0.05), 2):
+        pts = (raw[:, None] >= np.asarray(default_cuts) + delta).sum(1)
+        key = (round(qwk(teacher, pts), 6), -round(float(np.abs(pts - teacher).mean()), 6), -abs(float(delta)))
+        if key > best_key:
+            best_key, shift = key, float(delta)
+    c0, c1, c2 = (round(float(c) + shift, 3) for c in default_cuts)
+    cuts = (c0, c1, c2)
+    probe = OfflineGrader.__new__(OfflineGrader)
+    resid: dict[str, list[float]] = defaultdict(list)
+    for e in use:
+        resid[e.question_id].append(e.teacher - OfflineGrader.scaled(probe, e.raw, cuts))
+    # a point of grade is about (cut gap) raw points: turn the mean grade gap into a raw shift
+    gap = (cuts[2] - cuts[0]) / 2 or 0.5
+    offsets = {q: round(sum(r) / (len(r) + SHRINK) * gap, 4) for q, r in resid.items()}
+    return Calibration(cuts, {q: o for q, o in offsets.items() if o}, len(exs))
+
+
+def _predict(cal: Calibration, e: _Example) -> int:
+    if e.guarded:
+        return 0
+    probe = OfflineGrader.__new__(OfflineGrader)
+    x = OfflineGrader.scaled(probe, e.raw + cal.offsets.get(e.question_id, 0.0), cal.cuts)
+    return int(min(MAX_POINTS, max(0, math.floor(x + 0.5))))
+
+
+def _agreement(teacher: Sequence[int], kb: Sequence[int]) -> dict[str, Any]:
+    import numpy as np
+
+    t, k = np.asarray(teacher, float), np.asarray(kb, float)
+    pearson = float(np.corrcoef(t, k)[0, 1]) if len(t) > 1 and t.std() and k.std() else 0.0
+    return {"n": len(t), "teacher_mean": round(float(t.mean()), 3) if len(t) else None,
+            "kb_mean": round(float(k.mean()), 3) if len(k) else None, "pearson": round(pearson, 3),
+            "qwk": round(qwk(t.astype(int), k.astype(int)), 3) if len(t) else None,
+            "exact": round(float((t == k).mean()), 3) if len(t) else None}
+
+
+def fit_calibration(grader: OfflineGrader, graded: Sequence[tuple[Task, int]], *,
+                    leave_one_out: bool = True) -> Calibration:
+    """A calibration from teacher-graded replies, with its leave-one-out agreement (and that of the
+    default level on the same examples, for comparison)."""
+    if not graded:
+        raise InputError("no teacher-graded replies to calibrate on",
+                         "give a CSV with question_id, answer and points (0-3) for a few replies per question")
+    exs = _examples(grader, graded)
+    default = tuple(grader.cal["cuts"])
+    cal = _fit(exs, default)
+    agreement: dict[str, Any] = {}
+    if leave_one_out and exs:
+        loo = [_predict(_fit(exs[:i] + exs[i + 1:], default), e) for i, e in enumerate(exs)]
+        agreement = {"leave_one_out": _agreement([e.teacher for e in exs], loo),
+                     "default": _agreement([e.teacher for e in exs],
+                                           [_predict(Calibration(default), e) for e in exs])}  # type: ignore[arg-type]
+    return Calibration(cal.cuts, cal.offsets, len(graded), agreement)
+
+
+def sample_per_question(keys: Sequence[str], k: int, seed: int = 0) -> list[int]:
+    """Indices of ``k`` rows per question key (seeded, so a measurement can be rerun)."""
+    by: dict[str, list[int]] = defaultdict(list)
+    for i, key in enumerate(keys):
+        by[key].append(i)
+    out: list[int] = []
+    for key in sorted(by):
+        idx = by[key][:]
+        # one generator per question: a shared seed would pick the same positions in every question of the
+        # same size, and the same kinds of reply where files list them in the same order
+        random.Random(f"{seed}:{key}").shuffle(idx)
+        out += idx[:k]
+    return sorted(out)
+
+
+# --------------------------------------------------------------------------- the teacher's file
+
+def read_graded(path: Path, quiz: "Quiz") -> tuple[list[tuple[str, str, int]], list[str]]:
+    """(question id, answer, points) rows of a teacher-graded CSV: columns ``question_id``,
+    ``answer`` and ``points`` (0–3; ``score`` or ``grade`` also read), ``student`` optional.
+    Bad rows are notes naming the line, not fatal."""
+    from .gradebook import _resolve_qid, read_csv, read_text_file
+
+    text, _ = read_text_file(path)
+    header = text.split("\n", 1)[0].lower()
+    col = next((c for c in ("points", "score", "grade") if c in header), "points")
+    rows, notes = read_csv(path, required=("question_id", "answer", col))
+    out = []
+    for r in rows:
+        where = f"{path}:{r['_line']}"
+        qid = _resolve_qid(quiz, r["question_id"])
+        if qid is None:
+            notes.append(f"{where}: unknown question id '{r['question_id'].strip()}' — row skipped; "
+                         f"use an id from the quiz or its number 1–{len(quiz.questions)}")
+            continue
+        try:
+            p = float(r[col].strip().replace(",", "."))
+            if not 0 <= p <= MAX_POINTS:
+                raise ValueError
+        except ValueError:
+            notes.append(f"{where}: {col} '{r[col].strip()}' is not 0–3 — row skipped; write 0, 1, 2 or 3")
+            continue
+        out.append((qid, r["answer"], int(p + 0.5)))
+    return out, notes
+
+
+# --------------------------------------------------------------------------- kb grade / kb study
+
+MIN_OVERRIDES = 5  # overrides in grades.csv refit the quiz's calibration from this many on
+
+
+def use(grader: Any, adjust: dict[str, tuple[Sequence[float], float]]) -> None:
+    """Make ``grader`` (offline, or an LLM grader's offline fallback) grade with ``adjust``."""
+    target = grader if isinstance(grader, OfflineGrader) else getattr(grader, "offline", None)
+    if isinstance(target, OfflineGrader):
+        target.adjust.update(adjust)
+
+
+@dataclass
+class QuizCalibration:
+    calibration: Calibration | None
+    path: Path
+    refitted: bool = False  # fitted on this run (else loaded, or none)
+    notes: list[str] = field(default_factory=list)
+    examples: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # question id → (reply, points)
+
+
+def calibrate_quiz(quiz_path: Path, quiz: "Quiz", grader: OfflineGrader, graded: Path | None = None,
+                   overridden: Sequence[tuple[str, str, int]] = ()) -> QuizCalibration:
+    """The calibration ``kb grade`` uses for ``quiz``: refitted from ``graded`` (a teacher-graded CSV)
+    plus the ``overridden`` (question id, reply, points) of grades.csv — from the overrides alone when
+    there are at least MIN_OVERRIDES of them — and stored beside the quiz; else the stored one."""
+    rows, notes = read_graded(graded, quiz) if graded is not None else ([], [])
+    examples = list(rows) + list(overridden)
+    path = calibration_path(quiz_path)
+    by_q: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for qid, reply, pts in examples:
+        by_q[qid].append((reply, pts))
+    if graded is not None and not rows:
+        raise InputError(f"{graded}: no usable teacher-graded row",
+                         "each row needs a question_id from the quiz, the answer and points 0-3")
+    if graded is not None or len(overridden) >= MIN_OVERRIDES:
+        tasks = [(Task(quiz.question(qid), reply), pts) for qid, reply, pts in examples]  # type: ignore[arg-type]
+        cal = fit_calibration(grader, tasks)
+        save_calibration(quiz_path, cal)
+        return QuizCalibration(cal, path, True, notes, dict(by_q))
+    return QuizCalibration(load_calibration(quiz_path), path, False, notes, dict(by_q))
+
+
+def calibrate_grader(grader: Any, quiz_path: Path, quiz: "Quiz", graded: Path | None,
+                     overrides: dict[tuple[str, str], tuple[int, str]],
+                     answers: dict[tuple[str, str], str]) -> QuizCalibration:
+    """What ``kb grade`` does before grading: fit (or load) the quiz's calibration from ``graded`` and
+    the instructor's ``overrides`` of the replies in ``answers`` ((student, question) → reply), make
+    ``grader`` use it, and give an LLM grader the teacher-graded replies as few-shot examples."""
+    overridden = [(qid, answers[(s, qid)], p) for (s, qid), (p, _) in overrides.items() if (s, qid) in answers]
+    qc = calibrate_quiz(quiz_path, quiz, getattr(grader, "offline", grader), graded, overridden)
+    if qc.calibration is not None:
+        use(grader, qc.calibration.adjust([q.id for q in quiz.questions]))
+    shots = getattr(grader, "examples", None)
+    if isinstance(shots, dict):
+        for qid, reply, pts in overridden:
+            shots.setdefault(qid, [])
+            if (reply, pts) not in shots[qid]:
+                shots[qid].append((reply, pts))
+        if qc.refitted:
+            for qid, pairs in qc.examples.items():
+                shots.setdefault(qid, []).extend(x for x in pairs if x not in shots.get(qid, []))
+    return qc
+
+
+def study_adjustments(quizzes: Sequence[tuple[str, "Quiz"]]
+                      ) -> tuple[dict[str, tuple[Sequence[float], float]], list[str]]:
+    """Per question id, the stored calibrations of the quizzes being studied; a damaged one is a
+    note (the default level is used for that quiz), never a stop."""
+    out: dict[str, tuple[Sequence[float], float]] = {}
+    notes = []
+    for path, quiz in quizzes:
+        try:
+            cal = load_calibration(Path(path))
+        except InputError as e:
+            notes.append(f"{e.message} — default grading level used; {e.hint}")
+            continue
+        if cal is not None:
+            out.update(cal.adjust([q.id for q in quiz.questions]))
+    return out, notes
