@@ -376,8 +376,9 @@ class OfflineWriter:
                     if fold(name) in STOPWORDS or len(name) < 3 or name.lower() in _CAT_GROUP:
                         continue
                     code_like = "_" in name or "." in name or "()" in name or bool(re.search(r"[a-z][A-Z]", name))
-                    if not (code_like or group == "class" and name[0].isupper() and name.isascii()
-                            or group == "option" and name.isascii() and name.islower() and len(name) >= 4):
+                    english = m.group("cat").lower() in ("class", "method", "function", "option", "parameter", "argument")
+                    if not (code_like or not english and (group == "class" and name[0].isupper() and name.isascii()
+                            or group == "option" and name.isascii() and name.islower() and len(name) >= 4)):
                         continue  # "el método calculada", "la función Python": words, not code
                     found.setdefault((group, name), Entity(group, name, c.source))
             course.entities = sorted(found.values(), key=lambda e: (e.group, e.name))

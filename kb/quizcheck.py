@@ -26,7 +26,7 @@ from .quiz import Question
 from .text import STOPWORDS, fold, words
 
 SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
-DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported")
+DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor")
 _BLANK = re.compile(r"_{3,}")
 
 
@@ -130,10 +130,27 @@ def giveaway(q: Question) -> str | None:
         shared = [bool(stems(c) & stem) for c in q.choices]
         if shared[q.correct] and sum(shared) == 1:
             return "giveaway"
-    if q.type == "short":
-        aw = stems(q.answer)
-        if aw and aw <= stems(q.prompt):
-            return "giveaway"
+    if q.type == "short" and q.origin != "harvested":
+        body = q.answer.split(":", 1)[1] if re.match(r"^[^:]{2,60}:\s", q.answer) else q.answer
+        if len(stems(body) - stems(q.prompt)) <= 2:
+            return "giveaway"  # "¿Qué es Ruido aleatorio?" → "agregar ruido aleatorio a la imagen"
+    return None
+
+
+def foreign_material(q: Question, source_text: str) -> str | None:
+    """Distractors the cited source never mentions ("github.com" among PyTorch methods), or a
+    false statement built from words of another deck: implausible to a student of this one."""
+    if not source_text:
+        return None
+    src = norm(source_text)
+    if q.type == "mcq" and isinstance(q.correct, int):
+        for i, c in enumerate(q.choices):
+            if i != q.correct and norm(c) and norm(c) not in src:
+                return "implausible-distractor"
+    if q.type == "tf" and q.correct is False:
+        missing = stems(statement(q)) - stems(source_text)
+        if len(missing) >= 2:  # one template word ("debe", "significa") is not foreign material
+            return "implausible-distractor"
     return None
 
 
