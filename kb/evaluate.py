@@ -115,7 +115,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     cited_sources = {c.source for c in chunks.values()}
     for c in ws.store.all_chunks():
         if c.source in cited_sources:
-            source_text[c.source] += "\n" + c.text
+            source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
     found: list[list[str]] = []
     for q, cid in zip(qs, cited_ids):
         chunk = chunks.get(cid)

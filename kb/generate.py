@@ -140,8 +140,9 @@ _GENERIC = frozenset("""necessario necessaria necessarios parte partes forma for
     mientras enquanto antes depois tanto otro otros etc posteriormente automaticamente amplia amplio""".split())
 
 # third-person verb endings ("representan", "utilizan", "optimiza") and the nouns that share them
-_VERB_3P = re.compile(r"(?<=...)(an|iza|izan|aron|ieron|aba|aban)$")
-_NOUNS_EN = frozenset("imagen orden volumen examen resumen origen margen plan".split())
+_VERB_3P = re.compile(r"(?<=...)(an|en|iza|izan|aron|ieron|aba|aban)$")
+_NOUNS_EN = frozenset("""imagen imagenes orden volumen examen resumen origen margen plan tensorflow pytorch
+    token batchnorm""".split())
 _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9]*s?|[A-Za-z]+(?:[._][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
 
 
@@ -428,6 +429,16 @@ def select(drafts: list[Draft], request: GenerationRequest) -> tuple[list[Draft]
             used_items.add(d.item)
         per_type[d.question.type] += 1
 
+    # a floor for each asked type the material has (20 questions, 4 types: 2 each), best first
+    floor = max(1, request.n // (2 * len(request.types))) if len(request.types) > 1 else 0
+    for t in request.types:
+        for g in ordered_groups:
+            if per_type[t] >= floor or len(chosen) >= request.n:
+                break
+            d = next((d for d in g if d.question.type == t and d not in chosen and d.key not in used_keys
+                      and not (d.item and d.item in used_items)), None)
+            if d is not None and not any(_section(x) == _section(d) for x in chosen):
+                take(d)
     for capped in (True, False):
         progress = True
         while progress and len(chosen) < request.n:

@@ -294,7 +294,8 @@ class OfflineWriter:
                 runs[item.run].append(item)
         context = slide.title if _title_ok(slide.title) else ""
         for run in runs.values():
-            real = [it for it in run if not self._trivial(it)]
+            real = [it for it in run if not self._trivial(it)
+                    and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)]  # one concept per label
             for it in run:
                 body_l = it.body.split(" ", 1)[0].lower()
                 if body_l in ("es", "son", "é", "são", "is", "are"):
@@ -413,6 +414,8 @@ class OfflineWriter:
                     for cand in same_src:
                         if same_thing(cand, name) or fold(cand) in fold(s) or any(same_thing(cand, p) for p in pool):
                             continue
+                        if self._also_fits(cand, name, s, slide.chunk.source, course):
+                            continue
                         pool.append(cand)
                     prio = 2.4 + self._centrality(name, slide, course)
                     accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
@@ -425,6 +428,26 @@ class OfflineWriter:
                                  accepted=accepted, origin="cloze")
                     out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
                     break
+
+    @staticmethod
+    def _also_fits(cand: str, answer: str, sentence: str, source: str, course: CourseTerms) -> bool:
+        """The source opens a sentence about the candidate with the same words as the stem
+        ("Podemos aplicar transformaciones … DataLoader … el parámetro transform"): the candidate
+        might be right too, so it is no distractor. A parallel sentence for another purpose
+        ("Para cargar …, utilizamos el método torch.load()") is a good one."""
+        def lead(text: str) -> list[str]:
+            return [fold(w)[:5] for w in words(text) if len(w) >= 4 and fold(w) not in STOPWORDS][:3]
+
+        want = lead(sentence.replace(answer, " "))
+        if len(want) < 3:
+            return False
+        for c in course.by_source.get(source, []):
+            if cand not in c.text:
+                continue
+            for other in sentences(" ".join(c.text.split())):
+                if cand in other and set(lead(other.replace(cand, " "))) == set(want):
+                    return True
+        return False
 
     # ------------------------------------------------------------------ purpose, scope, contrast, steps
     def _purpose(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:

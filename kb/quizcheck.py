@@ -35,6 +35,14 @@ def norm(text: str) -> str:
     return " ".join(fold(w) for w in words(text))
 
 
+_TEMPLATE_WORDS = frozenset("""significa significam means debe deve should solo apenas only verdadero falso
+    verdadeiro true false""".split())
+
+
+def _stems4(text: str) -> set[str]:
+    return {fold(w)[:4] for w in words(text) if len(w) >= 4 and fold(w) not in STOPWORDS}
+
+
 def stems(text: str, min_len: int = 4) -> set[str]:
     """Crude inflection-insensitive stems (first 5 letters) of the content words."""
     return {fold(w)[:5] for w in words(text) if len(w) >= min_len and fold(w) not in STOPWORDS}
@@ -126,9 +134,11 @@ def giveaway(q: Question) -> str | None:
         if a and re.search(rf"(?<![\w.]){re.escape(a)}", fold(rest)):
             return "giveaway"
     if q.type == "mcq" and len(q.choices) >= 2 and isinstance(q.correct, int):
-        stem = stems(_BLANK.sub(" ", q.prompt))
-        shared = [bool(stems(c) & stem) for c in q.choices]
-        if shared[q.correct] and sum(shared) == 1:
+        # a word of the stem that only the right option echoes ("rotar la imagen" → Rotación)
+        stem = _stems4(_BLANK.sub(" ", q.prompt))
+        right = _stems4(q.choices[q.correct]) & stem
+        others = set().union(*(_stems4(c) for i, c in enumerate(q.choices) if i != q.correct))
+        if right - others:
             return "giveaway"
     if q.type == "short" and q.origin != "harvested":
         body = q.answer.split(":", 1)[1] if re.match(r"^[^:]{2,60}:\s", q.answer) else q.answer
@@ -148,8 +158,10 @@ def foreign_material(q: Question, source_text: str) -> str | None:
             if i != q.correct and norm(c) and norm(c) not in src:
                 return "implausible-distractor"
     if q.type == "tf" and q.correct is False:
-        missing = stems(statement(q)) - stems(source_text)
-        if len(missing) >= 2:  # one template word ("debe", "significa") is not foreign material
+        have = {fold(w)[:6] for w in words(source_text)}
+        missing = [w for w in words(statement(q)) if len(w) >= 4 and fold(w) not in STOPWORDS
+                   and fold(w) not in _TEMPLATE_WORDS and fold(w)[:6] not in have]
+        if missing:  # "Varios particionadores disponibles: …" in a deck that never says "particionadores"
             return "implausible-distractor"
     return None
 
