@@ -130,7 +130,7 @@ _GENERIC = frozenset("""necessario necessaria necessarios parte partes forma for
     muita muitas mucho muchos mucha muchas many much pouco poucos pouca poucas poco pocos tecnica tecnicas
     technique techniques valor valores value values sistema sistemas system systems proceso procesos processo
     processos process variedad variedade variety cantidad quantidade amount numero number manera maneiras
-    asegurate asegurese todos todas mismo misma mismos mismas estan esten utiliza realiza permite
+    asegurate asegurese usan divide define completo final menudo conjunto conjuntos todos todas mismo misma mismos mismas estan esten utiliza realiza permite
     diferentes diferente different distintos especificos especifica especificas specific varias several
     capacidad capacidade ability forma uso utilizacion utilizacao usage herramienta herramientas ferramenta
     ferramentas tool tools opcion opciones opcao opcoes option options caracteristicas aspectos aspects
@@ -283,7 +283,8 @@ class CourseTerms:
             ft = fold(term)
             if len(ft) >= 3 and f" {ft} " in ftext or (len(ft) >= 4 and f" {ft}" in ftext and _TECH.match(term)
                                                          and not term.isupper()):
-                if not set(ft.split()) <= skip and not set(ft.split()) <= _GENERIC | STOPWORDS:
+                if not set(ft.split()) <= skip and not set(ft.split()) <= _GENERIC | STOPWORDS \
+                        and not (" " not in ft and _NOT_NOUN.search(ft) and not _TECH.match(term)):
                     scored[term] = 3.0 + 0.1 * self.importance(term)
         toks = words(text)
         for i, w in enumerate(toks):

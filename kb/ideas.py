@@ -173,6 +173,8 @@ def complete_sentence(text: str, min_words: int = 6, max_words: int = 60) -> boo
     if re.search(r"[^\s.:;!?¿¡«“\"(] (A|O|Os|As|El|La|Los|Las|The|Um|Uma|Un|Una|En|Em|In|Com|Con|With|Para|Por) [a-zà-ÿ]",
                  text):
         return False  # "… como processo A maioria …": two sentences run together without a stop
+    if re.search(r"\w\([^)]*,\S", text):
+        return False  # a code call "f(a,b,shape=(3,2))" inside the sentence
     letters = sum(ch.isalpha() for ch in text)
     return letters / max(1, len(text)) > 0.6
 

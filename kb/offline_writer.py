@@ -35,7 +35,7 @@ from .generate import (CourseTerms, Draft, GenerationRequest, Rejected, WriterOu
                        _citation, _term_ok, passage_usable)
 from .ideas import Item, Slide, complete_sentence, dangling, read_slide
 from .quiz import Question
-from .quizcheck import defects, norm, same_thing, stems
+from .quizcheck import _stems4, defects, norm, same_thing, stems
 from .records import Chunk, content_hash
 from .text import STOPWORDS, detect_language, fold, sentences, words
 
@@ -201,9 +201,12 @@ class OfflineWriter:
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
 
     @staticmethod
-    def _ctx(slide: Slide) -> str:
-        """" (Slide title)" to situate a sentence to complete, when the title is a real one."""
-        return f" ({slide.title})" if _title_ok(slide.title) else ""
+    def _ctx(slide: Slide, answer: str = "") -> str:
+        """" (Slide title)" to situate a sentence to complete, when the title is a real one and
+        does not name the answer ("Batch Sampling" for Sampler)."""
+        if not _title_ok(slide.title) or answer and _stems4(answer) & _stems4(slide.title):
+            return ""
+        return f" ({slide.title})"
 
     @staticmethod
     def _centrality(term: str, slide: Slide, course: CourseTerms) -> float:
@@ -340,7 +343,14 @@ class OfflineWriter:
                 answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
                 concepts = tuple(dict.fromkeys(self._concepts(a.body, a.label, course, 2)
                                                + self._concepts(b.body, b.label, course, 2)))
-                q = Question("short", _t("differ", lang, a=la, b=lb), answer, (), concepts or (a.label, b.label),
+                prompt = _t("differ", lang, a=la, b=lb)
+                intro = next((it for it in slide.items if it.index == a.index - 1), None)
+                where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
+                    and len(words(intro.text)) <= 8 else context
+                if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
+                    prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
+                             f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+                q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
                              "hard", lang, origin="compare")
                 out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8, quote=f"{a.text} {b.text}"))
             # false statements: one sibling's description attached to another
@@ -421,10 +431,10 @@ class OfflineWriter:
                     accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
                     concepts = (name,)
                     if len(pool) >= 3:
-                        q = Question("mcq", _t("complete", lang, s=blanked, c=self._ctx(slide)), name, (), concepts, "easy", lang,
+                        q = Question("mcq", _t("complete", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "easy", lang,
                                      choices=tuple([name, *pool[:3]]), correct=0, origin="mcq")
                         out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
-                    q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide)), name, (), concepts, "medium", lang,
+                    q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "medium", lang,
                                  accepted=accepted, origin="cloze")
                     out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
                     break
@@ -441,11 +451,12 @@ class OfflineWriter:
         want = lead(sentence.replace(answer, " "))
         if len(want) < 3:
             return False
+        short = cand.split(".")[-1] if "." in cand.rstrip(".") else cand  # torch.utils.data.DataLoader → DataLoader
         for c in course.by_source.get(source, []):
-            if cand not in c.text:
+            if short not in c.text:
                 continue
             for other in sentences(" ".join(c.text.split())):
-                if cand in other and set(lead(other.replace(cand, " "))) == set(want):
+                if short in other and set(lead(other.replace(short, " "))) == set(want):
                     return True
         return False
 
@@ -462,7 +473,7 @@ class OfflineWriter:
                 continue
             if lang != "en" and not fold(words(goal)[0]).endswith(("ar", "er", "ir")):
                 continue  # "para la comunicación …": a purpose is an action
-            if re.search(r"\b(para|to)\b", obj) or any(w in verbs for w in words(obj)) \
+            if re.search(r"\b(para|to|como|such as)\b", obj) or any(w in verbs for w in words(obj)) \
                     or any(w.capitalize() in verbs for w in words(obj)[1:]):
                 continue  # "iterar … y visualiza …": two instructions in one
             inf = verbs[m.group("imp")]
@@ -546,6 +557,8 @@ class OfflineWriter:
                     near = [" ".join(toks[j:j + 2]) for j in (i - 1, i) if 0 <= j and j + 1 < len(toks)]
                     if any(course.folded_text.count(f" {b} ") >= 2 for b in near):
                         continue  # "parameter _____": one word of a phrase the course uses as a whole
+                    if course.df.get(fw, 0) > 0.08 * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
+                        continue  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
                     if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title):
                         continue  # "PyTorch" in a PyTorch deck, the slide's own title: trivial blanks
                     if len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) != 1 or f"{w}(" in s:
@@ -560,7 +573,7 @@ class OfflineWriter:
         if "_____" not in blanked or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
             return  # an item of an enumeration: any of its siblings would fit the blank
         accepted = tuple({term.lower(), fold(term)} - {term})
-        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide)), term, (), (term,), "easy", lang,
+        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide, term)), term, (), (term,), "easy", lang,
                      accepted=accepted, origin="cloze")
         out.append(self._draft(slide, item, q, fold(term), 1.4 + 0.02 * score, quote=s))
 

@@ -40,7 +40,12 @@ _TEMPLATE_WORDS = frozenset("""significa significam means debe deve should solo 
 
 
 def _stems4(text: str) -> set[str]:
-    return {fold(w)[:4] for w in words(text) if len(w) >= 4 and fold(w) not in STOPWORDS}
+    """4-letter stems of the content words, identifiers split into their parts
+    (``torch.nn.parallel.DistributedDataParallel`` → torc, para, dist, data)."""
+    parts: list[str] = []
+    for w in words(text):
+        parts += [p for p in re.split(r"[._()\-]+|(?<=[a-z])(?=[A-Z])", w) if p]
+    return {fold(p)[:4] for p in parts if len(p) >= 4 and fold(p) not in STOPWORDS}
 
 
 def stems(text: str, min_len: int = 4) -> set[str]:
@@ -133,6 +138,9 @@ def giveaway(q: Question) -> str | None:
         a = fold(q.answer).strip("() ")
         if a and re.search(rf"(?<![\w.]){re.escape(a)}", fold(rest)):
             return "giveaway"
+        parts = _stems4(q.answer)
+        if parts and len(parts & _stems4(rest)) * 2 >= len(parts) and len(parts) <= 2:
+            return "giveaway"  # "(Data Shuffling): … la opción _____ …" → shuffle
     if q.type == "mcq" and len(q.choices) >= 2 and isinstance(q.correct, int):
         # a word of the stem that only the right option echoes ("rotar la imagen" → Rotación)
         stem = _stems4(_BLANK.sub(" ", q.prompt))
