@@ -25,6 +25,10 @@ _DANGLING = frozenset("""a al ao aos as com como de del do dos da das e el em en
     pelo pela que sin sem su sus un una um uma y the of and to for in on with from an or""".split())
 
 
+_QUANTIFIERS = frozenset("""algunos algunas alguns algumas varios varias vários várias muchos muchas muitos muitas
+    some many several these estos estas estes estas otros otras outros outras""".split())
+
+
 @dataclass(frozen=True)
 class Item:
     """One bullet, numbered step or paragraph sentence group, rejoined and cleaned."""
@@ -141,6 +145,9 @@ def _groups(items: list[Item], run: int) -> list[Item]:
         head = it.text[:-1].strip() if it.text.endswith(":") else ""
         if not head or len(words(head)) > 6 or re.match(r"(?i)(para|to|por ejemplo|por exemplo|for example)\b", head):
             continue
+        first, last = fold(words(head)[0]), fold(words(head)[-1])
+        if first in _QUANTIFIERS or re.search(r"(an|en|am|em)$", last) and len(words(head)) > 1:
+            continue  # "Algunas configuraciones comunes incluyen:" introduces a list, it is no concept
         body: list[Item] = []
         for nxt in items[i + 1:]:
             if nxt.text.endswith(":") or nxt.label and len(words(nxt.label)) <= 3:

@@ -123,6 +123,7 @@ _SCOPE = re.compile(
 _SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|Make sure (?:to|you)|"
                          r"Remember to|Es importante|É importante)\s+", re.I)
 _VS = re.compile(r"^(?P<a>[A-Z][\w .]{2,40}?)\s*(?:!=|≠|vs\.?|versus)\s*(?P<b>[A-Z][\w .]{2,40}?)(?:\s*\(.*\))?\.?$")
+_NOT_NOUN_W = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?)$")
 _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
 
 
@@ -346,7 +347,7 @@ class OfflineWriter:
                 prompt = _t("differ", lang, a=la, b=lb)
                 intro = next((it for it in slide.items if it.index == a.index - 1), None)
                 where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
-                    and len(words(intro.text)) <= 8 else context
+                    and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
                 if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
                     prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
                              f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
@@ -549,6 +550,8 @@ class OfflineWriter:
                         continue
                     if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
                         continue
+                    if _NOT_NOUN_W.search(fw) and not _TECH.match(w):
+                        continue  # "… como este es _____ sobre la Mesh" → distribuido: a participle, no key term
                     if any(fw in fold(t).split() and fold(t) != fw and f" {fold(t)} " in f" {norm(s)} "
                            for t in course.terms_with(fw)):
                         continue  # "parameter _____": half of a course term
