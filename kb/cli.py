@@ -331,7 +331,9 @@ def eval_quiz(
     quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
 ) -> None:
-    """Measure a quiz: support, answerability, near-duplicates, language, types, coverage.
+    """Measure a quiz as a teacher would: the share of questions with no defect (cut-off text,
+    giveaway, duplicate or implausible options, unsupported answer, off-topic, language,
+    near-duplicate), correct-position skew, questions written vs asked, section coverage.
 
     Example: kb eval quiz quizzes/course.json
     """
