@@ -410,6 +410,8 @@ class OfflineWriter:
                     ent = next((e for e in entities if e.name == name), None)
                     if ent is None or s.count(name) != 1:
                         continue
+                    if item.step is not None and not self._ctx(slide, name):
+                        break  # a step without its goal ("Crear una instancia … con la clase _____") is ambiguous
                     core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
                     if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
                         continue  # "la clase DataLoader para crear DataLoaders": the stem names the answer
@@ -507,6 +509,8 @@ class OfflineWriter:
             m = _VS.match(item.text)
             if m and i + 1 < len(items) and " vs" in items[i + 1].text:
                 sides = re.split(r"\s+vs\.?\s+", items[i + 1].text, maxsplit=1)
+                if detect_language(items[i + 1].text, default=lang) != lang:
+                    continue  # the slide's English note would be the model answer of a Spanish question
                 if len(sides) == 2 and all(len(words(x)) >= 2 for x in sides):
                     a, b = m.group("a").strip(), m.group("b").strip()
                     answer = f"{a}: {sides[0].strip().rstrip('.')}; {b}: {sides[1].strip().rstrip('.')}."

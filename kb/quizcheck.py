@@ -39,6 +39,13 @@ _TEMPLATE_WORDS = frozenset("""significa significam means debe deve should solo 
     verdadeiro true false""".split())
 
 
+# Spanish/Portuguese stems whose English translation names code entities (4-letter stems both sides)
+_GLOSSARY = {"guar": "save", "salv": "save", "carg": "load", "carr": "load", "mues": "samp", "amos": "samp",
+             "mezc": "shuf", "emba": "shuf", "lote": "batc", "peso": "weig", "capa": "laye", "cama": "laye",
+             "dicc": "dict", "dici": "dict", "disp": "devi", "entr": "trai", "trei": "trai", "apil": "stac",
+             "empi": "stac", "reso": "reso", "hilo": "thre"}
+
+
 def _stems4(text: str) -> set[str]:
     """4-letter stems of the content words, identifiers split into their parts
     (``torch.nn.parallel.DistributedDataParallel`` → torc, para, dist, data)."""
@@ -142,8 +149,10 @@ def giveaway(q: Question) -> str | None:
         if parts and len(parts & _stems4(rest)) * 2 >= len(parts) and len(parts) <= 2:
             return "giveaway"  # "(Data Shuffling): … la opción _____ …" → shuffle
     if q.type == "mcq" and len(q.choices) >= 2 and isinstance(q.correct, int):
-        # a word of the stem that only the right option echoes ("rotar la imagen" → Rotación)
+        # a word of the stem that only the right option echoes ("rotar la imagen" → Rotación),
+        # also through translation ("Para guardar …" → torch.save(), "muestreo" → Sampler)
         stem = _stems4(_BLANK.sub(" ", q.prompt))
+        stem |= {_GLOSSARY[x] for x in stem if x in _GLOSSARY}
         right = _stems4(q.choices[q.correct]) & stem
         others = set().union(*(_stems4(c) for i, c in enumerate(q.choices) if i != q.correct))
         if right - others:

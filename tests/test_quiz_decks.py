@@ -181,13 +181,29 @@ def test_implausible_distractors_are_seen_and_options_stay_in_the_deck(course):
     nonsense = _q("¿Verdadero o falso? Varios particionadores disponibles: los datos de entrada y las etiquetas",
                   "Falso.", "tf", correct=False)
     assert foreign_material(nonsense, source_text) == "implausible-distractor"
-    for deck in DECKS:
-        r, path = _generate(course, ["--source", f"corpora/{deck}", "-n", "12", "--types", "mcq"], f"mcq-{deck}")
-        assert r.returncode == 0, r.stderr
-        deck_text = "\n".join(c.text for c in _chunks(course, deck))
-        for q in json.loads(r.stdout)["questions"]:
-            assert all(c in deck_text for c in q["choices"]), q["choices"]
-        assert "implausible-distractor" not in _eval(course, path)["defects"]
+    r, path = _generate(course, ["--source", "corpora/03Datos.pdf", "-n", "20", "--types", "mcq,tf"], "mcq-03")
+    assert r.returncode == 0, r.stderr
+    deck_text = "\n".join(c.text for c in _chunks(course, "03Datos.pdf"))
+    mcqs = [q for q in json.loads(r.stdout)["questions"] if q["type"] == "mcq"]
+    assert len(mcqs) >= 2
+    for q in mcqs:
+        assert all(c in deck_text for c in q["choices"]), q["choices"]
+    assert "implausible-distractor" not in _eval(course, path)["defects"]
+
+
+def test_translation_giveaway_is_seen_and_left_to_typed_recall(course):
+    # 05modelos.pdf p. 5: "Para guardar el estado del modelo, utilizamos el método torch.save() …"
+    old = _q("Completa la frase: «Para guardar el estado del modelo, utilizamos el método _____ y pasamos la ruta.»",
+             "torch.save()", "mcq", choices=("torch.save()", "torch.hub.load()", "named_modules()", "parameters()"),
+             correct=0)
+    assert giveaway(old) == "giveaway"  # "guardar" is "save": the only option that says it
+    fair = _q(old.prompt, "torch.save()", "mcq", choices=("torch.save()", "torch.load()", "torch.hub.load()",
+                                                           "parameters()"), correct=0)
+    assert giveaway(fair) == "giveaway"  # still the only "save"; typed recall (cloze) is the honest form
+    r, _ = _generate(course, ["--source", "corpora/05modelos.pdf", "-n", "12"], "m05-typed")
+    qs = json.loads(r.stdout)["questions"]
+    save = [q for q in qs if "Para guardar el estado del modelo" in q["prompt"]]
+    assert save and all(q["type"] == "cloze" and q["answer"] == "torch.save()" for q in save)
 
 
 def test_choices_naming_the_same_thing_are_seen():
