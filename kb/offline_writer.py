@@ -123,6 +123,8 @@ _SCOPE = re.compile(
 _SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|Make sure (?:to|you)|"
                          r"Remember to|Es importante|É importante)\s+", re.I)
 _VS = re.compile(r"^(?P<a>[A-Z][\w .]{2,40}?)\s*(?:!=|≠|vs\.?|versus)\s*(?P<b>[A-Z][\w .]{2,40}?)(?:\s*\(.*\))?\.?$")
+_ROMANCE_FUNCTION_WORDS = frozenset("de del la el los las en que y para con por una un da do das dos em no na e"
+                                    " um uma".split())
 _NOT_NOUN_W = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?)$")
 _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
 
@@ -509,7 +511,7 @@ class OfflineWriter:
             m = _VS.match(item.text)
             if m and i + 1 < len(items) and " vs" in items[i + 1].text:
                 sides = re.split(r"\s+vs\.?\s+", items[i + 1].text, maxsplit=1)
-                if detect_language(items[i + 1].text, default=lang) != lang:
+                if lang != "en" and not {fold(w) for w in words(items[i + 1].text)} & _ROMANCE_FUNCTION_WORDS:
                     continue  # the slide's English note would be the model answer of a Spanish question
                 if len(sides) == 2 and all(len(words(x)) >= 2 for x in sides):
                     a, b = m.group("a").strip(), m.group("b").strip()
