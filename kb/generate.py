@@ -1,21 +1,13 @@
-"""Exercise generation: the question-writer seam and the offline (rule-based) writer.
+"""Exercise generation: the question-writer seam, course statistics, selection and the service.
 
 The seam sits at the task — "write questions from these passages" — so the offline writer
-and an LLM (:mod:`kb.llm`) honour the same call. :func:`generate_quiz` picks the passages
-(whole course, a topic via retrieval, or chosen sources), asks the writer for candidates,
-removes near-duplicates with the embedder, and spreads the chosen questions across types,
-sources and sections.
-
-The offline writer is deterministic. It
-- harvests exercises the materials already contain (numbered questions under an
-  "Exercícios/Ejercicios/Exercises" heading, with the paragraphs after them as answer);
-- turns definitional sentences and labelled bullets ("X é …", "X es …", "**X**: …") into
-  definition questions with the source sentence as the model answer;
-- blanks one important course term in a well-formed sentence (cloze);
-- builds multiple choice from definitions, with distractors that are other course terms of
-  the same shape, ranked by embedding similarity (plausible but not synonyms);
-- builds true/false from statements; the false variant negates the copula or swaps in a
-  distractor term, so it is false given the source.
+(:mod:`kb.offline_writer`, questions from whole ideas with their slide title) and an LLM
+(:mod:`kb.llm`) honour the same call. :func:`generate_quiz` picks the passages (whole course,
+chosen sources, or a topic's passages above a similarity floor — an off-course topic is an
+error), asks the writer for candidates (each has passed :mod:`kb.quizcheck`), removes
+near-duplicates with the embedder, and selects central ideas first, spread over sources,
+sections and the asked types, one question per idea and per term. When fewer than asked pass,
+it writes fewer and the report's notes say why. Multiple-choice correct positions rotate.
 """
 
 from __future__ import annotations
@@ -29,8 +21,8 @@ from typing import Iterable, Protocol, Sequence
 
 from .errors import UsageError
 from .quiz import DIFFICULTIES, LANGS, TYPES, Citation, Question, Quiz
-from .records import Chunk, content_hash
-from .text import STOPWORDS, detect_language, fold, sentences, words
+from .records import Chunk
+from .text import STOPWORDS, fold, words
 
 
 @dataclass(frozen=True)
@@ -88,7 +80,6 @@ class QuestionWriter(Protocol):
 
 # --------------------------------------------------------------------------- language bits
 
-_NEG = {"pt": "não", "es": "no", "en": "not"}
 _EXERCISE_HEADING = re.compile(r"exerc[ií]c|ejercicio|exercise|quest(ões|oes)\b|preguntas", re.I)
 _SKIP_HEADING = re.compile(r"\b(agenda|índice|indice|sumário|sumario|contenidos?|contents|refer[eê]ncias|referencias|"
                            r"bibliograf|metodolog|entorno|agradec)", re.I)
@@ -101,8 +92,6 @@ _GENERIC_TERMS = {"exemplo", "por exemplo", "nota", "note", "ejemplo", "soluçõ
                   "desventajas", "vantagens", "desvantagens", "definição", "definicion", "ideia", "idea", "problema",
                   "resultado", "pasos", "passos", "step", "steps", "importante", "observação", "observe", "components",
                   "componentes", "elementos", "module", "modulo", "interface", "solução", "solucion", "solution"}
-_VAGUE_DEF = re.compile(r"^(um pouco|muito|bem|mais|menos|possível|importante|necessário|fundamental|fácil|difícil|claro|"
-                        r"un poco|muy|más|necesario|very|more|less|important|easy|hard|possible|simple|simples)\b", re.I)
 _NOT_NOUN = re.compile(r"(mente|[aei]r|[aei]r(?:lo|la|los|las|se|nos)|ndo|[aei]das?|[aei]dos?)$")
 _ORDINALS = {"primeiro", "primeira", "segundo", "segunda", "terceiro", "terceira", "ultimo", "ultima", "proximo",
              "primero", "primera", "tercero", "tercera", "first", "second", "third", "last", "next", "outro", "outra",
@@ -112,9 +101,6 @@ _BAD_FIRST = {"em", "de", "para", "por", "com", "sem", "en", "con", "sin", "in",
               "pero", "but", "assim", "asi", "so", "então", "entao", "aqui", "here", "hoy", "hoje"}
 _CLAUSE = {"que", "which", "that", "nao", "não", "no", "not", "se", "if", "quando", "cuando", "when", "onde", "donde"}
 _REFERENCE = re.compile(r"\b(19|20)\d\d\.|\bet al\b|\bProceedings\b|\bdoi\b|^[¹²³⁴⁵⁶⁷⁸⁹⁰]|^(Figure|Fig\.|Figura|Fuente|Source|Fonte)\b", re.I)
-_DESCRIBES = re.compile(r"^(Descreve|Explica|Introduz|Aborda|Envolve|Apresenta|Discute|Menciona|Mostra|Describe|Explica|"
-                        r"Introduce|Presenta|Muestra|Describes|Explains|Introduces|Shows|Discusses)\b")
-_META = re.compile(r"^(o|este|el|this|the) (capítulo|capitulo|livro|libro|chapter|book|curso|course|tutorial)\b", re.I)
 _COPULA = re.compile(
     r"^(?P<term>[^,;:()]{2,70}?)\s+(?P<verb>é|são|consiste em|consistem em|refere-se a|significa|serve para|servem para|"
     r"es|son|consiste en|se refiere a|sirve para|sirven para|is|are|consists of|refers to|is used to)\s+(?P<def>.{15,})$",
@@ -158,16 +144,6 @@ def _strip_article(term: str) -> str:
     return " ".join(ws)
 
 
-def _good_sentence(s: str) -> bool:
-    w = words(s)
-    if not 8 <= len(w) <= 45 or "http" in s or "?" in s or _REFERENCE.search(s):
-        return False
-    if sum(s.count(c) for c in "=(){}[]<>$#|") > 2:
-        return False
-    letters = sum(ch.isalpha() for ch in s)
-    return letters / max(1, len(s)) > 0.7
-
-
 def _term_ok(term: str) -> bool:
     t = fold(term)
     ws = t.split()
@@ -178,15 +154,6 @@ def _term_ok(term: str) -> bool:
     if ws[0] in _ORDINALS or ws[0] in _BAD_FIRST or any(w in _CLAUSE for w in ws):
         return False
     return not term[0].islower() or len(ws) <= 4
-
-
-def _shape(term: str) -> str:
-    """Terms of the same kind: identifiers, acronyms, single words, phrases."""
-    if re.search(r"[._()]|[a-z][A-Z]", term):
-        return "identifier"
-    if term.isupper():
-        return "acronym"
-    return "word" if " " not in term else "phrase"
 
 
 # --------------------------------------------------------------------------- course statistics
@@ -312,33 +279,6 @@ class CourseTerms:
                 break
         return tuple(out)
 
-    def distractors(self, term: str, avoid_text: str, k: int = 3, lang: str | None = None) -> list[str]:
-        """Other course terms of the same shape, most similar first, but not synonyms."""
-        import numpy as np
-
-        if self._vectors is None:
-            self._vectors = self.embedder.embed_documents(self.pool) if self.pool else np.zeros((0, 1))
-        ft, avoid = fold(term), fold(avoid_text)
-        qv = self.embedder.embed_documents([term])[0]
-        sims = self._vectors @ qv if len(self.pool) else np.zeros(0)
-        shape = _shape(term)
-        chosen: list[str] = []
-        for i in np.argsort(-sims):
-            cand = self.pool[int(i)]
-            fc = fold(cand)
-            if sims[i] < 0.25:
-                break  # the rest would be implausible options
-            if sims[i] > 0.92 or fc == ft or fc in ft or ft in fc or fc in avoid:
-                continue
-            if _shape(cand) != shape or any(fc in fold(c) or fold(c) in fc for c in chosen):
-                continue
-            if lang and shape in ("word", "phrase") and self.lang_of.get(fc, lang) != lang:
-                continue  # a Spanish term among Portuguese options gives the answer away
-            chosen.append(cand)
-            if len(chosen) == k:
-                break
-        return chosen
-
 
 # --------------------------------------------------------------------------- grounding
 
@@ -458,17 +398,6 @@ def select(drafts: list[Draft], request: GenerationRequest) -> tuple[list[Draft]
                 progress = True
     order = {t: i for i, t in enumerate(TYPES)}
     return sorted(chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
-
-
-def _spread(pool: list[Draft]) -> list[Draft]:
-    """Interleave by (source, section) so the first picks come from different places."""
-    groups: dict[tuple[str, str], list[Draft]] = defaultdict(list)
-    for d in pool:
-        groups[(d.chunk.source, (d.chunk.locator.heading or "")[:40])].append(d)
-    by_source: dict[str, list[list[Draft]]] = defaultdict(list)
-    for (src, _), g in groups.items():
-        by_source[src].append(g)
-    return interleave([interleave(gs) for gs in by_source.values()])
 
 
 def interleave(lists: Iterable[list]) -> list:
