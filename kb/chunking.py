@@ -58,6 +58,24 @@ def _merge_locators(a: Locator, b: Locator) -> Locator:
     return replace(a, end=b.end or a.end, segment=a.segment if a.segment == b.segment else None)
 
 
+def _split_code(text: str, max_chars: int) -> list[str]:
+    """Code longer than ``max_chars`` is cut between lines, never inside one."""
+    if len(text) <= max_chars:
+        return [text]
+    pieces: list[str] = []
+    buf: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        if buf and size + len(line) + 1 > max_chars:
+            pieces.append("\n".join(buf).strip("\n"))
+            buf, size = [], 0
+        buf.append(line)
+        size += len(line) + 1
+    if buf and "\n".join(buf).strip():
+        pieces.append("\n".join(buf).strip("\n"))
+    return [p for p in pieces if p.strip()]
+
+
 def _windows(text: str, target: int, max_chars: int, overlap: int) -> list[str]:
     """Overlapping windows of whole units (a slide's bullets, a paragraph's sentences):
     each window holds units up to ``target`` characters and repeats up to ``overlap``
@@ -140,7 +158,9 @@ def chunk_document(
 
     packed: list[tuple[str, Locator, bool]] = []
     for text, loc, is_code, key in groups:
-        if is_code or key == ("cue",):
+        if is_code:
+            pieces = _split_code(text, max_chars)
+        elif key == ("cue",):
             pieces = _split_long(text, max_chars, target)
         else:
             pieces = _windows(text, target, max_chars, overlap)
