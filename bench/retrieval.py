@@ -13,6 +13,7 @@ eval/queries_heldout.jsonl was written before measuring kb on it and is the head
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -60,10 +61,13 @@ def main() -> None:
         t = time.perf_counter()
         report = ingest([ROOT / "sources", *corpora], ws.store, ws.embedder)
         print(f"knowledge base: {ws.store.count()} chunks from {len(report.files)} files, built in {time.perf_counter() - t:.1f} s")
-        held = load_queries(ROOT / "eval" / "queries_heldout.jsonl")
+        held_path = ROOT / "eval" / "queries_heldout.jsonl"
+        held = load_queries(held_path)
+        split = {json.loads(x)["query"]: json.loads(x).get("split") for x in held_path.read_text(encoding="utf-8").splitlines()
+                 if x.strip() and not x.startswith("#")}
         sets = [("queries.jsonl (tuned on)", load_queries(ROOT / "eval" / "queries.jsonl")),
-                ("heldout test (never tuned on)", [q for q in held if q.split == "test"]),
-                ("heldout dev", [q for q in held if q.split == "dev"]),
+                ("heldout test (never tuned on)", [q for q in held if split[q.query] == "test"]),
+                ("heldout dev", [q for q in held if split[q.query] == "dev"]),
                 ("heldout all", held)]
         print(f"{'query set':32} {'mode':7} {'n':>3} {'hit@1':>6} {'hit@5':>6} {'MRR@10':>7}")
         for label, qs in sets:
