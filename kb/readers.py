@@ -27,7 +27,6 @@ from .text import (
     fold,
     is_noise_line,
     looks_like_code_line,
-    normalize_space,
     rejoin_lines,
     strip_bullet,
     words,
