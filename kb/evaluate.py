@@ -1,7 +1,9 @@
 """Measurements anyone can rerun: retrieval quality over a JSONL query set.
 
 Each line of the query file: ``{"query": "...", "evidence": ["phrase", ...]}``. A hit is
-relevant when any evidence phrase occurs in its text (accents, case and spacing ignored).
+relevant when any evidence phrase occurs in what the user sees of it, its heading and text
+(accents, case and spacing ignored). An optional ``"split"`` ("dev"/"test") marks which
+queries may guide choices and which are held out.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class EvalQuery:
     evidence: tuple[str, ...]
     lang: str | None = None
     line: int = 0
+    split: str | None = None  # "dev" (may guide choices) or "test" (held out), when the file says
 
 
 def load_queries(path: Path) -> list[EvalQuery]:
@@ -45,7 +48,7 @@ def load_queries(path: Path) -> list[EvalQuery]:
         if not isinstance(ev, list) or not ev or not all(isinstance(e, str) and e.strip() for e in ev):
             raise InputError(f"{path}:{n}: \"evidence\" must be a non-empty list of phrases",
                              "add \"evidence\": [\"a phrase the relevant passage contains\"]")
-        out.append(EvalQuery(q, tuple(ev), obj.get("lang"), n))
+        out.append(EvalQuery(q, tuple(ev), obj.get("lang"), n, obj.get("split")))
     if not out:
         raise InputError(f"{path}: no queries found", "add one JSON object per line")
     return out
@@ -60,13 +63,18 @@ def is_relevant(text: str, evidence: Sequence[str]) -> bool:
     return any(_norm(e) in t for e in evidence)
 
 
+def seen_text(chunk) -> str:
+    """What the user sees of a hit, and what relevance is judged on: heading and passage."""
+    return f"{chunk.locator.heading or ''}\n{chunk.text}"
+
+
 def evaluate_retrieval(retriever: Retriever, queries: Sequence[EvalQuery], k: int = 10, mode: str = "hybrid") -> dict:
     """hit@1, hit@5 and MRR@k (fractions 0–1) plus the first relevant rank of each query."""
     results = retriever.search_many([q.query for q in queries], k=max(k, 10), mode=mode)
     per_query = []
     h1 = h5 = rr = 0.0
     for q, hits in zip(queries, results):
-        rank = next((h.rank for h in hits if is_relevant(h.chunk.text, q.evidence)), None)
+        rank = next((h.rank for h in hits if is_relevant(seen_text(h.chunk), q.evidence)), None)
         h1 += rank == 1
         h5 += rank is not None and rank <= 5
         rr += 1.0 / rank if rank is not None and rank <= k else 0.0

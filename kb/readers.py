@@ -27,7 +27,6 @@ from .text import (
     fold,
     is_noise_line,
     looks_like_code_line,
-    normalize_space,
     rejoin_lines,
     strip_bullet,
     words,
@@ -293,7 +292,8 @@ def split_slide(raw: str) -> tuple[str, list[tuple[str, bool]]]:
         lines.pop(0)
     title_parts: list[str] = []
     i = 0
-    if lines and not strip_bullet(lines[0][1])[0] and can_be_heading(lines[0][1]) and len(words(lines[0][1])) <= 14:
+    if lines and not strip_bullet(lines[0][1])[0] and len(words(lines[0][1])) <= 14 and (
+            can_be_heading(lines[0][1]) or _identifier_title(lines[0][1], next((t for _, t in lines[1:] if t), ""))):
         title_parts.append(lines[0][1])
         i = 1
         while i < len(lines) and len(title_parts) < 3:
@@ -312,6 +312,11 @@ def split_slide(raw: str) -> tuple[str, list[tuple[str, bool]]]:
     title = " ".join(" ".join(title_parts).split())
     title = re.sub(r"(\w)- (\w)", r"\1-\2", title)
     return title, _body_parts(lines[i:])
+
+
+def _identifier_title(line: str, nxt: str) -> bool:
+    """A slide titled with a bare identifier ("@tf.function", "torch.hub") above bullets."""
+    return bool(re.fullmatch(r"@?[A-Za-z_][\w.]*(?:\(\))?", line.strip())) and bool(strip_bullet(nxt)[0])
 
 
 _TITLE_OPEN = frozenset("de del la las el los en y e a al con para por sobre da do das dos em no na com o os as ou".split())

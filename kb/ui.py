@@ -103,7 +103,7 @@ def hits(hits_: Sequence, width: int = 700) -> None:
         return
     for h in hits_:
         text = h.chunk.text if len(h.chunk.text) <= width else h.chunk.text[:width].rsplit(" ", 1)[0] + " …"
-        con.print(f"[bold][{h.rank}][/bold] [cyan]{escape(h.chunk.citation())}[/cyan]  [dim]score {h.score:.4f}[/dim]")
+        con.print(f"[bold][{h.rank}][/bold] [cyan]{escape(h.chunk.citation())}[/cyan]  [dim]relevance {h.score:.2f}[/dim]")
         con.print(escape(text))
         con.print()
 

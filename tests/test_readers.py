@@ -315,3 +315,34 @@ def test_plain_text_rejoins_wrapped_lines_and_keeps_table_rows(tmp_path):
                               "• Os gradientes são combinados.")
     assert blocks[1].text == "GPU | Memória\nA100 | 80 GB"
     assert len(blocks) == 2
+
+
+def _pdf_without_a_font_for_its_first_text(path):
+    """A real PDF whose first text object sets no font: pypdf's layout mode raises on it
+    ("font not set"), its plain mode reads the page."""
+    import io
+
+    import pypdf
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    w = pypdf.PdfWriter()
+    page = w.add_blank_page(612, 792)
+    font = DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+                             NameObject("/BaseFont"): NameObject("/Helvetica")})
+    page[NameObject("/Resources")] = DictionaryObject(
+        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): w._add_object(font)})})
+    stream = DecodedStreamObject()
+    stream.set_data(b"BT 72 760 Td (x) Tj ET BT /F1 24 Tf 72 740 Td (Servidor de parametros) Tj ET "
+                    b"BT /F1 12 Tf 72 700 Td (Los workers piden los parametros al servidor central.) Tj ET")
+    page[NameObject("/Contents")] = w._add_object(stream)
+    buf = io.BytesIO()
+    w.write(buf)
+    path.write_bytes(buf.getvalue())
+    return path
+
+
+def test_pdf_layout_failure_falls_back_to_plain_extraction_with_a_note(tmp_path):
+    doc = read_document(_pdf_without_a_font_for_its_first_text(tmp_path / "roto.pdf"))
+    assert "Los workers piden los parametros al servidor central." in " ".join(b.text for b in doc.blocks)
+    assert doc.notes == ["layout extraction failed on page(s) 1; read with plain extraction "
+                         "(words of differently styled text may be glued)"]
