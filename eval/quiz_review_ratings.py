@@ -59,6 +59,10 @@ RATINGS: dict[str, tuple[str, str]] = {
                     "(Dataset? a dataset class?)"),
     "q0d07be6b12": (K, "transforms.Compose recalled from its purpose"),
     "q5eddcc6b00": (D, "'why look at some samples' is common sense, not a course idea"),
+    "q59a2c589b5": (K, "__getitem__() recalled (typed) as where sample-level transforms run"),
+    "qdf74ace036": (K, "what the DataLoader's shuffling setting does"),
+    "q98d8e2870e": (K, "false: multiprocessing given the batch-size description"),
+    "q5fda9eccb7": (K, "false: last incomplete batch given the multiprocessing description"),
     "q97ae8c3352": (F, "the slide calls the module torchvision.datasets a 'clase'; torch.utils.data.Dataset "
                     "is arguably right too"),
     "qac8731bf62": (F, "same item as q97ae8c3352 (options reordered)"),
@@ -90,12 +94,16 @@ RATINGS: dict[str, tuple[str, str]] = {
     "q7d399c3b8a": (F, "same item as q2b45f319ec: 'cargar' gives torch.hub.load() away"),
     "qae0bcbd269": (K, "transfer learning step: why freeze the pre-trained parameters"),
     "qcd08179fc5": (K, "true statement = transfer-learning definition"),
+    "qe0af4146e6": (K, "definition of transfer learning"),
     "q112722ea41": (K, "version coherence when loading distributed models"),
     "qc0d44b5d22": (K, "model distribution across devices: what it means, answer from the slide"),
     "q680f22758c": (K, "state synchronisation when loading distributed models"),
     # 001TFDist.pdf (less tuned: only a few of its questions were seen while building)
     "q0b248ebf2c": (F, "'«Static» significa …' never says static what (the computation graph)"),
     "q9523dadc27": (K, "static vs dynamic computation graph, with its context"),
+    "qe3878fe083": (K, "false: static graph given the dynamic one's description, with 'Static vs Dynamic "
+                    "Computation Graph' as context"),
+    "qbf63dcdb95": (D, "trivial: cluster_spec returns 'un objeto ClusterSpec' — the name is the answer"),
     "q6787bfd005": (K, "what TensorBoard is"),
     "q494c569695": (F, "glued words from the PDF ('elsistema'); trivial true statement"),
     "q6a5799a370": (K, "what DTensor is"),
@@ -105,6 +113,7 @@ RATINGS: dict[str, tuple[str, str]] = {
     "q9adf15645a": (K, "synchronous weight averaging: wait for all workers"),
     "q93df89beaf": (K, "true: what tf.distribute.Strategy is"),
     "q4350d49be3": (K, "synchronous vs asynchronous training strategies, with context"),
+    "q72cf4ab714": (K, "asynchronous training in tf.distribute: what it means, from its slide"),
     "q62b07b54de": (K, "DTensor Layout"),
     "qbe825015fc": (K, "DTensor Mesh"),
     "q4bb235f465": (F, "'Para ellas, …' refers to the previous bullet: not self-contained"),
@@ -114,6 +123,7 @@ RATINGS: dict[str, tuple[str, str]] = {
     "q60c6377479": (F, "model answer 'paradigma popular para realizar grandes operações' says nothing about map/reduce"),
     "q8300a65ec6": (K, "true: sum as a reduce operation, from the MapReduce notes"),
     "qd2b5ae8f94": (K, "true: definition of a parallel computer"),
+    "q2a7a4a0860": (K, "Spark's basic abstraction is the RDD: recall, answer from the notes"),
     "qb1b3598dc0": (F, "'«Distribuído» significa …' does not say of what (RDD); name the RDD"),
     "q004cbbe333": (K, "synchronous data-parallel training: what it means"),
 }

@@ -123,6 +123,8 @@ _SCOPE = re.compile(
 _SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|Make sure (?:to|you)|"
                          r"Remember to|Es importante|É importante)\s+", re.I)
 _VS = re.compile(r"^(?P<a>[A-Z][\w .]{2,40}?)\s*(?:!=|≠|vs\.?|versus)\s*(?P<b>[A-Z][\w .]{2,40}?)(?:\s*\(.*\))?\.?$")
+# one-word labels that are adjectives need their noun in the context ("Static", "Distribuído", "Síncrono")
+_ADJECTIVE = re.compile(r"(ico|ica|ido|ida|ado|ada|ente|ante|ono|ona|ic|ed|ous|ive|ivo|iva)$")
 _ROMANCE_FUNCTION_WORDS = frozenset("de del la el los las en que y para con por una un da do das dos em no na e"
                                     " um uma".split())
 _NOT_NOUN_W = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?)$")
@@ -298,11 +300,20 @@ class OfflineWriter:
         for item in slide.items:
             if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body):
                 runs[item.run].append(item)
-        context = slide.title if _title_ok(slide.title) else ""
+        title = slide.title if _title_ok(slide.title) else ""
         for run in runs.values():
+            # an "A vs B" line just above the list names what the labels are ("Static vs Dynamic
+            # Computation Graph"); else the slide title
+            intro = next((it for it in slide.items if it.index == run[0].index - 1), None)
+            context = intro.text.rstrip(".:") if intro and not intro.label and len(words(intro.text)) <= 8 \
+                and re.search(r"\svs\.?\s|\sversus\s", intro.text) else title
             real = [it for it in run if not self._trivial(it)
-                    and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)]  # one concept per label
+                    and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)  # one concept per label
+                    and not (_ADJECTIVE.search(fold(it.label)) and " " not in it.label.strip()
+                             and fold(it.label) not in fold(context))]  # "«Distribuído» significa": of what?
             for it in run:
+                if it not in real and not self._trivial(it):
+                    continue
                 body_l = it.body.split(" ", 1)[0].lower()
                 if body_l in ("es", "son", "é", "são", "is", "are"):
                     verb, rest = it.body.split(" ", 1) if " " in it.body else (it.body, "")
