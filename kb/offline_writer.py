@@ -428,11 +428,7 @@ class OfflineWriter:
                     core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
                     if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
                         continue  # "la clase DataLoader para crear DataLoaders": the stem names the answer
-                    if s.rstrip(".").endswith(name):
-                        blanked = s.replace(name, "_____", 1)
-                    else:
-                        blanked = s.replace(name, "_____", 1)
-                    blanked = _sentence_end(blanked)
+                    blanked = _sentence_end(s.replace(name, "_____", 1))
                     # distractors: the same kind of entity from the same source only (a TensorFlow
                     # function among PyTorch options gives the answer away)
                     same_src = [e.name for e in entities if e.group == ent.group and e.source == slide.chunk.source]
