@@ -83,6 +83,7 @@ def test_each_deck_quiz_reaches_ten_clean_questions(course, deck):
     assert {q["type"] for q in qs} >= {"short", "mcq", "tf"} or len({q["type"] for q in qs}) >= 3
     for q in qs:
         assert q["concepts"] and not {c.lower() for c in q["concepts"]} & GENERIC, q
+        assert q["prompt"][0] == "¿" and q["prompt"][1].isupper() or q["prompt"][0].isupper(), q["prompt"]
         if q["type"] == "mcq":
             assert len(q["choices"]) == 4 and q["choices"][q["correct"]] == q["answer"]
 
@@ -136,7 +137,9 @@ def test_cut_off_line_is_seen_and_no_longer_written(course):
     mnist = _page(course, "03Datos.pdf", 5)
     old = _q("¿Qué es MNIST?", "MNIST: Un conjunto de imágenes de dígitos escritos a mano, utilizado para")
     assert cut_off(old, mnist.text) == "cut-off"
-    r, _ = _generate(course, ["--source", "corpora/05modelos.pdf", "-n", "12"], "m05")
+    r, _ = _generate(course, ["--source", "corpora/05modelos.pdf", "-n", "30"], "m05")
+    prompts = [q["prompt"] for q in json.loads(r.stdout)["questions"]]
+    assert "¿Qué son los parámetros?" in prompts  # the article kept: never "¿Qué es parámetros?"
     for q in json.loads(r.stdout)["questions"]:
         assert not q["answer"].rstrip(" .”").endswith((" y", " el", " para", " los", " de")), q
 
