@@ -11,6 +11,7 @@ Then a second ingest of the unchanged corpus (everything skipped).
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -59,7 +60,7 @@ def main() -> None:
     ap.add_argument("--embedder", default="use-m3")
     args = ap.parse_args()
     corpora = [("sample course (sources/)", [ROOT / "sources"])]
-    shared = ROOT.parent / "shared" / "corpora"
+    shared = Path(os.environ.get("KB_SHARED_DIR") or ROOT.parent / "shared") / "corpora"
     if shared.is_dir():
         corpora.append(("3 slide PDFs (../shared/corpora)", sorted(shared.glob("*.pdf"))))
     print(f"embedder {args.embedder}")

@@ -20,6 +20,7 @@ NOT_FOUND = {
     "en": "The course does not seem to contain the answer to this question.",
 }
 MIN_SIMILARITY = 0.30  # below this, no sentence of the top passages is about the question (USE-m3 cosine)
+MIN_SHARED_WORDS = 0.6  # ... unless the best sentence holds this share of the question's content words
 
 
 @dataclass
@@ -46,29 +47,45 @@ def ask(ws, question: str, k: int = 5, client=None) -> Answer:
     return _extractive(ws.embedder, question, hits, lang)
 
 
-def _extractive(embedder, question: str, hits: list[Hit], lang: str, max_sentences: int = 3) -> Answer:
-    import numpy as np
-
-    cands: list[tuple[int, str]] = []
+def answer_candidates(hits: list[Hit]) -> list[tuple[int, str, str]]:
+    """Whole sentences of the top passages as (passage number, sentence, language). Readers
+    give one bullet or paragraph per line, so a sentence is never half of a wrapped line;
+    lines that only introduce a list ("Algunas configuraciones comunes incluyen:") and
+    questions are not answers."""
+    cands: list[tuple[int, str, str]] = []
     for h in hits[:3]:
         if h.chunk.is_code:
             continue
         for line in h.chunk.text.split("\n"):
-            line = re.sub(r"^\s*[-*•◦□☐]+\s*", "", line).replace("**", "").strip()
+            line = re.sub(r"^\s*(?:[-*•◦▪□☐]+|\d{1,2}[.)])\s*", "", line).replace("**", "").strip()
             for s in sentences(line) or [line]:
-                if 5 <= len(words(s)) <= 80 and not s.rstrip().endswith("?"):  # not the question itself
-                    cands.append((h.rank, s))
+                s = s.strip()
+                if 5 <= len(words(s)) <= 80 and not s.endswith(("?", ":")):
+                    cands.append((h.rank, s, detect_language(s, default=h.chunk.lang) if len(s) > 60 else h.chunk.lang))
+    return cands
+
+
+def _extractive(embedder, question: str, hits: list[Hit], lang: str, max_sentences: int = 3) -> Answer:
+    """The sentences of the top passages closest to the question (meaning, shared words, the
+    passage's rank, and the question's language when the course says it in that language),
+    each whole and marked with its passage number, in the order the passages give them."""
+    import numpy as np
+
+    cands = answer_candidates(hits)
     if not cands:
         return Answer(question, NOT_FOUND[lang], hits, False, "extractive")
-    vecs = embedder.embed_documents([s for _, s in cands])
+    vecs = embedder.embed_documents([s for _, s, _ in cands])
     q = embedder.embed_queries([question])[0]
     qwords = {fold(w) for w in words(question) if fold(w) not in STOPWORDS}
-    scores = []
-    for (rank, s), v in zip(cands, vecs):
+    scores, lexical = [], []
+    for (rank, s, s_lang), v in zip(cands, vecs):
         lex = len(qwords & {fold(w) for w in words(s)}) / max(1, len(qwords))
-        scores.append(float(v @ q) + 0.3 * lex + 0.02 * (4 - rank))
+        lexical.append(lex)
+        scores.append(float(v @ q) + 0.3 * lex + 0.02 * (4 - rank) + (0.05 if s_lang == lang else 0.0))
     order = list(np.argsort(scores)[::-1])
-    if float(np.max(vecs @ q)) < MIN_SIMILARITY:
+    # "¿Qué es MNIST?" is far in meaning from any sentence (short questions embed poorly) but
+    # a sentence that holds most of its content words answers it
+    if float(np.max(vecs @ q)) < MIN_SIMILARITY and lexical[order[0]] < MIN_SHARED_WORDS:
         return Answer(question, NOT_FOUND[lang], hits, False, "extractive")
     picked: list[int] = []
     for i in order:
@@ -78,8 +95,13 @@ def _extractive(embedder, question: str, hits: list[Hit], lang: str, max_sentenc
             continue
         picked.append(int(i))
     picked.sort(key=lambda i: (cands[i][0], i))  # passage order, then text order
-    text = " ".join(f"{cands[i][1]} [{cands[i][0]}]" for i in picked)
+    text = " ".join(f"{_sentence_end(cands[i][1])} [{cands[i][0]}]" for i in picked)
     return Answer(question, text, hits, True, "extractive", sorted({cands[i][0] for i in picked}))
+
+
+def _sentence_end(s: str) -> str:
+    """A bullet without its full stop still ends as a sentence in running text."""
+    return s if s.endswith((".", "!", "?", "…", ")", '"', "”")) else s + "."
 
 
 _ASK_SYSTEM = (

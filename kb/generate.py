@@ -1,21 +1,13 @@
-"""Exercise generation: the question-writer seam and the offline (rule-based) writer.
+"""Exercise generation: the question-writer seam, course statistics, selection and the service.
 
 The seam sits at the task — "write questions from these passages" — so the offline writer
-and an LLM (:mod:`kb.llm`) honour the same call. :func:`generate_quiz` picks the passages
-(whole course, a topic via retrieval, or chosen sources), asks the writer for candidates,
-removes near-duplicates with the embedder, and spreads the chosen questions across types,
-sources and sections.
-
-The offline writer is deterministic. It
-- harvests exercises the materials already contain (numbered questions under an
-  "Exercícios/Ejercicios/Exercises" heading, with the paragraphs after them as answer);
-- turns definitional sentences and labelled bullets ("X é …", "X es …", "**X**: …") into
-  definition questions with the source sentence as the model answer;
-- blanks one important course term in a well-formed sentence (cloze);
-- builds multiple choice from definitions, with distractors that are other course terms of
-  the same shape, ranked by embedding similarity (plausible but not synonyms);
-- builds true/false from statements; the false variant negates the copula or swaps in a
-  distractor term, so it is false given the source.
+(:mod:`kb.offline_writer`, questions from whole ideas with their slide title) and an LLM
+(:mod:`kb.llm`) honour the same call. :func:`generate_quiz` picks the passages (whole course,
+chosen sources, or a topic's passages above a similarity floor — an off-course topic is an
+error), asks the writer for candidates (each has passed :mod:`kb.quizcheck`), removes
+near-duplicates with the embedder, and selects central ideas first, spread over sources,
+sections and the asked types, one question per idea and per term. When fewer than asked pass,
+it writes fewer and the report's notes say why. Multiple-choice correct positions rotate.
 """
 
 from __future__ import annotations
@@ -29,8 +21,8 @@ from typing import Iterable, Protocol, Sequence
 
 from .errors import UsageError
 from .quiz import DIFFICULTIES, LANGS, TYPES, Citation, Question, Quiz
-from .records import Chunk, content_hash
-from .text import STOPWORDS, detect_language, fold, sentences, words
+from .records import Chunk
+from .text import STOPWORDS, fold, words
 
 
 @dataclass(frozen=True)
@@ -69,6 +61,7 @@ class Draft:
     chunk: Chunk
     key: str  # what the question is about (a term): one question per key
     priority: float
+    item: str = ""  # the idea (chunk id + item index) it was written from: one question per idea
 
 
 @dataclass
@@ -76,6 +69,7 @@ class WriterOutput:
     drafts: list[Draft] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # why fewer questions may come out, for the summary
 
 
 class QuestionWriter(Protocol):
@@ -86,20 +80,6 @@ class QuestionWriter(Protocol):
 
 # --------------------------------------------------------------------------- language bits
 
-_T = {
-    "what_is": {"pt": "O que é {t}?", "es": "¿Qué es {t}?", "en": "What is {t}?"},
-    "what_are": {"pt": "O que são {t}?", "es": "¿Qué son {t}?", "en": "What are {t}?"},
-    "what_for": {"pt": "Para que serve {t}?", "es": "¿Para qué sirve {t}?", "en": "What is {t} used for?"},
-    "explain": {"pt": "Explique {t}.", "es": "Explica {t}.", "en": "Explain {t}."},
-    "cloze": {"pt": "Complete a lacuna: {s}", "es": "Completa el espacio en blanco: {s}", "en": "Fill in the blank: {s}"},
-    "mcq": {"pt": "Qual termo corresponde à descrição: “{d}”?", "es": "¿Qué término corresponde a la descripción: “{d}”?",
-            "en": "Which term matches the description: “{d}”?"},
-    "tf": {"pt": "Verdadeiro ou falso? {s}", "es": "¿Verdadero o falso? {s}", "en": "True or false? {s}"},
-    "true": {"pt": "Verdadeiro", "es": "Verdadero", "en": "True"},
-    "false": {"pt": "Falso", "es": "Falso", "en": "False"},
-    "source_says": {"pt": "A fonte diz: “{s}”", "es": "La fuente dice: “{s}”", "en": "The source says: “{s}”"},
-}
-_NEG = {"pt": "não", "es": "no", "en": "not"}
 _EXERCISE_HEADING = re.compile(r"exerc[ií]c|ejercicio|exercise|quest(ões|oes)\b|preguntas", re.I)
 _SKIP_HEADING = re.compile(r"\b(agenda|índice|indice|sumário|sumario|contenidos?|contents|refer[eê]ncias|referencias|"
                            r"bibliograf|metodolog|entorno|agradec)", re.I)
@@ -112,9 +92,7 @@ _GENERIC_TERMS = {"exemplo", "por exemplo", "nota", "note", "ejemplo", "soluçõ
                   "desventajas", "vantagens", "desvantagens", "definição", "definicion", "ideia", "idea", "problema",
                   "resultado", "pasos", "passos", "step", "steps", "importante", "observação", "observe", "components",
                   "componentes", "elementos", "module", "modulo", "interface", "solução", "solucion", "solution"}
-_VAGUE_DEF = re.compile(r"^(um pouco|muito|bem|mais|menos|possível|importante|necessário|fundamental|fácil|difícil|claro|"
-                        r"un poco|muy|más|necesario|very|more|less|important|easy|hard|possible|simple|simples)\b", re.I)
-_NOT_NOUN = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?)$")
+_NOT_NOUN = re.compile(r"(mente|[aei]r|[aei]r(?:lo|la|los|las|se|nos)|ndo|[aei]das?|[aei]dos?)$")
 _ORDINALS = {"primeiro", "primeira", "segundo", "segunda", "terceiro", "terceira", "ultimo", "ultima", "proximo",
              "primero", "primera", "tercero", "tercera", "first", "second", "third", "last", "next", "outro", "outra",
              "otro", "otra", "another", "other", "cada", "each", "todo", "toda", "todos", "all"}
@@ -123,9 +101,6 @@ _BAD_FIRST = {"em", "de", "para", "por", "com", "sem", "en", "con", "sin", "in",
               "pero", "but", "assim", "asi", "so", "então", "entao", "aqui", "here", "hoy", "hoje"}
 _CLAUSE = {"que", "which", "that", "nao", "não", "no", "not", "se", "if", "quando", "cuando", "when", "onde", "donde"}
 _REFERENCE = re.compile(r"\b(19|20)\d\d\.|\bet al\b|\bProceedings\b|\bdoi\b|^[¹²³⁴⁵⁶⁷⁸⁹⁰]|^(Figure|Fig\.|Figura|Fuente|Source|Fonte)\b", re.I)
-_DESCRIBES = re.compile(r"^(Descreve|Explica|Introduz|Aborda|Envolve|Apresenta|Discute|Menciona|Mostra|Describe|Explica|"
-                        r"Introduce|Presenta|Muestra|Describes|Explains|Introduces|Shows|Discusses)\b")
-_META = re.compile(r"^(o|este|el|this|the) (capítulo|capitulo|livro|libro|chapter|book|curso|course|tutorial)\b", re.I)
 _COPULA = re.compile(
     r"^(?P<term>[^,;:()]{2,70}?)\s+(?P<verb>é|são|consiste em|consistem em|refere-se a|significa|serve para|servem para|"
     r"es|son|consiste en|se refiere a|sirve para|sirven para|is|are|consists of|refers to|is used to)\s+(?P<def>.{15,})$",
@@ -138,8 +113,22 @@ _GENERIC = frozenset("""necessario necessaria necessarios parte partes forma for
     apropriadas apropriados possivel possiveis importante importantes seguinte seguintes geral varios varias
     diversos diversas outros outras algum alguma alguns algumas qualquer quaisquer cual tambien ejemplo manera
     cosa cosas necesario necesaria posible importante general example way kind part thing things muito muitos
-    muita muitas mucho muchos mucha muchas many much pouco poucos pouca poucas poco pocos""".split())
+    muita muitas mucho muchos mucha muchas many much pouco poucos pouca poucas poco pocos tecnica tecnicas
+    technique techniques valor valores value values sistema sistemas system systems proceso procesos processo
+    processos process variedad variedade variety cantidad quantidade amount numero number manera maneiras
+    asegurate asegurese usan divide define completo final menudo conjunto conjuntos todos todas mismo misma mismos mismas estan esten utiliza realiza permite
+    diferentes diferente different distintos especificos especifica especificas specific varias several
+    capacidad capacidade ability forma uso utilizacion utilizacao usage herramienta herramientas ferramenta
+    ferramentas tool tools opcion opciones opcao opcoes option options caracteristicas aspectos aspects
+    eficiente eficientes efficient multiples multiple grande grandes large nuevo nuevos nueva nuevas novo novos
+    nova novas new mejor mayor menor melhor maior rapido rapida rapidos faster facil simple complejo complejos
+    avanzada avanzadas avancado comun comunes comunmente common mediante traves entre antes despues durante
+    mientras enquanto antes depois tanto otro otros etc posteriormente automaticamente amplia amplio""".split())
 
+# third-person verb endings ("representan", "utilizan", "optimiza") and the nouns that share them
+_VERB_3P = re.compile(r"(?<=...)(an|en|iza|izan|aron|ieron|aba|aban)$")
+_NOUNS_EN = frozenset("""imagen imagenes orden volumen examen resumen origen margen plan tensorflow pytorch
+    token batchnorm""".split())
 _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9]*s?|[A-Za-z]+(?:[._][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
 
 
@@ -155,16 +144,6 @@ def _strip_article(term: str) -> str:
     return " ".join(ws)
 
 
-def _good_sentence(s: str) -> bool:
-    w = words(s)
-    if not 8 <= len(w) <= 45 or "http" in s or "?" in s or _REFERENCE.search(s):
-        return False
-    if sum(s.count(c) for c in "=(){}[]<>$#|") > 2:
-        return False
-    letters = sum(ch.isalpha() for ch in s)
-    return letters / max(1, len(s)) > 0.7
-
-
 def _term_ok(term: str) -> bool:
     t = fold(term)
     ws = t.split()
@@ -175,15 +154,6 @@ def _term_ok(term: str) -> bool:
     if ws[0] in _ORDINALS or ws[0] in _BAD_FIRST or any(w in _CLAUSE for w in ws):
         return False
     return not term[0].islower() or len(ws) <= 4
-
-
-def _shape(term: str) -> str:
-    """Terms of the same kind: identifiers, acronyms, single words, phrases."""
-    if re.search(r"[._()]|[a-z][A-Z]", term):
-        return "identifier"
-    if term.isupper():
-        return "acronym"
-    return "word" if " " not in term else "phrase"
 
 
 # --------------------------------------------------------------------------- course statistics
@@ -224,6 +194,14 @@ class CourseTerms:
         self.pool = sorted(pool.values(), key=fold)
         self.pool_folded = set(pool)
         self._vectors = None
+        self.chunks = list(chunks)
+        self.by_source: dict[str, list[Chunk]] = defaultdict(list)
+        for c in self.chunks:
+            self.by_source[c.source].append(c)
+        self.raw_text = "\n".join(c.text for c in self.chunks)
+        self.folded_text = " " + " ".join(fold(w) for w in words(self.raw_text)) + " "
+        self._src_df: dict[str, Counter[str]] = {}
+        self.entities = None  # named code entities, filled by the offline writer on first use
 
     def idf(self, word: str) -> float:
         return math.log((1 + self.n_docs) / (1 + self.df.get(fold(word), 0))) + 1
@@ -240,24 +218,48 @@ class CourseTerms:
         """A term the course itself treats as one: defined, bold, an identifier or acronym."""
         return fold(term) in self.pool_folded or bool(_TECH.match(term))
 
-    def key_concepts(self, text: str, exclude: str = "", k: int = 4) -> tuple[str, ...]:
+    def terms_with(self, word: str) -> list[str]:
+        """Course terms of several words that contain ``word`` ("parameter servers" for "servers")."""
+        if not hasattr(self, "_by_word"):
+            self._by_word: dict[str, list[str]] = defaultdict(list)
+            for t in self.pool:
+                for w in fold(t).split():
+                    self._by_word[w].append(t)
+        return self._by_word.get(fold(word), [])
+
+    def source_share(self, word: str, source: str) -> float:
+        """Share of a source's passages that contain the word ("datos" in a deck on datasets)."""
+        if source not in self._src_df:
+            cnt: Counter[str] = Counter()
+            for c in self.by_source.get(source, []):
+                cnt.update({fold(w) for w in words(c.text)})
+            self._src_df[source] = cnt
+        n = len(self.by_source.get(source, []))
+        return self._src_df[source].get(fold(word), 0) / n if n >= 8 else 0.0
+
+    def key_concepts(self, text: str, exclude: str = "", k: int = 4, source: str | None = None) -> tuple[str, ...]:
         """Key ideas a correct reply must contain: course terms found in the text first, then
-        2-word phrases and words the course uses elsewhere too (df ≥ 2), most specific first."""
+        2-word phrases and words the course uses elsewhere too (df ≥ 2), most specific first.
+        Words in most passages of the course or of ``source`` are not key ideas there."""
         skip = {fold(w) for w in words(exclude)}
+        if source:
+            skip |= {fold(w) for w in words(text) if self.source_share(w, source) > 0.3}
         ftext = f" {fold(text)} "
         scored: dict[str, float] = {}
         for term in self.pool:
             ft = fold(term)
-            if len(ft) >= 3 and f" {ft} " in ftext or (len(ft) >= 4 and f" {ft}" in ftext and _TECH.match(term)):
-                if not set(ft.split()) <= skip:
+            if len(ft) >= 3 and f" {ft} " in ftext or (len(ft) >= 4 and f" {ft}" in ftext and _TECH.match(term)
+                                                         and not term.isupper()):
+                if not set(ft.split()) <= skip and not set(ft.split()) <= _GENERIC | STOPWORDS \
+                        and not (" " not in ft and _NOT_NOUN.search(ft) and not _TECH.match(term)):
                     scored[term] = 3.0 + 0.1 * self.importance(term)
         toks = words(text)
         for i, w in enumerate(toks):
             fw = fold(w)
             if fw in STOPWORDS or fw in _GENERIC or fw in skip or len(fw) < 4 or fw.isdigit() \
-                    or self.df.get(fw, 0) < 2:
+                    or self.df.get(fw, 0) < 2 or self.df.get(fw, 0) > 0.25 * self.n_docs:
                 continue
-            if _NOT_NOUN.search(fw) and not _TECH.match(w):
+            if (_NOT_NOUN.search(fw) or _VERB_3P.search(fw) and fw not in _NOUNS_EN) and not _TECH.match(w):
                 continue  # verbs, adverbs and participles are not concepts
             scored.setdefault(w, self.idf(w))
             if i + 1 < len(toks):
@@ -277,58 +279,10 @@ class CourseTerms:
                 break
         return tuple(out)
 
-    def distractors(self, term: str, avoid_text: str, k: int = 3, lang: str | None = None) -> list[str]:
-        """Other course terms of the same shape, most similar first, but not synonyms."""
-        import numpy as np
-
-        if self._vectors is None:
-            self._vectors = self.embedder.embed_documents(self.pool) if self.pool else np.zeros((0, 1))
-        ft, avoid = fold(term), fold(avoid_text)
-        qv = self.embedder.embed_documents([term])[0]
-        sims = self._vectors @ qv if len(self.pool) else np.zeros(0)
-        shape = _shape(term)
-        chosen: list[str] = []
-        for i in np.argsort(-sims):
-            cand = self.pool[int(i)]
-            fc = fold(cand)
-            if sims[i] < 0.25:
-                break  # the rest would be implausible options
-            if sims[i] > 0.92 or fc == ft or fc in ft or ft in fc or fc in avoid:
-                continue
-            if _shape(cand) != shape or any(fc in fold(c) or fold(c) in fc for c in chosen):
-                continue
-            if lang and shape in ("word", "phrase") and self.lang_of.get(fc, lang) != lang:
-                continue  # a Spanish term among Portuguese options gives the answer away
-            chosen.append(cand)
-            if len(chosen) == k:
-                break
-        return chosen
-
 
 # --------------------------------------------------------------------------- grounding
 
-SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
-
-
-def word_overlap(text: str, passage: str) -> float:
-    """Share of the text's words found in the passage (accents and case ignored)."""
-    tw = [fold(w) for w in words(text)]
-    pw = {fold(w) for w in words(passage)}
-    return sum(w in pw for w in tw) / max(1, len(tw))
-
-
-def support(answer: str, quote: str, passage: str, embedder) -> float:
-    """How well a passage supports a model answer: the share of the answer's content words
-    that occur in it or, for a paraphrase, the answer's cosine to the quoted sentence.
-    Used to validate LLM questions and by ``kb eval quiz``."""
-    content = [w for w in words(answer) if fold(w) not in STOPWORDS]
-    if not content:
-        return 1.0
-    lexical = word_overlap(" ".join(content), passage)
-    if lexical >= SUPPORT_THRESHOLD or not quote:
-        return lexical
-    v = embedder.embed_documents([answer, quote])
-    return max(lexical, float(v[0] @ v[1]))
+from .quizcheck import SUPPORT_THRESHOLD, support, word_overlap  # noqa: E402,F401  (public names)
 
 
 # --------------------------------------------------------------------------- the offline writer
@@ -336,10 +290,6 @@ def support(answer: str, quote: str, passage: str, embedder) -> float:
 
 def _citation(chunk: Chunk, quote: str) -> Citation:
     return Citation(chunk.source, chunk.locator.describe(), chunk.id, quote.strip()[:500])
-
-
-def _t(key: str, lang: str, **kw: str) -> str:
-    return _T[key].get(lang, _T[key]["en"]).format(**kw)
 
 
 def passage_usable(chunk: Chunk) -> bool:
@@ -351,181 +301,6 @@ def passage_usable(chunk: Chunk) -> bool:
     lines = [ln for ln in chunk.text.split("\n") if ln.strip()]
     short = sum(1 for ln in lines if len(words(ln)) <= 3)
     return short / max(1, len(lines)) < 0.6
-
-
-class OfflineWriter:
-    """Rule-based, deterministic question writer (no model, no network)."""
-
-    name = "offline"
-
-    def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
-        out = WriterOutput()
-        self._harvest(passages, request, course, out)
-        for chunk in passages:
-            if not passage_usable(chunk) or (chunk.locator.heading and _EXERCISE_HEADING.search(chunk.locator.heading)):
-                continue
-            lang = request.lang or chunk.lang
-            if chunk.kind == "transcript":
-                continue  # speech has no sentence boundaries to build statements from; kb ask cites it
-            for term, verb, definition, sentence, label in self._definitions(chunk, course):
-                self._definition_questions(chunk, lang, term, verb, definition, sentence, label, course, out)
-            self._cloze(chunk, lang, course, out)
-        return out
-
-    # -- harvesting ready-made exercises
-    def _harvest(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms, out: WriterOutput) -> None:
-        by_source: dict[str, list[Chunk]] = defaultdict(list)
-        for c in passages:
-            by_source[c.source].append(c)
-        for source, chunks in by_source.items():
-            chunks.sort(key=lambda c: c.ordinal)
-            items: list[tuple[str, list[str], Chunk]] = []
-            for c in chunks:
-                in_section = bool(c.locator.heading and _EXERCISE_HEADING.search(c.locator.heading))
-                open_item = False
-                for line in c.text.split("\n"):
-                    m = re.match(r"^\s*(\d{1,2})[.)]\s+(.{10,})$", line)
-                    if m and not c.is_code:
-                        open_item = in_section or m.group(2).rstrip().endswith("?")
-                        if open_item:
-                            items.append((m.group(2).strip(), [], c))
-                    elif items and line.strip() and (in_section or (open_item and items[-1][2].id == c.id)):
-                        items[-1][1].append(line.strip())
-            for prompt, answer_lines, chunk in items:
-                answer = _clean(" ".join(answer_lines))
-                lang = request.lang or detect_language(prompt, default=chunk.lang)
-                if len(words(answer)) < 5:
-                    out.rejected.append(Rejected(f"{source}: “{prompt[:80]}”",
-                                                 "ready-made exercise without an answer in the course: not kept"))
-                    continue
-                first = sentences(answer)[0] if sentences(answer) else answer
-                q = Question(type="short", prompt=_clean(prompt), answer=answer[:1500], citations=(_citation(chunk, first),),
-                             concepts=course.key_concepts(answer, exclude=prompt, k=5), difficulty="hard", lang=lang,
-                             origin="harvested")
-                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.0))
-
-    # -- definitions
-    def _definitions(self, chunk: Chunk, course: CourseTerms):
-        """(term, verb, definition, sentence, is_label) found in a passage."""
-        seen = set()
-        for para in chunk.text.split("\n"):
-            line = _clean(para)
-            for s in sentences(line) or [line]:
-                m = _LABEL.match(s)
-                label = bool(m)
-                if not m:
-                    m = _COPULA.match(s)
-                if not m:
-                    continue
-                term = _strip_article(m.group("term").strip())
-                definition = m.group("def").strip()
-                verb = "" if label else m.group("verb")
-                if not _term_ok(term) or _META.match(definition) or len(words(definition)) < 5:
-                    continue
-                if _VAGUE_DEF.match(definition) or _REFERENCE.search(para):
-                    continue
-                if len(words(s)) > 60 or _REFERENCE.search(s) or "http" in s:
-                    continue
-                if not label and not (course.is_course_term(term) or course.df.get(fold(term.split()[-1]), 0) >= 2):
-                    continue  # "A interface é um pouco complicada": not a course concept
-                if label and len(term.split()) > 5:
-                    continue
-                if fold(term) in seen:
-                    continue
-                seen.add(fold(term))
-                yield term, verb, definition, s, label
-
-    def _definition_questions(self, chunk, lang, term, verb, definition, sentence, label, course, out) -> None:
-        plural = verb in ("são", "son", "are", "consistem em", "servem para", "sirven para")
-        if verb in ("serve para", "servem para", "sirve para", "sirven para", "is used to"):
-            prompt = _t("what_for", lang, t=term)
-        elif label and _DESCRIBES.match(definition):
-            prompt = _t("explain", lang, t=term)  # "Descreve …", "Envolve …": describe, not define
-        else:
-            prompt = _t("what_are" if plural else "what_is", lang, t=term)
-        answer = sentence if not label else f"{term}: {definition}"
-        concepts = course.key_concepts(definition, exclude=term, k=4)
-        imp = course.importance(term)
-        long_answer = len(words(definition)) > 30
-        out.drafts.append(Draft(
-            Question(type="short", prompt=prompt, answer=answer, citations=(_citation(chunk, sentence),),
-                     concepts=concepts, difficulty="hard" if long_answer else "medium", lang=lang, origin="definition"),
-            chunk, key=fold(term), priority=2.0 + 0.1 * imp))
-        # multiple choice: which term matches this description?
-        distract = course.distractors(term, avoid_text=definition, lang=chunk.lang)
-        if len(distract) == 3:
-            masked = re.sub(re.escape(term), "___", definition, flags=re.I)
-            if len(masked) > 220:
-                masked = masked[:220].rsplit(" ", 1)[0] + " …"
-            options = sorted([term, *distract], key=lambda o: content_hash(term, o))
-            out.drafts.append(Draft(
-                Question(type="mcq", prompt=_t("mcq", lang, d=masked), answer=term, choices=tuple(options),
-                         correct=options.index(term), citations=(_citation(chunk, sentence),), concepts=(term,),
-                         difficulty="medium", lang=lang, origin="mcq"),
-                chunk, key=fold(term), priority=1.8 + 0.1 * imp))
-        # true/false: the statement as is, or made false
-        make_false = int(content_hash(sentence), 16) % 2 == 1
-        statement = answer if label else sentence
-        if make_false:
-            false_stmt = self._falsify(sentence, term, verb, label, distract, lang)
-            if false_stmt:
-                prompt = _t("tf", lang, s=false_stmt)
-                ans = f"{_t('false', lang)}. {_t('source_says', lang, s=statement)}"
-                out.drafts.append(Draft(
-                    Question(type="tf", prompt=prompt, answer=ans, correct=False, citations=(_citation(chunk, sentence),),
-                             concepts=(term,), difficulty="easy", lang=lang, origin="tf"),
-                    chunk, key=fold(term), priority=1.5 + 0.1 * imp))
-                return
-        out.drafts.append(Draft(
-            Question(type="tf", prompt=_t("tf", lang, s=statement), answer=f"{_t('true', lang)}.", correct=True,
-                     citations=(_citation(chunk, sentence),), concepts=(term,), difficulty="easy", lang=lang, origin="tf"),
-            chunk, key=fold(term), priority=1.5 + 0.1 * imp))
-
-    @staticmethod
-    def _falsify(sentence: str, term: str, verb: str, label: bool, distract: list[str], lang: str) -> str | None:
-        """A clearly false variant: negate the copula ("X é" → "X não é") or, for a labelled
-        definition, attach it to another course term of the same kind."""
-        if verb and not label:
-            neg = _NEG.get(lang, "not")
-            if lang == "en":
-                return re.sub(rf"\b{re.escape(verb)}\b", f"{verb} {neg}", sentence, count=1)
-            return re.sub(rf"\s{re.escape(verb)}\s", f" {neg} {verb} ", sentence, count=1)
-        if distract:
-            return re.sub(re.escape(term), distract[0], sentence.replace("**", ""), count=1, flags=re.I)
-        return None
-
-    # -- cloze
-    def _cloze(self, chunk: Chunk, lang: str, course: CourseTerms, out: WriterOutput) -> None:
-        best: tuple[float, str, str] | None = None
-        for para in chunk.text.split("\n"):
-            for s in sentences(_clean(para)):
-                if not _good_sentence(s) or not s.rstrip().endswith((".", "!")):
-                    continue
-                starts = {words(part)[0] for part in s.split(": ") if words(part)}  # sentence or label start
-                for w in set(words(s)):
-                    fw = fold(w)
-                    if fw in STOPWORDS or len(fw) < 4 or fw.isdigit() or w in starts:
-                        continue
-                    df = course.df.get(fw, 0)
-                    if df < 2:  # a term the course uses more than once
-                        continue
-                    if not (course.is_course_term(w) or (w[0].isupper() and df >= 2)):
-                        continue  # blank a course term, not a verb or an adjective
-                    score = course.importance(w) + (1.0 if fw in course.pool_folded else 0) + (0.5 if _TECH.match(w) else 0)
-                    if best is None or score > best[0]:
-                        best = (score, s, w)
-        if not best:
-            return
-        score, s, term = best
-        blanked = re.sub(rf"(?<![\w.]){re.escape(term)}(?![\w])", "_____", s, count=1)
-        if "_____" not in blanked or re.search(rf"\b{re.escape(fold(term))}", fold(blanked)):
-            return  # no blank, or the answer still shows elsewhere in the sentence
-        accepted = tuple({term.lower(), fold(term)} - {term})
-        out.drafts.append(Draft(
-            Question(type="cloze", prompt=_t("cloze", lang, s=blanked), answer=term, accepted=accepted,
-                     citations=(_citation(chunk, s),), concepts=(term,),
-                     difficulty="easy" if course.df.get(fold(term), 0) >= 4 else "medium", lang=lang, origin="cloze"),
-            chunk, key=fold(term), priority=1.0 + 0.1 * score))
 
 
 # --------------------------------------------------------------------------- selection
@@ -558,55 +333,71 @@ def dedupe(drafts: list[Draft], embedder, threshold: float = 0.88) -> tuple[list
     return [order[i] for i in kept], rejected
 
 
-def select(drafts: list[Draft], request: GenerationRequest) -> list[Draft]:
-    """n questions: types split evenly (leftovers go to the types that have more), each type
-    taken round-robin across sources and sections, one question per term overall."""
-    pools: dict[str, list[Draft]] = {t: [] for t in request.types}
-    for d in drafts:
-        if d.question.type in pools:
-            pools[d.question.type].append(d)
-    wanted = request.difficulty
-    for t, pool in pools.items():
-        pool.sort(key=lambda d: (-d.priority, d.question.id))
-        matching = [d for d in pool if wanted is None or d.question.difficulty == wanted]
-        pools[t] = _spread(matching) + _spread([d for d in pool if d not in matching])
-    quota = {t: request.n // len(request.types) for t in request.types}
-    for t in request.types[: request.n % len(request.types)]:
-        quota[t] += 1
-    chosen: list[Draft] = []
-    used_keys: set[str] = set()
-    # first pass: honour quotas; then fill from any type
-    for t in request.types:
-        for d in pools[t]:
-            if quota[t] <= 0:
-                break
-            if d.key in used_keys:
-                continue
-            chosen.append(d)
-            used_keys.add(d.key)
-            quota[t] -= 1
-    remaining = sorted((d for t in request.types for d in pools[t] if d not in chosen),
-                       key=lambda d: (request.difficulty is not None and d.question.difficulty != request.difficulty,
-                                      -d.priority))
-    for d in remaining:
-        if len(chosen) >= request.n:
-            break
-        if d.key not in used_keys:
-            chosen.append(d)
-            used_keys.add(d.key)
-    order = {t: i for i, t in enumerate(TYPES)}
-    return sorted(chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type]))
+def _section(d: Draft) -> tuple[str, str]:
+    loc = d.chunk.locator
+    return d.chunk.source, (f"p{loc.page}" if loc.page is not None else (loc.heading or "")[:60])
 
 
-def _spread(pool: list[Draft]) -> list[Draft]:
-    """Interleave by (source, section) so the first picks come from different places."""
+def select(drafts: list[Draft], request: GenerationRequest) -> tuple[list[Draft], list[str]]:
+    """Up to n questions, central ideas first, spread over sources and sections (one question
+    per section per round), one question per idea and per term, no type above ~40 % when
+    several were asked for. Returns the chosen drafts and notes on why fewer were chosen."""
+    notes: list[str] = []
+    pool = [d for d in drafts if d.question.type in request.types]
+    if request.difficulty:
+        matching = [d for d in pool if d.question.difficulty == request.difficulty]
+        if len(matching) < request.n:
+            notes.append(f"--difficulty {request.difficulty}: the material supports {len(matching)} such questions")
+        pool = matching
+    pool.sort(key=lambda d: (-d.priority, d.question.id))
     groups: dict[tuple[str, str], list[Draft]] = defaultdict(list)
     for d in pool:
-        groups[(d.chunk.source, (d.chunk.locator.heading or "")[:40])].append(d)
+        groups[_section(d)].append(d)
     by_source: dict[str, list[list[Draft]]] = defaultdict(list)
-    for (src, _), g in groups.items():
+    for (src, _), g in sorted(groups.items(), key=lambda kv: (-kv[1][0].priority, kv[0])):
         by_source[src].append(g)
-    return interleave([interleave(gs) for gs in by_source.values()])
+    ordered_groups = interleave(list(by_source.values()))
+    cap = max(2, math.ceil(0.4 * request.n)) if len(request.types) > 1 else request.n
+    chosen: list[Draft] = []
+    used_keys: set[str] = set()
+    used_items: set[str] = set()
+    per_type: Counter[str] = Counter()
+
+    def take(d: Draft) -> None:
+        chosen.append(d)
+        used_keys.add(d.key)
+        if d.item:
+            used_items.add(d.item)
+        per_type[d.question.type] += 1
+
+    # a floor for each asked type the material has (20 questions, 4 types: 2 each), best first
+    floor = max(1, request.n // (2 * len(request.types))) if len(request.types) > 1 else 0
+    for t in request.types:
+        for g in ordered_groups:
+            if per_type[t] >= floor or len(chosen) >= request.n:
+                break
+            d = next((d for d in g if d.question.type == t and d not in chosen and d.key not in used_keys
+                      and not (d.item and d.item in used_items)), None)
+            if d is not None and not any(_section(x) == _section(d) for x in chosen):
+                take(d)
+    for capped in (True, False):
+        progress = True
+        while progress and len(chosen) < request.n:
+            progress = False
+            for g in ordered_groups:
+                if len(chosen) >= request.n:
+                    break
+                free = [d for d in g if d not in chosen and d.key not in used_keys
+                        and not (d.item and d.item in used_items)
+                        and not (capped and per_type[d.question.type] >= cap)]
+                if not free:
+                    continue
+                # among the section's near-best drafts, the type the quiz has least of
+                near = [d for d in free if d.priority >= free[0].priority - 0.5]
+                take(min(near, key=lambda d: (per_type[d.question.type], -d.priority, d.question.id)))
+                progress = True
+    order = {t: i for i, t in enumerate(TYPES)}
+    return sorted(chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 
 
 def interleave(lists: Iterable[list]) -> list:
@@ -626,10 +417,32 @@ class GenerationReport:
     errors: list[str]
     candidates: int
     passages: int
+    notes: list[str] = field(default_factory=list)
+
+
+# Cosine (USE-m3, query vs passage) above which a passage is about a --topic; measured on the
+# sample course + three decks: off-course topics ("receita de bolo", "historia de roma") peak at
+# 0.10-0.13, covered ones at 0.29-0.43. Passages that contain every content word of the topic
+# count as on topic whatever their cosine ("dependências de controle" peaks at 0.14).
+TOPIC_FLOOR = 0.33
+
+
+def topic_relevance(embedder, topic: str, texts: Sequence[str]) -> list[tuple[bool, float]]:
+    """(on topic, cosine) for each text: cosine ≥ TOPIC_FLOOR or all the topic's words in it."""
+    from .quizcheck import stems
+
+    if not texts:
+        return []
+    qv = embedder.embed_queries([topic])[0]
+    sims = embedder.embed_documents(list(texts)) @ qv
+    want = stems(topic, min_len=3)
+    return [(float(sim) >= TOPIC_FLOOR or bool(want) and want <= stems(t, min_len=3), float(sim))
+            for t, sim in zip(texts, sims)]
 
 
 def choose_passages(ws, request: GenerationRequest, course_chunks: Sequence[Chunk]) -> list[Chunk]:
-    """The whole course, the chunks of the chosen sources, or the passages a topic retrieves."""
+    """The whole course, the chunks of the chosen sources, or the passages a topic retrieves
+    that are really about it (see :data:`TOPIC_FLOOR`); an off-course topic is an error."""
     chunks = sorted(course_chunks, key=lambda c: (c.source, c.ordinal))
     if request.sources:
         wanted = {s.replace("\\", "/").lstrip("./") for s in request.sources}
@@ -641,9 +454,14 @@ def choose_passages(ws, request: GenerationRequest, course_chunks: Sequence[Chun
         allowed = {c.id for c in chunks}
         hits = ws.retriever.search(request.topic, k=max(12, 2 * request.n))
         ranked = [h.chunk for h in hits if h.chunk.id in allowed]
-        if not ranked:
-            raise UsageError(f"--topic {request.topic!r}: no passage found", "try other words, or leave out --source")
-        chunks = ranked
+        rel = topic_relevance(ws.embedder, request.topic, [c.text for c in ranked])
+        on = [c for c, (ok, _) in zip(ranked, rel) if ok]
+        if not on:
+            best = max((sim for _, sim in rel), default=0.0)
+            raise UsageError(f"--topic {request.topic!r}: the course does not cover it "
+                             f"(closest passage similarity {best:.2f}, below {TOPIC_FLOOR})",
+                             "try the words the course uses (kb search), or leave out --topic")
+        chunks = on
     return chunks
 
 
@@ -651,6 +469,8 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
                   now: str | None = None) -> GenerationReport:
     """Write a quiz from the knowledge base. Deterministic for the offline writer."""
     import datetime as dt
+
+    from .offline_writer import balance_positions
 
     request.validate()
     all_chunks = list(ws.store.all_chunks())
@@ -664,11 +484,22 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         for d in out.drafts:
             d.priority -= 0.05 * rank.get(d.chunk.id, len(rank))
     kept, dup = dedupe(out.drafts, ws.embedder)
-    chosen = select(kept, request)
+    chosen, notes = select(kept, request)
+    notes = out.notes + notes
+    if len(chosen) < request.n:
+        scope = (f"--topic {request.topic!r}" if request.topic else
+                 ", ".join(request.sources) if request.sources else "the course")
+        why = Counter(r.reason.split(":")[0] if r.reason.startswith("failed") else r.reason
+                      for r in out.rejected + dup)
+        detail = "; ".join(f"{n} {reason}" for reason, n in why.most_common(3))
+        notes.append(f"wrote {len(chosen)} of {request.n}: {scope} supports only {len(chosen)} questions that pass "
+                     f"the checks ({len(passages)} passages, {len(out.drafts)} candidates"
+                     + (f"; rejected: {detail}" if detail else "") + ")")
+    questions = balance_positions([d.question for d in chosen])
     info = ws.store.info
     quiz = Quiz(
         title=title or _title(request),
-        questions=tuple(d.question for d in chosen),
+        questions=tuple(questions),
         created_at=now or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
         generator={"kind": "offline"} if writer.name == "offline" else {"kind": "llm", "model": writer.name},
         kb={"location": info["location"], "collection": info["collection"], "revision": info["revision"],
@@ -676,7 +507,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         params={"n": request.n, "types": list(request.types), "topic": request.topic, "sources": list(request.sources),
                 "difficulty": request.difficulty, "lang": request.lang},
     )
-    return GenerationReport(quiz, out.rejected + dup, out.errors, len(out.drafts), len(passages))
+    return GenerationReport(quiz, out.rejected + dup, out.errors, len(out.drafts), len(passages), notes)
 
 
 def _title(request: GenerationRequest) -> str:
@@ -697,3 +528,12 @@ def default_quiz_path(request: GenerationRequest, folder: Path) -> Path:
         base = "course"
     slug = re.sub(r"[^a-z0-9]+", "-", fold(base)).strip("-")[:40] or "quiz"
     return Path(folder) / f"{slug}.json"
+
+
+def __getattr__(name: str):
+    # the offline writer lives in its own module (it imports this one); keep its old import path
+    if name == "OfflineWriter":
+        from .offline_writer import OfflineWriter
+
+        return OfflineWriter
+    raise AttributeError(name)

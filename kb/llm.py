@@ -21,10 +21,13 @@ from .errors import BackendError
 from .generate import (SUPPORT_THRESHOLD, CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, interleave,
                        passage_usable, support, word_overlap)
 from .quiz import TYPES, Citation, Question
+from .quizcheck import defects
 from .records import Chunk
 from .text import detect_language, fold
 
 LANG_NAMES = {"pt": "Portuguese", "es": "Spanish", "en": "English"}
+_GENERIC_CONCEPTS = frozenset("""tecnica technique valor value sistema system forma form proceso processo process
+    manera way datos dados data""".split())
 
 
 class LLMClient:
@@ -124,21 +127,28 @@ def parse_json_object(text: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- question writer
 
 _SYSTEM = (
-    "You write exam exercises for a university course from the passages you are given. "
+    "You are an experienced university instructor writing exam questions from course slides and notes. "
+    "Ask about the central ideas of the passages (definitions, differences, purposes, procedures, where something "
+    "applies and where not), never about a stray line, a URL, a lab file name or a trivial word. "
     "Every question must be answerable from ONE passage, and its model answer must be supported by that passage. "
+    "Write whole sentences: never cut a sentence, never put the answer in the question. "
     "Reply with one JSON object only."
 )
 
 _FORMAT = """Return JSON: {"questions": [{
   "type": one of %(types)s,
   "passage": the number of the passage the question comes from,
-  "prompt": the question text (cloze: the sentence with the key term replaced by _____; tf: a statement),
-  "answer": the model answer (cloze: the missing term; tf: "true" or "false"; mcq: the correct choice text),
-  "choices": for mcq only, 4 options, one correct, distractors plausible but wrong,
+  "prompt": the question text, in %(lang)s (cloze: a whole sentence with one key course term replaced by _____;
+            tf: a whole statement that is clearly true or clearly false given the passage),
+  "answer": the model answer in %(lang)s, a whole sentence (cloze: the missing term; tf: "true" or "false";
+            mcq: the correct choice text),
+  "choices": for mcq only, 4 options of the same kind (all methods, all datasets, all strategies) taken from the
+             passages, one correct, none naming the same thing as another, none repeated in the prompt,
   "correct": for mcq the index (0-3) of the correct choice; for tf true or false,
   "quote": the sentence of the passage that supports the answer, copied exactly,
-  "concepts": 2-5 key ideas a correct answer must contain,
-  "difficulty": "easy", "medium" or "hard"
+  "concepts": 2-4 key terms of the course that a correct answer must contain (never generic words such as
+              "technique", "value", "system", never verbs),
+  "difficulty": "easy" (recall), "medium" (explain) or "hard" (apply, compare or give the steps)
 }]}"""
 
 
@@ -188,12 +198,14 @@ class LLMWriter:
     @staticmethod
     def _prompt(batch: Sequence[Chunk], request: GenerationRequest, want: int) -> str:
         lang = request.lang or batch[0].lang
+        lang_name = LANG_NAMES.get(lang, "the passages' language")
         parts = [f"Passage {i}: ({c.citation()})\n{c.text}" for i, c in enumerate(batch, start=1)]
-        diff = f" Difficulty: {request.difficulty}." if request.difficulty else ""
+        diff = f" All of difficulty {request.difficulty}." if request.difficulty else " Mix the difficulties."
         return (
             "\n\n".join(parts)
-            + f"\n\nWrite {want} questions in {LANG_NAMES.get(lang, 'the passages language')}, "
-            f"types among {', '.join(request.types)}.{diff}\n" + _FORMAT % {"types": ", ".join(request.types)}
+            + f"\n\nWrite {want} questions in {lang_name} about the most central ideas of these passages, "
+            f"types among {', '.join(request.types)}, each type only where the idea fits it.{diff}\n"
+            + _FORMAT % {"types": ", ".join(request.types), "lang": lang_name}
         )
 
     def _validate(self, raw: Any, batch: Sequence[Chunk], request: GenerationRequest,
@@ -230,11 +242,19 @@ class LLMWriter:
         if qtype in ("short", "cloze", "mcq") and support(answer, quote, chunk.text, course.embedder) < SUPPORT_THRESHOLD:
             return None, "the answer is not supported by the cited passage"
         concepts = tuple(str(c) for c in raw.get("concepts") or [] if isinstance(c, (str, int)))[:6]
+        concepts = tuple(c for c in concepts if fold(c) not in _GENERIC_CONCEPTS)
         difficulty = raw.get("difficulty") if raw.get("difficulty") in ("easy", "medium", "hard") else "medium"
-        lang = request.lang or detect_language(prompt, default=chunk.lang)
+        lang = detect_language(prompt, default=chunk.lang)
+        if request.lang and lang != request.lang or not request.lang and lang != chunk.lang:
+            return None, f"written in {lang}, not in {request.lang or chunk.lang}"
+        if request.difficulty and difficulty != request.difficulty:
+            return None, f"difficulty {difficulty}, not {request.difficulty}"
         q = Question(type=qtype, prompt=prompt, answer=answer, choices=choices, correct=correct,
                      citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),),
                      concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
+        found = defects(q, chunk.text, course.embedder)
+        if found:  # the same checks as the offline writer and kb eval quiz
+            return None, "failed checks: " + ", ".join(found)
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""
 
 

@@ -10,6 +10,7 @@ the file and the fix; the caller decides whether to go on with the other files.
 from __future__ import annotations
 
 import hashlib
+import html
 import logging
 import re
 from collections import Counter
@@ -19,7 +20,17 @@ from pathlib import Path
 
 from .errors import InputError
 from .records import Block, Locator
-from .text import normalize_space, words
+from .text import (
+    STOPWORDS,
+    can_be_heading,
+    clean_inline,
+    fold,
+    is_noise_line,
+    looks_like_code_line,
+    rejoin_lines,
+    strip_bullet,
+    words,
+)
 
 EXTENSIONS = {
     ".pdf": "pdf",
@@ -167,40 +178,208 @@ def read_pdf_bytes(data: bytes, path: Path, notes: list[str]) -> list[Block]:
 
     blocks: list[Block] = []
     section = ""  # last title-only page
+    last_title = ""
     prev_words: set[str] = set()
-    failed = 0
+    prev_page = 0
+    failed: list[int] = []
+    plain_pages: list[int] = []
+    # Pictures on a page beyond the logos every page carries: a title-only page with one is a
+    # figure or a screenshot of code under that title, not a section divider.
+    counts = sorted(_image_count(p) for p in pages)
+    logo_images = counts[len(counts) // 2] if counts else 0
+    index: list[str] = []  # entries of the deck's table of contents, when it has one
     for number, page in enumerate(pages, start=1):
         try:
             raw = page.extract_text(extraction_mode="layout")
         except Exception:
             try:
                 raw = page.extract_text()
+                plain_pages.append(number)
             except Exception:
-                failed += 1
+                failed.append(number)
                 continue
-        text = normalize_space(raw)
-        if not text:
-            continue
-        lines = text.split("\n")
-        title = lines[0].strip(_BULLETS + " ")
-        body = "\n".join(lines[1:]).strip()
-        if len(words(body)) < 4:
-            # a title or section-divider slide: it names what follows
-            section = " ".join(text.split())[:120]
-            continue
-        ws = set(w.lower() for w in words(text))
+        title, body = split_slide(raw)
+        text = "\n".join(t for t, _ in body)
+        if len(words(text)) < 4:
+            if (title and fold(title) not in (fold(last_title), fold(section)) and _is_divider(title)
+                    and _image_count(page) <= logo_images and (not index or _in_index(title, index))):
+                section = title  # a title or section-divider slide: it names what follows
+            continue  # a figure page under the previous slide's title adds no text
+        if not index and fold(title) in _INDEX_TITLES:
+            index = [fold(strip_bullet(ln)[1]) for ln in text.splitlines() if ln.strip()]
+        ws = set(w.lower() for w in words(f"{title} {text}"))
         if prev_words and blocks:
             overlap = len(ws & prev_words) / max(1, len(ws | prev_words))
             if ws <= prev_words or overlap >= 0.9:
                 continue  # repeat of the previous page
             if prev_words <= ws and overlap >= 0.6:
-                blocks.pop()  # the previous page was a build step of this one
-        prev_words = ws
-        heading = f"{section} > {title}" if section and section != title else title
-        blocks.append(Block(text=body, locator=Locator(page=number, heading=heading), is_code=looks_like_code(body)))
+                while blocks and blocks[-1].locator.page == prev_page:
+                    blocks.pop()  # the previous page was a build step of this one
+        prev_words, prev_page = ws, number
+        last_title = title or last_title
+        heading = (f"{section} > {title}" if section and title and fold(section) != fold(title) else title or section) or None
+        for part, is_code in body:
+            blocks.append(Block(text=part, locator=Locator(page=number, heading=heading), is_code=is_code))
+    if plain_pages:
+        notes.append(f"layout extraction failed on page(s) {_pages(plain_pages)}; read with plain extraction "
+                     "(words of differently styled text may be glued)")
     if failed:
-        notes.append(f"{failed} page(s) could not be read and were skipped")
+        notes.append(f"{len(failed)} page(s) could not be read and were skipped: {_pages(failed)}")
     return blocks
+
+
+def _image_count(page) -> int:
+    """How many images a page draws (its /XObject images; 0 when unreadable)."""
+    try:
+        res = page.get("/Resources")
+        res = res.get_object() if res is not None else {}
+        xobjects = res.get("/XObject")
+        if not xobjects:
+            return 0
+        xobjects = xobjects.get_object()
+        return sum(1 for k in xobjects if xobjects[k].get_object().get("/Subtype") == "/Image")
+    except Exception:
+        return 0
+
+
+_INDEX_TITLES = frozenset("indice index agenda contenidos conteudo conteudos sumario contents outline temario".split())
+
+
+def _in_index(title: str, index: list[str]) -> bool:
+    t = fold(title)
+    return any(e and (e in t or t in e) for e in index)
+
+
+def _is_divider(title: str) -> bool:
+    """A title-only page names the pages after it, unless it points at a lab or exercise
+    ("Lab 1: 02_load.ipynb", "Ejercicio de ...:") or is a picture under a title."""
+    return not (re.search(r"\.\w{2,5}\b", title) or title.rstrip().endswith(":")
+                or re.match(r"(?i)(lab|laboratorio|ejercicio|exerc[ií]cio|ejemplo|exemplo|demo|actividad|atividade|activity)\b", title))
+
+
+def _pages(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers[:10])) + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
+
+
+def _line(raw: str) -> tuple[int, str]:
+    expanded = raw.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip()), clean_inline(expanded)
+
+
+def split_slide(raw: str) -> tuple[str, list[tuple[str, bool]]]:
+    """A page of layout text → (title, [(text, is_code), ...]).
+
+    The title is the page's first line, joined with the next one or two when the title was
+    wrapped ("Implementación de Data Augmentation" / "en PyTorch"); URLs, footnotes and
+    source credits are dropped and never become the title. Bullets and sentences wrapped
+    over several lines are rejoined (:func:`kb.text.rejoin_lines`); code stays a block with
+    its line breaks."""
+    lines: list[tuple[int, str]] = []
+    dropped_url = False
+    for ln in raw.splitlines():
+        indent, text = _line(ln)
+        if not text:
+            lines.append((0, ""))
+            continue
+        if is_noise_line(text) or re.fullmatch(r"\d{1,3}", text):
+            dropped_url = True
+            continue
+        if dropped_url and " " not in text and re.search(r"[/#%=]|^[\w\-.]+$", text) and not looks_like_code_line(text):
+            continue  # the wrapped tail of a URL dropped just before
+        dropped_url = False
+        lines.append((indent, text))
+    while lines and not lines[0][1]:
+        lines.pop(0)
+    title_parts: list[str] = []
+    i = 0
+    if lines and not strip_bullet(lines[0][1])[0] and len(words(lines[0][1])) <= 14 and (
+            can_be_heading(lines[0][1]) or _identifier_title(lines[0][1], next((t for _, t in lines[1:] if t), ""))):
+        title_parts.append(lines[0][1])
+        i = 1
+        while i < len(lines) and len(title_parts) < 3:
+            text = lines[i][1]
+            if not text or strip_bullet(text)[0] or not can_be_heading(text) or len(words(text)) > 8:
+                break
+            nxt = lines[i + 1][1] if i + 1 < len(lines) else ""
+            last = fold(title_parts[-1].split()[-1]) if title_parts[-1].split() else ""
+            wrapped = (text[:1].islower() or last in _TITLE_OPEN
+                       or (len(words(text)) <= 4 and not text.rstrip().endswith((".", "!", "?", ";"))
+                           and (not nxt or bool(strip_bullet(nxt)[0]))))
+            if not wrapped or len(" ".join(title_parts)) + len(text) > 110:
+                break
+            title_parts.append(text)
+            i += 1
+    title = " ".join(" ".join(title_parts).split())
+    title = re.sub(r"(\w)- (\w)", r"\1-\2", title)
+    return title, _body_parts(lines[i:])
+
+
+def _identifier_title(line: str, nxt: str) -> bool:
+    """A slide titled with a bare identifier ("@tf.function", "torch.hub") above bullets."""
+    return bool(re.fullmatch(r"@?[A-Za-z_][\w.]*(?:\(\))?", line.strip())) and bool(strip_bullet(nxt)[0])
+
+
+_TITLE_OPEN = frozenset("de del la las el los en y e a al con para por sobre da do das dos em no na com o os as ou".split())
+
+
+def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
+    """Split body lines into prose (rejoined into items) and code blocks."""
+    parts: list[tuple[str, bool]] = []
+    prose: list[tuple[int, str]] = []
+    code: list[tuple[int, str]] = []
+
+    def flush_prose() -> None:
+        items = rejoin_lines(prose)
+        base = min((ind for m, _, ind in items if m), default=0)
+        text = "\n".join(("  " if m and ind > base + 1 else "") + _render_item(m, t) for m, t, ind in items if t)
+        if text.strip():
+            parts.append((text, False))
+        prose.clear()
+
+    def flush_code() -> None:
+        while code and not code[-1][1]:
+            code.pop()
+        if code:
+            base = min(ind for ind, t in code if t)
+            parts.append(("\n".join(" " * max(0, ind - base) + re.sub(r" {2,}", " ", t) if t else "" for ind, t in code), True))
+        code.clear()
+
+    for indent, text in lines:
+        in_code = bool(code)
+        if in_code:
+            prev = next((t for _, t in reversed(code) if t), "")
+            base = min(ind for ind, t in code if t)
+            if not text:
+                code.append((indent, text))
+                continue
+            if not strip_bullet(text)[0] and (looks_like_code_line(text) or prev.rstrip().endswith(tuple("([{,:\\"))
+                                              or indent > base):
+                code.append((indent, text))
+                continue
+            flush_code()
+        if text and not strip_bullet(text)[0] and looks_like_code_line(text) and not _prose_like(text):
+            flush_prose()
+            code.append((indent, text))
+            continue
+        prose.append((indent, text))
+    flush_prose()
+    flush_code()
+    return parts
+
+
+def _prose_like(text: str) -> bool:
+    """A line that matched a code pattern but reads as prose ("Por ejemplo: x = 1" is code,
+    "El resultado = la suma de los pesos" is not)."""
+    ws = words(text)
+    return len(ws) >= 6 and sum(w.lower() in STOPWORDS for w in ws) / len(ws) > 0.3
+
+
+def _render_item(marker: str, text: str) -> str:
+    if not marker:
+        return text
+    if marker[0].isdigit():
+        return f"{marker} {text}"
+    return f"• {text}"
 
 
 _CODE_LINE = re.compile(
@@ -250,25 +429,120 @@ def _paragraphs_with_fences(text: str) -> list[tuple[str, bool]]:
     return [(t, c) for t, c in out if t]
 
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FRONT_MATTER = re.compile(r"\A(?:---|\+\+\+)[ \t]*\n(.*?)\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 
 
 def read_markdown(text: str) -> list[Block]:
-    """Blocks per paragraph with the heading path (``# A`` > ``## B`` > ``### C``)."""
+    """Blocks per paragraph, list, table or code block with the heading path
+    (``# A`` > ``## B`` > ``### C``), parsed by markdown-it (CommonMark + tables): underlined
+    (``===``/``---``) headings, ``~~~`` and ``` fences, ``snake_case`` in headings and
+    wrapped lines are read as a person reads them. Front matter is not text; its ``title``
+    heads the text before the first heading."""
+    from markdown_it import MarkdownIt
+
+    fm_title = None
+    m = _FRONT_MATTER.match(text)
+    if m and re.search(r"(?m)^\w[\w-]*\s*[:=]", m.group(1)):
+        t = re.search(r"(?mi)^title\s*[:=]\s*['\"]?(.*?)['\"]?\s*$", m.group(1))
+        fm_title = clean_inline(t.group(1)) if t and t.group(1).strip() else None
+        text = text[m.end():]
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
     blocks: list[Block] = []
     path: list[tuple[int, str]] = []
-    for para, is_code in _paragraphs_with_fences(text):
-        first, _, rest = para.partition("\n")
-        m = _HEADING.match(first) if not is_code else None
-        if m:
-            level, title = len(m.group(1)), _strip_md(m.group(2))
-            path = [(lv, t) for lv, t in path if lv < level] + [(level, title)]
-            para = rest.strip()
-            if not para:
-                continue
-        heading = " > ".join(t for _, t in path) or None
-        blocks.append(Block(text=para, locator=Locator(heading=heading), is_code=is_code))
+    lines: list[str] = []
+    depth = 0  # nesting of lists/tables/blockquotes: their parts form one block
+    list_level = 0
+    row: list[str] = []
+    ordered: list[int] = []
+
+    def heading() -> str | None:
+        return " > ".join(t for _, t in path) or fm_title
+
+    def flush() -> None:
+        body = "\n".join(ln for ln in lines if ln.strip()).strip()
+        if body:
+            blocks.append(Block(text=body, locator=Locator(heading=heading()), is_code=False))
+        lines.clear()
+
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        kind = tok.type
+        if kind == "heading_open":
+            flush()
+            level = int(tok.tag[1])
+            title = _inline_text(tokens[i + 1]) if i + 1 < len(tokens) else ""
+            if title:
+                path = [(lv, t) for lv, t in path if lv < level] + [(level, title)]
+            i += 3
+            continue
+        if kind in ("fence", "code_block"):
+            flush()
+            code = tok.content.rstrip("\n")
+            if code.strip():
+                blocks.append(Block(text=code, locator=Locator(heading=heading()), is_code=True))
+        elif kind in ("bullet_list_open", "ordered_list_open"):
+            if depth == 0:
+                flush()
+            depth += 1
+            list_level += 1
+            ordered.append(int(tok.attrs.get("start", 1) or 1) if kind == "ordered_list_open" else 0)
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            depth -= 1
+            list_level -= 1
+            ordered.pop()
+            if depth == 0:
+                flush()
+        elif kind in ("table_open", "blockquote_open"):
+            if depth == 0:
+                flush()
+            depth += 1
+        elif kind in ("table_close", "blockquote_close"):
+            depth -= 1
+            if depth == 0:
+                flush()
+        elif kind == "tr_open":
+            row = []
+        elif kind in ("th_open", "td_open"):
+            row.append(_inline_text(tokens[i + 1]) if tokens[i + 1].type == "inline" else "")
+        elif kind == "tr_close":
+            if any(c for c in row):
+                lines.append(" | ".join(row))
+        elif kind == "inline" and tokens[i - 1].type == "paragraph_open":
+            para = _inline_text(tok)
+            if list_level and tokens[i - 2].type == "list_item_open":
+                if ordered[-1]:
+                    para = f"{ordered[-1]}. {para}"
+                    ordered[-1] += 1
+                else:
+                    para = f"• {para}"
+                para = "  " * (list_level - 1) + para
+            lines.append(para)
+            if depth == 0:
+                flush()
+        elif kind == "html_block":
+            raw_html = re.sub(r"<[^>]+>", " ", tok.content)
+            if raw_html.strip():
+                lines.append(clean_inline(html.unescape(" ".join(raw_html.split()))))
+                if depth == 0:
+                    flush()
+        i += 1
+    flush()
     return blocks
+
+
+def _inline_text(tok) -> str:
+    """What a reader sees of an inline token: text and code spans, link text, line breaks
+    as spaces; emphasis marks, images and inline HTML dropped."""
+    out: list[str] = []
+    for child in tok.children or []:
+        if child.type in ("text", "code_inline"):
+            out.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+        elif child.type == "image":
+            out.append(child.content or "")
+    return clean_inline(" ".join("".join(out).split()))
 
 
 def _strip_md(s: str) -> str:
@@ -276,16 +550,25 @@ def _strip_md(s: str) -> str:
 
 
 def _is_title(para: str) -> bool:
-    """A slide or section title: one short line without sentence punctuation."""
+    """A slide or section title: one short line without sentence punctuation, and never a
+    URL, a footnote, a source credit or a line of code."""
     if "\n" in para or len(para) > 70:
         return False
     w = words(para)
-    return 0 < len(w) <= 9 and not para.rstrip().endswith((".", ";", ",", ":", "?", "!")) and not para.lstrip().startswith(tuple(_BULLETS))
+    return (0 < len(w) <= 9 and not para.rstrip().endswith((".", ";", ",", ":", "?", "!"))
+            and not strip_bullet(para)[0] and can_be_heading(para))
+
+
+def _table_row(line: str) -> str:
+    """A tab-separated line is a table row: its cells are joined with " | " ("GPU | Memória")."""
+    cells = [c.strip() for c in line.strip().split("\t")]
+    return " | ".join(c for c in cells if c) if len([c for c in cells if c]) > 1 else line
 
 
 def read_plain(text: str) -> list[Block]:
     """Slide text or a saved page: paragraphs, with short title lines as headings. Lines that
-    repeat three or more times (footers, page numbers, institute names) are dropped."""
+    repeat three or more times (footers, page numbers, institute names), bare URLs, footnotes
+    and source credits are dropped; lines wrapped inside a sentence or bullet are rejoined."""
     paras = _paragraphs_with_fences(text)
     counts = Counter(p for p, c in paras if not c and len(p) < 80)
     boiler = {p for p, n in counts.items() if n >= 3}
@@ -293,13 +576,23 @@ def read_plain(text: str) -> list[Block]:
     heading: str | None = None
     for para, is_code in paras:
         if not is_code:
-            para = "\n".join(ln for ln in para.split("\n") if ln.strip() not in boiler).strip()
-            if not para or re.fullmatch(r"[\d\s]+", para):
+            kept = [(len(ln) - len(ln.lstrip()), clean_inline(_table_row(ln))) for ln in para.split("\n")
+                    if ln.strip() not in boiler and not is_noise_line(ln)]
+            kept = [(ind, ln) for ind, ln in kept if ln and not re.fullmatch(r"[\d\s]+", ln)]
+            if not kept:
                 continue
-            if _is_title(para):
-                heading = para.strip()
+            if len(kept) == 1 and _is_title(kept[0][1]):
+                heading = kept[0][1].strip()
                 continue
-        blocks.append(Block(text=para, locator=Locator(heading=heading), is_code=is_code or looks_like_code(para)))
+            if looks_like_code("\n".join(ln for _, ln in kept)):
+                blocks.append(Block(text="\n".join(ln for _, ln in kept), locator=Locator(heading=heading), is_code=True))
+                continue
+            items = rejoin_lines(kept)
+            base = min((ind for m, _, ind in items if m), default=0)
+            para = "\n".join(("  " if m and ind > base else "") + _render_item(m, t) for m, t, ind in items if t)
+            if not para.strip():
+                continue
+        blocks.append(Block(text=para, locator=Locator(heading=heading), is_code=is_code))
     return blocks
 
 
@@ -324,7 +617,7 @@ def read_segments(text: str) -> list[Block]:
                 end=_hms(cur.get("fim", "")) or None,
                 segment=cur.get("corpus id") or None,
             )
-            blocks.append(Block(text=speech.strip(), locator=loc))
+            blocks.append(Block(text=html.unescape(speech.strip()), locator=loc))
         cur.clear()
 
     for line in text.split("\n"):
@@ -362,7 +655,7 @@ def read_cues(text: str, path: Path) -> list[Block]:
             if m:
                 start, end = [s.strip() for s in ln.split("-->")[:2]]
                 end = end.split()[0]
-                speech = " ".join(re.sub(r"<[^>]+>", "", x) for x in lines[i + 1 :]).strip()
+                speech = html.unescape(" ".join(re.sub(r"<[^>]+>", "", x) for x in lines[i + 1 :]).strip())
                 if speech:  # cue numbers mean nothing to a student: the times are the citation
                     blocks.append(Block(text=speech, locator=Locator(start=_hms(start), end=_hms(end))))
                 break
@@ -374,29 +667,45 @@ def read_cues(text: str, path: Path) -> list[Block]:
 # ---------------------------------------------------------------- HTML
 
 _SKIP = {"script", "style", "nav", "header", "footer", "aside", "noscript", "svg", "form", "button", "template", "iframe"}
-_BLOCK = {"p", "div", "li", "ul", "ol", "section", "article", "main", "br", "tr", "table", "blockquote", "dd", "dt", "figcaption", "pre"}
+_DROP = {"script", "style", "noscript", "svg", "template", "iframe", "button", "form"}  # nothing in them is text
+_BLOCK = {"p", "div", "li", "ul", "ol", "section", "article", "main", "br", "table", "blockquote", "dd", "dt",
+          "figcaption", "pre", "caption"}
+_VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "col", "area", "base", "embed", "param", "track"}
 
 
 class _Readable(HTMLParser):
+    """Headings, paragraphs, list items, table rows (cells joined by " | ") and code. Page
+    chrome (navigation, header, footer, asides) is skipped, except the headings in it: a
+    page's ``<h1>`` often sits inside its ``<header>``."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.skip = 0
+        self.skip = 0  # depth inside page chrome
+        self.drop = 0  # depth inside scripts, styles...
         self.items: list[tuple[str, int, str, bool]] = []  # (kind, level, text, is_code)
         self.buf: list[str] = []
         self.heading_level = 0
         self.pre = 0
         self.title = ""
         self.in_title = False
+        self.row: list[str] | None = None
+        self.cell: list[str] | None = None
+        self.table_rows: list[str] = []
+        self.tables = 0
 
     def _flush(self) -> None:
         text = "".join(self.buf)
-        text = text.strip() if self.pre else " ".join(text.split())
-        if text:
+        text = text.strip("\n") if self.pre else clean_inline(" ".join(text.split()))
+        if text.strip():
             kind = "h" if self.heading_level else "p"
             self.items.append((kind, self.heading_level, text, bool(self.pre)))
         self.buf = []
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in _DROP:
+            if tag not in _VOID:
+                self.drop += 1
+            return
         if tag in _SKIP:
             self.skip += 1
         elif tag == "title":
@@ -404,12 +713,24 @@ class _Readable(HTMLParser):
         elif re.fullmatch(r"h[1-6]", tag):
             self._flush()
             self.heading_level = int(tag[1])
-        elif tag in _BLOCK:
+        elif tag == "table":
+            self._flush()
+            self.tables += 1
+        elif tag == "tr":
+            self.row = []
+        elif tag in ("td", "th"):
+            self.cell = []
+        elif tag in _BLOCK and self.cell is None:
             self._flush()
             if tag == "pre":
                 self.pre += 1
+        elif tag == "br" and self.cell is not None:
+            self.cell.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in _DROP:
+            self.drop = max(0, self.drop - 1)
+            return
         if tag in _SKIP:
             self.skip = max(0, self.skip - 1)
         elif tag == "title":
@@ -417,15 +738,33 @@ class _Readable(HTMLParser):
         elif re.fullmatch(r"h[1-6]", tag):
             self._flush()
             self.heading_level = 0
-        elif tag in _BLOCK:
+        elif tag in ("td", "th"):
+            if self.cell is not None and self.row is not None:
+                self.row.append(clean_inline(" ".join("".join(self.cell).split())))
+            self.cell = None
+        elif tag == "tr":
+            if self.row and any(self.row):
+                self.table_rows.append(" | ".join(self.row))
+            self.row = None
+        elif tag == "table":
+            self.tables = max(0, self.tables - 1)
+            if not self.tables and self.table_rows:
+                if not self.skip:
+                    self.items.append(("p", 0, "\n".join(self.table_rows), False))
+                self.table_rows = []
+        elif tag in _BLOCK and self.cell is None:
             self._flush()
             if tag == "pre":
                 self.pre = max(0, self.pre - 1)
 
     def handle_data(self, data: str) -> None:
+        if self.drop:
+            return
         if self.in_title:
             self.title += data
-        elif not self.skip:
+        elif self.cell is not None:
+            self.cell.append(data)
+        elif not self.skip or self.heading_level:
             self.buf.append(data)
 
 

@@ -1,123 +1,362 @@
-"""Retrieval: dense (the embedder, through the store), lexical (BM25 via ``bm25s``) and
-their reciprocal-rank fusion, which measured best on the sample course (see README).
+"""Retrieval: dense (the embedder, through the store), lexical (BM25 via ``bm25s`` over
+stemmed words) and their fusion, which measured best on both query sets (see README).
 
-The BM25 index is built from the store's chunks on first use and cached on disk under
-the workspace, keyed by the store's revision, so it is rebuilt only after ingest changes.
+- **dense**: cosine similarity between the question and each passage (under its heading path).
+- **bm25**: BM25 over accent-free prefix stems, so inflections and the pt/es/en forms of
+  one word meet (``transformações``/``transformaciones``/``transforms`` → ``trans``...;
+  identifiers such as ``state_dict`` or ``tf.device`` are kept whole).
+- **hybrid** (default): ``(cosine + 0.15 · bm25/best bm25) / 1.15`` over the union of both
+  candidate lists. It beat reciprocal-rank fusion, which lets a weak lexical list push
+  paraphrased and cross-lingual matches down.
+
+Scores are 0–1 relevances a person can read (the cosine itself in dense mode). A passage
+that repeats one already shown (the same slides as PDF and as text) is shown once.
+
+Search runs on a :class:`SearchIndex` (chunks, vectors and BM25 postings in memory) built
+from the store on first use and cached on disk, keyed by a fingerprint of the store's content
+(its chunk ids and last write), not by a counter: it is rebuilt exactly when the content
+changes, whatever happened in between (a crash mid-ingest included). A cold ``kb search``
+whose cached index is current never imports chromadb (:func:`open_search`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import pickle
+import re
 from pathlib import Path
-from typing import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
 
 from .chunking import index_text
+from .config import CHUNKING_VERSION
 from .embeddings import Embedder
 from .errors import UsageError
-from .records import Hit
-from .store import ChromaStore
-from .text import search_tokens
+from .records import Chunk, Hit
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .config import Settings
+    from .store import ChromaStore
+from .text import fold_word, search_tokens
 
 MODES = ("hybrid", "dense", "bm25")
-RRF_K = 60  # the constant of Cormack et al. (2009); robust across collections
+LEXICAL_WEIGHT = 0.15  # weight of the normalised BM25 score against the cosine (hybrid)
+STEM_CHARS = 5  # prefix stem: pt/es/en inflections of a word share their first 5 letters
+DUPLICATE_CONTAINMENT = 0.8  # share of the smaller passage's words found in a better one
+
+_TOKENS_VERSION = 3  # bump when lexical_tokens changes: cached indexes are rebuilt
+_IDENT = re.compile(r"[\d._]")
 
 
-_TOKENS_VERSION = 2  # bump when kb.text.search_tokens changes: cached indexes are rebuilt
+def lexical_tokens(text: str) -> list[str]:
+    """Search tokens (:func:`kb.text.search_tokens`) cut to their prefix stem; words with
+    digits, dots or underscores are identifiers and stay whole."""
+    return [t if _IDENT.search(t) else t[:STEM_CHARS] for t in search_tokens(text)]
+
+
+def content_key(store: ChromaStore) -> str:
+    """A fingerprint of what the store holds, with the chunking and tokenizer versions: equal
+    keys mean equal indexed content. For a store on disk it is read straight from Chroma's
+    SQLite file (chunk ids and the last write's sequence number, so a changed heading with
+    unchanged text counts too), which needs no chromadb import; otherwise it hashes the ids
+    the store lists."""
+    local = _sqlite_fingerprint(Path(store.location), store.info["collection"]) if store.location else None
+    if local:
+        return local
+    h = hashlib.sha256(f"chunking={CHUNKING_VERSION};tokens={_TOKENS_VERSION};".encode())
+    for i in sorted(_all_ids(store)):
+        h.update(i.encode())
+        h.update(b"\n")
+    return h.hexdigest()[:16]
+
+
+def _sqlite_fingerprint(chroma_dir: Path, collection: str) -> str | None:
+    """:func:`content_key` of an on-disk Chroma store from its SQLite file (read-only), or
+    None when the file or its layout is not what this was written for."""
+    import sqlite3
+
+    db = chroma_dir / "chroma.sqlite3"
+    if not db.is_file():
+        return None
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            rows = con.execute(
+                "SELECT e.embedding_id, e.seq_id FROM embeddings e JOIN segments s ON e.segment_id = s.id "
+                "JOIN collections c ON s.collection = c.id WHERE c.name = ?", (collection,)).fetchall()
+            meta = con.execute(
+                "SELECT m.key, m.str_value, m.int_value FROM collection_metadata m JOIN collections c "
+                "ON m.collection_id = c.id WHERE c.name = ? AND m.key IN ('kb_embedder', 'kb_chunking')",
+                (collection,)).fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+    if not rows:
+        return None
+    h = hashlib.sha256(f"chunking={CHUNKING_VERSION};tokens={_TOKENS_VERSION};sqlite;".encode())
+    h.update(repr(sorted(meta, key=lambda r: r[0])).encode())
+    for id_, _ in sorted(rows):
+        h.update(id_.encode())
+        h.update(b"\n")
+    h.update(str(max(int(seq) if str(seq).isdigit() else 0 for _, seq in rows)).encode())
+    return h.hexdigest()[:16]
+
+
+def _all_ids(store: ChromaStore) -> list[str]:
+    ids = getattr(store, "ids", None)
+    if callable(ids):
+        return list(ids())
+    pages = getattr(store, "_pages", None)
+    if callable(pages):  # ids only: no documents or metadata to decode
+        return [i for got in pages([]) for i in got["ids"]]
+    return [i for i, _ in store.all_metadata()]
 
 
 class LexicalIndex:
-    """BM25 over folded, stop-word-free tokens of each chunk's index text."""
+    """BM25 (Lucene's variant, k1 = 1.5, b = 0.75, as bm25s) over the lexical tokens of each
+    chunk's index text, as flat numpy postings: no scipy to import on a cold search."""
+
+    K1, B = 1.5, 0.75
 
     def __init__(self, ids: list[str], token_lists: list[list[str]]) -> None:
-        import bm25s
+        import numpy as np
 
         self.ids = ids
-        self._bm25 = bm25s.BM25()
-        if ids:
-            self._bm25.index([t or ["_"] for t in token_lists], show_progress=False)
+        vocab: dict[str, int] = {}
+        rows: list[tuple[int, int, int]] = []  # (term, doc, tf)
+        lengths = np.zeros(len(ids), dtype=np.float32)
+        for d, tokens in enumerate(token_lists):
+            lengths[d] = len(tokens)
+            counts: dict[int, int] = {}
+            for t in tokens:
+                j = vocab.setdefault(t, len(vocab))
+                counts[j] = counts.get(j, 0) + 1
+            rows.extend((t, d, c) for t, c in counts.items())
+        rows.sort()
+        terms = np.array([r[0] for r in rows], dtype=np.int64)
+        self.vocab = vocab
+        self.docs = np.array([r[1] for r in rows], dtype=np.int32)
+        tf = np.array([r[2] for r in rows], dtype=np.float32)
+        self.indptr = np.searchsorted(terms, np.arange(len(vocab) + 1)).astype(np.int64)
+        df = np.diff(self.indptr).astype(np.float32)
+        n = max(1, len(ids))
+        self.idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        avgdl = float(lengths.mean()) if len(ids) else 1.0
+        norm = self.K1 * (1 - self.B + self.B * lengths[self.docs] / max(avgdl, 1e-9)) if len(rows) else tf
+        self.weights = (tf * (self.K1 + 1) / (tf + norm)).astype(np.float32)  # idf applied per query
+
+    def scores(self, query: str) -> "np.ndarray":
+        import numpy as np
+
+        out = np.zeros(len(self.ids), dtype=np.float32)
+        for t in set(lexical_tokens(query)):
+            j = self.vocab.get(t)
+            if j is not None:
+                a, b = self.indptr[j], self.indptr[j + 1]
+                out[self.docs[a:b]] += self.idf[j] * self.weights[a:b]
+        return out
 
     def search(self, query: str, n: int) -> list[tuple[str, float]]:
-        tokens = search_tokens(query)
-        if not tokens or not self.ids:
-            return []
-        n = min(n, len(self.ids))
-        docs, scores = self._bm25.retrieve([tokens], k=n, show_progress=False)
-        return [(self.ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0]) if s > 0]
+        s = self.scores(query)
+        top = _top(s, n)
+        return [(self.ids[i], float(s[i])) for i in top if s[i] > 0]
+
+
+def _top(scores: "np.ndarray", n: int) -> "np.ndarray":
+    import numpy as np
+
+    n = min(n, len(scores))
+    if n <= 0:
+        return np.zeros(0, dtype=np.int64)
+    part = np.argpartition(-scores, n - 1)[:n]
+    return part[np.argsort(-scores[part], kind="stable")]
+
+
+class SearchIndex:
+    """What a search reads, in memory: every chunk, its vector (float32, L2-normalised) and
+    the BM25 postings. Built from the store after its content changes and cached in one
+    file keyed by :func:`content_key`, so a cold ``kb search`` reads one file instead of
+    starting Chroma; dense search is an exact cosine over all vectors (2 ms per 10,000)."""
+
+    def __init__(self, key: str, embedder_id: str | None, chunks: list[Chunk], vectors: "np.ndarray") -> None:
+        self.key = key
+        self.embedder_id = embedder_id
+        self.chunks = chunks
+        self.vectors = vectors
+        self.lexical = LexicalIndex([c.id for c in chunks], [lexical_tokens(index_text(c)) for c in chunks])
 
     @classmethod
-    def for_store(cls, store: ChromaStore, cache_dir: Path) -> "LexicalIndex":
-        info = store.info
-        path = cache_dir / f"bm25-{info['collection']}-r{info['revision']}-n{info['chunks']}-t{_TOKENS_VERSION}.pkl"
-        if path.exists():
-            try:
-                with path.open("rb") as f:
-                    return pickle.load(f)
-            except Exception:
-                pass  # stale or partial cache: rebuild
-        ids, tokens = [], []
-        for chunk in store.all_chunks():
-            ids.append(chunk.id)
-            tokens.append(search_tokens(index_text(chunk)))
-        index = cls(ids, tokens)
+    def build(cls, store: ChromaStore, key: str) -> "SearchIndex":
+        import numpy as np
+
+        chunks = list(store.all_chunks())
+        got = store.get_vectors([c.id for c in chunks]) if chunks else {}
+        dim = int(store.info.get("dim") or (len(next(iter(got.values()))) if got else 0))
+        vectors = np.zeros((len(chunks), dim), dtype=np.float32)
+        for i, c in enumerate(chunks):
+            if c.id in got:
+                vectors[i] = got[c.id]
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        vectors /= np.maximum(norms, 1e-12)
+        return cls(key, store.info.get("embedder"), chunks, vectors)
+
+    @staticmethod
+    def path(cache_dir: Path, collection: str, key: str) -> Path:
+        return cache_dir / f"index-{collection}-{key}.pkl"
+
+    @classmethod
+    def load(cls, path: Path) -> "SearchIndex | None":
+        try:
+            with path.open("rb") as f:
+                index = pickle.load(f)
+            return index if isinstance(index, cls) else None
+        except Exception:
+            return None  # missing, partial or from another version: rebuild
+
+    def save(self, cache_dir: Path, collection: str) -> None:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        for old in cache_dir.glob(f"bm25-{info['collection']}-*.pkl"):
-            old.unlink(missing_ok=True)
+        path = self.path(cache_dir, collection, self.key)
         tmp = path.with_suffix(".tmp")
         with tmp.open("wb") as f:
-            pickle.dump(index, f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(self, f, protocol=pickle.HIGHEST_PROTOCOL)
         tmp.replace(path)
+        for pattern in (f"index-{collection}-*.pkl", f"bm25-{collection}-*.pkl"):  # bm25-*: kb before v2
+            for old in cache_dir.glob(pattern):
+                if old != path:
+                    old.unlink(missing_ok=True)
+
+    @classmethod
+    def for_store(cls, store: ChromaStore, cache_dir: Path) -> "SearchIndex":
+        collection = store.info["collection"]
+        key = content_key(store)
+        index = cls.load(cls.path(cache_dir, collection, key))
+        if index is None:
+            index = cls.build(store, key)
+            try:
+                index.save(cache_dir, collection)
+            except OSError:
+                pass  # a read-only workspace only costs speed
         return index
 
 
-def rrf(rankings: Sequence[Sequence[str]], weights: Sequence[float] | None = None, k: int = RRF_K) -> list[tuple[str, float]]:
-    """Reciprocal-rank fusion of ranked id lists: score = Σ w / (k + rank)."""
-    weights = weights or [1.0] * len(rankings)
-    scores: dict[str, float] = {}
-    for ranking, w in zip(rankings, weights):
-        for rank, id_ in enumerate(ranking, start=1):
-            scores[id_] = scores.get(id_, 0.0) + w / (k + rank)
-    return sorted(scores.items(), key=lambda kv: -kv[1])
+def cached_index(home: Path, collection: str, cache_dir: Path) -> SearchIndex | None:
+    """The search index of the on-disk store in ``home``, when its cached copy is current —
+    found without importing chromadb. None means: open the store (see :class:`Retriever`)."""
+    key = _sqlite_fingerprint(home / "chroma", collection)
+    if not key:
+        return None
+    return SearchIndex.load(SearchIndex.path(cache_dir, collection, key))
+
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(fold_word(w) for w in search_tokens(text))
+
+
+def drop_duplicates(ranked: list[tuple[Chunk, float]], k: int,
+                    threshold: float = DUPLICATE_CONTAINMENT) -> list[tuple[Chunk, float]]:
+    """Keep the first of passages that repeat each other: one whose words are mostly (≥ 80 %)
+    in a better-ranked passage, or the other way round, is the same text again (a deck
+    ingested as PDF and as text, overlapping windows)."""
+    kept: list[tuple[Chunk, float, frozenset[str]]] = []
+    for chunk, score in ranked:
+        ws = _word_set(chunk.text)
+        if len(ws) >= 5 and any(
+            len(ws & other) / max(1, min(len(ws), len(other))) >= threshold for _, _, other in kept if len(other) >= 5
+        ):
+            continue
+        kept.append((chunk, score, ws))
+        if len(kept) == k:
+            break
+    return [(c, s) for c, s, _ in kept]
 
 
 class Retriever:
-    """Search a store. ``mode``: ``hybrid`` (default), ``dense`` or ``bm25``."""
+    """Search a store. ``mode``: ``hybrid`` (default), ``dense`` or ``bm25``.
 
-    def __init__(self, store: ChromaStore, embedder: Embedder, cache_dir: Path, candidates: int = 50) -> None:
+    ``store`` may be None when ``index`` is given (a cold search that found a current
+    cached index and never opened Chroma)."""
+
+    def __init__(self, store: ChromaStore | None, embedder: Embedder, cache_dir: Path, candidates: int = 50,
+                 index: SearchIndex | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.cache_dir = cache_dir
         self.candidates = candidates
-        self._lexical: LexicalIndex | None = None
+        self._index = index
+
+    @property
+    def index(self) -> SearchIndex:
+        if self._index is None:
+            assert self.store is not None
+            self._index = SearchIndex.for_store(self.store, self.cache_dir)
+        return self._index
 
     @property
     def lexical(self) -> LexicalIndex:
-        if self._lexical is None:
-            self._lexical = LexicalIndex.for_store(self.store, self.cache_dir)
-        return self._lexical
+        return self.index.lexical
 
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
         return self.search_many([query], k=k, mode=mode)[0]
 
     def search_many(self, queries: Sequence[str], k: int = 5, mode: str = "hybrid") -> list[list[Hit]]:
         """Search several queries; their embeddings are computed in one batch."""
+        import numpy as np
+
         if mode not in MODES:
             raise UsageError(f"--mode {mode}: unknown retrieval mode", f"use one of {', '.join(MODES)}")
         if k < 1:
             raise UsageError(f"-k {k}: must be at least 1", "ask for 1 or more results")
+        index = self.index
+        if not index.chunks:
+            return [[] for _ in queries]
         n = max(k, self.candidates)
+        depth = min(n, 3 * k + 5)  # enough candidates to fill k after dropping repeated passages
         vectors = self.embedder.embed_queries(list(queries)) if mode != "bm25" else None
-        ranked: list[list[tuple[str, float]]] = []
+        out = []
         for i, q in enumerate(queries):
-            dense = self.store.query(vectors[i], n) if vectors is not None else []
-            lexical = self.lexical.search(q, n) if mode != "dense" else []
-            if mode == "dense":
-                ranked.append(dense[:k])
-            elif mode == "bm25":
-                ranked.append(lexical[:k])
+            if mode == "bm25":
+                lex = index.lexical.scores(q)
+                best = float(lex.max()) or 1.0
+                top = [j for j in _top(lex, depth) if lex[j] > 0]
+                ranked = [(j, float(lex[j]) / best) for j in top]
             else:
-                ranked.append(rrf([[i for i, _ in dense], [i for i, _ in lexical]])[:k])
-        chunks = {c.id: c for c in self.store.get(list({i for r in ranked for i, _ in r}))}
-        return [
-            [Hit(chunks[i], s, rank) for rank, (i, s) in enumerate((x for x in r if x[0] in chunks), start=1)]
-            for r in ranked
-        ]
+                assert vectors is not None
+                cos = index.vectors @ vectors[i]
+                if mode == "dense":
+                    ranked = [(j, float(cos[j])) for j in _top(cos, depth)]
+                else:
+                    lex = index.lexical.scores(q)
+                    best = float(lex.max()) or 1.0
+                    fused = (np.maximum(cos, 0.0) + LEXICAL_WEIGHT * lex / best) / (1 + LEXICAL_WEIGHT)
+                    ranked = [(j, float(fused[j])) for j in _top(fused, depth)]
+            found = [(index.chunks[j], s) for j, s in ranked]
+            out.append([Hit(c, s, rank) for rank, (c, s) in enumerate(drop_duplicates(found, k), start=1)])
+        return out
+
+
+@dataclass
+class SearchSession:
+    """What ``kb search`` and ``kb ask`` need: a retriever and the embedder behind it."""
+
+    retriever: Retriever
+    embedder: Embedder
+
+
+def open_search(settings: "Settings") -> SearchSession:
+    """Open search for a workspace the fast way when possible: an on-disk store whose cached
+    index is current is searched from that index alone (no Chroma client, ~0.75 s saved);
+    otherwise the workspace is opened as usual, with its checks and error messages."""
+    from .embeddings import CachedEmbedder, get_embedder
+
+    if not settings.store_url:
+        index = cached_index(settings.home, settings.collection, settings.cache_dir)
+        if index is not None and index.embedder_id:
+            embedder = CachedEmbedder(get_embedder(index.embedder_id), settings.cache_dir / "embeddings.sqlite")
+            return SearchSession(Retriever(None, embedder, settings.cache_dir, index=index), embedder)
+    from .workspace import open_workspace
+
+    ws = open_workspace(settings)
+    return SearchSession(ws.retriever, ws.embedder)

@@ -104,3 +104,132 @@ def sentences(text: str) -> list[str]:
     """Split prose into sentences (keeps abbreviations like ``ex.`` / ``tf.device`` intact)."""
     parts = re.split(r"(?<=[.!?])\s+(?=[A-ZÀ-Ö¿¡\"“(])", text.strip())
     return [p.strip() for p in parts if p.strip()]
+
+
+# ---------------------------------------------------------------- text as a reader sees it
+# Helpers the readers share to turn extracted lines back into the sentences and bullets a
+# person reads: wrapped lines rejoined, footnote markers, LaTeX residue, inline HTML and
+# source credits removed, and lines that may never be a heading recognised.
+
+BULLET_CHARS = "•◦▪▫●○■□☐☑✓✔➢➤►▶‣⁃·"
+_BULLET = re.compile(r"^\s*(?:(?:[" + BULLET_CHARS + r"]+|[-*–](?=\s)|\d{1,2}[.)](?=\s))\s*)+")
+_URL = re.compile(r"(?:https?://|www\.)\S+", re.I)
+_URL_LINE = re.compile(r"^\s*(?:[" + BULLET_CHARS + r"\-*]\s*)?[¹²³⁴⁵⁶⁷⁸⁹⁰\d]*\s*(?:https?://|www\.)\S*\s*$", re.I)
+_CREDIT = re.compile(r"^\s*(?:[" + BULLET_CHARS + r"\-*]\s*)?(?:fuente|fonte|source|créditos?|credits?|imagem|imagen|image)\s*:", re.I)
+_LATEX = re.compile(r"\$\^?\{?[^$\n]{0,60}?\}?\$|\\mathrm\{[^}]*\}")
+_SUPERSCRIPT = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰]+")
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=\S)([^*\n]+?)(?<=\S)\1(?![\w*])")
+_INLINE_TAG = re.compile(r"</?(?:u|b|i|em|strong|sup|sub|span|mark|s|small|font)\b[^>]*>", re.I)
+# words after which a line cannot end a sentence or a title (so the next line continues it)
+_OPEN_ENDINGS = frozenset(
+    """a à ao aos as o os de da das do dos del al el la las los lo en em no na nos nas y e o ou u
+    con com por para pelo pela sin sem sobre entre que como un una uno um uma and or of the to in
+    for with on by from at an""".split()
+)
+_TERMINAL = (".", "!", "?", ":", ";", "…", ".)", ".\"", ".”")
+
+
+def strip_bullet(line: str) -> tuple[str, str]:
+    """``("•", "text")`` for a bullet or numbered item, ``("", line)`` otherwise."""
+    m = _BULLET.match(line)
+    if not m:
+        return "", line.strip()
+    marker = m.group(0).strip()
+    return marker, line[m.end():].strip()
+
+
+def clean_inline(text: str) -> str:
+    """Drop what a reader does not read: LaTeX residue (``$^{\\mathrm{1}}$``), footnote
+    markers (``³``), inline HTML tags (``<u>``) and doubled spaces."""
+    text = _LATEX.sub("", text)
+    text = _SUPERSCRIPT.sub("", text)
+    text = _INLINE_TAG.sub("", text)
+    text = _EMPHASIS.sub(r"\2", text)
+    return re.sub(r"[ \t\u00a0]{2,}", " ", text).strip()
+
+
+def is_noise_line(line: str) -> bool:
+    """A bare URL, a footnote that is only a URL, or a source credit ("Fuente: ...")."""
+    s = line.strip()
+    return bool(_URL_LINE.match(s) or _CREDIT.match(s))
+
+
+def looks_like_code_line(line: str) -> bool:
+    """One line of source code or a shell command (an import, an assignment, a lone call)."""
+    return bool(_CODE_LINE_RE.match(line))
+
+
+_CODE_LINE_RE = re.compile(
+    r"^\s*(?:(?:cd|pip3?|python3?|git|conda|source|export|mkdir|module|srun|sbatch|sudo|apt(?:-get)?|ls|nvidia-smi)\s+\S|"
+    r"\S*\$\{?[A-Z_]{2,}|import \w|from [\w.]+ import|#\s*[A-Za-z]|try:|except\b|else:|def \w+\(|class \w+[(:]|return\b|print\(|for \w+ in .*:$|if .*:$|"
+    r"with .*:$|@\w[\w.]*$|\$ |\w[\w.\[\]]*\s*[+\-*/]?=\s*\S|[\w.]+\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$|[)\]}]+,?\s*$)"
+)
+
+
+def can_be_heading(line: str) -> bool:
+    """False for lines that must never become a section heading: URLs, footnotes,
+    source credits, code, and lines that are mostly punctuation or digits."""
+    s = line.strip()
+    if not s or is_noise_line(s) or _URL.search(s) or looks_like_code_line(s):
+        return False
+    if re.match(r"^[¹²³⁴⁵⁶⁷⁸⁹⁰\d]+\s*\S", s) and _SUPERSCRIPT.match(s):
+        return False  # "³ Apache Spark" footnote
+    if not (s[0].isalnum() or s[0] in "¿¡\"“'(«"):
+        return False  # ".RING: ..." continues a line; "-> x" is an arrow note
+    letters = sum(c.isalpha() for c in s)
+    return letters >= max(2, len(s) // 3)
+
+
+def ends_open(text: str) -> bool:
+    """True when a line is clearly unfinished: no terminal punctuation, or it ends with a
+    preposition/article ("... solo en el"), or with a hyphenated word break."""
+    s = text.rstrip()
+    if not s:
+        return False
+    if s.endswith("-") or s.endswith(","):
+        return True
+    last = fold(s.split()[-1])
+    if last in _OPEN_ENDINGS:
+        return True
+    return not s.endswith(_TERMINAL)
+
+
+def join_wrapped(prev: str, line: str) -> str:
+    """Join a wrapped line to the text before it ("pre-" + "entrenados" → "pre-entrenados")."""
+    prev, line = prev.rstrip(), line.strip()
+    if prev.endswith("-") and len(prev) > 1 and prev[-2].isalpha() and line[:1].islower():
+        return prev + line
+    return f"{prev} {line}" if prev else line
+
+
+def rejoin_lines(lines: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
+    """Rejoin wrapped lines into the items a reader sees. ``lines`` holds (indent, text)
+    pairs; a blank text marks a paragraph break. Returns (bullet marker or "", text, indent).
+
+    A line starts a new item when it starts with a bullet or a number ("1."), or follows a
+    blank line; otherwise it continues the item before it when it starts in lower case, is
+    indented past the item's marker, or the item does not end a sentence yet."""
+    items: list[list] = []  # [marker, text, indent of the marker]
+    broke = True
+    for indent, raw in lines:
+        if not raw.strip():
+            broke = True
+            continue
+        marker, text = strip_bullet(raw)
+        if not text:
+            continue
+        if " | " in text:  # a table row stays a row
+            items.append(["", text, indent])
+            broke = True
+            continue
+        if marker or broke or not items:
+            items.append([marker, text, indent])
+        else:
+            cur = items[-1]
+            starts_lower = text[:1].islower() or not text[:1].isalpha()
+            if starts_lower or ends_open(cur[1]) or (cur[0] and indent > cur[2]):
+                cur[1] = join_wrapped(cur[1], text)
+            else:
+                items.append(["", text, indent])
+        broke = False
+    return [(m, re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", re.sub(r"\s+", " ", t)).strip(), ind) for m, t, ind in items]

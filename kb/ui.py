@@ -103,7 +103,7 @@ def hits(hits_: Sequence, width: int = 700) -> None:
         return
     for h in hits_:
         text = h.chunk.text if len(h.chunk.text) <= width else h.chunk.text[:width].rsplit(" ", 1)[0] + " …"
-        con.print(f"[bold][{h.rank}][/bold] [cyan]{escape(h.chunk.citation())}[/cyan]  [dim]score {h.score:.4f}[/dim]")
+        con.print(f"[bold][{h.rank}][/bold] [cyan]{escape(h.chunk.citation())}[/cyan]  [dim]relevance {h.score:.2f}[/dim]")
         con.print(escape(text))
         con.print()
 
@@ -152,6 +152,8 @@ def generation_summary(report, path) -> None:
     dups = sum(1 for r in report.rejected if r.reason.startswith("near-duplicate"))
     if dups:
         con.print(f"  {dups} near-duplicate candidates dropped", markup=False, style="dim")
+    for note in getattr(report, "notes", []):
+        con.print(f"  note: {note}", markup=False, style="yellow")
     for e in report.errors:
         con.print(f"kb: error: {e}", markup=False, style="bold red")
 
@@ -170,17 +172,28 @@ def answer(ans) -> None:
 
 
 def quiz_eval(r: dict) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     t = Table(show_header=False)
-    t.add_row("questions", str(r["n"]))
+    t.add_row("questions", f"{r['n']}" + (f" of {r['asked']} asked" if r.get("short_by") else ""))
+    t.add_row("[bold]without any defect[/bold]", f"[bold]{r['clean']:.0%}[/bold]")
+    for name, count in r.get("defects", {}).items():
+        t.add_row(f"  {escape(name)}", str(count))
     t.add_row("supported by the cited passage", f"{r['supported']:.0%}")
     t.add_row("answerable (prompt retrieves its passage, top 5)", f"{r['answerable@5']:.0%}")
     t.add_row("near-duplicate pairs", str(r["near_duplicate_pairs"]))
     t.add_row("language match", f"{r['language_match']:.0%}")
+    if r.get("mcq"):
+        t.add_row("correct option at its most common position", f"{r['position_skew']:.0%} of {r['mcq']} multiple choice")
     t.add_row("type mix", ", ".join(f"{k} {v}" for k, v in sorted(r["types"].items())))
     t.add_row("sources covered", f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
+    t.add_row("sections covered (pages / headings asked for)",
+              f"{r['section_coverage']:.0%} ({r['sections_covered']} of {r['sections_total']})")
     stdout().print(t)
+    bad = [p for p in r["per_question"] if p.get("defects")]
+    for p in bad:
+        stdout().print(f"  {p['id']}: {', '.join(p['defects'])}", markup=False)
 
 
 def calibration(qc) -> None:

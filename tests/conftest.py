@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "sources"
-SHARED = ROOT.parent / "shared"
+SHARED = Path(os.environ.get("KB_SHARED_DIR") or ROOT.parent / "shared")  # ../shared beside the checkout
 CORPORA = SHARED / "corpora"
 
 

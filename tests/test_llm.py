@@ -28,14 +28,22 @@ def _passage(body: dict, n: int = 1) -> str:
 
 def _good_questions(body: dict) -> Behaviour:
     """Questions grounded in the passages the request carries, plus one that is not."""
-    text = _passage(body)
-    sentence = max(re.split(r"(?<=[.!?])\s+|\n", text), key=len).strip()
-    words = [w for w in re.findall(r"\w{5,}", sentence)]
+    # a whole sentence (capital to full stop) of the first passage that has one: what a model should quote
+    n, sentence = 1, ""
+    for i in (1, 2, 3):
+        whole = [x.strip(" •*-") for x in re.split(r"(?<=[.!?])\s+|\n", _passage(body, i))]
+        whole = [x for x in whole if re.match(r"^[A-ZÀ-Ú][^:]{30,}[.!?]$", x)]
+        if whole:
+            n, sentence = i, max(whole, key=len)
+            break
+    sentence = sentence or max(re.split(r"(?<=[.!?])\s+|\n", _passage(body)), key=len).strip()
+    words = [w for w in re.findall(r"\w{5,}", sentence) if sentence.lower().count(w.lower()) == 1]
     term = words[len(words) // 2] if words else "termo"
     return reply({"questions": [
-        {"type": "short", "passage": 1, "prompt": f"Explique: {sentence[:60]}?", "answer": sentence,
+        {"type": "short", "passage": n, "prompt": f"O que o curso explica sobre {' e '.join(sorted(words, key=len)[-2:])}?",
+         "answer": sentence,
          "quote": sentence, "concepts": words[:3], "difficulty": "medium"},
-        {"type": "cloze", "passage": 1, "prompt": sentence.replace(term, "_____", 1), "answer": term,
+        {"type": "cloze", "passage": n, "prompt": sentence.replace(term, "_____", 1), "answer": term,
          "quote": sentence, "concepts": [term], "difficulty": "easy"},
         {"type": "short", "passage": 1, "prompt": "Qual é a capital da França?", "answer": "Paris é a capital.",
          "quote": "Paris é a capital da França.", "concepts": ["Paris"]},

@@ -195,3 +195,154 @@ def test_file_over_size_limit(tmp_path):
 )
 def test_language_detection(text, lang):
     assert detect_language(text) == lang
+
+
+# ---------------------------------------------------------------- text as a reader sees it
+
+
+def _pdf_blocks(name):
+    return read_document(CORPORA / name).blocks
+
+
+@needs_corpora
+@pytest.mark.parametrize(
+    "name, page, sentence",
+    [
+        ("03Datos.pdf", 31, "Asegúrate de aplicar la data augmentation solo en el conjunto de datos de entrenamiento "
+                            "y no en el conjunto de datos de prueba o validación."),
+        ("05modelos.pdf", 5, "El método state_dict() devuelve un diccionario que mapea los nombres de los módulos "
+                             "y los parámetros a sus respectivos tensores."),
+        ("03Datos.pdf", 5, "MNIST: Un conjunto de imágenes de dígitos escritos a mano, utilizado para "
+                           "reconocimiento de dígitos."),
+    ],
+)
+def test_wrapped_slide_bullets_come_back_whole(name, page, sentence):
+    lines = [ln for b in _pdf_blocks(name) if b.locator.page == page for ln in b.text.split("\n")]
+    assert f"• {sentence}" in [ln.strip() for ln in lines]
+
+
+@needs_corpora
+@pytest.mark.parametrize(
+    "name, page, title",
+    [
+        ("03Datos.pdf", 31, "Implementación de Data Augmentation en PyTorch"),
+        ("03Datos.pdf", 18, "Transformaciones en el Conjunto de Datos"),
+        ("05modelos.pdf", 6, "Guardar y cargar el estado del modelo por capas"),
+        ("05modelos.pdf", 19, "Uso de torch.hub para cargar modelos pre-entrenados"),
+    ],
+)
+def test_two_line_slide_titles_are_one_heading(name, page, title):
+    block = next(b for b in _pdf_blocks(name) if b.locator.page == page)
+    assert block.locator.heading == title
+    assert not block.text.startswith(("en PyTorch", "Datos", "capas", "pre-entrenados"))
+
+
+@needs_corpora
+def test_no_url_footnote_or_code_line_is_a_heading_or_text():
+    docs = [read_document(p) for p in [*sorted(CORPORA.glob("*.pdf")), *sorted(SOURCES.iterdir())]]
+    headings = {part for d in docs for b in d.blocks if b.locator.heading for part in b.locator.heading.split(" > ")}
+    assert headings
+    for h in headings:
+        assert "http" not in h and "www." not in h and not h.lower().startswith(("fuente", "source")), h
+        assert not h[0] in "¹²³⁴⁵⁶⁷⁸⁹⁰." and "(x,y" not in h and "$" not in h, h
+    prose = "\n".join(b.text for d in docs for b in d.blocks if not b.is_code)
+    assert "$^{" not in prose and "\\mathrm" not in prose and "³http" not in prose and "<u>" not in prose
+    assert "Fuente: https://www.youtube.com" not in prose
+    assert "GPUMemória" not in prose
+
+
+@needs_corpora
+def test_figure_pages_and_labs_are_not_section_headings():
+    blocks = _pdf_blocks("03Datos.pdf")
+    assert not any(b.locator.heading and "Creando un DataLoader en PyTorch >" in b.locator.heading for b in blocks)
+    assert not any(b.locator.heading and b.locator.heading.startswith("Lab 1") for b in _pdf_blocks("05modelos.pdf"))
+
+
+def test_markdown_read_as_commonmark(tmp_path):
+    md = tmp_path / "notas.md"
+    md.write_text(
+        "---\ntitle: Notas de GPU\nauthor: Ana\n---\nAntes do primeiro título.\n\n"
+        "Uso de GPUs\n===========\n\nUma linha que\ncontinua na seguinte.\n\n"
+        "## A variável CUDA_VISIBLE_DEVICES\n\n~~~python\nimport os\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\n~~~\n\n"
+        "| GPU | Memória |\n|---|---|\n| A100 | 80 GB |\n\n- item um\n  - sub item\n",
+        encoding="utf-8",
+    )
+    blocks = read_document(md).blocks
+    assert blocks[0].locator.heading == "Notas de GPU" and blocks[0].text == "Antes do primeiro título."
+    assert "author" not in " ".join(b.text for b in blocks)
+    assert blocks[1].locator.heading == "Uso de GPUs" and blocks[1].text == "Uma linha que continua na seguinte."
+    code = next(b for b in blocks if b.is_code)
+    assert code.locator.heading == "Uso de GPUs > A variável CUDA_VISIBLE_DEVICES"
+    assert code.text == "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'"
+    table = next(b for b in blocks if "A100" in b.text)
+    assert table.text == "GPU | Memória\nA100 | 80 GB"
+    assert blocks[-1].text == "• item um\n  • sub item"
+
+
+def test_html_keeps_header_h1_and_table_rows(tmp_path):
+    page = tmp_path / "guia.html"
+    page.write_text(
+        "<html><head><title>Guia</title></head><body><header><a href='/'>Início</a><h1>Treino com várias GPUs</h1>"
+        "</header><main><p>Cada GPU recebe um lote.</p><table><tr><th>GPU</th><th>Memória</th></tr>"
+        "<tr><td>A100</td><td>80 GB</td></tr></table><h2>CUDA_VISIBLE_DEVICES</h2><p>Escolha as GPUs.</p></main>"
+        "<footer>© 2024</footer></body></html>",
+        encoding="utf-8",
+    )
+    blocks = read_document(page).blocks
+    assert blocks[0].locator.heading == "Treino com várias GPUs"
+    assert "GPU | Memória\nA100 | 80 GB" in [b.text for b in blocks]
+    assert blocks[-1].locator.heading == "Treino com várias GPUs > CUDA_VISIBLE_DEVICES"
+    assert "Início" not in " ".join(b.text for b in blocks)
+
+
+def test_transcript_cue_text_is_unescaped(tmp_path):
+    vtt = tmp_path / "aula.vtt"
+    vtt.write_text("WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nJobs &amp; tasks do <i>cluster</i>\n", encoding="utf-8")
+    assert read_document(vtt).blocks[0].text == "Jobs & tasks do cluster"
+
+
+def test_plain_text_rejoins_wrapped_lines_and_keeps_table_rows(tmp_path):
+    f = tmp_path / "slides.txt"
+    f.write_text(
+        "Paralelismo de dados\n\n- Cada GPU recebe uma cópia do modelo e\n  processa um lote diferente.\n"
+        "- Os gradientes são combinados.\n\nGPU\tMemória\nA100\t80 GB\n\n"
+        "Fonte: https://exemplo.org/paralelismo\n\n³https://spark.apache.org/\n",
+        encoding="utf-8",
+    )
+    blocks = read_document(f).blocks
+    assert blocks[0].locator.heading == "Paralelismo de dados"
+    assert blocks[0].text == ("• Cada GPU recebe uma cópia do modelo e processa um lote diferente.\n"
+                              "• Os gradientes são combinados.")
+    assert blocks[1].text == "GPU | Memória\nA100 | 80 GB"
+    assert len(blocks) == 2
+
+
+def _pdf_without_a_font_for_its_first_text(path):
+    """A real PDF whose first text object sets no font: pypdf's layout mode raises on it
+    ("font not set"), its plain mode reads the page."""
+    import io
+
+    import pypdf
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    w = pypdf.PdfWriter()
+    page = w.add_blank_page(612, 792)
+    font = DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+                             NameObject("/BaseFont"): NameObject("/Helvetica")})
+    page[NameObject("/Resources")] = DictionaryObject(
+        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): w._add_object(font)})})
+    stream = DecodedStreamObject()
+    stream.set_data(b"BT 72 760 Td (x) Tj ET BT /F1 24 Tf 72 740 Td (Servidor de parametros) Tj ET "
+                    b"BT /F1 12 Tf 72 700 Td (Los workers piden los parametros al servidor central.) Tj ET")
+    page[NameObject("/Contents")] = w._add_object(stream)
+    buf = io.BytesIO()
+    w.write(buf)
+    path.write_bytes(buf.getvalue())
+    return path
+
+
+def test_pdf_layout_failure_falls_back_to_plain_extraction_with_a_note(tmp_path):
+    doc = read_document(_pdf_without_a_font_for_its_first_text(tmp_path / "roto.pdf"))
+    assert "Los workers piden los parametros al servidor central." in " ".join(b.text for b in doc.blocks)
+    assert doc.notes == ["layout extraction failed on page(s) 1; read with plain extraction "
+                         "(words of differently styled text may be glued)"]

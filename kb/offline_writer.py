@@ -1,0 +1,652 @@
+"""The offline (rule-based, deterministic) question writer: questions from ideas, not lines.
+
+It reads each passage as a slide or section would be read (:mod:`kb.ideas`: whole bullets
+with their title) and writes a question only where the idea has the shape the question type
+needs:
+
+- **definitions** ("X es una técnica …", "Los parámetros: son …", "El método f() devuelve …")
+  → "¿Qué es X?", "¿Qué devuelve f()?"; a definitional sentence is also a *true* statement;
+- **labelled lists** ("Oversampling: …", "Undersampling: …") → "what does X mean", the
+  difference between two siblings, a multiple choice when the list has ≥ 4 siblings (the
+  siblings are the same kind of thing by construction), and *false* statements that attach
+  one sibling's description to another;
+- **named code entities** ("la clase Sampler", "el método torch.save()", "la opción shuffle")
+  → a sentence to complete, as multiple choice when ≥ 3 other entities of the same kind
+  (classes, methods/functions, options/parameters) exist, same deck first, else typed (cloze);
+- **purpose** ("Congela los parámetros … para evitar …") → "¿Para qué sirve congelar …?";
+- **scope** ("… solo en X y no en Y") → "¿Dónde se debe … y dónde no?", or the swapped,
+  false statement; **contrast** ("A != B" + "x vs. y") → the difference between A and B;
+- **procedures** (an intro "Para …:" with numbered steps) → "¿Qué pasos se siguen para …?";
+- **ready-made exercises** the materials contain, with the text after them as model answer;
+- a **cloze** on a key course term in a self-contained sentence, last.
+
+Every draft then passes the checks of :mod:`kb.quizcheck` against the passage it cites
+(cut-off text, giveaways, duplicate choices, support) or is rejected with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Sequence
+
+from .generate import (CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, _EXERCISE_HEADING, _clean,
+                       _citation, _term_ok, passage_usable)
+from .ideas import Item, Slide, complete_sentence, dangling, read_slide
+from .quiz import Question
+from .quizcheck import _stems4, defects, norm, same_thing, stems
+from .records import Chunk, content_hash
+from .text import STOPWORDS, detect_language, fold, sentences, words
+
+_T = {
+    "what_is": {"pt": "O que é {t}?", "es": "¿Qué es {t}?", "en": "What is {t}?"},
+    "what_are": {"pt": "O que são {t}?", "es": "¿Qué son {t}?", "en": "What are {t}?"},
+    "means": {"pt": "Em «{c}», o que significa «{t}»?", "es": "En «{c}», ¿qué significa «{t}»?",
+              "en": "In «{c}», what does «{t}» mean?"},
+    "means_bare": {"pt": "O que significa «{t}»?", "es": "¿Qué significa «{t}»?", "en": "What does «{t}» mean?"},
+    "returns": {"pt": "O que retorna {t}?", "es": "¿Qué devuelve {t}?", "en": "What does {t} return?"},
+    "used_for": {"pt": "Para que é usado {t}?", "es": "¿Para qué se utiliza {t}?", "en": "What is {t} used for?"},
+    "purpose": {"pt": "Para que serve {t}?", "es": "¿Para qué sirve {t}?", "en": "Why should you {t}?"},
+    "differ": {"pt": "Qual é a diferença entre {a} e {b}?", "es": "¿Qué diferencia hay entre {a} y {b}?",
+               "en": "What is the difference between {a} and {b}?"},
+    "steps": {"pt": "Quais são os passos para {t}?", "es": "¿Qué pasos se siguen para {t}?", "en": "What are the steps to {t}?"},
+    "scope": {"pt": "Onde se deve {t} e onde não?", "es": "¿Dónde se debe {t} y dónde no?", "en": "Where should you {t}, and where not?"},
+    "scope_false": {"pt": "Deve-se {t} apenas {x} e não {y}.", "es": "Se debe {t} solo {x} y no {y}.",
+                    "en": "You should {t} only {x} and not {y}."},
+    "complete": {"pt": "Complete a frase{c}: «{s}»", "es": "Completa la frase{c}: «{s}»", "en": "Complete the sentence{c}: «{s}»"},
+    "cloze": {"pt": "Complete a lacuna{c}: {s}", "es": "Completa el espacio en blanco{c}: {s}", "en": "Fill in the blank{c}: {s}"},
+    "which_label": {"pt": "Em «{c}», qual termo corresponde a esta descrição: «{d}»?",
+                    "es": "En «{c}», ¿qué término corresponde a esta descripción: «{d}»?",
+                    "en": "In «{c}», which term matches this description: «{d}»?"},
+    "label_stmt": {"pt": "Em «{c}», «{t}» significa: {d}", "es": "En «{c}», «{t}» significa: {d}",
+                   "en": "In «{c}», «{t}» means: {d}"},
+    "tf": {"pt": "Verdadeiro ou falso? {s}", "es": "¿Verdadero o falso? {s}", "en": "True or false? {s}"},
+    "true": {"pt": "Verdadeiro", "es": "Verdadero", "en": "True"},
+    "false": {"pt": "Falso", "es": "Falso", "en": "False"},
+    "source_says": {"pt": "A fonte diz: “{s}”", "es": "La fuente dice: “{s}”", "en": "The source says: “{s}”"},
+}
+
+
+def _t(key: str, lang: str, **kw: str) -> str:
+    return _T[key].get(lang, _T[key]["en"]).format(**kw)
+
+
+_ARTICLE = re.compile(r"^(el|la|los|las|un|una|o|a|os|as|um|uma|the|an)\s+", re.I)
+_PLURAL_VERB = {"son", "são", "are"}
+_DEF = re.compile(
+    r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<term>[^,;:()¿?]{2,60}?)\s+(?P<verb>es|son|é|são|is|are)\s+"
+    r"(?P<def>.{12,})$")
+_DEF_START = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)\s", re.I)
+_NOT_DEF = re.compile(r"^(importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
+                      r"común|comum|recomendable|preferible|preferível|mejor|melhor|más|mais|muy|muito|"
+                      r"important|possible|useful|essential|key|better|more|very|capaz|able)", re.I)
+_PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso", "isto", "essa", "esse", "estes",
+            "this", "that", "these", "those", "it", "ello", "ele", "ela", "eles", "elas", "they", "cada", "todo",
+            "toda", "todos", "todas", "algunos", "algunas", "alguns", "algumas", "muchos", "muitos", "many", "some"}
+_META = re.compile(r"^(Descreve|Explica|Introduz|Aborda|Apresenta|Discute|Menciona|Mostra|Describe|Introduce|Presenta|"
+                   r"Muestra|Describes|Explains|Introduces|Shows|Discusses|Brevemente|O capítulo|El capítulo|"
+                   r"The chapter|Lab\b|Fuente|Fonte|Source)", re.I)
+_GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three|four|principales|principais|main|"
+                            r"por ejemplo|por exemplo|for example|ejemplo|exemplo|example|nota|note|obs|soluç|solucion|"
+                            r"solution|resumo|resumen|summary|objetivo|objective|lab\b|fuente|fonte|source|ventajas|"
+                            r"desventajas|vantagens|desvantagens|advantages|disadvantages|beneficios|benefícios)", re.I)
+_RETURNS = re.compile(
+    r"^(?:(?P<det>El método|La función|El atributo|O método|A função|The method|The function)\s+)?"
+    r"(?P<id>[A-Za-z_][\w.]*\(\)|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)\s+"
+    r"(?P<verb>nos devuelve|devuelve|retorna|returns|se utiliza para|se usa para|é usad[oa] para|is used to)\s+(?P<rest>.{8,})$")
+_CATEGORY = re.compile(
+    r"\b(?P<cat>clase|método|metodo|función|funcion|opción|opcion|parámetro|parametro|argumento|classe|função|funcao|"
+    r"opção|opcao|parâmetro|class|method|function|option|parameter|argument)\s+"
+    r"(?P<id>[A-Za-z_][\w.]*(?:\(\))?)", re.I)
+_CAT_GROUP = {"clase": "class", "classe": "class", "class": "class",
+              "método": "callable", "metodo": "callable", "función": "callable", "funcion": "callable",
+              "função": "callable", "funcao": "callable", "method": "callable", "function": "callable",
+              "opción": "option", "opcion": "option", "opção": "option", "opcao": "option", "parámetro": "option",
+              "parametro": "option", "parâmetro": "option", "argumento": "option", "option": "option",
+              "parameter": "option", "argument": "option"}
+_IMPERATIVE = {
+    "es": {"Utiliza": "utilizar", "Usa": "usar", "Ajusta": "ajustar", "Congela": "congelar", "Reemplaza": "reemplazar",
+           "Entrena": "entrenar", "Verifica": "verificar", "Analiza": "analizar", "Visualiza": "visualizar",
+           "Aplica": "aplicar", "Combina": "combinar", "Almacena": "almacenar", "Guarda": "guardar", "Itera": "iterar",
+           "Realiza": "realizar", "Configura": "configurar", "Divide": "dividir", "Define": "definir"},
+    "pt": {"Use": "usar", "Utilize": "utilizar", "Ajuste": "ajustar", "Congele": "congelar", "Substitua": "substituir",
+           "Treine": "treinar", "Verifique": "verificar", "Aplique": "aplicar", "Combine": "combinar",
+           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir", "Defina": "definir"},
+    "en": {"Use": "use", "Adjust": "adjust", "Freeze": "freeze", "Replace": "replace", "Train": "train",
+           "Apply": "apply", "Combine": "combine", "Store": "store", "Save": "save", "Configure": "configure"},
+}
+_PURPOSE = re.compile(r"^(?P<imp>\w+)\s+(?P<obj>.+?)\s+(?:para|to|in order to|a fin de)\s+(?P<goal>[a-záéíóúç].{10,})$")
+_SCOPE = re.compile(
+    r"^(?P<pre>.+?)\s+(?:solo|sólo|solamente|apenas|somente|só|only)\s+(?P<x>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)"
+    r"\s+(?:y|e|and)\s+(?:no|não|not)\s+(?P<y>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)\.?$")
+_SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|Make sure (?:to|you)|"
+                         r"Remember to|Es importante|É importante)\s+", re.I)
+_VS = re.compile(r"^(?P<a>[A-Z][\w .]{2,40}?)\s*(?:!=|≠|vs\.?|versus)\s*(?P<b>[A-Z][\w .]{2,40}?)(?:\s*\(.*\))?\.?$")
+# one-word labels that are adjectives need their noun in the context ("Static", "Distribuído", "Síncrono")
+_ADJECTIVE = re.compile(r"(ico|ica|ido|ida|ado|ada|ente|ante|ono|ona|ic|ed|ous|ive|ivo|iva)$")
+_ROMANCE_FUNCTION_WORDS = frozenset("de del la el los las en que y para con por una un da do das dos em no na e"
+                                    " um uma".split())
+_NOT_NOUN_W = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?)$")
+_TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A named code entity the course mentions with its kind: ``la clase Sampler``."""
+
+    group: str  # class | callable | option
+    name: str
+    source: str
+
+
+def _title_ok(title: str) -> bool:
+    """A title a question can name: words, not a URL, footnote, code or file name."""
+    return bool(title) and len(words(title)) >= 1 and not re.search(r"https?|www\.|[¹²³⁴⁵⁶⁷⁸⁹⁰]|\(.*\)\.|\.ipynb|=|^\W", title) \
+        and sum(ch.isalpha() for ch in title) >= 0.6 * len(title)
+
+
+def _lower_first(s: str) -> str:
+    return s[:1].lower() + s[1:] if s and not (len(s) > 1 and s[1].isupper()) else s
+
+
+def _sentence_end(s: str) -> str:
+    s = s.strip()
+    return s if s.endswith((".", "!", "?")) else s + "."
+
+
+class OfflineWriter:
+    """Rule-based, deterministic question writer (no model, no network)."""
+
+    name = "offline"
+    _source: str | None = None
+
+    def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
+        out = WriterOutput()
+        self._harvest(passages, request, course, out)
+        entities = self._entities(course)
+        skipped_lang = 0
+        for chunk in passages:
+            if not passage_usable(chunk) or (chunk.locator.heading and _EXERCISE_HEADING.search(chunk.locator.heading)):
+                continue
+            if chunk.kind == "transcript":
+                continue  # speech has no sentence boundaries to build statements from; kb ask cites it
+            lang = chunk.lang if chunk.lang in _T["tf"] else "en"
+            if request.lang and request.lang != lang:
+                skipped_lang += 1
+                continue
+            slide = read_slide(chunk)
+            self._source = chunk.source
+            drafts: list[Draft] = []
+            self._definitions(slide, lang, course, drafts)
+            self._labels(slide, lang, course, drafts)
+            self._entity_items(slide, lang, course, entities, drafts)
+            self._purpose(slide, lang, course, drafts)
+            self._scope_and_contrast(slide, lang, course, drafts)
+            self._steps(slide, lang, course, drafts)
+            self._cloze(slide, lang, course, drafts)
+            for d in drafts:
+                found = defects(d.question, chunk.text)
+                if found:
+                    out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found)))
+                else:
+                    out.drafts.append(d)
+        if skipped_lang:
+            out.notes.append(f"{skipped_lang} passages are not in --lang {request.lang}: no questions written from them")
+        return out
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _draft(slide: Slide, item: Item | None, q: Question, key: str, priority: float, quote: str | None = None) -> Draft:
+        quote = quote or (item.text if item else q.answer)
+        q = Question(type=q.type, prompt=q.prompt, answer=q.answer, citations=(_citation(slide.chunk, quote),),
+                     concepts=q.concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
+                     accepted=q.accepted, origin=q.origin)
+        item_key = f"{slide.chunk.id}:{item.index}" if item else ""
+        return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
+
+    @staticmethod
+    def _ctx(slide: Slide, answer: str = "") -> str:
+        """" (Slide title)" to situate a sentence to complete, when the title is a real one and
+        does not name the answer ("Batch Sampling" for Sampler)."""
+        if not _title_ok(slide.title) or answer and _stems4(answer) & _stems4(slide.title):
+            return ""
+        return f" ({slide.title})"
+
+    @staticmethod
+    def _centrality(term: str, slide: Slide, course: CourseTerms) -> float:
+        """How central a term is to its source: repeated across its passages, named in a title."""
+        ft = fold(term)
+        if not ft:
+            return 0.0
+        same = course.by_source.get(slide.chunk.source, [])
+        mentions = sum(1 for c in same if ft in fold(c.text))
+        in_title = any(ft in fold(c.locator.heading or "") for c in same)
+        return 0.1 * min(mentions, 5) + (0.3 if in_title else 0.0)
+
+    def _concepts(self, text: str, exclude: str, course: CourseTerms, k: int = 4) -> tuple[str, ...]:
+        return course.key_concepts(text, exclude=exclude, k=k, source=self._source)
+
+    # ------------------------------------------------------------------ definitions
+    def _definitions(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        for item in slide.items:
+            if not item.whole:
+                continue
+            for s in sentences(item.text) or [item.text]:
+                self._copula(slide, item, s, lang, course, out)
+                self._returns(slide, item, s, lang, course, out)
+
+    def _copula(self, slide: Slide, item: Item, s: str, lang: str, course: CourseTerms, out: list[Draft],
+                term: str | None = None, verb: str | None = None, definition: str | None = None) -> bool:
+        ctx = ""
+        if term is None:
+            m = _DEF.match(s)
+            if not m:
+                return False
+            ctx, term, verb, definition = (m.group("ctx") or ""), m.group("term").strip(), m.group("verb"), m.group("def")
+        assert verb is not None and definition is not None
+        bare = _ARTICLE.sub("", term)
+        first = fold(words(term)[0]) if words(term) else ""
+        if not bare or first in _PRONOUN or not _term_ok(bare) or _NOT_DEF.match(definition):
+            return False
+        if not (_DEF_START.match(definition) or verb in _PLURAL_VERB and definition[:1].islower()):
+            return False  # "X es importante …", "X es muy …": not a definition
+        if not complete_sentence(s) or len(words(definition)) < 5:
+            return False
+        if not (course.is_course_term(bare) or any(course.df.get(fold(w), 0) >= 2 for w in words(bare)
+                                                   if fold(w) not in STOPWORDS)):
+            return False
+        shown = _ARTICLE.sub(lambda m: m.group(0).lower(), term) if _ARTICLE.match(term) else self._case(bare, course)
+        prompt = _t("what_are" if verb in _PLURAL_VERB else "what_is", lang, t=shown)
+        if ctx:
+            prompt = f"{ctx}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+        answer = _sentence_end(s)
+        prio = 2.3 + self._centrality(bare, slide, course)
+        concepts = self._concepts(definition, bare, course) or (bare,)
+        key = fold(bare)
+        out.append(self._draft(slide, item, Question("short", prompt, answer, (), concepts, "medium", lang,
+                                                     origin="definition"), key, prio, quote=s))
+        out.append(self._draft(slide, item, Question("tf", _t("tf", lang, s=answer), f"{_t('true', lang)}.", (),
+                                                     (bare,), "easy", lang, correct=True, origin="tf"),
+                               key, prio - 0.6, quote=s))
+        return True
+
+    @staticmethod
+    def _case(term: str, course: CourseTerms) -> str:
+        """"Data augmentation" → "data augmentation" when the course writes it in lower case too."""
+        if not term or not term[0].isupper() or (len(term) > 1 and term[1].isupper()) or _TECH.match(term.split()[0]):
+            return term
+        low = term[0].lower() + term[1:]
+        return low if f" {fold(low)} " in course.folded_text and low in course.raw_text else term
+
+    def _returns(self, slide: Slide, item: Item, s: str, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        m = _RETURNS.match(s)
+        if not m or not complete_sentence(s):
+            return
+        det = m.group("det") or ""
+        subj = (det[0].lower() + det[1:] + " " if det else "") + m.group("id")
+        verb = m.group("verb")
+        key_t = "returns" if verb in ("nos devuelve", "devuelve", "retorna", "returns") else "used_for"
+        prompt = _t(key_t, lang, t=subj)
+        answer = _sentence_end(s)
+        concepts = self._concepts(m.group("rest"), m.group("id"), course) or (m.group("id"),)
+        out.append(self._draft(slide, item, Question("short", prompt, answer, (), concepts, "medium", lang,
+                                                     origin="definition"),
+                               fold(m.group("id")), 2.6 + self._centrality(m.group("id"), slide, course), quote=s))
+
+    # ------------------------------------------------------------------ labelled lists
+    def _labels(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        runs: dict[int, list[Item]] = defaultdict(list)
+        for item in slide.items:
+            if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body):
+                runs[item.run].append(item)
+        title = slide.title if _title_ok(slide.title) else ""
+        for run in runs.values():
+            # an "A vs B" line just above the list names what the labels are ("Static vs Dynamic
+            # Computation Graph"); else the slide title
+            intro = next((it for it in slide.items if it.index == run[0].index - 1), None)
+            context = intro.text.rstrip(".:") if intro and not intro.label and len(words(intro.text)) <= 8 \
+                and re.search(r"\svs\.?\s|\sversus\s", intro.text) else title
+            real = [it for it in run if not self._trivial(it)
+                    and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)  # one concept per label
+                    and not (_ADJECTIVE.search(fold(it.label)) and " " not in it.label.strip()
+                             and fold(it.label) not in fold(context))]  # "«Distribuído» significa": of what?
+            for it in run:
+                if it not in real and not self._trivial(it):
+                    continue
+                body_l = it.body.split(" ", 1)[0].lower()
+                if body_l in ("es", "son", "é", "são", "is", "are"):
+                    verb, rest = it.body.split(" ", 1) if " " in it.body else (it.body, "")
+                    self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
+                                 verb=verb.lower(), definition=rest)
+                    continue
+                if it not in real or dangling(it.body) or len(words(it.body)) < 5:
+                    continue
+                bare = _ARTICLE.sub("", it.label)
+                if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
+                    continue
+                single = len(words(bare)) == 1 and (_TECH.match(bare) or bare[0].isupper() and bare[1:2].isupper())
+                if single:
+                    prompt = _t("what_is", lang, t=bare)
+                elif context and fold(context) != fold(bare):
+                    prompt = _t("means", lang, c=context, t=bare)
+                else:
+                    prompt = _t("means_bare", lang, t=bare)
+                answer = _sentence_end(f"{it.label}: {it.body}")
+                prio = 2.1 + self._centrality(bare, slide, course)
+                concepts = self._concepts(it.body, bare, course) or (bare,)
+                out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
+                                                           origin="definition"), fold(bare), prio))
+            # multiple choice among ≥ 4 siblings: same list, same kind by construction
+            if len(run) >= 4 and context:
+                for it in real:
+                    if dangling(it.body) or len(words(it.body)) < 5:
+                        continue
+                    others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)][:3]
+                    if len(others) < 3:
+                        continue
+                    q = Question("mcq", _t("which_label", lang, c=context, d=it.body.rstrip(".")), it.label, (),
+                                 (it.label,), "easy", lang, choices=tuple([it.label, *others]), correct=0, origin="mcq")
+                    out.append(self._draft(slide, it, q, fold(it.label),
+                                           2.2 + self._centrality(it.label, slide, course)))
+            # the difference between two siblings that describe comparable things
+            pairs = [(a, b) for a, b in zip(real, real[1:]) if len(stems(a.body) & stems(b.body)) >= 2]
+            for a, b in pairs[:1]:
+                la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
+                    _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
+                answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
+                concepts = tuple(dict.fromkeys(self._concepts(a.body, a.label, course, 2)
+                                               + self._concepts(b.body, b.label, course, 2)))
+                prompt = _t("differ", lang, a=la, b=lb)
+                intro = next((it for it in slide.items if it.index == a.index - 1), None)
+                where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
+                    and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
+                if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
+                    prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
+                             f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+                q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
+                             "hard", lang, origin="compare")
+                out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8, quote=f"{a.text} {b.text}"))
+            # false statements: one sibling's description attached to another
+            if len(real) >= 2 and context:
+                for a, b in zip(real, real[1:] + real[:1]):
+                    if a is b or dangling(b.body) or len(words(b.body)) < 5 or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
+                        continue
+                    stmt = _sentence_end(_t("label_stmt", lang, c=context, t=a.label, d=_lower_first(b.body)))
+                    ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
+                    q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False, origin="tf")
+                    out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course)))
+
+    @staticmethod
+    def _trivial(item: Item) -> bool:
+        """The description repeats the label ("Rotación: rotar la imagen …"): nothing to ask."""
+        ls = {fold(w)[:4] for w in words(item.label) if len(w) >= 4 and fold(w) not in STOPWORDS}
+        bs = {fold(w)[:4] for w in words(item.body) if len(w) >= 4}
+        return bool(ls) and len(ls & bs) * 2 >= len(ls) and len(words(item.body)) < 12
+
+    # ------------------------------------------------------------------ named code entities
+    def _entities(self, course: CourseTerms) -> list[Entity]:
+        if course.entities is None:
+            found: dict[tuple[str, str], Entity] = {}
+            for c in course.chunks:
+                if c.is_code:
+                    continue
+                text = " ".join(c.text.split())
+                text = re.sub(r"(\w) \(\)", r"\1()", text)
+                for m in _CATEGORY.finditer(text):
+                    name = m.group("id")
+                    if name.endswith(".") and "()" not in name:
+                        name = name.rstrip(".")
+                    group = _CAT_GROUP[m.group("cat").lower()]
+                    if fold(name) in STOPWORDS or len(name) < 3 or name.lower() in _CAT_GROUP:
+                        continue
+                    code_like = "_" in name or "." in name or "()" in name or bool(re.search(r"[a-z][A-Z]", name))
+                    english = m.group("cat").lower() in ("class", "method", "function", "option", "parameter", "argument")
+                    if not (code_like or not english and (group == "class" and name[0].isupper() and name.isascii()
+                            or group == "option" and name.isascii() and name.islower() and len(name) >= 4)):
+                        continue  # "el método calculada", "la función Python": words, not code
+                    found.setdefault((group, name), Entity(group, name, c.source))
+            course.entities = sorted(found.values(), key=lambda e: (e.group, e.name))
+        return course.entities
+
+    def _entity_items(self, slide: Slide, lang: str, course: CourseTerms, entities: list[Entity],
+                      out: list[Draft]) -> None:
+        for item in slide.items:
+            if not item.whole:
+                continue
+            text = item.body[:1].upper() + item.body[1:] if item.label else item.text
+            for s in sentences(text) or [text]:
+                if not complete_sentence(s, min_words=9):
+                    continue
+                for m in _CATEGORY.finditer(s):
+                    name = m.group("id").rstrip(".") if "()" not in m.group("id") else m.group("id")
+                    ent = next((e for e in entities if e.name == name), None)
+                    if ent is None or s.count(name) != 1:
+                        continue
+                    if item.step is not None and not self._ctx(slide, name):
+                        break  # a step without its goal ("Crear una instancia … con la clase _____") is ambiguous
+                    core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
+                    if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
+                        continue  # "la clase DataLoader para crear DataLoaders": the stem names the answer
+                    blanked = _sentence_end(s.replace(name, "_____", 1))
+                    # distractors: the same kind of entity from the same source only (a TensorFlow
+                    # function among PyTorch options gives the answer away)
+                    same_src = [e.name for e in entities if e.group == ent.group and e.source == slide.chunk.source]
+                    pool: list[str] = []
+                    for cand in same_src:
+                        if same_thing(cand, name) or fold(cand) in fold(s) or any(same_thing(cand, p) for p in pool):
+                            continue
+                        if self._also_fits(cand, name, s, slide.chunk.source, course):
+                            continue
+                        pool.append(cand)
+                    prio = 2.4 + self._centrality(name, slide, course)
+                    accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
+                    concepts = (name,)
+                    if len(pool) >= 3:
+                        q = Question("mcq", _t("complete", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "easy", lang,
+                                     choices=tuple([name, *pool[:3]]), correct=0, origin="mcq")
+                        out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
+                    q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "medium", lang,
+                                 accepted=accepted, origin="cloze")
+                    out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
+                    break
+
+    @staticmethod
+    def _also_fits(cand: str, answer: str, sentence: str, source: str, course: CourseTerms) -> bool:
+        """The source opens a sentence about the candidate with the same words as the stem
+        ("Podemos aplicar transformaciones … DataLoader … el parámetro transform"): the candidate
+        might be right too, so it is no distractor. A parallel sentence for another purpose
+        ("Para cargar …, utilizamos el método torch.load()") is a good one."""
+        def lead(text: str) -> list[str]:
+            return [fold(w)[:5] for w in words(text) if len(w) >= 4 and fold(w) not in STOPWORDS][:3]
+
+        want = lead(sentence.replace(answer, " "))
+        if len(want) < 3:
+            return False
+        short = cand.split(".")[-1] if "." in cand.rstrip(".") else cand  # torch.utils.data.DataLoader → DataLoader
+        for c in course.by_source.get(source, []):
+            if short not in c.text:
+                continue
+            for other in sentences(" ".join(c.text.split())):
+                if short in other and set(lead(other.replace(short, " "))) == set(want):
+                    return True
+        return False
+
+    # ------------------------------------------------------------------ purpose, scope, contrast, steps
+    def _purpose(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        verbs = _IMPERATIVE.get(lang, {})
+        for item in slide.items:
+            s = item.text
+            m = _PURPOSE.match(s)
+            if not m or not item.whole or m.group("imp") not in verbs or not complete_sentence(s):
+                continue
+            obj, goal = m.group("obj"), m.group("goal").rstrip(".")
+            if not 2 <= len(words(obj)) <= 14 or len(words(goal)) < 3 or dangling(obj):
+                continue
+            if lang != "en" and not fold(words(goal)[0]).endswith(("ar", "er", "ir")):
+                continue  # "para la comunicación …": a purpose is an action
+            if re.search(r"\b(para|to|como|such as)\b", obj) or any(w in verbs for w in words(obj)) \
+                    or any(w.capitalize() in verbs for w in words(obj)[1:]):
+                continue  # "iterar … y visualiza …": two instructions in one
+            inf = verbs[m.group("imp")]
+            prompt = _t("purpose", lang, t=f"{inf} {obj}")
+            concepts = self._concepts(goal, obj, course) or tuple(w for w in words(goal) if len(w) > 5)[:3]
+            if not concepts:
+                continue
+            q = Question("short", prompt, _sentence_end(s), (), concepts, "medium", lang, origin="purpose")
+            out.append(self._draft(slide, item, q, "p:" + fold(obj)[:50], 2.3))
+
+    def _scope_and_contrast(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        items = slide.items
+        for i, item in enumerate(items):
+            m = _SCOPE.match(item.text)
+            if m and item.whole:
+                pre = _SCOPE_LEAD.sub("", m.group("pre")).strip()
+                first = fold(words(pre)[0]) if words(pre) else ""
+                if pre and (lang == "en" or first.endswith(("ar", "er", "ir", "or"))) and pre != m.group("pre") or (
+                        pre and first.endswith(("ar", "er", "ir"))):
+                    x, y = m.group("x").rstrip("."), m.group("y").rstrip(".")
+                    concepts = tuple(dict.fromkeys(self._concepts(x, pre, course, 2) + self._concepts(y, pre, course, 2)))
+                    q = Question("short", _t("scope", lang, t=_lower_first(pre)), _sentence_end(item.text), (),
+                                 concepts or (x,), "hard", lang, origin="scope")
+                    out.append(self._draft(slide, item, q, "s:" + fold(pre)[:50], 2.9))
+                    stmt = _t("scope_false", lang, t=_lower_first(pre), x=y, y=x)
+                    ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(item.text))}"
+                    q = Question("tf", _t("tf", lang, s=_sentence_end(stmt)), ans, (), concepts or (x,), "medium", lang,
+                                 correct=False, origin="tf")
+                    out.append(self._draft(slide, item, q, "s:" + fold(pre)[:50], 2.5))
+            m = _VS.match(item.text)
+            if m and i + 1 < len(items) and " vs" in items[i + 1].text:
+                sides = re.split(r"\s+vs\.?\s+", items[i + 1].text, maxsplit=1)
+                if lang != "en" and not {fold(w) for w in words(items[i + 1].text)} & _ROMANCE_FUNCTION_WORDS:
+                    continue  # the slide's English note would be the model answer of a Spanish question
+                if len(sides) == 2 and all(len(words(x)) >= 2 for x in sides):
+                    a, b = m.group("a").strip(), m.group("b").strip()
+                    answer = f"{a}: {sides[0].strip().rstrip('.')}; {b}: {sides[1].strip().rstrip('.')}."
+                    q = Question("short", _t("differ", lang, a=a, b=b), answer, (), (a, b), "hard", lang, origin="compare")
+                    out.append(self._draft(slide, item, q, f"{fold(a)}|{fold(b)}", 2.9,
+                                           quote=f"{item.text} {items[i + 1].text}"))
+
+    def _steps(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        items = slide.items
+        for i, item in enumerate(items):
+            m = re.match(r"^(?:Para|To)\s+(?P<goal>.{8,120}):$", item.text)
+            if not m:
+                continue
+            steps = []
+            for nxt in items[i + 1:]:
+                if nxt.step != len(steps) + 1:
+                    break
+                steps.append(nxt)
+            if len(steps) < 3 or not all(s.whole for s in steps):
+                continue
+            answer = " ".join(f"{n}. {_sentence_end(s.text)}" for n, s in enumerate(steps, start=1))
+            concepts = tuple(dict.fromkeys(c for s in steps for c in self._concepts(s.text, m.group("goal"), course, 1)))
+            q = Question("short", _t("steps", lang, t=m.group("goal")), answer, (), concepts[:5] or (m.group("goal"),),
+                         "hard", lang, origin="steps")
+            out.append(self._draft(slide, item, q, "st:" + fold(m.group("goal"))[:50], 2.9,
+                                   quote=" ".join(s.text for s in [item, *steps])))
+
+    # ------------------------------------------------------------------ cloze on a key term
+    def _cloze(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        best: tuple[float, str, str, Item] | None = None
+        for item in slide.items:
+            if not item.whole or item.label:
+                continue
+            for s in sentences(item.text) or [item.text]:
+                if not complete_sentence(s, min_words=8, max_words=40) or "?" in s:
+                    continue
+                first = words(s)[0] if words(s) else ""
+                for w in set(words(s)):
+                    fw = fold(w)
+                    if fw in STOPWORDS or len(fw) < 4 or fw.isdigit() or w == first:
+                        continue
+                    if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
+                        continue
+                    if _NOT_NOUN_W.search(fw) and not _TECH.match(w):
+                        continue  # "… como este es _____ sobre la Mesh" → distribuido: a participle, no key term
+                    if any(fw in fold(t).split() and fold(t) != fw and f" {fold(t)} " in f" {norm(s)} "
+                           for t in course.terms_with(fw)):
+                        continue  # "parameter _____": half of a course term
+                    toks = [fold(x) for x in words(s)]
+                    i = toks.index(fw)
+                    near = [" ".join(toks[j:j + 2]) for j in (i - 1, i) if 0 <= j and j + 1 < len(toks)]
+                    if any(course.folded_text.count(f" {b} ") >= 2 for b in near):
+                        continue  # "parameter _____": one word of a phrase the course uses as a whole
+                    if course.df.get(fw, 0) > 0.08 * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
+                        continue  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
+                    if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title):
+                        continue  # "PyTorch" in a PyTorch deck, the slide's own title: trivial blanks
+                    if len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) != 1 or f"{w}(" in s:
+                        continue
+                    score = course.importance(w) + self._centrality(w, slide, course)
+                    if best is None or score > best[0]:
+                        best = (score, s, w, item)
+        if not best:
+            return
+        score, s, term, item = best
+        blanked = re.sub(rf"(?<![\w.]){re.escape(term)}(?![\w])", "_____", s, count=1)
+        if "_____" not in blanked or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
+            return  # an item of an enumeration: any of its siblings would fit the blank
+        accepted = tuple({term.lower(), fold(term)} - {term})
+        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide, term)), term, (), (term,), "easy", lang,
+                     accepted=accepted, origin="cloze")
+        out.append(self._draft(slide, item, q, fold(term), 1.4 + 0.02 * score, quote=s))
+
+    # ------------------------------------------------------------------ ready-made exercises
+    def _harvest(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms,
+                 out: WriterOutput) -> None:
+        by_source: dict[str, list[Chunk]] = defaultdict(list)
+        for c in passages:
+            by_source[c.source].append(c)
+        for source, chunks in by_source.items():
+            chunks.sort(key=lambda c: c.ordinal)
+            items: list[tuple[str, list[str], Chunk]] = []
+            for c in chunks:
+                in_section = bool(c.locator.heading and _EXERCISE_HEADING.search(c.locator.heading))
+                open_item = False
+                for line in c.text.split("\n"):
+                    m = re.match(r"^\s*(\d{1,2})[.)]\s+(.{10,})$", line)
+                    if m and not c.is_code:
+                        open_item = in_section or m.group(2).rstrip().endswith("?")
+                        if open_item:
+                            items.append((m.group(2).strip(), [], c))
+                    elif items and line.strip() and (in_section or (open_item and items[-1][2].id == c.id)):
+                        items[-1][1].append(line.strip())
+            for prompt, answer_lines, chunk in items:
+                answer = _clean(" ".join(answer_lines))
+                lang = detect_language(prompt, default=chunk.lang)
+                if request.lang and lang != request.lang:
+                    continue
+                if len(words(answer)) < 5:
+                    out.rejected.append(Rejected(f"{source}: “{prompt[:80]}”",
+                                                 "ready-made exercise without an answer in the course: not kept"))
+                    continue
+                first = sentences(answer)[0] if sentences(answer) else answer
+                q = Question(type="short", prompt=_clean(prompt), answer=answer[:1500],
+                             citations=(_citation(chunk, first),),
+                             concepts=course.key_concepts(answer, exclude=prompt, k=5), difficulty="hard", lang=lang,
+                             origin="harvested")
+                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.0))
+
+
+def balance_positions(questions: list[Question]) -> list[Question]:
+    """Place each multiple choice's correct option so positions rotate through a, b, c, d
+    (deterministic: the rotation starts where the first question's hash says)."""
+    out: list[Question] = []
+    mcqs = [q for q in questions if q.type == "mcq"]
+    start = int(content_hash(*(q.prompt for q in mcqs)), 16) % 4 if mcqs else 0
+    i = 0
+    for q in questions:
+        if q.type != "mcq" or not isinstance(q.correct, int):
+            out.append(q)
+            continue
+        right = q.choices[q.correct]
+        others = sorted((c for j, c in enumerate(q.choices) if j != q.correct), key=lambda c: content_hash(q.prompt, c))
+        pos = (start + i) % len(q.choices)
+        i += 1
+        choices = others[:pos] + [right] + others[pos:]
+        out.append(Question(type=q.type, prompt=q.prompt, answer=right, citations=q.citations, concepts=q.concepts,
+                            difficulty=q.difficulty, lang=q.lang, choices=tuple(choices), correct=pos,
+                            accepted=q.accepted, origin=q.origin))
+    return out
