@@ -272,25 +272,25 @@ def quiz_show(
 @boundary
 def quiz_export(
     quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
-    fmt: str = typer.Option("md", "--format", "-f", help="Export format: md."),
-    answers: bool = typer.Option(False, "--answers", help="The answer key (model answers and citations)."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
+    fmt: str = typer.Option("md", "--format", "-f", help="md (sheet/key), moodle (Moodle XML), gift (Moodle GIFT) or anki (.apkg)."),
+    answers: bool = typer.Option(False, "--answers", help="md: the answer key (model answers and citations); the other formats always carry the answers."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout (required for anki)."),
 ) -> None:
-    """Export a quiz: a student sheet, or with --answers the answer key.
+    """Export a quiz: a Markdown sheet or key, Moodle XML, GIFT, or an Anki deck.
 
-    Example: kb quiz export quizzes/course.json --format md --answers -o quizzes/course-key.md
+    Example: kb quiz export quizzes/course.json --format moodle -o quizzes/course.xml
     """
     from . import ui
-    from .export import get_exporter
-    from .quiz import load_quiz, write_atomic
+    from .export import export_quiz
+    from .sheets import write_atomic_bytes
 
-    exporter = get_exporter(fmt)
-    text = exporter.render(load_quiz(quiz_file), answers=answers)
+    result = export_quiz(quiz_file, fmt, answers=answers, out=out)
     if out:
-        write_atomic(out, text)
+        data = result.data if isinstance(result.data, bytes) else result.data.encode("utf-8")
+        write_atomic_bytes(out, data)
         ui.message(f"wrote {out}")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(str(result.data))
 
 
 @app.command()
@@ -360,14 +360,16 @@ def _grading_embedder():
 def grade(
     quiz_file: Path = typer.Argument(..., help="The quiz the class answered (JSON)."),
     replies: Path = typer.Argument(..., help="CSV with student,question_id,answer — or a folder of per-student sheets."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.json (default reports/<quiz name>/)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.xlsx/.json (default reports/<quiz name>/)."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
+    csv_dialect: str = typer.Option("comma", "--csv-dialect", help="grades.csv as comma (UTF-8, ',') or excel-eu (BOM, ';', decimal comma: Excel in pt/es)."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
     Writes grades.md (to read and send), grades.csv (gradebook; put 0-3 in its override
-    column, or edit points, and re-run: overrides are kept) and grades.json. Rows that cannot
+    column, or edit points, and re-run: overrides are kept), grades.xlsx (the same rows for
+    spreadsheets, rewritten each run) and grades.json. Rows that cannot
     be graded are listed with file, line and fix; the rest is graded and the exit code is 1.
 
     Example: kb grade quizzes/course.json replies.csv --out reports/
@@ -376,7 +378,9 @@ def grade(
     from .gradebook import grade_class, read_overrides, read_replies, write_reports
     from .llm import get_grader
     from .quiz import load_quiz
+    from .sheets import check_dialect
 
+    check_dialect(csv_dialect)  # before any grading work
     quiz = load_quiz(quiz_file)
     got = read_replies(replies, quiz)
     out_dir = out or Path("reports") / quiz_file.stem
@@ -389,7 +393,7 @@ def grade(
             examples.setdefault(qid, []).append((by_key[(student, qid)], pts))
     grader = get_grader(State.settings, _grading_embedder(), offline=offline, examples=examples)
     report = grade_class(quiz, got, grader, overrides)
-    paths = write_reports(report, out_dir, str(quiz_file))
+    paths = write_reports(report, out_dir, str(quiz_file), csv_dialect=csv_dialect)
     if json_out:
         from .gradebook import report_json
 

@@ -222,6 +222,7 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
     if not path.exists():
         return {}, []
     rows, notes = read_csv(path, required=("student", "question_id", "points", "override"))
+    from .sheets import unescape_cell
     written: dict[tuple[str, str], int] = {}
     try:
         prev = json.loads((out_dir / "grades.json").read_text(encoding="utf-8"))
@@ -232,7 +233,7 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
         pass  # no previous JSON: only the override column counts
     out: dict[tuple[str, str], tuple[int, str]] = {}
     for r in rows:
-        key = (r["student"].strip(), r["question_id"].strip())
+        key = (unescape_cell(r["student"].strip()), r["question_id"].strip())
         v = r["override"].strip()
         if not v and key in written and r["points"].strip() not in ("", str(written[key])):
             v = r["points"].strip()  # the points cell itself was edited
@@ -275,15 +276,31 @@ def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
 
 # --------------------------------------------------------------------------- reports
 
-def gradebook_csv(report: ClassReport) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(OVERRIDE_COLUMNS)
+def gradebook_rows(report: ClassReport) -> list[list[Any]]:
+    """One row per graded reply, in OVERRIDE_COLUMNS order (numbers as numbers)."""
+    rows: list[list[Any]] = []
     for g in sorted(report.graded, key=lambda x: (x.reply.student, _number(report.quiz, x.reply.question_id))):
         gr = g.grade
-        w.writerow([g.reply.student, g.reply.question_id, gr.points, f"{gr.score:.3f}", gr.verdict,
-                    gr.points if gr.grader == "override" else "", gr.feedback, gr.grader])
-    return buf.getvalue()
+        rows.append([g.reply.student, g.reply.question_id, gr.points, round(gr.score, 3), gr.verdict,
+                     gr.points if gr.grader == "override" else "", gr.feedback, gr.grader])
+    return rows
+
+
+def gradebook_csv(report: ClassReport, dialect: str = "comma") -> str:
+    """grades.csv: formula-looking cells escaped; ``excel-eu`` = BOM, ``;``, decimal comma."""
+    from .sheets import csv_text
+
+    return csv_text(OVERRIDE_COLUMNS, gradebook_rows(report), dialect)
+
+
+def gradebook_xlsx(report: ClassReport) -> bytes:
+    """grades.xlsx: the gradebook rows, and one row per student with the totals."""
+    from .sheets import xlsx_bytes
+
+    totals = [[s, t["points"], t["max"], round(t["percent"], 1), t["answered"]]
+              for s, t in sorted(report.totals().items())]
+    return xlsx_bytes({"Grades": (OVERRIDE_COLUMNS, gradebook_rows(report)),
+                       "Students": (("student", "points", "max", "percent", "answered"), totals)})
 
 
 def _number(quiz: Quiz, qid: str) -> int:
@@ -343,11 +360,17 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def write_reports(report: ClassReport, out_dir: Path, quiz_path: str) -> dict[str, Path]:
-    """grades.md, grades.csv (with the override column) and grades.json, each written atomically."""
+def write_reports(report: ClassReport, out_dir: Path, quiz_path: str, csv_dialect: str = "comma") -> dict[str, Path]:
+    """grades.md, grades.csv (with the override column; ``csv_dialect`` comma or excel-eu),
+    grades.xlsx (the same rows for spreadsheets) and grades.json, each written atomically."""
+    from .sheets import write_atomic_bytes
+
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {"markdown": out_dir / "grades.md", "csv": out_dir / "grades.csv", "json": out_dir / "grades.json"}
+    paths = {"markdown": out_dir / "grades.md", "csv": out_dir / "grades.csv", "json": out_dir / "grades.json",
+             "xlsx": out_dir / "grades.xlsx"}
+    csv_doc = gradebook_csv(report, csv_dialect)  # an unknown dialect fails before anything is written
     write_atomic(paths["json"], json.dumps(report_json(report, quiz_path), ensure_ascii=False, indent=2) + "\n")
     write_atomic(paths["markdown"], report_markdown(report, quiz_path))
-    write_atomic(paths["csv"], gradebook_csv(report))
+    write_atomic(paths["csv"], csv_doc)
+    write_atomic_bytes(paths["xlsx"], gradebook_xlsx(report))
     return paths

@@ -266,7 +266,7 @@ def test_reports_are_replaced_atomically(quiz_file, tmp_path):
     replies = _write_csv(tmp_path / "r.csv", REPLIES[:3])
     out = tmp_path / "rep"
     assert run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path).returncode == 0
-    assert sorted(p.name for p in out.iterdir()) == ["grades.csv", "grades.json", "grades.md"]  # no temp files left
+    assert sorted(p.name for p in out.iterdir()) == ["grades.csv", "grades.json", "grades.md", "grades.xlsx"]  # no temp files left
 
 
 # --------------------------------------------------------------------------- LLM grader

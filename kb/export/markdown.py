@@ -1,33 +1,9 @@
-"""Exports of a quiz file. The exporter is a seam: a name maps to a class with ``render``;
-Markdown is here, Moodle GIFT and Anki slot in beside it."""
+"""Markdown: the readable student sheet and answer key."""
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from .errors import UsageError
-from .quiz import Question, Quiz
-
-LABELS = {
-    "pt": {"name": "Nome", "date": "Data", "answer": "Resposta", "true": "Verdadeiro", "false": "Falso",
-           "key": "Gabarito", "source": "Fonte", "concepts": "Conceitos-chave", "correct": "Correta"},
-    "es": {"name": "Nombre", "date": "Fecha", "answer": "Respuesta", "true": "Verdadero", "false": "Falso",
-           "key": "Solucionario", "source": "Fuente", "concepts": "Conceptos clave", "correct": "Correcta"},
-    "en": {"name": "Name", "date": "Date", "answer": "Answer", "true": "True", "false": "False",
-           "key": "Answer key", "source": "Source", "concepts": "Key concepts", "correct": "Correct"},
-}
-LETTERS = "abcdefghij"
-
-
-class Exporter(Protocol):
-    extension: str
-
-    def render(self, quiz: Quiz, answers: bool = False) -> str: ...
-
-
-def _quiz_lang(quiz: Quiz) -> str:
-    langs = [q.lang for q in quiz.questions if q.lang in LABELS]
-    return max(set(langs), key=langs.count) if langs else "en"
+from ..quiz import Question, Quiz
+from ._common import LABELS, LETTERS, quiz_lang
 
 
 class MarkdownExporter:
@@ -35,9 +11,10 @@ class MarkdownExporter:
     ``answers``, the answer key (model answers with their citations)."""
 
     extension = "md"
+    binary = False
 
     def render(self, quiz: Quiz, answers: bool = False) -> str:
-        lab = LABELS[_quiz_lang(quiz)]
+        lab = LABELS[quiz_lang(quiz)]
         title = f"{quiz.title} — {lab['key']}" if answers else quiz.title
         out = [f"# {title}", ""]
         if not answers:
@@ -75,12 +52,3 @@ class MarkdownExporter:
         lines.append("")
         return lines
 
-
-EXPORTERS: dict[str, type] = {"md": MarkdownExporter}
-
-
-def get_exporter(name: str) -> Exporter:
-    try:
-        return EXPORTERS[name]()
-    except KeyError:
-        raise UsageError(f"--format {name}: unknown export format", f"use one of {', '.join(EXPORTERS)}") from None

@@ -1,0 +1,132 @@
+"""Files other programs open: spreadsheet-safe CSV (two dialects), .xlsx workbooks, and an
+atomic byte writer. XlsxWriter is imported only when a workbook is written.
+
+Formula injection: a spreadsheet runs a cell that starts with ``= + - @`` (and some read a
+leading tab or carriage return the same way) as a formula, so a student named
+``=HYPERLINK(...)`` would become a live link or command. Such cells are written with a leading
+``'`` (OWASP's advice; Excel and LibreOffice show the text without it), and
+:func:`unescape_cell` takes it off again when kb reads its own CSV back. The .xlsx has typed
+cells, so it keeps the text as it is and needs no escaping.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import UsageError
+
+FORMULA_START = "=+-@\t\r"
+_ESCAPE = re.compile(r"'*[=+\-@\t\r]")  # quotes first too, so that unescape(escape(s)) == s always
+DIALECTS = ("comma", "excel-eu")
+
+
+def check_dialect(dialect: str) -> str:
+    if dialect not in DIALECTS:
+        raise UsageError(f"--csv-dialect {dialect}: unknown CSV dialect", f"use one of {', '.join(DIALECTS)}")
+    return dialect
+
+
+def escape_cell(value: Any) -> Any:
+    """``value`` safe for a spreadsheet cell: text that a spreadsheet would read as a formula
+    gets a leading ``'``; numbers and other text are unchanged."""
+    if isinstance(value, str) and _ESCAPE.match(value):
+        return "'" + value
+    return value
+
+
+def unescape_cell(value: str) -> str:
+    """The text :func:`escape_cell` was given."""
+    if value.startswith("'") and _ESCAPE.match(value, 1):
+        return value[1:]
+    return value
+
+
+def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]], dialect: str = "comma") -> str:
+    """A CSV document. ``comma``: UTF-8, ``,``, ``.`` decimals, ``\\n`` line ends (for programs
+    and for LibreOffice, Google Sheets and Excel in English locales). ``excel-eu``: a UTF-8 BOM,
+    ``;`` between cells, ``,`` as decimal mark and ``\\r\\n`` line ends — what Excel in a
+    Portuguese or Spanish locale opens in columns with the accents right. Formula-looking
+    cells are escaped in both."""
+    eu = check_dialect(dialect) == "excel-eu"
+    buf = io.StringIO()
+    w = csv.writer(buf, delimiter=";" if eu else ",", lineterminator="\r\n" if eu else "\n")
+    w.writerow([escape_cell(h) for h in header])
+    for row in rows:
+        w.writerow([_cell(v, eu) for v in row])
+    return ("\ufeff" if eu else "") + buf.getvalue()
+
+
+def _cell(value: Any, decimal_comma: bool) -> Any:
+    if isinstance(value, float):
+        text = format(value, ".15g")  # 0.667, 1 — never 0.6670000000000001
+        return text.replace(".", ",") if decimal_comma else text
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value).lower()
+    return escape_cell(value) if isinstance(value, str) else value
+
+
+def xlsx_bytes(sheets: dict[str, tuple[Sequence[str], Sequence[Sequence[Any]]]]) -> bytes:
+    """A workbook with one sheet per entry (name → header, rows): bold frozen header, filters,
+    column widths from the content; numbers as numbers, every string as a string (never a
+    formula or a link, whatever it starts with)."""
+    try:
+        import xlsxwriter
+    except ImportError:  # pragma: no cover - XlsxWriter is a dependency of kb
+        raise UsageError("writing .xlsx needs the XlsxWriter package, which is not installed",
+                         "pip install XlsxWriter (a dependency of kb: pip install -e . installs it)") from None
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False,
+                                   "strings_to_numbers": False})
+    wb.set_properties({"author": "kb"})
+    bold = wb.add_format({"bold": True})
+    for name, (header, rows) in sheets.items():
+        ws = wb.add_worksheet(name[:31])
+        widths = [len(str(h)) for h in header]
+        for c, h in enumerate(header):
+            ws.write_string(0, c, str(h), bold)
+        for r, row in enumerate(rows, start=1):
+            for c, v in enumerate(row):
+                if isinstance(v, bool) or v is None:
+                    ws.write_string(r, c, "" if v is None else str(v).lower())
+                elif isinstance(v, (int, float)):
+                    ws.write_number(r, c, v)
+                else:
+                    ws.write_string(r, c, str(v))
+                if c < len(widths):
+                    widths[c] = max(widths[c], min(60, len(str(v))))
+        for c, wdt in enumerate(widths):
+            ws.set_column(c, c, wdt + 2)
+        ws.freeze_panes(1, 0)
+        if rows:
+            ws.autofilter(0, 0, len(rows), len(header) - 1)
+    wb.close()
+    return buf.getvalue()
+
+
+def write_atomic_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
+    a crash leaves the old file or the new one, never half of one; the file gets the
+    permissions a plain ``open`` would give (the user's umask), not the temp file's 0600."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
