@@ -1,5 +1,5 @@
-"""Retrieval: dense (the embedder, through the store), lexical (BM25 via ``bm25s`` over
-stemmed words) and their fusion, which measured best on both query sets (see README).
+"""Retrieval: dense (cosine with the embedder's vectors), lexical (BM25 over stemmed words)
+and their fusion, which measured best on both query sets (see README).
 
 - **dense**: cosine similarity between the question and each passage (under its heading path).
 - **bm25**: BM25 over accent-free prefix stems, so inflections and the pt/es/en forms of
