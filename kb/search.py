@@ -326,7 +326,7 @@ class Retriever:
                 assert vectors is not None
                 cos = index.vectors @ vectors[i]
                 if mode == "dense":
-                    ranked = [(j, float(cos[j])) for j in _top(cos, depth)]
+                    ranked = [(j, max(0.0, float(cos[j]))) for j in _top(cos, depth)]
                 else:
                     lex = index.lexical.scores(q)
                     best = float(lex.max()) or 1.0
