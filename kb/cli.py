@@ -83,7 +83,7 @@ def boundary(fn: Callable) -> Callable:
 @boundary
 def ingest(
     paths: List[Path] = typer.Argument(..., help="Files or folders (PDF, Markdown, text, VTT/SRT, HTML)."),
-    embedder: Optional[str] = typer.Option(None, "--embedder", "-e", help="use-m3 (default) or st:<model name or path>."),
+    embedder: Optional[str] = typer.Option(None, "--embedder", "-e", help="use-m3 (default), e5-small or st:<model name or path>."),
     rebuild: bool = typer.Option(False, "--rebuild", help="Drop the store and re-embed everything (e.g. after changing embedder)."),
     keep_missing: bool = typer.Option(False, "--keep-missing", help="Keep chunks of files deleted from the ingested folders."),
     max_mb: float = typer.Option(20.0, "--max-mb", help="Skip files larger than this many MB, with a message."),

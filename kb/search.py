@@ -1,13 +1,13 @@
-"""Retrieval: dense (the embedder, through the store), lexical (BM25 via ``bm25s`` over
-stemmed words) and their fusion, which measured best on both query sets (see README).
+"""Retrieval: dense (cosine with the embedder's vectors), lexical (BM25 over stemmed words)
+and their fusion, which measured best on both query sets (see README).
 
 - **dense**: cosine similarity between the question and each passage (under its heading path).
 - **bm25**: BM25 over accent-free prefix stems, so inflections and the pt/es/en forms of
   one word meet (``transformações``/``transformaciones``/``transforms`` → ``trans``...;
   identifiers such as ``state_dict`` or ``tf.device`` are kept whole).
-- **hybrid** (default): ``(cosine + 0.15 · bm25/best bm25) / 1.15`` over the union of both
-  candidate lists. It beat reciprocal-rank fusion, which lets a weak lexical list push
-  paraphrased and cross-lingual matches down.
+- **hybrid** (default): ``(cosine + 0.15 · bm25/best bm25) / 1.15`` for every passage. It
+  beat reciprocal-rank fusion, which lets a weak lexical list push paraphrased and
+  cross-lingual matches down.
 
 Scores are 0–1 relevances a person can read (the cosine itself in dense mode). A passage
 that repeats one already shown (the same slides as PDF and as text) is shown once.
@@ -326,7 +326,7 @@ class Retriever:
                 assert vectors is not None
                 cos = index.vectors @ vectors[i]
                 if mode == "dense":
-                    ranked = [(j, float(cos[j])) for j in _top(cos, depth)]
+                    ranked = [(j, max(0.0, float(cos[j]))) for j in _top(cos, depth)]
                 else:
                     lex = index.lexical.scores(q)
                     best = float(lex.max()) or 1.0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.config import Settings
+from kb.config import CHUNKING_VERSION, Settings
 from kb.errors import StoreError
 from kb.ingest import ingest
 from kb.readers import read_document
@@ -112,7 +112,7 @@ def test_store_remembers_its_embedder(workspace):
     ws = _ws(workspace)
     ingest([Path("sources/001_96d83118e2ee854a.txt")], ws.store, ws.embedder)
     info = ws.store.info
-    assert (info["embedder"], info["dim"], info["chunking"]) == ("use-m3", 512, 1)
+    assert (info["embedder"], info["dim"], info["chunking"]) == ("use-m3", 512, CHUNKING_VERSION)
     with pytest.raises(StoreError) as e:
         open_store(Settings(home=workspace / ".kb"), "st:all-MiniLM-L6-v2", 384)
     assert "was built with embedder 'use-m3', not 'st:all-MiniLM-L6-v2'" in e.value.message
