@@ -54,8 +54,20 @@ def main(
 
     Example: kb ingest sources/ && kb search "como limitar a memória da GPU?"
     """
-    State.settings = Settings.from_env(home=home, store_url=store)
     State.traceback = traceback
+    try:  # bad KB_* values are reported like every other error, not as a traceback
+        State.settings = Settings.from_env(home=home, store_url=store)
+    except KbError as e:
+        _fail(e)
+
+
+def _fail(e: KbError):
+    if State.traceback:
+        raise e
+    from . import ui
+
+    ui.error(e.message, e.hint)
+    raise typer.Exit(int(e.exit_code))
 
 
 def boundary(fn: Callable) -> Callable:
@@ -66,12 +78,7 @@ def boundary(fn: Callable) -> Callable:
         try:
             return fn(*args, **kwargs)
         except KbError as e:
-            if State.traceback:
-                raise
-            from . import ui
-
-            ui.error(e.message, e.hint)
-            raise typer.Exit(int(e.exit_code))
+            _fail(e)
         except KeyboardInterrupt:
             sys.stderr.write("kb: interrupted\n")
             raise typer.Exit(int(ExitCode.INTERRUPTED))
@@ -84,42 +91,56 @@ def boundary(fn: Callable) -> Callable:
 def ingest(
     paths: List[Path] = typer.Argument(..., help="Files or folders (PDF, Markdown, text, VTT/SRT, HTML)."),
     embedder: Optional[str] = typer.Option(None, "--embedder", "-e", help="use-m3 (default) or st:<model name or path>."),
-    rebuild: bool = typer.Option(False, "--rebuild", help="Drop the store and re-embed everything (e.g. after changing embedder)."),
+    rebuild: bool = typer.Option(False, "--rebuild", help="Re-read and re-embed the given paths (all sources, with a new --embedder) into a new store that replaces the old one only when complete."),
     keep_missing: bool = typer.Option(False, "--keep-missing", help="Keep chunks of files deleted from the ingested folders."),
+    prune_empty: bool = typer.Option(False, "--prune-empty", help="A given folder with no files left means: remove its sources."),
     max_mb: float = typer.Option(20.0, "--max-mb", help="Skip files larger than this many MB, with a message."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
 ) -> None:
     """Add course materials to the knowledge base; re-run any time: only changed files are redone.
 
-    Files deleted from an ingested folder are removed from the store (--keep-missing keeps them).
-    A file that cannot be read is reported with its fix; the others are still ingested and the
-    command exits with code 1.
+    Files deleted from a folder given here are removed from the store (--keep-missing keeps
+    them); a folder with no files at all (empty, unmounted) is never emptied without
+    --prune-empty. A file that cannot be read is reported with its fix; the others are still
+    ingested and the command exits with code 1. One ingest writes to a workspace at a time:
+    a second one waits (KB_LOCK_WAIT seconds).
 
     Example: kb ingest sources/
     """
+    import signal
+
     from . import ui
-    from .errors import InputError
-    from .ingest import discover
     from .ingest import ingest as run_ingest
+    from .ingest import rebuild as run_rebuild
+    from .lock import writer_lock
     from .workspace import open_workspace
 
-    if rebuild and not discover(paths)[0]:  # a mistyped path must not cost the whole store
-        raise InputError(f"nothing to ingest in {' '.join(map(str, paths))}; the knowledge base was left as it was",
-                         "check the paths before using --rebuild")
-    ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
-    progress = ui.IngestProgress()
-    try:
-        report = run_ingest(paths, ws.store, ws.embedder, prune=not keep_missing, max_mb=max_mb, progress=progress)
-    finally:
-        progress.stop()
+    def terminated(*_):  # SIGTERM ends like Ctrl-C: the store is left consistent
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminated)
+    with writer_lock(State.settings.home, lambda m: ui.message(f"kb: {m}", "yellow")):
+        ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
+        progress = ui.IngestProgress()
+        run = run_rebuild if rebuild else run_ingest
+        try:
+            report = run(paths, ws.store, ws.embedder, prune=not keep_missing, prune_empty=prune_empty,
+                         max_mb=max_mb, progress=progress)
+        finally:
+            progress.stop()
     if json_out:
         ui.print_json(report.to_json())
     else:
         ui.ingest_summary(report)
+    if report.rebuild.startswith("not"):
+        ui.error(f"rebuild {report.rebuild}; the knowledge base was left as it was",
+                 "fix or remove the failing paths and run the same command again")
+    elif report.rebuild:
+        ui.message(f"rebuild applied ({report.carried} chunks of other sources carried over)")
     if report.interrupted:
         ui.message("interrupted: what was written is consistent; run the same command again to finish")
         raise typer.Exit(int(ExitCode.INTERRUPTED))
-    if report.failed:
+    if report.failed or report.rebuild.startswith("not"):
         raise typer.Exit(int(ExitCode.FAILED))
 
 

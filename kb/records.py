@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -14,6 +15,16 @@ def content_hash(*parts: str, n: int = 16) -> str:
         h.update(p.encode("utf-8"))
         h.update(b"\x1f")  # unit separator: ("ab","c") and ("a","bc") differ
     return h.hexdigest()[:n]
+
+
+def display_source(source: str, cwd: str | None = None) -> str:
+    """How a stored source (its resolved absolute path) is shown: relative to the working
+    directory when inside it, absolute otherwise. Names stored by older kb versions (relative
+    already) are shown as they are."""
+    if not source.startswith("/"):
+        return source
+    base = (cwd or os.getcwd()).rstrip("/") + "/"
+    return source[len(base):] if source.startswith(base) else source
 
 
 @dataclass(frozen=True)
@@ -60,7 +71,7 @@ class Block:
 class Chunk:
     """One retrievable passage of a source."""
 
-    source: str  # path as the user knows it (relative to the working directory when possible)
+    source: str  # at ingest: the resolved absolute path (its identity); read back: display_source() of it
     kind: str  # pdf | markdown | text | transcript | html
     text: str
     locator: Locator
@@ -96,10 +107,10 @@ class Chunk:
         return meta
 
     @classmethod
-    def from_store(cls, id: str, text: str, meta: dict[str, Any]) -> "Chunk":
+    def from_store(cls, id: str, text: str, meta: dict[str, Any], cwd: str | None = None) -> "Chunk":
         return cls(
             id=id,
-            source=meta["source"],
+            source=display_source(meta["source"], cwd),
             kind=meta["kind"],
             text=text,
             locator=Locator.from_metadata(meta),

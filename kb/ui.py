@@ -60,6 +60,10 @@ class IngestProgress:
         if self._progress is not None:
             self._progress.update(self._task, advance=1, description=result.source[-40:])
 
+    def embedding(self, source: str, done: int, total: int) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, description=f"{source[-40:]}: {done}/{total} chunks embedded")
+
     def stop(self) -> None:
         if self._progress is not None:
             self._progress.stop()
