@@ -263,7 +263,7 @@ def quiz_generate(
         ui.quiz(report.quiz)
     ui.generation_summary(report, path)
     if not report.quiz.questions:
-        raise typer.Exit(int(ExitCode.FAILED))
+        raise typer.Exit(int(ExitCode.BACKEND if report.errors else ExitCode.FAILED))
     if report.errors:
         raise typer.Exit(int(ExitCode.BACKEND))
 
