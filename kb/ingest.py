@@ -33,7 +33,7 @@ from .chunking import chunk_document, index_text
 from .embeddings import Embedder
 from .errors import KbError
 from .readers import DEFAULT_MAX_MB, EXTENSIONS, Document, file_hash, read_document
-from .records import Chunk, display_source
+from .records import Chunk
 from .store import ChromaStore, SourceState
 
 
@@ -86,10 +86,10 @@ class Progress:
         """Within one big file (thousands of chunks): how many are embedded so far."""
 
 
-def source_key(path: Path) -> str:
-    """A source's identity in the store: its resolved absolute path (symlinks followed).
-    :func:`kb.records.display_source` shows it relative to the working directory."""
-    return path.resolve().as_posix()
+def source_key(path: Path, store: ChromaStore | None = None) -> str:
+    """A source's identity: its resolved absolute path (symlinks followed), as the store names
+    it (:meth:`ChromaStore.key_for`: relative to the folder holding the workspace when inside it)."""
+    return store.key_for(path) if store is not None else path.resolve().as_posix()
 
 
 def _hidden(name: str) -> bool:
@@ -124,7 +124,7 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[FileResult], list[
     unique = []
     for f in files:
         try:
-            key = source_key(f)
+            key = f.resolve().as_posix()
         except (OSError, RuntimeError) as e:  # RuntimeError: symlink loop on 3.11
             failures.append(FileResult(str(f), "failed", message=f"{f}: cannot resolve the path ({e})",
                                        hint="fix or remove the symbolic link"))
@@ -174,14 +174,19 @@ def _under(src: str, root: str) -> bool:
     return src == root or src.startswith(root.rstrip("/") + "/")
 
 
-def _legacy_match(key: str, legacy: set[str], digest: str | None, store: ChromaStore) -> str | None:
-    """The name an older kb stored this file under (relative to wherever it ran): the one
-    whose path is a suffix of ``key``; among several, the one with the same bytes."""
-    cands = [n for n in legacy if key.endswith("/" + n.lstrip("./")) and n.lstrip("./")]
+def _moved_from(full: str, orphans: dict[str, str], digest: str | None) -> str | None:
+    """The stored name this file was known by before it moved: among sources whose file is
+    gone, one named by a path suffix of ``full`` (e.g. relative to another folder, as an older
+    kb stored them), else the only one with the same bytes (same file name preferred)."""
+    cands = [n for n in orphans if n and not n.startswith("/") and full.endswith("/" + n.lstrip("./"))]
     if len(cands) > 1:
-        same = [n for n in cands if (st := store.source_state(n, raw=True)) and st.source_hash == digest]
-        cands = same if len(same) == 1 else []
-    return cands[0] if len(cands) == 1 else None
+        cands = [n for n in cands if orphans[n] == digest]
+    if len(cands) == 1:
+        return cands[0]
+    same = [n for n in orphans if digest and orphans[n] == digest]
+    if len(same) > 1:
+        same = [n for n in same if n.rsplit("/", 1)[-1] == full.rsplit("/", 1)[-1]]
+    return same[0] if len(same) == 1 else None
 
 
 def _now() -> str:
@@ -214,20 +219,21 @@ def ingest(
     stamp = _now()
     changed = False
     stored = store.stored_sources()
-    legacy = {n for n in stored if not n.startswith("/")}
+    keys = {source_key(f, store) for f in files}
+    orphans = {n: h for n, h in stored.items() if n not in keys and not os.path.lexists(store.absolute(n))}
     todo: list[tuple[Path, str, SourceState | None, str]] = []
     for path in files:  # unchanged files are recognised by their bytes' hash, without parsing
-        key = source_key(path)
+        key = source_key(path, store)
         digest = file_hash(path)
         state = store.source_state(key, raw=True) if key in stored else None
         old_name = ""
-        if state is None and legacy:
-            old_name = _legacy_match(key, legacy, digest, store) or ""
+        if state is None and orphans:
+            old_name = _moved_from(store.absolute(key), orphans, digest) or ""
             if old_name:
-                legacy.discard(old_name)
+                orphans.pop(old_name)
                 state = store.source_state(old_name, raw=True)
         if state and not old_name and key not in force and state.complete and state.source_hash == digest:
-            result = FileResult(display_source(key), "unchanged", kind=state.kind, chunks=len(state.ids))
+            result = FileResult(store.display(key), "unchanged", kind=state.kind, chunks=len(state.ids))
             report.files.append(result)
             progress.file_done(result)
         else:
@@ -241,26 +247,26 @@ def ingest(
                     result = failure
                 else:
                     assert doc is not None
-                    vectors = _embed(embedder, store, chunks, report, progress, display_source(key))
+                    vectors = _embed(embedder, store, chunks, report, progress, store.display(key))
                     if pending:
                         pending.result()  # one write in flight, in file order
                     pending = writer.submit(_write, store, chunks, vectors, state, stamp)
                     changed = True
                     notes = list(doc.notes)
                     if old_name:
-                        notes.append(f"renamed from '{old_name}' (a name stored by an older kb) to its full path")
-                    result = FileResult(display_source(key), "updated" if state else "added", kind=doc.kind,
+                        notes.append(f"was stored as '{store.display(old_name)}' (moved, or named by an older kb); renamed")
+                    result = FileResult(store.display(key), "updated" if state else "added", kind=doc.kind,
                                         chunks=len(chunks), message="; ".join(notes))
                 report.files.append(result)
                 progress.file_done(result)
             if pending:
                 pending.result()
-        present = {source_key(f) for f in files}
+        present = {store.absolute(source_key(f, store)) for f in files}
         for root in folders:
-            rkey = source_key(root)
+            rkey = root.resolve().as_posix()
             empty = not any(_under(k, rkey) for k in present)
             if empty and not prune_empty:
-                held = sorted({s for s in stored if s.startswith("/") and _under(s, rkey)})
+                held = sorted({s for s in stored if _under(store.absolute(s), rkey)})
                 what = f"its {len(held)} stored source(s) were kept" if held else "nothing was stored from it"
                 report.files.append(FileResult(
                     str(root), "failed", message=f"{root}: no supported files found; {what}",
@@ -299,8 +305,8 @@ def rebuild(
     report = IngestReport()
     try:
         files, _, folders = discover(paths)
-        fresh = {source_key(f) for f in files}
-        roots = [source_key(r) for r in folders]
+        fresh = {source_key(f, aside) for f in files}
+        roots = [r.resolve().as_posix() for r in folders]
         if current is not None:
             report.carried = _carry(current, aside, embedder, fresh, roots, keep_missing=not prune)
         report = _merge_carried(report, ingest(paths, aside, embedder, prune=prune, prune_empty=prune_empty,
@@ -340,7 +346,7 @@ def _carry(current: ChromaStore, aside: ChromaStore, embedder: Embedder, fresh: 
     def flush() -> None:
         nonlocal batch
         if not same:  # another embedder: re-embed the stored passages (the cache skips known ones)
-            chunks = [Chunk.from_store(i, t, m, "/") for i, t, m, _ in batch]
+            chunks = [Chunk.from_store(i, t, m) for i, t, m, _ in batch]
             vecs = embedder.embed_documents([index_text(c) for c in chunks])
             batch = [(i, t, m, np.asarray(v, dtype=np.float32)) for (i, t, m, _), v in zip(batch, vecs)]
         aside.add_records(batch)
@@ -350,7 +356,8 @@ def _carry(current: ChromaStore, aside: ChromaStore, embedder: Embedder, fresh: 
         src = rec[2]["source"]
         if src in fresh:
             continue
-        if src.startswith("/") and any(_under(src, r) for r in roots) and not (keep_missing and not os.path.exists(src)):
+        full = current.absolute(src)
+        if any(_under(full, r) for r in roots) and not (keep_missing and not os.path.lexists(full)):
             continue  # under a rebuilt folder: rebuilt from disk (or gone from it)
         batch.append(rec)
         n += 1
@@ -499,16 +506,17 @@ def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: 
 
 def _prune(store: ChromaStore, root: str, present: set[str]) -> list[FileResult]:
     """Remove sources stored under ``root`` (an absolute folder given on this command line)
-    that are gone from disk. Names stored by an older kb (relative) are never pruned."""
+    that are gone from disk; ``present`` holds the absolute paths found there now."""
     gone: dict[str, list[str]] = {}
     for id_, meta in store.all_metadata():
         src = meta["source"]
-        if src in present or not src.startswith("/") or not _under(src, root):
+        full = store.absolute(src)
+        if full in present or not _under(full, root):
             continue
-        if not os.path.lexists(src):
+        if not os.path.lexists(full):
             gone.setdefault(src, []).append(id_)
     results = []
     for src, ids in sorted(gone.items()):
         store.delete(ids)
-        results.append(FileResult(display_source(src), "removed", chunks=len(ids), message="file no longer exists"))
+        results.append(FileResult(store.display(src), "removed", chunks=len(ids), message="file no longer exists"))
     return results

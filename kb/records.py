@@ -17,14 +17,17 @@ def content_hash(*parts: str, n: int = 16) -> str:
     return h.hexdigest()[:n]
 
 
-def display_source(source: str, cwd: str | None = None) -> str:
-    """How a stored source (its resolved absolute path) is shown: relative to the working
-    directory when inside it, absolute otherwise. Names stored by older kb versions (relative
-    already) are shown as they are."""
-    if not source.startswith("/"):
+def display_source(source: str, cwd: str | None = None, root: str | None = None) -> str:
+    """How a stored source name is shown: relative to the working directory when inside it,
+    absolute otherwise. ``root`` is the folder the store names sources relative to (the one
+    holding the workspace); a relative name is taken from it."""
+    path = source
+    if not source.startswith("/") and root:
+        path = os.path.normpath(os.path.join(root, source))
+    if not path.startswith("/"):
         return source
     base = (cwd or os.getcwd()).rstrip("/") + "/"
-    return source[len(base):] if source.startswith(base) else source
+    return path[len(base):] if path.startswith(base) else path
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ class Block:
 class Chunk:
     """One retrievable passage of a source."""
 
-    source: str  # at ingest: the resolved absolute path (its identity); read back: display_source() of it
+    source: str  # at ingest: the store's name for the file (see ChromaStore.key_for); read back: as shown
     kind: str  # pdf | markdown | text | transcript | html
     text: str
     locator: Locator
@@ -107,10 +110,11 @@ class Chunk:
         return meta
 
     @classmethod
-    def from_store(cls, id: str, text: str, meta: dict[str, Any], cwd: str | None = None) -> "Chunk":
+    def from_store(cls, id: str, text: str, meta: dict[str, Any], cwd: str | None = None,
+                   root: str | None = None) -> "Chunk":
         return cls(
             id=id,
-            source=display_source(meta["source"], cwd),
+            source=display_source(meta["source"], cwd, root),
             kind=meta["kind"],
             text=text,
             locator=Locator.from_metadata(meta),

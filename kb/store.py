@@ -6,8 +6,11 @@ The collection's metadata records what built it (embedder id, dimension, chunkin
 version) and a revision counter that changes whenever chunks are written or removed;
 the lexical index cache is keyed by that revision.
 
-Sources are stored under their resolved absolute path (their identity) and shown relative
-to the working directory (:func:`kb.records.display_source`). Every call to Chroma goes
+A source is its resolved absolute path, whatever the working directory. A workspace on disk
+names the files inside the folder that holds it (``course/.kb`` → ``course/``) relative to
+that folder, so moving or copying the whole course keeps its names; everything else (and
+every source of a Chroma server) is named by its absolute path. Names are shown relative to
+the working directory (:func:`kb.records.display_source`). Every call to Chroma goes
 through one guard that turns a dead, frozen or full backend into a :class:`StoreError`
 (exit 4) naming the store and the fix; the HTTP client has a timeout (``KB_STORE_TIMEOUT``).
 """
@@ -34,13 +37,6 @@ if TYPE_CHECKING:
 _GET_PAGE = 2000  # rows per Chroma get() when reading the whole collection
 ASIDE = "__rebuild"  # suffix of the collection a rebuild fills before it replaces the old one
 OLD = "__old"  # suffix of the old collection while the swap is in progress
-
-
-def source_identity(source: str) -> str:
-    """A source's identity: its resolved absolute path (a relative name is taken from the cwd)."""
-    from pathlib import Path
-
-    return source if source.startswith("/") else Path(source).resolve().as_posix()
 
 
 def backend_failure(e: BaseException, location: str) -> StoreError | None:
@@ -134,13 +130,36 @@ class ChromaStore:
         self._col = _Serialized(collection, location)
         self.location = location
         self.target_name: str | None = None  # set on a rebuild's aside collection: the name it replaces
+        self.root: str | None = None  # the folder relative names are relative to (local workspaces)
+
+    def key_for(self, path: "os.PathLike[str] | str") -> str:
+        """The name a file is stored under: resolved, relative to :attr:`root` when inside it."""
+        from pathlib import Path
+
+        full = Path(path).resolve().as_posix()
+        if self.root and full.startswith(self.root.rstrip("/") + "/"):
+            return full[len(self.root.rstrip("/")) + 1 :]
+        return full
+
+    def absolute(self, name: str) -> str:
+        """The absolute path a stored name stands for."""
+        if name.startswith("/") or not self.root:
+            return name
+        return os.path.normpath(os.path.join(self.root, name))
+
+    def display(self, name: str, cwd: str | None = None) -> str:
+        return display_source(name, cwd, self.root)
 
     def current(self) -> "ChromaStore | None":
         """For a rebuild's aside collection: the collection it will replace (None if none)."""
         if not self.target_name:
             return None
         col = _get(self._client, self.target_name)
-        return ChromaStore(self._client, col, self.location) if col is not None else None
+        if col is None:
+            return None
+        store = ChromaStore(self._client, col, self.location)
+        store.root = self.root
+        return store
 
     def replace(self) -> None:
         """Swap this (complete) aside collection in for the current one. Two renames; a crash
@@ -227,10 +246,10 @@ class ChromaStore:
             self._col.delete(ids=ids[i : i + 500])
 
     def source_state(self, source: str, *, raw: bool = False) -> SourceState | None:
-        """What the store holds of ``source`` (a path; relative ones are resolved from the cwd;
-        ``raw`` looks the name up as it is, e.g. a name stored by an older kb)."""
+        """What the store holds of ``source`` (a path, relative to the cwd or absolute; ``raw``:
+        a name exactly as stored)."""
         if not raw:
-            source = source_identity(source)
+            source = self.key_for(source)
         got = self._col.get(where={"source": source}, include=["metadatas"])
         if not got["ids"]:
             return None
@@ -257,15 +276,15 @@ class ChromaStore:
         for got in self._pages(["metadatas"]):
             yield from zip(got["ids"], got["metadatas"])
 
-    def stored_sources(self) -> set[str]:
-        """Every source name as stored (absolute paths; relative ones come from older kb)."""
-        return {m["source"] for _, m in self.all_metadata()}
+    def stored_sources(self) -> dict[str, str]:
+        """Every source name as stored → its source hash."""
+        return {m["source"]: m.get("source_hash", "") for _, m in self.all_metadata()}
 
     def all_chunks(self) -> Iterator[Chunk]:
         cwd = os.getcwd()
         for got in self._pages(["metadatas", "documents"]):
             for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
-                yield Chunk.from_store(id_, doc, meta, cwd)
+                yield Chunk.from_store(id_, doc, meta, cwd, self.root)
 
     def all_records(self) -> Iterator[tuple[str, str, dict[str, Any], Any]]:
         """(id, text, metadata as stored, vector) for every chunk: what a rebuild carries over."""
@@ -283,7 +302,7 @@ class ChromaStore:
             return []
         got = self._col.get(ids=list(dict.fromkeys(ids)), include=["metadatas", "documents"])
         cwd = os.getcwd()
-        by_id = {i: Chunk.from_store(i, d, m, cwd) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])}
+        by_id = {i: Chunk.from_store(i, d, m, cwd, self.root) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])}
         return [by_id[i] for i in ids if i in by_id]
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, "np.ndarray"]:
@@ -322,8 +341,8 @@ class ChromaStore:
         out = []
         cwd = os.getcwd()
         for src, r in sorted(rows.items()):
-            r["source"] = display_source(src, cwd)
-            r["path"] = src
+            r["source"] = self.display(src, cwd)
+            r["path"] = self.absolute(src)
             r["complete"] = r["complete"] and r["chunks"] == r.pop("expected", r["chunks"])
             mix = sorted(langs[src].items(), key=lambda kv: -kv[1])
             r["lang"] = mix[0][0]
@@ -440,6 +459,7 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
             )
             store = ChromaStore(client, col, location)
             store.target_name = name
+            store.root = _root(settings)
             return store
         col = _get(client, name)
         if col is None and not create:
@@ -468,5 +488,13 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
             embedding_function=None,
         )
     store = ChromaStore(client, col, location)
+    store.root = _root(settings)
     store.check_built_by(embedder_id, dim)
     return store
+
+
+def _root(settings: Settings) -> str | None:
+    """The folder holding an on-disk workspace (sources inside it are named relative to it)."""
+    if settings.store_url:
+        return None
+    return settings.home.resolve().parent.as_posix()
