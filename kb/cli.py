@@ -108,8 +108,11 @@ def ingest(
     Example: kb ingest sources/
     """
     import signal
+    import threading
 
     from . import ui
+    from .errors import InputError
+    from .ingest import discover
     from .ingest import ingest as run_ingest
     from .ingest import rebuild as run_rebuild
     from .lock import writer_lock
@@ -118,16 +121,27 @@ def ingest(
     def terminated(*_):  # SIGTERM ends like Ctrl-C: the store is left consistent
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, terminated)
-    with writer_lock(State.settings.home, lambda m: ui.message(f"kb: {m}", "yellow")):
-        ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
-        progress = ui.IngestProgress()
-        run = run_rebuild if rebuild else run_ingest
-        try:
-            report = run(paths, ws.store, ws.embedder, prune=not keep_missing, prune_empty=prune_empty,
-                         max_mb=max_mb, progress=progress)
-        finally:
-            progress.stop()
+    if rebuild and not discover(paths)[0]:  # a mistyped path: say so before anything is opened
+        raise InputError(f"nothing to ingest in {' '.join(map(str, paths))}; the knowledge base was left as it was",
+                         "check the paths before using --rebuild")
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        # Ctrl-C must work even when started with SIGINT ignored (nohup, CI)
+        saved = {sig: signal.signal(sig, h) for sig, h in ((signal.SIGTERM, terminated),
+                                                         (signal.SIGINT, signal.default_int_handler))}
+    try:
+        with writer_lock(State.settings.home, lambda m: ui.message(f"kb: {m}", "yellow")):
+            ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
+            progress = ui.IngestProgress()
+            run = run_rebuild if rebuild else run_ingest
+            try:
+                report = run(paths, ws.store, ws.embedder, prune=not keep_missing, prune_empty=prune_empty,
+                             max_mb=max_mb, progress=progress)
+            finally:
+                progress.stop()
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
     if json_out:
         ui.print_json(report.to_json())
     else:
@@ -394,13 +408,18 @@ def grade(
     Example: kb grade quizzes/course.json replies.csv --out reports/
     """
     from . import ui
+    from .errors import InputError
     from .gradebook import grade_class, read_overrides, read_replies, write_reports
     from .llm import get_grader
     from .quiz import load_quiz
 
+    out_dir = out or Path("reports") / quiz_file.stem
+    if (out_dir.exists() and not out_dir.is_dir()) or (not out_dir.exists() and out_dir.suffix.lower() in
+                                                       (".csv", ".md", ".json", ".xlsx")):
+        raise InputError(f"--out {out_dir}: names a file; kb grade writes a folder of reports "
+                         "(grades.md, grades.csv, grades.json)", f"give a folder, e.g. --out {out_dir.with_suffix('')}/")
     quiz = load_quiz(quiz_file)
     got = read_replies(replies, quiz)
-    out_dir = out or Path("reports") / quiz_file.stem
     overrides, notes = read_overrides(out_dir)
     got.notes.extend(notes)
     by_key = {(r.student, r.question_id): r.answer for r in got.items}
@@ -505,11 +524,15 @@ def study(
 
     Example: kb study quizzes/course.json --topic "all-reduce" --new 10
     """
+    import signal
+
     from . import ui
     from .llm import get_grader
     from .session import Session
     from .study import StudyDB, study_db_path
 
+    # started with SIGINT ignored (nohup, CI, `cmd &`), Ctrl-C would never end the session
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     explicit = bool(quizzes)
     paths = list(quizzes or sorted(Path("quizzes").glob("*.json")))
     if not paths:
@@ -520,6 +543,8 @@ def study(
 
         raise InputError("no readable quiz in quizzes/", "generate one with kb quiz generate -n 10")
     db = StudyDB(study_db_path(State.settings.home))
+    if db.repaired:
+        ui.message(f"kb: {db.repaired}", "yellow")
     items = db.select(loaded, new=new, topic=topic)
     if not items:
         p = db.progress(loaded)
@@ -528,7 +553,10 @@ def study(
                    "Raise --new for new questions, or generate more with kb quiz generate.")
         return
     grader = get_grader(State.settings, _grading_embedder(), offline=offline)
+    repaired = db.repaired
     summary = Session(items, db, grader, ui.stdout()).run()
+    if db.repaired != repaired:
+        ui.message(f"kb: {db.repaired}; your answer was saved", "yellow")
     ui.study_summary(summary, db.progress(loaded))
 
 

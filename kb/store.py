@@ -397,7 +397,9 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
         )
     try:
         path.mkdir(parents=True, exist_ok=True)
-        return chromadb.PersistentClient(path=str(path), settings=chroma_settings), str(path)
+        # absolute: chromadb caches clients by this string, and a relative one would reach the
+        # store of whatever folder was current when the first client was made
+        return chromadb.PersistentClient(path=str(path.resolve()), settings=chroma_settings), str(path)
     except Exception as e:
         err = backend_failure(e, str(path))
         if err and "full" in err.message:
