@@ -804,10 +804,13 @@ def test_out_naming_a_file(course):
 
 
 def test_files_follow_the_umask(course):
+    quiz = _quiz(course / "quizzes" / "q.json")
+    (course / "replies.csv").write_text("student,question_id,answer\nrui,cl,prefetch\n", encoding="utf-8")
     old = os.umask(0o022)
     try:
-        r = kb(["quiz", "generate", "-n", "2", "--offline"])
+        r = kb(["grade", str(quiz), "replies.csv", "--out", "out", "--offline"])
     finally:
         os.umask(old)
     assert r.exit_code == 0, r.stderr
-    assert stat.S_IMODE((course / "quizzes" / "course.json").stat().st_mode) == 0o644
+    for name in ("grades.csv", "grades.md", "grades.json"):
+        assert stat.S_IMODE((course / "out" / name).stat().st_mode) == 0o644, name
