@@ -56,6 +56,10 @@ def backend_failure(e: BaseException, location: str) -> StoreError | None:
         return StoreError(f"lost the connection to the Chroma server at {location} ({text})",
                           "restart the server (chroma run --path DIR --port PORT) and run the same command "
                           "again: what was written is kept and ingest resumes where it stopped")
+    if "Nothing found on disk" in str(e):  # chromadb: a collection whose index is not flushed yet
+        return StoreError(f"the knowledge base at {location} is being written for the first time (by a kb ingest "
+                          "still running?) and cannot be searched yet",
+                          "wait for the ingest to finish, then run the command again")
     if mod.startswith("chromadb") or type(e).__name__ in ("OperationalError", "DatabaseError", "InternalError"):
         return StoreError(f"the knowledge base at {location} failed: {text}",
                           "run the command again; if it keeps failing, move the store aside and run kb ingest again")
