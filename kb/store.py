@@ -381,6 +381,7 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
             raise StoreError(f"--store {settings.store_url}: not a Chroma server URL", "use http://host:port")
         timeout = store_timeout()
         try:
+            _heartbeat(settings.store_url, timeout)  # chromadb's constructor already calls the server, untimed
             client = chromadb.HttpClient(
                 host=u.hostname, port=u.port or (443 if u.scheme == "https" else 8000),
                 ssl=u.scheme == "https", settings=chroma_settings,
@@ -410,6 +411,13 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
             raise err from e
         raise StoreError(f"cannot open the knowledge base at {path} ({type(e).__name__}: {e})",
                          "check permissions, or move it aside and run kb ingest again") from e
+
+
+def _heartbeat(url: str, seconds: float) -> None:
+    """Fail within ``seconds`` when the server is down or frozen."""
+    import httpx
+
+    httpx.get(url.rstrip("/") + "/api/v2/heartbeat", timeout=httpx.Timeout(seconds, connect=min(seconds, 10.0)))
 
 
 def _set_http_timeout(client: Any, seconds: float) -> None:
