@@ -4,6 +4,7 @@ function, render the result. Heavy imports happen inside the commands."""
 from __future__ import annotations
 
 import functools
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Callable, List, Optional
@@ -79,6 +80,13 @@ def boundary(fn: Callable) -> Callable:
             return fn(*args, **kwargs)
         except KbError as e:
             _fail(e)
+        except (OSError, sqlite3.DatabaseError) as e:  # a full disk, wherever kb was writing
+            from .errors import disk_full
+
+            err = disk_full(e, str(State.settings.home))
+            if err is None:
+                raise
+            _fail(err)
         except KeyboardInterrupt:
             sys.stderr.write("kb: interrupted\n")
             raise typer.Exit(int(ExitCode.INTERRUPTED))

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
 from urllib.parse import urlparse
 
 from .config import CHUNKING_VERSION, Settings
-from .errors import MissingStoreError, StoreError
+from .errors import MissingStoreError, StoreError, UsageError
 from .records import Chunk, display_source
 
 if TYPE_CHECKING:
@@ -363,7 +363,7 @@ def store_timeout() -> float:
         if value <= 0:
             raise ValueError
     except ValueError:
-        raise StoreError(f"KB_STORE_TIMEOUT={raw!r} is not a number of seconds",
+        raise UsageError(f"KB_STORE_TIMEOUT={raw!r} is not a number of seconds",
                          "set KB_STORE_TIMEOUT to a positive number, e.g. 60") from None
     return value
 

@@ -581,6 +581,50 @@ def test_frozen_server_mid_command(server, tmp_path, monkeypatch):
     assert "did not answer in time" in e.value.message and "KB_STORE_TIMEOUT" in e.value.hint
 
 
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 30 MB tmpfs (needs root and mount; skipped elsewhere)."""
+    import subprocess
+
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=30m", "tmpfs", str(mnt)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    yield mnt
+    subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+def test_disk_full_mid_ingest_is_exit_4_and_loses_nothing(small_disk, tmp_path, monkeypatch):
+    make_course(tmp_path / "course")
+    monkeypatch.chdir(tmp_path)
+    home = ["--home", str(small_disk / ".kb")]
+    assert kb([*home, "ingest", "course"]).exit_code == 0
+    before = snapshot(small_disk / ".kb")
+    with open(small_disk / "filler", "wb") as f:  # fill the disk to the last byte
+        try:
+            while True:
+                f.write(b"\0" * (1 << 20))
+                f.flush()
+        except OSError:
+            pass
+    for i in range(8):
+        (tmp_path / "course" / f"extra{i}.txt").write_text(AULA_EXTRA.format(i=i) * 40, encoding="utf-8")
+    r = kb([*home, "ingest", "course"])
+    assert r.exit_code == ExitCode.STORE, r.said
+    assert "is full" in r.said and "free some space" in r.said and str(small_disk) in r.said
+    (small_disk / "filler").unlink()
+    after = snapshot(small_disk / ".kb")
+    assert all(after.get(k) == v for k, v in before.items())  # nothing stored was lost
+    r = kb([*home, "ingest", "course"])
+    assert r.exit_code == 0, r.said
+    rows = json.loads(kb([*home, "sources", "--json"]).stdout)["sources"]
+    assert len(rows) == 11 and all(row["complete"] for row in rows)
+
+
+AULA_EXTRA = "Extra {i}: o all-reduce em anel envia pedaços do gradiente ao vizinho, passo a passo. "
+
+
 def test_disk_full_is_a_clear_store_error():
     import errno
 
@@ -663,7 +707,7 @@ def test_bad_lock_wait_value(course):
 def test_bad_store_timeout_value(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = kb(["--store", "http://127.0.0.1:9", "sources"], env={"KB_STORE_TIMEOUT": "1m"})
-    assert r.exit_code == ExitCode.STORE and "KB_STORE_TIMEOUT='1m'" in r.said
+    assert r.exit_code == ExitCode.USAGE and "KB_STORE_TIMEOUT='1m'" in r.said
 
 
 # --------------------------------------------------------------------------- quiz files
