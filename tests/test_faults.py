@@ -686,6 +686,28 @@ def test_grade_with_a_failing_llm_writes_reports_and_exits_5(course, fault):
     assert "ana" in json.dumps(grades) and "rui" in json.dumps(grades)
 
 
+def test_ask_with_a_reply_of_the_wrong_shape(course):
+    from .openai_stub import reply
+
+    with OpenAIStub(lambda b: reply({"answer": ["lista"], "found": "talvez", "cited": 3})) as stub:
+        r = kb(["ask", "Como limitar a memória da GPU?", "--json"], env=_llm_env(stub.url))
+    assert r.exit_code == 0, (r.said, r.exception)
+    assert json.loads(r.stdout)["found"] is False
+
+
+def test_grade_with_a_grade_of_the_wrong_shape_falls_back_flagged(course):
+    from .openai_stub import reply
+
+    quiz = _quiz(course / "quizzes" / "q.json")
+    (course / "replies.csv").write_text("student,question_id,answer\nana,gil,O GIL impede threads em paralelo\n",
+                                        encoding="utf-8")
+    with OpenAIStub(lambda b: reply({"score": [3], "feedback": {"x": 1}, "present": "threads"})) as stub:
+        r = kb(["grade", str(quiz), "replies.csv", "--out", "out"], env=_llm_env(stub.url))
+    assert r.exit_code == 0, (r.said, r.exception)
+    grades = json.loads((course / "out" / "grades.json").read_text(encoding="utf-8"))
+    assert "llm_invalid" in json.dumps(grades)
+
+
 # --------------------------------------------------------------------------- bad environment values
 
 @pytest.mark.parametrize("var, value", [("KB_LLM_TIMEOUT", "5s"), ("KB_LLM_RETRIES", "abc"),
