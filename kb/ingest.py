@@ -220,7 +220,10 @@ def ingest(
     changed = False
     stored = store.stored_sources()
     keys = {source_key(f, store) for f in files}
-    orphans = {n: h for n, h in stored.items() if n not in keys and not os.path.lexists(store.absolute(n))}
+    # stored sources whose file is gone: candidates for a file that moved. On a Chroma server
+    # (no root) absolute names may be another machine's files: only old relative names qualify.
+    orphans = {n: h for n, h in stored.items() if n not in keys and (store.root or not n.startswith("/"))
+               and not os.path.lexists(store.absolute(n))}
     todo: list[tuple[Path, str, SourceState | None, str]] = []
     for path in files:  # unchanged files are recognised by their bytes' hash, without parsing
         key = source_key(path, store)
