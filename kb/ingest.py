@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from .chunking import chunk_document, index_text
+from .config import CHUNKING_VERSION
 from .embeddings import Embedder
 from .errors import KbError
 from .readers import DEFAULT_MAX_MB, EXTENSIONS, Document, file_hash, read_document
@@ -306,6 +307,11 @@ def rebuild(
     embedder their stored text is embedded again."""
     current = aside.current()
     report = IngestReport()
+    if current is not None and current.info.get("chunking") not in (None, CHUNKING_VERSION):
+        # another chunker made the stored chunks: carrying them would mix two chunkings, so
+        # every stored source still on disk is read again (those gone from disk are carried)
+        again = {current.absolute(n) for n in current.stored_sources()}
+        paths = [*paths, *(Path(p) for p in sorted(again) if os.path.isfile(p))]
     try:
         files, _, folders = discover(paths)
         fresh = {source_key(f, aside) for f in files}

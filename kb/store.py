@@ -450,9 +450,10 @@ def _recover_swap(client: Any, name: str, location: str) -> None:
 
 
 def open_store(settings: Settings, embedder_id: str | None = None, dim: int | None = None,
-               *, create: bool = False, rebuild: bool = False) -> ChromaStore:
+               *, create: bool = False, rebuild: bool = False, check: bool = True) -> ChromaStore:
     """Open (or with ``create`` make, recording ``embedder_id``/``dim``) the collection, and
-    refuse one built by another embedder or chunker (see :meth:`ChromaStore.check_built_by`).
+    refuse one built by another embedder or chunker (see :meth:`ChromaStore.check_built_by`;
+    ``check=False`` opens it anyway, to read what built it).
 
     ``rebuild`` opens a fresh collection *beside* the current one (its name + ``__rebuild``);
     :meth:`ChromaStore.replace` swaps it in once it is complete, and :meth:`ChromaStore.discard`
@@ -503,7 +504,8 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
         )
     store = ChromaStore(client, col, location)
     store.root = _root(settings)
-    store.check_built_by(embedder_id, dim)
+    if check:
+        store.check_built_by(embedder_id, dim)
     return store
 
 

@@ -53,7 +53,7 @@ def open_workspace(settings: Settings, embedder: str | None = None, *, create: b
     name = embedder
     if rebuild and not name:  # rebuilding some sources keeps the store's own embedder
         try:
-            name = open_store(settings).info["embedder"]
+            name = open_store(settings, check=False).info["embedder"]
         except MissingStoreError:
             pass
     name = name or settings.embedder

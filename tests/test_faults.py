@@ -231,6 +231,23 @@ def test_crash_between_the_swap_renames_is_undone_by_the_next_ingest(course, cle
     _kept(course, clean)
 
 
+def test_rebuild_after_a_chunker_change_rereads_every_source(course, clean):
+    import chromadb
+
+    from kb.config import CHUNKING_VERSION
+
+    col = chromadb.PersistentClient(path=str(course / ".kb" / "chroma")).get_collection("course")
+    meta = {k: v for k, v in (col.metadata or {}).items() if k != "hnsw:space"}
+    col.modify(metadata={**meta, "kb_chunking": CHUNKING_VERSION - 1})  # built by an older chunker
+    r = kb(["search", "memória"])
+    assert r.exit_code == ExitCode.STORE and "run kb ingest --rebuild" in r.said
+    r = kb(["ingest", "--rebuild", "course/aula1.md"])
+    assert r.exit_code == 0, r.said
+    assert "3 added" in r.said  # the other two were read again, not carried over
+    _kept(course, clean)
+    assert kb(["search", "memória"]).exit_code == 0
+
+
 def test_full_rebuild_reproduces_a_clean_store(course, clean):
     r = kb(["ingest", "--rebuild", "course"])
     assert r.exit_code == 0, r.stderr
