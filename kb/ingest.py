@@ -228,7 +228,7 @@ def ingest(
     todo: list[tuple[Path, str, SourceState | None, str]] = []
     for path in files:  # unchanged files are recognised by their bytes' hash, without parsing
         key = source_key(path, store)
-        digest = file_hash(path)
+        digest = file_hash(path) if key in stored or orphans else None  # a new file is hashed by its reader
         state = store.source_state(key, raw=True) if key in stored else None
         old_name = ""
         if state is None and orphans:
