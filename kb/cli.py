@@ -3,6 +3,7 @@ function, render the result. Heavy imports happen inside the commands."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sqlite3
 import sys
@@ -94,6 +95,27 @@ def boundary(fn: Callable) -> Callable:
     return wrapper
 
 
+@contextlib.contextmanager
+def _interruptible():
+    """Ctrl-C works even when kb was started with SIGINT ignored (nohup, some CI), and SIGTERM
+    ends the command like Ctrl-C (consistent state, exit 130). Handlers are restored after."""
+    import signal
+    import threading
+
+    def terminated(*_):
+        raise KeyboardInterrupt
+
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        saved = {sig: signal.signal(sig, handler) for sig, handler in
+                 ((signal.SIGTERM, terminated), (signal.SIGINT, signal.default_int_handler))}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
 @app.command()
 @boundary
 def ingest(
@@ -115,9 +137,6 @@ def ingest(
 
     Example: kb ingest sources/
     """
-    import signal
-    import threading
-
     from . import ui
     from .errors import InputError
     from .ingest import discover
@@ -126,30 +145,18 @@ def ingest(
     from .lock import writer_lock
     from .workspace import open_workspace
 
-    def terminated(*_):  # SIGTERM ends like Ctrl-C: the store is left consistent
-        raise KeyboardInterrupt
-
     if rebuild and not discover(paths)[0]:  # a mistyped path: say so before anything is opened
         raise InputError(f"nothing to ingest in {' '.join(map(str, paths))}; the knowledge base was left as it was",
                          "check the paths before using --rebuild")
-    saved = {}
-    if threading.current_thread() is threading.main_thread():
-        # Ctrl-C must work even when started with SIGINT ignored (nohup, CI)
-        saved = {sig: signal.signal(sig, h) for sig, h in ((signal.SIGTERM, terminated),
-                                                         (signal.SIGINT, signal.default_int_handler))}
-    try:
-        with writer_lock(State.settings.home, lambda m: ui.message(f"kb: {m}", "yellow")):
-            ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
-            progress = ui.IngestProgress()
-            run = run_rebuild if rebuild else run_ingest
-            try:
-                report = run(paths, ws.store, ws.embedder, prune=not keep_missing, prune_empty=prune_empty,
-                             max_mb=max_mb, progress=progress)
-            finally:
-                progress.stop()
-    finally:
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)
+    with _interruptible(), writer_lock(State.settings.home, lambda m: ui.message(f"kb: {m}", "yellow")):
+        ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
+        progress = ui.IngestProgress()
+        try:
+            report = (run_rebuild if rebuild else run_ingest)(
+                paths, ws.store, ws.embedder, prune=not keep_missing, prune_empty=prune_empty, max_mb=max_mb,
+                progress=progress)
+        finally:
+            progress.stop()
     if json_out:
         ui.print_json(report.to_json())
     else:
