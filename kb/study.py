@@ -197,13 +197,41 @@ class StudyDB:
     def record(self, item: Item, grade: Grade, reply: str, at: _dt.datetime | None = None) -> tuple[int, str]:
         """Schedule the card from ``grade`` and log the review, atomically. → (review id, next due).
         A database found damaged now is repaired first (:meth:`repair`) and the review saved."""
+        at = at or now_utc()
         try:
-            return self._record(item, grade, reply, at)
+            saved = self._record(item, grade, reply, at)
+            problem = self._damage()  # a write into a damaged file can "succeed": check after it
         except sqlite3.DatabaseError as e:
             if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
                 raise
-            self.repair(str(e))
-            return self._record(item, grade, reply, at)
+            saved, problem = None, str(e)
+        if not problem:
+            assert saved is not None
+            return saved
+        self.repair(problem)
+        kept = self._db.execute(
+            "SELECT r.id, c.due FROM reviews r JOIN cards c ON c.qid = r.qid WHERE r.qid=? AND r.at=? AND r.reply=?",
+            (item.question.id, _iso(at), reply)).fetchone()
+        if kept:  # the repair copied it
+            return int(kept[0]), str(kept[1])
+        return self._record(item, grade, reply, at)  # the repaired copy lacks it: save it again
+
+    def _damage(self) -> str:
+        """'' when ``PRAGMA quick_check`` finds the file sound, else what it found. A connection
+        of its own: this one's page cache would still hold the pages as they were."""
+        if not self.path.exists():
+            return ""
+        try:
+            con = sqlite3.connect(str(self.path), timeout=10.0)
+            try:
+                rows = con.execute("PRAGMA quick_check(3)").fetchall()
+            finally:
+                con.close()
+        except sqlite3.DatabaseError as e:
+            if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+                return ""
+            return str(e)
+        return "" if rows == [("ok",)] else "; ".join(str(r[0]) for r in rows)
 
     def _record(self, item: Item, grade: Grade, reply: str, at: _dt.datetime | None = None) -> tuple[int, str]:
         from fsrs import Card, Rating

@@ -25,6 +25,7 @@ import pytest
 
 from kb.config import Settings
 from kb.errors import ExitCode, StoreError
+from kb.grading import Grade
 from kb.ingest import Progress, ingest, rebuild
 from kb.readers import read_document
 from kb.store import ASIDE, OLD, backend_failure
@@ -842,7 +843,6 @@ def _damage(db: Path) -> None:
 
 
 def _studied(root: Path) -> Path:
-    from kb.grading import Grade
     from kb.quiz import load_quiz
     from kb.study import Item, StudyDB
 
@@ -876,6 +876,25 @@ def test_damaged_study_db_is_repaired_and_the_answer_saved(tmp_path, monkeypatch
     replies = [row[0] for row in con.execute("SELECT reply FROM reviews")]
     assert "Impede threads em paralelo" in replies
     assert kb(["progress", "--json"]).exit_code == 0
+
+
+def test_study_db_damaged_mid_session_keeps_the_answer(tmp_path):
+    from kb.quiz import load_quiz
+    from kb.study import Item, StudyDB
+
+    q = load_quiz(_quiz(tmp_path / "quizzes" / "q.json"))
+    path = tmp_path / ".kb" / "study.sqlite"
+    db = StudyDB(path)  # the session has the database open ...
+    for i in range(40):
+        db.record(Item(q.question("cl"), "q"), Grade("cl", 3, 1.0, "correct", "ok"), f"prefetch {i}")
+    db._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    _damage(path)  # ... when the file is damaged under it
+    db.record(Item(q.question("gil"), "q"), Grade("gil", 2, 0.6, "partial", "ok"), "minha resposta")
+    assert "was damaged" in db.repaired and list(path.parent.glob("study.sqlite.damaged-*"))
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    replies = [r[0] for r in con.execute("SELECT reply FROM reviews")]
+    assert replies.count("minha resposta") == 1  # saved once, not lost, not twice
 
 
 # --------------------------------------------------------------------------- grading input and output
