@@ -117,10 +117,12 @@ def _ask_llm(client, question: str, hits: list[Hit], lang: str) -> Answer:
     user = (f"{passages}\n\nQuestion: {question}\n\nAnswer in {LANG_NAMES.get(lang, 'the language of the question')}. "
             'Return JSON: {"answer": "... [n] ...", "found": true or false, "cited": [passage numbers]}')
     reply = client.chat_json(_ASK_SYSTEM, user, max_tokens=800)
-    text = str(reply.get("answer") or "").strip()
-    found = bool(reply.get("found", True)) and bool(text)
+    raw_answer, raw_cited = reply.get("answer"), reply.get("cited")
+    text = (raw_answer if isinstance(raw_answer, str) else "").strip()  # a model may send anything here
+    found = reply.get("found", True) is not False and bool(text)
     valid = {h.rank for h in hits}
-    cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)} | {int(n) for n in reply.get("cited") or []
+    listed = raw_cited if isinstance(raw_cited, list) else []
+    cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)} | {int(n) for n in listed
                                                                          if str(n).isdigit()})
     cited = [n for n in cited if n in valid]
     if not text:

@@ -3,7 +3,9 @@ function, render the result. Heavy imports happen inside the commands."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Callable, List, Optional
@@ -54,8 +56,20 @@ def main(
 
     Example: kb ingest sources/ && kb search "como limitar a memória da GPU?"
     """
-    State.settings = Settings.from_env(home=home, store_url=store)
     State.traceback = traceback
+    try:  # bad KB_* values are reported like every other error, not as a traceback
+        State.settings = Settings.from_env(home=home, store_url=store)
+    except KbError as e:
+        _fail(e)
+
+
+def _fail(e: KbError):
+    if State.traceback:
+        raise e
+    from . import ui
+
+    ui.error(e.message, e.hint)
+    raise typer.Exit(int(e.exit_code))
 
 
 def boundary(fn: Callable) -> Callable:
@@ -66,12 +80,14 @@ def boundary(fn: Callable) -> Callable:
         try:
             return fn(*args, **kwargs)
         except KbError as e:
-            if State.traceback:
-                raise
-            from . import ui
+            _fail(e)
+        except (OSError, sqlite3.DatabaseError) as e:  # a full disk, wherever kb was writing
+            from .errors import disk_full
 
-            ui.error(e.message, e.hint)
-            raise typer.Exit(int(e.exit_code))
+            err = disk_full(e, str(State.settings.home))
+            if err is None:
+                raise
+            _fail(err)
         except KeyboardInterrupt:
             sys.stderr.write("kb: interrupted\n")
             raise typer.Exit(int(ExitCode.INTERRUPTED))
@@ -79,21 +95,45 @@ def boundary(fn: Callable) -> Callable:
     return wrapper
 
 
+@contextlib.contextmanager
+def _interruptible():
+    """Ctrl-C works even when kb was started with SIGINT ignored (nohup, some CI), and SIGTERM
+    ends the command like Ctrl-C (consistent state, exit 130). Handlers are restored after."""
+    import signal
+    import threading
+
+    def terminated(*_):
+        raise KeyboardInterrupt
+
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        saved = {sig: signal.signal(sig, handler) for sig, handler in
+                 ((signal.SIGTERM, terminated), (signal.SIGINT, signal.default_int_handler))}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
 @app.command()
 @boundary
 def ingest(
     paths: List[Path] = typer.Argument(..., help="Files or folders (PDF, Markdown, text, VTT/SRT, HTML)."),
     embedder: Optional[str] = typer.Option(None, "--embedder", "-e", help="use-m3 (default), e5-small or st:<model name or path>."),
-    rebuild: bool = typer.Option(False, "--rebuild", help="Drop the store and re-embed everything (e.g. after changing embedder)."),
+    rebuild: bool = typer.Option(False, "--rebuild", help="Re-read and re-embed the given paths (all sources, with a new --embedder) into a new store that replaces the old one only when complete."),
     keep_missing: bool = typer.Option(False, "--keep-missing", help="Keep chunks of files deleted from the ingested folders."),
+    prune_empty: bool = typer.Option(False, "--prune-empty", help="A given folder with no files left means: remove its sources."),
     max_mb: float = typer.Option(20.0, "--max-mb", help="Skip files larger than this many MB, with a message."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
 ) -> None:
     """Add course materials to the knowledge base; re-run any time: only changed files are redone.
 
-    Files deleted from an ingested folder are removed from the store (--keep-missing keeps them).
-    A file that cannot be read is reported with its fix; the others are still ingested and the
-    command exits with code 1.
+    Files deleted from a folder given here are removed from the store (--keep-missing keeps
+    them); a folder with no files at all (empty, unmounted) is never emptied without
+    --prune-empty. A file that cannot be read is reported with its fix; the others are still
+    ingested and the command exits with code 1. One ingest writes to a workspace at a time:
+    a second one waits (KB_LOCK_WAIT seconds).
 
     Example: kb ingest sources/
     """
@@ -101,25 +141,35 @@ def ingest(
     from .errors import InputError
     from .ingest import discover
     from .ingest import ingest as run_ingest
+    from .ingest import rebuild as run_rebuild
+    from .lock import writer_lock
     from .workspace import open_workspace
 
-    if rebuild and not discover(paths)[0]:  # a mistyped path must not cost the whole store
+    if rebuild and not discover(paths)[0]:  # a mistyped path: say so before anything is opened
         raise InputError(f"nothing to ingest in {' '.join(map(str, paths))}; the knowledge base was left as it was",
                          "check the paths before using --rebuild")
-    ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
-    progress = ui.IngestProgress()
-    try:
-        report = run_ingest(paths, ws.store, ws.embedder, prune=not keep_missing, max_mb=max_mb, progress=progress)
-    finally:
-        progress.stop()
+    with _interruptible(), writer_lock(State.settings.home, lambda m: ui.message(f"kb: {m}", "yellow")):
+        ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
+        progress = ui.IngestProgress()
+        try:
+            report = (run_rebuild if rebuild else run_ingest)(
+                paths, ws.store, ws.embedder, prune=not keep_missing, prune_empty=prune_empty, max_mb=max_mb,
+                progress=progress)
+        finally:
+            progress.stop()
     if json_out:
         ui.print_json(report.to_json())
     else:
         ui.ingest_summary(report)
+    if report.rebuild.startswith("not"):
+        ui.error(f"rebuild {report.rebuild}; the knowledge base was left as it was",
+                 "fix or remove the failing paths and run the same command again")
+    elif report.rebuild:
+        ui.message(f"rebuild applied ({report.carried} chunks of other sources carried over)")
     if report.interrupted:
         ui.message("interrupted: what was written is consistent; run the same command again to finish")
         raise typer.Exit(int(ExitCode.INTERRUPTED))
-    if report.failed:
+    if report.failed or report.rebuild.startswith("not"):
         raise typer.Exit(int(ExitCode.FAILED))
 
 
@@ -242,7 +292,7 @@ def quiz_generate(
         ui.quiz(report.quiz)
     ui.generation_summary(report, path)
     if not report.quiz.questions:
-        raise typer.Exit(int(ExitCode.FAILED))
+        raise typer.Exit(int(ExitCode.BACKEND if report.errors else ExitCode.FAILED))
     if report.errors:
         raise typer.Exit(int(ExitCode.BACKEND))
 
@@ -379,15 +429,20 @@ def grade(
     """
     from . import ui
     from .calibration import calibrate_grader
+    from .errors import InputError
     from .gradebook import grade_class, merge_reports, read_overrides, read_previous, read_replies, write_reports
     from .llm import get_grader
     from .quiz import load_quiz
     from .sheets import check_dialect
 
+    out_dir = out or Path("reports") / quiz_file.stem
+    if (out_dir.exists() and not out_dir.is_dir()) or (not out_dir.exists() and out_dir.suffix.lower() in
+                                                       (".csv", ".md", ".json", ".xlsx")):
+        raise InputError(f"--out {out_dir}: names a file; kb grade writes a folder of reports "
+                         "(grades.md, grades.csv, grades.json)", f"give a folder, e.g. --out {out_dir.with_suffix('')}/")
     check_dialect(csv_dialect)  # before any grading work
     quiz = load_quiz(quiz_file)
     got = read_replies(replies, quiz)
-    out_dir = out or Path("reports") / quiz_file.stem
     previous = read_previous(out_dir, quiz)  # an earlier batch's grades: merged, never dropped
     overrides, notes = read_overrides(out_dir)
     got.notes.extend(notes)
@@ -511,12 +566,16 @@ def study(
 
     Example: kb study quizzes/course.json --topic "all-reduce" --new 10
     """
+    import signal
+
     from . import ui
     from .calibration import study_adjustments, use
     from .llm import get_grader
     from .session import Session
     from .study import StudyDB, study_db_path
 
+    # started with SIGINT ignored (nohup, CI, `cmd &`), Ctrl-C would never end the session
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     explicit = bool(quizzes)
     paths = list(quizzes or sorted(Path("quizzes").glob("*.json")))
     if not paths:
@@ -527,6 +586,8 @@ def study(
 
         raise InputError("no readable quiz in quizzes/", "generate one with kb quiz generate -n 10")
     db = StudyDB(study_db_path(State.settings.home))
+    if db.repaired:
+        ui.message(f"kb: {db.repaired}", "yellow")
     items = db.select(loaded, new=new, topic=topic)
     if not items:
         p = db.progress(loaded)
@@ -539,7 +600,10 @@ def study(
     use(grader, adjust)
     for n in cal_notes:
         ui.message(f"kb: {n}", "yellow")
+    repaired = db.repaired
     summary = Session(items, db, grader, ui.stdout()).run()
+    if db.repaired != repaired:
+        ui.message(f"kb: {db.repaired}; your answer was saved", "yellow")
     ui.study_summary(summary, db.progress(loaded))
 
 

@@ -21,6 +21,20 @@ CHUNK_MAX_CHARS = 1100
 CHUNK_OVERLAP_CHARS = 200  # whole lines or sentences repeated from the window before
 
 
+def _number(env: "os._Environ[str] | dict[str, str]", name: str, default: str, kind: type, what: str):
+    """A numeric environment value, or a UsageError naming the variable and the fix."""
+    from .errors import UsageError
+
+    raw = env.get(name, default).strip() or default
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise UsageError(f"{name}={raw!r} is not {what}", f"set {name} to {what}, or unset it") from None
+    if value < 0 or value != value:  # negative or NaN
+        raise UsageError(f"{name}={raw!r} is not {what}", f"set {name} to {what}, or unset it")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     home: Path = field(default_factory=lambda: Path(DEFAULT_HOME))
@@ -45,8 +59,8 @@ class Settings:
             llm_base_url=env.get("OPENAI_BASE_URL") or None,
             llm_api_key=env.get("OPENAI_API_KEY") or None,
             llm_model=env.get("KB_LLM_MODEL") or None,
-            llm_timeout=float(env.get("KB_LLM_TIMEOUT", "60")),
-            llm_retries=int(env.get("KB_LLM_RETRIES", "2")),
+            llm_timeout=_number(env, "KB_LLM_TIMEOUT", "60", float, "a number of seconds, e.g. 60"),
+            llm_retries=_number(env, "KB_LLM_RETRIES", "2", int, "a whole number of retries, e.g. 2"),
         )
         clean = {k: v for k, v in overrides.items() if v is not None}
         if "home" in clean:

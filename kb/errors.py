@@ -54,3 +54,17 @@ class BackendError(KbError):
     """An embedding model or LLM endpoint cannot be loaded or reached."""
 
     exit_code = ExitCode.BACKEND
+
+
+def disk_full(e: BaseException, where: str) -> StoreError | None:
+    """A StoreError for a write that failed because the disk is full (OSError ENOSPC, or
+    SQLite's "database or disk is full"), naming what was being written; None otherwise."""
+    import errno
+
+    full = (isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT)) or "disk is full" in str(e) \
+        or "No space left" in str(e)
+    if not full:
+        return None
+    target = getattr(e, "filename", None) or where
+    return StoreError(f"the disk is full: cannot write {target} ({type(e).__name__}: {e})",
+                      "free some space, then run the same kb command again: what was written is kept")

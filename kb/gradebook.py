@@ -47,6 +47,7 @@ def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]],
     """Rows as dicts (keys lower-cased, ``_line`` = the row's first line in the file).
     Missing columns are an error that names them and the columns found."""
     text, notes = read_text_file(path)
+    csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))  # one long reply must not stop the class
     header_line = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=header_line.count)  # spreadsheets export ';' in pt/es locales
     reader = csv.DictReader(io.StringIO(text), delimiter=delimiter if header_line.count(delimiter) else ",")

@@ -4,8 +4,16 @@
 - A changed file's new chunks are written first, then its stale chunks are removed, so a
   crash or Ctrl-C in between leaves the old or the new version findable, never nothing;
   a half-written file is detected on the next run (chunk count or mixed hashes) and redone.
-- Files deleted from a folder that is being ingested are pruned (``prune=False`` keeps them).
-- A bad file is reported with its fix and the other files go on.
+- A source is its resolved absolute path (shown relative to the working directory when
+  inside it), so the same folder given from anywhere is the same course. Names stored by an
+  older kb (relative to wherever it ran) are matched by path suffix and migrated, never
+  duplicated, and never pruned.
+- Files deleted from a folder given on *this* command line are pruned (``prune=False`` keeps
+  them); a folder that yields no files at all (empty, unmounted) is never pruned unless
+  ``prune_empty`` — it is reported as a failure instead.
+- A bad file or unreadable path is reported with its fix and the other files go on.
+- :func:`rebuild` fills a new collection beside the current one and swaps it in only when
+  complete; a failed or interrupted rebuild leaves the current store as it was.
 """
 
 from __future__ import annotations
@@ -13,13 +21,16 @@ from __future__ import annotations
 import datetime as _dt
 import multiprocessing
 import os
+import signal
+import threading
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from .chunking import chunk_document, index_text
+from .config import CHUNKING_VERSION
 from .embeddings import Embedder
 from .errors import KbError
 from .readers import DEFAULT_MAX_MB, EXTENSIONS, Document, file_hash, read_document
@@ -46,6 +57,8 @@ class IngestReport:
     embedded: int = 0  # chunks that went through the model (cache misses)
     cached: int = 0  # chunks whose vectors came from the cache
     interrupted: bool = False
+    carried: int = 0  # rebuild: chunks of other sources carried over into the new collection
+    rebuild: str = ""  # "" (not a rebuild) | "applied" | "not applied: <why>"
 
     @property
     def failed(self) -> list[FileResult]:
@@ -61,6 +74,7 @@ class IngestReport:
             "chunks_embedded": self.embedded,
             "chunks_from_cache": self.cached,
             "interrupted": self.interrupted,
+            **({"rebuild": self.rebuild, "chunks_carried": self.carried} if self.rebuild else {}),
         }
 
 
@@ -69,37 +83,111 @@ class Progress:
 
     def start(self, total_files: int) -> None: ...
     def file_done(self, result: FileResult) -> None: ...
+    def embedding(self, source: str, done: int, total: int) -> None:
+        """Within one big file (thousands of chunks): how many are embedded so far."""
 
 
-def source_key(path: Path, base: Path | None = None) -> str:
-    """How a file is named in the store: relative to the working directory when inside it."""
-    base = base or Path.cwd()
-    try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
-        return path.resolve().as_posix()
+def source_key(path: Path, store: ChromaStore | None = None) -> str:
+    """A source's identity: its resolved absolute path (symlinks followed), as the store names
+    it (:meth:`ChromaStore.key_for`: relative to the folder holding the workspace when inside it)."""
+    return store.key_for(path) if store is not None else path.resolve().as_posix()
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith(".")
 
 
 def discover(paths: Sequence[Path]) -> tuple[list[Path], list[FileResult], list[Path]]:
-    """Expand folders into supported files. Returns (files, failures, folders scanned)."""
+    """Expand folders into supported files. Returns (files, failures, folders scanned).
+
+    An unreadable path or sub-folder is a failure for itself only; symlinked folders are
+    followed once (a symlink loop is not walked twice)."""
     files: list[Path] = []
     failures: list[FileResult] = []
     folders: list[Path] = []
     for p in paths:
-        if not p.exists():
-            failures.append(FileResult(str(p), "failed", message=f"{p}: no such file or folder",
-                                       hint="check the path (kb ingest takes files and folders)"))
-        elif p.is_dir():
-            folders.append(p)
-            for f in sorted(p.rglob("*")):
-                rel = f.relative_to(p).parts
-                if f.is_file() and f.suffix.lower() in EXTENSIONS and not any(x.startswith(".") for x in rel):
-                    files.append(f)
-        else:
-            files.append(p)
-    seen: set[Path] = set()
-    unique = [f for f in files if not (f.resolve() in seen or seen.add(f.resolve()))]
+        try:
+            if not p.exists() and not p.is_symlink():
+                failures.append(FileResult(str(p), "failed", message=f"{p}: no such file or folder",
+                                           hint="check the path (kb ingest takes files and folders)"))
+            elif not p.exists():
+                failures.append(FileResult(str(p), "failed", message=f"{p}: a broken symbolic link (or a link loop)",
+                                           hint="point the link at the course folder, or give the folder itself"))
+            elif p.is_dir():
+                folders.append(p)
+                files.extend(_walk(p, failures))
+            else:
+                files.append(p)
+        except OSError as e:
+            failures.append(FileResult(str(p), "failed", message=f"{p}: cannot read ({e.strerror or e})",
+                                       hint="check its permissions (ls -l), or leave it out"))
+    seen: set[str] = set()
+    unique = []
+    for f in files:
+        try:
+            key = f.resolve().as_posix()
+        except (OSError, RuntimeError) as e:  # RuntimeError: symlink loop on 3.11
+            failures.append(FileResult(str(f), "failed", message=f"{f}: cannot resolve the path ({e})",
+                                       hint="fix or remove the symbolic link"))
+            continue
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
     return unique, failures, folders
+
+
+def _walk(root: Path, failures: list[FileResult]) -> list[Path]:
+    out: list[Path] = []
+    visited: set[tuple[int, int]] = set()
+
+    def onerror(e: OSError) -> None:
+        where = e.filename or root
+        failures.append(FileResult(str(where), "failed", message=f"{where}: cannot read the folder ({e.strerror or e})",
+                                   hint="check its permissions (chmod u+rx), or move it out of the course folder"))
+
+    for folder, dirs, names in os.walk(root, onerror=onerror, followlinks=True):
+        try:
+            st = os.stat(folder)
+        except OSError:
+            dirs[:] = []
+            continue
+        if (st.st_dev, st.st_ino) in visited:  # a symlink loop, or a folder linked twice
+            dirs[:] = []
+            continue
+        visited.add((st.st_dev, st.st_ino))
+        dirs[:] = sorted(d for d in dirs if not _hidden(d))
+        for name in sorted(names):
+            f = Path(folder) / name
+            if not _hidden(name) and f.suffix.lower() in EXTENSIONS:
+                try:
+                    if f.is_file():
+                        out.append(f)
+                    elif not f.exists():
+                        failures.append(FileResult(str(f), "failed", message=f"{f}: a broken symbolic link",
+                                                   hint="fix or remove the link"))
+                except OSError as e:
+                    failures.append(FileResult(str(f), "failed", message=f"{f}: cannot read ({e.strerror or e})",
+                                               hint="check its permissions, or leave it out"))
+    return out
+
+
+def _under(src: str, root: str) -> bool:
+    return src == root or src.startswith(root.rstrip("/") + "/")
+
+
+def _moved_from(full: str, orphans: dict[str, str], digest: str | None) -> str | None:
+    """The stored name this file was known by before it moved: among sources whose file is
+    gone, one named by a path suffix of ``full`` (e.g. relative to another folder, as an older
+    kb stored them), else the only one with the same bytes (same file name preferred)."""
+    cands = [n for n in orphans if n and not n.startswith("/") and full.endswith("/" + n.lstrip("./"))]
+    if len(cands) > 1:
+        cands = [n for n in cands if orphans[n] == digest]
+    if len(cands) == 1:
+        return cands[0]
+    same = [n for n in orphans if digest and orphans[n] == digest]
+    if len(same) > 1:
+        same = [n for n in same if n.rsplit("/", 1)[-1] == full.rsplit("/", 1)[-1]]
+    return same[0] if len(same) == 1 else None
 
 
 def _now() -> str:
@@ -112,14 +200,17 @@ def ingest(
     embedder: Embedder,
     *,
     prune: bool = True,
+    prune_empty: bool = False,
     max_mb: float = DEFAULT_MAX_MB,
     progress: Progress | None = None,
     reader: Callable[[Path, float], Document] = read_document,
+    force: Sequence[str] = (),
 ) -> IngestReport:
     """Bring the store in step with ``paths``. Never raises for a bad file: it is reported.
 
     Three stages overlap: files are read in a worker process (PDF layout extraction is the
     slow part), the main process embeds, and a writer thread stores the previous file.
+    ``force``: source keys re-read even when unchanged.
     """
     progress = progress or Progress()
     report = IngestReport()
@@ -128,45 +219,162 @@ def ingest(
     progress.start(len(files))
     stamp = _now()
     changed = False
-    todo: list[tuple[Path, str, SourceState | None]] = []
+    stored = store.stored_sources()
+    keys = {source_key(f, store) for f in files}
+    # stored sources whose file is gone: candidates for a file that moved. On a Chroma server
+    # (no root) absolute names may be another machine's files: only old relative names qualify.
+    orphans = {n: h for n, h in stored.items() if n not in keys and (store.root or not n.startswith("/"))
+               and not os.path.lexists(store.absolute(n))}
+    todo: list[tuple[Path, str, SourceState | None, str]] = []
     for path in files:  # unchanged files are recognised by their bytes' hash, without parsing
-        key = source_key(path)
-        state = store.source_state(key)
-        if state and state.complete and state.source_hash == file_hash(path):
-            result = FileResult(key, "unchanged", kind=state.kind, chunks=len(state.ids))
+        key = source_key(path, store)
+        digest = file_hash(path) if key in stored or orphans else None  # a new file is hashed by its reader
+        state = store.source_state(key, raw=True) if key in stored else None
+        old_name = ""
+        if state is None and orphans:
+            old_name = _moved_from(store.absolute(key), orphans, digest) or ""
+            if old_name:
+                orphans.pop(old_name)
+                state = store.source_state(old_name, raw=True)
+        if state and not old_name and key not in force and state.complete and state.source_hash == digest:
+            result = FileResult(store.display(key), "unchanged", kind=state.kind, chunks=len(state.ids))
             report.files.append(result)
             progress.file_done(result)
         else:
-            todo.append((path, key, state))
+            todo.append((path, key, state, old_name))
     try:
-        with _reading(todo, max_mb, reader) as docs, ThreadPoolExecutor(1, thread_name_prefix="kb-write") as writer:
+        with _reading([(p, k, s) for p, k, s, _ in todo], max_mb, reader) as docs, \
+                ThreadPoolExecutor(1, thread_name_prefix="kb-write") as writer:
             pending: Future | None = None
-            for (path, key, state), (doc, chunks, failure) in zip(todo, docs):
+            for (path, key, state, old_name), (doc, chunks, failure) in zip(todo, docs):
                 if failure:
                     result = failure
                 else:
                     assert doc is not None
-                    vectors = _embed(embedder, store, chunks, report)
+                    vectors = _embed(embedder, store, chunks, report, progress, store.display(key))
                     if pending:
                         pending.result()  # one write in flight, in file order
                     pending = writer.submit(_write, store, chunks, vectors, state, stamp)
                     changed = True
-                    result = FileResult(key, "updated" if state else "added", kind=doc.kind, chunks=len(chunks),
-                                        message="; ".join(doc.notes))
+                    notes = list(doc.notes)
+                    if old_name:
+                        notes.append(f"was stored as '{store.display(old_name)}' (moved, or named by an older kb); renamed")
+                    result = FileResult(store.display(key), "updated" if state else "added", kind=doc.kind,
+                                        chunks=len(chunks), message="; ".join(notes))
                 report.files.append(result)
                 progress.file_done(result)
             if pending:
                 pending.result()
-        if prune and folders:
-            for result in _prune(store, folders, {source_key(f) for f in files}):
-                changed = True
-                report.files.append(result)
+        present = {store.absolute(source_key(f, store)) for f in files}
+        for root in folders:
+            rkey = root.resolve().as_posix()
+            empty = not any(_under(k, rkey) for k in present)
+            if empty and not prune_empty:
+                held = sorted({s for s in stored if _under(store.absolute(s), rkey)})
+                what = f"its {len(held)} stored source(s) were kept" if held else "nothing was stored from it"
+                report.files.append(FileResult(
+                    str(root), "failed", message=f"{root}: no supported files found; {what}",
+                    hint="check that the folder is the course folder and is mounted; to remove its sources from "
+                         "the knowledge base on purpose, run again with --prune-empty"))
+                continue
+            if prune:
+                for result in _prune(store, rkey, present):
+                    changed = True
+                    report.files.append(result)
     except KeyboardInterrupt:
         report.interrupted = True
     finally:
         if changed:
             store.bump_revision()
     return report
+
+
+def rebuild(
+    paths: Sequence[Path],
+    aside: ChromaStore,
+    embedder: Embedder,
+    *,
+    prune: bool = True,
+    prune_empty: bool = False,
+    max_mb: float = DEFAULT_MAX_MB,
+    progress: Progress | None = None,
+    reader: Callable[[Path, float], Document] = read_document,
+) -> IngestReport:
+    """Rebuild the sources under ``paths`` into ``aside`` (a fresh collection beside the
+    current one, see :func:`kb.store.open_store`), carry every other source over, and swap
+    it in only when nothing failed. Otherwise ``aside`` is dropped and the current store is
+    untouched. Other sources keep their vectors when the embedder is the same; with another
+    embedder their stored text is embedded again."""
+    current = aside.current()
+    report = IngestReport()
+    if current is not None and current.info.get("chunking") not in (None, CHUNKING_VERSION):
+        # another chunker made the stored chunks: carrying them would mix two chunkings, so
+        # every stored source still on disk is read again (those gone from disk are carried)
+        again = {current.absolute(n) for n in current.stored_sources()}
+        paths = [*paths, *(Path(p) for p in sorted(again) if os.path.isfile(p))]
+    try:
+        files, _, folders = discover(paths)
+        fresh = {source_key(f, aside) for f in files}
+        roots = [r.resolve().as_posix() for r in folders]
+        if current is not None:
+            report.carried = _carry(current, aside, embedder, fresh, roots, keep_missing=not prune)
+        report = _merge_carried(report, ingest(paths, aside, embedder, prune=prune, prune_empty=prune_empty,
+                                               max_mb=max_mb, progress=progress, reader=reader))
+    except KeyboardInterrupt:
+        report.interrupted = True
+    except BaseException:
+        aside.discard()
+        raise
+    why = ("interrupted" if report.interrupted else
+           f"{len(report.failed)} path(s) failed" if report.failed else
+           "nothing to ingest" if not any(f.status in ("added", "updated") for f in report.files) else "")
+    if why:
+        aside.discard()
+        report.rebuild = f"not applied: {why}"
+    else:
+        aside.replace()
+        report.rebuild = "applied"
+    return report
+
+
+def _merge_carried(first: IngestReport, second: IngestReport) -> IngestReport:
+    second.carried = first.carried
+    second.interrupted = second.interrupted or first.interrupted
+    return second
+
+
+def _carry(current: ChromaStore, aside: ChromaStore, embedder: Embedder, fresh: set[str], roots: list[str],
+           *, keep_missing: bool) -> int:
+    """Copy the chunks of sources not being rebuilt from ``current`` into ``aside``."""
+    import numpy as np
+
+    same = current.info.get("embedder") == getattr(embedder, "id", None)
+    batch: list = []
+    n = 0
+
+    def flush() -> None:
+        nonlocal batch
+        if not same:  # another embedder: re-embed the stored passages (the cache skips known ones)
+            chunks = [Chunk.from_store(i, t, m) for i, t, m, _ in batch]
+            vecs = embedder.embed_documents([index_text(c) for c in chunks])
+            batch = [(i, t, m, np.asarray(v, dtype=np.float32)) for (i, t, m, _), v in zip(batch, vecs)]
+        aside.add_records(batch)
+        batch = []
+
+    for rec in current.all_records():
+        src = rec[2]["source"]
+        if src in fresh:
+            continue
+        full = current.absolute(src)
+        if any(_under(full, r) for r in roots) and not (keep_missing and not os.path.lexists(full)):
+            continue  # under a rebuilt folder: rebuilt from disk (or gone from it)
+        batch.append(rec)
+        n += 1
+        if len(batch) >= 500:
+            flush()
+    if batch:
+        flush()
+    return n
 
 
 def _write(store: ChromaStore, chunks: list[Chunk], vectors, state: SourceState | None, stamp: str) -> None:
@@ -181,6 +389,8 @@ def read_and_chunk(path: Path, key: str, max_mb: float,
                    reader: Callable[[Path, float], Document] = read_document):
     """(document, chunks, None) or (None, [], failed FileResult). Runs in a worker process."""
     try:
+        if path.suffix.lower() != ".pdf":
+            check_text(path)
         doc = reader(path, max_mb)
         return doc, chunk_document(doc, key), None
     except KbError as e:
@@ -206,7 +416,8 @@ def _reading(todo: list, max_mb: float, reader: Callable[[Path, float], Document
         yield (read_and_chunk(p, k, max_mb, reader) for p, k, _ in todo)
         return
     # spawn, not fork: the parent holds Chroma's native threads
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         futures = [pool.submit(read_and_chunk, p, k, max_mb) for p, k, _ in todo]
         try:
             yield (f.result() for f in futures)
@@ -215,7 +426,69 @@ def _reading(todo: list, max_mb: float, reader: Callable[[Path, float], Document
                 f.cancel()
 
 
-def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: IngestReport):
+def die_with_parent(parent: int) -> None:
+    """Worker initializer: end this process when the parent dies, even by SIGKILL (a worker
+    left behind would hold the PDF it was reading and the resource tracker forever)."""
+    try:  # Linux: the kernel sends SIGKILL when the parent goes
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+
+    def watch() -> None:  # everywhere else (and if the parent died before prctl): poll
+        import time
+
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="kb-parent-watch").start()
+
+
+_SNIFF = 65536  # bytes looked at to tell text from binary
+
+
+def check_text(path: Path) -> None:
+    """Refuse a file of a text type (.txt, .md, …) whose bytes are not text, judged by
+    character statistics rather than NUL bytes alone: random bytes or a renamed binary
+    would otherwise become hundreds of garbage chunks. UTF-16 with a BOM is left to the
+    reader (which names the fix)."""
+    from .errors import InputError
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_SNIFF)
+    except OSError:
+        return  # the reader reports it with its own message
+    if not data or data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return
+    if len(data) == _SNIFF:  # do not judge a multi-byte character cut in half
+        data = data[: max(1, len(data) - 4)]
+    try:
+        text = data.decode("utf-8-sig")
+        utf8 = True
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+        utf8 = False
+    n = len(text)
+    control = sum(1 for ch in text if (ord(ch) < 32 and ch not in "\t\n\r\f\v") or 0x7F <= ord(ch) < 0xA0)
+    high = sum(1 for ch in text if ord(ch) >= 0x80)
+    # Text in any language has almost no control characters; a legacy 8-bit text has a few
+    # percent of accented letters. Random bytes: ~12 % controls, ~50 % high bytes.
+    if control / n > 0.02 or (not utf8 and high / n > 0.3):
+        raise InputError(
+            f"{path}: does not look like text ({control / n:.0%} control characters, "
+            f"{'valid' if utf8 else 'not'} UTF-8) — a binary file with a text extension?",
+            "export it as UTF-8 text, or remove it from the course folder")
+
+
+_EMBED_BATCH = 256  # chunks per embedder call in a big file, so progress moves
+
+
+def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: IngestReport,
+           progress: Progress | None = None, label: str = ""):
     """Vectors for chunks, reusing those the store already holds for the same chunk id and
     those in the embedder's cache; counts what went through the model."""
     import numpy as np
@@ -223,7 +496,15 @@ def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: 
     have = store.get_vectors([c.id for c in chunks])
     todo = [c for c in chunks if c.id not in have]
     hits_before = getattr(embedder, "hits", 0)  # CachedEmbedder counts its hits
-    fresh = embedder.embed_documents([index_text(c) for c in todo]) if todo else np.zeros((0, 1))
+    if len(todo) > _EMBED_BATCH:
+        parts = []
+        for i in range(0, len(todo), _EMBED_BATCH):
+            parts.append(embedder.embed_documents([index_text(c) for c in todo[i : i + _EMBED_BATCH]]))
+            if progress is not None:
+                progress.embedding(label, min(i + _EMBED_BATCH, len(todo)), len(todo))
+        fresh = np.concatenate(parts)
+    else:
+        fresh = embedder.embed_documents([index_text(c) for c in todo]) if todo else np.zeros((0, 1))
     hits = len(have) + getattr(embedder, "hits", 0) - hits_before
     report.cached += hits
     report.embedded += len(chunks) - hits
@@ -232,20 +513,19 @@ def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: 
     return np.stack([by_id[c.id] for c in chunks]).astype(np.float32)
 
 
-def _prune(store: ChromaStore, folders: Iterable[Path], present: set[str]) -> list[FileResult]:
-    """Remove sources that lived under an ingested folder and are gone from disk."""
-    roots = [source_key(f) for f in folders]
+def _prune(store: ChromaStore, root: str, present: set[str]) -> list[FileResult]:
+    """Remove sources stored under ``root`` (an absolute folder given on this command line)
+    that are gone from disk; ``present`` holds the absolute paths found there now."""
     gone: dict[str, list[str]] = {}
     for id_, meta in store.all_metadata():
         src = meta["source"]
-        if src in present:
+        full = store.absolute(src)
+        if full in present or not _under(full, root):
             continue
-        under = any(r in (".", "") or src == r or src.startswith(r.rstrip("/") + "/") for r in roots)
-        if under and not Path(src).exists():
+        if not os.path.lexists(full):
             gone.setdefault(src, []).append(id_)
     results = []
     for src, ids in sorted(gone.items()):
         store.delete(ids)
-        results.append(FileResult(src, "removed", chunks=len(ids), message="file no longer exists"))
+        results.append(FileResult(store.display(src), "removed", chunks=len(ids), message="file no longer exists"))
     return results
-

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -31,7 +30,13 @@ _GENERIC_CONCEPTS = frozenset("""tecnica technique valor value sistema system fo
 
 
 class LLMClient:
-    """Chat completions that must come back as one JSON object."""
+    """Chat completions that must come back as one JSON object.
+
+    Transport failures (timeouts, connection errors, 429 and 5xx) are retried by the openai
+    client itself (``max_retries``, honouring ``Retry-After``); kb retries only what the
+    transport cannot see: a body that is not a chat completion (an HTML page with status
+    200, invalid JSON), an empty or truncated reply, or a reply that is not a JSON object.
+    Every failure ends as a :class:`BackendError` (exit code 5) naming the endpoint and fix."""
 
     def __init__(self, settings: Settings) -> None:
         if not settings.llm_model:
@@ -45,38 +50,42 @@ class LLMClient:
         self.base_url = settings.llm_base_url or "https://api.openai.com/v1"
         self.retries = max(0, settings.llm_retries)
         self._json_mode = True
+        import httpx
+
         self.client = openai.OpenAI(
             base_url=settings.llm_base_url, api_key=settings.llm_api_key or "not-needed",
-            timeout=settings.llm_timeout, max_retries=0,  # retries are ours: bounded and reported
+            timeout=httpx.Timeout(settings.llm_timeout, connect=min(settings.llm_timeout, 10.0)),
+            max_retries=self.retries,
+        )
+
+    def _fail(self, what: str, hint: str = "") -> BackendError:
+        return BackendError(
+            f"the LLM at {self.base_url} {what}",
+            hint or "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or add --offline (or unset "
+            "KB_LLM_MODEL) to work without the LLM",
         )
 
     def chat_json(self, system: str, user: str, max_tokens: int = 1500) -> dict[str, Any]:
-        """One JSON object from the model, or BackendError after ``retries`` more attempts."""
+        """One JSON object from the model, or BackendError."""
         o = self._openai
         last = ""
         for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(min(4.0, 0.5 * 2 ** (attempt - 1)))
+            kwargs: dict[str, Any] = {}
+            if self._json_mode:
+                kwargs["response_format"] = {"type": "json_object"}
             try:
-                kwargs: dict[str, Any] = {}
-                if self._json_mode:
-                    kwargs["response_format"] = {"type": "json_object"}
                 resp = self.client.chat.completions.create(
                     model=self.model, temperature=0.2, max_tokens=max_tokens,
                     messages=[{"role": "system", "content": system}, {"role": "user", "content": user}], **kwargs,
                 )
-            except o.APITimeoutError:
-                last = f"timed out after {self.client.timeout:g} s"
-                continue
-            except o.RateLimitError:
-                last = "rate limited (HTTP 429)"
-                continue
+            except o.APITimeoutError as e:
+                raise self._fail(f"failed {self.retries + 1} times: timed out after {self.client.timeout.read:g} s") from e
+            except o.RateLimitError as e:
+                raise self._fail(f"failed {self.retries + 1} times: rate limited (HTTP 429)",
+                                 "wait and run again, or raise KB_LLM_RETRIES") from e
             except o.APIConnectionError as e:
-                last = f"cannot connect ({e.__cause__ or e})"
-                continue
-            except o.InternalServerError as e:
-                last = f"server error (HTTP {e.status_code})"
-                continue
+                raise self._fail(f"cannot be reached ({e.__cause__ or e})",
+                                 "start the server or fix OPENAI_BASE_URL, or add --offline") from e
             except o.AuthenticationError as e:
                 raise BackendError(f"the LLM endpoint {self.base_url} refused the API key (HTTP 401)",
                                    "set OPENAI_API_KEY to a valid key") from e
@@ -88,24 +97,55 @@ class LLMClient:
                     self._json_mode = False  # some servers do not take JSON mode: ask in the prompt only
                     last = "endpoint does not support JSON mode"
                     continue
-                raise BackendError(f"the LLM endpoint rejected the request ({e})", "check KB_LLM_MODEL and the endpoint") from e
-            choice = resp.choices[0] if resp.choices else None
-            if choice is None:
-                last = "empty reply"
+                raise BackendError(f"the LLM endpoint rejected the request ({e})",
+                                   "check KB_LLM_MODEL and the endpoint") from e
+            except o.APIStatusError as e:
+                raise self._fail(f"failed {self.retries + 1} times: server error (HTTP {e.status_code})") from e
+            except (ValueError, TypeError, o.APIResponseValidationError) as e:  # body not JSON (JSONDecodeError)
+                last = f"answered with a body that is not JSON ({type(e).__name__})"
                 continue
-            if choice.finish_reason == "length":
-                last = "reply truncated (finish_reason=length)"
+            content, why = completion_text(resp)
+            if why:
+                last = why
                 continue
             try:
-                return parse_json_object(choice.message.content or "")
+                return parse_json_object(content)
             except ValueError as e:
-                last = f"invalid JSON ({e})"
+                last = f"replied with invalid JSON ({e})"
                 continue
-        raise BackendError(
-            f"the LLM at {self.base_url} failed {self.retries + 1} times: {last}",
-            "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or add --offline (or unset KB_LLM_MODEL) to "
-            "work without the LLM",
-        )
+        raise self._fail(f"failed {self.retries + 1} times: {last}")
+
+
+def completion_text(resp: Any) -> tuple[str, str]:
+    """(the reply's text, "") or ("", why it is not a usable chat completion)."""
+    from pydantic import BaseModel, ValidationError
+
+    class Message(BaseModel):
+        content: str | None = None
+
+    class Choice(BaseModel):
+        message: Message
+        finish_reason: str | None = None
+
+    class Completion(BaseModel):
+        choices: list[Choice]
+
+    if isinstance(resp, (str, bytes)):
+        head = (resp.decode("utf-8", "replace") if isinstance(resp, bytes) else resp).strip()[:60]
+        return "", f"answered with something that is not a chat completion ({head!r}…; an HTML page?)"
+    try:
+        data = resp.model_dump() if hasattr(resp, "model_dump") else resp
+        got = Completion.model_validate(data)
+    except ValidationError as e:
+        return "", f"answered with something that is not a chat completion ({e.errors()[0]['msg']})"
+    if not got.choices:
+        return "", "sent an empty reply (no choices)"
+    choice = got.choices[0]
+    if choice.finish_reason == "length":
+        return "", "reply truncated (finish_reason=length)"
+    if not (choice.message.content or "").strip():
+        return "", "sent an empty reply"
+    return choice.message.content or "", ""
 
 
 def parse_json_object(text: str) -> dict[str, Any]:
@@ -118,7 +158,10 @@ def parse_json_object(text: str) -> dict[str, Any]:
     end = text.rfind("}")
     if start < 0 or end <= start:
         raise ValueError("no JSON object in the reply")
-    obj = json.loads(text[start : end + 1])
+    try:
+        obj = json.loads(text[start : end + 1])
+    except RecursionError:
+        raise ValueError("the reply nests too deeply") from None
     if not isinstance(obj, dict):
         raise ValueError("the reply is not a JSON object")
     return obj

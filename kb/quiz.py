@@ -2,7 +2,9 @@
 
 A quiz file is JSON: ``schema``, ``title``, ``created_at``, ``generator``, ``kb`` (the
 knowledge-base snapshot it came from), ``params`` and ``questions``. Reading validates it and
-names the file, the question and the field on error. Stdlib only.
+names the file, the question and the field on error: every field is checked by type
+against a pydantic schema first (``"accepted": "abc"`` is not three accepted letters),
+then by meaning.
 """
 
 from __future__ import annotations
@@ -110,12 +112,20 @@ def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; a file kb writes follows the umask
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process umask (reading it means setting it: set it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def load_quiz(path: Path) -> Quiz:
@@ -128,8 +138,13 @@ def load_quiz(path: Path) -> Quiz:
         raise InputError(f"{path}:{e.lineno}: not valid JSON ({e.msg})", "fix the JSON syntax at that line") from e
     except UnicodeDecodeError as e:
         raise InputError(f"{path}: not UTF-8 text", "save the quiz file as UTF-8") from e
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply to be a quiz", "regenerate it with kb quiz generate") from None
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror or e})", "check the path and its permissions") from e
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise InputError(f"{path}: no \"questions\" list", "a quiz file is a JSON object with a \"questions\" list")
+    check_types(data, path)
     schema = data.get("schema", SCHEMA_VERSION)
     if schema != SCHEMA_VERSION:
         raise InputError(f"{path}: quiz schema {schema} is not supported (this kb reads {SCHEMA_VERSION})",
@@ -146,6 +161,96 @@ def load_quiz(path: Path) -> Quiz:
         title=str(data.get("title") or path.stem), questions=tuple(questions), created_at=str(data.get("created_at", "")),
         generator=dict(data.get("generator") or {}), kb=dict(data.get("kb") or {}), params=dict(data.get("params") or {}),
     )
+
+
+_FIXES = {
+    "str": "a string in double quotes",
+    "list[str]": "a list of strings, e.g. [\"one\", \"two\"]",
+    "dict": "a JSON object {…}",
+    "int": "a whole number",
+    "int|bool": "an index (mcq) or true/false (tf)",
+    "citations": "a list of objects with \"source\", \"locator\", \"chunk_id\" and \"quote\"",
+}
+
+
+def _schemas():
+    """The quiz file's types, strictly (no "5" for 5, no "abc" for a list of letters)."""
+    from typing import Optional, Union
+
+    from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr
+
+    class Strict(BaseModel):
+        model_config = ConfigDict(extra="allow")
+
+    class CitationModel(Strict):
+        source: Optional[StrictStr] = None
+        locator: Optional[StrictStr] = None
+        chunk_id: Optional[StrictStr] = None
+        quote: Optional[StrictStr] = None
+
+    class QuestionModel(Strict):
+        id: Optional[StrictStr] = None
+        type: Optional[StrictStr] = None
+        prompt: Optional[StrictStr] = None
+        answer: Optional[StrictStr] = None
+        choices: Optional[list[StrictStr]] = None
+        correct: Optional[Union[StrictBool, StrictInt]] = None
+        accepted: Optional[list[StrictStr]] = None
+        citations: Optional[list[CitationModel]] = None
+        concepts: Optional[list[StrictStr]] = None
+        difficulty: Optional[StrictStr] = None
+        lang: Optional[StrictStr] = None
+        origin: Optional[StrictStr] = None
+
+    class QuizModel(Strict):
+        schema_: Optional[StrictInt] = None
+        title: Optional[StrictStr] = None
+        created_at: Optional[StrictStr] = None
+        generator: Optional[dict[str, Any]] = None
+        kb: Optional[dict[str, Any]] = None
+        params: Optional[dict[str, Any]] = None
+
+    return QuestionModel, QuizModel
+
+
+_EXPECTED = {
+    "id": "str", "type": "str", "prompt": "str", "answer": "str", "choices": "list[str]", "correct": "int|bool",
+    "accepted": "list[str]", "citations": "citations", "concepts": "list[str]", "difficulty": "str", "lang": "str",
+    "origin": "str", "title": "str", "created_at": "str", "generator": "dict", "kb": "dict", "params": "dict",
+    "schema": "int",
+}
+
+
+def check_types(data: dict, path: Path) -> None:
+    """Raise InputError naming the file, the question and the field whose type is wrong."""
+    from pydantic import ValidationError
+
+    question_model, quiz_model = _schemas()
+    top = {("schema_" if k == "schema" else k): v for k, v in data.items() if k != "questions"}
+    try:
+        quiz_model.model_validate(top)
+    except ValidationError as e:
+        field_ = str(e.errors()[0]["loc"][0]).rstrip("_")
+        raise InputError(f"{path}: \"{field_}\" is {_shown(data.get(field_))}, not "
+                         f"{_FIXES[_EXPECTED.get(field_, 'str')]}",
+                         f"fix \"{field_}\" in the file, or regenerate it with kb quiz generate") from None
+    for n, raw in enumerate(data["questions"], start=1):
+        if not isinstance(raw, dict):
+            continue  # reported with its number by _question_from_json
+        try:
+            question_model.model_validate(raw)
+        except ValidationError as e:
+            loc = e.errors()[0]["loc"]
+            field_ = str(loc[0])
+            label = f"question {raw['id']}" if isinstance(raw.get("id"), str) and raw["id"] else f"question #{n}"
+            raise InputError(f"{path}: {label} has \"{field_}\" = {_shown(raw.get(field_))}, not "
+                             f"{_FIXES[_EXPECTED.get(field_, 'str')]}",
+                             f"write \"{field_}\" as {_FIXES[_EXPECTED.get(field_, 'str')]}") from None
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _question_from_json(raw: Any, path: Path, n: int) -> Question:

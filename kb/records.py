@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -14,6 +15,19 @@ def content_hash(*parts: str, n: int = 16) -> str:
         h.update(p.encode("utf-8"))
         h.update(b"\x1f")  # unit separator: ("ab","c") and ("a","bc") differ
     return h.hexdigest()[:n]
+
+
+def display_source(source: str, cwd: str | None = None, root: str | None = None) -> str:
+    """How a stored source name is shown: relative to the working directory when inside it,
+    absolute otherwise. ``root`` is the folder the store names sources relative to (the one
+    holding the workspace); a relative name is taken from it."""
+    path = source
+    if not source.startswith("/") and root:
+        path = os.path.normpath(os.path.join(root, source))
+    if not path.startswith("/"):
+        return source
+    base = (cwd or os.getcwd()).rstrip("/") + "/"
+    return path[len(base):] if path.startswith(base) else path
 
 
 @dataclass(frozen=True)
@@ -60,7 +74,7 @@ class Block:
 class Chunk:
     """One retrievable passage of a source."""
 
-    source: str  # path as the user knows it (relative to the working directory when possible)
+    source: str  # at ingest: the store's name for the file (see ChromaStore.key_for); read back: as shown
     kind: str  # pdf | markdown | text | transcript | html
     text: str
     locator: Locator
@@ -96,10 +110,11 @@ class Chunk:
         return meta
 
     @classmethod
-    def from_store(cls, id: str, text: str, meta: dict[str, Any]) -> "Chunk":
+    def from_store(cls, id: str, text: str, meta: dict[str, Any], cwd: str | None = None,
+                   root: str | None = None) -> "Chunk":
         return cls(
             id=id,
-            source=meta["source"],
+            source=display_source(meta["source"], cwd, root),
             kind=meta["kind"],
             text=text,
             locator=Locator.from_metadata(meta),

@@ -5,26 +5,65 @@ Chroma's default embedding function is never used (it downloads a model).
 The collection's metadata records what built it (embedder id, dimension, chunking
 version) and a revision counter that changes whenever chunks are written or removed;
 the lexical index cache is keyed by that revision.
+
+A source is its resolved absolute path, whatever the working directory. A workspace on disk
+names the files inside the folder that holds it (``course/.kb`` → ``course/``) relative to
+that folder, so moving or copying the whole course keeps its names; everything else (and
+every source of a Chroma server) is named by its absolute path. Names are shown relative to
+the working directory (:func:`kb.records.display_source`). Every call to Chroma goes
+through one guard that turns a dead, frozen or full backend into a :class:`StoreError`
+(exit 4) naming the store and the fix; the HTTP client has a timeout (``KB_STORE_TIMEOUT``).
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import threading
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
 from urllib.parse import urlparse
 
 from .config import CHUNKING_VERSION, Settings
-from .errors import MissingStoreError, StoreError
-from .records import Chunk
+from .errors import MissingStoreError, StoreError, UsageError
+from .records import Chunk, display_source
 
 if TYPE_CHECKING:
     import numpy as np
 
 _GET_PAGE = 2000  # rows per Chroma get() when reading the whole collection
+ASIDE = "__rebuild"  # suffix of the collection a rebuild fills before it replaces the old one
+OLD = "__old"  # suffix of the old collection while the swap is in progress
+
+
+def backend_failure(e: BaseException, location: str) -> StoreError | None:
+    """The StoreError a Chroma failure stands for: server gone, frozen, disk full, corrupt.
+    None for errors that are not the backend's (they are bugs and keep their traceback)."""
+    text = f"{type(e).__name__}: {e}"
+    mod = type(e).__module__ or ""
+    full = (isinstance(e, OSError) and e.errno == errno.ENOSPC) or "disk is full" in str(e) \
+        or "No space left" in str(e)
+    if full:
+        return StoreError(f"the disk holding the knowledge base at {location} is full ({text})",
+                          "free some space, then run the same kb command again: what was written is kept")
+    if "Timeout" in type(e).__name__:
+        return StoreError(f"the Chroma server at {location} did not answer in time ({text})",
+                          "check that the server is running and not stuck, or raise KB_STORE_TIMEOUT (seconds)")
+    if mod.startswith(("httpx", "httpcore")) or isinstance(e, (ConnectionError, TimeoutError)):
+        return StoreError(f"lost the connection to the Chroma server at {location} ({text})",
+                          "restart the server (chroma run --path DIR --port PORT) and run the same command "
+                          "again: what was written is kept and ingest resumes where it stopped")
+    if "Nothing found on disk" in str(e):  # chromadb: a collection whose index is not flushed yet
+        return StoreError(f"the knowledge base at {location} is being written for the first time (by a kb ingest "
+                          "still running?) and cannot be searched yet",
+                          "wait for the ingest to finish, then run the command again")
+    if mod.startswith("chromadb") or type(e).__name__ in ("OperationalError", "DatabaseError", "InternalError"):
+        return StoreError(f"the knowledge base at {location} failed: {text}",
+                          "run the command again; if it keeps failing, move the store aside and run kb ingest again")
+    return None
 
 
 @dataclass(frozen=True)
@@ -62,9 +101,10 @@ class _Serialized:
     thread reads; a Chroma server (1.5) answers a read that overlaps a write on a new
     collection with "Error creating hnsw segment reader: Nothing found on disk"."""
 
-    def __init__(self, collection: Any) -> None:
+    def __init__(self, collection: Any, location: str = "") -> None:
         self._target = collection
         self._lock = threading.RLock()
+        self._location = location
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._target, name)
@@ -73,7 +113,15 @@ class _Serialized:
 
         def call(*args: Any, **kwargs: Any) -> Any:
             with self._lock:
-                return value(*args, **kwargs)
+                try:
+                    return value(*args, **kwargs)
+                except StoreError:
+                    raise
+                except Exception as e:
+                    err = backend_failure(e, self._location)
+                    if err is None:
+                        raise
+                    raise err from e
 
         return call
 
@@ -83,8 +131,64 @@ class ChromaStore:
 
     def __init__(self, client: Any, collection: Any, location: str) -> None:
         self._client = client
-        self._col = _Serialized(collection)
+        self._col = _Serialized(collection, location)
         self.location = location
+        self.target_name: str | None = None  # set on a rebuild's aside collection: the name it replaces
+        self.root: str | None = None  # the folder relative names are relative to (local workspaces)
+
+    def key_for(self, path: "os.PathLike[str] | str") -> str:
+        """The name a file is stored under: resolved, relative to :attr:`root` when inside it."""
+        from pathlib import Path
+
+        full = Path(path).resolve().as_posix()
+        if self.root and full.startswith(self.root.rstrip("/") + "/"):
+            return full[len(self.root.rstrip("/")) + 1 :]
+        return full
+
+    def absolute(self, name: str) -> str:
+        """The absolute path a stored name stands for."""
+        if name.startswith("/") or not self.root:
+            return name
+        return os.path.normpath(os.path.join(self.root, name))
+
+    def display(self, name: str, cwd: str | None = None) -> str:
+        return display_source(name, cwd, self.root)
+
+    def current(self) -> "ChromaStore | None":
+        """For a rebuild's aside collection: the collection it will replace (None if none)."""
+        if not self.target_name:
+            return None
+        col = _get(self._client, self.target_name)
+        if col is None:
+            return None
+        store = ChromaStore(self._client, col, self.location)
+        store.root = self.root
+        return store
+
+    def replace(self) -> None:
+        """Swap this (complete) aside collection in for the current one. Two renames; a crash
+        between them is undone by the next writer (:func:`_recover_swap`)."""
+        assert self.target_name, "replace() is for a rebuild's aside collection"
+        name = self.target_name
+        old = self.current()
+        meta = dict(self._col.metadata or {})
+        if old is not None:  # the lexical cache is keyed by revision: never reuse an old number
+            meta["kb_revision"] = max(int(meta.get("kb_revision", 0)), old.revision()) + 1
+            meta.pop("hnsw:space", None)
+            self._col.modify(metadata=meta)
+            old._col.modify(name=name + OLD)
+        self._col.modify(name=name)
+        if old is not None:
+            self._client.delete_collection(name + OLD)
+        self.target_name = None
+
+    def discard(self) -> None:
+        """Drop this aside collection; the current one stays as it was."""
+        assert self.target_name, "discard() is for a rebuild's aside collection"
+        try:
+            self._client.delete_collection(self._col.name)
+        except Exception:
+            pass  # the store is unreachable: the next rebuild drops it
 
     @property
     def info(self) -> dict[str, Any]:
@@ -145,7 +249,11 @@ class ChromaStore:
         for i in range(0, len(ids), 500):
             self._col.delete(ids=ids[i : i + 500])
 
-    def source_state(self, source: str) -> SourceState | None:
+    def source_state(self, source: str, *, raw: bool = False) -> SourceState | None:
+        """What the store holds of ``source`` (a path, relative to the cwd or absolute; ``raw``:
+        a name exactly as stored)."""
+        if not raw:
+            source = self.key_for(source)
         got = self._col.get(where={"source": source}, include=["metadatas"])
         if not got["ids"]:
             return None
@@ -172,16 +280,33 @@ class ChromaStore:
         for got in self._pages(["metadatas"]):
             yield from zip(got["ids"], got["metadatas"])
 
+    def stored_sources(self) -> dict[str, str]:
+        """Every source name as stored → its source hash."""
+        return {m["source"]: m.get("source_hash", "") for _, m in self.all_metadata()}
+
     def all_chunks(self) -> Iterator[Chunk]:
+        cwd = os.getcwd()
         for got in self._pages(["metadatas", "documents"]):
             for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
-                yield Chunk.from_store(id_, doc, meta)
+                yield Chunk.from_store(id_, doc, meta, cwd, self.root)
+
+    def all_records(self) -> Iterator[tuple[str, str, dict[str, Any], Any]]:
+        """(id, text, metadata as stored, vector) for every chunk: what a rebuild carries over."""
+        for got in self._pages(["metadatas", "documents", "embeddings"]):
+            yield from zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"])
+
+    def add_records(self, records: Sequence[tuple[str, str, dict[str, Any], Any]]) -> None:
+        for i in range(0, len(records), 500):
+            part = records[i : i + 500]
+            self._col.upsert(ids=[r[0] for r in part], documents=[r[1] for r in part],
+                             metadatas=[r[2] for r in part], embeddings=[r[3] for r in part])
 
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         if not ids:
             return []
         got = self._col.get(ids=list(dict.fromkeys(ids)), include=["metadatas", "documents"])
-        by_id = {i: Chunk.from_store(i, d, m) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])}
+        cwd = os.getcwd()
+        by_id = {i: Chunk.from_store(i, d, m, cwd, self.root) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])}
         return [by_id[i] for i in ids if i in by_id]
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, "np.ndarray"]:
@@ -218,13 +343,29 @@ class ChromaStore:
             r["ingested_at"] = max(r["ingested_at"] or "", m.get("ingested_at") or "")
             r["expected"] = int(m.get("n_in_source", 0))
         out = []
+        cwd = os.getcwd()
         for src, r in sorted(rows.items()):
+            r["source"] = self.display(src, cwd)
+            r["path"] = self.absolute(src)
             r["complete"] = r["complete"] and r["chunks"] == r.pop("expected", r["chunks"])
             mix = sorted(langs[src].items(), key=lambda kv: -kv[1])
             r["lang"] = mix[0][0]
             r["langs"] = dict(mix)
             out.append(r)
-        return out
+        return sorted(out, key=lambda r: r["source"])
+
+
+def store_timeout() -> float:
+    """Seconds a Chroma server may take to answer one call (``KB_STORE_TIMEOUT``, default 60)."""
+    raw = os.environ.get("KB_STORE_TIMEOUT", "60")
+    try:
+        value = float(raw)
+        if value <= 0:
+            raise ValueError
+    except ValueError:
+        raise UsageError(f"KB_STORE_TIMEOUT={raw!r} is not a number of seconds",
+                         "set KB_STORE_TIMEOUT to a positive number, e.g. 60") from None
+    return value
 
 
 def _client(settings: Settings, create: bool) -> tuple[Any, str]:
@@ -238,11 +379,14 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
         u = urlparse(settings.store_url)
         if u.scheme not in ("http", "https") or not u.hostname:
             raise StoreError(f"--store {settings.store_url}: not a Chroma server URL", "use http://host:port")
+        timeout = store_timeout()
         try:
+            _heartbeat(settings.store_url, timeout)  # chromadb's constructor already calls the server, untimed
             client = chromadb.HttpClient(
                 host=u.hostname, port=u.port or (443 if u.scheme == "https" else 8000),
                 ssl=u.scheme == "https", settings=chroma_settings,
             )
+            _set_http_timeout(client, timeout)
             client.heartbeat()
         except Exception as e:
             raise StoreError(
@@ -258,27 +402,94 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
         )
     try:
         path.mkdir(parents=True, exist_ok=True)
-        return chromadb.PersistentClient(path=str(path), settings=chroma_settings), str(path)
+        # absolute: chromadb caches clients by this string, and a relative one would reach the
+        # store of whatever folder was current when the first client was made
+        return chromadb.PersistentClient(path=str(path.resolve()), settings=chroma_settings), str(path)
     except Exception as e:
+        err = backend_failure(e, str(path))
+        if err and "full" in err.message:
+            raise err from e
         raise StoreError(f"cannot open the knowledge base at {path} ({type(e).__name__}: {e})",
                          "check permissions, or move it aside and run kb ingest again") from e
 
 
+def _heartbeat(url: str, seconds: float) -> None:
+    """Fail within ``seconds`` when the server is down or frozen."""
+    import httpx
+
+    httpx.get(url.rstrip("/") + "/api/v2/heartbeat", timeout=httpx.Timeout(seconds, connect=min(seconds, 10.0)))
+
+
+def _set_http_timeout(client: Any, seconds: float) -> None:
+    """chromadb's HTTP client waits forever (httpx timeout=None): a frozen server would hang
+    every command. Connect fails fast; each call may take ``seconds``."""
+    import httpx
+
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if session is not None:
+        session.timeout = httpx.Timeout(seconds, connect=min(seconds, 10.0))
+
+
+def _get(client: Any, name: str) -> Any:
+    try:
+        return client.get_collection(name, embedding_function=None)
+    except Exception as e:
+        if backend_failure(e, "") is not None and "NotFound" not in type(e).__name__ \
+                and "does not exist" not in str(e):
+            raise
+        return None
+
+
+def _recover_swap(client: Any, name: str, location: str) -> None:
+    """A rebuild that died between its two renames left the collection under ``name + OLD``
+    (and the new one under ``name + ASIDE``): put the old one back. Called by writers only."""
+    if _get(client, name) is None:
+        old = _get(client, name + OLD)
+        if old is not None:
+            old.modify(name=name)
+
+
 def open_store(settings: Settings, embedder_id: str | None = None, dim: int | None = None,
-               *, create: bool = False, rebuild: bool = False) -> ChromaStore:
+               *, create: bool = False, rebuild: bool = False, check: bool = True) -> ChromaStore:
     """Open (or with ``create`` make, recording ``embedder_id``/``dim``) the collection, and
-    refuse one built by another embedder or chunker (see :meth:`ChromaStore.check_built_by`)."""
+    refuse one built by another embedder or chunker (see :meth:`ChromaStore.check_built_by`;
+    ``check=False`` opens it anyway, to read what built it).
+
+    ``rebuild`` opens a fresh collection *beside* the current one (its name + ``__rebuild``);
+    :meth:`ChromaStore.replace` swaps it in once it is complete, and :meth:`ChromaStore.discard`
+    drops it, leaving the current one as it was."""
     client, location = _client(settings, create)
     name = settings.collection
-    if rebuild:
-        try:
-            client.delete_collection(name)
-        except Exception:
-            pass  # did not exist
     try:
-        col = client.get_collection(name, embedding_function=None)
-    except Exception:
-        col = None
+        if create:
+            _recover_swap(client, name, location)
+        if rebuild:
+            if _get(client, name + ASIDE) is not None:
+                client.delete_collection(name + ASIDE)  # a rebuild that did not finish
+            col = client.create_collection(
+                name + ASIDE,
+                metadata={"kb_embedder": embedder_id, "kb_dim": dim, "kb_chunking": CHUNKING_VERSION, "kb_revision": 0},
+                configuration={"hnsw": {"space": "cosine"}},
+                embedding_function=None,
+            )
+            store = ChromaStore(client, col, location)
+            store.target_name = name
+            store.root = _root(settings)
+            return store
+        col = _get(client, name)
+        if col is None and not create:
+            for _ in range(20):  # a rebuild swapping its collection in: 2 s at most
+                time.sleep(0.1)
+                col = _get(client, name)
+                if col is not None:
+                    break
+    except StoreError:
+        raise
+    except Exception as e:
+        err = backend_failure(e, location)
+        if err is None:
+            raise
+        raise err from e
     if col is None:
         if not create:
             raise MissingStoreError(
@@ -292,5 +503,14 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
             embedding_function=None,
         )
     store = ChromaStore(client, col, location)
-    store.check_built_by(embedder_id, dim)
+    store.root = _root(settings)
+    if check:
+        store.check_built_by(embedder_id, dim)
     return store
+
+
+def _root(settings: Settings) -> str | None:
+    """The folder holding an on-disk workspace (sources inside it are named relative to it)."""
+    if settings.store_url:
+        return None
+    return settings.home.resolve().parent.as_posix()

@@ -10,6 +10,12 @@ State lives per question id in ``<workspace>/study.sqlite``. Every review is one
 review log together, so Ctrl-C, a crash or a closed terminal loses at most the reply being
 typed, and two sessions at once serialise on the database instead of overwriting each other
 (WAL journal, 10 s busy timeout).
+
+The database is checked (``PRAGMA quick_check``) when opened. A damaged one is reported by
+read-only commands (``kb progress``: exit 4 and the fix); ``kb study`` moves it aside as
+``study.sqlite.damaged-<time>`` after copying every row it can still read into a fresh one.
+A write that finds the damage mid-session does the same and then saves the reply it was
+saving, so a typed answer is never lost.
 """
 
 from __future__ import annotations
@@ -90,24 +96,88 @@ class Item:
 
 class StudyDB:
     def __init__(self, path: Path, *, create: bool = True) -> None:
-        """``create=False`` (read-only commands): no file is made; a missing one reads as empty."""
+        """``create=False`` (read-only commands): no file is made; a missing one reads as empty,
+        a damaged one is a StoreError. Otherwise a damaged file is repaired (see the module)."""
         self.path = path
-        target = str(path)
+        self.repaired = ""  # what repair() did, for the caller to tell the user
+        self._create = create
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
-        elif not path.exists():
-            target = ":memory:"
-        try:
-            self._db = sqlite3.connect(target, timeout=10.0, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA busy_timeout=10000")
-            self._db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as e:
-            raise StoreError(f"{path}: the study database cannot be opened ({e})",
-                             "move the file aside to start a fresh study history") from e
+        problem = self._open()
+        if problem:
+            if not create:
+                raise StoreError(f"{path}: the study database is damaged ({problem})",
+                                 "run kb study: it keeps every review it can still read and moves the damaged "
+                                 "file aside (or move it aside yourself to start a fresh history)")
+            self.repair(problem)
         from fsrs import Scheduler
 
         self._scheduler = Scheduler()
+
+    def _open(self) -> str:
+        """Connect; '' when the database is sound, else what is wrong with it."""
+        target = str(self.path) if self._create or self.path.exists() else ":memory:"
+        try:
+            self._db = sqlite3.connect(target, timeout=10.0, isolation_level=None)
+            self._db.execute("PRAGMA busy_timeout=10000")
+            rows = self._db.execute("PRAGMA quick_check").fetchall()
+            if rows != [("ok",)]:
+                return "; ".join(str(r[0]) for r in rows[:3])
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as e:
+            return str(e)
+        return ""
+
+    def repair(self, problem: str) -> None:
+        """Copy every readable card and review into a fresh database and move the damaged
+        file aside (with its -wal/-shm), so the history survives what it can."""
+        import shutil
+        import time as _time
+
+        stamp = _time.strftime("%Y%m%d-%H%M%S")
+        fresh = self.path.with_name(self.path.name + ".repairing")
+        fresh.unlink(missing_ok=True)
+        new = sqlite3.connect(str(fresh), isolation_level=None)
+        new.executescript(SCHEMA)
+        kept = {}
+        for table in ("cards", "reviews"):
+            kept[table] = 0
+            try:
+                cols = [r[1] for r in new.execute(f"PRAGMA table_info({table})")]
+                cur = self._db.execute(f"SELECT {', '.join(cols)} FROM {table}")
+                while True:
+                    try:
+                        row = cur.fetchone()
+                    except sqlite3.DatabaseError:
+                        break  # the rest of the table is on a damaged page
+                    if row is None:
+                        break
+                    try:
+                        new.execute(f"INSERT OR IGNORE INTO {table} ({', '.join(cols)}) VALUES "
+                                    f"({', '.join('?' * len(cols))})", row)
+                        kept[table] += 1
+                    except sqlite3.DatabaseError:
+                        continue
+            except sqlite3.DatabaseError:
+                pass
+        new.close()
+        try:
+            self._db.close()
+        except sqlite3.Error:
+            pass
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(str(self.path) + suffix)
+            if src.exists():
+                shutil.move(str(src), str(aside) + suffix)
+        fresh.replace(self.path)
+        self.repaired = (f"{self.path} was damaged ({problem}); kept {kept['cards']} cards and "
+                         f"{kept['reviews']} reviews that could be read, moved the damaged file to {aside}")
+        again = self._open()
+        if again:
+            raise StoreError(f"{self.path}: the study database cannot be repaired ({again})",
+                             f"move {self.path} aside to start a fresh study history")
 
     def close(self) -> None:
         self._db.close()
@@ -125,7 +195,45 @@ class StudyDB:
     # ------------------------------------------------------------------ reviews
 
     def record(self, item: Item, grade: Grade, reply: str, at: _dt.datetime | None = None) -> tuple[int, str]:
-        """Schedule the card from ``grade`` and log the review, atomically. → (review id, next due)."""
+        """Schedule the card from ``grade`` and log the review, atomically. → (review id, next due).
+        A database found damaged now is repaired first (:meth:`repair`) and the review saved."""
+        at = at or now_utc()
+        try:
+            saved = self._record(item, grade, reply, at)
+            problem = self._damage()  # a write into a damaged file can "succeed": check after it
+        except sqlite3.DatabaseError as e:
+            if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+                raise
+            saved, problem = None, str(e)
+        if not problem:
+            assert saved is not None
+            return saved
+        self.repair(problem)
+        kept = self._db.execute(
+            "SELECT r.id, c.due FROM reviews r JOIN cards c ON c.qid = r.qid WHERE r.qid=? AND r.at=? AND r.reply=?",
+            (item.question.id, _iso(at), reply)).fetchone()
+        if kept:  # the repair copied it
+            return int(kept[0]), str(kept[1])
+        return self._record(item, grade, reply, at)  # the repaired copy lacks it: save it again
+
+    def _damage(self) -> str:
+        """'' when ``PRAGMA quick_check`` finds the file sound, else what it found. A connection
+        of its own: this one's page cache would still hold the pages as they were."""
+        if not self.path.exists():
+            return ""
+        try:
+            con = sqlite3.connect(str(self.path), timeout=10.0)
+            try:
+                rows = con.execute("PRAGMA quick_check(3)").fetchall()
+            finally:
+                con.close()
+        except sqlite3.DatabaseError as e:
+            if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+                return ""
+            return str(e)
+        return "" if rows == [("ok",)] else "; ".join(str(r[0]) for r in rows)
+
+    def _record(self, item: Item, grade: Grade, reply: str, at: _dt.datetime | None = None) -> tuple[int, str]:
         from fsrs import Card, Rating
 
         at = at or now_utc()

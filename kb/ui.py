@@ -60,6 +60,10 @@ class IngestProgress:
         if self._progress is not None:
             self._progress.update(self._task, advance=1, description=result.source[-40:])
 
+    def embedding(self, source: str, done: int, total: int) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, description=f"{source[-40:]}: {done}/{total} chunks embedded")
+
     def stop(self) -> None:
         if self._progress is not None:
             self._progress.stop()
@@ -144,8 +148,12 @@ def quiz(q_, show_answers: bool = True) -> None:
 
 def generation_summary(report, path) -> None:
     con = stderr()
-    con.print(f"wrote {len(report.quiz.questions)} questions to {path} "
-              f"({report.candidates} candidates from {report.passages} passages)", markup=False)
+    if report.quiz.questions:
+        con.print(f"wrote {len(report.quiz.questions)} questions to {path} "
+                  f"({report.candidates} candidates from {report.passages} passages)", markup=False)
+    else:
+        con.print(f"no question written; {path} was not written "
+                  f"({report.candidates} candidates from {report.passages} passages)", markup=False)
     for r in report.rejected:
         if not r.reason.startswith("near-duplicate"):
             con.print(f"  rejected: {r.what} — {r.reason}", markup=False, style="yellow")

@@ -35,7 +35,8 @@ class Workspace:
 def open_workspace(settings: Settings, embedder: str | None = None, *, create: bool = False,
                    rebuild: bool = False) -> Workspace:
     """Open the knowledge base. ``embedder=None`` means: the store's own, else the default.
-    ``create`` makes an empty one if there is none; ``rebuild`` drops it and starts over."""
+    ``create`` makes an empty one if there is none; ``rebuild`` opens a fresh collection beside
+    it (see :func:`kb.ingest.rebuild`, which swaps it in when complete)."""
     if embedder:
         get_embedder(embedder)  # an unknown or unloadable embedder is the first thing to report
     store = None
@@ -49,6 +50,12 @@ def open_workspace(settings: Settings, embedder: str | None = None, *, create: b
         name = embedder or store.info["embedder"] or settings.embedder
         store.check_built_by(name)
         return Workspace(settings, store, name)
-    name = embedder or settings.embedder
+    name = embedder
+    if rebuild and not name:  # rebuilding some sources keeps the store's own embedder
+        try:
+            name = open_store(settings, check=False).info["embedder"]
+        except MissingStoreError:
+            pass
+    name = name or settings.embedder
     store = open_store(settings, name, get_embedder(name).dim, create=True, rebuild=rebuild)
     return Workspace(settings, store, name)

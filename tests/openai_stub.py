@@ -1,6 +1,6 @@
 """A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions API, scripted
 per test: each request pops the next behaviour (a reply, a truncated reply, malformed JSON,
-a 429, or a delay longer than the client's timeout)."""
+a 429, a delay longer than the client's timeout, or a raw body such as an HTML page)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from typing import Any, Callable
 
 
 class Behaviour:
-    def __init__(self, content: str = "", finish: str = "stop", status: int = 200, delay: float = 0.0) -> None:
+    def __init__(self, content: str = "", finish: str = "stop", status: int = 200, delay: float = 0.0,
+                 raw: bytes | None = None, content_type: str = "application/json") -> None:
         self.content, self.finish, self.status, self.delay = content, finish, status, delay
+        self.raw, self.content_type = raw, content_type
 
 
 def reply(obj: Any) -> Behaviour:
@@ -36,7 +38,9 @@ class OpenAIStub:
                 b = stub._next(body)
                 if b.delay:
                     time.sleep(b.delay)
-                if b.status != 200:
+                if b.raw is not None:
+                    payload = b.raw
+                elif b.status != 200:
                     payload = json.dumps({"error": {"message": "stub error", "type": "stub"}}).encode()
                 else:
                     payload = json.dumps({
@@ -48,7 +52,7 @@ class OpenAIStub:
                     }).encode()
                 try:
                     self.send_response(b.status)
-                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Type", b.content_type)
                     self.send_header("Content-Length", str(len(payload)))
                     if b.status == 429:
                         self.send_header("Retry-After", "0")

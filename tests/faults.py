@@ -1,0 +1,213 @@
+"""Helpers for the fault suite (tests/test_faults.py): a tiny course, the kb CLI in-process,
+snapshots of what a store holds, a real Chroma server, and processes seen through /proc."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from kb.cli import app
+from kb.config import Settings
+from kb.store import open_store
+
+from .pdfgen import make_pdf
+
+AULA1 = """# Paralelismo de dados
+
+O paralelismo de dados replica o modelo em cada GPU e divide o lote entre as réplicas.
+Os gradientes de todas as réplicas são somados com all-reduce antes de atualizar os pesos.
+
+## Limitar a memória da GPU
+
+Para limitar a memória da GPU no TensorFlow usa-se set_memory_growth ou um limite virtual.
+Sem isso, o processo reserva quase toda a memória do dispositivo logo no início.
+"""
+
+AULA2 = """Estrategias de distribución
+
+La estrategia MirroredStrategy soporta entrenamiento síncrono en varias GPU de un nodo.
+Cada réplica calcula gradientes sobre su parte del lote y se promedian con all-reduce en anillo.
+
+El servidor de parámetros guarda los pesos y los trabajadores piden y envían actualizaciones.
+"""
+
+AULA3 = """WEBVTT
+
+00:00:01.000 --> 00:00:05.000
+Hoje vamos falar de pipelines de dados com tf.data.
+
+00:00:05.000 --> 00:00:10.000
+O prefetch sobrepõe a preparação do próximo lote com o treino do lote atual.
+"""
+
+
+def make_course(folder: Path, pdf: bool = False) -> Path:
+    """Three small sources (Markdown pt, text es, WebVTT) — and a one-page PDF with ``pdf``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "aula1.md").write_text(AULA1, encoding="utf-8")
+    (folder / "aula2.txt").write_text(AULA2, encoding="utf-8")
+    (folder / "aula3.vtt").write_text(AULA3, encoding="utf-8")
+    if pdf:
+        make_pdf(folder / "slides.pdf", [["Servidor de parametros", "Os workers pedem os pesos ao servidor."],
+                                         ["All-reduce em anel", "Cada GPU envia um pedaco ao vizinho."]])
+    return folder
+
+
+def kb(args: list[str], env: dict[str, str] | None = None, input: str | None = None):
+    """The kb command line, in-process. Returns the click Result (exit_code, stdout, stderr)
+    with ``said``: everything the user was told, on one line (for ``kb ingest``, its report
+    rows "file: status; message — hint" and the counts, read from ``--json``)."""
+    import json
+
+    full = {"COLUMNS": "200"}
+    full.update(env or {})
+    ingest = "ingest" in args
+    if ingest and "--json" not in args:
+        args = [*args, "--json"]
+    r = CliRunner().invoke(app, args, env=full, input=input)
+    said = [flat(r.stderr)]
+    if ingest and r.stdout.strip():
+        rep = json.loads(r.stdout)
+        for f in rep["files"]:
+            said.append(f"{f['source']}: {f['status']}; {f.get('message', '')} — {f.get('hint', '')}")
+        said.append(", ".join(f"{n} {k}" for k, n in rep["summary"].items() if n))
+    r.said = " | ".join(said)
+    return r
+
+
+def flat(text: str) -> str:
+    """Output with rich's line wrapping undone."""
+    return " ".join(text.split())
+
+
+def snapshot(home: Path, store_url: str | None = None) -> dict[str, frozenset[str]]:
+    """What a store holds: stored source name → its chunk ids."""
+    store = open_store(Settings(home=home, store_url=store_url))
+    out: dict[str, set[str]] = {}
+    for id_, meta in store.all_metadata():
+        out.setdefault(meta["source"], set()).add(id_)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def all_ids(snap: dict[str, frozenset[str]]) -> set[str]:
+    return set().union(*snap.values()) if snap else set()
+
+
+def run_kb_process(args: list[str], cwd: Path, env: dict[str, str] | None = None, ignore_sigint: bool = False,
+                   stdin=subprocess.DEVNULL) -> subprocess.Popen:
+    """Start the real ``kb`` in a child process (for signals, locks and workers)."""
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
+    full.update({"COLUMNS": "200", "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(Path(__file__).parent.parent)})
+    full.update(env or {})
+
+    def pre() -> None:
+        if ignore_sigint:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # as under nohup or some CI runners
+
+    return subprocess.Popen([sys.executable, "-m", "kb.cli", *args], cwd=cwd, env=full, stdin=stdin,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=pre)
+
+
+def children(pid: int) -> list[int]:
+    """Live processes whose parent is ``pid`` (read from /proc)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(")") + 2 :].split()
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append(int(d.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie waiting to be reaped counts as ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2 :].split()[0] != "Z"
+
+
+def cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def wait_until(check, timeout: float, step: float = 0.05) -> bool:
+    """Poll ``check`` until true or ``timeout`` seconds pass (a bounded loop)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(step)
+    return bool(check())
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ChromaServer:
+    """``chroma run`` on 127.0.0.1 and a free port, with a data folder that outlives restarts."""
+
+    def __init__(self, path: Path, port: int | None = None) -> None:
+        self.path, self.port = path, port or free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "ChromaServer":
+        exe = Path(sys.executable).parent / "chroma"
+        self.proc = subprocess.Popen([str(exe), "run", "--path", str(self.path), "--host", "127.0.0.1",
+                                      "--port", str(self.port)], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
+        if not wait_until(self._up, 60, 0.25):
+            self.stop()
+            raise RuntimeError("chroma run did not start within 60 s")
+        return self
+
+    def _up(self) -> bool:
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(f"{self.url}/api/v2/heartbeat", timeout=1) as r:
+                return r.status == 200
+        except OSError:
+            return False
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGCONT)
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def names(text: str) -> set[str]:
+    """File names mentioned in a message."""
+    return set(re.findall(r"[\w.-]+\.(?:md|txt|vtt|srt|pdf|json|csv|sqlite)", text))
