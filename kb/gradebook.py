@@ -141,7 +141,7 @@ def _read_sheet(path: Path, quiz: Quiz) -> Replies:
         out.problems.append(f"{path}:1: no '## <question id>' headings — sheet skipped; "
                             "start each answer with a line '## q…' (the id) or '## 3' (the number)")
         return out
-    for m, nxt in zip(marks, marks[1:] + [None]):
+    for m, nxt in zip(marks, marks[1:] + [None], strict=True):
         line = text[: m.start()].count("\n") + 1
         raw_id = m.group(1)
         qid = _resolve_qid(quiz, raw_id) or _resolve_qid(quiz, "q" + raw_id if not raw_id.startswith("q") else raw_id)
@@ -269,7 +269,7 @@ def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
     tasks = [Task(quiz.question(r.question_id), r.answer, r.student) for r in items]  # type: ignore[arg-type]
     grades = grader.grade(tasks) if tasks else []
     graded, kept = [], 0
-    for r, g in zip(items, grades):
+    for r, g in zip(items, grades, strict=True):
         ov = overrides.get((r.student, r.question_id))
         if ov is not None:
             g = with_override(g, ov[0], ov[1])

@@ -135,7 +135,8 @@ def concept_hits(concepts: Sequence[str], reply: str) -> tuple[list[str], list[s
     """(present, missing): a concept is present when most of its content words appear in the
     reply, inflected, without accents or with a one-letter typo."""
     bag = set(content_stems(reply))
-    present, missing = [], []
+    present: list[str] = []
+    missing: list[str] = []
     for c in concepts:
         cs = content_stems(c)
         if not cs:
@@ -269,7 +270,7 @@ class Features:
 class OfflineGrader:
     """Deterministic grader for free-text replies; exact grading for objective types."""
 
-    def __init__(self, embedder: "Embedder", calibration: dict[str, Any] | None = None,
+    def __init__(self, embedder: Embedder, calibration: dict[str, Any] | None = None,
                  adjust: dict[str, tuple[Sequence[float], float]] | None = None) -> None:
         self.embedder = embedder
         self.cal = calibration or CALIBRATION
@@ -297,7 +298,7 @@ class OfflineGrader:
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         vecs = vecs / np.where(norms == 0, 1, norms)
         out = []
-        for t, (refs, ri, refi, senti, qi, ci) in zip(tasks, plan):
+        for t, (refs, ri, refi, senti, qi, ci) in zip(tasks, plan, strict=True):
             r = vecs[ri]
             csims = [float(x) for x in vecs[ci] @ r] if ci else []
             v = {
@@ -323,7 +324,7 @@ class OfflineGrader:
         present, _ = concept_hits(concepts, reply)
         # a concept is there when its words are (inflected, typos) or its meaning is (synonyms, other
         # languages): cosine of the concept and the reply ≥ concept_match, measured on the course set
-        sims = dict(zip(concepts, concept_sims))
+        sims = dict(zip(concepts, concept_sims, strict=False))
         present = [c for c in concepts if c in present or sims.get(c, 0.0) >= concept_match]
         missing = [c for c in concepts if c not in present]
         coverage = len(present) / (len(present) + len(missing)) if (present or missing) else recall
@@ -355,7 +356,7 @@ class OfflineGrader:
         xs, ys = [0.0, c[0], c[1], c[2], float(MAX_POINTS)], [0.0, 0.5, 1.5, 2.5, 3.0]
         if raw <= xs[0]:
             return 0.0
-        for (x0, y0), (x1, y1) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
+        for (x0, y0), (x1, y1) in zip(zip(xs, ys, strict=True), zip(xs[1:], ys[1:], strict=True), strict=True):
             if raw <= x1:
                 return y0 + (y1 - y0) * (raw - x0) / (x1 - x0) if x1 > x0 else y1
         return 3.0
@@ -374,7 +375,7 @@ class OfflineGrader:
                                     missing=t.question.concepts,
                                     flags=("empty" if not t.reply.strip() else "dont_know",))
         feats = self.features([tasks[i] for i in free])
-        for i, f in zip(free, feats):
+        for i, f in zip(free, feats, strict=True):
             out[i] = self._judge(tasks[i], f)
         return [g for g in out if g is not None]
 
@@ -571,7 +572,7 @@ def _cloze_match(reply: str, answers: Sequence[str]) -> bool:
         if len(ca) >= 6 and _close(cr, ca):
             return True  # one-letter typo in a long term
         rw, aw = nr.split(), na.split()
-        if len(rw) == len(aw) and all(_same_word(x, y) for x, y in zip(rw, aw)):
+        if len(rw) == len(aw) and all(_same_word(x, y) for x, y in zip(rw, aw, strict=True)):
             return True  # singular/plural or a one-letter typo per word
     return False
 

@@ -177,8 +177,8 @@ def complete_sentence(text: str, min_words: int = 6, max_words: int = 60) -> boo
         return False
     if text.count("(") != text.count(")") or text.count("«") != text.count("»"):
         return False
-    if re.search(r"[^\s.:;!?¿¡«“\"(] (A|O|Os|As|El|La|Los|Las|The|Um|Uma|Un|Una|En|Em|In|Com|Con|With|Para|Por) [a-zà-ÿ]",
-                 text):
+    if re.search(r"[^\s.:;!?¿¡«“\"(] (A|O|Os|As|El|La|Los|Las|The|Um|Uma|Un|Una|En|Em|In|Com|Con|With|Para|Por)"
+                 r" [a-zà-ÿ]", text):
         return False  # "… como processo A maioria …": two sentences run together without a stop
     if re.search(r"\w\([^)]*,\S", text):
         return False  # a code call "f(a,b,shape=(3,2))" inside the sentence

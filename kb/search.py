@@ -24,8 +24,8 @@ from __future__ import annotations
 import hashlib
 import pickle
 import re
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .chunking import index_text
@@ -148,7 +148,7 @@ class LexicalIndex:
         norm = self.K1 * (1 - self.B + self.B * lengths[self.docs] / max(avgdl, 1e-9)) if len(rows) else tf
         self.weights = (tf * (self.K1 + 1) / (tf + norm)).astype(np.float32)  # idf applied per query
 
-    def scores(self, query: str) -> "np.ndarray":
+    def scores(self, query: str) -> np.ndarray:
         import numpy as np
 
         out = np.zeros(len(self.ids), dtype=np.float32)
@@ -165,7 +165,7 @@ class LexicalIndex:
         return [(self.ids[i], float(s[i])) for i in top if s[i] > 0]
 
 
-def _top(scores: "np.ndarray", n: int) -> "np.ndarray":
+def _top(scores: np.ndarray, n: int) -> np.ndarray:
     import numpy as np
 
     n = min(n, len(scores))
@@ -181,7 +181,7 @@ class SearchIndex:
     file keyed by :func:`content_key`, so a cold ``kb search`` reads one file instead of
     starting Chroma; dense search is an exact cosine over all vectors (2 ms per 10,000)."""
 
-    def __init__(self, key: str, embedder_id: str | None, chunks: list[Chunk], vectors: "np.ndarray") -> None:
+    def __init__(self, key: str, embedder_id: str | None, chunks: list[Chunk], vectors: np.ndarray) -> None:
         self.key = key
         self.embedder_id = embedder_id
         self.chunks = chunks
@@ -189,7 +189,7 @@ class SearchIndex:
         self.lexical = LexicalIndex([c.id for c in chunks], [lexical_tokens(index_text(c)) for c in chunks])
 
     @classmethod
-    def build(cls, store: ChromaStore, key: str) -> "SearchIndex":
+    def build(cls, store: ChromaStore, key: str) -> SearchIndex:
         import numpy as np
 
         chunks = list(store.all_chunks())
@@ -208,7 +208,7 @@ class SearchIndex:
         return cache_dir / f"index-{collection}-{key}.pkl"
 
     @classmethod
-    def load(cls, path: Path) -> "SearchIndex | None":
+    def load(cls, path: Path) -> SearchIndex | None:
         try:
             with path.open("rb") as f:
                 index = pickle.load(f)
@@ -229,7 +229,7 @@ class SearchIndex:
                     old.unlink(missing_ok=True)
 
     @classmethod
-    def for_store(cls, store: ChromaStore, cache_dir: Path) -> "SearchIndex":
+    def for_store(cls, store: ChromaStore, cache_dir: Path) -> SearchIndex:
         collection = store.info["collection"]
         key = content_key(store)
         index = cls.load(cls.path(cache_dir, collection, key))
@@ -345,7 +345,7 @@ class SearchSession:
     embedder: Embedder
 
 
-def open_search(settings: "Settings") -> SearchSession:
+def open_search(settings: Settings) -> SearchSession:
     """Open search for a workspace the fast way when possible: an on-disk store whose cached
     index is current is searched from that index alone (no Chroma client, ~0.75 s saved);
     otherwise the workspace is opened as usual, with its checks and error messages."""

@@ -54,7 +54,8 @@ class MoodleXmlExporter:
         for q in quiz.questions:
             root.append(self._question(q))
         ET.indent(root, space="  ")
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode", short_empty_elements=False) + "\n"
+        xml = ET.tostring(root, encoding="unicode", short_empty_elements=False)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml + "\n"
 
     def _question(self, q: Question) -> ET.Element:
         lab = labels(q)
