@@ -108,12 +108,10 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     heading paths) of the sources the quiz was asked for — not of the whole course.
     ``answerable@5`` (the prompt retrieves its own passage in the top 5) is reported, not a defect.
     """
-    from collections import Counter, defaultdict
+    from collections import Counter
 
-    import numpy as np
-
-    from .generate import passage_usable, topic_relevance
-    from .quizcheck import defects, foreign_material, position_skew
+    from .generate import topic_relevance
+    from .quizcheck import position_skew
     from .text import detect_language
 
     qs = list(quiz.questions)
@@ -121,17 +119,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         raise InputError("the quiz has no questions", "generate some with kb quiz generate")
     cited_ids = [q.citations[0].chunk_id if q.citations else "" for q in qs]
     chunks = {c.id: c for c in ws.store.get([i for i in cited_ids if i])}
-    source_text: dict[str, str] = defaultdict(str)
-    cited_sources = {c.source for c in chunks.values()}
-    for c in ws.store.all_chunks():
-        if c.source in cited_sources:
-            source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
-    found: list[list[str]] = []
-    for q, cid in zip(qs, cited_ids, strict=True):
-        chunk = chunks.get(cid)
-        f = defects(q, chunk.text, ws.embedder) if chunk else ["unsupported"]
-        foreign = foreign_material(q, source_text[chunk.source]) if chunk else None
-        found.append(f + ([foreign] if foreign else []))
+    found = _passage_defects(ws, qs, cited_ids, chunks)
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:
         rel = topic_relevance(ws.embedder, topic, [chunks[c].text if c in chunks else "" for c in cited_ids])
@@ -142,11 +130,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     for f, ok in zip(found, lang_ok, strict=True):
         if not ok:
             f.append("language")
-    vecs = ws.embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
-    sims = vecs @ vecs.T
-    np.fill_diagonal(sims, 0)
-    dup_pairs = [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
-                 for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= duplicate_threshold]
+    dup_pairs = _near_duplicates(ws, qs, duplicate_threshold)
     for _, later, _ in dup_pairs:
         f = found[[q.id for q in qs].index(later)]
         if "near-duplicate" not in f:
@@ -154,20 +138,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     results = ws.retriever.search_many([q.prompt for q in qs], k=5)
     answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results, strict=True)]
 
-    # coverage of what the quiz was asked to cover
-    kb_sources = sorted({r["source"] for r in ws.store.sources()})
-    wanted = [str(x).replace("\\", "/").lstrip("./") for x in (quiz.params.get("sources") or [])] \
-        if isinstance(quiz.params, dict) else []
-    scope = [s for s in kb_sources if not wanted or s in wanted or any(s.endswith("/" + w) for w in wanted)]
-    used = {c.source for q in qs for c in q.citations}
-
-    def section(c) -> tuple[str, str]:
-        loc = c.locator
-        return c.source, (f"p{loc.page}" if loc.page is not None else (loc.heading or ""))
-
-    in_scope = [c for c in ws.store.all_chunks() if c.source in scope and passage_usable(c)]
-    sections = {section(c) for c in in_scope}
-    covered = {section(chunks[c]) for c in cited_ids if c in chunks} & sections
+    coverage = _coverage(ws, quiz, qs, cited_ids, chunks)
     n = len(qs)
     asked = int(quiz.params.get("n") or n) if isinstance(quiz.params, dict) else n
     mcq = sum(1 for q in qs if q.type == "mcq")
@@ -185,17 +156,72 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "mcq": mcq,
         "position_skew": position_skew(qs),
         "types": dict(Counter(q.type for q in qs)),
-        "source_coverage": len(used & set(scope)) / max(1, len(scope)),
-        "section_coverage": len(covered) / max(1, len(sections)),
-        "sections_covered": len(covered),
-        "sections_total": len(sections),
-        "sources_used": sorted(used),
+        **coverage,
         "per_question": [
             {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
              "lang_ok": lg}
             for q, f, a, lg in zip(qs, found, answerable, lang_ok, strict=True)
         ],
         "duplicates": dup_pairs,
+    }
+
+
+def _passage_defects(ws, qs: list, cited_ids: list[str], chunks: dict) -> list[list[str]]:
+    """Per question: the defects its cited passage shows (unsupported without one), plus material
+    foreign to the cited source."""
+    from collections import defaultdict
+
+    from .quizcheck import defects, foreign_material
+
+    source_text: dict[str, str] = defaultdict(str)
+    cited_sources = {c.source for c in chunks.values()}
+    for c in ws.store.all_chunks():
+        if c.source in cited_sources:
+            source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
+    found: list[list[str]] = []
+    for q, cid in zip(qs, cited_ids, strict=True):
+        chunk = chunks.get(cid)
+        f = defects(q, chunk.text, ws.embedder) if chunk else ["unsupported"]
+        foreign = foreign_material(q, source_text[chunk.source]) if chunk else None
+        found.append(f + ([foreign] if foreign else []))
+    return found
+
+
+def _near_duplicates(ws, qs: list, threshold: float) -> list[tuple[str, str, float]]:
+    """(earlier id, later id, cosine) of question pairs whose prompt + answer cosine ≥ threshold."""
+    import numpy as np
+
+    vecs = ws.embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
+    sims = vecs @ vecs.T
+    np.fill_diagonal(sims, 0)
+    return [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
+            for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= threshold]
+
+
+def _coverage(ws, quiz, qs: list, cited_ids: list[str], chunks: dict) -> dict:
+    """Coverage of what the quiz was asked to cover: its sources, and their sections (PDF pages,
+    heading paths) that can carry a question."""
+    from .generate import passage_usable
+
+    kb_sources = sorted({r["source"] for r in ws.store.sources()})
+    wanted = [str(x).replace("\\", "/").lstrip("./") for x in (quiz.params.get("sources") or [])] \
+        if isinstance(quiz.params, dict) else []
+    scope = [s for s in kb_sources if not wanted or s in wanted or any(s.endswith("/" + w) for w in wanted)]
+    used = {c.source for q in qs for c in q.citations}
+
+    def section(c) -> tuple[str, str]:
+        loc = c.locator
+        return c.source, (f"p{loc.page}" if loc.page is not None else (loc.heading or ""))
+
+    in_scope = [c for c in ws.store.all_chunks() if c.source in scope and passage_usable(c)]
+    sections = {section(c) for c in in_scope}
+    covered = {section(chunks[c]) for c in cited_ids if c in chunks} & sections
+    return {
+        "source_coverage": len(used & set(scope)) / max(1, len(scope)),
+        "section_coverage": len(covered) / max(1, len(sections)),
+        "sections_covered": len(covered),
+        "sections_total": len(sections),
+        "sources_used": sorted(used),
     }
 
 

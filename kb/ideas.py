@@ -153,9 +153,9 @@ def _groups(items: list[Item], run: int) -> list[Item]:
             if nxt.text.endswith(":") or nxt.label and len(words(nxt.label)) <= 3:
                 break
             body.append(nxt)
-        if body and all(b.whole and len(words(b.text)) >= 4 for b in body) and len(body) <= 3 \
-                and not re.search(r"(a|e|an|en|ar|er|ir)$", fold(words(head)[0])) or body and head[:1].isupper() \
-                and len(words(head)) >= 2 and all(b.whole and len(words(b.text)) >= 4 for b in body) and len(body) <= 3 \
+        short_whole_body = bool(body) and all(b.whole and len(words(b.text)) >= 4 for b in body) and len(body) <= 3
+        if short_whole_body and not re.search(r"(a|e|an|en|ar|er|ir)$", fold(words(head)[0])) \
+                or short_whole_body and head[:1].isupper() and len(words(head)) >= 2 \
                 and fold(words(head)[0]).endswith(("cion", "cao", "dad", "dade", "miento", "mento", "ncia", "sis")):
             run += 1
             text = " ".join(b.text if _END.search(b.text) else b.text + "." for b in body)
