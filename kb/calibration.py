@@ -50,11 +50,13 @@ class Calibration:
         return {q: (self.cuts, self.offsets.get(q, 0.0)) for q in question_ids}
 
     def to_json(self) -> dict[str, Any]:
+        """The calibration as a JSON object (schema 1)."""
         return {"schema": 1, "cuts": list(self.cuts), "offsets": self.offsets, "examples": self.examples,
                 "agreement": self.agreement}
 
     @classmethod
     def from_json(cls, d: Any) -> Calibration:
+        """Read a calibration file's object; ValueError naming the bad field."""
         cuts = d.get("cuts") if isinstance(d, dict) else None
         if not (isinstance(cuts, list) and len(cuts) == 3 and all(isinstance(c, (int, float)) for c in cuts)
                 and cuts == sorted(cuts)):
@@ -67,6 +69,7 @@ class Calibration:
 
 
 def calibration_path(quiz_path: Path) -> Path:
+    """The calibration file kept next to the quiz file."""
     return quiz_path.with_name(quiz_path.stem + SUFFIX)
 
 
@@ -83,6 +86,7 @@ def load_calibration(quiz_path: Path) -> Calibration | None:
 
 
 def save_calibration(quiz_path: Path, cal: Calibration) -> Path:
+    """Write the calibration next to the quiz (atomically); returns its path."""
     from .quiz import write_atomic
 
     path = calibration_path(quiz_path)

@@ -61,6 +61,7 @@ def _norm(s: str) -> str:
 
 
 def is_relevant(text: str, evidence: Sequence[str]) -> bool:
+    """The text contains one of the evidence phrases (normalised)."""
     t = _norm(text)
     return any(_norm(e) in t for e in evidence)
 
@@ -240,6 +241,7 @@ class GradedRow:
 
 
 def parse_scale(text: str) -> tuple[float, float]:
+    """(low, high) from a --scale value such as '0-3'; InputError when it is not one."""
     m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*[-–:]\s*(-?\d+(?:\.\d+)?)\s*", text or "")
     if not m or float(m.group(1)) >= float(m.group(2)):
         raise InputError(f"bad --scale '{text}'", "write it as LOW-HIGH, e.g. --scale 0-3 or --scale 0-10")
@@ -320,6 +322,7 @@ def _ranks(x):
 
 
 def quadratic_weighted_kappa(a, b, k: int = 4) -> float:
+    """Cohen's kappa with quadratic weights of two ratings on 0..k-1."""
     import numpy as np
 
     a, b = np.asarray(a, int), np.asarray(b, int)
@@ -353,6 +356,7 @@ def agreement(human, predicted_score, predicted_points) -> dict:
 
 
 def grading_tasks(rows: Sequence[GradedRow]):
+    """Grading tasks for the rows: one Question per distinct (question, references, concepts, language)."""
     from .grading import Task
     from .quiz import Question
 

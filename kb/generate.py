@@ -38,6 +38,7 @@ class GenerationRequest:
     lang: str | None = None
 
     def validate(self) -> None:
+        """Raise UsageError naming the bad option (n, types, difficulty, lang)."""
         if self.n < 1:
             raise UsageError(f"-n {self.n}: must be at least 1", "ask for 1 or more questions")
         bad = [t for t in self.types if t not in TYPES]
@@ -78,7 +79,8 @@ class WriterOutput:
 class QuestionWriter(Protocol):
     name: str
 
-    def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput: ...
+    def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
+        """Questions (drafts) from the passages, and notes on what could not be asked."""
 
 
 # --------------------------------------------------------------------------- language bits
@@ -210,6 +212,7 @@ class CourseTerms:
         self.entities: list[Entity] | None = None  # named code entities, filled by the offline writer on first use
 
     def idf(self, word: str) -> float:
+        """Smoothed inverse document frequency of the word over the course's passages."""
         return math.log((1 + self.n_docs) / (1 + self.df.get(fold(word), 0))) + 1
 
     def importance(self, term: str) -> float:

@@ -175,9 +175,11 @@ class ClassReport:
 
     @property
     def students(self) -> list[str]:
+        """The students with a graded reply, sorted."""
         return sorted({g.reply.student for g in self.graded})
 
     def table(self) -> dict[str, dict[str, Grade]]:
+        """Student → question id → grade."""
         t: dict[str, dict[str, Grade]] = defaultdict(dict)
         for g in self.graded:
             t[g.reply.student][g.reply.question_id] = g.grade
@@ -197,6 +199,7 @@ class ClassReport:
         return out
 
     def question_stats(self) -> list[dict[str, Any]]:
+        """Per quiz question: replies, mean and spread of points, how many got it right, the concepts most missed."""
         by_q: dict[str, list[Grade]] = defaultdict(list)
         for g in self.graded:
             by_q[g.reply.question_id].append(g.grade)
@@ -256,6 +259,7 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
 
 def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
                 overrides: dict[tuple[str, str], tuple[int, str]] | None = None) -> ClassReport:
+    """Grade each student's latest reply per question; a teacher's override replaces kb's grade."""
     overrides = overrides or {}
     latest: dict[tuple[str, str], Reply] = {}
     problems, notes = list(replies.problems), list(replies.notes)
@@ -366,6 +370,7 @@ def _number(quiz: Quiz, qid: str) -> int:
 
 
 def report_json(report: ClassReport, quiz_path: str) -> dict[str, Any]:
+    """The class report as a JSON object (per question, per student with answers, problems)."""
     answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in report.graded}
     return {
         "quiz": quiz_path, "title": report.quiz.title,

@@ -47,18 +47,21 @@ class Grade:
     grader: str = "offline"
 
     def to_json(self) -> dict[str, Any]:
+        """The grade as a JSON object."""
         return {"question_id": self.question_id, "points": self.points, "score": round(self.score, 3),
                 "verdict": self.verdict, "feedback": self.feedback, "present": list(self.present),
                 "missing": list(self.missing), "flags": list(self.flags), "grader": self.grader}
 
 
 def verdict_for(points: int) -> str:
+    """correct (full points), incorrect (0) or partial."""
     return "correct" if points >= MAX_POINTS else "incorrect" if points <= 0 else "partial"
 
 
 def make_grade(question: Question, points: float, feedback: str, *, score: float | None = None,
                present: Sequence[str] = (), missing: Sequence[str] = (), flags: Sequence[str] = (),
                grader: str = "offline") -> Grade:
+    """A Grade with points rounded half up and clipped to 0..MAX_POINTS."""
     p = int(min(MAX_POINTS, max(0, math.floor(points + 0.5))))
     s = p / MAX_POINTS if score is None else min(1.0, max(0.0, score))
     return Grade(question.id, p, s, verdict_for(p), feedback, tuple(present), tuple(missing), tuple(flags), grader)
@@ -76,7 +79,8 @@ class Task:
 class Grader(Protocol):
     name: str
 
-    def grade(self, tasks: Sequence[Task]) -> list[Grade]: ...
+    def grade(self, tasks: Sequence[Task]) -> list[Grade]:
+        """One grade per task, in order."""
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -280,6 +284,7 @@ class OfflineGrader:
 
     # one batch: every distinct text is embedded once
     def features(self, tasks: Sequence[Task]) -> list[Features]:
+        """The similarity and coverage features of each reply against its references."""
         import numpy as np
 
         texts: dict[str, int] = {}
@@ -344,6 +349,7 @@ class OfflineGrader:
         return Features(v, present, missing)
 
     def raw_points(self, f: Features) -> float:
+        """Unrounded points: the calibrated linear model of the features."""
         if f.crosslingual and "weights_crosslingual" in self.cal:
             w, b = self.cal["weights_crosslingual"], self.cal["bias_crosslingual"]
         else:
@@ -362,6 +368,7 @@ class OfflineGrader:
         return 3.0
 
     def grade(self, tasks: Sequence[Task]) -> list[Grade]:
+        """Objective types by rule, empty and don't-know replies as 0, short answers by the model."""
         out: list[Grade | None] = [None] * len(tasks)
         free: list[int] = []
         for i, t in enumerate(tasks):
@@ -539,6 +546,7 @@ def _choice_index(q: Question, reply: str) -> int | None:
 
 
 def parse_tf(reply: str) -> bool | None:
+    """True or False from the reply's first word (yes/true/verdadeiro …), None when it says neither."""
     ws = [fold(w) for w in words(reply)]
     if not ws:
         return None

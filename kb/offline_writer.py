@@ -191,6 +191,7 @@ class OfflineWriter:
     _source: str | None = None
 
     def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
+        """Drafts from the passages' ideas and ready-made exercises; notes on skipped passages."""
         out = WriterOutput()
         self._harvest(passages, request, course, out)
         entities = self._entities(course)

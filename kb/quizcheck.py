@@ -81,6 +81,7 @@ def support(answer: str, quote: str, passage: str, embedder=None) -> float:
 
 
 def contained(text: str, passage: str) -> bool:
+    """The text, normalised, appears in the normalised passage."""
     t = norm(text)
     return bool(t) and t in norm(passage)
 
@@ -120,6 +121,7 @@ def statement(q: Question) -> str:
 
 
 def cut_off(q: Question, passage: str = "") -> str | None:
+    """"cut-off" when the prompt, statement, answer or a choice ends mid-phrase, else None."""
     texts = [statement(q) if q.type in ("tf", "cloze") else q.prompt]
     if q.type == "short":
         texts.append(q.answer)
@@ -140,6 +142,8 @@ def cut_off(q: Question, passage: str = "") -> str | None:
 
 
 def giveaway(q: Question) -> str | None:
+    """'giveaway' when the stem names the answer, or has a word (or its translation) that only the
+    right option echoes; else None."""
     if q.type == "cloze":
         rest = _BLANK.sub(" ", q.prompt)
         a = fold(q.answer).strip("() ")
@@ -199,6 +203,7 @@ def same_thing(a: str, b: str) -> bool:
 
 
 def duplicate_choices(q: Question) -> str | None:
+    """"duplicate-choices" when two choices name the same thing, else None."""
     cs = list(q.choices)
     for i in range(len(cs)):
         for j in range(i + 1, len(cs)):
@@ -208,6 +213,7 @@ def duplicate_choices(q: Question) -> str | None:
 
 
 def unsupported(q: Question, passage: str, embedder=None) -> str | None:
+    """"unsupported" when the cited passage does not back the answer, else None."""
     if not passage:
         return "unsupported"
     quote = q.citations[0].quote if q.citations else ""

@@ -149,6 +149,7 @@ class LexicalIndex:
         self.weights = (tf * (self.K1 + 1) / (tf + norm)).astype(np.float32)  # idf applied per query
 
     def scores(self, query: str) -> np.ndarray:
+        """BM25 score of every indexed passage for the query (idf applied here)."""
         import numpy as np
 
         out = np.zeros(len(self.ids), dtype=np.float32)
@@ -160,6 +161,7 @@ class LexicalIndex:
         return out
 
     def search(self, query: str, n: int) -> list[tuple[str, float]]:
+        """The n best (id, score) pairs with a score above 0."""
         s = self.scores(query)
         top = _top(s, n)
         return [(self.ids[i], float(s[i])) for i in top if s[i] > 0]
@@ -190,6 +192,7 @@ class SearchIndex:
 
     @classmethod
     def build(cls, store: ChromaStore, key: str) -> SearchIndex:
+        """Build the index from every chunk and vector in the store, under cache key ``key``."""
         import numpy as np
 
         chunks = list(store.all_chunks())
@@ -205,10 +208,12 @@ class SearchIndex:
 
     @staticmethod
     def path(cache_dir: Path, collection: str, key: str) -> Path:
+        """The cache file of the index of ``collection`` with content key ``key``."""
         return cache_dir / f"index-{collection}-{key}.pkl"
 
     @classmethod
     def load(cls, path: Path) -> SearchIndex | None:
+        """The pickled index at path, or None when it is missing or unreadable."""
         try:
             with path.open("rb") as f:
                 index = pickle.load(f)
@@ -217,6 +222,7 @@ class SearchIndex:
             return None  # missing, partial or from another version: rebuild
 
     def save(self, cache_dir: Path, collection: str) -> None:
+        """Write the index atomically to the cache and remove older indexes of the collection."""
         cache_dir.mkdir(parents=True, exist_ok=True)
         path = self.path(cache_dir, collection, self.key)
         tmp = path.with_suffix(".tmp")
@@ -230,6 +236,7 @@ class SearchIndex:
 
     @classmethod
     def for_store(cls, store: ChromaStore, cache_dir: Path) -> SearchIndex:
+        """The cached index of the store's current content, built and saved when missing."""
         collection = store.info["collection"]
         key = content_key(store)
         index = cls.load(cls.path(cache_dir, collection, key))
@@ -289,6 +296,7 @@ class Retriever:
 
     @property
     def index(self) -> SearchIndex:
+        """The search index, loaded (or built) on first use."""
         if self._index is None:
             assert self.store is not None
             self._index = SearchIndex.for_store(self.store, self.cache_dir)
@@ -296,9 +304,11 @@ class Retriever:
 
     @property
     def lexical(self) -> LexicalIndex:
+        """The BM25 part of the search index."""
         return self.index.lexical
 
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
+        """The k best hits for one query (see :meth:`search_many`)."""
         return self.search_many([query], k=k, mode=mode)[0]
 
     def search_many(self, queries: Sequence[str], k: int = 5, mode: str = "hybrid") -> list[list[Hit]]:

@@ -59,6 +59,7 @@ def words(text: str) -> list[str]:
 
 @lru_cache(maxsize=200_000)
 def fold_word(w: str) -> str:
+    """fold() of one word, cached."""
     return fold(w)
 
 

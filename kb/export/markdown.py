@@ -16,6 +16,7 @@ class MarkdownExporter:
     binary = False
 
     def render(self, quiz: Quiz, answers: bool = False) -> str:
+        """The student sheet, or with ``answers`` the answer key, as Markdown."""
         lab = LABELS[quiz_lang(quiz)]
         title = f"{quiz.title} — {lab['key']}" if answers else quiz.title
         out = [f"# {title}", ""]

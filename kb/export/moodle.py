@@ -29,6 +29,7 @@ def category_path(title: str) -> str:
 
 
 def question_name(q: Question, width: int = 60) -> str:
+    """The question's id and its prompt cut to ``width`` characters."""
     prompt = " ".join(q.prompt.split())
     short = prompt if len(prompt) <= width else prompt[: width - 1].rstrip() + "…"
     return f"{q.id} · {short}"
@@ -47,6 +48,7 @@ class MoodleXmlExporter:
     binary = False
 
     def render(self, quiz: Quiz, answers: bool = False) -> str:
+        """The quiz as Moodle XML under a category named after the quiz."""
         root = ET.Element("quiz")
         cat = ET.SubElement(root, "question", type="category")
         _text(ET.SubElement(cat, "category"), category_path(quiz.title))
