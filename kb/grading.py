@@ -135,6 +135,9 @@ def _has_stem(s: str, bag: set[str]) -> bool:
     return s in bag or any(_close(s, b) for b in bag)
 
 
+_CONCEPT_WORD_SHARE = 0.6  # "most" of a concept's words: 1 of 1, 2 of 2 or 3, 3 of 4 or 5
+
+
 def concept_hits(concepts: Sequence[str], reply: str) -> tuple[list[str], list[str]]:
     """(present, missing): a concept is present when most of its content words appear in the
     reply, inflected, without accents or with a one-letter typo."""
@@ -146,7 +149,7 @@ def concept_hits(concepts: Sequence[str], reply: str) -> tuple[list[str], list[s
         if not cs:
             continue
         got = sum(_has_stem(s, bag) for s in cs)
-        (present if got >= math.ceil(0.6 * len(cs)) else missing).append(c)
+        (present if got >= math.ceil(_CONCEPT_WORD_SHARE * len(cs)) else missing).append(c)
     return present, missing
 
 

@@ -230,6 +230,9 @@ class OfflineWriter:
     @staticmethod
     def _draft(slide: Slide, item: Item | None, q: Question, key: str, priority: float,
                quote: str | None = None) -> Draft:
+        """A draft citing the slide's passage. ``priority`` orders the selection: each kind of question
+        has a hand-set base (1.4 for a key-term cloze up to 2.9 for steps and contrasts: the more a
+        question asks to explain, the higher; no measurement recorded), plus the term's centrality."""
         quote = quote or (item.text if item else q.answer)
         q = Question(type=q.type, prompt=q.prompt, answer=q.answer, citations=(_citation(slide.chunk, quote),),
                      concepts=q.concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,

@@ -36,7 +36,7 @@ def quiz_lang(quiz: Quiz) -> str:
 
 
 def citation_text(c: Citation) -> str:
-    """"source · locator — “quote”" of a citation."""
+    """The citation as source · locator — “quote”."""
     where = f"{c.source} · {c.locator}" if c.locator else c.source
     return where + (f" — “{c.quote}”" if c.quote else "")
 
