@@ -365,7 +365,8 @@ class OfflineGrader:
         xs, ys = [0.0, c[0], c[1], c[2], float(MAX_POINTS)], [0.0, 0.5, 1.5, 2.5, 3.0]
         if raw <= xs[0]:
             return 0.0
-        for (x0, y0), (x1, y1) in zip(zip(xs, ys, strict=True), zip(xs[1:], ys[1:], strict=True), strict=True):
+        # consecutive knots: the pairs and the pairs shifted by one (one fewer) — truncation intended
+        for (x0, y0), (x1, y1) in zip(zip(xs, ys, strict=True), zip(xs[1:], ys[1:], strict=True), strict=False):
             if raw <= x1:
                 return y0 + (y1 - y0) * (raw - x0) / (x1 - x0) if x1 > x0 else y1
         return 3.0
