@@ -235,8 +235,9 @@ class KB:
         answers.update({(r.student, r.question_id): r.answer for r in got.items})
         grader = self.grader(offline=offline)
         qc = calibrate_grader(grader, quiz_file, quiz, Path(calibrate) if calibrate else None, overrides, answers)
+        got.problems.extend(qc.notes)  # bad rows of the teacher-graded CSV: named, skipped, exit 1
         run = GradeRun(None, qc if qc.calibration is not None else None, out_dir)
-        result = Result(run, problems=got.problems + qc.notes, notes=got.notes + notes)
+        result = Result(run, problems=list(got.problems), notes=got.notes + notes)
         if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
             result.notes.append(f"no replies to grade in {replies} — nothing written"
                                 + (f"; {out_dir} unchanged" if out_dir.exists() else ""))
