@@ -175,6 +175,11 @@ def _top(scores: "np.ndarray", n: int) -> "np.ndarray":
     return part[np.argsort(-scores[part], kind="stable")]
 
 
+# Reads that overlap an ingest in another process and find no cached index to fall back on (a store
+# being written for the first time): 5 tries, 0.2 s more each (3 s in all).
+_READ_ATTEMPTS = 5
+
+
 class SearchIndex:
     """What a search reads, in memory: every chunk, its vector (float32, L2-normalised) and
     the BM25 postings. Built from the store after its content changes and cached in one
@@ -230,6 +235,37 @@ class SearchIndex:
 
     @classmethod
     def for_store(cls, store: ChromaStore, cache_dir: Path) -> "SearchIndex":
+        """The cached index for the store's content, built (and cached) when there is none.
+
+        A read that overlaps another process's ingest can fail inside Chroma ("Error finding id":
+        its SQLite rows are written before the vector segment). It is retried briefly; if it still
+        fails, the newest cached index of the collection — the knowledge base as the last complete
+        ingest left it (`kb ingest` caches one when it ends) — answers instead, so readers are never
+        blocked by a writer."""
+        import time
+
+        from .errors import StoreError
+
+        for attempt in range(_READ_ATTEMPTS):
+            try:
+                return cls._load_or_build(store, cache_dir)
+            except StoreError:
+                previous = cls.newest(cache_dir, store.info["collection"])
+                if previous is not None:
+                    return previous
+                if attempt == _READ_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    @classmethod
+    def newest(cls, cache_dir: Path, collection: str) -> "SearchIndex | None":
+        """The most recently written cached index of ``collection``, whatever its key."""
+        files = sorted(cache_dir.glob(f"index-{collection}-*.pkl"), key=lambda p: p.stat().st_mtime, reverse=True)
+        return cls.load(files[0]) if files else None
+
+    @classmethod
+    def _load_or_build(cls, store: ChromaStore, cache_dir: Path) -> "SearchIndex":
         collection = store.info["collection"]
         key = content_key(store)
         index = cls.load(cls.path(cache_dir, collection, key))
