@@ -142,6 +142,8 @@ class KB:
             ws = open_workspace(self.settings, embedder, create=True, rebuild=rebuild)
             report = (run_rebuild if rebuild else run_ingest)(
                 paths, ws.store, ws.embedder, prune=prune, prune_empty=prune_empty, max_mb=max_mb, progress=progress)
+            if not (rebuild or report.interrupted):
+                _cache_search_index(ws)
         self.__dict__.pop("workspace", None)  # the next call sees the store as it is now
         problems = [f"{f.source}: {f.message}" for f in report.failed]
         if report.rebuild.startswith("not"):
@@ -340,6 +342,17 @@ class KB:
 
         loaded = self.load_quizzes(quizzes, warn=warn)
         return StudyDB(study_db_path(self.settings.home), create=False).progress(loaded)
+
+
+def _cache_search_index(ws: Workspace) -> None:
+    """Cache the search index of what was just ingested: the next cold ``kb search`` reads one file,
+    and a search during the next ingest answers from it (see ``SearchIndex.for_store``)."""
+    from .search import SearchIndex
+
+    try:
+        SearchIndex.for_store(ws.store, ws.settings.cache_dir)
+    except (KbError, OSError):
+        pass  # only speed is lost; the next search builds it
 
 
 def _check_report_folder(out_dir: Path) -> None:
