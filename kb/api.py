@@ -94,6 +94,18 @@ class GradeRun:
 
 
 @dataclass
+class QuizRun:
+    """One ``generate_quiz`` call: the generation report and the quiz file it was (or would be) written to."""
+
+    report: Any  # kb.generate.GenerationReport: .quiz, .notes (why fewer), .rejected, .errors
+    path: Path
+
+    @property
+    def quiz(self) -> Quiz:
+        return self.report.quiz
+
+
+@dataclass
 class StudyQueue:
     """What a study session asks, due first then new, with the database it is saved to."""
 
@@ -179,10 +191,10 @@ class KB:
     def generate_quiz(self, n: int = 10, *, topic: str | None = None, sources: Sequence[str] = (),
                       types: Sequence[str] = ("short", "mcq", "cloze", "tf"), difficulty: str | None = None,
                       lang: str | None = None, out: str | Path | None = None, force: bool = False,
-                      offline: bool = False) -> Result[Any]:
+                      offline: bool = False) -> Result[QuizRun]:
         """Write exercises with model answers to a quiz file (default ``quizzes/<topic|source|course>.json``).
-        The value is the generation report (``.quiz``, ``.notes`` on why fewer were written); the file
-        is written only when at least one question passed the checks."""
+        The value holds the quiz, the report (``.notes`` say why fewer were written) and the path; the
+        file is written only when at least one question passed the checks."""
         from .generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
         from .llm import get_writer
         from .quiz import save_quiz
@@ -195,7 +207,7 @@ class KB:
             raise InputError(f"{path} exists", "pass --force to replace it, or --out another.json")
         writer = OfflineWriter() if offline else get_writer(self.settings)
         report = generate_quiz(self.workspace, request, writer)
-        result: Result[Any] = Result(report, backend_failure="; ".join(report.errors), notes=list(report.notes))
+        result = Result(QuizRun(report, path), backend_failure="; ".join(report.errors), notes=list(report.notes))
         if report.quiz.questions:
             save_quiz(report.quiz, path)
             result.written.append(path)

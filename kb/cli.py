@@ -269,9 +269,9 @@ def quiz_generate(
 
     result = _course().generate_quiz(n=n, topic=topic, sources=source or (), types=_csv(types),
                                      difficulty=difficulty, lang=lang, out=out, force=force, offline=offline)
-    report = result.value
-    ui.print_json(report.quiz.to_json()) if json_out else ui.quiz(report.quiz)
-    ui.generation_summary(report, result.written[0] if result.written else out or "the quiz file")
+    run = result.value
+    ui.print_json(run.quiz.to_json()) if json_out else ui.quiz(run.quiz)
+    ui.generation_summary(run.report, run.path)
     _finish(result)
 
 

@@ -47,6 +47,7 @@ def test_open_ingest_search_ask_generate_grade_study(tmp_path, monkeypatch):
     gen = course.generate_quiz(n=3, out="quizzes/notas.json", offline=True)
     assert gen.ok and [p.name for p in gen.written] == ["notas.json"]
     quiz = gen.value.quiz
+    assert gen.value.path.name == "notas.json"
     assert quiz.questions
     with pytest.raises(InputError, match="exists"):
         course.generate_quiz(n=3, out="quizzes/notas.json", offline=True)
