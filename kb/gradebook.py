@@ -142,7 +142,7 @@ def _read_sheet(path: Path, quiz: Quiz) -> Replies:
         out.problems.append(f"{path}:1: no '## <question id>' headings — sheet skipped; "
                             "start each answer with a line '## q…' (the id) or '## 3' (the number)")
         return out
-    for m, nxt in zip(marks, marks[1:] + [None]):
+    for m, nxt in zip(marks, marks[1:] + [None], strict=True):
         line = text[: m.start()].count("\n") + 1
         raw_id = m.group(1)
         qid = _resolve_qid(quiz, raw_id) or _resolve_qid(quiz, "q" + raw_id if not raw_id.startswith("q") else raw_id)
@@ -176,9 +176,11 @@ class ClassReport:
 
     @property
     def students(self) -> list[str]:
+        """The students with a graded reply, sorted."""
         return sorted({g.reply.student for g in self.graded})
 
     def table(self) -> dict[str, dict[str, Grade]]:
+        """Student → question id → grade."""
         t: dict[str, dict[str, Grade]] = defaultdict(dict)
         for g in self.graded:
             t[g.reply.student][g.reply.question_id] = g.grade
@@ -198,6 +200,7 @@ class ClassReport:
         return out
 
     def question_stats(self) -> list[dict[str, Any]]:
+        """Per quiz question: replies, mean and spread of points, how many got it right, the concepts most missed."""
         by_q: dict[str, list[Grade]] = defaultdict(list)
         for g in self.graded:
             by_q[g.reply.question_id].append(g.grade)
@@ -257,6 +260,7 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
 
 def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
                 overrides: dict[tuple[str, str], tuple[int, str]] | None = None) -> ClassReport:
+    """Grade each student's latest reply per question; a teacher's override replaces kb's grade."""
     overrides = overrides or {}
     latest: dict[tuple[str, str], Reply] = {}
     problems, notes = list(replies.problems), list(replies.notes)
@@ -270,7 +274,7 @@ def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
     tasks = [Task(quiz.question(r.question_id), r.answer, r.student) for r in items]  # type: ignore[arg-type]
     grades = grader.grade(tasks) if tasks else []
     graded, kept = [], 0
-    for r, g in zip(items, grades):
+    for r, g in zip(items, grades, strict=True):
         ov = overrides.get((r.student, r.question_id))
         if ov is not None:
             g = with_override(g, ov[0], ov[1])
@@ -367,6 +371,7 @@ def _number(quiz: Quiz, qid: str) -> int:
 
 
 def report_json(report: ClassReport, quiz_path: str) -> dict[str, Any]:
+    """The class report as a JSON object (per question, per student with answers, problems)."""
     answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in report.graded}
     return {
         "quiz": quiz_path, "title": report.quiz.title,

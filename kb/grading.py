@@ -47,18 +47,21 @@ class Grade:
     grader: str = "offline"
 
     def to_json(self) -> dict[str, Any]:
+        """The grade as a JSON object."""
         return {"question_id": self.question_id, "points": self.points, "score": round(self.score, 3),
                 "verdict": self.verdict, "feedback": self.feedback, "present": list(self.present),
                 "missing": list(self.missing), "flags": list(self.flags), "grader": self.grader}
 
 
 def verdict_for(points: int) -> str:
+    """correct (full points), incorrect (0) or partial."""
     return "correct" if points >= MAX_POINTS else "incorrect" if points <= 0 else "partial"
 
 
 def make_grade(question: Question, points: float, feedback: str, *, score: float | None = None,
                present: Sequence[str] = (), missing: Sequence[str] = (), flags: Sequence[str] = (),
                grader: str = "offline") -> Grade:
+    """A Grade with points rounded half up and clipped to 0..MAX_POINTS."""
     p = int(min(MAX_POINTS, max(0, math.floor(points + 0.5))))
     s = p / MAX_POINTS if score is None else min(1.0, max(0.0, score))
     return Grade(question.id, p, s, verdict_for(p), feedback, tuple(present), tuple(missing), tuple(flags), grader)
@@ -76,7 +79,8 @@ class Task:
 class Grader(Protocol):
     name: str
 
-    def grade(self, tasks: Sequence[Task]) -> list[Grade]: ...
+    def grade(self, tasks: Sequence[Task]) -> list[Grade]:
+        """One grade per task, in order."""
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -131,17 +135,21 @@ def _has_stem(s: str, bag: set[str]) -> bool:
     return s in bag or any(_close(s, b) for b in bag)
 
 
+_CONCEPT_WORD_SHARE = 0.6  # "most" of a concept's words: 1 of 1, 2 of 2 or 3, 3 of 4 or 5
+
+
 def concept_hits(concepts: Sequence[str], reply: str) -> tuple[list[str], list[str]]:
     """(present, missing): a concept is present when most of its content words appear in the
     reply, inflected, without accents or with a one-letter typo."""
     bag = set(content_stems(reply))
-    present, missing = [], []
+    present: list[str] = []
+    missing: list[str] = []
     for c in concepts:
         cs = content_stems(c)
         if not cs:
             continue
         got = sum(_has_stem(s, bag) for s in cs)
-        (present if got >= math.ceil(0.6 * len(cs)) else missing).append(c)
+        (present if got >= math.ceil(_CONCEPT_WORD_SHARE * len(cs)) else missing).append(c)
     return present, missing
 
 
@@ -269,7 +277,7 @@ class Features:
 class OfflineGrader:
     """Deterministic grader for free-text replies; exact grading for objective types."""
 
-    def __init__(self, embedder: "Embedder", calibration: dict[str, Any] | None = None,
+    def __init__(self, embedder: Embedder, calibration: dict[str, Any] | None = None,
                  adjust: dict[str, tuple[Sequence[float], float]] | None = None) -> None:
         self.embedder = embedder
         self.cal = calibration or CALIBRATION
@@ -279,6 +287,7 @@ class OfflineGrader:
 
     # one batch: every distinct text is embedded once
     def features(self, tasks: Sequence[Task]) -> list[Features]:
+        """The similarity and coverage features of each reply against its references."""
         import numpy as np
 
         texts: dict[str, int] = {}
@@ -297,7 +306,7 @@ class OfflineGrader:
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         vecs = vecs / np.where(norms == 0, 1, norms)
         out = []
-        for t, (refs, ri, refi, senti, qi, ci) in zip(tasks, plan):
+        for t, (refs, ri, refi, senti, qi, ci) in zip(tasks, plan, strict=True):
             r = vecs[ri]
             csims = [float(x) for x in vecs[ci] @ r] if ci else []
             v = {
@@ -323,7 +332,7 @@ class OfflineGrader:
         present, _ = concept_hits(concepts, reply)
         # a concept is there when its words are (inflected, typos) or its meaning is (synonyms, other
         # languages): cosine of the concept and the reply ≥ concept_match, measured on the course set
-        sims = dict(zip(concepts, concept_sims))
+        sims = dict(zip(concepts, concept_sims, strict=False))
         present = [c for c in concepts if c in present or sims.get(c, 0.0) >= concept_match]
         missing = [c for c in concepts if c not in present]
         coverage = len(present) / (len(present) + len(missing)) if (present or missing) else recall
@@ -343,6 +352,7 @@ class OfflineGrader:
         return Features(v, present, missing)
 
     def raw_points(self, f: Features) -> float:
+        """Unrounded points: the calibrated linear model of the features."""
         if f.crosslingual and "weights_crosslingual" in self.cal:
             w, b = self.cal["weights_crosslingual"], self.cal["bias_crosslingual"]
         else:
@@ -355,12 +365,14 @@ class OfflineGrader:
         xs, ys = [0.0, c[0], c[1], c[2], float(MAX_POINTS)], [0.0, 0.5, 1.5, 2.5, 3.0]
         if raw <= xs[0]:
             return 0.0
-        for (x0, y0), (x1, y1) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
+        # consecutive knots: the pairs and the pairs shifted by one (one fewer) — truncation intended
+        for (x0, y0), (x1, y1) in zip(zip(xs, ys, strict=True), zip(xs[1:], ys[1:], strict=True), strict=False):
             if raw <= x1:
                 return y0 + (y1 - y0) * (raw - x0) / (x1 - x0) if x1 > x0 else y1
         return 3.0
 
     def grade(self, tasks: Sequence[Task]) -> list[Grade]:
+        """Objective types by rule, empty and don't-know replies as 0, short answers by the model."""
         out: list[Grade | None] = [None] * len(tasks)
         free: list[int] = []
         for i, t in enumerate(tasks):
@@ -374,7 +386,7 @@ class OfflineGrader:
                                     missing=t.question.concepts,
                                     flags=("empty" if not t.reply.strip() else "dont_know",))
         feats = self.features([tasks[i] for i in free])
-        for i, f in zip(free, feats):
+        for i, f in zip(free, feats, strict=True):
             out[i] = self._judge(tasks[i], f)
         return [g for g in out if g is not None]
 
@@ -538,6 +550,7 @@ def _choice_index(q: Question, reply: str) -> int | None:
 
 
 def parse_tf(reply: str) -> bool | None:
+    """True or False from the reply's first word (yes/true/verdadeiro …), None when it says neither."""
     ws = [fold(w) for w in words(reply)]
     if not ws:
         return None
@@ -571,7 +584,7 @@ def _cloze_match(reply: str, answers: Sequence[str]) -> bool:
         if len(ca) >= 6 and _close(cr, ca):
             return True  # one-letter typo in a long term
         rw, aw = nr.split(), na.split()
-        if len(rw) == len(aw) and all(_same_word(x, y) for x, y in zip(rw, aw)):
+        if len(rw) == len(aw) and all(_same_word(x, y) for x, y in zip(rw, aw, strict=True)):
             return True  # singular/plural or a one-letter typo per word
     return False
 

@@ -153,9 +153,9 @@ def _groups(items: list[Item], run: int) -> list[Item]:
             if nxt.text.endswith(":") or nxt.label and len(words(nxt.label)) <= 3:
                 break
             body.append(nxt)
-        if body and all(b.whole and len(words(b.text)) >= 4 for b in body) and len(body) <= 3 \
-                and not re.search(r"(a|e|an|en|ar|er|ir)$", fold(words(head)[0])) or body and head[:1].isupper() \
-                and len(words(head)) >= 2 and all(b.whole and len(words(b.text)) >= 4 for b in body) and len(body) <= 3 \
+        short_whole_body = bool(body) and all(b.whole and len(words(b.text)) >= 4 for b in body) and len(body) <= 3
+        if short_whole_body and not re.search(r"(a|e|an|en|ar|er|ir)$", fold(words(head)[0])) \
+                or short_whole_body and head[:1].isupper() and len(words(head)) >= 2 \
                 and fold(words(head)[0]).endswith(("cion", "cao", "dad", "dade", "miento", "mento", "ncia", "sis")):
             run += 1
             text = " ".join(b.text if _END.search(b.text) else b.text + "." for b in body)
@@ -177,8 +177,8 @@ def complete_sentence(text: str, min_words: int = 6, max_words: int = 60) -> boo
         return False
     if text.count("(") != text.count(")") or text.count("«") != text.count("»"):
         return False
-    if re.search(r"[^\s.:;!?¿¡«“\"(] (A|O|Os|As|El|La|Los|Las|The|Um|Uma|Un|Una|En|Em|In|Com|Con|With|Para|Por) [a-zà-ÿ]",
-                 text):
+    if re.search(r"[^\s.:;!?¿¡«“\"(] (A|O|Os|As|El|La|Los|Las|The|Um|Uma|Un|Una|En|Em|In|Com|Con|With|Para|Por)"
+                 r" [a-zà-ÿ]", text):
         return False  # "… como processo A maioria …": two sentences run together without a stop
     if re.search(r"\w\([^)]*,\S", text):
         return False  # a code call "f(a,b,shape=(3,2))" inside the sentence

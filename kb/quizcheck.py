@@ -25,6 +25,9 @@ from .ideas import dangling
 from .quiz import Question
 from .text import STOPWORDS, fold, words
 
+# True/false and cloze grounding (set with the writer's defect checks, 0e944b1; no measurement recorded):
+_TRUE_STATEMENT_OVERLAP = 0.9  # a true statement: (nearly) all its words are in the passage
+_QUOTE_OVERLAP = 0.8  # a false statement's quote, a filled-in cloze: most of their words are in the passage
 SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
 DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor")
 _BLANK = re.compile(r"_{3,}")
@@ -81,6 +84,7 @@ def support(answer: str, quote: str, passage: str, embedder=None) -> float:
 
 
 def contained(text: str, passage: str) -> bool:
+    """The text, normalised, appears in the normalised passage."""
     t = norm(text)
     return bool(t) and t in norm(passage)
 
@@ -120,6 +124,7 @@ def statement(q: Question) -> str:
 
 
 def cut_off(q: Question, passage: str = "") -> str | None:
+    """'cut-off' when the prompt, statement, answer or a choice ends mid-phrase, else None."""
     texts = [statement(q) if q.type in ("tf", "cloze") else q.prompt]
     if q.type == "short":
         texts.append(q.answer)
@@ -140,6 +145,8 @@ def cut_off(q: Question, passage: str = "") -> str | None:
 
 
 def giveaway(q: Question) -> str | None:
+    """'giveaway' when the stem names the answer, or has a word (or its translation) that only the
+    right option echoes; else None."""
     if q.type == "cloze":
         rest = _BLANK.sub(" ", q.prompt)
         a = fold(q.answer).strip("() ")
@@ -199,6 +206,7 @@ def same_thing(a: str, b: str) -> bool:
 
 
 def duplicate_choices(q: Question) -> str | None:
+    """'duplicate-choices' when two choices name the same thing, else None."""
     cs = list(q.choices)
     for i in range(len(cs)):
         for j in range(i + 1, len(cs)):
@@ -208,19 +216,20 @@ def duplicate_choices(q: Question) -> str | None:
 
 
 def unsupported(q: Question, passage: str, embedder=None) -> str | None:
+    """'unsupported' when the cited passage does not back the answer, else None."""
     if not passage:
         return "unsupported"
     quote = q.citations[0].quote if q.citations else ""
     if q.type == "tf":
         s = statement(q)
         if q.correct is True:
-            ok = contained(s, passage) or word_overlap(s, passage) >= 0.9
+            ok = contained(s, passage) or word_overlap(s, passage) >= _TRUE_STATEMENT_OVERLAP
         else:
-            ok = bool(quote) and word_overlap(quote, passage) >= 0.8 and not contained(s, passage)
+            ok = bool(quote) and word_overlap(quote, passage) >= _QUOTE_OVERLAP and not contained(s, passage)
         return None if ok else "unsupported"
     if q.type == "cloze":
         filled = _BLANK.sub(q.answer, statement(q), count=1)
-        if word_overlap(filled, passage) < 0.8:
+        if word_overlap(filled, passage) < _QUOTE_OVERLAP:
             return "unsupported"
     if support(q.correct_text, quote, passage, embedder) < SUPPORT_THRESHOLD:
         return "unsupported"

@@ -145,22 +145,26 @@ def read_text_source(text: str, ext: str, path: Path) -> tuple[str, list[Block]]
 _BULLETS = "•◦▪▫●○■□☐☑✓✔➢➤►▶‣⁃-*·"
 
 
-def read_pdf_bytes(data: bytes, path: Path, notes: list[str]) -> list[Block]:
-    """One block per kept page. Title-only pages become the section heading of the pages
-    after them; a page that repeats the previous one (or is a build step of the next one)
-    is dropped. Text comes from pypdf's layout mode, which keeps the spaces that plain
-    extraction loses between differently-styled words ("TensorFlowdistribuido")."""
+# Jaccard overlap of a page's words with the previous page's: at or above _REPEAT_OVERLAP the page
+# repeats the previous one; a previous page whose words are all on this one and overlap at least
+# _BUILD_STEP_OVERLAP was a build step (the same slide with fewer bullets revealed).
+_REPEAT_OVERLAP = 0.9
+_BUILD_STEP_OVERLAP = 0.6
+
+
+def _open_pdf(data: bytes, path: Path) -> list:
+    """The pages of a PDF; InputError for a file that is not a PDF, encrypted or damaged."""
     import io
 
     import pypdf
     from pypdf.errors import PdfReadError
 
-    logging.getLogger("pypdf").setLevel(logging.ERROR)  # "Ignoring wrong pointing object" noise
     if not data.lstrip()[:5].startswith(b"%PDF"):
         raise InputError(f"{path}: not a PDF (no %PDF header)", "re-export or re-download the file, or remove it")
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
+            ok: int
             try:
                 ok = reader.decrypt("")
             except Exception:  # unsupported algorithm, missing crypto library
@@ -170,11 +174,49 @@ def read_pdf_bytes(data: bytes, path: Path, notes: list[str]) -> list[Block]:
                     f"{path}: PDF is encrypted with a password",
                     "save an unencrypted copy (e.g. qpdf --decrypt --password=... in.pdf out.pdf)",
                 )
-        pages = list(reader.pages)
+        return list(reader.pages)
     except InputError:
         raise
     except (PdfReadError, Exception) as e:  # pypdf raises many types on damaged files
         raise InputError(f"{path}: damaged PDF ({type(e).__name__}: {e})", "re-export the PDF or remove it") from e
+
+
+def _page_text(page, number: int, plain_pages: list[int], failed: list[int]) -> str | None:
+    """The page's text in layout mode, else plain (noted in plain_pages); None when unreadable
+    (noted in failed)."""
+    try:
+        return page.extract_text(extraction_mode="layout")
+    except Exception:
+        try:
+            raw = page.extract_text()
+            plain_pages.append(number)
+            return raw
+        except Exception:
+            failed.append(number)
+            return None
+
+
+def _repeats_previous(ws: set[str], prev_words: set[str], blocks: list[Block], prev_page: int) -> bool:
+    """True when the page repeats the previous one; drops the previous page's blocks when it was
+    a build step of this one."""
+    if not (prev_words and blocks):
+        return False
+    overlap = len(ws & prev_words) / max(1, len(ws | prev_words))
+    if ws <= prev_words or overlap >= _REPEAT_OVERLAP:
+        return True
+    if prev_words <= ws and overlap >= _BUILD_STEP_OVERLAP:
+        while blocks and blocks[-1].locator.page == prev_page:
+            blocks.pop()  # the previous page was a build step of this one
+    return False
+
+
+def read_pdf_bytes(data: bytes, path: Path, notes: list[str]) -> list[Block]:
+    """One block per kept page. Title-only pages become the section heading of the pages
+    after them; a page that repeats the previous one (or is a build step of the next one)
+    is dropped. Text comes from pypdf's layout mode, which keeps the spaces that plain
+    extraction loses between differently-styled words ("TensorFlowdistribuido")."""
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # "Ignoring wrong pointing object" noise
+    pages = _open_pdf(data, path)
 
     blocks: list[Block] = []
     section = ""  # last title-only page
@@ -189,15 +231,9 @@ def read_pdf_bytes(data: bytes, path: Path, notes: list[str]) -> list[Block]:
     logo_images = counts[len(counts) // 2] if counts else 0
     index: list[str] = []  # entries of the deck's table of contents, when it has one
     for number, page in enumerate(pages, start=1):
-        try:
-            raw = page.extract_text(extraction_mode="layout")
-        except Exception:
-            try:
-                raw = page.extract_text()
-                plain_pages.append(number)
-            except Exception:
-                failed.append(number)
-                continue
+        raw = _page_text(page, number, plain_pages, failed)
+        if raw is None:
+            continue
         title, body = split_slide(raw)
         text = "\n".join(t for t, _ in body)
         if len(words(text)) < 4:
@@ -208,16 +244,12 @@ def read_pdf_bytes(data: bytes, path: Path, notes: list[str]) -> list[Block]:
         if not index and fold(title) in _INDEX_TITLES:
             index = [fold(strip_bullet(ln)[1]) for ln in text.splitlines() if ln.strip()]
         ws = set(w.lower() for w in words(f"{title} {text}"))
-        if prev_words and blocks:
-            overlap = len(ws & prev_words) / max(1, len(ws | prev_words))
-            if ws <= prev_words or overlap >= 0.9:
-                continue  # repeat of the previous page
-            if prev_words <= ws and overlap >= 0.6:
-                while blocks and blocks[-1].locator.page == prev_page:
-                    blocks.pop()  # the previous page was a build step of this one
+        if _repeats_previous(ws, prev_words, blocks, prev_page):
+            continue  # repeat of the previous page
         prev_words, prev_page = ws, number
         last_title = title or last_title
-        heading = (f"{section} > {title}" if section and title and fold(section) != fold(title) else title or section) or None
+        heading = (f"{section} > {title}" if section and title and fold(section) != fold(title)
+                   else title or section) or None
         for part, is_code in body:
             blocks.append(Block(text=part, locator=Locator(page=number, heading=heading), is_code=is_code))
     if plain_pages:
@@ -254,7 +286,8 @@ def _is_divider(title: str) -> bool:
     """A title-only page names the pages after it, unless it points at a lab or exercise
     ("Lab 1: 02_load.ipynb", "Ejercicio de ...:") or is a picture under a title."""
     return not (re.search(r"\.\w{2,5}\b", title) or title.rstrip().endswith(":")
-                or re.match(r"(?i)(lab|laboratorio|ejercicio|exerc[ií]cio|ejemplo|exemplo|demo|actividad|atividade|activity)\b", title))
+                or re.match(r"(?i)(lab|laboratorio|ejercicio|exerc[ií]cio|ejemplo|exemplo|demo|actividad|atividade"
+                            r"|activity)\b", title))
 
 
 def _pages(numbers: list[int]) -> str:
@@ -319,7 +352,8 @@ def _identifier_title(line: str, nxt: str) -> bool:
     return bool(re.fullmatch(r"@?[A-Za-z_][\w.]*(?:\(\))?", line.strip())) and bool(strip_bullet(nxt)[0])
 
 
-_TITLE_OPEN = frozenset("de del la las el los en y e a al con para por sobre da do das dos em no na com o os as ou".split())
+_TITLE_OPEN = frozenset(
+    "de del la las el los en y e a al con para por sobre da do das dos em no na com o os as ou".split())
 
 
 def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
@@ -341,7 +375,8 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
             code.pop()
         if code:
             base = min(ind for ind, t in code if t)
-            parts.append(("\n".join(" " * max(0, ind - base) + re.sub(r" {2,}", " ", t) if t else "" for ind, t in code), True))
+            parts.append(("\n".join(" " * max(0, ind - base) + re.sub(r" {2,}", " ", t) if t else ""
+                                    for ind, t in code), True))
         code.clear()
 
     for indent, text in lines:
@@ -432,6 +467,123 @@ def _paragraphs_with_fences(text: str) -> list[tuple[str, bool]]:
 _FRONT_MATTER = re.compile(r"\A(?:---|\+\+\+)[ \t]*\n(.*?)\n(?:---|\+\+\+|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 
 
+def _front_matter(text: str) -> tuple[str | None, str]:
+    """(front matter title or None, the text without its front matter)."""
+    m = _FRONT_MATTER.match(text)
+    if not (m and re.search(r"(?m)^\w[\w-]*\s*[:=]", m.group(1))):
+        return None, text
+    t = re.search(r"(?mi)^title\s*[:=]\s*['\"]?(.*?)['\"]?\s*$", m.group(1))
+    return (clean_inline(t.group(1)) if t and t.group(1).strip() else None), text[m.end():]
+
+
+class _MarkdownBlocks:
+    """Walks markdown-it's tokens into blocks, keeping the heading path and the lines of the
+    open block; lists, tables and blockquotes (``depth`` > 0) form one block each."""
+
+    def __init__(self, tokens: list, fm_title: str | None) -> None:
+        self.tokens = tokens
+        self.fm_title = fm_title
+        self.blocks: list[Block] = []
+        self.path: list[tuple[int, str]] = []
+        self.lines: list[str] = []
+        self.depth = 0  # nesting of lists/tables/blockquotes: their parts form one block
+        self.list_level = 0
+        self.row: list[str] = []
+        self.ordered: list[int] = []  # per open list: the next item number, 0 for a bullet list
+
+    def read(self) -> list[Block]:
+        i = 0
+        while i < len(self.tokens):
+            if self.tokens[i].type == "heading_open":
+                self._heading(i)
+                i += 3  # heading_open, inline, heading_close
+                continue
+            self._token(i)
+            i += 1
+        self._flush()
+        return self.blocks
+
+    def _heading_path(self) -> str | None:
+        return " > ".join(t for _, t in self.path) or self.fm_title
+
+    def _flush(self) -> None:
+        body = "\n".join(ln for ln in self.lines if ln.strip()).strip()
+        if body:
+            self.blocks.append(Block(text=body, locator=Locator(heading=self._heading_path()), is_code=False))
+        self.lines.clear()
+
+    def _open_group(self) -> None:
+        if self.depth == 0:
+            self._flush()
+        self.depth += 1
+
+    def _close_group(self) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self._flush()
+
+    def _add_line(self, line: str) -> None:
+        self.lines.append(line)
+        if self.depth == 0:
+            self._flush()
+
+    def _heading(self, i: int) -> None:
+        self._flush()
+        level = int(self.tokens[i].tag[1])
+        title = _inline_text(self.tokens[i + 1]) if i + 1 < len(self.tokens) else ""
+        if title:
+            self.path = [(lv, t) for lv, t in self.path if lv < level] + [(level, title)]
+
+    def _token(self, i: int) -> None:
+        tok = self.tokens[i]
+        kind = tok.type
+        if kind in ("fence", "code_block"):
+            self._flush()
+            code = tok.content.rstrip("\n")
+            if code.strip():
+                self.blocks.append(Block(text=code, locator=Locator(heading=self._heading_path()), is_code=True))
+        elif kind in ("bullet_list_open", "ordered_list_open"):
+            self._open_group()
+            self.list_level += 1
+            self.ordered.append(int(tok.attrs.get("start", 1) or 1) if kind == "ordered_list_open" else 0)
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            self.list_level -= 1
+            self.ordered.pop()
+            self._close_group()
+        elif kind in ("table_open", "blockquote_open"):
+            self._open_group()
+        elif kind in ("table_close", "blockquote_close"):
+            self._close_group()
+        elif kind in ("tr_open", "th_open", "td_open", "tr_close"):
+            self._table(i)
+        elif kind == "inline" and self.tokens[i - 1].type == "paragraph_open":
+            self._paragraph(i)
+        elif kind == "html_block":
+            raw_html = re.sub(r"<[^>]+>", " ", tok.content)
+            if raw_html.strip():
+                self._add_line(clean_inline(html.unescape(" ".join(raw_html.split()))))
+
+    def _table(self, i: int) -> None:
+        kind = self.tokens[i].type
+        if kind == "tr_open":
+            self.row = []
+        elif kind in ("th_open", "td_open"):
+            self.row.append(_inline_text(self.tokens[i + 1]) if self.tokens[i + 1].type == "inline" else "")
+        elif any(c for c in self.row):  # tr_close
+            self.lines.append(" | ".join(self.row))
+
+    def _paragraph(self, i: int) -> None:
+        para = _inline_text(self.tokens[i])
+        if self.list_level and self.tokens[i - 2].type == "list_item_open":
+            if self.ordered[-1]:
+                para = f"{self.ordered[-1]}. {para}"
+                self.ordered[-1] += 1
+            else:
+                para = f"• {para}"
+            para = "  " * (self.list_level - 1) + para
+        self._add_line(para)
+
+
 def read_markdown(text: str) -> list[Block]:
     """Blocks per paragraph, list, table or code block with the heading path
     (``# A`` > ``## B`` > ``### C``), parsed by markdown-it (CommonMark + tables): underlined
@@ -440,95 +592,9 @@ def read_markdown(text: str) -> list[Block]:
     heads the text before the first heading."""
     from markdown_it import MarkdownIt
 
-    fm_title = None
-    m = _FRONT_MATTER.match(text)
-    if m and re.search(r"(?m)^\w[\w-]*\s*[:=]", m.group(1)):
-        t = re.search(r"(?mi)^title\s*[:=]\s*['\"]?(.*?)['\"]?\s*$", m.group(1))
-        fm_title = clean_inline(t.group(1)) if t and t.group(1).strip() else None
-        text = text[m.end():]
+    fm_title, text = _front_matter(text)
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
-    blocks: list[Block] = []
-    path: list[tuple[int, str]] = []
-    lines: list[str] = []
-    depth = 0  # nesting of lists/tables/blockquotes: their parts form one block
-    list_level = 0
-    row: list[str] = []
-    ordered: list[int] = []
-
-    def heading() -> str | None:
-        return " > ".join(t for _, t in path) or fm_title
-
-    def flush() -> None:
-        body = "\n".join(ln for ln in lines if ln.strip()).strip()
-        if body:
-            blocks.append(Block(text=body, locator=Locator(heading=heading()), is_code=False))
-        lines.clear()
-
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        kind = tok.type
-        if kind == "heading_open":
-            flush()
-            level = int(tok.tag[1])
-            title = _inline_text(tokens[i + 1]) if i + 1 < len(tokens) else ""
-            if title:
-                path = [(lv, t) for lv, t in path if lv < level] + [(level, title)]
-            i += 3
-            continue
-        if kind in ("fence", "code_block"):
-            flush()
-            code = tok.content.rstrip("\n")
-            if code.strip():
-                blocks.append(Block(text=code, locator=Locator(heading=heading()), is_code=True))
-        elif kind in ("bullet_list_open", "ordered_list_open"):
-            if depth == 0:
-                flush()
-            depth += 1
-            list_level += 1
-            ordered.append(int(tok.attrs.get("start", 1) or 1) if kind == "ordered_list_open" else 0)
-        elif kind in ("bullet_list_close", "ordered_list_close"):
-            depth -= 1
-            list_level -= 1
-            ordered.pop()
-            if depth == 0:
-                flush()
-        elif kind in ("table_open", "blockquote_open"):
-            if depth == 0:
-                flush()
-            depth += 1
-        elif kind in ("table_close", "blockquote_close"):
-            depth -= 1
-            if depth == 0:
-                flush()
-        elif kind == "tr_open":
-            row = []
-        elif kind in ("th_open", "td_open"):
-            row.append(_inline_text(tokens[i + 1]) if tokens[i + 1].type == "inline" else "")
-        elif kind == "tr_close":
-            if any(c for c in row):
-                lines.append(" | ".join(row))
-        elif kind == "inline" and tokens[i - 1].type == "paragraph_open":
-            para = _inline_text(tok)
-            if list_level and tokens[i - 2].type == "list_item_open":
-                if ordered[-1]:
-                    para = f"{ordered[-1]}. {para}"
-                    ordered[-1] += 1
-                else:
-                    para = f"• {para}"
-                para = "  " * (list_level - 1) + para
-            lines.append(para)
-            if depth == 0:
-                flush()
-        elif kind == "html_block":
-            raw_html = re.sub(r"<[^>]+>", " ", tok.content)
-            if raw_html.strip():
-                lines.append(clean_inline(html.unescape(" ".join(raw_html.split()))))
-                if depth == 0:
-                    flush()
-        i += 1
-    flush()
-    return blocks
+    return _MarkdownBlocks(tokens, fm_title).read()
 
 
 def _inline_text(tok) -> str:
@@ -585,7 +651,8 @@ def read_plain(text: str) -> list[Block]:
                 heading = kept[0][1].strip()
                 continue
             if looks_like_code("\n".join(ln for _, ln in kept)):
-                blocks.append(Block(text="\n".join(ln for _, ln in kept), locator=Locator(heading=heading), is_code=True))
+                blocks.append(Block(text="\n".join(ln for _, ln in kept), locator=Locator(heading=heading),
+                                    is_code=True))
                 continue
             items = rejoin_lines(kept)
             base = min((ind for m, _, ind in items if m), default=0)
@@ -660,13 +727,15 @@ def read_cues(text: str, path: Path) -> list[Block]:
                     blocks.append(Block(text=speech, locator=Locator(start=_hms(start), end=_hms(end))))
                 break
     if not blocks:
-        raise InputError(f"{path}: no timed cues found", "check that it is a WebVTT/SRT file ('00:00:01.000 --> 00:00:04.000')")
+        raise InputError(f"{path}: no timed cues found",
+                         "check that it is a WebVTT/SRT file ('00:00:01.000 --> 00:00:04.000')")
     return blocks
 
 
 # ---------------------------------------------------------------- HTML
 
-_SKIP = {"script", "style", "nav", "header", "footer", "aside", "noscript", "svg", "form", "button", "template", "iframe"}
+_SKIP = {"script", "style", "nav", "header", "footer", "aside", "noscript", "svg", "form", "button", "template",
+         "iframe"}
 _DROP = {"script", "style", "noscript", "svg", "template", "iframe", "button", "form"}  # nothing in them is text
 _BLOCK = {"p", "div", "li", "ul", "ol", "section", "article", "main", "br", "table", "blockquote", "dd", "dt",
           "figcaption", "pre", "caption"}
@@ -730,15 +799,23 @@ class _Readable(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in _DROP:
             self.drop = max(0, self.drop - 1)
-            return
-        if tag in _SKIP:
+        elif tag in _SKIP:
             self.skip = max(0, self.skip - 1)
         elif tag == "title":
             self.in_title = False
         elif re.fullmatch(r"h[1-6]", tag):
             self._flush()
             self.heading_level = 0
-        elif tag in ("td", "th"):
+        elif tag in ("td", "th", "tr", "table"):
+            self._end_table_part(tag)
+        elif tag in _BLOCK and self.cell is None:
+            self._flush()
+            if tag == "pre":
+                self.pre = max(0, self.pre - 1)
+
+    def _end_table_part(self, tag: str) -> None:
+        """A cell ends into its row, a row into the table's lines, the outermost table into one item."""
+        if tag in ("td", "th"):
             if self.cell is not None and self.row is not None:
                 self.row.append(clean_inline(" ".join("".join(self.cell).split())))
             self.cell = None
@@ -746,16 +823,12 @@ class _Readable(HTMLParser):
             if self.row and any(self.row):
                 self.table_rows.append(" | ".join(self.row))
             self.row = None
-        elif tag == "table":
+        else:  # table
             self.tables = max(0, self.tables - 1)
             if not self.tables and self.table_rows:
                 if not self.skip:
                     self.items.append(("p", 0, "\n".join(self.table_rows), False))
                 self.table_rows = []
-        elif tag in _BLOCK and self.cell is None:
-            self._flush()
-            if tag == "pre":
-                self.pre = max(0, self.pre - 1)
 
     def handle_data(self, data: str) -> None:
         if self.drop:

@@ -24,8 +24,8 @@ from __future__ import annotations
 import hashlib
 import pickle
 import re
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .chunking import index_text
@@ -148,7 +148,8 @@ class LexicalIndex:
         norm = self.K1 * (1 - self.B + self.B * lengths[self.docs] / max(avgdl, 1e-9)) if len(rows) else tf
         self.weights = (tf * (self.K1 + 1) / (tf + norm)).astype(np.float32)  # idf applied per query
 
-    def scores(self, query: str) -> "np.ndarray":
+    def scores(self, query: str) -> np.ndarray:
+        """BM25 score of every indexed passage for the query (idf applied here)."""
         import numpy as np
 
         out = np.zeros(len(self.ids), dtype=np.float32)
@@ -160,12 +161,13 @@ class LexicalIndex:
         return out
 
     def search(self, query: str, n: int) -> list[tuple[str, float]]:
+        """The n best (id, score) pairs with a score above 0."""
         s = self.scores(query)
         top = _top(s, n)
         return [(self.ids[i], float(s[i])) for i in top if s[i] > 0]
 
 
-def _top(scores: "np.ndarray", n: int) -> "np.ndarray":
+def _top(scores: np.ndarray, n: int) -> np.ndarray:
     import numpy as np
 
     n = min(n, len(scores))
@@ -186,7 +188,7 @@ class SearchIndex:
     file keyed by :func:`content_key`, so a cold ``kb search`` reads one file instead of
     starting Chroma; dense search is an exact cosine over all vectors (2 ms per 10,000)."""
 
-    def __init__(self, key: str, embedder_id: str | None, chunks: list[Chunk], vectors: "np.ndarray") -> None:
+    def __init__(self, key: str, embedder_id: str | None, chunks: list[Chunk], vectors: np.ndarray) -> None:
         self.key = key
         self.embedder_id = embedder_id
         self.chunks = chunks
@@ -194,7 +196,8 @@ class SearchIndex:
         self.lexical = LexicalIndex([c.id for c in chunks], [lexical_tokens(index_text(c)) for c in chunks])
 
     @classmethod
-    def build(cls, store: ChromaStore, key: str) -> "SearchIndex":
+    def build(cls, store: ChromaStore, key: str) -> SearchIndex:
+        """Build the index from every chunk and vector in the store, under cache key ``key``."""
         import numpy as np
 
         chunks = list(store.all_chunks())
@@ -210,10 +213,12 @@ class SearchIndex:
 
     @staticmethod
     def path(cache_dir: Path, collection: str, key: str) -> Path:
+        """The cache file of the index of ``collection`` with content key ``key``."""
         return cache_dir / f"index-{collection}-{key}.pkl"
 
     @classmethod
-    def load(cls, path: Path) -> "SearchIndex | None":
+    def load(cls, path: Path) -> SearchIndex | None:
+        """The pickled index at path, or None when it is missing or unreadable."""
         try:
             with path.open("rb") as f:
                 index = pickle.load(f)
@@ -222,6 +227,7 @@ class SearchIndex:
             return None  # missing, partial or from another version: rebuild
 
     def save(self, cache_dir: Path, collection: str) -> None:
+        """Write the index atomically to the cache and remove older indexes of the collection."""
         cache_dir.mkdir(parents=True, exist_ok=True)
         path = self.path(cache_dir, collection, self.key)
         tmp = path.with_suffix(".tmp")
@@ -234,8 +240,8 @@ class SearchIndex:
                     old.unlink(missing_ok=True)
 
     @classmethod
-    def for_store(cls, store: ChromaStore, cache_dir: Path) -> "SearchIndex":
-        """The cached index for the store's content, built (and cached) when there is none.
+    def for_store(cls, store: ChromaStore, cache_dir: Path) -> SearchIndex:
+        """The cached index of the store's current content, built and saved when missing.
 
         A read that overlaps another process's ingest can fail inside Chroma ("Error finding id":
         its SQLite rows are written before the vector segment). It is retried briefly; if it still
@@ -259,13 +265,14 @@ class SearchIndex:
         raise AssertionError("unreachable")
 
     @classmethod
-    def newest(cls, cache_dir: Path, collection: str) -> "SearchIndex | None":
+    def newest(cls, cache_dir: Path, collection: str) -> SearchIndex | None:
         """The most recently written cached index of ``collection``, whatever its key."""
         files = sorted(cache_dir.glob(f"index-{collection}-*.pkl"), key=lambda p: p.stat().st_mtime, reverse=True)
         return cls.load(files[0]) if files else None
 
     @classmethod
-    def _load_or_build(cls, store: ChromaStore, cache_dir: Path) -> "SearchIndex":
+    def _load_or_build(cls, store: ChromaStore, cache_dir: Path) -> SearchIndex:
+        """:meth:`for_store` without the fallback."""
         collection = store.info["collection"]
         key = content_key(store)
         index = cls.load(cls.path(cache_dir, collection, key))
@@ -325,6 +332,7 @@ class Retriever:
 
     @property
     def index(self) -> SearchIndex:
+        """The search index, loaded (or built) on first use."""
         if self._index is None:
             assert self.store is not None
             self._index = SearchIndex.for_store(self.store, self.cache_dir)
@@ -332,9 +340,11 @@ class Retriever:
 
     @property
     def lexical(self) -> LexicalIndex:
+        """The BM25 part of the search index."""
         return self.index.lexical
 
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
+        """The k best hits for one query (see :meth:`search_many`)."""
         return self.search_many([query], k=k, mode=mode)[0]
 
     def search_many(self, queries: Sequence[str], k: int = 5, mode: str = "hybrid") -> list[list[Hit]]:
@@ -381,7 +391,7 @@ class SearchSession:
     embedder: Embedder
 
 
-def open_search(settings: "Settings") -> SearchSession:
+def open_search(settings: Settings) -> SearchSession:
     """Open search for a workspace the fast way when possible: an on-disk store whose cached
     index is current is searched from that index alone (no Chroma client, ~0.75 s saved);
     otherwise the workspace is opened as usual, with its checks and error messages."""

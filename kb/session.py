@@ -43,6 +43,7 @@ def mask(text: str, question) -> str:
 
 
 def when(due_iso: str, now_iso: str) -> str:
+    """When a review is due, relative to now: 'in 5 min', 'in 3 h', 'in 2 days'."""
     import datetime as dt
 
     delta = dt.datetime.fromisoformat(due_iso) - dt.datetime.fromisoformat(now_iso)
@@ -60,6 +61,7 @@ class Session:
         self.summary = SessionSummary()
 
     def run(self) -> SessionSummary:
+        """Ask every item, recording each answer; Ctrl-C, end of input or quit end it early."""
         total = len(self.items)
         try:
             for n, item in enumerate(self.items, 1):

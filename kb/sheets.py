@@ -28,6 +28,7 @@ DIALECTS = ("comma", "excel-eu")
 
 
 def check_dialect(dialect: str) -> str:
+    """The dialect, or UsageError listing the known ones."""
     if dialect not in DIALECTS:
         raise UsageError(f"--csv-dialect {dialect}: unknown CSV dialect", f"use one of {', '.join(DIALECTS)}")
     return dialect

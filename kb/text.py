@@ -35,7 +35,8 @@ STOPWORDS_EN = frozenset(
 )
 STOPWORDS = STOPWORDS_PT | STOPWORDS_ES | STOPWORDS_EN
 # callers test folded words ("nao", "tambem"): hold the folded forms too
-STOPWORDS = STOPWORDS | frozenset(unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode() for w in STOPWORDS)
+STOPWORDS = STOPWORDS | frozenset(unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode()
+                                  for w in STOPWORDS)
 
 # Words that tell pt from es (both share many function words).
 _MARKERS = {
@@ -58,6 +59,7 @@ def words(text: str) -> list[str]:
 
 @lru_cache(maxsize=200_000)
 def fold_word(w: str) -> str:
+    """fold() of one word, cached."""
     return fold(w)
 
 
@@ -115,7 +117,8 @@ BULLET_CHARS = "•◦▪▫●○■□☐☑✓✔➢➤►▶‣⁃·"
 _BULLET = re.compile(r"^\s*(?:(?:[" + BULLET_CHARS + r"]+|[-*–](?=\s)|\d{1,2}[.)](?=\s))\s*)+")
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.I)
 _URL_LINE = re.compile(r"^\s*(?:[" + BULLET_CHARS + r"\-*]\s*)?[¹²³⁴⁵⁶⁷⁸⁹⁰\d]*\s*(?:https?://|www\.)\S*\s*$", re.I)
-_CREDIT = re.compile(r"^\s*(?:[" + BULLET_CHARS + r"\-*]\s*)?(?:fuente|fonte|source|créditos?|credits?|imagem|imagen|image)\s*:", re.I)
+_CREDIT = re.compile(r"^\s*(?:[" + BULLET_CHARS + r"\-*]\s*)?"
+                     r"(?:fuente|fonte|source|créditos?|credits?|imagem|imagen|image)\s*:", re.I)
 _LATEX = re.compile(r"\$\^?\{?[^$\n]{0,60}?\}?\$|\\mathrm\{[^}]*\}")
 _SUPERSCRIPT = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰]+")
 _EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=\S)([^*\n]+?)(?<=\S)\1(?![\w*])")
@@ -161,7 +164,8 @@ def looks_like_code_line(line: str) -> bool:
 
 _CODE_LINE_RE = re.compile(
     r"^\s*(?:(?:cd|pip3?|python3?|git|conda|source|export|mkdir|module|srun|sbatch|sudo|apt(?:-get)?|ls|nvidia-smi)\s+\S|"
-    r"\S*\$\{?[A-Z_]{2,}|import \w|from [\w.]+ import|#\s*[A-Za-z]|try:|except\b|else:|def \w+\(|class \w+[(:]|return\b|print\(|for \w+ in .*:$|if .*:$|"
+    r"\S*\$\{?[A-Z_]{2,}|import \w|from [\w.]+ import|#\s*[A-Za-z]|try:|except\b|else:|def \w+\(|class \w+[(:]|"
+    r"return\b|print\(|for \w+ in .*:$|if .*:$|"
     r"with .*:$|@\w[\w.]*$|\$ |\w[\w.\[\]]*\s*[+\-*/]?=\s*\S|[\w.]+\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$|[)\]}]+,?\s*$)"
 )
 

@@ -24,7 +24,8 @@ class Exporter(Protocol):
     extension: str
     binary: bool  # render returns bytes (a file format), not text
 
-    def render(self, quiz: Quiz, answers: bool = False) -> str | bytes: ...
+    def render(self, quiz: Quiz, answers: bool = False) -> str | bytes:
+        """The quiz in this format (the answer key when ``answers``)."""
 
 
 # name -> (module, class); modules are imported on use

@@ -25,15 +25,18 @@ GAP = "_____"  # the blank the offline writer puts in a cloze prompt (and Moodle
 
 
 def labels(q: Question) -> dict[str, str]:
+    """The question's language's labels (English when unknown)."""
     return LABELS.get(q.lang, LABELS["en"])
 
 
 def quiz_lang(quiz: Quiz) -> str:
+    """The most common language of the quiz's questions (English when none is known)."""
     langs = [q.lang for q in quiz.questions if q.lang in LABELS]
     return max(sorted(set(langs)), key=langs.count) if langs else "en"
 
 
 def citation_text(c: Citation) -> str:
+    """The citation as source · locator — “quote”."""
     where = f"{c.source} · {c.locator}" if c.locator else c.source
     return where + (f" — “{c.quote}”" if c.quote else "")
 

@@ -64,6 +64,7 @@ class AnkiExporter:
         self.timestamp = int(timestamp)  # seconds; note and note-type modification time
 
     def models(self):
+        """The basic and cloze note types, with ids stable across exports."""
         genanki = _genanki()
         basic = genanki.Model(
             stable_int("kb", "anki-model", "basic", MODEL_VERSION), "kb question",
@@ -82,6 +83,7 @@ class AnkiExporter:
         return basic, cloze
 
     def render(self, quiz: Quiz, answers: bool = False) -> bytes:
+        """The quiz as an Anki .apkg deck (bytes), one note per question."""
         genanki = _genanki()
         basic, cloze = self.models()
         deck = genanki.Deck(stable_int("kb", "anki-deck", quiz.title), quiz.title)

@@ -50,12 +50,14 @@ class GiftExporter:
 
     def render(self, quiz: Quiz, answers: bool = False) -> str:
         # $CATEGORY is read raw (no GIFT unescaping), so the title goes in as it is
+        """The quiz as Moodle GIFT text under a category named after the quiz."""
         out = [f"// {' '.join(quiz.title.split())} — exported by kb", f"$CATEGORY: {category_path(quiz.title)}", ""]
         for q in quiz.questions:
             out += [self.question(q), ""]
         return "\n".join(out)
 
     def question(self, q: Question) -> str:
+        """One question in GIFT, with its answers and general feedback."""
         lab = labels(q)
         prompt = gift_escape(to_html(q.prompt))
         general = "####" + gift_escape(_general_feedback(q))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..quiz import Question, Quiz
 from ._common import LABELS, LETTERS, quiz_lang
 
@@ -14,6 +16,7 @@ class MarkdownExporter:
     binary = False
 
     def render(self, quiz: Quiz, answers: bool = False) -> str:
+        """The student sheet, or with ``answers`` the answer key, as Markdown."""
         lab = LABELS[quiz_lang(quiz)]
         title = f"{quiz.title} — {lab['key']}" if answers else quiz.title
         out = [f"# {title}", ""]
@@ -38,8 +41,8 @@ class MarkdownExporter:
                 space = 1 if q.type == "cloze" else 4
                 lines += [f"{lab['answer']}:", ""] + ["_" * 72 + "  " for _ in range(space)] + [""]
             return lines
-        if q.type == "mcq":
-            lines.append(f"- **{lab['correct']}:** {LETTERS[q.correct]}) {q.correct_text}")
+        if q.type == "mcq":  # an mcq's correct is a choice index (checked when the quiz is read)
+            lines.append(f"- **{lab['correct']}:** {LETTERS[cast(int, q.correct)]}) {q.correct_text}")
         else:
             accepted = f" *(+ {', '.join(q.accepted)})*" if q.accepted else ""
             lines.append(f"- **{lab['answer']}:** {q.answer}{accepted}")

@@ -29,6 +29,7 @@ def category_path(title: str) -> str:
 
 
 def question_name(q: Question, width: int = 60) -> str:
+    """The question's id and its prompt cut to ``width`` characters."""
     prompt = " ".join(q.prompt.split())
     short = prompt if len(prompt) <= width else prompt[: width - 1].rstrip() + "…"
     return f"{q.id} · {short}"
@@ -47,6 +48,7 @@ class MoodleXmlExporter:
     binary = False
 
     def render(self, quiz: Quiz, answers: bool = False) -> str:
+        """The quiz as Moodle XML under a category named after the quiz."""
         root = ET.Element("quiz")
         cat = ET.SubElement(root, "question", type="category")
         _text(ET.SubElement(cat, "category"), category_path(quiz.title))
@@ -54,7 +56,8 @@ class MoodleXmlExporter:
         for q in quiz.questions:
             root.append(self._question(q))
         ET.indent(root, space="  ")
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode", short_empty_elements=False) + "\n"
+        xml = ET.tostring(root, encoding="unicode", short_empty_elements=False)
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml + "\n"
 
     def _question(self, q: Question) -> ET.Element:
         lab = labels(q)
