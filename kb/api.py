@@ -146,14 +146,14 @@ class KB:
         from .lock import writer_lock
         from .workspace import open_workspace
 
-        paths = [Path(p) for p in paths]
-        if rebuild and not discover(paths)[0]:  # a mistyped path: say so before anything is opened
-            raise InputError(f"nothing to ingest in {' '.join(map(str, paths))}; the knowledge base was left as it was",
+        files = [Path(p) for p in paths]
+        if rebuild and not discover(files)[0]:  # a mistyped path: say so before anything is opened
+            raise InputError(f"nothing to ingest in {' '.join(map(str, files))}; the knowledge base was left as it was",
                              "check the paths before using --rebuild")
         with writer_lock(self.settings.home, on_wait):
             ws = open_workspace(self.settings, embedder, create=True, rebuild=rebuild)
             report = (run_rebuild if rebuild else run_ingest)(
-                paths, ws.store, ws.embedder, prune=prune, prune_empty=prune_empty, max_mb=max_mb, progress=progress)
+                files, ws.store, ws.embedder, prune=prune, prune_empty=prune_empty, max_mb=max_mb, progress=progress)
             if not (rebuild or report.interrupted):
                 _cache_search_index(ws)
         self.__dict__.pop("workspace", None)  # the next call sees the store as it is now
