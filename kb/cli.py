@@ -7,8 +7,8 @@ import contextlib
 import functools
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, List, Optional
 
 import typer
 
@@ -47,8 +47,8 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def main(
-    home: Optional[Path] = typer.Option(None, "--home", help="Workspace folder (default .kb, env KB_HOME)."),
-    store: Optional[str] = typer.Option(None, "--store", help="Chroma server URL, e.g. http://127.0.0.1:8000 (env KB_STORE_URL)."),
+    home: Path | None = typer.Option(None, "--home", help="Workspace folder (default .kb, env KB_HOME)."),
+    store: str | None = typer.Option(None, "--store", help="Chroma server URL, e.g. http://127.0.0.1:8000 (env KB_STORE_URL)."),
     traceback: bool = typer.Option(False, "--traceback", help="Show the full stack on errors (for bug reports)."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ) -> None:
@@ -95,6 +95,19 @@ def boundary(fn: Callable) -> Callable:
     return wrapper
 
 
+def _course():
+    """The library object every command calls (kb.api.KB) for the global options given."""
+    from .api import KB
+
+    return KB(State.settings)
+
+
+def _finish(result) -> None:
+    """One exit rule for every command whose run can partly fail (kb.api.Result.exit_code)."""
+    if result.exit_code:
+        raise typer.Exit(int(result.exit_code))
+
+
 @contextlib.contextmanager
 def _interruptible():
     """Ctrl-C works even when kb was started with SIGINT ignored (nohup, some CI), and SIGTERM
@@ -119,8 +132,8 @@ def _interruptible():
 @app.command()
 @boundary
 def ingest(
-    paths: List[Path] = typer.Argument(..., help="Files or folders (PDF, Markdown, text, VTT/SRT, HTML)."),
-    embedder: Optional[str] = typer.Option(None, "--embedder", "-e", help="use-m3 (default), e5-small or st:<model name or path>."),
+    paths: list[Path] = typer.Argument(..., help="Files or folders (PDF, Markdown, text, VTT/SRT, HTML)."),
+    embedder: str | None = typer.Option(None, "--embedder", "-e", help="use-m3 (default), e5-small or st:<model name or path>."),
     rebuild: bool = typer.Option(False, "--rebuild", help="Re-read and re-embed the given paths (all sources, with a new --embedder) into a new store that replaces the old one only when complete."),
     keep_missing: bool = typer.Option(False, "--keep-missing", help="Keep chunks of files deleted from the ingested folders."),
     prune_empty: bool = typer.Option(False, "--prune-empty", help="A given folder with no files left means: remove its sources."),
@@ -138,29 +151,17 @@ def ingest(
     Example: kb ingest sources/
     """
     from . import ui
-    from .errors import InputError
-    from .ingest import discover
-    from .ingest import ingest as run_ingest
-    from .ingest import rebuild as run_rebuild
-    from .lock import writer_lock
-    from .workspace import open_workspace
 
-    if rebuild and not discover(paths)[0]:  # a mistyped path: say so before anything is opened
-        raise InputError(f"nothing to ingest in {' '.join(map(str, paths))}; the knowledge base was left as it was",
-                         "check the paths before using --rebuild")
-    with _interruptible(), writer_lock(State.settings.home, lambda m: ui.message(f"kb: {m}", "yellow")):
-        ws = open_workspace(State.settings, embedder, create=True, rebuild=rebuild)
-        progress = ui.IngestProgress()
+    progress = ui.IngestProgress()
+    with _interruptible():
         try:
-            report = (run_rebuild if rebuild else run_ingest)(
-                paths, ws.store, ws.embedder, prune=not keep_missing, prune_empty=prune_empty, max_mb=max_mb,
-                progress=progress)
+            result = _course().ingest(paths, embedder=embedder, rebuild=rebuild, prune=not keep_missing,
+                                      prune_empty=prune_empty, max_mb=max_mb, progress=progress,
+                                      on_wait=lambda m: ui.message(f"kb: {m}", "yellow"))
         finally:
             progress.stop()
-    if json_out:
-        ui.print_json(report.to_json())
-    else:
-        ui.ingest_summary(report)
+    report = result.value
+    ui.print_json(report.to_json()) if json_out else ui.ingest_summary(report)
     if report.rebuild.startswith("not"):
         ui.error(f"rebuild {report.rebuild}; the knowledge base was left as it was",
                  "fix or remove the failing paths and run the same command again")
@@ -168,9 +169,7 @@ def ingest(
         ui.message(f"rebuild applied ({report.carried} chunks of other sources carried over)")
     if report.interrupted:
         ui.message("interrupted: what was written is consistent; run the same command again to finish")
-        raise typer.Exit(int(ExitCode.INTERRUPTED))
-    if report.failed or report.rebuild.startswith("not"):
-        raise typer.Exit(int(ExitCode.FAILED))
+    _finish(result)
 
 
 @app.command()
@@ -206,10 +205,8 @@ def search(
     Example: kb search "como limitar a memória da GPU?" -k 5
     """
     from . import ui
-    from .search import open_search
 
-    ws = open_search(State.settings)
-    hits = ws.retriever.search(query, k=k, mode=mode)
+    hits = _course().search(query, k=k, mode=mode)
     if json_out:
         ui.print_json({"query": query, "mode": mode, "hits": [h.to_json() for h in hits]})
     else:
@@ -251,12 +248,12 @@ def _csv(value: str) -> tuple[str, ...]:
 @boundary
 def quiz_generate(
     n: int = typer.Option(10, "-n", help="How many questions."),
-    topic: Optional[str] = typer.Option(None, "--topic", help="Only passages about this topic (found by search)."),
-    source: Optional[List[str]] = typer.Option(None, "--source", help="Only these sources (repeat, or a shell glob)."),
+    topic: str | None = typer.Option(None, "--topic", help="Only passages about this topic (found by search)."),
+    source: list[str] | None = typer.Option(None, "--source", help="Only these sources (repeat, or a shell glob)."),
     types: str = typer.Option("short,mcq,cloze,tf", "--types", help="Comma-separated: short, mcq, cloze, tf."),
-    difficulty: Optional[str] = typer.Option(None, "--difficulty", help="Prefer easy, medium or hard questions."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="Question language: pt, es or en (default: the source's)."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Quiz file (default quizzes/<topic|source|course>.json)."),
+    difficulty: str | None = typer.Option(None, "--difficulty", help="Prefer easy, medium or hard questions."),
+    lang: str | None = typer.Option(None, "--lang", help="Question language: pt, es or en (default: the source's)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Quiz file (default quizzes/<topic|source|course>.json)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing quiz file."),
     offline: bool = typer.Option(False, "--offline", help="Use the rule-based writer even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the quiz document on stdout."),
@@ -269,32 +266,13 @@ def quiz_generate(
     Example: kb quiz generate --topic "dependências de controle" -n 5 --types short,mcq --lang pt
     """
     from . import ui
-    from .errors import InputError
-    from .generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
-    from .llm import get_writer
-    from .quiz import save_quiz
-    from .workspace import open_workspace
 
-    request = GenerationRequest(n=n, types=_csv(types), topic=topic, sources=tuple(source or ()),
-                                difficulty=difficulty, lang=lang)
-    request.validate()
-    path = out or default_quiz_path(request, Path("quizzes"))
-    if path.exists() and not force:
-        raise InputError(f"{path} exists", "pass --force to replace it, or --out another.json")
-    ws = open_workspace(State.settings)
-    writer = OfflineWriter() if offline else get_writer(State.settings)
-    report = generate_quiz(ws, request, writer)
-    if report.quiz.questions:
-        save_quiz(report.quiz, path)
-    if json_out:
-        ui.print_json(report.quiz.to_json())
-    else:
-        ui.quiz(report.quiz)
-    ui.generation_summary(report, path)
-    if not report.quiz.questions:
-        raise typer.Exit(int(ExitCode.BACKEND if report.errors else ExitCode.FAILED))
-    if report.errors:
-        raise typer.Exit(int(ExitCode.BACKEND))
+    result = _course().generate_quiz(n=n, topic=topic, sources=source or (), types=_csv(types),
+                                     difficulty=difficulty, lang=lang, out=out, force=force, offline=offline)
+    run = result.value
+    ui.print_json(run.quiz.to_json()) if json_out else ui.quiz(run.quiz)
+    ui.generation_summary(run.report, run.path)
+    _finish(result)
 
 
 @quiz_app.command("show")
@@ -324,7 +302,7 @@ def quiz_export(
     quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
     fmt: str = typer.Option("md", "--format", "-f", help="md (sheet/key), moodle (Moodle XML), gift (Moodle GIFT) or anki (.apkg)."),
     answers: bool = typer.Option(False, "--answers", help="md: the answer key (model answers and citations); the other formats always carry the answers."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout (required for anki)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout (required for anki)."),
 ) -> None:
     """Export a quiz: a Markdown sheet or key, Moodle XML, GIFT, or an Anki deck.
 
@@ -359,20 +337,9 @@ def ask(
     Example: kb ask "Como o paralelismo de dados é implementado no TensorFlow?"
     """
     from . import ui
-    from .ask import ask as run_ask
-    from .search import open_search
 
-    ws = open_search(State.settings)
-    client = None
-    if State.settings.llm_model and not offline:
-        from .llm import LLMClient
-
-        client = LLMClient(State.settings)
-    ans = run_ask(ws, question, k=k, client=client)
-    if json_out:
-        ui.print_json(ans.to_json())
-    else:
-        ui.answer(ans)
+    ans = _course().ask(question, k=k, offline=offline)
+    ui.print_json(ans.to_json()) if json_out else ui.answer(ans)
 
 
 @eval_app.command("quiz")
@@ -399,24 +366,17 @@ def eval_quiz(
         ui.quiz_eval(result)
 
 
-def _grading_embedder():
-    from .embeddings import CachedEmbedder, get_embedder
-    from .grading import CALIBRATION
-
-    # the grader's weights were fitted with this embedder, whatever built the knowledge base
-    return CachedEmbedder(get_embedder(CALIBRATION["embedder"]), State.settings.cache_dir / "embeddings.sqlite")
-
 
 @app.command()
 @boundary
 def grade(
     quiz_file: Path = typer.Argument(..., help="The quiz the class answered (JSON)."),
     replies: Path = typer.Argument(..., help="CSV with student,question_id,answer — or a folder of per-student sheets."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.xlsx/.json (default reports/<quiz name>/)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.xlsx/.json (default reports/<quiz name>/)."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
     csv_dialect: str = typer.Option("comma", "--csv-dialect", help="grades.csv as comma (UTF-8, ',') or excel-eu (BOM, ';', decimal comma: Excel in pt/es)."),
-    calibrate: Optional[Path] = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, points 0-3): refit this quiz's grade levels, stored beside it."),
+    calibrate: Path | None = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, points 0-3): refit this quiz's grade levels, stored beside it."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
@@ -428,71 +388,39 @@ def grade(
     Example: kb grade quizzes/course.json replies.csv --out reports/
     """
     from . import ui
-    from .calibration import calibrate_grader
-    from .errors import InputError
-    from .gradebook import grade_class, merge_reports, read_overrides, read_previous, read_replies, write_reports
-    from .llm import get_grader
-    from .quiz import load_quiz
-    from .sheets import check_dialect
 
-    out_dir = out or Path("reports") / quiz_file.stem
-    if (out_dir.exists() and not out_dir.is_dir()) or (not out_dir.exists() and out_dir.suffix.lower() in
-                                                       (".csv", ".md", ".json", ".xlsx")):
-        raise InputError(f"--out {out_dir}: names a file; kb grade writes a folder of reports "
-                         "(grades.md, grades.csv, grades.json)", f"give a folder, e.g. --out {out_dir.with_suffix('')}/")
-    check_dialect(csv_dialect)  # before any grading work
-    quiz = load_quiz(quiz_file)
-    got = read_replies(replies, quiz)
-    previous = read_previous(out_dir, quiz)  # an earlier batch's grades: merged, never dropped
-    overrides, notes = read_overrides(out_dir)
-    got.notes.extend(notes)
-    answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in previous}
-    answers.update({(r.student, r.question_id): r.answer for r in got.items})
-    grader = get_grader(State.settings, _grading_embedder(), offline=offline)
-    qc = calibrate_grader(grader, quiz_file, quiz, calibrate, overrides, answers)  # also the LLM's few-shot
-    got.problems.extend(qc.notes)  # bad rows of the teacher-graded CSV: named, skipped, exit 1
-    if qc.calibration is not None:
-        ui.calibration(qc)
-    if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
-        for p in got.problems + got.notes:
+    result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
+                             csv_dialect=csv_dialect)
+    run = result.value
+    if run.calibration is not None:
+        ui.calibration(run.calibration)
+    for note in result.notes:
+        ui.message(f"kb: {note}", "yellow" if run.report is None else "dim")
+    if run.report is None:
+        for p in result.problems:
             ui.message(f"kb: {p}", "yellow")
-        ui.message(f"kb: no replies to grade in {replies} — nothing written"
-                   + (f"; {out_dir} unchanged" if out_dir.exists() else ""))
-        raise typer.Exit(int(ExitCode.FAILED) if got.problems else 0)
-    report = grade_class(quiz, got, grader, overrides)
-    if previous:
-        merge_reports(previous, report, overrides)
-    paths = write_reports(report, out_dir, str(quiz_file), csv_dialect=csv_dialect)
-    if report.merged:
-        m = report.merged
-        ui.message(f"kb: merged into {out_dir}: {m['kept']} earlier grades kept, {m['replaced']} re-graded, "
-                   f"{m['new']} new")
-    if json_out:
+    elif json_out:
         from .gradebook import report_json
 
-        ui.print_json(report_json(report, str(quiz_file)))
-        for p in report.problems:
+        ui.print_json(report_json(run.report, str(quiz_file)))
+        for p in result.problems:
             ui.message(f"kb: skipped: {p}", "yellow")
     else:
-        ui.class_report(report, paths)
-    failure = getattr(grader, "failure", "")
-    if failure:
-        ui.error(f"the LLM grader stopped: {failure}; the replies after it got the offline grade "
-                 "(flag llm_unavailable)", "check the endpoint and re-run, or add --offline")
-        raise typer.Exit(int(ExitCode.BACKEND))
-    if report.problems:
-        raise typer.Exit(int(ExitCode.FAILED))
+        ui.class_report(run.report, run.paths)
+    if result.backend_failure:
+        ui.error(result.backend_failure, "check the endpoint and re-run, or add --offline")
+    _finish(result)
 
 
 @eval_app.command("grader")
 @boundary
 def eval_grader(
     data: Path = typer.Argument(..., help="CSV: question, reference (several on separate lines), answer, score[, concepts]."),
-    scale: Optional[str] = typer.Option(None, "--scale", help="The human score scale, e.g. 0-3 or 0-10 (default: the data's min-max)."),
-    predictions: Optional[Path] = typer.Option(None, "--predictions", help="Write every row's grade to this CSV."),
+    scale: str | None = typer.Option(None, "--scale", help="The human score scale, e.g. 0-3 or 0-10 (default: the data's min-max)."),
+    predictions: Path | None = typer.Option(None, "--predictions", help="Write every row's grade to this CSV."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
-    calibrate_k: Optional[int] = typer.Option(None, "--calibrate-k", min=0, help="Also fit a teacher calibration on K graded replies per question and report both levels on the other replies (offline grader)."),
+    calibrate_k: int | None = typer.Option(None, "--calibrate-k", min=0, help="Also fit a teacher calibration on K graded replies per question and report both levels on the other replies (offline grader)."),
 ) -> None:
     """Grade human-graded replies with kb's grader and measure the agreement.
 
@@ -501,60 +429,23 @@ def eval_grader(
 
     Example: kb eval grader data.csv --scale 0-3
     """
-    import csv
-    import io
-
     from . import ui
-    from .evaluate import evaluate_grader, load_grading_data, parse_scale
-    from .llm import get_grader
-    from .quiz import write_atomic
 
-    rows, notes = load_grading_data(data, parse_scale(scale) if scale else None)
-    for n in notes:
+    result = _course().evaluate_grader(data, scale=scale, predictions=predictions, offline=offline,
+                                       calibrate_k=calibrate_k)
+    for n in result.notes:
         ui.message(f"kb: note: {n}", "dim")
-    grader = get_grader(State.settings, _grading_embedder(), offline=offline)
-    result, grades = evaluate_grader(grader, rows)
-    if predictions:
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["line", "question", "answer", "human", "points", "score", "verdict", "flags", "feedback"])
-        for r, g in zip(rows, grades):
-            w.writerow([r.line, r.question, r.answer, f"{r.human:.3f}", g.points, f"{g.score:.3f}", g.verdict,
-                        ";".join(g.flags), g.feedback])
-        write_atomic(predictions, buf.getvalue())
-    if calibrate_k is not None:
-        from .evaluate import evaluate_calibration
-
-        result["calibration"] = evaluate_calibration(getattr(grader, "offline", grader), rows, calibrate_k)
-    if json_out:
-        ui.print_json(result)
-    else:
-        ui.grader_eval(result)
-    if getattr(grader, "failure", ""):
-        ui.error(f"the LLM grader stopped: {grader.failure}", "check the endpoint, or add --offline")
-        raise typer.Exit(int(ExitCode.BACKEND))
-
-
-def _load_quizzes(paths: List[Path], explicit: bool) -> list:
-    from . import ui
-    from .quiz import load_quiz
-
-    out = []
-    for p in paths:
-        try:
-            out.append((str(p), load_quiz(p)))
-        except KbError as e:
-            if explicit:
-                raise
-            ui.message(f"kb: skipped {p}: {e.message} — {e.hint}", "yellow")
-    return out
+    ui.print_json(result.value) if json_out else ui.grader_eval(result.value)
+    if result.backend_failure:
+        ui.error(result.backend_failure, "check the endpoint, or add --offline")
+    _finish(result)
 
 
 @app.command()
 @boundary
 def study(
-    quizzes: Optional[List[Path]] = typer.Argument(None, help="Quiz files (default: every quizzes/*.json)."),
-    topic: Optional[str] = typer.Option(None, "--topic", help="Only questions about this topic."),
+    quizzes: list[Path] | None = typer.Argument(None, help="Quiz files (default: every quizzes/*.json)."),
+    topic: str | None = typer.Option(None, "--topic", help="Only questions about this topic."),
     new: int = typer.Option(10, "--new", help="At most this many never-studied questions this session."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
 ) -> None:
@@ -569,65 +460,34 @@ def study(
     import signal
 
     from . import ui
-    from .calibration import study_adjustments, use
-    from .llm import get_grader
     from .session import Session
-    from .study import StudyDB, study_db_path
 
     # started with SIGINT ignored (nohup, CI, `cmd &`), Ctrl-C would never end the session
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    explicit = bool(quizzes)
-    paths = list(quizzes or sorted(Path("quizzes").glob("*.json")))
-    if not paths:
-        paths = [_generate_first_quiz()]
-    loaded = _load_quizzes(paths, explicit)
-    if not loaded:
-        from .errors import InputError
-
-        raise InputError("no readable quiz in quizzes/", "generate one with kb quiz generate -n 10")
-    db = StudyDB(study_db_path(State.settings.home))
-    if db.repaired:
-        ui.message(f"kb: {db.repaired}", "yellow")
-    items = db.select(loaded, new=new, topic=topic)
-    if not items:
-        p = db.progress(loaded)
+    course, warn = _course(), (lambda m: ui.message(f"kb: {m}", "yellow"))
+    if not quizzes and not list(Path("quizzes").glob("*.json")):
+        ui.message("no quiz in quizzes/ yet: generating 10 questions from the knowledge base (offline)…")
+        ui.message(f"wrote {course.first_quiz()}")
+    queue = course.study_queue(quizzes or (), new=new, topic=topic, warn=warn)
+    if not queue.items:
+        p = queue.db.progress(queue.quizzes)
         nxt = f"; next review {p['next_due'][:16].replace('T', ' ')} UTC" if p.get("next_due") else ""
         ui.message(f"nothing to study now{' about ' + repr(topic) if topic else ''}{nxt}. "
                    "Raise --new for new questions, or generate more with kb quiz generate.")
         return
-    grader = get_grader(State.settings, _grading_embedder(), offline=offline)
-    adjust, cal_notes = study_adjustments(loaded)  # the teachers' calibrations stored beside the quizzes
-    use(grader, adjust)
-    for n in cal_notes:
-        ui.message(f"kb: {n}", "yellow")
-    repaired = db.repaired
-    summary = Session(items, db, grader, ui.stdout()).run()
-    if db.repaired != repaired:
-        ui.message(f"kb: {db.repaired}; your answer was saved", "yellow")
-    ui.study_summary(summary, db.progress(loaded))
+    repaired = queue.db.repaired
+    summary = Session(queue.items, queue.db, course.study_grader(queue.quizzes, offline=offline, warn=warn),
+                      ui.stdout()).run()
+    if queue.db.repaired != repaired:
+        ui.message(f"kb: {queue.db.repaired}; your answer was saved", "yellow")
+    ui.study_summary(summary, queue.db.progress(queue.quizzes))
 
-
-def _generate_first_quiz() -> Path:
-    from . import ui
-    from .generate import GenerationRequest, OfflineWriter, generate_quiz
-    from .quiz import save_quiz
-    from .workspace import open_workspace
-
-    ws = open_workspace(State.settings)
-    ui.message("no quiz in quizzes/ yet: generating 10 questions from the knowledge base (offline)…")
-    report = generate_quiz(ws, GenerationRequest(n=10), OfflineWriter())
-    if not report.quiz.questions:
-        raise KbError("the knowledge base yields no questions", "ingest more material with kb ingest, then kb study")
-    path = Path("quizzes") / "course.json"
-    save_quiz(report.quiz, path)
-    ui.message(f"wrote {path}")
-    return path
 
 
 @app.command()
 @boundary
 def progress(
-    quizzes: Optional[List[Path]] = typer.Argument(None, help="Quiz files counted as 'new' (default: every quizzes/*.json)."),
+    quizzes: list[Path] | None = typer.Argument(None, help="Quiz files counted as 'new' (default: every quizzes/*.json)."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
 ) -> None:
     """What is learned, what is due and when, weakest topics, streak.
@@ -635,14 +495,9 @@ def progress(
     Example: kb progress --json
     """
     from . import ui
-    from .study import StudyDB, study_db_path
 
-    loaded = _load_quizzes(list(quizzes or sorted(Path("quizzes").glob("*.json"))), bool(quizzes))
-    p = StudyDB(study_db_path(State.settings.home), create=False).progress(loaded)
-    if json_out:
-        ui.print_json(p)
-    else:
-        ui.progress_report(p)
+    p = _course().progress(quizzes or (), warn=lambda m: ui.message(f"kb: {m}", "yellow"))
+    ui.print_json(p) if json_out else ui.progress_report(p)
 
 
 def run() -> None:

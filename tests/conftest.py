@@ -30,6 +30,17 @@ def isolated_env(monkeypatch, tmp_path_factory):
     yield
 
 
+@pytest.fixture(autouse=True)
+def release_chroma_clients():
+    """In-process tests open a Chroma client per workspace and chromadb caches each one (with its
+    SQLite and segment files) for the life of the process; drop them after each test so the suite
+    does not run out of file descriptors."""
+    yield
+    cached = sys.modules.get("chromadb.api.shared_system_client")
+    if cached is not None:
+        cached.SharedSystemClient.clear_system_cache()
+
+
 @pytest.fixture
 def workspace(tmp_path, monkeypatch):
     """A temporary working directory holding a copy of the sample course in sources/."""

@@ -369,7 +369,7 @@ def test_study_can_be_interrupted_when_started_with_sigint_ignored(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
     env.update({"PYTHONPATH": str(Path(__file__).parent.parent), "COLUMNS": "100"})
     child = pexpect.spawn(os.sys.executable, ["-m", "kb.cli", "study", "--offline"], cwd=str(tmp_path), env=env,
-                          encoding="utf-8", timeout=60,
+                          encoding="utf-8", timeout=60, use_poll=True,
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # as under nohup
     child.expect("O que o GIL impede")
     child.expect("> ")

@@ -42,7 +42,7 @@ def _spawn(ws: Path, args: list[str], **env_extra) -> "pexpect.spawn":
     env.update({"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"})
     env.update(env_extra)
     return pexpect.spawn(sys.executable, ["-m", "kb.cli", *args], cwd=str(ws), env=env, encoding="utf-8",
-                         timeout=120, dimensions=(24, 80))
+                         timeout=120, dimensions=(24, 80), use_poll=True)  # poll: select() fails past fd 1024
 
 
 def _progress(ws: Path) -> dict:

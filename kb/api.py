@@ -1,0 +1,390 @@
+"""kb as a library: one object per knowledge base, the same calls every ``kb`` command makes.
+
+    import kb
+
+    course = kb.open("course/.kb")                      # or kb.open() for ./.kb and KB_* variables
+    course.ingest(["course/slides"]).raise_if_failed()
+    for hit in course.search("como limitar a memória da GPU?", k=3):
+        print(f"{hit.score:.2f}", hit.chunk.citation())
+    print(course.ask("¿Qué devuelve state_dict()?").text)
+    quiz = course.generate_quiz(n=10, sources=["slides/03Datos.pdf"], out="quizzes/datos.json").value.quiz
+    graded = course.grade("quizzes/datos.json", "replies.csv", out="reports/datos")
+
+Operations that can partly fail (some files not ingested, some replies not graded, the LLM stopping
+half-way) return a :class:`Result`: the value, what failed, and the exit code the CLI uses for it.
+Domain errors (bad input, missing store, unreachable backend) raise :class:`kb.errors.KbError`
+subclasses whose ``hint`` names the fix. Heavy libraries are imported only by the call that needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from .config import Settings
+from .errors import ExitCode, InputError, KbError
+
+if TYPE_CHECKING:
+    from .ask import Answer
+    from .calibration import QuizCalibration
+    from .gradebook import ClassReport
+    from .ingest import IngestReport, Progress
+    from .quiz import Quiz
+    from .records import Hit
+    from .study import Item, StudyDB
+    from .workspace import Workspace
+
+T = TypeVar("T")
+_quiet: Callable[[str], None] = lambda _msg: None  # noqa: E731
+
+
+@dataclass
+class Result(Generic[T]):
+    """What an operation produced, and what of it failed.
+
+    ``problems``: items that failed while the rest was done (exit 1); ``backend_failure``: the LLM or
+    embedder stopped part-way and a fallback was used (exit 5); ``interrupted``: Ctrl-C or SIGTERM
+    stopped it with what was written consistent (exit 130); ``written``: files written; ``notes``:
+    things the user should read that are not failures."""
+
+    value: T
+    problems: list[str] = field(default_factory=list)
+    backend_failure: str = ""
+    interrupted: bool = False
+    written: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        """The one rule every command follows for a partly failed run."""
+        if self.interrupted:
+            return ExitCode.INTERRUPTED
+        if self.backend_failure:
+            return ExitCode.BACKEND
+        if self.problems:
+            return ExitCode.FAILED
+        return ExitCode.OK
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == ExitCode.OK
+
+    def raise_if_failed(self) -> T:
+        """The value, or a :class:`KbError` naming the first problem (for scripts that want all or nothing)."""
+        if self.ok:
+            return self.value
+        why = self.backend_failure or (self.problems[0] if self.problems else "interrupted")
+        err = KbError(why, f"{len(self.problems)} problem(s) in all; see Result.problems")
+        err.exit_code = self.exit_code
+        raise err
+
+
+@dataclass
+class GradeRun:
+    """One ``grade`` call: the class report (None when there was nothing to grade), the teacher
+    calibration used, and the report folder."""
+
+    report: ClassReport | None
+    calibration: QuizCalibration | None
+    out_dir: Path
+    paths: dict[str, Path] = field(default_factory=dict)  # report kind (md, csv, xlsx, json) → file
+
+
+@dataclass
+class QuizRun:
+    """One ``generate_quiz`` call: the generation report and the quiz file it was (or would be) written to."""
+
+    report: Any  # kb.generate.GenerationReport: .quiz, .notes (why fewer), .rejected, .errors
+    path: Path
+
+    @property
+    def quiz(self) -> Quiz:
+        return self.report.quiz
+
+
+@dataclass
+class StudyQueue:
+    """What a study session asks, due first then new, with the database it is saved to."""
+
+    items: list[Item]
+    db: StudyDB
+    quizzes: list[tuple[str, Quiz]]
+
+
+def open(home: str | Path | None = None, *, store: str | None = None, settings: Settings | None = None) -> KB:  # noqa: A001
+    """Open a knowledge base: ``home`` (default ``.kb`` or ``KB_HOME``), or a Chroma server by URL.
+    Nothing is loaded until a call needs it; a missing store is reported by the first call that reads it."""
+    return KB(settings or Settings.from_env(home=home, store_url=store))
+
+
+class KB:
+    """A course's knowledge base: ingest, search, ask, write quizzes, grade, study."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @cached_property
+    def workspace(self) -> Workspace:
+        """The store and embedder (opened on first use; raises :class:`~kb.errors.StoreError` when missing)."""
+        from .workspace import open_workspace
+
+        return open_workspace(self.settings)
+
+    # --- materials --------------------------------------------------------------------------
+    def ingest(self, paths: Sequence[str | Path], *, embedder: str | None = None, rebuild: bool = False,
+               prune: bool = True, prune_empty: bool = False, max_mb: float = 20.0,
+               progress: Progress | None = None, on_wait: Callable[[str], None] = _quiet) -> Result[IngestReport]:
+        """Add or update course files; files deleted under the given folders are pruned (``prune``).
+        ``rebuild`` re-embeds into a new collection that replaces the old one only when complete.
+        One writer per workspace: a concurrent ingest waits (``on_wait`` hears why)."""
+        from .ingest import discover
+        from .ingest import ingest as run_ingest
+        from .ingest import rebuild as run_rebuild
+        from .lock import writer_lock
+        from .workspace import open_workspace
+
+        files = [Path(p) for p in paths]
+        if rebuild and not discover(files)[0]:  # a mistyped path: say so before anything is opened
+            raise InputError(f"nothing to ingest in {' '.join(map(str, files))}; the knowledge base was left as it was",
+                             "check the paths before using --rebuild")
+        with writer_lock(self.settings.home, on_wait):
+            ws = open_workspace(self.settings, embedder, create=True, rebuild=rebuild)
+            report = (run_rebuild if rebuild else run_ingest)(
+                files, ws.store, ws.embedder, prune=prune, prune_empty=prune_empty, max_mb=max_mb, progress=progress)
+            if not (rebuild or report.interrupted):
+                _cache_search_index(ws)
+        self.__dict__.pop("workspace", None)  # the next call sees the store as it is now
+        problems = [f"{f.source}: {f.message}" for f in report.failed]
+        if report.rebuild.startswith("not"):
+            problems.append(f"rebuild {report.rebuild}; the knowledge base was left as it was")
+        return Result(report, problems=problems, interrupted=report.interrupted)
+
+    def sources(self) -> list[dict[str, Any]]:
+        """One row per ingested file: name, kind, chunks, language, when ingested, complete or not."""
+        from .store import open_store
+
+        return open_store(self.settings).sources()
+
+    # --- finding ----------------------------------------------------------------------------
+    def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
+        """Passages for ``query`` with a 0–1 relevance and citations; ``mode``: hybrid, dense or bm25."""
+        from .search import open_search
+
+        return open_search(self.settings).retriever.search(query, k=k, mode=mode)
+
+    def ask(self, question: str, k: int = 5, *, offline: bool = False) -> Answer:
+        """An answer from the course citing its passages: extractive offline, synthesized with an LLM."""
+        from .ask import ask as run_ask
+        from .search import open_search
+
+        client = None
+        if self.settings.llm_model and not offline:
+            from .llm import LLMClient
+
+            client = LLMClient(self.settings)
+        return run_ask(open_search(self.settings), question, k=k, client=client)
+
+    # --- quizzes ----------------------------------------------------------------------------
+    def generate_quiz(self, n: int = 10, *, topic: str | None = None, sources: Sequence[str] = (),
+                      types: Sequence[str] = ("short", "mcq", "cloze", "tf"), difficulty: str | None = None,
+                      lang: str | None = None, out: str | Path | None = None, force: bool = False,
+                      offline: bool = False) -> Result[QuizRun]:
+        """Write exercises with model answers to a quiz file (default ``quizzes/<topic|source|course>.json``).
+        The value holds the quiz, the report (``.notes`` say why fewer were written) and the path; the
+        file is written only when at least one question passed the checks."""
+        from .generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
+        from .llm import get_writer
+        from .quiz import save_quiz
+
+        request = GenerationRequest(n=n, types=tuple(types), topic=topic, sources=tuple(sources),
+                                    difficulty=difficulty, lang=lang)
+        request.validate()
+        path = Path(out) if out else default_quiz_path(request, Path("quizzes"))
+        if path.exists() and not force:
+            raise InputError(f"{path} exists", "pass --force to replace it, or --out another.json")
+        writer = OfflineWriter() if offline else get_writer(self.settings)
+        report = generate_quiz(self.workspace, request, writer)
+        result = Result(QuizRun(report, path), backend_failure="; ".join(report.errors), notes=list(report.notes))
+        if report.quiz.questions:
+            save_quiz(report.quiz, path)
+            result.written.append(path)
+        elif not report.errors:
+            result.problems.append("no question passed the checks")
+        return result
+
+    # --- grading ----------------------------------------------------------------------------
+    def grader(self, *, offline: bool = False) -> Any:
+        """The configured grader (LLM when KB_LLM_MODEL is set, else offline) with the embedder its
+        weights were fitted with — whatever embedder built the knowledge base."""
+        from .embeddings import CachedEmbedder, get_embedder
+        from .grading import CALIBRATION
+        from .llm import get_grader
+
+        embedder = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), self.settings.cache_dir / "embeddings.sqlite")
+        return get_grader(self.settings, embedder, offline=offline)
+
+    def grade(self, quiz_file: str | Path, replies: str | Path, *, out: str | Path | None = None,
+              offline: bool = False, calibrate: str | Path | None = None,
+              csv_dialect: str = "comma") -> Result[GradeRun]:
+        """Grade a class's replies (CSV or a folder of sheets) into ``out`` (default
+        ``reports/<quiz name>/``): merged with earlier batches there, overrides kept, reports written
+        atomically. ``calibrate``: a CSV of replies the teacher graded, to fit this quiz's levels."""
+        from .calibration import calibrate_grader
+        from .gradebook import grade_class, merge_reports, read_overrides, read_previous, read_replies, write_reports
+        from .quiz import load_quiz
+        from .sheets import check_dialect
+
+        quiz_file, replies = Path(quiz_file), Path(replies)
+        out_dir = Path(out) if out else Path("reports") / quiz_file.stem
+        _check_report_folder(out_dir)
+        check_dialect(csv_dialect)  # before any grading work
+        quiz = load_quiz(quiz_file)
+        got = read_replies(replies, quiz)
+        previous = read_previous(out_dir, quiz)  # an earlier batch's grades: merged, never dropped
+        overrides, notes = read_overrides(out_dir)
+        answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in previous}
+        answers.update({(r.student, r.question_id): r.answer for r in got.items})
+        grader = self.grader(offline=offline)
+        qc = calibrate_grader(grader, quiz_file, quiz, Path(calibrate) if calibrate else None, overrides, answers)
+        got.problems.extend(qc.notes)  # bad rows of the teacher-graded CSV: named, skipped, exit 1
+        run = GradeRun(None, qc if qc.calibration is not None else None, out_dir)
+        result = Result(run, problems=list(got.problems), notes=got.notes + notes)
+        if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
+            result.notes.append(f"no replies to grade in {replies} — nothing written"
+                                + (f"; {out_dir} unchanged" if out_dir.exists() else ""))
+            return result
+        report = grade_class(quiz, got, grader, overrides)
+        if previous:
+            merge_reports(previous, report, overrides)
+        run.report = report
+        result.problems = list(report.problems)
+        run.paths = write_reports(report, out_dir, str(quiz_file), csv_dialect=csv_dialect)
+        result.written = list(run.paths.values())
+        if report.merged:
+            m = report.merged
+            result.notes.append(f"merged into {out_dir}: {m['kept']} earlier grades kept, "
+                                f"{m['replaced']} re-graded, {m['new']} new")
+        failure = getattr(grader, "failure", "")
+        if failure:
+            result.backend_failure = (f"the LLM grader stopped: {failure}; the replies after it got the offline "
+                                      "grade (flag llm_unavailable)")
+        return result
+
+    def evaluate_grader(self, data: str | Path, *, scale: str | None = None, predictions: str | Path | None = None,
+                        offline: bool = False, calibrate_k: int | None = None) -> Result[dict[str, Any]]:
+        """Grade human-graded replies (CSV) and measure agreement: n, means, Pearson, Spearman, QWK,
+        exact, confusion; ``predictions`` writes every row's grade; ``calibrate_k`` also fits a teacher
+        calibration on K graded replies per question and reports both levels on the rest."""
+        from .evaluate import evaluate_grader, load_grading_data, parse_scale
+
+        rows, notes = load_grading_data(Path(data), parse_scale(scale) if scale else None)
+        grader = self.grader(offline=offline)
+        metrics, grades = evaluate_grader(grader, rows)
+        result: Result[dict[str, Any]] = Result(metrics, notes=list(notes))
+        if predictions:
+            result.written.append(_write_predictions(Path(predictions), rows, grades))
+        if calibrate_k is not None:
+            from .evaluate import evaluate_calibration
+
+            metrics["calibration"] = evaluate_calibration(getattr(grader, "offline", grader), rows, calibrate_k)
+        if getattr(grader, "failure", ""):
+            result.backend_failure = f"the LLM grader stopped: {grader.failure}"
+        return result
+
+    # --- studying ---------------------------------------------------------------------------
+    def load_quizzes(self, paths: Sequence[str | Path] = (), *, warn: Callable[[str], None] = _quiet
+                     ) -> list[tuple[str, Quiz]]:
+        """The quizzes named (errors raise), or every ``quizzes/*.json`` (a bad one is skipped via ``warn``)."""
+        from .quiz import load_quiz
+
+        explicit = bool(paths)
+        out = []
+        for p in [Path(x) for x in paths] or sorted(Path("quizzes").glob("*.json")):
+            try:
+                out.append((str(p), load_quiz(p)))
+            except KbError as e:
+                if explicit:
+                    raise
+                warn(f"skipped {p}: {e.message} — {e.hint}")
+        return out
+
+    def first_quiz(self, path: str | Path = "quizzes/course.json") -> Path:
+        """Write a 10-question offline quiz from the whole course (for a first ``kb study``)."""
+        from .generate import GenerationRequest, OfflineWriter, generate_quiz
+        from .quiz import save_quiz
+
+        report = generate_quiz(self.workspace, GenerationRequest(n=10), OfflineWriter())
+        if not report.quiz.questions:
+            raise KbError("the knowledge base yields no questions", "ingest more material with kb ingest, then kb study")
+        save_quiz(report.quiz, Path(path))
+        return Path(path)
+
+    def study_queue(self, quizzes: Sequence[str | Path] = (), *, new: int = 10, topic: str | None = None,
+                    warn: Callable[[str], None] = _quiet) -> StudyQueue:
+        """Due questions first, then at most ``new`` never-studied ones (``topic`` filters), from the
+        quizzes named or every ``quizzes/*.json``; answers are saved in ``<home>/study.sqlite``."""
+        from .study import StudyDB, study_db_path
+
+        loaded = self.load_quizzes(quizzes, warn=warn)
+        if not loaded:
+            raise InputError("no readable quiz in quizzes/", "generate one with kb quiz generate -n 10")
+        db = StudyDB(study_db_path(self.settings.home))
+        if db.repaired:
+            warn(db.repaired)
+        return StudyQueue(db.select(loaded, new=new, topic=topic), db, loaded)
+
+    def study_grader(self, quizzes: Sequence[tuple[str, Quiz]], *, offline: bool = False,
+                     warn: Callable[[str], None] = _quiet) -> Any:
+        """The grader for a study session, using the teachers' calibrations stored beside the quizzes."""
+        from .calibration import study_adjustments, use
+
+        grader = self.grader(offline=offline)
+        adjust, notes = study_adjustments(quizzes)
+        use(grader, adjust)
+        for n in notes:
+            warn(n)
+        return grader
+
+    def progress(self, quizzes: Sequence[str | Path] = (), *, warn: Callable[[str], None] = _quiet) -> dict[str, Any]:
+        """Reviewed, learned and due counts, per source, weakest topics and streak (creates no files)."""
+        from .study import StudyDB, study_db_path
+
+        loaded = self.load_quizzes(quizzes, warn=warn)
+        return StudyDB(study_db_path(self.settings.home), create=False).progress(loaded)
+
+
+def _cache_search_index(ws: Workspace) -> None:
+    """Cache the search index of what was just ingested: the next cold ``kb search`` reads one file,
+    and a search during the next ingest answers from it (see ``SearchIndex.for_store``)."""
+    from .search import SearchIndex
+
+    try:
+        SearchIndex.for_store(ws.store, ws.settings.cache_dir)
+    except (KbError, OSError):
+        pass  # only speed is lost; the next search builds it
+
+
+def _check_report_folder(out_dir: Path) -> None:
+    if (out_dir.exists() and not out_dir.is_dir()) or (
+            not out_dir.exists() and out_dir.suffix.lower() in (".csv", ".md", ".json", ".xlsx")):
+        raise InputError(f"--out {out_dir}: names a file; kb grade writes a folder of reports "
+                         "(grades.md, grades.csv, grades.json)", f"give a folder, e.g. --out {out_dir.with_suffix('')}/")
+
+
+def _write_predictions(path: Path, rows: Sequence[Any], grades: Sequence[Any]) -> Path:
+    import csv
+    import io
+
+    from .quiz import write_atomic
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["line", "question", "answer", "human", "points", "score", "verdict", "flags", "feedback"])
+    for r, g in zip(rows, grades, strict=True):
+        w.writerow([r.line, r.question, r.answer, f"{r.human:.3f}", g.points, f"{g.score:.3f}", g.verdict,
+                    ";".join(g.flags), g.feedback])
+    write_atomic(path, buf.getvalue())
+    return path

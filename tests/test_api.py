@@ -1,0 +1,68 @@
+"""The Python API (kb.open): the same calls the commands make, on a real store in a tmp folder."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+
+import pytest
+
+import kb
+from kb.api import Result
+from kb.errors import ExitCode, InputError, MissingStoreError
+
+from .conftest import SOURCES
+
+
+def test_result_exit_code_is_one_rule_for_every_partial_failure():
+    assert Result(None).exit_code == ExitCode.OK and Result(None).ok
+    assert Result(None, problems=["a.pdf: encrypted"]).exit_code == ExitCode.FAILED
+    assert Result(None, problems=["x"], backend_failure="LLM down").exit_code == ExitCode.BACKEND
+    assert Result(None, backend_failure="LLM down", interrupted=True).exit_code == ExitCode.INTERRUPTED
+    with pytest.raises(kb.errors.KbError) as e:
+        Result(None, problems=["a.pdf: encrypted"]).raise_if_failed()
+    assert e.value.exit_code == ExitCode.FAILED and "a.pdf" in e.value.message
+
+
+def test_open_ingest_search_ask_generate_grade_study(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "course").mkdir()
+    shutil.copy(next(SOURCES.glob("001_*.txt")), tmp_path / "course" / "notas.txt")  # the ch. 12 summary
+    (tmp_path / "course" / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
+    course = kb.open(tmp_path / ".kb")
+    with pytest.raises(MissingStoreError):
+        course.search("gradientes")
+
+    result = course.ingest([tmp_path / "course"])
+    assert result.exit_code == ExitCode.FAILED  # the broken PDF; the notes are in
+    assert [p for p in result.problems if "broken.pdf" in p]
+    assert [r["source"] for r in course.sources()] == ["course/notas.txt"]
+
+    hits = course.search("como alocar só uma parte da memória da GPU?", k=3)
+    assert any("per_process_gpu_memory_fraction" in h.chunk.text for h in hits)
+    assert all(0 < h.score <= 1 for h in hits)
+    answer = course.ask("Como alocar só uma fração da memória da GPU?", offline=True)
+    assert "memória" in answer.text and answer.to_json()["passages"]
+
+    gen = course.generate_quiz(n=3, out="quizzes/notas.json", offline=True)
+    assert gen.ok and [p.name for p in gen.written] == ["notas.json"]
+    quiz = gen.value.quiz
+    assert gen.value.path.name == "notas.json"
+    assert quiz.questions
+    with pytest.raises(InputError, match="exists"):
+        course.generate_quiz(n=3, out="quizzes/notas.json", offline=True)
+
+    q = quiz.questions[0]
+    with open(tmp_path / "replies.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["student", "question_id", "answer"])
+        w.writerow(["Ana", q.id, q.answer])
+        w.writerow(["Bruno", "q-nope", "?"])
+    graded = course.grade("quizzes/notas.json", "replies.csv", out="reports/notas", offline=True)
+    assert graded.exit_code == ExitCode.FAILED and "q-nope" in " ".join(graded.problems)
+    assert graded.value.report is not None and graded.value.report.students == ["Ana"]
+    assert {p.name for p in graded.written} >= {"grades.md", "grades.csv", "grades.json"}
+
+    queue = course.study_queue(new=2)
+    assert 0 < len(queue.items) <= 2
+    assert course.progress()["reviewed"] == 0
