@@ -112,7 +112,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     import numpy as np
 
     from .generate import passage_usable, topic_relevance
-    from .quizcheck import defects, foreign_material, position_skew
+    from .quizcheck import defects, duplicate_questions, foreign_material, position_skew, vocabulary
     from .text import detect_language
 
     qs = list(quiz.questions)
@@ -126,9 +126,10 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         if c.source in cited_sources:
             source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
     found: list[list[str]] = []
+    vocabs = {src: vocabulary(text) for src, text in source_text.items()}
     for q, cid in zip(qs, cited_ids):
         chunk = chunks.get(cid)
-        f = defects(q, chunk.text, ws.embedder) if chunk else ["unsupported"]
+        f = defects(q, chunk.text, ws.embedder, vocabs.get(chunk.source)) if chunk else ["unsupported"]
         foreign = foreign_material(q, source_text[chunk.source]) if chunk else None
         found.append(f + ([foreign] if foreign else []))
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
@@ -146,6 +147,9 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     np.fill_diagonal(sims, 0)
     dup_pairs = [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
                  for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= duplicate_threshold]
+    same = duplicate_questions(qs)  # same statement, other wording or option order
+    dup_pairs += [(next(p.id for p in qs[:i] if p.id != q.id), q.id, 1.0) for i, q in enumerate(qs)
+                  if q.id in same and not any(q.id == later for _, later, _ in dup_pairs)]
     for _, later, _ in dup_pairs:
         f = found[[q.id for q in qs].index(later)]
         if "near-duplicate" not in f:

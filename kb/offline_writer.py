@@ -35,7 +35,7 @@ from .generate import (CourseTerms, Draft, GenerationRequest, Rejected, WriterOu
                        _citation, _term_ok, passage_usable)
 from .ideas import Item, Slide, complete_sentence, dangling, read_slide
 from .quiz import Question
-from .quizcheck import _stems4, defects, norm, same_thing, stems
+from .quizcheck import _stems4, defects, generic_title, no_context, norm, same_thing, stems, vocabulary
 from .records import Chunk, content_hash
 from .text import STOPWORDS, detect_language, fold, sentences, words
 
@@ -150,6 +150,52 @@ def _lower_first(s: str) -> str:
     return s[:1].lower() + s[1:] if s and not (len(s) > 1 and s[1].isupper()) else s
 
 
+def _situate(prompt: str, about: str, lang: str) -> str:
+    """"¿Qué son los parámetros?" → "En «Estructura de un modelo en PyTorch», ¿qué son los parámetros?"."""
+    lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+    body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else prompt[0].lower() + prompt[1:]
+    return f"{lead} «{about}», {body}"
+
+
+_PLAIN_ARTICLE = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|the)\s", re.I)
+_THIRD_PERSON_NEXT = frozenset("el la los las un una lo le les que a al de del su sus o os as um uma no na se the".split())
+
+
+def _plain_false(label: str, body: str, lang: str) -> str | None:
+    """A sibling's description attached to a term as a plain statement: «ImageNet es un conjunto
+    de imágenes de dígitos …», «El método fit sirve para devolver …»; None where the
+    description has no shape that reads as a sentence about the term."""
+    ws = body.split()
+    if len(ws) < 4:
+        return None
+    first, second = fold(ws[0]), fold(ws[1].strip(",.;"))
+    subj = _lower_first(label) if _ARTICLE.match(label) else label
+    plural = bool(re.match(r"^(los|las|os|as|the)\s", label, re.I)) and fold(label).endswith("s")
+    low = _lower_first(body)
+    if _PLAIN_ARTICLE.match(body):
+        verb = {"es": ("es", "son"), "pt": ("é", "são")}.get(lang, ("is", "are"))[plural]
+        return f"{subj} {verb} {low}"
+    if first in ("para", "to"):
+        verb = {"es": ("sirve", "sirven"), "pt": ("serve", "servem")}.get(lang, ("is used", "are used"))[plural]
+        return f"{subj} {verb} {low}"
+    if lang in ("es", "pt") and len(first) > 4 and first.endswith(("ar", "er", "ir")) and ws[0][0].islower():
+        verb = {"es": ("consiste en", "consisten en"), "pt": ("consiste em", "consistem em")}[lang][plural]
+        return f"{subj} {verb} {low}"
+    if lang in ("es", "pt") and ws[0][0].isupper() and first.endswith(("a", "e")) and not plural \
+            and (second in _THIRD_PERSON_NEXT or second.endswith("mente")):
+        return f"{subj} {low}"  # "Multiprocesamiento habilita la carga …"
+    return None
+
+
+def _name_reveals(a: Item, b: Item) -> bool:
+    """The term's own words say what it is ("Tamaño del lote (batch size)": determina el número
+    de muestras en cada lote; "CIFAR-10": 10 clases): a false description is obvious."""
+    label = stems(a.label, 4) | _stems4(a.label)
+    own = stems(a.body, 4) | _stems4(a.body)
+    other = stems(b.body, 4) | _stems4(b.body)
+    return bool(label & own) or bool(label & other) or bool(re.search(r"\d", a.label))
+
+
 def _sentence_end(s: str) -> str:
     s = s.strip()
     return s if s.endswith((".", "!", "?")) else s + "."
@@ -163,6 +209,8 @@ class OfflineWriter:
 
     def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
         out = WriterOutput()
+        self._vocab: dict = {}
+        self._course = course
         self._harvest(passages, request, course, out)
         entities = self._entities(course)
         skipped_lang = 0
@@ -185,8 +233,10 @@ class OfflineWriter:
             self._scope_and_contrast(slide, lang, course, drafts)
             self._steps(slide, lang, course, drafts)
             self._cloze(slide, lang, course, drafts)
+            if chunk.source not in self._vocab:
+                self._vocab[chunk.source] = vocabulary(" ".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             for d in drafts:
-                found = defects(d.question, chunk.text)
+                found = defects(d.question, chunk.text, vocab=self._vocab[chunk.source])
                 if found:
                     out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found)))
                 else:
@@ -196,14 +246,41 @@ class OfflineWriter:
         return out
 
     # ------------------------------------------------------------------ helpers
-    @staticmethod
-    def _draft(slide: Slide, item: Item | None, q: Question, key: str, priority: float, quote: str | None = None) -> Draft:
+    def _draft(self, slide: Slide, item: Item | None, q: Question, key: str, priority: float,
+               quote: str | None = None) -> Draft:
         quote = quote or (item.text if item else q.answer)
-        q = Question(type=q.type, prompt=q.prompt, answer=q.answer, citations=(_citation(slide.chunk, quote),),
+        prompt = q.prompt
+        if q.type == "short" and no_context(q):  # "¿Qué son los parámetros?": of what?
+            about = self._about(slide)
+            if about and not re.match(r"^(En|Em|In)\s+«", prompt):
+                prompt = _situate(prompt, about, q.lang)
+        q = Question(type=q.type, prompt=prompt, answer=q.answer, citations=(_citation(slide.chunk, quote),),
                      concepts=q.concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
                      accepted=q.accepted, origin=q.origin)
         item_key = f"{slide.chunk.id}:{item.index}" if item else ""
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
+
+    def _about(self, slide: Slide) -> str:
+        """What the slide is about, to situate a question: its title or, where the title says
+        nothing ("Consideraciones adicionales"), the setting its opening line names ("En entornos
+        distribuidos, … hay consideraciones adicionales"), on this slide or the previous one with
+        the same title; "" when nothing says it."""
+        if _title_ok(slide.title) and not generic_title(slide.title):
+            return slide.title
+        if not slide.title:
+            return ""
+        course = getattr(self, "_course", None)
+        same = [slide.chunk]
+        if course is not None:
+            same += sorted((c for c in course.by_source.get(slide.chunk.source, [])
+                            if c.ordinal < slide.chunk.ordinal and (c.locator.heading or "").endswith(slide.title)),
+                           key=lambda c: -c.ordinal)
+        for c in same:
+            for line in (read_slide(c).items if c is not slide.chunk else slide.items)[:2]:
+                m = re.match(r"^(?:En|Em|In)\s+(?P<ctx>[^,]{4,40}),", line.text)
+                if m:
+                    return m.group("ctx")
+        return ""
 
     @staticmethod
     def _ctx(slide: Slide, answer: str = "") -> str:
@@ -287,6 +364,10 @@ class OfflineWriter:
         subj = (det[0].lower() + det[1:] + " " if det else "") + m.group("id")
         verb = m.group("verb")
         key_t = "returns" if verb in ("nos devuelve", "devuelve", "retorna", "returns") else "used_for"
+        ident = _stems4(m.group("id")) | stems(m.group("id").replace("_", " ").replace(".", " "))
+        head = " ".join(m.group("rest").split()[:4])
+        if ident & (_stems4(head) | stems(head)):
+            return  # "cluster_spec devuelve un objeto ClusterSpec": the name is the answer
         prompt = _t(key_t, lang, t=subj)
         answer = _sentence_end(s)
         concepts = self._concepts(m.group("rest"), m.group("id"), course) or (m.group("id"),)
@@ -300,7 +381,9 @@ class OfflineWriter:
         for item in slide.items:
             if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body):
                 runs[item.run].append(item)
-        title = slide.title if _title_ok(slide.title) else ""
+        title = self._about(slide)
+        if not title and generic_title(slide.title):
+            return  # "«Coherencia de versión»" under «Consideraciones adicionales»: of what?
         for run in runs.values():
             # an "A vs B" line just above the list names what the labels are ("Static vs Dynamic
             # Computation Graph"); else the slide title
@@ -372,7 +455,18 @@ class OfflineWriter:
                 for a, b in zip(real, real[1:] + real[:1]):
                     if a is b or dangling(b.body) or len(words(b.body)) < 5 or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
                         continue
-                    stmt = _sentence_end(_t("label_stmt", lang, c=context, t=a.label, d=_lower_first(b.body)))
+                    if _name_reveals(a, b):
+                        continue  # "Multiprocesamiento" described as the batch size: false at a glance
+                    plain = _plain_false(a.label, b.body, lang)
+                    if not plain:
+                        continue
+                    lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+                    first_w = plain.split(" ", 1)[0]
+                    if not _ARTICLE.match(a.label) and len(a.label.split()) > 1:
+                        plain = f"«{a.label}»" + plain[len(a.label):]  # "«Método fit» sirve para …"
+                    elif not (_TECH.match(first_w) or re.search(r"[A-Z]", first_w[1:])):
+                        plain = _lower_first(plain)
+                    stmt = _sentence_end(f"{lead} «{context}», {plain}")
                     ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
                     q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False, origin="tf")
                     out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course)))
@@ -400,6 +494,8 @@ class OfflineWriter:
                     group = _CAT_GROUP[m.group("cat").lower()]
                     if fold(name) in STOPWORDS or len(name) < 3 or name.lower() in _CAT_GROUP:
                         continue
+                    if group == "class" and not name.rstrip("()").split(".")[-1][:1].isupper():
+                        continue  # "la clase torchvision.datasets": a module, not a class
                     code_like = "_" in name or "." in name or "()" in name or bool(re.search(r"[a-z][A-Z]", name))
                     english = m.group("cat").lower() in ("class", "method", "function", "option", "parameter", "argument")
                     if not (code_like or not english and (group == "class" and name[0].isupper() and name.isascii()
@@ -428,6 +524,9 @@ class OfflineWriter:
                     core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
                     if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
                         continue  # "la clase DataLoader para crear DataLoaders": the stem names the answer
+                    if not self._ctx(slide, name) and not re.search(
+                            r"\b(PyTorch|TensorFlow|Keras|torch|tf|Dataset|DataLoader)\b", s.replace(name, " ")):
+                        continue  # "Utiliza la función _____ para cargar un modelo": which library's?
                     blanked = _sentence_end(s.replace(name, "_____", 1))
                     # distractors: the same kind of entity from the same source only (a TensorFlow
                     # function among PyTorch options gives the answer away)
@@ -493,8 +592,10 @@ class OfflineWriter:
             concepts = self._concepts(goal, obj, course) or tuple(w for w in words(goal) if len(w) > 5)[:3]
             if not concepts:
                 continue
-            q = Question("short", prompt, _sentence_end(s), (), concepts, "medium", lang, origin="purpose")
-            out.append(self._draft(slide, item, q, "p:" + fold(obj)[:50], 2.3))
+            goal_lead = {"es": "Para", "pt": "Para"}.get(lang, "To")
+            q = Question("short", prompt, _sentence_end(f"{goal_lead} {goal}"), (), concepts, "medium", lang,
+                         origin="purpose")
+            out.append(self._draft(slide, item, q, "p:" + fold(obj)[:50], 2.3, quote=s))
 
     def _scope_and_contrast(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
         items = slide.items

@@ -10,7 +10,18 @@ writer's validation and ``kb eval quiz``. Each check returns a defect name or no
 - ``duplicate-choices``: two options naming the same thing (same words up to case, accents,
   inflection, or one inside the other);
 - ``unsupported``: the cited passage does not back the answer (true/false: a true statement
-  must be in the passage; a false one must contradict a quote that is).
+  must be in the passage; a false one must contradict a quote that is);
+- ``dangling-reference``: the stem points back to something it does not state ("Para ellas, …",
+  "Esto permite …", "estos métodos");
+- ``subjective``: a true statement or a definition that rests on an opinion ("una técnica
+  poderosa", "avanzada", "el más común"): a student cannot judge it from the facts;
+- ``restates-question``: the model answer opens by repeating the stem ("¿Para qué sirve
+  congelar los parámetros?" → "Congela los parámetros …");
+- ``glued-words``: two words the PDF text ran together ("elsistema");
+- ``no-context``: a question about a bare, ambiguous subject ("¿Qué son los parámetros?",
+  "¿Qué devuelve __len__()?", "En «Consideraciones adicionales», …") that does not say what
+  it is about;
+- ``duplicate-question`` (whole quiz): two questions that ask the same thing.
 
 Stdlib only; the optional embedder lets a paraphrased answer count as supported.
 """
@@ -26,7 +37,8 @@ from .quiz import Question
 from .text import STOPWORDS, fold, words
 
 SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
-DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor")
+DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor", "dangling-reference",
+           "subjective", "restates-question", "glued-words", "duplicate-question", "no-context")
 _BLANK = re.compile(r"_{3,}")
 
 
@@ -36,7 +48,7 @@ def norm(text: str) -> str:
 
 
 _TEMPLATE_WORDS = frozenset("""significa significam means debe deve should solo apenas only verdadero falso
-    verdadeiro true false""".split())
+    verdadeiro true false consiste consistem sirve sirven serve servem used""".split())
 
 
 # Spanish/Portuguese stems whose English translation names code entities (4-letter stems both sides)
@@ -164,6 +176,151 @@ def giveaway(q: Question) -> str | None:
     return None
 
 
+# pronouns and demonstratives that refer back to a sentence the stem does not contain
+_ANAPHORA = frozenset("""ella ellas ellos esto estos estas este esta eso esos esas dicho dicha dichos dichas
+    isso isto estes elas eles ela ele esse essa esses essas aquele aquela this these those they it them""".split())
+_TEMPLATE_ANAPHORA = re.compile(r"\b(esta descripción|esta descrição|this description|esta frase|this sentence)\b", re.I)
+
+
+def dangling_reference(q: Question) -> str | None:
+    text = statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt
+    text = _TEMPLATE_ANAPHORA.sub(" ", text)
+    ws = [fold(w) for w in words(text)]
+    for i, w in enumerate(ws):
+        if w in _ANAPHORA:
+            if w in ("este", "esta", "estos", "estas", "estes", "esse", "essa", "this", "these", "that") and \
+                    i + 1 < len(ws) and ws[i + 1] in ("caso", "curso", "tutorial", "capitulo", "ejemplo", "exemplo"):
+                continue  # "en este curso": the reader knows which
+            return "dangling-reference"
+    return None
+
+
+_SUBJECTIVE = re.compile(
+    r"\b(poderos[ao]s?|potentes?|avanzad[ao]s?|avançad[ao]s?|eficiente(?:s|mente)?|increíbles?|excelentes?|"
+    r"sencill[ao]s?|fáci(?:l|les)|simples|populares?|ampliamente|mejor(?:es)?|melhor(?:es)?|important(?:e|es)|"
+    r"más común|mais comum|comúnmente|comumente|commonly|el más|la más|los más|las más|o mais|a mais|muy|muito|powerful|advanced|efficient(?:ly)?|"
+    r"easy|popular|widely|best|most common|very|important)\b", re.I)
+
+
+def subjective(q: Question) -> str | None:
+    """A true statement, or a definition's model answer, that rests on an opinion."""
+    if q.type == "tf" and q.correct is True:
+        return "subjective" if _SUBJECTIVE.search(statement(q)) else None
+    if q.type == "short" and q.origin == "definition":
+        m = re.search(r"\b(es|son|é|são|is|are)\s+(.*)", q.answer)
+        head = " ".join((m.group(2) if m else q.answer).split()[:6])
+        return "subjective" if _SUBJECTIVE.search(head) else None
+    return None
+
+
+def _answer_body(q: Question) -> str:
+    """The model answer without a leading subject the stem already names."""
+    a = q.answer
+    if q.origin == "purpose":
+        return re.sub(r"^(Para|To|In order to)\s+", "", a)
+    m = re.match(r"^[^:]{2,60}:\s+(.*)$", a)
+    if m:
+        return m.group(1)
+    m = re.match(r"^(?P<subj>.{2,80}?)\s+(es|son|é|são|is|are|devuelve|nos devuelve|retorna|returns)\s+(?P<rest>.+)$", a)
+    if m and stems(m.group("subj")) <= stems(q.prompt) | {""}:
+        return m.group("rest")
+    return a
+
+
+def restates_question(q: Question) -> str | None:
+    """The model answer opens by repeating the stem: it adds nothing a student must know."""
+    if q.type != "short" or q.origin == "harvested":
+        return None
+    body = _answer_body(q)
+    lead = [fold(w)[:5] for w in words(body) if len(w) >= 4 and fold(w) not in STOPWORDS][:4]
+    if len(lead) < 3:
+        return None
+    asked = stems(q.prompt)
+    return "restates-question" if sum(x in asked for x in lead) * 2 >= len(lead) else None
+
+
+_GLUE_HEADS = ("el", "la", "los", "las", "de", "del", "en", "y", "que", "se", "un", "una", "con", "por", "al", "da",
+               "do", "no", "na", "em", "the", "of", "and")
+
+
+def vocabulary(text: str) -> Counter:
+    return Counter(fold(w) for w in words(text))
+
+
+def glued_words(q: Question, vocab: Counter) -> str | None:
+    """Two words the PDF ran together ("elsistema"): a word seen once whose tail after an
+    article or preposition is a word the source uses on its own."""
+    if not vocab:
+        return None
+    texts = [q.prompt, q.answer, *q.choices]
+    for w in words(" ".join(texts)):
+        fw = fold(w)
+        if len(fw) < 6 or not w.islower() or vocab.get(fw, 0) > 1:
+            continue
+        for head in _GLUE_HEADS:
+            rest = fw[len(head):]
+            if fw.startswith(head) and len(rest) >= 4 and vocab.get(rest, 0) >= 1 and rest not in STOPWORDS:
+                return "glued-words"
+    return None
+
+
+_GENERIC_TITLE_WORDS = frozenset("""consideraciones consideracoes consideracion adicionales adicionais additional
+    considerations otros otras outros outras other aspectos aspects notas notes nota note introduccion introducao
+    introduction resumen resumo summary conclusiones conclusoes conclusion conclusions generales gerais general
+    importantes important conceptos conceitos concepts basicos basicos basics ejemplo ejemplos exemplo exemplos
+    example examples mas more recomendaciones recomendacoes recommendations consejos dicas tips practicas praticas
+    practices buenas boas best parte part continuacion continuacao continued""".split())
+
+
+def generic_title(title: str) -> bool:
+    """A slide title that says nothing about the subject ("Consideraciones adicionales")."""
+    ws = [fold(w) for w in words(title) if fold(w) not in STOPWORDS]
+    return bool(ws) and all(w in _GENERIC_TITLE_WORDS or w.isdigit() for w in ws)
+
+
+# subjects that need to be situated: a bare plural noun, a dunder or method with no owner
+_BARE_SUBJECT = re.compile(
+    r"^¿?(?:Qué (?:es|son|devuelve)|O que (?:é|são|retorna)|What (?:is|are|does))\s+"
+    r"(?:(?:el|la|los|las|o|a|os|as|the)\s+)?(?:método\s+|metodo\s+|función\s+|method\s+|function\s+)?"
+    r"(?P<t>[\w.]+(?:\(\))?)\s*\??$", re.I)
+_BARE_DIFFER = re.compile(r"^¿?(?:Qué diferencia hay entre|Qual é a diferença entre|What is the difference between)\s", re.I)
+
+
+def no_context(q: Question) -> str | None:
+    """A question whose subject is ambiguous without saying what it is about."""
+    m = re.match(r"^(?:En|Em|In)\s+«([^»]+)»", q.prompt)
+    if m and generic_title(m.group(1)):
+        return "no-context"
+    if q.type != "short" or q.origin == "harvested":
+        return None
+    m = _BARE_SUBJECT.match(q.prompt)
+    if m:
+        t = m.group("t")
+        # a one-word common noun or an unowned method/dunder: "los parámetros", "__len__()", "parameters()"
+        if "()" in t or t.startswith("_") or (t.islower() and "." not in t and "_" not in t):
+            return "no-context"
+    if _BARE_DIFFER.match(q.prompt) and q.prompt.count(" ") <= 9:
+        return "no-context"
+    return None
+
+
+def _qkey(q: Question) -> set[str]:
+    return stems(statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt) | {"=" + x for x in stems(q.correct_text)}
+
+
+def duplicate_questions(questions: Sequence[Question]) -> set[str]:
+    """Ids of questions that ask what an earlier question of the quiz already asks (same
+    statement or stem up to wording and option order)."""
+    dup: set[str] = set()
+    keys: list[set[str]] = []
+    for q in questions:
+        k = _qkey(q)
+        if any(k and o and len(k & o) >= 0.8 * max(len(k), len(o)) for o in keys):
+            dup.add(q.id)
+        keys.append(k)
+    return dup
+
+
 def foreign_material(q: Question, source_text: str) -> str | None:
     """Distractors the cited source never mentions ("github.com" among PyTorch methods), or a
     false statement built from words of another deck: implausible to a student of this one."""
@@ -227,9 +384,12 @@ def unsupported(q: Question, passage: str, embedder=None) -> str | None:
     return None
 
 
-def defects(q: Question, passage: str, embedder=None) -> list[str]:
-    """Every defect of one question against the text of the passage it cites."""
-    found = [cut_off(q, passage), giveaway(q), duplicate_choices(q), unsupported(q, passage, embedder)]
+def defects(q: Question, passage: str, embedder=None, vocab: Counter | None = None) -> list[str]:
+    """Every defect of one question against the text of the passage it cites (``vocab``: the
+    word counts of its source, to see glued words)."""
+    found = [cut_off(q, passage), giveaway(q), duplicate_choices(q), unsupported(q, passage, embedder),
+             dangling_reference(q), subjective(q), restates_question(q), no_context(q),
+             glued_words(q, vocab or vocabulary(passage))]
     return [d for d in found if d]
 
 
