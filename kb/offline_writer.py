@@ -78,7 +78,7 @@ _DEF = re.compile(
     r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<term>[^,;:()¿?]{2,60}?)\s+(?P<verb>es|son|é|são|is|are)\s+"
     r"(?P<def>.{12,})$")
 _DEF_START = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)\s", re.I)
-_NOT_DEF = re.compile(r"^(importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
+_NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os que|as que|the one|importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
                       r"común|comum|recomendable|preferible|preferível|mejor|melhor|más|mais|muy|muito|"
                       r"important|possible|useful|essential|key|better|more|very|capaz|able)", re.I)
 _PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso", "isto", "essa", "esse", "estes",

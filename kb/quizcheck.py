@@ -186,7 +186,7 @@ def dangling_reference(q: Question) -> str | None:
     text = statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt
     text = _TEMPLATE_ANAPHORA.sub(" ", text)
     ws = [fold(w) for w in words(text)]
-    for i, w in enumerate(ws):
+    for i, w in enumerate(ws[:3]):  # opening on a reference: its antecedent is in a sentence not shown
         if w in _ANAPHORA:
             if w in ("este", "esta", "estos", "estas", "estes", "esse", "essa", "this", "these", "that") and \
                     i + 1 < len(ws) and ws[i + 1] in ("caso", "curso", "tutorial", "capitulo", "ejemplo", "exemplo"):
