@@ -117,6 +117,8 @@ _IMPERATIVE = {
            "Apply": "apply", "Combine": "combine", "Store": "store", "Save": "save", "Configure": "configure"},
 }
 _PURPOSE = re.compile(r"^(?P<imp>\w+)\s+(?P<obj>.+?)\s+(?:para|to|in order to|a fin de)\s+(?P<goal>[a-záéíóúç].{10,})$")
+_VAGUE_GOAL = re.compile(r"^(comprender|entender|conocer|mejorar|facilitar|ayudar|compreender|melhorar|ajudar|"
+                         r"understand|improve|help|better)\b", re.I)
 _SCOPE = re.compile(
     r"^(?P<pre>.+?)\s+(?:solo|sólo|solamente|apenas|somente|só|only)\s+(?P<x>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)"
     r"\s+(?:y|e|and)\s+(?:no|não|not)\s+(?P<y>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)\.?$")
@@ -337,6 +339,8 @@ class OfflineWriter:
         prompt = _t("what_are" if verb in _PLURAL_VERB else "what_is", lang, t=shown)
         if ctx:
             prompt = f"{ctx}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+        if re.match(r"^[A-Z][a-z]{0,5}\.[a-z]", s) and (s[0].lower() + s[1:s.index(" ")]) in course.raw_text:
+            s = s[0].lower() + s[1:]  # "Tf.distribute.Strategy" at a bullet's start is tf.distribute.Strategy
         answer = _sentence_end(s)
         prio = 2.3 + self._centrality(bare, slide, course)
         concepts = self._concepts(definition, bare, course) or (bare,)
@@ -584,6 +588,8 @@ class OfflineWriter:
                 continue
             if lang != "en" and not fold(words(goal)[0]).endswith(("ar", "er", "ir")):
                 continue  # "para la comunicación …": a purpose is an action
+            if _VAGUE_GOAL.match(goal):
+                continue  # "para comprender mejor …": what any look at anything is for: trivial
             if re.search(r"\b(para|to|como|such as)\b", obj) or any(w in verbs for w in words(obj)) \
                     or any(w.capitalize() in verbs for w in words(obj)[1:]):
                 continue  # "iterar … y visualiza …": two instructions in one

@@ -244,12 +244,14 @@ _GLUE_HEADS = ("el", "la", "los", "las", "de", "del", "en", "y", "que", "se", "u
 
 
 def vocabulary(text: str) -> Counter:
-    return Counter(fold(w) for w in words(text))
+    """Folded word and word-pair counts of a source."""
+    ws = [fold(w) for w in words(text)]
+    return Counter(ws) + Counter(f"{a} {b}" for a, b in zip(ws, ws[1:]))
 
 
 def glued_words(q: Question, vocab: Counter) -> str | None:
-    """Two words the PDF ran together ("elsistema"): a word seen once whose tail after an
-    article or preposition is a word the source uses on its own."""
+    """Two words the PDF ran together ("elsistema"): a word seen once in the source that is
+    an article or preposition glued to a word the source also writes apart ("el sistema")."""
     if not vocab:
         return None
     texts = [q.prompt, q.answer, *q.choices]
@@ -259,7 +261,7 @@ def glued_words(q: Question, vocab: Counter) -> str | None:
             continue
         for head in _GLUE_HEADS:
             rest = fw[len(head):]
-            if fw.startswith(head) and len(rest) >= 4 and vocab.get(rest, 0) >= 1 and rest not in STOPWORDS:
+            if fw.startswith(head) and len(rest) >= 4 and vocab.get(f"{head} {rest}", 0) >= 1 and rest not in STOPWORDS:
                 return "glued-words"
     return None
 
