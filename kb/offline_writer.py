@@ -528,9 +528,9 @@ class OfflineWriter:
                     core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
                     if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
                         continue  # "la clase DataLoader para crear DataLoaders": the stem names the answer
-                    if not self._ctx(slide, name) and not re.search(
+                    if ent.group == "callable" and not self._ctx(slide, name) and not re.search(
                             r"\b(PyTorch|TensorFlow|Keras|torch|tf|Dataset|DataLoader)\b", s.replace(name, " ")):
-                        continue  # "Utiliza la función _____ para cargar un modelo": which library's?
+                        continue  # "Utiliza la función _____ para cargar un modelo": torch.load? torch.hub.load?
                     blanked = _sentence_end(s.replace(name, "_____", 1))
                     # distractors: the same kind of entity from the same source only (a TensorFlow
                     # function among PyTorch options gives the answer away)
