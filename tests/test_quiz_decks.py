@@ -285,8 +285,15 @@ def test_no_subjective_true_statements_restated_answers_or_module_called_a_class
 
 
 def test_the_independent_raters_defects_are_seen_by_kb_eval_quiz():
-    from kb.quizcheck import dangling_reference, duplicate_questions, glued_words, no_context, restates_question, \
-        subjective, vocabulary
+    from kb.quizcheck import (
+        dangling_reference,
+        duplicate_questions,
+        glued_words,
+        no_context,
+        restates_question,
+        subjective,
+        vocabulary,
+    )
 
     assert no_context(_q("¿Qué devuelve __len__()?", "__len__() devuelve la longitud del conjunto de datos "
                          "(número total de muestras).", lang="es", origin="definition"))
