@@ -13,8 +13,9 @@ writer's validation and ``kb eval quiz``. Each check returns a defect name or no
   must be in the passage; a false one must contradict a quote that is);
 - ``dangling-reference``: the stem points back to something it does not state ("Para ellas, …",
   "Esto permite …", "estos métodos");
-- ``subjective``: a true statement or a definition that rests on an opinion ("una técnica
-  poderosa", "avanzada", "el más común"): a student cannot judge it from the facts;
+- ``subjective``: a true statement that rests on an opinion ("una técnica poderosa",
+  "avanzada", "el más común"): a student cannot judge it from the facts; a definition that is
+  a value judgement and a purpose ("es una técnica importante para …");
 - ``restates-question``: the model answer opens by repeating the stem ("¿Para qué sirve
   congelar los parámetros?" → "Congela los parámetros …");
 - ``glued-words``: two words the PDF text ran together ("elsistema");
@@ -151,6 +152,24 @@ def cut_off(q: Question, passage: str = "") -> str | None:
     return None
 
 
+def _name_reveals(q: Question) -> bool:
+    """A false statement that gives one term another's description, where the term's own name
+    says what it is ("Tamaño del lote (batch size)" described as mixing the data; "CIFAR-10"
+    as "miles de categorías"): false at a glance. The term and its true description are the
+    model answer's quote (“Label: body”)."""
+    m = re.search(r"“([^:”]{2,70}):\s*([^”]+)”", q.answer)
+    if not m:
+        return False
+    label, body = m.group(1), m.group(2)
+    s = re.sub(r"«[^»]*»,?", " ", statement(q)) if not statement(q).startswith("«") else statement(q)
+    fs, fl = fold(s), fold(label)
+    i = fs.find(fl)
+    described = s[i + len(label):] if i >= 0 else s
+    name = stems(label) | _stems4(label)
+    return bool(re.search(r"\d", label)) or bool(name & (stems(body) | _stems4(body))) \
+        or bool(name & (stems(described) | _stems4(described)))
+
+
 def giveaway(q: Question) -> str | None:
     if q.type == "cloze":
         rest = _BLANK.sub(" ", q.prompt)
@@ -169,6 +188,8 @@ def giveaway(q: Question) -> str | None:
         others = set().union(*(_stems4(c) for i, c in enumerate(q.choices) if i != q.correct))
         if right - others:
             return "giveaway"
+    if q.type == "tf" and q.correct is False and _name_reveals(q):
+        return "giveaway"
     if q.type == "short" and q.origin != "harvested":
         body = q.answer.split(":", 1)[1] if re.match(r"^[^:]{2,60}:\s", q.answer) else q.answer
         if len(stems(body) - stems(q.prompt)) <= 2:
@@ -198,8 +219,12 @@ def dangling_reference(q: Question) -> str | None:
 _SUBJECTIVE = re.compile(
     r"\b(poderos[ao]s?|potentes?|avanzad[ao]s?|avançad[ao]s?|eficiente(?:s|mente)?|increíbles?|excelentes?|"
     r"sencill[ao]s?|fáci(?:l|les)|simples|populares?|ampliamente|mejor(?:es)?|melhor(?:es)?|important(?:e|es)|"
-    r"más común|mais comum|comúnmente|comumente|commonly|el más|la más|los más|las más|o mais|a mais|muy|muito|powerful|advanced|efficient(?:ly)?|"
+    r"más común|mais comum|el más|la más|los más|las más|o mais|a mais|muy|muito|powerful|advanced|efficient(?:ly)?|"
     r"easy|popular|widely|best|most common|very|important)\b", re.I)
+
+
+_VALUE_HEAD = re.compile(r"^(?:un|una|um|uma|a|an)\s+\w+\s+(?:muy\s+|muito\s+|very\s+)?(?:importante|esencial|essencial|"
+                         r"fundamental|útil|clave|necesari[ao]|important|essential|useful|key)\b", re.I)
 
 
 def subjective(q: Question) -> str | None:
@@ -207,9 +232,9 @@ def subjective(q: Question) -> str | None:
     if q.type == "tf" and q.correct is True:
         return "subjective" if _SUBJECTIVE.search(statement(q)) else None
     if q.type == "short" and q.origin == "definition":
+        # "es una técnica importante para …": a value judgement and a purpose, not what it is
         m = re.search(r"\b(es|son|é|são|is|are)\s+(.*)", q.answer)
-        head = " ".join((m.group(2) if m else q.answer).split()[:6])
-        return "subjective" if _SUBJECTIVE.search(head) else None
+        return "subjective" if m and _VALUE_HEAD.match(m.group(2)) else None
     return None
 
 

@@ -320,3 +320,16 @@ def test_the_independent_raters_defects_are_seen_by_kb_eval_quiz():
     b = _q(a.prompt, a.answer, "mcq", lang="es", choices=("Sampler", "torch.utils.data.Dataset", "DataParallel",
                                                          "torchvision.datasets"), correct=3)
     assert duplicate_questions([a, b]) == {b.id}
+    # the old "«X» significa: <a sibling's description>" items: the name gives it away, a real confusion does not
+    from kb.quizcheck import giveaway
+
+    def swap(label, false, true):
+        return _q(f"¿Verdadero o falso? En «Configuraciones comunes del DataLoader», «{label}» significa: {false}.",
+                  f"Falso. La fuente dice: “{label}: {true}.”", "tf", lang="es", correct=False)
+
+    assert giveaway(swap("Multiprocesamiento", "determina el número de muestras en cada lote",
+                         "Habilita la carga de datos en paralelo utilizando múltiples hilos de ejecución"))
+    assert giveaway(swap("CIFAR-10", "un conjunto de imágenes clasificadas en miles de categorías",
+                         "Un conjunto de imágenes en color de 10 clases diferentes"))
+    assert not giveaway(swap("Undersampling", "asignar pesos diferentes a las clases durante el entrenamiento",
+                             "reducir la cantidad de muestras en las clases dominantes"))
