@@ -15,7 +15,8 @@ writer's validation and ``kb eval quiz``. Each check returns a defect name or no
   "Esto permite …", "estos métodos");
 - ``subjective``: a true statement that rests on an opinion ("una técnica poderosa",
   "avanzada", "el más común"): a student cannot judge it from the facts; a definition that is
-  a value judgement and a purpose ("es una técnica importante para …");
+  a value judgement and a purpose ("es una técnica importante para …") or a short one that is
+  mostly an opinion ("um paradigma popular para realizar grandes operações");
 - ``restates-question``: the model answer opens by repeating the stem ("¿Para qué sirve
   congelar los parámetros?" → "Congela los parámetros …");
 - ``glued-words``: two words the PDF text ran together ("elsistema");
@@ -234,7 +235,13 @@ def subjective(q: Question) -> str | None:
     if q.type == "short" and q.origin == "definition":
         # "es una técnica importante para …": a value judgement and a purpose, not what it is
         m = re.search(r"\b(es|son|é|são|is|are)\s+(.*)", q.answer)
-        return "subjective" if m and _VALUE_HEAD.match(m.group(2)) else None
+        if not m:
+            return None
+        content = [w for w in words(m.group(2)) if fold(w) not in STOPWORDS]
+        # "é um paradigma popular para realizar grandes operações": a short definition that is
+        # mostly an opinion says little
+        short_opinion = len(content) < 8 and _SUBJECTIVE.search(" ".join(m.group(2).split()[:6]))
+        return "subjective" if _VALUE_HEAD.match(m.group(2)) or short_opinion else None
     return None
 
 
