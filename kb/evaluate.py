@@ -32,8 +32,7 @@ class EvalQuery:
 def load_queries(path: Path) -> list[EvalQuery]:
     """Read and validate a query file; errors name the file, the line and the fix."""
     if not path.exists():
-        raise InputError(f"{path}: no such file",
-                         "give a JSONL file with one {\"query\", \"evidence\"} object per line")
+        raise InputError(f"{path}: no such file", "give a JSONL file with one {\"query\", \"evidence\"} object per line")
     out: list[EvalQuery] = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -42,7 +41,7 @@ def load_queries(path: Path) -> list[EvalQuery]:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(f"{path}:{n}: not valid JSON ({e.msg})", "write one JSON object per line") from e
-        q, ev = (obj.get("query"), obj.get("evidence")) if isinstance(obj, dict) else (None, None)
+        q, ev = obj.get("query") if isinstance(obj, dict) else None, obj.get("evidence") if isinstance(obj, dict) else None
         if not isinstance(q, str) or not q.strip():
             raise InputError(f"{path}:{n}: missing \"query\"", "add \"query\": \"the question\"")
         if isinstance(ev, str):
@@ -61,7 +60,6 @@ def _norm(s: str) -> str:
 
 
 def is_relevant(text: str, evidence: Sequence[str]) -> bool:
-    """The text contains one of the evidence phrases (normalised)."""
     t = _norm(text)
     return any(_norm(e) in t for e in evidence)
 
@@ -76,7 +74,7 @@ def evaluate_retrieval(retriever: Retriever, queries: Sequence[EvalQuery], k: in
     results = retriever.search_many([q.query for q in queries], k=max(k, 10), mode=mode)
     per_query = []
     h1 = h5 = rr = 0.0
-    for q, hits in zip(queries, results, strict=True):
+    for q, hits in zip(queries, results):
         rank = next((h.rank for h in hits if is_relevant(seen_text(h.chunk), q.evidence)), None)
         h1 += rank == 1
         h5 += rank is not None and rank <= 5
@@ -109,10 +107,12 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     heading paths) of the sources the quiz was asked for — not of the whole course.
     ``answerable@5`` (the prompt retrieves its own passage in the top 5) is reported, not a defect.
     """
-    from collections import Counter
+    from collections import Counter, defaultdict
 
-    from .generate import topic_relevance
-    from .quizcheck import position_skew
+    import numpy as np
+
+    from .generate import passage_usable, topic_relevance
+    from .quizcheck import defects, duplicate_questions, foreign_material, position_skew, vocabulary
     from .text import detect_language
 
     qs = list(quiz.questions)
@@ -120,26 +120,57 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         raise InputError("the quiz has no questions", "generate some with kb quiz generate")
     cited_ids = [q.citations[0].chunk_id if q.citations else "" for q in qs]
     chunks = {c.id: c for c in ws.store.get([i for i in cited_ids if i])}
-    found = _passage_defects(ws, qs, cited_ids, chunks)
+    source_text: dict[str, str] = defaultdict(str)
+    cited_sources = {c.source for c in chunks.values()}
+    for c in ws.store.all_chunks():
+        if c.source in cited_sources:
+            source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
+    found: list[list[str]] = []
+    vocabs = {src: vocabulary(text) for src, text in source_text.items()}
+    for q, cid in zip(qs, cited_ids):
+        chunk = chunks.get(cid)
+        f = defects(q, chunk.text, ws.embedder, vocabs.get(chunk.source)) if chunk else ["unsupported"]
+        foreign = foreign_material(q, source_text[chunk.source]) if chunk else None
+        found.append(f + ([foreign] if foreign else []))
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:
         rel = topic_relevance(ws.embedder, topic, [chunks[c].text if c in chunks else "" for c in cited_ids])
-        for f, (ok, _) in zip(found, rel, strict=True):
+        for f, (ok, _) in zip(found, rel):
             if not ok:
                 f.append("off-topic")
     lang_ok = [detect_language(q.prompt, default=q.lang) == q.lang for q in qs]
-    for f, ok in zip(found, lang_ok, strict=True):
+    for f, ok in zip(found, lang_ok):
         if not ok:
             f.append("language")
-    dup_pairs = _near_duplicates(ws, qs, duplicate_threshold)
+    vecs = ws.embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
+    sims = vecs @ vecs.T
+    np.fill_diagonal(sims, 0)
+    dup_pairs = [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
+                 for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= duplicate_threshold]
+    same = duplicate_questions(qs)  # same statement, other wording or option order
+    dup_pairs += [(next(p.id for p in qs[:i] if p.id != q.id), q.id, 1.0) for i, q in enumerate(qs)
+                  if q.id in same and not any(q.id == later for _, later, _ in dup_pairs)]
     for _, later, _ in dup_pairs:
         f = found[[q.id for q in qs].index(later)]
         if "near-duplicate" not in f:
             f.append("near-duplicate")
     results = ws.retriever.search_many([q.prompt for q in qs], k=5)
-    answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results, strict=True)]
+    answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results)]
 
-    coverage = _coverage(ws, quiz, qs, cited_ids, chunks)
+    # coverage of what the quiz was asked to cover
+    kb_sources = sorted({r["source"] for r in ws.store.sources()})
+    wanted = [str(x).replace("\\", "/").lstrip("./") for x in (quiz.params.get("sources") or [])] \
+        if isinstance(quiz.params, dict) else []
+    scope = [s for s in kb_sources if not wanted or s in wanted or any(s.endswith("/" + w) for w in wanted)]
+    used = {c.source for q in qs for c in q.citations}
+
+    def section(c) -> tuple[str, str]:
+        loc = c.locator
+        return c.source, (f"p{loc.page}" if loc.page is not None else (loc.heading or ""))
+
+    in_scope = [c for c in ws.store.all_chunks() if c.source in scope and passage_usable(c)]
+    sections = {section(c) for c in in_scope}
+    covered = {section(chunks[c]) for c in cited_ids if c in chunks} & sections
     n = len(qs)
     asked = int(quiz.params.get("n") or n) if isinstance(quiz.params, dict) else n
     mcq = sum(1 for q in qs if q.type == "mcq")
@@ -157,72 +188,17 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "mcq": mcq,
         "position_skew": position_skew(qs),
         "types": dict(Counter(q.type for q in qs)),
-        **coverage,
-        "per_question": [
-            {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
-             "lang_ok": lg}
-            for q, f, a, lg in zip(qs, found, answerable, lang_ok, strict=True)
-        ],
-        "duplicates": dup_pairs,
-    }
-
-
-def _passage_defects(ws, qs: list, cited_ids: list[str], chunks: dict) -> list[list[str]]:
-    """Per question: the defects its cited passage shows (unsupported without one), plus material
-    foreign to the cited source."""
-    from collections import defaultdict
-
-    from .quizcheck import defects, foreign_material
-
-    source_text: dict[str, str] = defaultdict(str)
-    cited_sources = {c.source for c in chunks.values()}
-    for c in ws.store.all_chunks():
-        if c.source in cited_sources:
-            source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
-    found: list[list[str]] = []
-    for q, cid in zip(qs, cited_ids, strict=True):
-        chunk = chunks.get(cid)
-        f = defects(q, chunk.text, ws.embedder) if chunk else ["unsupported"]
-        foreign = foreign_material(q, source_text[chunk.source]) if chunk else None
-        found.append(f + ([foreign] if foreign else []))
-    return found
-
-
-def _near_duplicates(ws, qs: list, threshold: float) -> list[tuple[str, str, float]]:
-    """(earlier id, later id, cosine) of question pairs whose prompt + answer cosine ≥ threshold."""
-    import numpy as np
-
-    vecs = ws.embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
-    sims = vecs @ vecs.T
-    np.fill_diagonal(sims, 0)
-    return [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
-            for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= threshold]
-
-
-def _coverage(ws, quiz, qs: list, cited_ids: list[str], chunks: dict) -> dict:
-    """Coverage of what the quiz was asked to cover: its sources, and their sections (PDF pages,
-    heading paths) that can carry a question."""
-    from .generate import passage_usable
-
-    kb_sources = sorted({r["source"] for r in ws.store.sources()})
-    wanted = [str(x).replace("\\", "/").lstrip("./") for x in (quiz.params.get("sources") or [])] \
-        if isinstance(quiz.params, dict) else []
-    scope = [s for s in kb_sources if not wanted or s in wanted or any(s.endswith("/" + w) for w in wanted)]
-    used = {c.source for q in qs for c in q.citations}
-
-    def section(c) -> tuple[str, str]:
-        loc = c.locator
-        return c.source, (f"p{loc.page}" if loc.page is not None else (loc.heading or ""))
-
-    in_scope = [c for c in ws.store.all_chunks() if c.source in scope and passage_usable(c)]
-    sections = {section(c) for c in in_scope}
-    covered = {section(chunks[c]) for c in cited_ids if c in chunks} & sections
-    return {
         "source_coverage": len(used & set(scope)) / max(1, len(scope)),
         "section_coverage": len(covered) / max(1, len(sections)),
         "sections_covered": len(covered),
         "sections_total": len(sections),
         "sources_used": sorted(used),
+        "per_question": [
+            {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
+             "lang_ok": lg}
+            for q, f, a, lg in zip(qs, found, answerable, lang_ok)
+        ],
+        "duplicates": dup_pairs,
     }
 
 
@@ -241,7 +217,6 @@ class GradedRow:
 
 
 def parse_scale(text: str) -> tuple[float, float]:
-    """(low, high) from a --scale value such as '0-3'; InputError when it is not one."""
     m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*[-–:]\s*(-?\d+(?:\.\d+)?)\s*", text or "")
     if not m or float(m.group(1)) >= float(m.group(2)):
         raise InputError(f"bad --scale '{text}'", "write it as LOW-HIGH, e.g. --scale 0-3 or --scale 0-10")
@@ -322,12 +297,11 @@ def _ranks(x):
 
 
 def quadratic_weighted_kappa(a, b, k: int = 4) -> float:
-    """Cohen's kappa with quadratic weights of two ratings on 0..k-1."""
     import numpy as np
 
     a, b = np.asarray(a, int), np.asarray(b, int)
     o = np.zeros((k, k))
-    for i, j in zip(a, b, strict=True):
+    for i, j in zip(a, b):
         o[i, j] += 1
     w = np.array([[(i - j) ** 2 for j in range(k)] for i in range(k)]) / (k - 1) ** 2
     e = np.outer(o.sum(1), o.sum(0)) / max(1, o.sum())
@@ -356,7 +330,6 @@ def agreement(human, predicted_score, predicted_points) -> dict:
 
 
 def grading_tasks(rows: Sequence[GradedRow]):
-    """Grading tasks for the rows: one Question per distinct (question, references, concepts, language)."""
     from .grading import Task
     from .quiz import Question
 
@@ -380,7 +353,7 @@ def evaluate_grader(grader, rows: Sequence[GradedRow]) -> tuple[dict, list]:
     result["human_mean"] = sum(r.human for r in rows) / max(1, len(rows))
     result["kb_mean"] = sum(g.points for g in grades) / max(1, len(grades))
     per_q: dict[str, list] = defaultdict(list)
-    for r, g in zip(rows, grades, strict=True):
+    for r, g in zip(rows, grades):
         per_q[r.question_id or r.question].append((r.human, g.score * 3))
     result["per_question"] = [
         {"question": q, "n": len(v), "human_mean": sum(h for h, _ in v) / len(v),

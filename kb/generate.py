@@ -353,11 +353,16 @@ def dedupe(drafts: list[Draft], embedder, threshold: float = 0.88) -> tuple[list
     vecs = embedder.embed_documents([f"{d.question.prompt}\n{d.question.answer}" for d in order])
     kept: list[int] = []
     rejected: list[Rejected] = []
+    from .quizcheck import duplicate_questions
+
     keys: set[tuple[str, str]] = set()
     ids: set[str] = set()
     for i, d in enumerate(order):
         q = d.question
         if q.id in ids or (q.type, d.key) in keys:
+            continue
+        if q.id in duplicate_questions([order[j].question for j in kept] + [q]):
+            rejected.append(Rejected(q.prompt[:80], "asks what a kept question asks"))
             continue
         same_type = [j for j in kept if order[j].question.type == q.type]
         if same_type and float(np.max(vecs[same_type] @ vecs[i])) >= threshold:

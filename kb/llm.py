@@ -175,6 +175,10 @@ _SYSTEM = (
     "applies and where not), never about a stray line, a URL, a lab file name or a trivial word. "
     "Every question must be answerable from ONE passage, and its model answer must be supported by that passage. "
     "Write whole sentences: never cut a sentence, never put the answer in the question. "
+    "Each question must stand alone: name what it is about (\"the parameters of a PyTorch model\", not "
+    "\"the parameters\"; never \"this\", \"these\" or \"they\" for something the question does not state). "
+    "State facts, not opinions (no \"powerful\", \"advanced\", \"the most common\"). A model answer explains; it "
+    "never just repeats the question. A false statement must not be false at a glance from a term's own name. "
     "Reply with one JSON object only."
 )
 

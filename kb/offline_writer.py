@@ -31,21 +31,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
-from .generate import (
-    _EXERCISE_HEADING,
-    CourseTerms,
-    Draft,
-    GenerationRequest,
-    Rejected,
-    WriterOutput,
-    _citation,
-    _clean,
-    _term_ok,
-    passage_usable,
-)
+from .generate import (CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, _EXERCISE_HEADING, _clean,
+                       _citation, _term_ok, passage_usable)
 from .ideas import Item, Slide, complete_sentence, dangling, read_slide
 from .quiz import Question
-from .quizcheck import _stems4, defects, norm, same_thing, stems
+from .quizcheck import _stems4, defects, generic_title, no_context, norm, same_thing, stems, vocabulary
 from .records import Chunk, content_hash
 from .text import STOPWORDS, detect_language, fold, sentences, words
 
@@ -60,16 +50,12 @@ _T = {
     "purpose": {"pt": "Para que serve {t}?", "es": "¿Para qué sirve {t}?", "en": "Why should you {t}?"},
     "differ": {"pt": "Qual é a diferença entre {a} e {b}?", "es": "¿Qué diferencia hay entre {a} y {b}?",
                "en": "What is the difference between {a} and {b}?"},
-    "steps": {"pt": "Quais são os passos para {t}?", "es": "¿Qué pasos se siguen para {t}?",
-              "en": "What are the steps to {t}?"},
-    "scope": {"pt": "Onde se deve {t} e onde não?", "es": "¿Dónde se debe {t} y dónde no?",
-              "en": "Where should you {t}, and where not?"},
+    "steps": {"pt": "Quais são os passos para {t}?", "es": "¿Qué pasos se siguen para {t}?", "en": "What are the steps to {t}?"},
+    "scope": {"pt": "Onde se deve {t} e onde não?", "es": "¿Dónde se debe {t} y dónde no?", "en": "Where should you {t}, and where not?"},
     "scope_false": {"pt": "Deve-se {t} apenas {x} e não {y}.", "es": "Se debe {t} solo {x} y no {y}.",
                     "en": "You should {t} only {x} and not {y}."},
-    "complete": {"pt": "Complete a frase{c}: «{s}»", "es": "Completa la frase{c}: «{s}»",
-                 "en": "Complete the sentence{c}: «{s}»"},
-    "cloze": {"pt": "Complete a lacuna{c}: {s}", "es": "Completa el espacio en blanco{c}: {s}",
-              "en": "Fill in the blank{c}: {s}"},
+    "complete": {"pt": "Complete a frase{c}: «{s}»", "es": "Completa la frase{c}: «{s}»", "en": "Complete the sentence{c}: «{s}»"},
+    "cloze": {"pt": "Complete a lacuna{c}: {s}", "es": "Completa el espacio en blanco{c}: {s}", "en": "Fill in the blank{c}: {s}"},
     "which_label": {"pt": "Em «{c}», qual termo corresponde a esta descrição: «{d}»?",
                     "es": "En «{c}», ¿qué término corresponde a esta descripción: «{d}»?",
                     "en": "In «{c}», which term matches this description: «{d}»?"},
@@ -92,7 +78,7 @@ _DEF = re.compile(
     r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<term>[^,;:()¿?]{2,60}?)\s+(?P<verb>es|son|é|são|is|are)\s+"
     r"(?P<def>.{12,})$")
 _DEF_START = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)\s", re.I)
-_NOT_DEF = re.compile(r"^(importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
+_NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os que|as que|the one|importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
                       r"común|comum|recomendable|preferible|preferível|mejor|melhor|más|mais|muy|muito|"
                       r"important|possible|useful|essential|key|better|more|very|capaz|able)", re.I)
 _PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso", "isto", "essa", "esse", "estes",
@@ -108,8 +94,7 @@ _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three
 _RETURNS = re.compile(
     r"^(?:(?P<det>El método|La función|El atributo|O método|A função|The method|The function)\s+)?"
     r"(?P<id>[A-Za-z_][\w.]*\(\)|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)\s+"
-    r"(?P<verb>nos devuelve|devuelve|retorna|returns|se utiliza para|se usa para|é usad[oa] para|is used to)"
-    r"\s+(?P<rest>.{8,})$")
+    r"(?P<verb>nos devuelve|devuelve|retorna|returns|se utiliza para|se usa para|é usad[oa] para|is used to)\s+(?P<rest>.{8,})$")
 _CATEGORY = re.compile(
     r"\b(?P<cat>clase|método|metodo|función|funcion|opción|opcion|parámetro|parametro|argumento|classe|função|funcao|"
     r"opção|opcao|parâmetro|class|method|function|option|parameter|argument)\s+"
@@ -127,17 +112,18 @@ _IMPERATIVE = {
            "Realiza": "realizar", "Configura": "configurar", "Divide": "dividir", "Define": "definir"},
     "pt": {"Use": "usar", "Utilize": "utilizar", "Ajuste": "ajustar", "Congele": "congelar", "Substitua": "substituir",
            "Treine": "treinar", "Verifique": "verificar", "Aplique": "aplicar", "Combine": "combinar",
-           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir",
-           "Defina": "definir"},
+           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir", "Defina": "definir"},
     "en": {"Use": "use", "Adjust": "adjust", "Freeze": "freeze", "Replace": "replace", "Train": "train",
            "Apply": "apply", "Combine": "combine", "Store": "store", "Save": "save", "Configure": "configure"},
 }
 _PURPOSE = re.compile(r"^(?P<imp>\w+)\s+(?P<obj>.+?)\s+(?:para|to|in order to|a fin de)\s+(?P<goal>[a-záéíóúç].{10,})$")
+_VAGUE_GOAL = re.compile(r"^(comprender|entender|conocer|mejorar|facilitar|ayudar|compreender|melhorar|ajudar|"
+                         r"understand|improve|help|better)\b", re.I)
 _SCOPE = re.compile(
     r"^(?P<pre>.+?)\s+(?:solo|sólo|solamente|apenas|somente|só|only)\s+(?P<x>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)"
     r"\s+(?:y|e|and)\s+(?:no|não|not)\s+(?P<y>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)\.?$")
-_SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|"
-                         r"Make sure (?:to|you)|Remember to|Es importante|É importante)\s+", re.I)
+_SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|Make sure (?:to|you)|"
+                         r"Remember to|Es importante|É importante)\s+", re.I)
 _VS = re.compile(r"^(?P<a>[A-Z][\w .]{2,40}?)\s*(?:!=|≠|vs\.?|versus)\s*(?P<b>[A-Z][\w .]{2,40}?)(?:\s*\(.*\))?\.?$")
 # one-word labels that are adjectives need their noun in the context ("Static", "Distribuído", "Síncrono")
 _ADJECTIVE = re.compile(r"(ico|ica|ido|ida|ado|ada|ente|ante|ono|ona|ic|ed|ous|ive|ivo|iva)$")
@@ -145,11 +131,6 @@ _ROMANCE_FUNCTION_WORDS = frozenset("de del la el los las en que y para con por 
                                     " um uma".split())
 _NOT_NOUN_W = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?)$")
 _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
-# Cloze blanks (hand-set with the offline writer; no measurement recorded): a word in more than
-# _CLOZE_COMMON of the course's passages ("GPUs") or _CLOZE_SOURCE_COMMON of its source's is too
-# common to be the one key term of a sentence.
-_CLOZE_COMMON = 0.08
-_CLOZE_SOURCE_COMMON = 0.3
 
 
 @dataclass(frozen=True)
@@ -163,8 +144,7 @@ class Entity:
 
 def _title_ok(title: str) -> bool:
     """A title a question can name: words, not a URL, footnote, code or file name."""
-    return bool(title) and len(words(title)) >= 1 \
-        and not re.search(r"https?|www\.|[¹²³⁴⁵⁶⁷⁸⁹⁰]|\(.*\)\.|\.ipynb|=|^\W", title) \
+    return bool(title) and len(words(title)) >= 1 and not re.search(r"https?|www\.|[¹²³⁴⁵⁶⁷⁸⁹⁰]|\(.*\)\.|\.ipynb|=|^\W", title) \
         and sum(ch.isalpha() for ch in title) >= 0.6 * len(title)
 
 
@@ -172,11 +152,50 @@ def _lower_first(s: str) -> str:
     return s[:1].lower() + s[1:] if s and not (len(s) > 1 and s[1].isupper()) else s
 
 
-def _lower_prompt(prompt: str) -> str:
-    """The prompt with its first letter lower-cased (after a leading ¿), to follow a lead-in."""
-    if prompt[0] == "¿":
-        return "¿" + prompt[1].lower() + prompt[2:]
-    return prompt[0].lower() + prompt[1:]
+def _situate(prompt: str, about: str, lang: str) -> str:
+    """"¿Qué son los parámetros?" → "En «Estructura de un modelo en PyTorch», ¿qué son los parámetros?"."""
+    lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+    body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else prompt[0].lower() + prompt[1:]
+    return f"{lead} «{about}», {body}"
+
+
+_PLAIN_ARTICLE = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|the)\s", re.I)
+_THIRD_PERSON_NEXT = frozenset("el la los las un una lo le les que a al de del su sus o os as um uma no na se the".split())
+
+
+def _plain_false(label: str, body: str, lang: str) -> str | None:
+    """A sibling's description attached to a term as a plain statement: «ImageNet es un conjunto
+    de imágenes de dígitos …», «El método fit sirve para devolver …»; None where the
+    description has no shape that reads as a sentence about the term."""
+    ws = body.split()
+    if len(ws) < 4:
+        return None
+    first, second = fold(ws[0]), fold(ws[1].strip(",.;"))
+    subj = _lower_first(label) if _ARTICLE.match(label) else label
+    plural = bool(re.match(r"^(los|las|os|as|the)\s", label, re.I)) and fold(label).endswith("s")
+    low = _lower_first(body)
+    if _PLAIN_ARTICLE.match(body):
+        verb = {"es": ("es", "son"), "pt": ("é", "são")}.get(lang, ("is", "are"))[plural]
+        return f"{subj} {verb} {low}"
+    if first in ("para", "to"):
+        verb = {"es": ("sirve", "sirven"), "pt": ("serve", "servem")}.get(lang, ("is used", "are used"))[plural]
+        return f"{subj} {verb} {low}"
+    if lang in ("es", "pt") and len(first) > 4 and first.endswith(("ar", "er", "ir")) and ws[0][0].islower():
+        verb = {"es": ("consiste en", "consisten en"), "pt": ("consiste em", "consistem em")}[lang][plural]
+        return f"{subj} {verb} {low}"
+    if lang in ("es", "pt") and ws[0][0].isupper() and first.endswith(("a", "e")) and not plural \
+            and (second in _THIRD_PERSON_NEXT or second.endswith("mente")):
+        return f"{subj} {low}"  # "Multiprocesamiento habilita la carga …"
+    return None
+
+
+def _name_reveals(a: Item, b: Item) -> bool:
+    """The term's own words say what it is ("Tamaño del lote (batch size)": determina el número
+    de muestras en cada lote; "CIFAR-10": 10 clases): a false description is obvious."""
+    label = stems(a.label, 4) | _stems4(a.label)
+    own = stems(a.body, 4) | _stems4(a.body)
+    other = stems(b.body, 4) | _stems4(b.body)
+    return bool(label & own) or bool(label & other) or bool(re.search(r"\d", a.label))
 
 
 def _sentence_end(s: str) -> str:
@@ -191,8 +210,9 @@ class OfflineWriter:
     _source: str | None = None
 
     def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
-        """Drafts from the passages' ideas and ready-made exercises; notes on skipped passages."""
         out = WriterOutput()
+        self._vocab: dict = {}
+        self._course = course
         self._harvest(passages, request, course, out)
         entities = self._entities(course)
         skipped_lang = 0
@@ -215,30 +235,54 @@ class OfflineWriter:
             self._scope_and_contrast(slide, lang, course, drafts)
             self._steps(slide, lang, course, drafts)
             self._cloze(slide, lang, course, drafts)
+            if chunk.source not in self._vocab:
+                self._vocab[chunk.source] = vocabulary(" ".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             for d in drafts:
-                found = defects(d.question, chunk.text)
+                found = defects(d.question, chunk.text, vocab=self._vocab[chunk.source])
                 if found:
                     out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found)))
                 else:
                     out.drafts.append(d)
         if skipped_lang:
-            out.notes.append(f"{skipped_lang} passages are not in --lang {request.lang}: "
-                             "no questions written from them")
+            out.notes.append(f"{skipped_lang} passages are not in --lang {request.lang}: no questions written from them")
         return out
 
     # ------------------------------------------------------------------ helpers
-    @staticmethod
-    def _draft(slide: Slide, item: Item | None, q: Question, key: str, priority: float,
+    def _draft(self, slide: Slide, item: Item | None, q: Question, key: str, priority: float,
                quote: str | None = None) -> Draft:
-        """A draft citing the slide's passage. ``priority`` orders the selection: each kind of question
-        has a hand-set base (1.4 for a key-term cloze up to 2.9 for steps and contrasts: the more a
-        question asks to explain, the higher; no measurement recorded), plus the term's centrality."""
         quote = quote or (item.text if item else q.answer)
-        q = Question(type=q.type, prompt=q.prompt, answer=q.answer, citations=(_citation(slide.chunk, quote),),
+        prompt = q.prompt
+        if q.type == "short" and no_context(q):  # "¿Qué son los parámetros?": of what?
+            about = self._about(slide)
+            if about and not re.match(r"^(En|Em|In)\s+«", prompt):
+                prompt = _situate(prompt, about, q.lang)
+        q = Question(type=q.type, prompt=prompt, answer=q.answer, citations=(_citation(slide.chunk, quote),),
                      concepts=q.concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
                      accepted=q.accepted, origin=q.origin)
         item_key = f"{slide.chunk.id}:{item.index}" if item else ""
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
+
+    def _about(self, slide: Slide) -> str:
+        """What the slide is about, to situate a question: its title or, where the title says
+        nothing ("Consideraciones adicionales"), the setting its opening line names ("En entornos
+        distribuidos, … hay consideraciones adicionales"), on this slide or the previous one with
+        the same title; "" when nothing says it."""
+        if _title_ok(slide.title) and not generic_title(slide.title):
+            return slide.title
+        if not slide.title:
+            return ""
+        course = getattr(self, "_course", None)
+        same = [slide.chunk]
+        if course is not None:
+            same += sorted((c for c in course.by_source.get(slide.chunk.source, [])
+                            if c.ordinal < slide.chunk.ordinal and (c.locator.heading or "").endswith(slide.title)),
+                           key=lambda c: -c.ordinal)
+        for c in same:
+            for line in (read_slide(c).items if c is not slide.chunk else slide.items)[:2]:
+                m = re.match(r"^(?:En|Em|In)\s+(?P<ctx>[^,]{4,40}),", line.text)
+                if m:
+                    return m.group("ctx")
+        return ""
 
     @staticmethod
     def _ctx(slide: Slide, answer: str = "") -> str:
@@ -278,8 +322,7 @@ class OfflineWriter:
             m = _DEF.match(s)
             if not m:
                 return False
-            ctx, term = (m.group("ctx") or ""), m.group("term").strip()
-            verb, definition = m.group("verb"), m.group("def")
+            ctx, term, verb, definition = (m.group("ctx") or ""), m.group("term").strip(), m.group("verb"), m.group("def")
         assert verb is not None and definition is not None
         bare = _ARTICLE.sub("", term)
         first = fold(words(term)[0]) if words(term) else ""
@@ -295,7 +338,9 @@ class OfflineWriter:
         shown = _ARTICLE.sub(lambda m: m.group(0).lower(), term) if _ARTICLE.match(term) else self._case(bare, course)
         prompt = _t("what_are" if verb in _PLURAL_VERB else "what_is", lang, t=shown)
         if ctx:
-            prompt = f"{ctx}, {_lower_prompt(prompt)}"
+            prompt = f"{ctx}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+        if re.match(r"^[A-Z][a-z]{0,5}\.[a-z]", s) and (s[0].lower() + s[1:s.index(" ")]) in course.raw_text:
+            s = s[0].lower() + s[1:]  # "Tf.distribute.Strategy" at a bullet's start is tf.distribute.Strategy
         answer = _sentence_end(s)
         prio = 2.3 + self._centrality(bare, slide, course)
         concepts = self._concepts(definition, bare, course) or (bare,)
@@ -323,6 +368,10 @@ class OfflineWriter:
         subj = (det[0].lower() + det[1:] + " " if det else "") + m.group("id")
         verb = m.group("verb")
         key_t = "returns" if verb in ("nos devuelve", "devuelve", "retorna", "returns") else "used_for"
+        ident = _stems4(m.group("id")) | stems(m.group("id").replace("_", " ").replace(".", " "))
+        head = " ".join(m.group("rest").split()[:4])
+        if ident & (_stems4(head) | stems(head)):
+            return  # "cluster_spec devuelve un objeto ClusterSpec": the name is the answer
         prompt = _t(key_t, lang, t=subj)
         answer = _sentence_end(s)
         concepts = self._concepts(m.group("rest"), m.group("id"), course) or (m.group("id"),)
@@ -332,112 +381,99 @@ class OfflineWriter:
 
     # ------------------------------------------------------------------ labelled lists
     def _labels(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
-        """A labelled list ("Term: description" bullets): definitions, which-label multiple
-        choice, the difference between two siblings and false statements mixing siblings."""
         runs: dict[int, list[Item]] = defaultdict(list)
         for item in slide.items:
             if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body):
                 runs[item.run].append(item)
-        title = slide.title if _title_ok(slide.title) else ""
+        title = self._about(slide)
+        if not title and generic_title(slide.title):
+            return  # "«Coherencia de versión»" under «Consideraciones adicionales»: of what?
         for run in runs.values():
-            context = self._run_context(slide, run, title)
+            # an "A vs B" line just above the list names what the labels are ("Static vs Dynamic
+            # Computation Graph"); else the slide title
+            intro = next((it for it in slide.items if it.index == run[0].index - 1), None)
+            context = intro.text.rstrip(".:") if intro and not intro.label and len(words(intro.text)) <= 8 \
+                and re.search(r"\svs\.?\s|\sversus\s", intro.text) else title
             real = [it for it in run if not self._trivial(it)
                     and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)  # one concept per label
                     and not (_ADJECTIVE.search(fold(it.label)) and " " not in it.label.strip()
                              and fold(it.label) not in fold(context))]  # "«Distribuído» significa": of what?
             for it in run:
-                if it in real or self._trivial(it):
-                    self._label_definition(slide, it, it in real, context, lang, course, out)
+                if it not in real and not self._trivial(it):
+                    continue
+                body_l = it.body.split(" ", 1)[0].lower()
+                if body_l in ("es", "son", "é", "são", "is", "are"):
+                    verb, rest = it.body.split(" ", 1) if " " in it.body else (it.body, "")
+                    self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
+                                 verb=verb.lower(), definition=rest)
+                    continue
+                if it not in real or dangling(it.body) or len(words(it.body)) < 5:
+                    continue
+                bare = _ARTICLE.sub("", it.label)
+                if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
+                    continue
+                single = len(words(bare)) == 1 and (_TECH.match(bare) or bare[0].isupper() and bare[1:2].isupper())
+                if single:
+                    prompt = _t("what_is", lang, t=bare)
+                elif context and fold(context) != fold(bare):
+                    prompt = _t("means", lang, c=context, t=bare)
+                else:
+                    prompt = _t("means_bare", lang, t=bare)
+                answer = _sentence_end(f"{it.label}: {it.body}")
+                prio = 2.1 + self._centrality(bare, slide, course)
+                concepts = self._concepts(it.body, bare, course) or (bare,)
+                out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
+                                                           origin="definition"), fold(bare), prio))
             # multiple choice among ≥ 4 siblings: same list, same kind by construction
             if len(run) >= 4 and context:
-                self._label_mcq(slide, run, real, context, lang, course, out)
+                for it in real:
+                    if dangling(it.body) or len(words(it.body)) < 5:
+                        continue
+                    others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)][:3]
+                    if len(others) < 3:
+                        continue
+                    q = Question("mcq", _t("which_label", lang, c=context, d=it.body.rstrip(".")), it.label, (),
+                                 (it.label,), "easy", lang, choices=tuple([it.label, *others]), correct=0, origin="mcq")
+                    out.append(self._draft(slide, it, q, fold(it.label),
+                                           2.2 + self._centrality(it.label, slide, course)))
             # the difference between two siblings that describe comparable things
-            pairs = [(a, b) for a, b in zip(real, real[1:], strict=False) if len(stems(a.body) & stems(b.body)) >= 2]
+            pairs = [(a, b) for a, b in zip(real, real[1:]) if len(stems(a.body) & stems(b.body)) >= 2]
             for a, b in pairs[:1]:
-                self._label_compare(slide, a, b, context, lang, course, out)
+                la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
+                    _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
+                answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
+                concepts = tuple(dict.fromkeys(self._concepts(a.body, a.label, course, 2)
+                                               + self._concepts(b.body, b.label, course, 2)))
+                prompt = _t("differ", lang, a=la, b=lb)
+                intro = next((it for it in slide.items if it.index == a.index - 1), None)
+                where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
+                    and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
+                if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
+                    prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
+                             f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+                q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
+                             "hard", lang, origin="compare")
+                out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8, quote=f"{a.text} {b.text}"))
             # false statements: one sibling's description attached to another
             if len(real) >= 2 and context:
-                self._label_false(slide, real, context, lang, course, out)
-
-    @staticmethod
-    def _run_context(slide: Slide, run: list[Item], title: str) -> str:
-        """What the labels are: an "A vs B" line just above the list ("Static vs Dynamic
-        Computation Graph"); else the slide title."""
-        intro = next((it for it in slide.items if it.index == run[0].index - 1), None)
-        return intro.text.rstrip(".:") if intro and not intro.label and len(words(intro.text)) <= 8 \
-            and re.search(r"\svs\.?\s|\sversus\s", intro.text) else title
-
-    def _label_definition(self, slide: Slide, it: Item, real: bool, context: str, lang: str, course: CourseTerms,
-                          out: list[Draft]) -> None:
-        """A "Label: es/is …" item as a copula definition; a real label's description as a short answer."""
-        body_l = it.body.split(" ", 1)[0].lower()
-        if body_l in ("es", "son", "é", "são", "is", "are"):
-            verb, rest = it.body.split(" ", 1) if " " in it.body else (it.body, "")
-            self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
-                         verb=verb.lower(), definition=rest)
-            return
-        if not real or dangling(it.body) or len(words(it.body)) < 5:
-            return
-        bare = _ARTICLE.sub("", it.label)
-        if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
-            return
-        single = len(words(bare)) == 1 and (_TECH.match(bare) or bare[0].isupper() and bare[1:2].isupper())
-        if single:
-            prompt = _t("what_is", lang, t=bare)
-        elif context and fold(context) != fold(bare):
-            prompt = _t("means", lang, c=context, t=bare)
-        else:
-            prompt = _t("means_bare", lang, t=bare)
-        answer = _sentence_end(f"{it.label}: {it.body}")
-        prio = 2.1 + self._centrality(bare, slide, course)
-        concepts = self._concepts(it.body, bare, course) or (bare,)
-        out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
-                                                   origin="definition"), fold(bare), prio))
-
-    def _label_mcq(self, slide: Slide, run: list[Item], real: list[Item], context: str, lang: str,
-                   course: CourseTerms, out: list[Draft]) -> None:
-        """Which label a description belongs to, the other choices from the same list."""
-        for it in real:
-            if dangling(it.body) or len(words(it.body)) < 5:
-                continue
-            others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)][:3]
-            if len(others) < 3:
-                continue
-            q = Question("mcq", _t("which_label", lang, c=context, d=it.body.rstrip(".")), it.label, (),
-                         (it.label,), "easy", lang, choices=tuple([it.label, *others]), correct=0, origin="mcq")
-            out.append(self._draft(slide, it, q, fold(it.label),
-                                   2.2 + self._centrality(it.label, slide, course)))
-
-    def _label_compare(self, slide: Slide, a: Item, b: Item, context: str, lang: str, course: CourseTerms,
-                       out: list[Draft]) -> None:
-        """How two sibling labels differ; the answer is both descriptions."""
-        la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
-            _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
-        answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
-        concepts = tuple(dict.fromkeys(self._concepts(a.body, a.label, course, 2)
-                                       + self._concepts(b.body, b.label, course, 2)))
-        prompt = _t("differ", lang, a=la, b=lb)
-        intro = next((it for it in slide.items if it.index == a.index - 1), None)
-        where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
-            and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
-        if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
-            prompt = f"{where}: {_lower_prompt(prompt)}"
-        q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
-                     "hard", lang, origin="compare")
-        out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8, quote=f"{a.text} {b.text}"))
-
-    def _label_false(self, slide: Slide, real: list[Item], context: str, lang: str, course: CourseTerms,
-                     out: list[Draft]) -> None:
-        """False statements: each label with the next sibling's description."""
-        for a, b in zip(real, real[1:] + real[:1], strict=True):
-            if a is b or dangling(b.body) or len(words(b.body)) < 5 \
-                    or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
-                continue
-            stmt = _sentence_end(_t("label_stmt", lang, c=context, t=a.label, d=_lower_first(b.body)))
-            ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
-            q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False,
-                         origin="tf")
-            out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course)))
+                for a, b in zip(real, real[1:] + real[:1]):
+                    if a is b or dangling(b.body) or len(words(b.body)) < 5 or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
+                        continue
+                    if _name_reveals(a, b):
+                        continue  # "Multiprocesamiento" described as the batch size: false at a glance
+                    plain = _plain_false(a.label, b.body, lang)
+                    if not plain:
+                        continue
+                    lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+                    first_w = plain.split(" ", 1)[0]
+                    if not _ARTICLE.match(a.label) and len(a.label.split()) > 1:
+                        plain = f"«{a.label}»" + plain[len(a.label):]  # "«Método fit» sirve para …"
+                    elif not (_TECH.match(first_w) or re.search(r"[A-Z]", first_w[1:])):
+                        plain = _lower_first(plain)
+                    stmt = _sentence_end(f"{lead} «{context}», {plain}")
+                    ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
+                    q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False, origin="tf")
+                    out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course)))
 
     @staticmethod
     def _trivial(item: Item) -> bool:
@@ -462,9 +498,10 @@ class OfflineWriter:
                     group = _CAT_GROUP[m.group("cat").lower()]
                     if fold(name) in STOPWORDS or len(name) < 3 or name.lower() in _CAT_GROUP:
                         continue
+                    if group == "class" and not name.rstrip("()").split(".")[-1][:1].isupper():
+                        continue  # "la clase torchvision.datasets": a module, not a class
                     code_like = "_" in name or "." in name or "()" in name or bool(re.search(r"[a-z][A-Z]", name))
-                    english = m.group("cat").lower() in ("class", "method", "function", "option", "parameter",
-                                                         "argument")
+                    english = m.group("cat").lower() in ("class", "method", "function", "option", "parameter", "argument")
                     if not (code_like or not english and (group == "class" and name[0].isupper() and name.isascii()
                             or group == "option" and name.isascii() and name.islower() and len(name) >= 4)):
                         continue  # "el método calculada", "la función Python": words, not code
@@ -474,55 +511,48 @@ class OfflineWriter:
 
     def _entity_items(self, slide: Slide, lang: str, course: CourseTerms, entities: list[Entity],
                       out: list[Draft]) -> None:
-        """Cloze (and multiple choice, given three same-kind distractors) on a named code entity
-        in a complete sentence of a whole item: one question per sentence."""
         for item in slide.items:
             if not item.whole:
                 continue
             text = item.body[:1].upper() + item.body[1:] if item.label else item.text
             for s in sentences(text) or [text]:
-                if complete_sentence(s, min_words=9):
-                    self._entity_sentence(slide, item, s, lang, course, entities, out)
-
-    def _entity_sentence(self, slide: Slide, item: Item, s: str, lang: str, course: CourseTerms,
-                         entities: list[Entity], out: list[Draft]) -> None:
-        for m in _CATEGORY.finditer(s):
-            name = m.group("id").rstrip(".") if "()" not in m.group("id") else m.group("id")
-            ent = next((e for e in entities if e.name == name), None)
-            if ent is None or s.count(name) != 1:
-                continue
-            if item.step is not None and not self._ctx(slide, name):
-                return  # a step without its goal ("Crear una instancia … con la clase _____") is ambiguous
-            core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
-            if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
-                continue  # "la clase DataLoader para crear DataLoaders": the stem names the answer
-            blanked = _sentence_end(s.replace(name, "_____", 1))
-            pool = self._entity_distractors(ent, name, s, slide, course, entities)
-            prio = 2.4 + self._centrality(name, slide, course)
-            accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
-            concepts = (name,)
-            if len(pool) >= 3:
-                q = Question("mcq", _t("complete", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts,
-                             "easy", lang, choices=tuple([name, *pool[:3]]), correct=0, origin="mcq")
-                out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
-            q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts,
-                         "medium", lang, accepted=accepted, origin="cloze")
-            out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
-            return
-
-    def _entity_distractors(self, ent: Entity, name: str, s: str, slide: Slide, course: CourseTerms,
-                            entities: list[Entity]) -> list[str]:
-        """The same kind of entity from the same source only (a TensorFlow function among PyTorch
-        options gives the answer away), none the sentence names or that would fit it too."""
-        same_src = [e.name for e in entities if e.group == ent.group and e.source == slide.chunk.source]
-        pool: list[str] = []
-        for cand in same_src:
-            if same_thing(cand, name) or fold(cand) in fold(s) or any(same_thing(cand, p) for p in pool):
-                continue
-            if self._also_fits(cand, name, s, slide.chunk.source, course):
-                continue
-            pool.append(cand)
-        return pool
+                if not complete_sentence(s, min_words=9):
+                    continue
+                for m in _CATEGORY.finditer(s):
+                    name = m.group("id").rstrip(".") if "()" not in m.group("id") else m.group("id")
+                    ent = next((e for e in entities if e.name == name), None)
+                    if ent is None or s.count(name) != 1:
+                        continue
+                    if item.step is not None and not self._ctx(slide, name):
+                        break  # a step without its goal ("Crear una instancia … con la clase _____") is ambiguous
+                    core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
+                    if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
+                        continue  # "la clase DataLoader para crear DataLoaders": the stem names the answer
+                    if ent.group == "callable" and not self._ctx(slide, name) and not re.search(
+                            r"\b(PyTorch|TensorFlow|Keras|torch|tf|Dataset|DataLoader)\b", s.replace(name, " ")):
+                        continue  # "Utiliza la función _____ para cargar un modelo": torch.load? torch.hub.load?
+                    blanked = _sentence_end(s.replace(name, "_____", 1))
+                    # distractors: the same kind of entity from the same source only (a TensorFlow
+                    # function among PyTorch options gives the answer away)
+                    same_src = [e.name for e in entities if e.group == ent.group and e.source == slide.chunk.source]
+                    pool: list[str] = []
+                    for cand in same_src:
+                        if same_thing(cand, name) or fold(cand) in fold(s) or any(same_thing(cand, p) for p in pool):
+                            continue
+                        if self._also_fits(cand, name, s, slide.chunk.source, course):
+                            continue
+                        pool.append(cand)
+                    prio = 2.4 + self._centrality(name, slide, course)
+                    accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
+                    concepts = (name,)
+                    if len(pool) >= 3:
+                        q = Question("mcq", _t("complete", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "easy", lang,
+                                     choices=tuple([name, *pool[:3]]), correct=0, origin="mcq")
+                        out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
+                    q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "medium", lang,
+                                 accepted=accepted, origin="cloze")
+                    out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
+                    break
 
     @staticmethod
     def _also_fits(cand: str, answer: str, sentence: str, source: str, course: CourseTerms) -> bool:
@@ -558,6 +588,8 @@ class OfflineWriter:
                 continue
             if lang != "en" and not fold(words(goal)[0]).endswith(("ar", "er", "ir")):
                 continue  # "para la comunicación …": a purpose is an action
+            if _VAGUE_GOAL.match(goal):
+                continue  # "para comprender mejor …": what any look at anything is for: trivial
             if re.search(r"\b(para|to|como|such as)\b", obj) or any(w in verbs for w in words(obj)) \
                     or any(w.capitalize() in verbs for w in words(obj)[1:]):
                 continue  # "iterar … y visualiza …": two instructions in one
@@ -566,8 +598,10 @@ class OfflineWriter:
             concepts = self._concepts(goal, obj, course) or tuple(w for w in words(goal) if len(w) > 5)[:3]
             if not concepts:
                 continue
-            q = Question("short", prompt, _sentence_end(s), (), concepts, "medium", lang, origin="purpose")
-            out.append(self._draft(slide, item, q, "p:" + fold(obj)[:50], 2.3))
+            goal_lead = {"es": "Para", "pt": "Para"}.get(lang, "To")
+            q = Question("short", prompt, _sentence_end(f"{goal_lead} {goal}"), (), concepts, "medium", lang,
+                         origin="purpose")
+            out.append(self._draft(slide, item, q, "p:" + fold(obj)[:50], 2.3, quote=s))
 
     def _scope_and_contrast(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
         items = slide.items
@@ -579,8 +613,7 @@ class OfflineWriter:
                 if pre and (lang == "en" or first.endswith(("ar", "er", "ir", "or"))) and pre != m.group("pre") or (
                         pre and first.endswith(("ar", "er", "ir"))):
                     x, y = m.group("x").rstrip("."), m.group("y").rstrip(".")
-                    concepts = tuple(dict.fromkeys(self._concepts(x, pre, course, 2)
-                                                   + self._concepts(y, pre, course, 2)))
+                    concepts = tuple(dict.fromkeys(self._concepts(x, pre, course, 2) + self._concepts(y, pre, course, 2)))
                     q = Question("short", _t("scope", lang, t=_lower_first(pre)), _sentence_end(item.text), (),
                                  concepts or (x,), "hard", lang, origin="scope")
                     out.append(self._draft(slide, item, q, "s:" + fold(pre)[:50], 2.9))
@@ -597,8 +630,7 @@ class OfflineWriter:
                 if len(sides) == 2 and all(len(words(x)) >= 2 for x in sides):
                     a, b = m.group("a").strip(), m.group("b").strip()
                     answer = f"{a}: {sides[0].strip().rstrip('.')}; {b}: {sides[1].strip().rstrip('.')}."
-                    q = Question("short", _t("differ", lang, a=a, b=b), answer, (), (a, b), "hard", lang,
-                                 origin="compare")
+                    q = Question("short", _t("differ", lang, a=a, b=b), answer, (), (a, b), "hard", lang, origin="compare")
                     out.append(self._draft(slide, item, q, f"{fold(a)}|{fold(b)}", 2.9,
                                            quote=f"{item.text} {items[i + 1].text}"))
 
@@ -608,7 +640,7 @@ class OfflineWriter:
             m = re.match(r"^(?:Para|To)\s+(?P<goal>.{8,120}):$", item.text)
             if not m:
                 continue
-            steps: list[Item] = []
+            steps = []
             for nxt in items[i + 1:]:
                 if nxt.step != len(steps) + 1:
                     break
@@ -616,41 +648,14 @@ class OfflineWriter:
             if len(steps) < 3 or not all(s.whole for s in steps):
                 continue
             answer = " ".join(f"{n}. {_sentence_end(s.text)}" for n, s in enumerate(steps, start=1))
-            concepts = tuple(dict.fromkeys(c for s in steps
-                                           for c in self._concepts(s.text, m.group("goal"), course, 1)))
+            concepts = tuple(dict.fromkeys(c for s in steps for c in self._concepts(s.text, m.group("goal"), course, 1)))
             q = Question("short", _t("steps", lang, t=m.group("goal")), answer, (), concepts[:5] or (m.group("goal"),),
                          "hard", lang, origin="steps")
             out.append(self._draft(slide, item, q, "st:" + fold(m.group("goal"))[:50], 2.9,
                                    quote=" ".join(s.text for s in [item, *steps])))
 
     # ------------------------------------------------------------------ cloze on a key term
-    @staticmethod
-    def _blankable(w: str, s: str, slide: Slide, course: CourseTerms) -> bool:
-        """A word of sentence s worth blanking: a course word (in ≥ 2 passages, a course term or
-        technical), a noun, a whole term, not everywhere and not trivia."""
-        fw = fold(w)
-        if fw in STOPWORDS or len(fw) < 4 or fw.isdigit():
-            return False
-        if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
-            return False
-        if _NOT_NOUN_W.search(fw) and not _TECH.match(w):
-            return False  # "… como este es _____ sobre la Mesh" → distribuido: a participle, no key term
-        if any(fw in fold(t).split() and fold(t) != fw and f" {fold(t)} " in f" {norm(s)} "
-               for t in course.terms_with(fw)):
-            return False  # "parameter _____": half of a course term
-        toks = [fold(x) for x in words(s)]
-        i = toks.index(fw)
-        near = [" ".join(toks[j:j + 2]) for j in (i - 1, i) if 0 <= j and j + 1 < len(toks)]
-        if any(course.folded_text.count(f" {b} ") >= 2 for b in near):
-            return False  # "parameter _____": one word of a phrase the course uses as a whole
-        if course.df.get(fw, 0) > _CLOZE_COMMON * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
-            return False  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
-        if course.source_share(w, slide.chunk.source) > _CLOZE_SOURCE_COMMON or fw in fold(slide.title):
-            return False  # "PyTorch" in a PyTorch deck, the slide's own title: trivial blanks
-        return len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) == 1 and f"{w}(" not in s
-
     def _cloze(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
-        """One cloze per slide: the most important blankable course word of a complete sentence."""
         best: tuple[float, str, str, Item] | None = None
         for item in slide.items:
             if not item.whole or item.label:
@@ -660,7 +665,26 @@ class OfflineWriter:
                     continue
                 first = words(s)[0] if words(s) else ""
                 for w in set(words(s)):
-                    if w == first or not self._blankable(w, s, slide, course):
+                    fw = fold(w)
+                    if fw in STOPWORDS or len(fw) < 4 or fw.isdigit() or w == first:
+                        continue
+                    if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
+                        continue
+                    if _NOT_NOUN_W.search(fw) and not _TECH.match(w):
+                        continue  # "… como este es _____ sobre la Mesh" → distribuido: a participle, no key term
+                    if any(fw in fold(t).split() and fold(t) != fw and f" {fold(t)} " in f" {norm(s)} "
+                           for t in course.terms_with(fw)):
+                        continue  # "parameter _____": half of a course term
+                    toks = [fold(x) for x in words(s)]
+                    i = toks.index(fw)
+                    near = [" ".join(toks[j:j + 2]) for j in (i - 1, i) if 0 <= j and j + 1 < len(toks)]
+                    if any(course.folded_text.count(f" {b} ") >= 2 for b in near):
+                        continue  # "parameter _____": one word of a phrase the course uses as a whole
+                    if course.df.get(fw, 0) > 0.08 * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
+                        continue  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
+                    if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title):
+                        continue  # "PyTorch" in a PyTorch deck, the slide's own title: trivial blanks
+                    if len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) != 1 or f"{w}(" in s:
                         continue
                     score = course.importance(w) + self._centrality(w, slide, course)
                     if best is None or score > best[0]:
@@ -669,12 +693,11 @@ class OfflineWriter:
             return
         score, s, term, item = best
         blanked = re.sub(rf"(?<![\w.]){re.escape(term)}(?![\w])", "_____", s, count=1)
-        if "_____" not in blanked \
-                or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
+        if "_____" not in blanked or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
             return  # an item of an enumeration: any of its siblings would fit the blank
         accepted = tuple({term.lower(), fold(term)} - {term})
-        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide, term)), term, (),
-                     (term,), "easy", lang, accepted=accepted, origin="cloze")
+        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide, term)), term, (), (term,), "easy", lang,
+                     accepted=accepted, origin="cloze")
         out.append(self._draft(slide, item, q, fold(term), 1.4 + 0.02 * score, quote=s))
 
     # ------------------------------------------------------------------ ready-made exercises

@@ -10,7 +10,20 @@ writer's validation and ``kb eval quiz``. Each check returns a defect name or no
 - ``duplicate-choices``: two options naming the same thing (same words up to case, accents,
   inflection, or one inside the other);
 - ``unsupported``: the cited passage does not back the answer (true/false: a true statement
-  must be in the passage; a false one must contradict a quote that is).
+  must be in the passage; a false one must contradict a quote that is);
+- ``dangling-reference``: the stem points back to something it does not state ("Para ellas, …",
+  "Esto permite …", "estos métodos");
+- ``subjective``: a true statement that rests on an opinion ("una técnica poderosa",
+  "avanzada", "el más común"): a student cannot judge it from the facts; a definition that is
+  a value judgement and a purpose ("es una técnica importante para …") or a short one that is
+  mostly an opinion ("um paradigma popular para realizar grandes operações");
+- ``restates-question``: the model answer opens by repeating the stem ("¿Para qué sirve
+  congelar los parámetros?" → "Congela los parámetros …");
+- ``glued-words``: two words the PDF text ran together ("elsistema");
+- ``no-context``: a question about a bare, ambiguous subject ("¿Qué son los parámetros?",
+  "¿Qué devuelve __len__()?", "En «Consideraciones adicionales», …") that does not say what
+  it is about;
+- ``duplicate-question`` (whole quiz): two questions that ask the same thing.
 
 Stdlib only; the optional embedder lets a paraphrased answer count as supported.
 """
@@ -29,7 +42,8 @@ from .text import STOPWORDS, fold, words
 _TRUE_STATEMENT_OVERLAP = 0.9  # a true statement: (nearly) all its words are in the passage
 _QUOTE_OVERLAP = 0.8  # a false statement's quote, a filled-in cloze: most of their words are in the passage
 SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
-DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor")
+DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor", "dangling-reference",
+           "subjective", "restates-question", "glued-words", "duplicate-question", "no-context")
 _BLANK = re.compile(r"_{3,}")
 
 
@@ -39,7 +53,7 @@ def norm(text: str) -> str:
 
 
 _TEMPLATE_WORDS = frozenset("""significa significam means debe deve should solo apenas only verdadero falso
-    verdadeiro true false""".split())
+    verdadeiro true false consiste consistem sirve sirven serve servem used""".split())
 
 
 # Spanish/Portuguese stems whose English translation names code entities (4-letter stems both sides)
@@ -144,6 +158,24 @@ def cut_off(q: Question, passage: str = "") -> str | None:
     return None
 
 
+def _name_reveals(q: Question) -> bool:
+    """A false statement that gives one term another's description, where the term's own name
+    says what it is ("Tamaño del lote (batch size)" described as mixing the data; "CIFAR-10"
+    as "miles de categorías"): false at a glance. The term and its true description are the
+    model answer's quote (“Label: body”)."""
+    m = re.search(r"“([^:”]{2,70}):\s*([^”]+)”", q.answer)
+    if not m:
+        return False
+    label, body = m.group(1), m.group(2)
+    s = re.sub(r"«[^»]*»,?", " ", statement(q)) if not statement(q).startswith("«") else statement(q)
+    fs, fl = fold(s), fold(label)
+    i = fs.find(fl)
+    described = s[i + len(label):] if i >= 0 else s
+    name = stems(label) | _stems4(label)
+    return bool(re.search(r"\d", label)) or bool(name & (stems(body) | _stems4(body))) \
+        or bool(name & (stems(described) | _stems4(described)))
+
+
 def giveaway(q: Question) -> str | None:
     """'giveaway' when the stem names the answer, or has a word (or its translation) that only the
     right option echoes; else None."""
@@ -164,11 +196,170 @@ def giveaway(q: Question) -> str | None:
         others = set().union(*(_stems4(c) for i, c in enumerate(q.choices) if i != q.correct))
         if right - others:
             return "giveaway"
+    if q.type == "tf" and q.correct is False and _name_reveals(q):
+        return "giveaway"
     if q.type == "short" and q.origin != "harvested":
         body = q.answer.split(":", 1)[1] if re.match(r"^[^:]{2,60}:\s", q.answer) else q.answer
         if len(stems(body) - stems(q.prompt)) <= 2:
             return "giveaway"  # "¿Qué es Ruido aleatorio?" → "agregar ruido aleatorio a la imagen"
     return None
+
+
+# pronouns and demonstratives that refer back to a sentence the stem does not contain
+_ANAPHORA = frozenset("""ella ellas ellos esto estos estas este esta eso esos esas dicho dicha dichos dichas
+    isso isto estes elas eles ela ele esse essa esses essas aquele aquela this these those they it them""".split())
+_TEMPLATE_ANAPHORA = re.compile(r"\b(esta descripción|esta descrição|this description|esta frase|this sentence)\b", re.I)
+
+
+def dangling_reference(q: Question) -> str | None:
+    text = statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt
+    text = _TEMPLATE_ANAPHORA.sub(" ", text)
+    ws = [fold(w) for w in words(text)]
+    for i, w in enumerate(ws[:3]):  # opening on a reference: its antecedent is in a sentence not shown
+        if w in _ANAPHORA:
+            if w in ("este", "esta", "estos", "estas", "estes", "esse", "essa", "this", "these", "that") and \
+                    i + 1 < len(ws) and ws[i + 1] in ("caso", "curso", "tutorial", "capitulo", "ejemplo", "exemplo"):
+                continue  # "en este curso": the reader knows which
+            return "dangling-reference"
+    return None
+
+
+_SUBJECTIVE = re.compile(
+    r"\b(poderos[ao]s?|potentes?|avanzad[ao]s?|avançad[ao]s?|eficiente(?:s|mente)?|increíbles?|excelentes?|"
+    r"sencill[ao]s?|fáci(?:l|les)|simples|populares?|ampliamente|mejor(?:es)?|melhor(?:es)?|important(?:e|es)|"
+    r"más común|mais comum|el más|la más|los más|las más|o mais|a mais|muy|muito|powerful|advanced|efficient(?:ly)?|"
+    r"easy|popular|widely|best|most common|very|important)\b", re.I)
+
+
+_VALUE_HEAD = re.compile(r"^(?:un|una|um|uma|a|an)\s+\w+\s+(?:muy\s+|muito\s+|very\s+)?(?:importante|esencial|essencial|"
+                         r"fundamental|útil|clave|necesari[ao]|important|essential|useful|key)\b", re.I)
+
+
+def subjective(q: Question) -> str | None:
+    """A true statement, or a definition's model answer, that rests on an opinion."""
+    if q.type == "tf" and q.correct is True:
+        return "subjective" if _SUBJECTIVE.search(statement(q)) else None
+    if q.type == "short" and q.origin == "definition":
+        # "es una técnica importante para …": a value judgement and a purpose, not what it is
+        m = re.search(r"\b(es|son|é|são|is|are)\s+(.*)", q.answer)
+        if not m:
+            return None
+        content = [w for w in words(m.group(2)) if fold(w) not in STOPWORDS]
+        # "é um paradigma popular para realizar grandes operações": a short definition that is
+        # mostly an opinion says little
+        short_opinion = len(content) < 8 and _SUBJECTIVE.search(" ".join(m.group(2).split()[:6]))
+        return "subjective" if _VALUE_HEAD.match(m.group(2)) or short_opinion else None
+    return None
+
+
+def _answer_body(q: Question) -> str:
+    """The model answer without a leading subject the stem already names."""
+    a = q.answer
+    if q.origin == "purpose":
+        return re.sub(r"^(Para|To|In order to)\s+", "", a)
+    m = re.match(r"^[^:]{2,60}:\s+(.*)$", a)
+    if m:
+        return m.group(1)
+    m = re.match(r"^(?P<subj>.{2,80}?)\s+(es|son|é|são|is|are|devuelve|nos devuelve|retorna|returns)\s+(?P<rest>.+)$", a)
+    if m and stems(m.group("subj")) <= stems(q.prompt) | {""}:
+        return m.group("rest")
+    return a
+
+
+def restates_question(q: Question) -> str | None:
+    """The model answer opens by repeating the stem: it adds nothing a student must know."""
+    if q.type != "short" or q.origin == "harvested":
+        return None
+    body = _answer_body(q)
+    lead = [fold(w)[:5] for w in words(body) if len(w) >= 4 and fold(w) not in STOPWORDS][:4]
+    if len(lead) < 3:
+        return None
+    asked = stems(q.prompt)
+    return "restates-question" if sum(x in asked for x in lead) * 2 >= len(lead) else None
+
+
+_GLUE_HEADS = ("el", "la", "los", "las", "de", "del", "en", "y", "que", "se", "un", "una", "con", "por", "al", "da",
+               "do", "no", "na", "em", "the", "of", "and")
+
+
+def vocabulary(text: str) -> Counter:
+    """Folded word and word-pair counts of a source."""
+    ws = [fold(w) for w in words(text)]
+    return Counter(ws) + Counter(f"{a} {b}" for a, b in zip(ws, ws[1:]))
+
+
+def glued_words(q: Question, vocab: Counter) -> str | None:
+    """Two words the PDF ran together ("elsistema"): a word seen once in the source that is
+    an article or preposition glued to a word the source also writes apart ("el sistema")."""
+    if not vocab:
+        return None
+    texts = [q.prompt, q.answer, *q.choices]
+    for w in words(" ".join(texts)):
+        fw = fold(w)
+        if len(fw) < 6 or not w.islower() or vocab.get(fw, 0) > 1:
+            continue
+        for head in _GLUE_HEADS:
+            rest = fw[len(head):]
+            if fw.startswith(head) and len(rest) >= 4 and vocab.get(f"{head} {rest}", 0) >= 1 and rest not in STOPWORDS:
+                return "glued-words"
+    return None
+
+
+_GENERIC_TITLE_WORDS = frozenset("""consideraciones consideracoes consideracion adicionales adicionais additional
+    considerations otros otras outros outras other aspectos aspects notas notes nota note introduccion introducao
+    introduction resumen resumo summary conclusiones conclusoes conclusion conclusions generales gerais general
+    importantes important conceptos conceitos concepts basicos basicos basics ejemplo ejemplos exemplo exemplos
+    example examples mas more recomendaciones recomendacoes recommendations consejos dicas tips practicas praticas
+    practices buenas boas best parte part continuacion continuacao continued""".split())
+
+
+def generic_title(title: str) -> bool:
+    """A slide title that says nothing about the subject ("Consideraciones adicionales")."""
+    ws = [fold(w) for w in words(title) if fold(w) not in STOPWORDS]
+    return bool(ws) and all(w in _GENERIC_TITLE_WORDS or w.isdigit() for w in ws)
+
+
+# subjects that need to be situated: a bare plural noun, a dunder or method with no owner
+_BARE_SUBJECT = re.compile(
+    r"^¿?(?:Qué (?:es|son|devuelve)|O que (?:é|são|retorna)|What (?:is|are|does))\s+"
+    r"(?:(?:el|la|los|las|o|a|os|as|the)\s+)?(?:método\s+|metodo\s+|función\s+|method\s+|function\s+)?"
+    r"(?P<t>[\w.]+(?:\(\))?)\s*\??$", re.I)
+_BARE_DIFFER = re.compile(r"^¿?(?:Qué diferencia hay entre|Qual é a diferença entre|What is the difference between)\s", re.I)
+
+
+def no_context(q: Question) -> str | None:
+    """A question whose subject is ambiguous without saying what it is about."""
+    m = re.match(r"^(?:En|Em|In)\s+«([^»]+)»", q.prompt)
+    if m and generic_title(m.group(1)):
+        return "no-context"
+    if q.type != "short" or q.origin == "harvested":
+        return None
+    m = _BARE_SUBJECT.match(q.prompt)
+    if m:
+        t = m.group("t")
+        # a one-word common noun or an unowned method/dunder: "los parámetros", "__len__()", "parameters()"
+        if "()" in t or t.startswith("_") or (t.islower() and "." not in t and "_" not in t):
+            return "no-context"
+    if _BARE_DIFFER.match(q.prompt) and q.prompt.count(" ") <= 9:
+        return "no-context"
+    return None
+
+
+def _qkey(q: Question) -> set[str]:
+    return stems(statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt) | {"=" + x for x in stems(q.correct_text)}
+
+
+def duplicate_questions(questions: Sequence[Question]) -> set[str]:
+    """Ids of questions that ask what an earlier question of the quiz already asks (same
+    statement or stem up to wording and option order)."""
+    dup: set[str] = set()
+    keys: list[set[str]] = []
+    for q in questions:
+        k = _qkey(q)
+        if any(k and o and len(k & o) >= 0.8 * max(len(k), len(o)) for o in keys):
+            dup.add(q.id)
+        keys.append(k)
+    return dup
 
 
 def foreign_material(q: Question, source_text: str) -> str | None:
@@ -236,9 +427,12 @@ def unsupported(q: Question, passage: str, embedder=None) -> str | None:
     return None
 
 
-def defects(q: Question, passage: str, embedder=None) -> list[str]:
-    """Every defect of one question against the text of the passage it cites."""
-    found = [cut_off(q, passage), giveaway(q), duplicate_choices(q), unsupported(q, passage, embedder)]
+def defects(q: Question, passage: str, embedder=None, vocab: Counter | None = None) -> list[str]:
+    """Every defect of one question against the text of the passage it cites (``vocab``: the
+    word counts of its source, to see glued words)."""
+    found = [cut_off(q, passage), giveaway(q), duplicate_choices(q), unsupported(q, passage, embedder),
+             dangling_reference(q), subjective(q), restates_question(q), no_context(q),
+             glued_words(q, vocab or vocabulary(passage))]
     return [d for d in found if d]
 
 

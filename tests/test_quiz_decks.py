@@ -139,7 +139,8 @@ def test_cut_off_line_is_seen_and_no_longer_written(course):
     assert cut_off(old, mnist.text) == "cut-off"
     r, _ = _generate(course, ["--source", "corpora/05modelos.pdf", "-n", "30"], "m05")
     prompts = [q["prompt"] for q in json.loads(r.stdout)["questions"]]
-    assert "¿Qué son los parámetros?" in prompts  # the article kept: never "¿Qué es parámetros?"
+    # the article kept (never "¿Qué es parámetros?") and the subject situated (of a PyTorch model)
+    assert "En «Estructura de un modelo en PyTorch», ¿qué son los parámetros?" in prompts
     for q in json.loads(r.stdout)["questions"]:
         assert not q["answer"].rstrip(" .”").endswith((" y", " el", " para", " los", " de")), q
 
@@ -231,3 +232,104 @@ def test_true_false_support_logic(course):
                     "entrenamiento.", "Falso.", "tf", correct=False, citations=cit)
     assert unsupported(made_false, page.text) is None
     assert defects(made_false, page.text) == []
+
+
+# --------------------------------------------------------------------------- an independent rater's defects
+# (eval/quiz_review_independent.csv: questions the first writer wrote on these pages)
+
+
+@pytest.fixture(scope="module")
+def deck_quizzes(course):
+    out = {}
+    for deck in (*DECKS, "001TFDist.pdf"):
+        r, path = _generate(course, ["--source", f"corpora/{deck}", "-n", "30"], f"indep-{deck}")
+        assert r.returncode == 0, r.stderr
+        out[deck] = json.loads(path.read_text(encoding="utf-8"))["questions"]
+    return out
+
+
+def _all(deck_quizzes):
+    return [q for qs in deck_quizzes.values() for q in qs]
+
+
+def test_sibling_swap_true_false_is_a_plain_statement_and_never_given_away_by_the_name(deck_quizzes):
+    qs = _all(deck_quizzes)
+    assert not [q["prompt"] for q in qs if "significa:" in q["prompt"]]  # the «X» significa: template is gone
+    swapped = [q for q in qs if q["type"] == "tf" and q["correct"] is False and "La fuente dice" in q["answer"]]
+    assert swapped, "the writer still writes false statements from sibling descriptions"
+    for q in swapped:
+        # the term (named in the model answer's quote) shares no word with either description
+        term = q["answer"].split("“", 1)[1].split(":", 1)[0]
+        assert not any(ch.isdigit() for ch in term), q["prompt"]
+    text = " ".join(q["prompt"] for q in swapped)
+    for given_away in ("Multiprocesamiento", "Tamaño del lote", "Último lote incompleto", "pesos de clase", "CIFAR-10"):
+        assert f"», {given_away}" not in text and f"«{given_away}» " not in text
+
+
+def test_stems_say_what_they_are_about(deck_quizzes):
+    prompts = [q["prompt"] for q in _all(deck_quizzes)]
+    assert "¿Qué devuelve __len__()?" not in prompts
+    assert "¿Qué son los parámetros?" not in prompts
+    assert not [p for p in prompts if "«Consideraciones adicionales»" in p]
+    assert not [p for p in prompts if "Para ellas" in p]
+
+
+def test_no_subjective_true_statements_restated_answers_or_module_called_a_class(deck_quizzes):
+    qs = _all(deck_quizzes)
+    for q in qs:
+        if q["type"] == "tf" and q["correct"] is True:
+            assert not any(w in q["prompt"] for w in ("poderosa", "avanzada", "el más común")), q["prompt"]
+        assert "la clase _____" not in q["prompt"] or q["answer"].split(".")[-1][:1].isupper(), q["prompt"]
+    assert not [q for q in qs if q["prompt"] == "¿Qué devuelve el método parameters()?"]  # "devuelve … parámetros"
+    assert not [q for q in qs if q["prompt"].startswith("¿Qué devuelve el método cluster_spec")]
+
+
+def test_the_independent_raters_defects_are_seen_by_kb_eval_quiz():
+    from kb.quizcheck import (
+        dangling_reference,
+        duplicate_questions,
+        glued_words,
+        no_context,
+        restates_question,
+        subjective,
+        vocabulary,
+    )
+
+    assert no_context(_q("¿Qué devuelve __len__()?", "__len__() devuelve la longitud del conjunto de datos "
+                         "(número total de muestras).", lang="es", origin="definition"))
+    assert no_context(_q("¿Qué son los parámetros?", "Los parámetros son los valores que se optimizan durante el "
+                         "entrenamiento.", lang="es", origin="definition"))
+    assert no_context(_q("En «Consideraciones adicionales», ¿qué significa «Coherencia de versión»?",
+                         "Coherencia de versión: misma versión de PyTorch en todas las instancias.", lang="es"))
+    assert not no_context(_q("En «Estructura de un modelo en PyTorch», ¿qué son los parámetros?",
+                             "Los parámetros son los valores que se optimizan.", lang="es", origin="definition"))
+    assert dangling_reference(_q("Completa el espacio en blanco: Para ellas, existe una función llamada _____ que "
+                                 "ejecuta una función Python.", "dtensor.call_with_layout", "cloze", lang="es"))
+    assert subjective(_q("¿Verdadero o falso? La transferencia de aprendizaje es una técnica poderosa en el "
+                         "aprendizaje profundo.", "Verdadero.", "tf", lang="es", correct=True))
+    assert subjective(_q("¿Qué es el mezclado de datos?", "El mezclado de datos es una técnica importante para "
+                         "evitar el sesgo.", lang="es", origin="definition"))
+    assert restates_question(_q("¿Para qué sirve visualizar algunas muestras de datos?", "Visualiza algunas "
+                                "muestras de datos para comprender mejor su formato.", lang="es"))
+    v = vocabulary("Slurm, el sistema de colas de FT3, y el sistema de ficheros.")
+    assert glued_words(_q("¿Verdadero o falso? SlurmClusterResolver corresponde con Slurm elsistema de colas de "
+                          "FT3.", "Verdadero.", "tf", lang="es", correct=True), v)
+    a = _q("Completa la frase: «Podemos aplicar transformaciones utilizando _____ y el parámetro transform.»",
+           "torchvision.datasets", "mcq", lang="es", choices=("Sampler", "torchvision.datasets", "DataParallel",
+                                                             "torch.utils.data.Dataset"), correct=1)
+    b = _q(a.prompt, a.answer, "mcq", lang="es", choices=("Sampler", "torch.utils.data.Dataset", "DataParallel",
+                                                         "torchvision.datasets"), correct=3)
+    assert duplicate_questions([a, b]) == {b.id}
+    # the old "«X» significa: <a sibling's description>" items: the name gives it away, a real confusion does not
+    from kb.quizcheck import giveaway
+
+    def swap(label, false, true):
+        return _q(f"¿Verdadero o falso? En «Configuraciones comunes del DataLoader», «{label}» significa: {false}.",
+                  f"Falso. La fuente dice: “{label}: {true}.”", "tf", lang="es", correct=False)
+
+    assert giveaway(swap("Multiprocesamiento", "determina el número de muestras en cada lote",
+                         "Habilita la carga de datos en paralelo utilizando múltiples hilos de ejecución"))
+    assert giveaway(swap("CIFAR-10", "un conjunto de imágenes clasificadas en miles de categorías",
+                         "Un conjunto de imágenes en color de 10 clases diferentes"))
+    assert not giveaway(swap("Undersampling", "asignar pesos diferentes a las clases durante el entrenamiento",
+                             "reducir la cantidad de muestras en las clases dominantes"))
