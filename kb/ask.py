@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .records import Hit
-from .text import detect_language, fold, sentences, words, STOPWORDS
+from .text import STOPWORDS, detect_language, fold, sentences, words
 
 NOT_FOUND = {
     "pt": "O curso não parece conter a resposta a esta pergunta.",

@@ -17,8 +17,18 @@ from typing import Any, Sequence
 
 from .config import Settings
 from .errors import BackendError
-from .generate import (SUPPORT_THRESHOLD, CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, interleave,
-                       passage_usable, support, word_overlap)
+from .generate import (
+    SUPPORT_THRESHOLD,
+    CourseTerms,
+    Draft,
+    GenerationRequest,
+    Rejected,
+    WriterOutput,
+    interleave,
+    passage_usable,
+    support,
+    word_overlap,
+)
 from .quiz import TYPES, Citation, Question
 from .quizcheck import defects
 from .records import Chunk

@@ -175,7 +175,7 @@ _FIXES = {
 
 def _schemas():
     """The quiz file's types, strictly (no "5" for 5, no "abc" for a list of letters)."""
-    from typing import Optional, Union
+    from typing import Union
 
     from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr
 
@@ -183,32 +183,32 @@ def _schemas():
         model_config = ConfigDict(extra="allow")
 
     class CitationModel(Strict):
-        source: Optional[StrictStr] = None
-        locator: Optional[StrictStr] = None
-        chunk_id: Optional[StrictStr] = None
-        quote: Optional[StrictStr] = None
+        source: StrictStr | None = None
+        locator: StrictStr | None = None
+        chunk_id: StrictStr | None = None
+        quote: StrictStr | None = None
 
     class QuestionModel(Strict):
-        id: Optional[StrictStr] = None
-        type: Optional[StrictStr] = None
-        prompt: Optional[StrictStr] = None
-        answer: Optional[StrictStr] = None
-        choices: Optional[list[StrictStr]] = None
-        correct: Optional[Union[StrictBool, StrictInt]] = None
-        accepted: Optional[list[StrictStr]] = None
-        citations: Optional[list[CitationModel]] = None
-        concepts: Optional[list[StrictStr]] = None
-        difficulty: Optional[StrictStr] = None
-        lang: Optional[StrictStr] = None
-        origin: Optional[StrictStr] = None
+        id: StrictStr | None = None
+        type: StrictStr | None = None
+        prompt: StrictStr | None = None
+        answer: StrictStr | None = None
+        choices: list[StrictStr] | None = None
+        correct: Union[StrictBool, StrictInt] | None = None
+        accepted: list[StrictStr] | None = None
+        citations: list[CitationModel] | None = None
+        concepts: list[StrictStr] | None = None
+        difficulty: StrictStr | None = None
+        lang: StrictStr | None = None
+        origin: StrictStr | None = None
 
     class QuizModel(Strict):
-        schema_: Optional[StrictInt] = None
-        title: Optional[StrictStr] = None
-        created_at: Optional[StrictStr] = None
-        generator: Optional[dict[str, Any]] = None
-        kb: Optional[dict[str, Any]] = None
-        params: Optional[dict[str, Any]] = None
+        schema_: StrictInt | None = None
+        title: StrictStr | None = None
+        created_at: StrictStr | None = None
+        generator: dict[str, Any] | None = None
+        kb: dict[str, Any] | None = None
+        params: dict[str, Any] | None = None
 
     return QuestionModel, QuizModel
 

@@ -86,13 +86,13 @@ class Store(Protocol):
     def info(self) -> dict[str, Any]: ...
     def count(self) -> int: ...
     def revision(self) -> int: ...
-    def upsert(self, chunks: Sequence[Chunk], vectors: "np.ndarray", ingested_at: str) -> None: ...
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray, ingested_at: str) -> None: ...
     def delete(self, ids: Sequence[str]) -> None: ...
     def source_state(self, source: str) -> SourceState | None: ...
     def all_metadata(self) -> Iterator[tuple[str, dict[str, Any]]]: ...
     def all_chunks(self) -> Iterator[Chunk]: ...
     def get(self, ids: Sequence[str]) -> list[Chunk]: ...
-    def query(self, vector: "np.ndarray", n: int, where: dict | None = None) -> list[tuple[str, float]]: ...
+    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]: ...
     def bump_revision(self) -> None: ...
 
 
@@ -136,7 +136,7 @@ class ChromaStore:
         self.target_name: str | None = None  # set on a rebuild's aside collection: the name it replaces
         self.root: str | None = None  # the folder relative names are relative to (local workspaces)
 
-    def key_for(self, path: "os.PathLike[str] | str") -> str:
+    def key_for(self, path: os.PathLike[str] | str) -> str:
         """The name a file is stored under: resolved, relative to :attr:`root` when inside it."""
         from pathlib import Path
 
@@ -154,7 +154,7 @@ class ChromaStore:
     def display(self, name: str, cwd: str | None = None) -> str:
         return display_source(name, cwd, self.root)
 
-    def current(self) -> "ChromaStore | None":
+    def current(self) -> ChromaStore | None:
         """For a rebuild's aside collection: the collection it will replace (None if none)."""
         if not self.target_name:
             return None
@@ -234,7 +234,7 @@ class ChromaStore:
         meta.pop("hnsw:space", None)  # not modifiable after creation
         self._col.modify(metadata=meta)
 
-    def upsert(self, chunks: Sequence[Chunk], vectors: "np.ndarray", ingested_at: str) -> None:
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray, ingested_at: str) -> None:
         for i in range(0, len(chunks), 500):
             part = chunks[i : i + 500]
             self._col.upsert(
@@ -309,7 +309,7 @@ class ChromaStore:
         by_id = {i: Chunk.from_store(i, d, m, cwd, self.root) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])}
         return [by_id[i] for i in ids if i in by_id]
 
-    def get_vectors(self, ids: Sequence[str]) -> dict[str, "np.ndarray"]:
+    def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
 
         if not ids:
@@ -317,7 +317,7 @@ class ChromaStore:
         got = self._col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
         return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"])}
 
-    def query(self, vector: "np.ndarray", n: int, where: dict | None = None) -> list[tuple[str, float]]:
+    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]:
         n = min(n, self.count())
         if n <= 0:
             return []
