@@ -79,7 +79,7 @@ class LLMClient:
         """One JSON object from the model, or BackendError."""
         o = self._openai
         last = ""
-        for attempt in range(self.retries + 1):
+        for _attempt in range(self.retries + 1):
             kwargs: dict[str, Any] = {}
             if self._json_mode:
                 kwargs["response_format"] = {"type": "json_object"}
@@ -371,7 +371,7 @@ class LLMGrader:
                 continue
             out[i] = make_grade(t.question, points, fb, present=present, missing=missing, grader=self.name)
         rest = [i for i, g in enumerate(out) if g is None]
-        for i, g in zip(rest, self.offline.grade([tasks[i] for i in rest])):
+        for i, g in zip(rest, self.offline.grade([tasks[i] for i in rest]), strict=True):
             out[i] = _flag(g, *fallback[i]) if i in fallback else g
         return out
 

@@ -278,7 +278,7 @@ class ChromaStore:
 
     def all_metadata(self) -> Iterator[tuple[str, dict[str, Any]]]:
         for got in self._pages(["metadatas"]):
-            yield from zip(got["ids"], got["metadatas"])
+            yield from zip(got["ids"], got["metadatas"], strict=True)
 
     def stored_sources(self) -> dict[str, str]:
         """Every source name as stored → its source hash."""
@@ -287,13 +287,13 @@ class ChromaStore:
     def all_chunks(self) -> Iterator[Chunk]:
         cwd = os.getcwd()
         for got in self._pages(["metadatas", "documents"]):
-            for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
+            for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
                 yield Chunk.from_store(id_, doc, meta, cwd, self.root)
 
     def all_records(self) -> Iterator[tuple[str, str, dict[str, Any], Any]]:
         """(id, text, metadata as stored, vector) for every chunk: what a rebuild carries over."""
         for got in self._pages(["metadatas", "documents", "embeddings"]):
-            yield from zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"])
+            yield from zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"], strict=True)
 
     def add_records(self, records: Sequence[tuple[str, str, dict[str, Any], Any]]) -> None:
         for i in range(0, len(records), 500):
@@ -306,7 +306,8 @@ class ChromaStore:
             return []
         got = self._col.get(ids=list(dict.fromkeys(ids)), include=["metadatas", "documents"])
         cwd = os.getcwd()
-        by_id = {i: Chunk.from_store(i, d, m, cwd, self.root) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])}
+        rows = zip(got["ids"], got["documents"], got["metadatas"], strict=True)
+        by_id = {i: Chunk.from_store(i, d, m, cwd, self.root) for i, d, m in rows}
         return [by_id[i] for i in ids if i in by_id]
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
@@ -315,7 +316,7 @@ class ChromaStore:
         if not ids:
             return {}
         got = self._col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
-        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"])}
+        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
 
     def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]:
         n = min(n, self.count())
@@ -323,7 +324,7 @@ class ChromaStore:
             return []
         res = self._col.query(query_embeddings=[vector], n_results=n, where=where, include=["distances"])
         # cosine distance → similarity
-        return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0])]
+        return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
 
     def sources(self) -> list[dict[str, Any]]:
         """One row per source: kind, chunks, language mix, hash and when it was ingested."""

@@ -325,7 +325,7 @@ class StudyDB:
                 "points": []})
 
         learned = 0
-        for qid, source, topic, due, reps, lapses, last_points, card in rows:
+        for _qid, source, _topic, due, reps, _lapses, last_points, card in rows:
             b = bucket(source)
             b["questions"] += 1
             b["reviewed"] += 1 if reps else 0
@@ -338,7 +338,7 @@ class StudyDB:
                 b["points"].append(last_points)
         studied = {r[0] for r in rows}
         new = 0
-        for qid, (path, q) in known.items():
+        for qid, (_path, q) in known.items():
             if qid not in studied:
                 new += 1
                 bucket(q.citations[0].source if q.citations else "")["questions"] += 1
