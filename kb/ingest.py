@@ -258,7 +258,8 @@ def ingest(
                     changed = True
                     notes = list(doc.notes)
                     if old_name:
-                        notes.append(f"was stored as '{store.display(old_name)}' (moved, or named by an older kb); renamed")
+                        notes.append(f"was stored as '{store.display(old_name)}' "
+                                     "(moved, or named by an older kb); renamed")
                     result = FileResult(store.display(key), "updated" if state else "added", kind=doc.kind,
                                         chunks=len(chunks), message="; ".join(notes))
                 report.files.append(result)

@@ -89,7 +89,8 @@ class LLMClient:
                     messages=[{"role": "system", "content": system}, {"role": "user", "content": user}], **kwargs,
                 )
             except o.APITimeoutError as e:
-                raise self._fail(f"failed {self.retries + 1} times: timed out after {self.client.timeout.read:g} s") from e
+                raise self._fail(f"failed {self.retries + 1} times: "
+                                 f"timed out after {self.client.timeout.read:g} s") from e
             except o.RateLimitError as e:
                 raise self._fail(f"failed {self.retries + 1} times: rate limited (HTTP 429)",
                                  "wait and run again, or raise KB_LLM_RETRIES") from e
@@ -230,7 +231,8 @@ class LLMWriter:
             if len(out.drafts) >= target:
                 break
             if b >= max_batches:
-                out.errors.append(f"stopped after {b} batches with {len(out.drafts)} valid questions of {target} wanted")
+                out.errors.append(f"stopped after {b} batches with {len(out.drafts)} valid questions "
+                                  f"of {target} wanted")
                 break
             batch = usable[i : i + self.batch_passages]
             want = min(6, max(2, target - len(out.drafts)))
@@ -283,7 +285,8 @@ class LLMWriter:
         if qtype == "mcq":
             choices = tuple(str(c).strip() for c in raw.get("choices") or [] if str(c).strip())
             correct = raw.get("correct")
-            if len(choices) < 3 or not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
+            if (len(choices) < 3 or not isinstance(correct, int) or isinstance(correct, bool)
+                    or not 0 <= correct < len(choices)):
                 return None, "multiple choice without 3+ choices and a valid correct index"
             answer = choices[correct]
         elif qtype == "tf":
@@ -292,7 +295,8 @@ class LLMWriter:
                 correct = fold(answer).startswith(("true", "verdad", "sim", "si", "yes"))
         elif qtype == "cloze" and "___" not in prompt:
             return None, "cloze prompt has no blank (_____)"
-        if qtype in ("short", "cloze", "mcq") and support(answer, quote, chunk.text, course.embedder) < SUPPORT_THRESHOLD:
+        if (qtype in ("short", "cloze", "mcq")
+                and support(answer, quote, chunk.text, course.embedder) < SUPPORT_THRESHOLD):
             return None, "the answer is not supported by the cited passage"
         concepts = tuple(str(c) for c in raw.get("concepts") or [] if isinstance(c, (str, int)))[:6]
         concepts = tuple(c for c in concepts if fold(c) not in _GENERIC_CONCEPTS)
@@ -397,7 +401,8 @@ class LLMGrader:
         parts.append('Return JSON: {"reasoning": 2-4 sentences comparing the answer with the model answer, '
                      '"score": 0, 1, 2 or 3, "feedback": 1-3 sentences to the student, in the language of the '
                      'student answer, saying what is right, what is missing or wrong, and why the score is '
-                     'not full when it is not, "present": [key concepts the answer contains], "missing": [key concepts it lacks]}')
+                     'not full when it is not, "present": [key concepts the answer contains], '
+                     '"missing": [key concepts it lacks]}')
         return "\n\n".join(parts)
 
     @staticmethod
@@ -416,7 +421,9 @@ class LLMGrader:
 
         def pick(key: str) -> list[str]:
             got = raw.get(key) or []
-            return [concepts[fold(x)] for x in got if isinstance(x, str) and fold(x) in concepts] if isinstance(got, list) else []
+            if not isinstance(got, list):
+                return []
+            return [concepts[fold(x)] for x in got if isinstance(x, str) and fold(x) in concepts]
 
         return float(score), fb.strip(), pick("present"), pick("missing")  # make_grade rounds half up
 

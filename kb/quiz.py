@@ -139,7 +139,8 @@ def load_quiz(path: Path) -> Quiz:
     except UnicodeDecodeError as e:
         raise InputError(f"{path}: not UTF-8 text", "save the quiz file as UTF-8") from e
     except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply to be a quiz", "regenerate it with kb quiz generate") from None
+        raise InputError(f"{path}: JSON nested too deeply to be a quiz",
+                         "regenerate it with kb quiz generate") from None
     except OSError as e:
         raise InputError(f"{path}: cannot read ({e.strerror or e})", "check the path and its permissions") from e
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
@@ -158,8 +159,9 @@ def load_quiz(path: Path) -> Quiz:
         seen.add(q.id)
         questions.append(q)
     return Quiz(
-        title=str(data.get("title") or path.stem), questions=tuple(questions), created_at=str(data.get("created_at", "")),
-        generator=dict(data.get("generator") or {}), kb=dict(data.get("kb") or {}), params=dict(data.get("params") or {}),
+        title=str(data.get("title") or path.stem), questions=tuple(questions),
+        created_at=str(data.get("created_at", "")), generator=dict(data.get("generator") or {}),
+        kb=dict(data.get("kb") or {}), params=dict(data.get("params") or {}),
     )
 
 
@@ -273,7 +275,8 @@ def _question_from_json(raw: Any, path: Path, n: int) -> Question:
     choices = raw.get("choices") or []
     correct = raw.get("correct")
     if qtype == "mcq":
-        if not isinstance(choices, list) or len(choices) < 2 or not all(isinstance(c, str) and c.strip() for c in choices):
+        if (not isinstance(choices, list) or len(choices) < 2
+                or not all(isinstance(c, str) and c.strip() for c in choices)):
             raise bad("fewer than 2 \"choices\"", "list the options in \"choices\"")
         if not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
             if answer in choices:
@@ -286,7 +289,8 @@ def _question_from_json(raw: Any, path: Path, n: int) -> Question:
     for c in raw.get("citations") or []:
         if not isinstance(c, dict) or not c.get("source"):
             raise bad("a citation without \"source\"", "each citation needs \"source\" (and locator, chunk_id, quote)")
-        cits.append(Citation(str(c["source"]), str(c.get("locator", "")), str(c.get("chunk_id", "")), str(c.get("quote", ""))))
+        cits.append(Citation(str(c["source"]), str(c.get("locator", "")), str(c.get("chunk_id", "")),
+                             str(c.get("quote", ""))))
     difficulty = raw.get("difficulty", "medium")
     if difficulty not in DIFFICULTIES:
         raise bad(f"an unknown \"difficulty\" {difficulty!r}", f"use one of {', '.join(DIFFICULTIES)}")

@@ -221,7 +221,8 @@ class ChromaStore:
                              "run kb ingest --rebuild")
         if meta.get("kb_chunking") not in (None, CHUNKING_VERSION):
             raise StoreError(
-                f"the knowledge base was chunked by chunker v{meta.get('kb_chunking')}, this kb uses v{CHUNKING_VERSION}",
+                f"the knowledge base was chunked by chunker v{meta.get('kb_chunking')}, "
+                f"this kb uses v{CHUNKING_VERSION}",
                 "run kb ingest --rebuild",
             )
 

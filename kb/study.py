@@ -247,7 +247,8 @@ class StudyDB:
             reps = (row[1] if row else 0) + 1
             lapses = (row[2] if row else 0) + (1 if rating == 1 and row else 0)
             db.execute(
-                "INSERT INTO cards (qid, quiz, prompt, source, topic, fsrs, due, reps, lapses, last_points, last_review) "
+                "INSERT INTO cards "
+                "(qid, quiz, prompt, source, topic, fsrs, due, reps, lapses, last_points, last_review) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(qid) DO UPDATE SET quiz=excluded.quiz, "
                 "prompt=excluded.prompt, source=excluded.source, topic=excluded.topic, fsrs=excluded.fsrs, "
                 "due=excluded.due, reps=excluded.reps, lapses=excluded.lapses, last_points=excluded.last_points, "
@@ -277,7 +278,8 @@ class StudyDB:
             if latest == review_id:
                 card = Card.from_dict(json.loads(rev[2])) if rev[2] else Card()
             else:  # another session reviewed it since: build on the current card
-                card = Card.from_dict(json.loads(db.execute("SELECT fsrs FROM cards WHERE qid=?", (rev[0],)).fetchone()[0]))
+                current = db.execute("SELECT fsrs FROM cards WHERE qid=?", (rev[0],)).fetchone()[0]
+                card = Card.from_dict(json.loads(current))
             card, _ = self._scheduler.review_card(card, Rating.Good, at)
             db.execute("UPDATE cards SET fsrs=?, due=?, last_points=? WHERE qid=?",
                        (json.dumps(card.to_dict()), _iso(card.due), grade.points, rev[0]))
