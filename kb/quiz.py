@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -255,6 +256,29 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _mcq_correct(choices: Any, correct: Any, answer: str, bad: Callable[[str, str], InputError]) -> int:
+    """The index of a multiple-choice question's right option: ``correct`` when valid, else the
+    option equal to the model answer."""
+    if (not isinstance(choices, list) or len(choices) < 2
+            or not all(isinstance(c, str) and c.strip() for c in choices)):
+        raise bad("fewer than 2 \"choices\"", "list the options in \"choices\"")
+    if not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
+        if answer in choices:
+            return choices.index(answer)
+        raise bad("no valid \"correct\" choice index", f"set \"correct\" to 0..{len(choices) - 1}")
+    return correct
+
+
+def _citations_from_json(raw: Any, bad: Callable[[str, str], InputError]) -> list[Citation]:
+    cits = []
+    for c in raw:
+        if not isinstance(c, dict) or not c.get("source"):
+            raise bad("a citation without \"source\"", "each citation needs \"source\" (and locator, chunk_id, quote)")
+        cits.append(Citation(str(c["source"]), str(c.get("locator", "")), str(c.get("chunk_id", "")),
+                             str(c.get("quote", ""))))
+    return cits
+
+
 def _question_from_json(raw: Any, path: Path, n: int) -> Question:
     label = f"question {raw.get('id')}" if isinstance(raw, dict) and raw.get("id") else f"question #{n}"
 
@@ -275,22 +299,10 @@ def _question_from_json(raw: Any, path: Path, n: int) -> Question:
     choices = raw.get("choices") or []
     correct = raw.get("correct")
     if qtype == "mcq":
-        if (not isinstance(choices, list) or len(choices) < 2
-                or not all(isinstance(c, str) and c.strip() for c in choices)):
-            raise bad("fewer than 2 \"choices\"", "list the options in \"choices\"")
-        if not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
-            if answer in choices:
-                correct = choices.index(answer)
-            else:
-                raise bad("no valid \"correct\" choice index", f"set \"correct\" to 0..{len(choices) - 1}")
+        correct = _mcq_correct(choices, correct, answer, bad)
     if qtype == "tf" and not isinstance(correct, bool):
         raise bad("no \"correct\" true/false value", "set \"correct\" to true or false")
-    cits = []
-    for c in raw.get("citations") or []:
-        if not isinstance(c, dict) or not c.get("source"):
-            raise bad("a citation without \"source\"", "each citation needs \"source\" (and locator, chunk_id, quote)")
-        cits.append(Citation(str(c["source"]), str(c.get("locator", "")), str(c.get("chunk_id", "")),
-                             str(c.get("quote", ""))))
+    cits = _citations_from_json(raw.get("citations") or [], bad)
     difficulty = raw.get("difficulty", "medium")
     if difficulty not in DIFFICULTIES:
         raise bad(f"an unknown \"difficulty\" {difficulty!r}", f"use one of {', '.join(DIFFICULTIES)}")
