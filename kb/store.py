@@ -451,6 +451,35 @@ def _recover_swap(client: Any, name: str, location: str) -> None:
             old.modify(name=name)
 
 
+def _open_aside(client, settings: Settings, location: str, embedder_id: str | None,
+                dim: int | None) -> ChromaStore:
+    """A fresh collection beside the current one, for a rebuild (any unfinished one dropped)."""
+    name = settings.collection
+    if _get(client, name + ASIDE) is not None:
+        client.delete_collection(name + ASIDE)  # a rebuild that did not finish
+    col = client.create_collection(
+        name + ASIDE,
+        metadata={"kb_embedder": embedder_id, "kb_dim": dim, "kb_chunking": CHUNKING_VERSION, "kb_revision": 0},
+        configuration={"hnsw": {"space": "cosine"}},
+        embedding_function=None,
+    )
+    store = ChromaStore(client, col, location)
+    store.target_name = name
+    store.root = _root(settings)
+    return store
+
+
+def _wait_for_swap(client, name: str):
+    """The collection ``name`` once a rebuild swapping its collection in has done so (2 s at
+    most), else None."""
+    for _ in range(20):
+        time.sleep(0.1)
+        col = _get(client, name)
+        if col is not None:
+            return col
+    return None
+
+
 def open_store(settings: Settings, embedder_id: str | None = None, dim: int | None = None,
                *, create: bool = False, rebuild: bool = False, check: bool = True) -> ChromaStore:
     """Open (or with ``create`` make, recording ``embedder_id``/``dim``) the collection, and
@@ -466,25 +495,10 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
         if create:
             _recover_swap(client, name, location)
         if rebuild:
-            if _get(client, name + ASIDE) is not None:
-                client.delete_collection(name + ASIDE)  # a rebuild that did not finish
-            col = client.create_collection(
-                name + ASIDE,
-                metadata={"kb_embedder": embedder_id, "kb_dim": dim, "kb_chunking": CHUNKING_VERSION, "kb_revision": 0},
-                configuration={"hnsw": {"space": "cosine"}},
-                embedding_function=None,
-            )
-            store = ChromaStore(client, col, location)
-            store.target_name = name
-            store.root = _root(settings)
-            return store
+            return _open_aside(client, settings, location, embedder_id, dim)
         col = _get(client, name)
         if col is None and not create:
-            for _ in range(20):  # a rebuild swapping its collection in: 2 s at most
-                time.sleep(0.1)
-                col = _get(client, name)
-                if col is not None:
-                    break
+            col = _wait_for_swap(client, name)
     except StoreError:
         raise
     except Exception as e:
