@@ -62,9 +62,11 @@ class LLMClient:
         self._json_mode = True
         import httpx
 
+        self._timeout = httpx.Timeout(settings.llm_timeout, connect=min(settings.llm_timeout, 10.0))
         self.client = openai.OpenAI(
             base_url=settings.llm_base_url, api_key=settings.llm_api_key or "not-needed",
-            timeout=httpx.Timeout(settings.llm_timeout, connect=min(settings.llm_timeout, 10.0)),
+            # openai's annotation names its vendored httpx2.Timeout; it reads the same fields of an httpx one
+            timeout=self._timeout,  # type: ignore[arg-type]
             max_retries=self.retries,
         )
 
@@ -90,7 +92,7 @@ class LLMClient:
                 )
             except o.APITimeoutError as e:
                 raise self._fail(f"failed {self.retries + 1} times: "
-                                 f"timed out after {self.client.timeout.read:g} s") from e
+                                 f"timed out after {self._timeout.read:g} s") from e
             except o.RateLimitError as e:
                 raise self._fail(f"failed {self.retries + 1} times: rate limited (HTTP 429)",
                                  "wait and run again, or raise KB_LLM_RETRIES") from e
@@ -274,7 +276,8 @@ class LLMWriter:
         if not prompt or not answer:
             return None, "missing prompt or answer"
         try:
-            chunk = batch[int(raw.get("passage")) - 1]
+            passage: Any = raw.get("passage")
+            chunk = batch[int(passage) - 1]
         except (TypeError, ValueError, IndexError):
             return None, "no valid citation (passage number)"
         quote = str(raw.get("quote") or "").strip()
@@ -300,7 +303,7 @@ class LLMWriter:
             return None, "the answer is not supported by the cited passage"
         concepts = tuple(str(c) for c in raw.get("concepts") or [] if isinstance(c, (str, int)))[:6]
         concepts = tuple(c for c in concepts if fold(c) not in _GENERIC_CONCEPTS)
-        difficulty = raw.get("difficulty") if raw.get("difficulty") in ("easy", "medium", "hard") else "medium"
+        difficulty = str(raw["difficulty"]) if raw.get("difficulty") in ("easy", "medium", "hard") else "medium"
         lang = detect_language(prompt, default=chunk.lang)
         if request.lang and lang != request.lang or not request.lang and lang != chunk.lang:
             return None, f"written in {lang}, not in {request.lang or chunk.lang}"
@@ -355,7 +358,7 @@ class LLMGrader:
     def grade(self, tasks):
         from .grading import make_grade, needs_judgement
 
-        out = [None] * len(tasks)
+        out: list[Any] = [None] * len(tasks)  # a Grade per task, None until graded
         fallback: dict[int, tuple[str, str]] = {}  # index → (flag, note) for the offline grade
         for i, t in enumerate(tasks):
             if not needs_judgement(t):

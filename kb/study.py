@@ -262,7 +262,9 @@ class StudyDB:
                 (q.id, _iso(at), at.astimezone().date().isoformat(), grade.points, rating, reply, grade.grader,
                  1 if grade.grader == "override" else 0, before),
             )
-            return int(cur.lastrowid), _iso(card.due)
+            review_id = cur.lastrowid
+            assert review_id is not None  # set by the INSERT above
+            return int(review_id), _iso(card.due)
 
     def override(self, review_id: int, item: Item, grade: Grade) -> str:
         """The student says they were right: redo that review as Good (undoing the graded one

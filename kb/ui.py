@@ -42,8 +42,8 @@ class IngestProgress:
     """A rich progress bar on a terminal; silent when stderr is not one."""
 
     def __init__(self) -> None:
-        self._progress = None
-        self._task = None
+        self._progress: Any = None  # a rich Progress once started (rich imported lazily)
+        self._task: Any = None
 
     def start(self, total_files: int) -> None:
         if not sys.stderr.isatty() or total_files == 0:
