@@ -79,43 +79,10 @@ class LLMClient:
 
     def chat_json(self, system: str, user: str, max_tokens: int = 1500) -> dict[str, Any]:
         """One JSON object from the model, or BackendError."""
-        o = self._openai
         last = ""
         for _attempt in range(self.retries + 1):
-            kwargs: dict[str, Any] = {}
-            if self._json_mode:
-                kwargs["response_format"] = {"type": "json_object"}
-            try:
-                resp = self.client.chat.completions.create(
-                    model=self.model, temperature=0.2, max_tokens=max_tokens,
-                    messages=[{"role": "system", "content": system}, {"role": "user", "content": user}], **kwargs,
-                )
-            except o.APITimeoutError as e:
-                raise self._fail(f"failed {self.retries + 1} times: "
-                                 f"timed out after {self._timeout.read:g} s") from e
-            except o.RateLimitError as e:
-                raise self._fail(f"failed {self.retries + 1} times: rate limited (HTTP 429)",
-                                 "wait and run again, or raise KB_LLM_RETRIES") from e
-            except o.APIConnectionError as e:
-                raise self._fail(f"cannot be reached ({e.__cause__ or e})",
-                                 "start the server or fix OPENAI_BASE_URL, or add --offline") from e
-            except o.AuthenticationError as e:
-                raise BackendError(f"the LLM endpoint {self.base_url} refused the API key (HTTP 401)",
-                                   "set OPENAI_API_KEY to a valid key") from e
-            except o.NotFoundError as e:
-                raise BackendError(f"model '{self.model}' not found at {self.base_url}",
-                                   "set KB_LLM_MODEL to a model the endpoint serves") from e
-            except o.BadRequestError as e:
-                if self._json_mode and "response_format" in str(e):
-                    self._json_mode = False  # some servers do not take JSON mode: ask in the prompt only
-                    last = "endpoint does not support JSON mode"
-                    continue
-                raise BackendError(f"the LLM endpoint rejected the request ({e})",
-                                   "check KB_LLM_MODEL and the endpoint") from e
-            except o.APIStatusError as e:
-                raise self._fail(f"failed {self.retries + 1} times: server error (HTTP {e.status_code})") from e
-            except (ValueError, TypeError, o.APIResponseValidationError) as e:  # body not JSON (JSONDecodeError)
-                last = f"answered with a body that is not JSON ({type(e).__name__})"
+            resp, last = self._complete(system, user, max_tokens)
+            if resp is None:
                 continue
             content, why = completion_text(resp)
             if why:
@@ -127,6 +94,45 @@ class LLMClient:
                 last = f"replied with invalid JSON ({e})"
                 continue
         raise self._fail(f"failed {self.retries + 1} times: {last}")
+
+    def _complete(self, system: str, user: str, max_tokens: int) -> tuple[Any, str]:
+        """One chat completion: (response, "") or, for a reply worth asking again, (None, why);
+        an error that asking again cannot fix raises BackendError."""
+        o = self._openai
+        kwargs: dict[str, Any] = {}
+        if self._json_mode:
+            kwargs["response_format"] = {"type": "json_object"}
+        try:
+            resp = self.client.chat.completions.create(
+                model=self.model, temperature=0.2, max_tokens=max_tokens,
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}], **kwargs,
+            )
+        except o.APITimeoutError as e:
+            raise self._fail(f"failed {self.retries + 1} times: "
+                             f"timed out after {self._timeout.read:g} s") from e
+        except o.RateLimitError as e:
+            raise self._fail(f"failed {self.retries + 1} times: rate limited (HTTP 429)",
+                             "wait and run again, or raise KB_LLM_RETRIES") from e
+        except o.APIConnectionError as e:
+            raise self._fail(f"cannot be reached ({e.__cause__ or e})",
+                             "start the server or fix OPENAI_BASE_URL, or add --offline") from e
+        except o.AuthenticationError as e:
+            raise BackendError(f"the LLM endpoint {self.base_url} refused the API key (HTTP 401)",
+                               "set OPENAI_API_KEY to a valid key") from e
+        except o.NotFoundError as e:
+            raise BackendError(f"model '{self.model}' not found at {self.base_url}",
+                               "set KB_LLM_MODEL to a model the endpoint serves") from e
+        except o.BadRequestError as e:
+            if self._json_mode and "response_format" in str(e):
+                self._json_mode = False  # some servers do not take JSON mode: ask in the prompt only
+                return None, "endpoint does not support JSON mode"
+            raise BackendError(f"the LLM endpoint rejected the request ({e})",
+                               "check KB_LLM_MODEL and the endpoint") from e
+        except o.APIStatusError as e:
+            raise self._fail(f"failed {self.retries + 1} times: server error (HTTP {e.status_code})") from e
+        except (ValueError, TypeError, o.APIResponseValidationError) as e:  # body not JSON (JSONDecodeError)
+            return None, f"answered with a body that is not JSON ({type(e).__name__})"
+        return resp, ""
 
 
 def completion_text(resp: Any) -> tuple[str, str]:
