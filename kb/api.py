@@ -318,7 +318,8 @@ class KB:
 
         report = generate_quiz(self.workspace, GenerationRequest(n=10), OfflineWriter())
         if not report.quiz.questions:
-            raise KbError("the knowledge base yields no questions", "ingest more material with kb ingest, then kb study")
+            raise KbError("the knowledge base yields no questions",
+                          "ingest more material with kb ingest, then kb study")
         save_quiz(report.quiz, Path(path))
         return Path(path)
 
@@ -371,7 +372,8 @@ def _check_report_folder(out_dir: Path) -> None:
     if (out_dir.exists() and not out_dir.is_dir()) or (
             not out_dir.exists() and out_dir.suffix.lower() in (".csv", ".md", ".json", ".xlsx")):
         raise InputError(f"--out {out_dir}: names a file; kb grade writes a folder of reports "
-                         "(grades.md, grades.csv, grades.json)", f"give a folder, e.g. --out {out_dir.with_suffix('')}/")
+                         "(grades.md, grades.csv, grades.json)",
+                         f"give a folder, e.g. --out {out_dir.with_suffix('')}/")
 
 
 def _write_predictions(path: Path, rows: Sequence[Any], grades: Sequence[Any]) -> Path:

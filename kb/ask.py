@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .records import Hit
-from .text import detect_language, fold, sentences, words, STOPWORDS
+from .text import STOPWORDS, detect_language, fold, sentences, words
 
 NOT_FOUND = {
     "pt": "O curso não parece conter a resposta a esta pergunta.",
@@ -78,7 +78,7 @@ def _extractive(embedder, question: str, hits: list[Hit], lang: str, max_sentenc
     q = embedder.embed_queries([question])[0]
     qwords = {fold(w) for w in words(question) if fold(w) not in STOPWORDS}
     scores, lexical = [], []
-    for (rank, s, s_lang), v in zip(cands, vecs):
+    for (rank, s, s_lang), v in zip(cands, vecs, strict=True):
         lex = len(qwords & {fold(w) for w in words(s)}) / max(1, len(qwords))
         lexical.append(lex)
         scores.append(float(v @ q) + 0.3 * lex + 0.02 * (4 - rank) + (0.05 if s_lang == lang else 0.0))

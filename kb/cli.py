@@ -24,7 +24,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-eval_app = typer.Typer(help="Measure retrieval, quiz and grader quality.\n\nExample: kb eval retrieval eval/queries.jsonl",
+eval_app = typer.Typer(help="Measure retrieval, quiz and grader quality.\n\nExample: kb eval retrieval "
+        "eval/queries.jsonl",
                        no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
 quiz_app = typer.Typer(help="Generate, show and export quizzes.\n\nExample: kb quiz generate -n 10",
@@ -48,7 +49,8 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     home: Path | None = typer.Option(None, "--home", help="Workspace folder (default .kb, env KB_HOME)."),
-    store: str | None = typer.Option(None, "--store", help="Chroma server URL, e.g. http://127.0.0.1:8000 (env KB_STORE_URL)."),
+    store: str | None = typer.Option(None, "--store", help="Chroma server URL, e.g. http://127.0.0.1:8000 (env "
+            "KB_STORE_URL)."),
     traceback: bool = typer.Option(False, "--traceback", help="Show the full stack on errors (for bug reports)."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ) -> None:
@@ -90,7 +92,7 @@ def boundary(fn: Callable) -> Callable:
             _fail(err)
         except KeyboardInterrupt:
             sys.stderr.write("kb: interrupted\n")
-            raise typer.Exit(int(ExitCode.INTERRUPTED))
+            raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
 
     return wrapper
 
@@ -133,10 +135,14 @@ def _interruptible():
 @boundary
 def ingest(
     paths: list[Path] = typer.Argument(..., help="Files or folders (PDF, Markdown, text, VTT/SRT, HTML)."),
-    embedder: str | None = typer.Option(None, "--embedder", "-e", help="use-m3 (default), e5-small or st:<model name or path>."),
-    rebuild: bool = typer.Option(False, "--rebuild", help="Re-read and re-embed the given paths (all sources, with a new --embedder) into a new store that replaces the old one only when complete."),
-    keep_missing: bool = typer.Option(False, "--keep-missing", help="Keep chunks of files deleted from the ingested folders."),
-    prune_empty: bool = typer.Option(False, "--prune-empty", help="A given folder with no files left means: remove its sources."),
+    embedder: str | None = typer.Option(None, "--embedder", "-e", help="use-m3 (default), e5-small or st:<model name "
+            "or path>."),
+    rebuild: bool = typer.Option(False, "--rebuild", help="Re-read and re-embed the given paths (all sources, with a "
+            "new --embedder) into a new store that replaces the old one only when complete."),
+    keep_missing: bool = typer.Option(False, "--keep-missing", help="Keep chunks of files deleted from the ingested "
+            "folders."),
+    prune_empty: bool = typer.Option(False, "--prune-empty", help="A given folder with no files left means: remove "
+            "its sources."),
     max_mb: float = typer.Option(20.0, "--max-mb", help="Skip files larger than this many MB, with a message."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
 ) -> None:
@@ -253,7 +259,8 @@ def quiz_generate(
     types: str = typer.Option("short,mcq,cloze,tf", "--types", help="Comma-separated: short, mcq, cloze, tf."),
     difficulty: str | None = typer.Option(None, "--difficulty", help="Prefer easy, medium or hard questions."),
     lang: str | None = typer.Option(None, "--lang", help="Question language: pt, es or en (default: the source's)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Quiz file (default quizzes/<topic|source|course>.json)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Quiz file (default "
+            "quizzes/<topic|source|course>.json)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing quiz file."),
     offline: bool = typer.Option(False, "--offline", help="Use the rule-based writer even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the quiz document on stdout."),
@@ -300,9 +307,12 @@ def quiz_show(
 @boundary
 def quiz_export(
     quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
-    fmt: str = typer.Option("md", "--format", "-f", help="md (sheet/key), moodle (Moodle XML), gift (Moodle GIFT) or anki (.apkg)."),
-    answers: bool = typer.Option(False, "--answers", help="md: the answer key (model answers and citations); the other formats always carry the answers."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout (required for anki)."),
+    fmt: str = typer.Option("md", "--format", "-f", help="md (sheet/key), moodle (Moodle XML), gift (Moodle GIFT) or "
+            "anki (.apkg)."),
+    answers: bool = typer.Option(False, "--answers", help="md: the answer key (model answers and citations); the "
+            "other formats always carry the answers."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout (required for "
+            "anki)."),
 ) -> None:
     """Export a quiz: a Markdown sheet or key, Moodle XML, GIFT, or an Anki deck.
 
@@ -371,12 +381,16 @@ def eval_quiz(
 @boundary
 def grade(
     quiz_file: Path = typer.Argument(..., help="The quiz the class answered (JSON)."),
-    replies: Path = typer.Argument(..., help="CSV with student,question_id,answer — or a folder of per-student sheets."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.xlsx/.json (default reports/<quiz name>/)."),
+    replies: Path = typer.Argument(..., help="CSV with student,question_id,answer — or a folder of per-student "
+            "sheets."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder for grades.md/.csv/.xlsx/.json (default "
+            "reports/<quiz name>/)."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
-    csv_dialect: str = typer.Option("comma", "--csv-dialect", help="grades.csv as comma (UTF-8, ',') or excel-eu (BOM, ';', decimal comma: Excel in pt/es)."),
-    calibrate: Path | None = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, points 0-3): refit this quiz's grade levels, stored beside it."),
+    csv_dialect: str = typer.Option("comma", "--csv-dialect", help="grades.csv as comma (UTF-8, ',') or excel-eu "
+            "(BOM, ';', decimal comma: Excel in pt/es)."),
+    calibrate: Path | None = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, "
+            "points 0-3): refit this quiz's grade levels, stored beside it."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
@@ -415,12 +429,15 @@ def grade(
 @eval_app.command("grader")
 @boundary
 def eval_grader(
-    data: Path = typer.Argument(..., help="CSV: question, reference (several on separate lines), answer, score[, concepts]."),
-    scale: str | None = typer.Option(None, "--scale", help="The human score scale, e.g. 0-3 or 0-10 (default: the data's min-max)."),
+    data: Path = typer.Argument(..., help="CSV: question, reference (several on separate lines), answer, score[, "
+            "concepts]."),
+    scale: str | None = typer.Option(None, "--scale", help="The human score scale, e.g. 0-3 or 0-10 (default: the "
+            "data's min-max)."),
     predictions: Path | None = typer.Option(None, "--predictions", help="Write every row's grade to this CSV."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
-    calibrate_k: int | None = typer.Option(None, "--calibrate-k", min=0, help="Also fit a teacher calibration on K graded replies per question and report both levels on the other replies (offline grader)."),
+    calibrate_k: int | None = typer.Option(None, "--calibrate-k", min=0, help="Also fit a teacher calibration on K "
+            "graded replies per question and report both levels on the other replies (offline grader)."),
 ) -> None:
     """Grade human-graded replies with kb's grader and measure the agreement.
 
@@ -487,7 +504,8 @@ def study(
 @app.command()
 @boundary
 def progress(
-    quizzes: list[Path] | None = typer.Argument(None, help="Quiz files counted as 'new' (default: every quizzes/*.json)."),
+    quizzes: list[Path] | None = typer.Argument(None, help="Quiz files counted as 'new' (default: every "
+            "quizzes/*.json)."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
 ) -> None:
     """What is learned, what is due and when, weakest topics, streak.

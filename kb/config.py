@@ -21,7 +21,7 @@ CHUNK_MAX_CHARS = 1100
 CHUNK_OVERLAP_CHARS = 200  # whole lines or sentences repeated from the window before
 
 
-def _number(env: "os._Environ[str] | dict[str, str]", name: str, default: str, kind: type, what: str):
+def _number(env: os._Environ[str] | dict[str, str], name: str, default: str, kind: type, what: str):
     """A numeric environment value, or a UsageError naming the variable and the fix."""
     from .errors import UsageError
 
@@ -48,7 +48,7 @@ class Settings:
     llm_retries: int = 2
 
     @classmethod
-    def from_env(cls, **overrides: object) -> "Settings":
+    def from_env(cls, **overrides: object) -> Settings:
         """Build settings from ``KB_*``/``OPENAI_*`` variables, then apply non-None overrides."""
         env = os.environ
         s = cls(

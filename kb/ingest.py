@@ -246,7 +246,7 @@ def ingest(
         with _reading([(p, k, s) for p, k, s, _ in todo], max_mb, reader) as docs, \
                 ThreadPoolExecutor(1, thread_name_prefix="kb-write") as writer:
             pending: Future | None = None
-            for (path, key, state, old_name), (doc, chunks, failure) in zip(todo, docs):
+            for (_path, key, state, old_name), (doc, chunks, failure) in zip(todo, docs, strict=True):
                 if failure:
                     result = failure
                 else:
@@ -258,7 +258,8 @@ def ingest(
                     changed = True
                     notes = list(doc.notes)
                     if old_name:
-                        notes.append(f"was stored as '{store.display(old_name)}' (moved, or named by an older kb); renamed")
+                        notes.append(f"was stored as '{store.display(old_name)}' "
+                                     "(moved, or named by an older kb); renamed")
                     result = FileResult(store.display(key), "updated" if state else "added", kind=doc.kind,
                                         chunks=len(chunks), message="; ".join(notes))
                 report.files.append(result)
@@ -357,7 +358,7 @@ def _carry(current: ChromaStore, aside: ChromaStore, embedder: Embedder, fresh: 
         if not same:  # another embedder: re-embed the stored passages (the cache skips known ones)
             chunks = [Chunk.from_store(i, t, m) for i, t, m, _ in batch]
             vecs = embedder.embed_documents([index_text(c) for c in chunks])
-            batch = [(i, t, m, np.asarray(v, dtype=np.float32)) for (i, t, m, _), v in zip(batch, vecs)]
+            batch = [(i, t, m, np.asarray(v, dtype=np.float32)) for (i, t, m, _), v in zip(batch, vecs, strict=True)]
         aside.add_records(batch)
         batch = []
 

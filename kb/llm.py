@@ -17,8 +17,18 @@ from typing import Any, Sequence
 
 from .config import Settings
 from .errors import BackendError
-from .generate import (SUPPORT_THRESHOLD, CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, interleave,
-                       passage_usable, support, word_overlap)
+from .generate import (
+    SUPPORT_THRESHOLD,
+    CourseTerms,
+    Draft,
+    GenerationRequest,
+    Rejected,
+    WriterOutput,
+    interleave,
+    passage_usable,
+    support,
+    word_overlap,
+)
 from .quiz import TYPES, Citation, Question
 from .quizcheck import defects
 from .records import Chunk
@@ -52,9 +62,11 @@ class LLMClient:
         self._json_mode = True
         import httpx
 
+        self._timeout = httpx.Timeout(settings.llm_timeout, connect=min(settings.llm_timeout, 10.0))
         self.client = openai.OpenAI(
             base_url=settings.llm_base_url, api_key=settings.llm_api_key or "not-needed",
-            timeout=httpx.Timeout(settings.llm_timeout, connect=min(settings.llm_timeout, 10.0)),
+            # openai's annotation names its vendored httpx2.Timeout; it reads the same fields of an httpx one
+            timeout=self._timeout,  # type: ignore[arg-type]
             max_retries=self.retries,
         )
 
@@ -67,42 +79,10 @@ class LLMClient:
 
     def chat_json(self, system: str, user: str, max_tokens: int = 1500) -> dict[str, Any]:
         """One JSON object from the model, or BackendError."""
-        o = self._openai
         last = ""
-        for attempt in range(self.retries + 1):
-            kwargs: dict[str, Any] = {}
-            if self._json_mode:
-                kwargs["response_format"] = {"type": "json_object"}
-            try:
-                resp = self.client.chat.completions.create(
-                    model=self.model, temperature=0.2, max_tokens=max_tokens,
-                    messages=[{"role": "system", "content": system}, {"role": "user", "content": user}], **kwargs,
-                )
-            except o.APITimeoutError as e:
-                raise self._fail(f"failed {self.retries + 1} times: timed out after {self.client.timeout.read:g} s") from e
-            except o.RateLimitError as e:
-                raise self._fail(f"failed {self.retries + 1} times: rate limited (HTTP 429)",
-                                 "wait and run again, or raise KB_LLM_RETRIES") from e
-            except o.APIConnectionError as e:
-                raise self._fail(f"cannot be reached ({e.__cause__ or e})",
-                                 "start the server or fix OPENAI_BASE_URL, or add --offline") from e
-            except o.AuthenticationError as e:
-                raise BackendError(f"the LLM endpoint {self.base_url} refused the API key (HTTP 401)",
-                                   "set OPENAI_API_KEY to a valid key") from e
-            except o.NotFoundError as e:
-                raise BackendError(f"model '{self.model}' not found at {self.base_url}",
-                                   "set KB_LLM_MODEL to a model the endpoint serves") from e
-            except o.BadRequestError as e:
-                if self._json_mode and "response_format" in str(e):
-                    self._json_mode = False  # some servers do not take JSON mode: ask in the prompt only
-                    last = "endpoint does not support JSON mode"
-                    continue
-                raise BackendError(f"the LLM endpoint rejected the request ({e})",
-                                   "check KB_LLM_MODEL and the endpoint") from e
-            except o.APIStatusError as e:
-                raise self._fail(f"failed {self.retries + 1} times: server error (HTTP {e.status_code})") from e
-            except (ValueError, TypeError, o.APIResponseValidationError) as e:  # body not JSON (JSONDecodeError)
-                last = f"answered with a body that is not JSON ({type(e).__name__})"
+        for _attempt in range(self.retries + 1):
+            resp, last = self._complete(system, user, max_tokens)
+            if resp is None:
                 continue
             content, why = completion_text(resp)
             if why:
@@ -114,6 +94,45 @@ class LLMClient:
                 last = f"replied with invalid JSON ({e})"
                 continue
         raise self._fail(f"failed {self.retries + 1} times: {last}")
+
+    def _complete(self, system: str, user: str, max_tokens: int) -> tuple[Any, str]:
+        """One chat completion: (response, "") or, for a reply worth asking again, (None, why);
+        an error that asking again cannot fix raises BackendError."""
+        o = self._openai
+        kwargs: dict[str, Any] = {}
+        if self._json_mode:
+            kwargs["response_format"] = {"type": "json_object"}
+        try:
+            resp = self.client.chat.completions.create(
+                model=self.model, temperature=0.2, max_tokens=max_tokens,
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}], **kwargs,
+            )
+        except o.APITimeoutError as e:
+            raise self._fail(f"failed {self.retries + 1} times: "
+                             f"timed out after {self._timeout.read:g} s") from e
+        except o.RateLimitError as e:
+            raise self._fail(f"failed {self.retries + 1} times: rate limited (HTTP 429)",
+                             "wait and run again, or raise KB_LLM_RETRIES") from e
+        except o.APIConnectionError as e:
+            raise self._fail(f"cannot be reached ({e.__cause__ or e})",
+                             "start the server or fix OPENAI_BASE_URL, or add --offline") from e
+        except o.AuthenticationError as e:
+            raise BackendError(f"the LLM endpoint {self.base_url} refused the API key (HTTP 401)",
+                               "set OPENAI_API_KEY to a valid key") from e
+        except o.NotFoundError as e:
+            raise BackendError(f"model '{self.model}' not found at {self.base_url}",
+                               "set KB_LLM_MODEL to a model the endpoint serves") from e
+        except o.BadRequestError as e:
+            if self._json_mode and "response_format" in str(e):
+                self._json_mode = False  # some servers do not take JSON mode: ask in the prompt only
+                return None, "endpoint does not support JSON mode"
+            raise BackendError(f"the LLM endpoint rejected the request ({e})",
+                               "check KB_LLM_MODEL and the endpoint") from e
+        except o.APIStatusError as e:
+            raise self._fail(f"failed {self.retries + 1} times: server error (HTTP {e.status_code})") from e
+        except (ValueError, TypeError, o.APIResponseValidationError) as e:  # body not JSON (JSONDecodeError)
+            return None, f"answered with a body that is not JSON ({type(e).__name__})"
+        return resp, ""
 
 
 def completion_text(resp: Any) -> tuple[str, str]:
@@ -224,7 +243,8 @@ class LLMWriter:
             if len(out.drafts) >= target:
                 break
             if b >= max_batches:
-                out.errors.append(f"stopped after {b} batches with {len(out.drafts)} valid questions of {target} wanted")
+                out.errors.append(f"stopped after {b} batches with {len(out.drafts)} valid questions "
+                                  f"of {target} wanted")
                 break
             batch = usable[i : i + self.batch_passages]
             want = min(6, max(2, target - len(out.drafts)))
@@ -266,7 +286,8 @@ class LLMWriter:
         if not prompt or not answer:
             return None, "missing prompt or answer"
         try:
-            chunk = batch[int(raw.get("passage")) - 1]
+            passage: Any = raw.get("passage")
+            chunk = batch[int(passage) - 1]
         except (TypeError, ValueError, IndexError):
             return None, "no valid citation (passage number)"
         quote = str(raw.get("quote") or "").strip()
@@ -277,7 +298,8 @@ class LLMWriter:
         if qtype == "mcq":
             choices = tuple(str(c).strip() for c in raw.get("choices") or [] if str(c).strip())
             correct = raw.get("correct")
-            if len(choices) < 3 or not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
+            if (len(choices) < 3 or not isinstance(correct, int) or isinstance(correct, bool)
+                    or not 0 <= correct < len(choices)):
                 return None, "multiple choice without 3+ choices and a valid correct index"
             answer = choices[correct]
         elif qtype == "tf":
@@ -286,11 +308,12 @@ class LLMWriter:
                 correct = fold(answer).startswith(("true", "verdad", "sim", "si", "yes"))
         elif qtype == "cloze" and "___" not in prompt:
             return None, "cloze prompt has no blank (_____)"
-        if qtype in ("short", "cloze", "mcq") and support(answer, quote, chunk.text, course.embedder) < SUPPORT_THRESHOLD:
+        if (qtype in ("short", "cloze", "mcq")
+                and support(answer, quote, chunk.text, course.embedder) < SUPPORT_THRESHOLD):
             return None, "the answer is not supported by the cited passage"
         concepts = tuple(str(c) for c in raw.get("concepts") or [] if isinstance(c, (str, int)))[:6]
         concepts = tuple(c for c in concepts if fold(c) not in _GENERIC_CONCEPTS)
-        difficulty = raw.get("difficulty") if raw.get("difficulty") in ("easy", "medium", "hard") else "medium"
+        difficulty = str(raw["difficulty"]) if raw.get("difficulty") in ("easy", "medium", "hard") else "medium"
         lang = detect_language(prompt, default=chunk.lang)
         if request.lang and lang != request.lang or not request.lang and lang != chunk.lang:
             return None, f"written in {lang}, not in {request.lang or chunk.lang}"
@@ -345,7 +368,7 @@ class LLMGrader:
     def grade(self, tasks):
         from .grading import make_grade, needs_judgement
 
-        out = [None] * len(tasks)
+        out: list[Any] = [None] * len(tasks)  # a Grade per task, None until graded
         fallback: dict[int, tuple[str, str]] = {}  # index → (flag, note) for the offline grade
         for i, t in enumerate(tasks):
             if not needs_judgement(t):
@@ -365,7 +388,7 @@ class LLMGrader:
                 continue
             out[i] = make_grade(t.question, points, fb, present=present, missing=missing, grader=self.name)
         rest = [i for i, g in enumerate(out) if g is None]
-        for i, g in zip(rest, self.offline.grade([tasks[i] for i in rest])):
+        for i, g in zip(rest, self.offline.grade([tasks[i] for i in rest]), strict=True):
             out[i] = _flag(g, *fallback[i]) if i in fallback else g
         return out
 
@@ -391,7 +414,8 @@ class LLMGrader:
         parts.append('Return JSON: {"reasoning": 2-4 sentences comparing the answer with the model answer, '
                      '"score": 0, 1, 2 or 3, "feedback": 1-3 sentences to the student, in the language of the '
                      'student answer, saying what is right, what is missing or wrong, and why the score is '
-                     'not full when it is not, "present": [key concepts the answer contains], "missing": [key concepts it lacks]}')
+                     'not full when it is not, "present": [key concepts the answer contains], '
+                     '"missing": [key concepts it lacks]}')
         return "\n\n".join(parts)
 
     @staticmethod
@@ -410,7 +434,9 @@ class LLMGrader:
 
         def pick(key: str) -> list[str]:
             got = raw.get(key) or []
-            return [concepts[fold(x)] for x in got if isinstance(x, str) and fold(x) in concepts] if isinstance(got, list) else []
+            if not isinstance(got, list):
+                return []
+            return [concepts[fold(x)] for x in got if isinstance(x, str) and fold(x) in concepts]
 
         return float(score), fb.strip(), pick("present"), pick("missing")  # make_grade rounds half up
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,7 +140,8 @@ def load_quiz(path: Path) -> Quiz:
     except UnicodeDecodeError as e:
         raise InputError(f"{path}: not UTF-8 text", "save the quiz file as UTF-8") from e
     except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply to be a quiz", "regenerate it with kb quiz generate") from None
+        raise InputError(f"{path}: JSON nested too deeply to be a quiz",
+                         "regenerate it with kb quiz generate") from None
     except OSError as e:
         raise InputError(f"{path}: cannot read ({e.strerror or e})", "check the path and its permissions") from e
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
@@ -158,8 +160,9 @@ def load_quiz(path: Path) -> Quiz:
         seen.add(q.id)
         questions.append(q)
     return Quiz(
-        title=str(data.get("title") or path.stem), questions=tuple(questions), created_at=str(data.get("created_at", "")),
-        generator=dict(data.get("generator") or {}), kb=dict(data.get("kb") or {}), params=dict(data.get("params") or {}),
+        title=str(data.get("title") or path.stem), questions=tuple(questions),
+        created_at=str(data.get("created_at", "")), generator=dict(data.get("generator") or {}),
+        kb=dict(data.get("kb") or {}), params=dict(data.get("params") or {}),
     )
 
 
@@ -175,7 +178,7 @@ _FIXES = {
 
 def _schemas():
     """The quiz file's types, strictly (no "5" for 5, no "abc" for a list of letters)."""
-    from typing import Optional, Union
+    from typing import Union
 
     from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr
 
@@ -183,32 +186,32 @@ def _schemas():
         model_config = ConfigDict(extra="allow")
 
     class CitationModel(Strict):
-        source: Optional[StrictStr] = None
-        locator: Optional[StrictStr] = None
-        chunk_id: Optional[StrictStr] = None
-        quote: Optional[StrictStr] = None
+        source: StrictStr | None = None
+        locator: StrictStr | None = None
+        chunk_id: StrictStr | None = None
+        quote: StrictStr | None = None
 
     class QuestionModel(Strict):
-        id: Optional[StrictStr] = None
-        type: Optional[StrictStr] = None
-        prompt: Optional[StrictStr] = None
-        answer: Optional[StrictStr] = None
-        choices: Optional[list[StrictStr]] = None
-        correct: Optional[Union[StrictBool, StrictInt]] = None
-        accepted: Optional[list[StrictStr]] = None
-        citations: Optional[list[CitationModel]] = None
-        concepts: Optional[list[StrictStr]] = None
-        difficulty: Optional[StrictStr] = None
-        lang: Optional[StrictStr] = None
-        origin: Optional[StrictStr] = None
+        id: StrictStr | None = None
+        type: StrictStr | None = None
+        prompt: StrictStr | None = None
+        answer: StrictStr | None = None
+        choices: list[StrictStr] | None = None
+        correct: Union[StrictBool, StrictInt] | None = None
+        accepted: list[StrictStr] | None = None
+        citations: list[CitationModel] | None = None
+        concepts: list[StrictStr] | None = None
+        difficulty: StrictStr | None = None
+        lang: StrictStr | None = None
+        origin: StrictStr | None = None
 
     class QuizModel(Strict):
-        schema_: Optional[StrictInt] = None
-        title: Optional[StrictStr] = None
-        created_at: Optional[StrictStr] = None
-        generator: Optional[dict[str, Any]] = None
-        kb: Optional[dict[str, Any]] = None
-        params: Optional[dict[str, Any]] = None
+        schema_: StrictInt | None = None
+        title: StrictStr | None = None
+        created_at: StrictStr | None = None
+        generator: dict[str, Any] | None = None
+        kb: dict[str, Any] | None = None
+        params: dict[str, Any] | None = None
 
     return QuestionModel, QuizModel
 
@@ -253,6 +256,29 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _mcq_correct(choices: Any, correct: Any, answer: str, bad: Callable[[str, str], InputError]) -> int:
+    """The index of a multiple-choice question's right option: ``correct`` when valid, else the
+    option equal to the model answer."""
+    if (not isinstance(choices, list) or len(choices) < 2
+            or not all(isinstance(c, str) and c.strip() for c in choices)):
+        raise bad("fewer than 2 \"choices\"", "list the options in \"choices\"")
+    if not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
+        if answer in choices:
+            return choices.index(answer)
+        raise bad("no valid \"correct\" choice index", f"set \"correct\" to 0..{len(choices) - 1}")
+    return correct
+
+
+def _citations_from_json(raw: Any, bad: Callable[[str, str], InputError]) -> list[Citation]:
+    cits = []
+    for c in raw:
+        if not isinstance(c, dict) or not c.get("source"):
+            raise bad("a citation without \"source\"", "each citation needs \"source\" (and locator, chunk_id, quote)")
+        cits.append(Citation(str(c["source"]), str(c.get("locator", "")), str(c.get("chunk_id", "")),
+                             str(c.get("quote", ""))))
+    return cits
+
+
 def _question_from_json(raw: Any, path: Path, n: int) -> Question:
     label = f"question {raw.get('id')}" if isinstance(raw, dict) and raw.get("id") else f"question #{n}"
 
@@ -273,20 +299,10 @@ def _question_from_json(raw: Any, path: Path, n: int) -> Question:
     choices = raw.get("choices") or []
     correct = raw.get("correct")
     if qtype == "mcq":
-        if not isinstance(choices, list) or len(choices) < 2 or not all(isinstance(c, str) and c.strip() for c in choices):
-            raise bad("fewer than 2 \"choices\"", "list the options in \"choices\"")
-        if not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
-            if answer in choices:
-                correct = choices.index(answer)
-            else:
-                raise bad("no valid \"correct\" choice index", f"set \"correct\" to 0..{len(choices) - 1}")
+        correct = _mcq_correct(choices, correct, answer, bad)
     if qtype == "tf" and not isinstance(correct, bool):
         raise bad("no \"correct\" true/false value", "set \"correct\" to true or false")
-    cits = []
-    for c in raw.get("citations") or []:
-        if not isinstance(c, dict) or not c.get("source"):
-            raise bad("a citation without \"source\"", "each citation needs \"source\" (and locator, chunk_id, quote)")
-        cits.append(Citation(str(c["source"]), str(c.get("locator", "")), str(c.get("chunk_id", "")), str(c.get("quote", ""))))
+    cits = _citations_from_json(raw.get("citations") or [], bad)
     difficulty = raw.get("difficulty", "medium")
     if difficulty not in DIFFICULTIES:
         raise bad(f"an unknown \"difficulty\" {difficulty!r}", f"use one of {', '.join(DIFFICULTIES)}")

@@ -57,7 +57,7 @@ class Locator:
         return {f"loc_{k}": v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
-    def from_metadata(cls, meta: dict[str, Any]) -> "Locator":
+    def from_metadata(cls, meta: dict[str, Any]) -> Locator:
         return cls(**{k[4:]: v for k, v in meta.items() if k.startswith("loc_")})
 
 
@@ -111,7 +111,7 @@ class Chunk:
 
     @classmethod
     def from_store(cls, id: str, text: str, meta: dict[str, Any], cwd: str | None = None,
-                   root: str | None = None) -> "Chunk":
+                   root: str | None = None) -> Chunk:
         return cls(
             id=id,
             source=display_source(meta["source"], cwd, root),

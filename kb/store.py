@@ -86,13 +86,13 @@ class Store(Protocol):
     def info(self) -> dict[str, Any]: ...
     def count(self) -> int: ...
     def revision(self) -> int: ...
-    def upsert(self, chunks: Sequence[Chunk], vectors: "np.ndarray", ingested_at: str) -> None: ...
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray, ingested_at: str) -> None: ...
     def delete(self, ids: Sequence[str]) -> None: ...
     def source_state(self, source: str) -> SourceState | None: ...
     def all_metadata(self) -> Iterator[tuple[str, dict[str, Any]]]: ...
     def all_chunks(self) -> Iterator[Chunk]: ...
     def get(self, ids: Sequence[str]) -> list[Chunk]: ...
-    def query(self, vector: "np.ndarray", n: int, where: dict | None = None) -> list[tuple[str, float]]: ...
+    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]: ...
     def bump_revision(self) -> None: ...
 
 
@@ -136,7 +136,7 @@ class ChromaStore:
         self.target_name: str | None = None  # set on a rebuild's aside collection: the name it replaces
         self.root: str | None = None  # the folder relative names are relative to (local workspaces)
 
-    def key_for(self, path: "os.PathLike[str] | str") -> str:
+    def key_for(self, path: os.PathLike[str] | str) -> str:
         """The name a file is stored under: resolved, relative to :attr:`root` when inside it."""
         from pathlib import Path
 
@@ -154,7 +154,7 @@ class ChromaStore:
     def display(self, name: str, cwd: str | None = None) -> str:
         return display_source(name, cwd, self.root)
 
-    def current(self) -> "ChromaStore | None":
+    def current(self) -> ChromaStore | None:
         """For a rebuild's aside collection: the collection it will replace (None if none)."""
         if not self.target_name:
             return None
@@ -221,7 +221,8 @@ class ChromaStore:
                              "run kb ingest --rebuild")
         if meta.get("kb_chunking") not in (None, CHUNKING_VERSION):
             raise StoreError(
-                f"the knowledge base was chunked by chunker v{meta.get('kb_chunking')}, this kb uses v{CHUNKING_VERSION}",
+                f"the knowledge base was chunked by chunker v{meta.get('kb_chunking')}, "
+                f"this kb uses v{CHUNKING_VERSION}",
                 "run kb ingest --rebuild",
             )
 
@@ -234,7 +235,7 @@ class ChromaStore:
         meta.pop("hnsw:space", None)  # not modifiable after creation
         self._col.modify(metadata=meta)
 
-    def upsert(self, chunks: Sequence[Chunk], vectors: "np.ndarray", ingested_at: str) -> None:
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray, ingested_at: str) -> None:
         for i in range(0, len(chunks), 500):
             part = chunks[i : i + 500]
             self._col.upsert(
@@ -278,7 +279,7 @@ class ChromaStore:
 
     def all_metadata(self) -> Iterator[tuple[str, dict[str, Any]]]:
         for got in self._pages(["metadatas"]):
-            yield from zip(got["ids"], got["metadatas"])
+            yield from zip(got["ids"], got["metadatas"], strict=True)
 
     def stored_sources(self) -> dict[str, str]:
         """Every source name as stored → its source hash."""
@@ -287,13 +288,13 @@ class ChromaStore:
     def all_chunks(self) -> Iterator[Chunk]:
         cwd = os.getcwd()
         for got in self._pages(["metadatas", "documents"]):
-            for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
+            for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
                 yield Chunk.from_store(id_, doc, meta, cwd, self.root)
 
     def all_records(self) -> Iterator[tuple[str, str, dict[str, Any], Any]]:
         """(id, text, metadata as stored, vector) for every chunk: what a rebuild carries over."""
         for got in self._pages(["metadatas", "documents", "embeddings"]):
-            yield from zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"])
+            yield from zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"], strict=True)
 
     def add_records(self, records: Sequence[tuple[str, str, dict[str, Any], Any]]) -> None:
         for i in range(0, len(records), 500):
@@ -306,24 +307,25 @@ class ChromaStore:
             return []
         got = self._col.get(ids=list(dict.fromkeys(ids)), include=["metadatas", "documents"])
         cwd = os.getcwd()
-        by_id = {i: Chunk.from_store(i, d, m, cwd, self.root) for i, d, m in zip(got["ids"], got["documents"], got["metadatas"])}
+        rows = zip(got["ids"], got["documents"], got["metadatas"], strict=True)
+        by_id = {i: Chunk.from_store(i, d, m, cwd, self.root) for i, d, m in rows}
         return [by_id[i] for i in ids if i in by_id]
 
-    def get_vectors(self, ids: Sequence[str]) -> dict[str, "np.ndarray"]:
+    def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
 
         if not ids:
             return {}
         got = self._col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
-        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"])}
+        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
 
-    def query(self, vector: "np.ndarray", n: int, where: dict | None = None) -> list[tuple[str, float]]:
+    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]:
         n = min(n, self.count())
         if n <= 0:
             return []
         res = self._col.query(query_embeddings=[vector], n_results=n, where=where, include=["distances"])
         # cosine distance → similarity
-        return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0])]
+        return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
 
     def sources(self) -> list[dict[str, Any]]:
         """One row per source: kind, chunks, language mix, hash and when it was ingested."""
@@ -449,6 +451,35 @@ def _recover_swap(client: Any, name: str, location: str) -> None:
             old.modify(name=name)
 
 
+def _open_aside(client, settings: Settings, location: str, embedder_id: str | None,
+                dim: int | None) -> ChromaStore:
+    """A fresh collection beside the current one, for a rebuild (any unfinished one dropped)."""
+    name = settings.collection
+    if _get(client, name + ASIDE) is not None:
+        client.delete_collection(name + ASIDE)  # a rebuild that did not finish
+    col = client.create_collection(
+        name + ASIDE,
+        metadata={"kb_embedder": embedder_id, "kb_dim": dim, "kb_chunking": CHUNKING_VERSION, "kb_revision": 0},
+        configuration={"hnsw": {"space": "cosine"}},
+        embedding_function=None,
+    )
+    store = ChromaStore(client, col, location)
+    store.target_name = name
+    store.root = _root(settings)
+    return store
+
+
+def _wait_for_swap(client, name: str):
+    """The collection ``name`` once a rebuild swapping its collection in has done so (2 s at
+    most), else None."""
+    for _ in range(20):
+        time.sleep(0.1)
+        col = _get(client, name)
+        if col is not None:
+            return col
+    return None
+
+
 def open_store(settings: Settings, embedder_id: str | None = None, dim: int | None = None,
                *, create: bool = False, rebuild: bool = False, check: bool = True) -> ChromaStore:
     """Open (or with ``create`` make, recording ``embedder_id``/``dim``) the collection, and
@@ -464,25 +495,10 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
         if create:
             _recover_swap(client, name, location)
         if rebuild:
-            if _get(client, name + ASIDE) is not None:
-                client.delete_collection(name + ASIDE)  # a rebuild that did not finish
-            col = client.create_collection(
-                name + ASIDE,
-                metadata={"kb_embedder": embedder_id, "kb_dim": dim, "kb_chunking": CHUNKING_VERSION, "kb_revision": 0},
-                configuration={"hnsw": {"space": "cosine"}},
-                embedding_function=None,
-            )
-            store = ChromaStore(client, col, location)
-            store.target_name = name
-            store.root = _root(settings)
-            return store
+            return _open_aside(client, settings, location, embedder_id, dim)
         col = _get(client, name)
         if col is None and not create:
-            for _ in range(20):  # a rebuild swapping its collection in: 2 s at most
-                time.sleep(0.1)
-                col = _get(client, name)
-                if col is not None:
-                    break
+            col = _wait_for_swap(client, name)
     except StoreError:
         raise
     except Exception as e:

@@ -247,7 +247,8 @@ class StudyDB:
             reps = (row[1] if row else 0) + 1
             lapses = (row[2] if row else 0) + (1 if rating == 1 and row else 0)
             db.execute(
-                "INSERT INTO cards (qid, quiz, prompt, source, topic, fsrs, due, reps, lapses, last_points, last_review) "
+                "INSERT INTO cards "
+                "(qid, quiz, prompt, source, topic, fsrs, due, reps, lapses, last_points, last_review) "
                 "VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(qid) DO UPDATE SET quiz=excluded.quiz, "
                 "prompt=excluded.prompt, source=excluded.source, topic=excluded.topic, fsrs=excluded.fsrs, "
                 "due=excluded.due, reps=excluded.reps, lapses=excluded.lapses, last_points=excluded.last_points, "
@@ -261,7 +262,9 @@ class StudyDB:
                 (q.id, _iso(at), at.astimezone().date().isoformat(), grade.points, rating, reply, grade.grader,
                  1 if grade.grader == "override" else 0, before),
             )
-            return int(cur.lastrowid), _iso(card.due)
+            review_id = cur.lastrowid
+            assert review_id is not None  # set by the INSERT above
+            return int(review_id), _iso(card.due)
 
     def override(self, review_id: int, item: Item, grade: Grade) -> str:
         """The student says they were right: redo that review as Good (undoing the graded one
@@ -277,7 +280,8 @@ class StudyDB:
             if latest == review_id:
                 card = Card.from_dict(json.loads(rev[2])) if rev[2] else Card()
             else:  # another session reviewed it since: build on the current card
-                card = Card.from_dict(json.loads(db.execute("SELECT fsrs FROM cards WHERE qid=?", (rev[0],)).fetchone()[0]))
+                current = db.execute("SELECT fsrs FROM cards WHERE qid=?", (rev[0],)).fetchone()[0]
+                card = Card.from_dict(json.loads(current))
             card, _ = self._scheduler.review_card(card, Rating.Good, at)
             db.execute("UPDATE cards SET fsrs=?, due=?, last_points=? WHERE qid=?",
                        (json.dumps(card.to_dict()), _iso(card.due), grade.points, rev[0]))
@@ -325,7 +329,7 @@ class StudyDB:
                 "points": []})
 
         learned = 0
-        for qid, source, topic, due, reps, lapses, last_points, card in rows:
+        for _qid, source, _topic, due, reps, _lapses, last_points, card in rows:
             b = bucket(source)
             b["questions"] += 1
             b["reviewed"] += 1 if reps else 0
@@ -338,7 +342,7 @@ class StudyDB:
                 b["points"].append(last_points)
         studied = {r[0] for r in rows}
         new = 0
-        for qid, (path, q) in known.items():
+        for qid, (_path, q) in known.items():
             if qid not in studied:
                 new += 1
                 bucket(q.citations[0].source if q.citations else "")["questions"] += 1

@@ -42,8 +42,8 @@ class IngestProgress:
     """A rich progress bar on a terminal; silent when stderr is not one."""
 
     def __init__(self) -> None:
-        self._progress = None
-        self._task = None
+        self._progress: Any = None  # a rich Progress once started (rich imported lazily)
+        self._task: Any = None
 
     def start(self, total_files: int) -> None:
         if not sys.stderr.isatty() or total_files == 0:
@@ -81,7 +81,8 @@ def ingest_summary(report) -> None:
         table.add_row(f.source, f.status, f.kind, str(f.chunks) if f.chunks else "", note, style=style.get(f.status))
     con = stderr()
     con.print(table)
-    counts = ", ".join(f"{report.count(s)} {s}" for s in ("added", "updated", "unchanged", "removed", "failed") if report.count(s))
+    statuses = ("added", "updated", "unchanged", "removed", "failed")
+    counts = ", ".join(f"{report.count(s)} {s}" for s in statuses if report.count(s))
     con.print(f"{counts or 'nothing to do'}; {report.embedded} chunks embedded, {report.cached} reused", markup=False)
 
 
@@ -107,7 +108,8 @@ def hits(hits_: Sequence, width: int = 700) -> None:
         return
     for h in hits_:
         text = h.chunk.text if len(h.chunk.text) <= width else h.chunk.text[:width].rsplit(" ", 1)[0] + " …"
-        con.print(f"[bold][{h.rank}][/bold] [cyan]{escape(h.chunk.citation())}[/cyan]  [dim]relevance {h.score:.2f}[/dim]")
+        con.print(f"[bold][{h.rank}][/bold] [cyan]{escape(h.chunk.citation())}[/cyan]  "
+                  f"[dim]relevance {h.score:.2f}[/dim]")
         con.print(escape(text))
         con.print()
 
@@ -193,7 +195,8 @@ def quiz_eval(r: dict) -> None:
     t.add_row("near-duplicate pairs", str(r["near_duplicate_pairs"]))
     t.add_row("language match", f"{r['language_match']:.0%}")
     if r.get("mcq"):
-        t.add_row("correct option at its most common position", f"{r['position_skew']:.0%} of {r['mcq']} multiple choice")
+        t.add_row("correct option at its most common position",
+                  f"{r['position_skew']:.0%} of {r['mcq']} multiple choice")
     t.add_row("type mix", ", ".join(f"{k} {v}" for k, v in sorted(r["types"].items())))
     t.add_row("sources covered", f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
     t.add_row("sections covered (pages / headings asked for)",
@@ -305,9 +308,10 @@ def study_summary(summary, progress: dict) -> None:
     con.print(f"\nsession: {summary.answered} answered ({v['correct']} correct, {v['partial']} partial, "
               f"{v['incorrect']} incorrect), {summary.skipped} skipped"
               + (f", {summary.overridden} marked right by you" if summary.overridden else ""), markup=False)
+    next_due = progress.get("next_due")
+    next_review = f" · next review {next_due[:16].replace('T', ' ')} UTC" if next_due else ""
     con.print(f"saved. due now: {progress['due']} · reviewed so far: {progress['reviewed']} · "
-              f"streak: {progress['streak']} day(s)" + (f" · next review {progress['next_due'][:16].replace('T', ' ')} UTC"
-                                                        if progress.get("next_due") else ""), markup=False)
+              f"streak: {progress['streak']} day(s)" + next_review, markup=False)
 
 
 def progress_report(p: dict) -> None:
@@ -332,5 +336,6 @@ def progress_report(p: dict) -> None:
         for col in ("topic", "source", "mean pts", "questions"):
             w.add_column(col, justify="right" if col in ("mean pts", "questions") else "left")
         for r in p["weakest"]:
-            w.add_row(r["topic"][:30], r["source"].rsplit("/", 1)[-1][:24], f"{r['mean_points']:.1f}", str(r["questions"]))
+            w.add_row(r["topic"][:30], r["source"].rsplit("/", 1)[-1][:24], f"{r['mean_points']:.1f}",
+                      str(r["questions"]))
         con.print(w)
