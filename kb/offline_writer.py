@@ -28,11 +28,22 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any
 
-from .generate import (CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, _EXERCISE_HEADING, _clean,
-                       _citation, _term_ok, passage_usable)
+from .generate import (
+    _EXERCISE_HEADING,
+    CourseTerms,
+    Draft,
+    GenerationRequest,
+    Rejected,
+    WriterOutput,
+    _citation,
+    _clean,
+    _term_ok,
+    passage_usable,
+)
 from .ideas import Item, Slide, complete_sentence, dangling, read_slide
 from .quiz import Question
 from .quizcheck import _stems4, defects, generic_title, no_context, norm, same_thing, stems, vocabulary
@@ -640,7 +651,7 @@ class OfflineWriter:
             m = re.match(r"^(?:Para|To)\s+(?P<goal>.{8,120}):$", item.text)
             if not m:
                 continue
-            steps = []
+            steps: list[Any] = []
             for nxt in items[i + 1:]:
                 if nxt.step != len(steps) + 1:
                     break
