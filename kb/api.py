@@ -24,7 +24,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .config import Settings
+from .config import CHUNKING_VERSION, Settings
 from .errors import ExitCode, InputError, KbError
 
 if TYPE_CHECKING:
@@ -150,7 +150,14 @@ class KB:
         if rebuild and not discover(files)[0]:  # a mistyped path: say so before anything is opened
             raise InputError(f"nothing to ingest in {' '.join(map(str, files))}; the knowledge base was left as it was",
                              "check the paths before using --rebuild")
+        notes = []
         with writer_lock(self.settings.home, on_wait):
+            older = None if rebuild else _older_chunker(self.settings)
+            if older is not None:  # never mix two chunkings: re-read everything, swap when complete
+                rebuild = True
+                notes.append(f"the knowledge base was chunked by an older kb (chunker v{older}, now "
+                             f"v{CHUNKING_VERSION}): every source was read and embedded again into a new "
+                             "store, which replaced the old one only once complete")
             ws = open_workspace(self.settings, embedder, create=True, rebuild=rebuild)
             report = (run_rebuild if rebuild else run_ingest)(
                 files, ws.store, ws.embedder, prune=prune, prune_empty=prune_empty, max_mb=max_mb, progress=progress)
@@ -160,7 +167,7 @@ class KB:
         problems = [f"{f.source}: {f.message}" for f in report.failed]
         if report.rebuild.startswith("not"):
             problems.append(f"rebuild {report.rebuild}; the knowledge base was left as it was")
-        return Result(report, problems=problems, interrupted=report.interrupted)
+        return Result(report, problems=problems, interrupted=report.interrupted, notes=notes)
 
     def sources(self) -> list[dict[str, Any]]:
         """One row per ingested file: name, kind, chunks, language, when ingested, complete or not."""
@@ -355,6 +362,18 @@ class KB:
 
         loaded = self.load_quizzes(quizzes, warn=warn)
         return StudyDB(study_db_path(self.settings.home), create=False).progress(loaded)
+
+
+def _older_chunker(settings: Settings) -> int | None:
+    """The chunker version of an existing store when it is not this kb's, else None."""
+    from .errors import MissingStoreError
+    from .store import open_store
+
+    try:
+        built = open_store(settings, check=False).info.get("chunking")
+    except MissingStoreError:
+        return None
+    return int(built) if built not in (None, CHUNKING_VERSION) else None
 
 
 def _cache_search_index(ws: Workspace) -> None:

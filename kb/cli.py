@@ -167,6 +167,8 @@ def ingest(
         finally:
             progress.stop()
     report = result.value
+    for note in result.notes:
+        ui.message(f"kb: {note}", "yellow")
     ui.print_json(report.to_json()) if json_out else ui.ingest_summary(report)
     if report.rebuild.startswith("not"):
         ui.error(f"rebuild {report.rebuild}; the knowledge base was left as it was",

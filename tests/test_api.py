@@ -66,3 +66,26 @@ def test_open_ingest_search_ask_generate_grade_study(tmp_path, monkeypatch):
     queue = course.study_queue(new=2)
     assert 0 < len(queue.items) <= 2
     assert course.progress()["reviewed"] == 0
+
+
+def test_a_store_from_an_older_chunker_is_rebuilt_by_the_next_ingest(tmp_path, monkeypatch):
+    import chromadb
+
+    from kb.config import CHUNKING_VERSION
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "course").mkdir()
+    shutil.copy(next(SOURCES.glob("001_*.txt")), tmp_path / "course" / "notas.txt")
+    course = kb.open(tmp_path / ".kb")
+    assert course.ingest(["course"]).ok
+    client = chromadb.PersistentClient(path=str(tmp_path / ".kb" / "chroma"))
+    col = client.get_collection("course")
+    col.modify(metadata={**col.metadata, "kb_chunking": CHUNKING_VERSION - 1})  # as an older kb left it
+    del col, client
+
+    again = course.ingest(["course"])
+    assert again.ok, again.problems
+    assert again.value.rebuild == "applied"
+    assert "older kb" in again.notes[0] and f"v{CHUNKING_VERSION - 1}" in again.notes[0]
+    assert course.workspace.store.info["chunking"] == CHUNKING_VERSION
+    assert course.search("fração da memória da GPU", k=1)
