@@ -10,8 +10,6 @@ then by meaning.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -110,23 +108,10 @@ def save_quiz(quiz: Quiz, path: Path) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; a file kb writes follows the umask
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write UTF-8 text atomically with the user's umask (see :func:`kb.sheets.write_atomic_bytes`)."""
+    from .sheets import write_atomic_bytes
 
-
-def _umask() -> int:
-    """The process umask (reading it means setting it: set it straight back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+    write_atomic_bytes(path, text.encode("utf-8"))
 
 
 def load_quiz(path: Path) -> Quiz:
