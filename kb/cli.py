@@ -166,17 +166,7 @@ def ingest(
                                       on_wait=lambda m: ui.message(f"kb: {m}", "yellow"))
         finally:
             progress.stop()
-    report = result.value
-    for note in result.notes:
-        ui.message(f"kb: {note}", "yellow")
-    ui.print_json(report.to_json()) if json_out else ui.ingest_summary(report)
-    if report.rebuild.startswith("not"):
-        ui.error(f"rebuild {report.rebuild}; the knowledge base was left as it was",
-                 "fix or remove the failing paths and run the same command again")
-    elif report.rebuild:
-        ui.message(f"rebuild applied ({report.carried} chunks of other sources carried over)")
-    if report.interrupted:
-        ui.message("interrupted: what was written is consistent; run the same command again to finish")
+    ui.ingest_result(result, json_out)
     _finish(result)
 
 
@@ -407,24 +397,7 @@ def grade(
 
     result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
                              csv_dialect=csv_dialect)
-    run = result.value
-    if run.calibration is not None:
-        ui.calibration(run.calibration)
-    for note in result.notes:
-        ui.message(f"kb: {note}", "yellow" if run.report is None else "dim")
-    if run.report is None:
-        for p in result.problems:
-            ui.message(f"kb: {p}", "yellow")
-    elif json_out:
-        from .gradebook import report_json
-
-        ui.print_json(report_json(run.report, str(quiz_file)))
-        for p in result.problems:
-            ui.message(f"kb: skipped: {p}", "yellow")
-    else:
-        ui.class_report(run.report, run.paths)
-    if result.backend_failure:
-        ui.error(result.backend_failure, "check the endpoint and re-run, or add --offline")
+    ui.grade_result(result, str(quiz_file), json_out)
     _finish(result)
 
 
@@ -478,29 +451,11 @@ def study(
     """
     import signal
 
-    from . import ui
-    from .session import Session
+    from .session import study_session
 
     # started with SIGINT ignored (nohup, CI, `cmd &`), Ctrl-C would never end the session
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    course, warn = _course(), (lambda m: ui.message(f"kb: {m}", "yellow"))
-    if not quizzes and not list(Path("quizzes").glob("*.json")):
-        ui.message("no quiz in quizzes/ yet: generating 10 questions from the knowledge base (offline)…")
-        ui.message(f"wrote {course.first_quiz()}")
-    queue = course.study_queue(quizzes or (), new=new, topic=topic, warn=warn)
-    if not queue.items:
-        p = queue.db.progress(queue.quizzes)
-        nxt = f"; next review {p['next_due'][:16].replace('T', ' ')} UTC" if p.get("next_due") else ""
-        ui.message(f"nothing to study now{' about ' + repr(topic) if topic else ''}{nxt}. "
-                   "Raise --new for new questions, or generate more with kb quiz generate.")
-        return
-    repaired = queue.db.repaired
-    summary = Session(queue.items, queue.db, course.study_grader(queue.quizzes, offline=offline, warn=warn),
-                      ui.stdout()).run()
-    if queue.db.repaired != repaired:
-        ui.message(f"kb: {queue.db.repaired}; your answer was saved", "yellow")
-    ui.study_summary(summary, queue.db.progress(queue.quizzes))
-
+    study_session(_course(), quizzes or (), topic=topic, new=new, offline=offline)
 
 
 @app.command()

@@ -160,6 +160,34 @@ class Session:
         self.con.print(f"[dim]next review {when(due, _now())}[/dim]")
 
 
+def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool) -> None:
+    """`kb study`: generate a first quiz when there is none, build the queue (due, then new), run
+    the session on the terminal and print the summary."""
+    from pathlib import Path
+
+    from . import ui
+
+    def warn(m: str) -> None:
+        ui.message(f"kb: {m}", "yellow")
+
+    if not quizzes and not list(Path("quizzes").glob("*.json")):
+        ui.message("no quiz in quizzes/ yet: generating 10 questions from the knowledge base (offline)…")
+        ui.message(f"wrote {course.first_quiz()}")
+    queue = course.study_queue(quizzes, new=new, topic=topic, warn=warn)
+    if not queue.items:
+        p = queue.db.progress(queue.quizzes)
+        nxt = f"; next review {p['next_due'][:16].replace('T', ' ')} UTC" if p.get("next_due") else ""
+        ui.message(f"nothing to study now{' about ' + repr(topic) if topic else ''}{nxt}. "
+                   "Raise --new for new questions, or generate more with kb quiz generate.")
+        return
+    repaired = queue.db.repaired
+    summary = Session(queue.items, queue.db, course.study_grader(queue.quizzes, offline=offline, warn=warn),
+                      ui.stdout()).run()
+    if queue.db.repaired != repaired:
+        ui.message(f"kb: {queue.db.repaired}; your answer was saved", "yellow")
+    ui.study_summary(summary, queue.db.progress(queue.quizzes))
+
+
 def _now() -> str:
     from .study import _iso, now_utc
 

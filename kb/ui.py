@@ -86,6 +86,22 @@ def ingest_summary(report) -> None:
     con.print(f"{counts or 'nothing to do'}; {report.embedded} chunks embedded, {report.cached} reused", markup=False)
 
 
+def ingest_result(result, json_out: bool = False) -> None:
+    """Render `KB.ingest`'s result: notes, the report (table or JSON), how a rebuild or an
+    interruption ended."""
+    report = result.value
+    for note in result.notes:
+        message(f"kb: {note}", "yellow")
+    print_json(report.to_json()) if json_out else ingest_summary(report)
+    if report.rebuild.startswith("not"):
+        error(f"rebuild {report.rebuild}; the knowledge base was left as it was",
+              "fix or remove the failing paths and run the same command again")
+    elif report.rebuild:
+        message(f"rebuild applied ({report.carried} chunks of other sources carried over)")
+    if report.interrupted:
+        message("interrupted: what was written is consistent; run the same command again to finish")
+
+
 def sources_table(rows: Sequence[dict]) -> None:
     from rich.table import Table
 
@@ -262,6 +278,29 @@ def class_report(report, paths: dict | None = None) -> None:
         err.print(f"kb: note: {n}", markup=False, style="dim")
     if paths:
         err.print("wrote " + ", ".join(str(p) for p in paths.values()), markup=False)
+
+
+def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
+    """Render `KB.grade`'s result: the calibration, notes, the class report (tables or JSON), the
+    rows skipped and a failed LLM endpoint."""
+    run = result.value
+    if run.calibration is not None:
+        calibration(run.calibration)
+    for note in result.notes:
+        message(f"kb: {note}", "yellow" if run.report is None else "dim")
+    if run.report is None:
+        for p in result.problems:
+            message(f"kb: {p}", "yellow")
+    elif json_out:
+        from .gradebook import report_json
+
+        print_json(report_json(run.report, quiz_name))
+        for p in result.problems:
+            message(f"kb: skipped: {p}", "yellow")
+    else:
+        class_report(run.report, run.paths)
+    if result.backend_failure:
+        error(result.backend_failure, "check the endpoint and re-run, or add --offline")
 
 
 def grader_eval(r: dict) -> None:
