@@ -589,36 +589,61 @@ def _cloze_match(reply: str, answers: Sequence[str]) -> bool:
     return False
 
 
+OBJECTIVE_FEEDBACK = {
+    "pt": {"correct": "Correto.", "empty": "Sem resposta. A resposta é {}.",
+           "unreadable_choice": "Não foi possível ler uma opção em '{}': responda com uma letra. A resposta é {}.",
+           "wrong_choice": "({}) está errada. A resposta é {}.",
+           "unreadable_tf": "Não foi possível ler verdadeiro/falso em '{}'. A afirmação é {}.",
+           "statement": "A afirmação é {}.", "missing_term": "O termo que falta é '{}'.",
+           "true": "verdadeira", "false": "falsa"},
+    "es": {"correct": "Correcto.", "empty": "Sin respuesta. La respuesta es {}.",
+           "unreadable_choice": "No se pudo leer una opción en '{}': responde con una letra. La respuesta es {}.",
+           "wrong_choice": "({}) es incorrecta. La respuesta es {}.",
+           "unreadable_tf": "No se pudo leer verdadero/falso en '{}'. La afirmación es {}.",
+           "statement": "La afirmación es {}.", "missing_term": "El término que falta es '{}'.",
+           "true": "verdadera", "false": "falsa"},
+    "en": {"correct": "Correct.", "empty": "No answer given. The answer is {}.",
+           "unreadable_choice": "Could not read a choice in '{}': answer with a letter. The answer is {}.",
+           "wrong_choice": "({}) is wrong. The answer is {}.",
+           "unreadable_tf": "Could not read true/false in '{}'. The statement is {}.",
+           "statement": "The statement is {}.", "missing_term": "The missing term is '{}'.",
+           "true": "true", "false": "false"},
+}
+CORRECT_FEEDBACK = frozenset(m["correct"] for m in OBJECTIVE_FEEDBACK.values())  # nothing more to say
+
+
 def grade_objective(q: Question, reply: str) -> Grade | None:
-    """Exact grading for mcq/tf/cloze; None for free-text questions."""
+    """Exact grading for mcq/tf/cloze, with feedback in the question's language; None for
+    free-text questions."""
+    m = OBJECTIVE_FEEDBACK.get(q.lang, OBJECTIVE_FEEDBACK["en"])
     r = reply.strip()
     if q.type == "mcq":
         right = q.correct if isinstance(q.correct, int) else None
         label = f"({chr(ord('A') + right)}) {q.correct_text}" if right is not None else q.correct_text
         if not r:
-            return make_grade(q, 0, f"No answer given. The answer is {label}.", flags=("empty",), grader="exact")
+            return make_grade(q, 0, m["empty"].format(label), flags=("empty",), grader="exact")
         got = _choice_index(q, r)
         if got is None:
-            return make_grade(q, 0, f"Could not read a choice in '{r[:40]}': answer with a letter. "
-                                    f"The answer is {label}.", flags=("unreadable",), grader="exact")
+            return make_grade(q, 0, m["unreadable_choice"].format(r[:40], label), flags=("unreadable",),
+                              grader="exact")
         if got == right:
-            return make_grade(q, 3, "Correct.", grader="exact")
-        return make_grade(q, 0, f"({chr(ord('A') + got)}) is wrong. The answer is {label}.", grader="exact")
+            return make_grade(q, 3, m["correct"], grader="exact")
+        return make_grade(q, 0, m["wrong_choice"].format(chr(ord("A") + got), label), grader="exact")
     if q.type == "tf":
         truth = bool(q.correct) if q.correct is not None else parse_tf(q.answer)
         got = parse_tf(r)
-        word = "true" if truth else "false"
+        word = m["true"] if truth else m["false"]
         if got is None:
-            return make_grade(q, 0, f"Could not read true/false in '{r[:40]}'. The statement is {word}.",
+            return make_grade(q, 0, m["unreadable_tf"].format(r[:40], word),
                               flags=("empty",) if not r else ("unreadable",), grader="exact")
         if got == truth:
-            return make_grade(q, 3, "Correct.", grader="exact")
-        return make_grade(q, 0, f"The statement is {word}.", grader="exact")
+            return make_grade(q, 3, m["correct"], grader="exact")
+        return make_grade(q, 0, m["statement"].format(word), grader="exact")
     if q.type == "cloze":
         answers = [q.answer, *q.accepted]
         if r and _cloze_match(r, answers):
-            return make_grade(q, 3, "Correct.", grader="exact")
-        return make_grade(q, 0, f"The missing term is '{q.answer}'.", flags=("empty",) if not r else (),
+            return make_grade(q, 3, m["correct"], grader="exact")
+        return make_grade(q, 0, m["missing_term"].format(q.answer), flags=("empty",) if not r else (),
                           grader="exact")
     return None
 

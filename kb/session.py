@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .grading import Grade, Task, with_override
+from .grading import CORRECT_FEEDBACK, Grade, Task, with_override
 from .study import Item, StudyDB
 from .text import fold, words
 
@@ -150,7 +150,7 @@ class Session:
         q = item.question
         mark, style = VERDICT_STYLE[grade.verdict]
         self.con.print(f"[{style}]{mark} {grade.verdict} {grade.points}/3[/{style}]")
-        if grade.feedback and grade.feedback != "Correct.":
+        if grade.feedback and grade.feedback not in CORRECT_FEEDBACK:
             self.con.print(escape(grade.feedback))
         if "llm_unavailable" in grade.flags or "llm_invalid" in grade.flags:
             self.con.print("[dim](the LLM grader did not answer: graded offline)[/dim]")
