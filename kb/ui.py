@@ -12,26 +12,31 @@ from typing import Any, Sequence
 
 
 def stdout():
+    """A rich console on stdout, for data: no soft wrapping and no syntax highlighting of numbers."""
     from rich.console import Console
 
     return Console(soft_wrap=False, highlight=False)
 
 
 def stderr():
+    """A rich console on stderr, for messages, warnings and progress."""
     from rich.console import Console
 
     return Console(stderr=True, highlight=False)
 
 
 def print_json(obj: Any) -> None:
+    """Write ``obj`` to stdout as indented JSON, non-ASCII kept as is (what every ``--json`` prints)."""
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
 
 
 def message(text: str, style: str = "") -> None:
+    """Print one message line to stderr, in ``style`` (rich markup in ``text`` is not interpreted)."""
     stderr().print(text, style=style or None, markup=False)
 
 
 def error(msg: str, hint: str = "") -> None:
+    """Print ``kb: error: MSG`` to stderr, then ``fix: HINT`` on its own line when there is a hint."""
     con = stderr()
     con.print(f"kb: error: {msg}", style="bold red", markup=False)
     if hint:
@@ -46,6 +51,7 @@ class IngestProgress:
         self._task: Any = None
 
     def start(self, total_files: int) -> None:
+        """Show a bar of ``total_files`` files; does nothing when stderr is not a terminal or there is nothing to do."""
         if not sys.stderr.isatty() or total_files == 0:
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -57,19 +63,23 @@ class IngestProgress:
         self._task = self._progress.add_task("", total=total_files)
 
     def file_done(self, result) -> None:
+        """Advance the bar by one file and show the end of its name (``result`` is a ``FileResult``)."""
         if self._progress is not None:
             self._progress.update(self._task, advance=1, description=result.source[-40:])
 
     def embedding(self, source: str, done: int, total: int) -> None:
+        """Show how many of one file's chunks are embedded, so a huge file shows progress within it."""
         if self._progress is not None:
             self._progress.update(self._task, description=f"{source[-40:]}: {done}/{total} chunks embedded")
 
     def stop(self) -> None:
+        """Remove the bar (it is transient); safe to call when none was started."""
         if self._progress is not None:
             self._progress.stop()
 
 
 def ingest_summary(report) -> None:
+    """Print an ``IngestReport`` to stderr: one row per file (failures with their hint), then the counts."""
     from rich.table import Table
 
     table = Table(title="kb ingest", title_justify="left")
@@ -103,6 +113,7 @@ def ingest_result(result, json_out: bool = False) -> None:
 
 
 def sources_table(rows: Sequence[dict]) -> None:
+    """Print ``kb sources`` rows (from ``ChromaStore.sources``) as a table on stdout."""
     from rich.table import Table
 
     table = Table()
@@ -116,6 +127,7 @@ def sources_table(rows: Sequence[dict]) -> None:
 
 
 def hits(hits_: Sequence, width: int = 700) -> None:
+    """Print search hits on stdout: rank, citation, relevance and the passage cut at ``width`` characters."""
     from rich.markup import escape
 
     con = stdout()
@@ -131,6 +143,7 @@ def hits(hits_: Sequence, width: int = 700) -> None:
 
 
 def retrieval_table(results: Sequence[dict]) -> None:
+    """Print ``kb eval retrieval`` results, one row per mode with hit@1, hit@5 and MRR@10."""
     from rich.table import Table
 
     table = Table()
@@ -165,6 +178,8 @@ def quiz(q_, show_answers: bool = True) -> None:
 
 
 def generation_summary(report, path) -> None:
+    """Print to stderr what ``kb quiz generate`` wrote to ``path`` (or that it wrote nothing), the rejected
+    candidates (near-duplicates only counted), notes and errors."""
     con = stderr()
     if report.quiz.questions:
         con.print(f"wrote {len(report.quiz.questions)} questions to {path} "
@@ -185,6 +200,7 @@ def generation_summary(report, path) -> None:
 
 
 def answer(ans) -> None:
+    """Print an ``ask`` answer on stdout, then each retrieved passage, marked ``*`` when the answer cites it."""
     from rich.markup import escape
 
     con = stdout()
@@ -198,6 +214,8 @@ def answer(ans) -> None:
 
 
 def quiz_eval(r: dict) -> None:
+    """Print ``kb eval quiz`` results: the share without defects, each defect's count, coverage, and the
+    ids of the questions with defects."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -304,6 +322,8 @@ def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
 
 
 def grader_eval(r: dict) -> None:
+    """Print ``kb eval grader`` results: agreement with the human scores, the calibration comparison when
+    present, the confusion matrix and per-question agreement."""
     from rich.table import Table
 
     con = stdout()
@@ -342,6 +362,7 @@ def grader_eval(r: dict) -> None:
 
 
 def study_summary(summary, progress: dict) -> None:
+    """Print the end of a study session: answers by verdict, skips, overrides, what is due and the streak."""
     con = stdout()
     v = summary.verdicts
     con.print(f"\nsession: {summary.answered} answered ({v['correct']} correct, {v['partial']} partial, "
@@ -354,6 +375,7 @@ def study_summary(summary, progress: dict) -> None:
 
 
 def progress_report(p: dict) -> None:
+    """Print ``kb progress``: per-source table, counts, when reviews come due and the weakest topics."""
     from rich.table import Table
 
     con = stdout()
