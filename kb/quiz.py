@@ -26,17 +26,22 @@ LANGS = ("pt", "es", "en")
 
 @dataclass(frozen=True)
 class Citation:
+    """Where a question's answer comes from: a source file, a readable locator, the chunk id and the
+    supporting quote."""
     source: str
     locator: str  # human-readable: "p. 12 · Title", "00:36:35–00:39:00", "Chapter > Section"
     chunk_id: str
     quote: str  # the supporting sentence(s) from the passage
 
     def to_json(self) -> dict[str, Any]:
+        """The citation as the quiz file's JSON object."""
         return asdict(self)
 
 
 @dataclass(frozen=True)
 class Question:
+    """One question of a quiz (short, mcq, cloze or tf) with its model answer and citations; the id is a
+    content hash of type, prompt and choices when not given."""
     type: str
     prompt: str
     answer: str  # model answer; mcq: the correct choice's text; tf: "true"/"false" word in lang
@@ -55,6 +60,7 @@ class Question:
             object.__setattr__(self, "id", "q" + content_hash(self.type, self.prompt, *self.choices, n=10))
 
     def to_json(self) -> dict[str, Any]:
+        """The question as the quiz file's JSON object; ``choices``/``correct`` only for the types that have them."""
         d: dict[str, Any] = {
             "id": self.id, "type": self.type, "prompt": self.prompt, "answer": self.answer,
         }
@@ -83,6 +89,7 @@ class Question:
 
 @dataclass(frozen=True)
 class Quiz:
+    """A quiz file's content: the questions, plus what made them (generator, knowledge-base snapshot, params)."""
     title: str
     questions: tuple[Question, ...]
     created_at: str = ""
@@ -92,6 +99,7 @@ class Quiz:
     schema: int = SCHEMA_VERSION
 
     def to_json(self) -> dict[str, Any]:
+        """The quiz file's JSON object, as :func:`save_quiz` writes it and :func:`load_quiz` reads it."""
         return {
             "schema": self.schema, "title": self.title, "created_at": self.created_at,
             "generator": self.generator, "kb": self.kb, "params": self.params,
@@ -99,6 +107,7 @@ class Quiz:
         }
 
     def question(self, qid: str) -> Question | None:
+        """The question with id ``qid``, or None when the quiz has none."""
         return next((q for q in self.questions if q.id == qid), None)
 
 
@@ -168,15 +177,18 @@ def _schemas():
     from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr
 
     class Strict(BaseModel):
+        """Base of the quiz file's models: unknown keys are allowed (hand edits may add notes)."""
         model_config = ConfigDict(extra="allow")
 
     class CitationModel(Strict):
+        """The types of one citation object."""
         source: StrictStr | None = None
         locator: StrictStr | None = None
         chunk_id: StrictStr | None = None
         quote: StrictStr | None = None
 
     class QuestionModel(Strict):
+        """The types of one question object; its meaning is checked later by ``_question_from_json``."""
         id: StrictStr | None = None
         type: StrictStr | None = None
         prompt: StrictStr | None = None
@@ -191,6 +203,7 @@ def _schemas():
         origin: StrictStr | None = None
 
     class QuizModel(Strict):
+        """The types of the top-level fields (``schema`` is ``schema_``: the name would shadow ``BaseModel.schema``)."""
         schema_: StrictInt | None = None
         title: StrictStr | None = None
         created_at: StrictStr | None = None
@@ -268,6 +281,7 @@ def _question_from_json(raw: Any, path: Path, n: int) -> Question:
     label = f"question {raw.get('id')}" if isinstance(raw, dict) and raw.get("id") else f"question #{n}"
 
     def bad(fieldname: str, fix: str) -> InputError:
+        """An InputError naming the file, this question and what is wrong with it, with ``fix`` as the hint."""
         return InputError(f"{path}: {label} has {fieldname}", fix)
 
     if not isinstance(raw, dict):
