@@ -40,6 +40,7 @@ from .store import ChromaStore, SourceState
 
 @dataclass
 class FileResult:
+    """What ingest did with one path: its status, kind and chunk count, and for a failure the message and fix."""
     source: str
     status: str  # added | updated | unchanged | removed | failed
     kind: str = ""
@@ -48,11 +49,14 @@ class FileResult:
     hint: str = ""
 
     def to_json(self) -> dict:
+        """The result as a JSON object, empty fields left out."""
         return {k: v for k, v in self.__dict__.items() if v not in ("", None)}
 
 
 @dataclass
 class IngestReport:
+    """Everything one ``kb ingest`` did: a result per path, chunks embedded or reused, and how a rebuild
+    or an interruption ended."""
     files: list[FileResult] = field(default_factory=list)
     embedded: int = 0  # chunks that went through the model (cache misses)
     cached: int = 0  # chunks whose vectors came from the cache
@@ -62,12 +66,15 @@ class IngestReport:
 
     @property
     def failed(self) -> list[FileResult]:
+        """The paths that failed; non-empty means a partial failure (exit 1)."""
         return [f for f in self.files if f.status == "failed"]
 
     def count(self, status: str) -> int:
+        """How many paths ended with ``status`` (added, updated, unchanged, removed or failed)."""
         return sum(1 for f in self.files if f.status == status)
 
     def to_json(self) -> dict:
+        """The report as ``kb ingest --json`` prints it: per-file results, counts by status, chunk counts."""
         return {
             "files": [f.to_json() for f in self.files],
             "summary": {s: self.count(s) for s in ("added", "updated", "unchanged", "removed", "failed")},
@@ -81,8 +88,12 @@ class IngestReport:
 class Progress:
     """What ingest tells a caller while it works; the CLI renders it as a rich progress bar."""
 
-    def start(self, total_files: int) -> None: ...
-    def file_done(self, result: FileResult) -> None: ...
+    def start(self, total_files: int) -> None:
+        """Ingest is about to handle ``total_files`` files (after discovery)."""
+
+    def file_done(self, result: FileResult) -> None:
+        """One file is done, whatever its status."""
+
     def embedding(self, source: str, done: int, total: int) -> None:
         """Within one big file (thousands of chunks): how many are embedded so far."""
 
@@ -141,6 +152,7 @@ def _walk(root: Path, failures: list[FileResult]) -> list[Path]:
     visited: set[tuple[int, int]] = set()
 
     def onerror(e: OSError) -> None:
+        """Record a sub-folder ``os.walk`` cannot read as a failure of its own; the walk goes on."""
         where = e.filename or root
         failures.append(FileResult(str(where), "failed", message=f"{where}: cannot read the folder ({e.strerror or e})",
                                    hint="check its permissions (chmod u+rx), or move it out of the course folder"))
@@ -344,6 +356,9 @@ def _merge_carried(first: IngestReport, second: IngestReport) -> IngestReport:
     return second
 
 
+_CARRY_BATCH = 500  # records per write when carrying sources into a rebuild; set by hand, not measured
+
+
 def _carry(current: ChromaStore, aside: ChromaStore, embedder: Embedder, fresh: set[str], roots: list[str],
            *, keep_missing: bool) -> int:
     """Copy the chunks of sources not being rebuilt from ``current`` into ``aside``."""
@@ -354,6 +369,7 @@ def _carry(current: ChromaStore, aside: ChromaStore, embedder: Embedder, fresh: 
     n = 0
 
     def flush() -> None:
+        """Write the batch into ``aside``, re-embedding its text first when the embedder changed."""
         nonlocal batch
         if not same:  # another embedder: re-embed the stored passages (the cache skips known ones)
             chunks = [Chunk.from_store(i, t, m) for i, t, m, _ in batch]
@@ -371,7 +387,7 @@ def _carry(current: ChromaStore, aside: ChromaStore, embedder: Embedder, fresh: 
             continue  # under a rebuilt folder: rebuilt from disk (or gone from it)
         batch.append(rec)
         n += 1
-        if len(batch) >= 500:
+        if len(batch) >= _CARRY_BATCH:
             flush()
     if batch:
         flush()
@@ -427,6 +443,9 @@ def _reading(todo: list, max_mb: float, reader: Callable[[Path, float], Document
                 f.cancel()
 
 
+_PARENT_POLL_S = 0.5  # how often a reader worker checks for its parent; set by hand, not measured
+
+
 def die_with_parent(parent: int) -> None:
     """Worker initializer: end this process when the parent dies, even by SIGKILL (a worker
     left behind would hold the PDF it was reading and the resource tracker forever)."""
@@ -439,16 +458,23 @@ def die_with_parent(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
     def watch() -> None:  # everywhere else (and if the parent died before prctl): poll
+        """Exit this worker once its parent process is gone (polled every :data:`_PARENT_POLL_S` seconds)."""
         import time
 
         while os.getppid() == parent:
-            time.sleep(0.5)
+            time.sleep(_PARENT_POLL_S)
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="kb-parent-watch").start()
 
 
 _SNIFF = 65536  # bytes looked at to tell text from binary
+# A "text" file is refused above these shares of its characters. Set by hand between what text
+# and random bytes give (reasoned, not measured on a corpus): text in any language has almost no
+# control characters and a legacy 8-bit text a few percent of accented letters; random bytes are
+# ~12 % controls and ~50 % high bytes.
+_MAX_CONTROL_SHARE = 0.02
+_MAX_HIGH_SHARE_8BIT = 0.3  # bytes >= 0x80 when the file is not valid UTF-8
 
 
 def check_text(path: Path) -> None:
@@ -476,16 +502,14 @@ def check_text(path: Path) -> None:
     n = len(text)
     control = sum(1 for ch in text if (ord(ch) < 32 and ch not in "\t\n\r\f\v") or 0x7F <= ord(ch) < 0xA0)
     high = sum(1 for ch in text if ord(ch) >= 0x80)
-    # Text in any language has almost no control characters; a legacy 8-bit text has a few
-    # percent of accented letters. Random bytes: ~12 % controls, ~50 % high bytes.
-    if control / n > 0.02 or (not utf8 and high / n > 0.3):
+    if control / n > _MAX_CONTROL_SHARE or (not utf8 and high / n > _MAX_HIGH_SHARE_8BIT):
         raise InputError(
             f"{path}: does not look like text ({control / n:.0%} control characters, "
             f"{'valid' if utf8 else 'not'} UTF-8) — a binary file with a text extension?",
             "export it as UTF-8 text, or remove it from the course folder")
 
 
-_EMBED_BATCH = 256  # chunks per embedder call in a big file, so progress moves
+_EMBED_BATCH = 256  # chunks per embedder call in a big file, so progress moves; set by hand, not measured
 
 
 def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: IngestReport,
