@@ -35,6 +35,13 @@ if TYPE_CHECKING:
     import numpy as np
 
 _GET_PAGE = 2000  # rows per Chroma get() when reading the whole collection
+_WRITE_BATCH = 500  # rows per Chroma upsert()/delete(); set by hand, not measured
+_DEFAULT_TIMEOUT_S = "60"  # KB_STORE_TIMEOUT's default, in seconds; set by hand, not measured
+_CONNECT_TIMEOUT_S = 10.0  # at most this long to connect to a Chroma server; set by hand, not measured
+# A reader that finds no collection while a rebuild swaps one in polls this often, this many times
+# (2 s at most: the swap is two renames); set by hand, not measured
+_SWAP_POLL_S = 0.1
+_SWAP_POLLS = 20
 ASIDE = "__rebuild"  # suffix of the collection a rebuild fills before it replaces the old one
 OLD = "__old"  # suffix of the old collection while the swap is in progress
 
@@ -68,6 +75,8 @@ def backend_failure(e: BaseException, location: str) -> StoreError | None:
 
 @dataclass(frozen=True)
 class SourceState:
+    """What the store holds of one source: its stored name, file hash, kind, chunk ids, the distinct
+    source hashes among them and the chunk count the reader announced."""
     source: str
     source_hash: str
     kind: str
@@ -82,18 +91,42 @@ class SourceState:
 
 
 class Store(Protocol):
+    """The vector-store seam ingest, search and the other services need; :class:`ChromaStore` is the one
+    implementation, on disk or on a Chroma server."""
+
     @property
-    def info(self) -> dict[str, Any]: ...
-    def count(self) -> int: ...
-    def revision(self) -> int: ...
-    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray, ingested_at: str) -> None: ...
-    def delete(self, ids: Sequence[str]) -> None: ...
-    def source_state(self, source: str) -> SourceState | None: ...
-    def all_metadata(self) -> Iterator[tuple[str, dict[str, Any]]]: ...
-    def all_chunks(self) -> Iterator[Chunk]: ...
-    def get(self, ids: Sequence[str]) -> list[Chunk]: ...
-    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]: ...
-    def bump_revision(self) -> None: ...
+    def info(self) -> dict[str, Any]:
+        """Location, collection, embedder id, dimension, chunker version, revision and chunk count."""
+
+    def count(self) -> int:
+        """How many chunks the collection holds."""
+
+    def revision(self) -> int:
+        """A counter that changes whenever chunks are written or removed (0 for a new collection)."""
+
+    def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray, ingested_at: str) -> None:
+        """Write ``chunks`` with their ``vectors`` (one row each), stamped ``ingested_at``; same id replaces."""
+
+    def delete(self, ids: Sequence[str]) -> None:
+        """Remove the chunks with these ids (unknown ids are ignored)."""
+
+    def source_state(self, source: str) -> SourceState | None:
+        """What the store holds of ``source``, or None when it holds nothing of it."""
+
+    def all_metadata(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """(id, metadata) of every chunk, read page by page."""
+
+    def all_chunks(self) -> Iterator[Chunk]:
+        """Every chunk, its source shown relative to the working directory."""
+
+    def get(self, ids: Sequence[str]) -> list[Chunk]:
+        """The chunks with these ids, in the order asked; ids not stored are left out."""
+
+    def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]:
+        """The ``n`` nearest chunks to ``vector`` as (id, cosine similarity), best first; ``where`` filters metadata."""
+
+    def bump_revision(self) -> None:
+        """Advance the revision so caches keyed by it (the lexical index) are rebuilt."""
 
 
 class _Serialized:
@@ -112,6 +145,7 @@ class _Serialized:
             return value
 
         def call(*args: Any, **kwargs: Any) -> Any:
+            """Call the collection's method under the lock; a backend failure becomes a StoreError."""
             with self._lock:
                 try:
                     return value(*args, **kwargs)
@@ -152,6 +186,7 @@ class ChromaStore:
         return os.path.normpath(os.path.join(self.root, name))
 
     def display(self, name: str, cwd: str | None = None) -> str:
+        """A stored name as shown to people: relative to ``cwd`` (default: the working directory) when inside it."""
         return display_source(name, cwd, self.root)
 
     def current(self) -> ChromaStore | None:
@@ -192,6 +227,7 @@ class ChromaStore:
 
     @property
     def info(self) -> dict[str, Any]:
+        """See :attr:`Store.info`; reads the collection metadata and counts the chunks (one call each)."""
         meta = dict(self._col.metadata or {})
         return {
             "location": self.location,
@@ -204,6 +240,7 @@ class ChromaStore:
         }
 
     def count(self) -> int:
+        """See :meth:`Store.count`. Raises StoreError when the backend fails."""
         return int(self._col.count())
 
     def check_built_by(self, embedder_id: str | None, dim: int | None = None) -> None:
@@ -227,28 +264,32 @@ class ChromaStore:
             )
 
     def revision(self) -> int:
+        """See :meth:`Store.revision` (``kb_revision`` in the collection metadata)."""
         return int((self._col.metadata or {}).get("kb_revision", 0))
 
     def bump_revision(self) -> None:
+        """See :meth:`Store.bump_revision`: one metadata write."""
         meta = dict(self._col.metadata or {})
         meta["kb_revision"] = int(meta.get("kb_revision", 0)) + 1
         meta.pop("hnsw:space", None)  # not modifiable after creation
         self._col.modify(metadata=meta)
 
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray, ingested_at: str) -> None:
-        for i in range(0, len(chunks), 500):
-            part = chunks[i : i + 500]
+        """See :meth:`Store.upsert`; written in batches of :data:`_WRITE_BATCH` rows."""
+        for i in range(0, len(chunks), _WRITE_BATCH):
+            part = chunks[i : i + _WRITE_BATCH]
             self._col.upsert(
                 ids=[c.id for c in part],
-                embeddings=vectors[i : i + 500],
+                embeddings=vectors[i : i + _WRITE_BATCH],
                 documents=[c.text for c in part],
                 metadatas=[c.to_metadata(ingested_at) for c in part],
             )
 
     def delete(self, ids: Sequence[str]) -> None:
+        """See :meth:`Store.delete`; removed in batches of :data:`_WRITE_BATCH` ids."""
         ids = list(ids)
-        for i in range(0, len(ids), 500):
-            self._col.delete(ids=ids[i : i + 500])
+        for i in range(0, len(ids), _WRITE_BATCH):
+            self._col.delete(ids=ids[i : i + _WRITE_BATCH])
 
     def source_state(self, source: str, *, raw: bool = False) -> SourceState | None:
         """What the store holds of ``source`` (a path, relative to the cwd or absolute; ``raw``:
@@ -278,6 +319,7 @@ class ChromaStore:
             offset += len(got["ids"])
 
     def all_metadata(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """See :meth:`Store.all_metadata` (pages of :data:`_GET_PAGE` rows)."""
         for got in self._pages(["metadatas"]):
             yield from zip(got["ids"], got["metadatas"], strict=True)
 
@@ -286,6 +328,7 @@ class ChromaStore:
         return {m["source"]: m.get("source_hash", "") for _, m in self.all_metadata()}
 
     def all_chunks(self) -> Iterator[Chunk]:
+        """See :meth:`Store.all_chunks`: every chunk with its text, names as in :meth:`display`."""
         cwd = os.getcwd()
         for got in self._pages(["metadatas", "documents"]):
             for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
@@ -297,12 +340,14 @@ class ChromaStore:
             yield from zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"], strict=True)
 
     def add_records(self, records: Sequence[tuple[str, str, dict[str, Any], Any]]) -> None:
-        for i in range(0, len(records), 500):
-            part = records[i : i + 500]
+        """Write rows exactly as :meth:`all_records` gives them (vectors included): a rebuild's carry-over."""
+        for i in range(0, len(records), _WRITE_BATCH):
+            part = records[i : i + _WRITE_BATCH]
             self._col.upsert(ids=[r[0] for r in part], documents=[r[1] for r in part],
                              metadatas=[r[2] for r in part], embeddings=[r[3] for r in part])
 
     def get(self, ids: Sequence[str]) -> list[Chunk]:
+        """See :meth:`Store.get`."""
         if not ids:
             return []
         got = self._col.get(ids=list(dict.fromkeys(ids)), include=["metadatas", "documents"])
@@ -312,6 +357,7 @@ class ChromaStore:
         return [by_id[i] for i in ids if i in by_id]
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The stored vector of each of these ids that is present (float32), so ingest can reuse it."""
         import numpy as np
 
         if not ids:
@@ -320,6 +366,7 @@ class ChromaStore:
         return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
 
     def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]:
+        """See :meth:`Store.query`; Chroma's cosine distance is turned into similarity (1 - distance)."""
         n = min(n, self.count())
         if n <= 0:
             return []
@@ -359,7 +406,7 @@ class ChromaStore:
 
 def store_timeout() -> float:
     """Seconds a Chroma server may take to answer one call (``KB_STORE_TIMEOUT``, default 60)."""
-    raw = os.environ.get("KB_STORE_TIMEOUT", "60")
+    raw = os.environ.get("KB_STORE_TIMEOUT", _DEFAULT_TIMEOUT_S)
     try:
         value = float(raw)
         if value <= 0:
@@ -419,7 +466,8 @@ def _heartbeat(url: str, seconds: float) -> None:
     """Fail within ``seconds`` when the server is down or frozen."""
     import httpx
 
-    httpx.get(url.rstrip("/") + "/api/v2/heartbeat", timeout=httpx.Timeout(seconds, connect=min(seconds, 10.0)))
+    httpx.get(url.rstrip("/") + "/api/v2/heartbeat",
+              timeout=httpx.Timeout(seconds, connect=min(seconds, _CONNECT_TIMEOUT_S)))
 
 
 def _set_http_timeout(client: Any, seconds: float) -> None:
@@ -429,7 +477,7 @@ def _set_http_timeout(client: Any, seconds: float) -> None:
 
     session = getattr(getattr(client, "_server", None), "_session", None)
     if session is not None:
-        session.timeout = httpx.Timeout(seconds, connect=min(seconds, 10.0))
+        session.timeout = httpx.Timeout(seconds, connect=min(seconds, _CONNECT_TIMEOUT_S))
 
 
 def _get(client: Any, name: str) -> Any:
@@ -472,8 +520,8 @@ def _open_aside(client, settings: Settings, location: str, embedder_id: str | No
 def _wait_for_swap(client, name: str):
     """The collection ``name`` once a rebuild swapping its collection in has done so (2 s at
     most), else None."""
-    for _ in range(20):
-        time.sleep(0.1)
+    for _ in range(_SWAP_POLLS):
+        time.sleep(_SWAP_POLL_S)
         col = _get(client, name)
         if col is not None:
             return col
