@@ -34,7 +34,7 @@ from .records import Chunk, display_source
 if TYPE_CHECKING:
     import numpy as np
 
-_GET_PAGE = 2000  # rows per Chroma get() when reading the whole collection
+_GET_PAGE = 2000  # rows per Chroma get() when reading the whole collection; set by hand, not measured
 _WRITE_BATCH = 500  # rows per Chroma upsert()/delete(); set by hand, not measured
 _DEFAULT_TIMEOUT_S = "60"  # KB_STORE_TIMEOUT's default, in seconds; set by hand, not measured
 _CONNECT_TIMEOUT_S = 10.0  # at most this long to connect to a Chroma server; set by hand, not measured
