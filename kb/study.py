@@ -55,8 +55,13 @@ CREATE TABLE IF NOT EXISTS reviews (
 CREATE INDEX IF NOT EXISTS reviews_qid ON reviews(qid);
 """
 
+_BUSY_TIMEOUT_S = 10.0  # how long a write waits for another session's transaction; set by hand, not measured
+_LEARNED_MIN_POINTS = 2  # "learned": in FSRS review state, last reply at least this; set by hand, not measured
+_WEAKEST_SHOWN = 5  # topics listed under "weakest" by kb progress
+
 
 def now_utc() -> _dt.datetime:
+    """The current time, timezone-aware in UTC (what every stored timestamp is)."""
     return _dt.datetime.now(_dt.timezone.utc)
 
 
@@ -91,10 +96,13 @@ class Item:
 
     @property
     def is_new(self) -> bool:
+        """True when the question was never studied (it has no due date yet)."""
         return self.due is None
 
 
 class StudyDB:
+    """The study database (``study.sqlite``): FSRS cards and the review log. Each review is one
+    transaction; a damaged file is repaired or reported (see the module docstring)."""
     def __init__(self, path: Path, *, create: bool = True) -> None:
         """``create=False`` (read-only commands): no file is made; a missing one reads as empty,
         a damaged one is a StoreError. Otherwise a damaged file is repaired (see the module)."""
@@ -118,8 +126,8 @@ class StudyDB:
         """Connect; '' when the database is sound, else what is wrong with it."""
         target = str(self.path) if self._create or self.path.exists() else ":memory:"
         try:
-            self._db = sqlite3.connect(target, timeout=10.0, isolation_level=None)
-            self._db.execute("PRAGMA busy_timeout=10000")
+            self._db = sqlite3.connect(target, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+            self._db.execute(f"PRAGMA busy_timeout={int(_BUSY_TIMEOUT_S * 1000)}")
             rows = self._db.execute("PRAGMA quick_check").fetchall()
             if rows != [("ok",)]:
                 return "; ".join(str(r[0]) for r in rows[:3])
@@ -180,6 +188,7 @@ class StudyDB:
                              f"move {self.path} aside to start a fresh study history")
 
     def close(self) -> None:
+        """Close the connection; the object is unusable afterwards."""
         self._db.close()
 
     @contextmanager
@@ -222,7 +231,7 @@ class StudyDB:
         if not self.path.exists():
             return ""
         try:
-            con = sqlite3.connect(str(self.path), timeout=10.0)
+            con = sqlite3.connect(str(self.path), timeout=_BUSY_TIMEOUT_S)
             try:
                 rows = con.execute("PRAGMA quick_check(3)").fetchall()
             finally:
@@ -292,6 +301,7 @@ class StudyDB:
     # ------------------------------------------------------------------ what to study
 
     def due_map(self) -> dict[str, str]:
+        """Question id → next due date (ISO UTC) of every card studied at least once."""
         return dict(self._db.execute("SELECT qid, due FROM cards").fetchall())
 
     def select(self, quizzes: Sequence[tuple[str, Quiz]], *, new: int = 10, topic: str | None = None,
@@ -317,6 +327,8 @@ class StudyDB:
     # ------------------------------------------------------------------ progress
 
     def progress(self, quizzes: Sequence[tuple[str, Quiz]] = (), at: _dt.datetime | None = None) -> dict[str, Any]:
+        """What ``kb progress`` shows, as a dict: counts (reviewed, due, new, learned, reviews, streak), when
+        cards come due, per-source rows and the weakest topics; ``quizzes`` adds their never-studied questions."""
         at = at or now_utc()
         at_s = _iso(at)
         rows = self._db.execute("SELECT qid, source, topic, due, reps, lapses, last_points, fsrs FROM cards").fetchall()
@@ -324,6 +336,7 @@ class StudyDB:
         by_source: dict[str, dict[str, Any]] = {}
 
         def bucket(source: str) -> dict[str, Any]:
+            """The per-source row for ``source`` (made on first use; "(no source)" when empty)."""
             return by_source.setdefault(source or "(no source)", {
                 "source": source or "(no source)", "questions": 0, "reviewed": 0, "learned": 0, "due": 0,
                 "points": []})
@@ -334,7 +347,7 @@ class StudyDB:
             b["questions"] += 1
             b["reviewed"] += 1 if reps else 0
             state = json.loads(card).get("state")
-            is_learned = state == 2 and (last_points or 0) >= 2  # fsrs State.Review, last reply good
+            is_learned = state == 2 and (last_points or 0) >= _LEARNED_MIN_POINTS  # 2: fsrs State.Review
             learned += is_learned
             b["learned"] += is_learned
             b["due"] += due <= at_s
@@ -362,7 +375,7 @@ class StudyDB:
             (r for r in self._db.execute(
                 "SELECT topic, source, AVG(last_points), COUNT(*) FROM cards WHERE last_points IS NOT NULL "
                 "GROUP BY topic, source").fetchall()),
-            key=lambda r: (r[2], -r[3]))[:5]
+            key=lambda r: (r[2], -r[3]))[:_WEAKEST_SHOWN]
         n_reviews = self._db.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
         return {
             "reviewed": sum(1 for r in rows if r[4]),
@@ -404,4 +417,5 @@ def matches_topic(q: Question, topic: str) -> bool:
 
 
 def study_db_path(home: Path) -> Path:
+    """Where a workspace keeps its study database."""
     return home / "study.sqlite"
