@@ -54,10 +54,12 @@ class Locator:
         return " · ".join(parts)
 
     def to_metadata(self) -> dict[str, Any]:
+        """The locator's set fields as flat Chroma metadata, each key prefixed ``loc_``."""
         return {f"loc_{k}": v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
     def from_metadata(cls, meta: dict[str, Any]) -> Locator:
+        """The locator stored by :meth:`to_metadata` (other keys of ``meta`` are ignored)."""
         return cls(**{k[4:]: v for k, v in meta.items() if k.startswith("loc_")})
 
 
@@ -92,10 +94,12 @@ class Chunk:
             )
 
     def citation(self) -> str:
+        """``source · locator`` as shown under a hit or an answer (the source alone when it has no locator)."""
         loc = self.locator.describe()
         return f"{self.source} · {loc}" if loc else self.source
 
     def to_metadata(self, ingested_at: str) -> dict[str, Any]:
+        """The chunk's Chroma metadata (source, kind, lang, position, hashes, locator), stamped ``ingested_at``."""
         meta: dict[str, Any] = {
             "source": self.source,
             "kind": self.kind,
@@ -112,6 +116,7 @@ class Chunk:
     @classmethod
     def from_store(cls, id: str, text: str, meta: dict[str, Any], cwd: str | None = None,
                    root: str | None = None) -> Chunk:
+        """The chunk a store row holds, its source name shown relative to ``cwd`` (see :func:`display_source`)."""
         return cls(
             id=id,
             source=display_source(meta["source"], cwd, root),
@@ -126,6 +131,7 @@ class Chunk:
         )
 
     def to_json(self) -> dict[str, Any]:
+        """The chunk as ``--json`` output prints it: id, source, locator, citation, language and text."""
         return {
             "id": self.id,
             "source": self.source,
@@ -146,6 +152,7 @@ class Hit:
     rank: int
 
     def to_json(self) -> dict[str, Any]:
+        """The chunk's JSON (see :meth:`Chunk.to_json`) with the hit's rank and score (6 decimals)."""
         d = self.chunk.to_json()
         d.update({"rank": self.rank, "score": round(self.score, 6)})
         return d
