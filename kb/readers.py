@@ -148,8 +148,21 @@ _BULLETS = "•◦▪▫●○■□☐☑✓✔➢➤►▶‣⁃-*·"
 # Jaccard overlap of a page's words with the previous page's: at or above _REPEAT_OVERLAP the page
 # repeats the previous one; a previous page whose words are all on this one and overlap at least
 # _BUILD_STEP_OVERLAP was a build step (the same slide with fewer bullets revealed).
+# Both set by hand with the first PDF reader (a33589a), not measured.
 _REPEAT_OVERLAP = 0.9
 _BUILD_STEP_OVERLAP = 0.6
+# A page whose body has fewer words than this is a title-only or figure page: it adds no text
+# (and may name the section after it). Set by hand, not measured.
+_MIN_PAGE_WORDS = 4
+# A slide title: a first line of at most _TITLE_MAX_WORDS words, joined with up to two wrapped
+# lines of at most _TITLE_LINE_MAX_WORDS words each (a line of at most _TITLE_SHORT_WORDS words
+# without end punctuation, above a bullet, counts as wrapped), _TITLE_MAX_CHARS characters in all.
+# Set by hand, not measured.
+_TITLE_MAX_WORDS = 14
+_TITLE_LINE_MAX_WORDS = 8
+_TITLE_SHORT_WORDS = 4
+_TITLE_MAX_LINES = 3
+_TITLE_MAX_CHARS = 110
 
 
 def _open_pdf(data: bytes, path: Path) -> list:
@@ -236,7 +249,7 @@ def read_pdf_bytes(data: bytes, path: Path, notes: list[str]) -> list[Block]:
             continue
         title, body = split_slide(raw)
         text = "\n".join(t for t, _ in body)
-        if len(words(text)) < 4:
+        if len(words(text)) < _MIN_PAGE_WORDS:
             if (title and fold(title) not in (fold(last_title), fold(section)) and _is_divider(title)
                     and _image_count(page) <= logo_images and (not index or _in_index(title, index))):
                 section = title  # a title or section-divider slide: it names what follows
@@ -325,20 +338,21 @@ def split_slide(raw: str) -> tuple[str, list[tuple[str, bool]]]:
         lines.pop(0)
     title_parts: list[str] = []
     i = 0
-    if lines and not strip_bullet(lines[0][1])[0] and len(words(lines[0][1])) <= 14 and (
+    if lines and not strip_bullet(lines[0][1])[0] and len(words(lines[0][1])) <= _TITLE_MAX_WORDS and (
             can_be_heading(lines[0][1]) or _identifier_title(lines[0][1], next((t for _, t in lines[1:] if t), ""))):
         title_parts.append(lines[0][1])
         i = 1
-        while i < len(lines) and len(title_parts) < 3:
+        while i < len(lines) and len(title_parts) < _TITLE_MAX_LINES:
             text = lines[i][1]
-            if not text or strip_bullet(text)[0] or not can_be_heading(text) or len(words(text)) > 8:
+            if (not text or strip_bullet(text)[0] or not can_be_heading(text)
+                    or len(words(text)) > _TITLE_LINE_MAX_WORDS):
                 break
             nxt = lines[i + 1][1] if i + 1 < len(lines) else ""
             last = fold(title_parts[-1].split()[-1]) if title_parts[-1].split() else ""
             wrapped = (text[:1].islower() or last in _TITLE_OPEN
-                       or (len(words(text)) <= 4 and not text.rstrip().endswith((".", "!", "?", ";"))
+                       or (len(words(text)) <= _TITLE_SHORT_WORDS and not text.rstrip().endswith((".", "!", "?", ";"))
                            and (not nxt or bool(strip_bullet(nxt)[0]))))
-            if not wrapped or len(" ".join(title_parts)) + len(text) > 110:
+            if not wrapped or len(" ".join(title_parts)) + len(text) > _TITLE_MAX_CHARS:
                 break
             title_parts.append(text)
             i += 1
@@ -363,6 +377,7 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
     code: list[tuple[int, str]] = []
 
     def flush_prose() -> None:
+        """Append the prose lines gathered so far as one part (rejoined, sub-bullets indented), then reset."""
         items = rejoin_lines(prose)
         base = min((ind for m, _, ind in items if m), default=0)
         text = "\n".join(("  " if m and ind > base + 1 else "") + _render_item(m, t) for m, t, ind in items if t)
@@ -371,6 +386,7 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
         prose.clear()
 
     def flush_code() -> None:
+        """Append the code lines gathered so far as one code part (indent kept relative to its least), then reset."""
         while code and not code[-1][1]:
             code.pop()
         if code:
@@ -402,11 +418,17 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
     return parts
 
 
+# A line that looks like code is prose when it has at least _PROSE_MIN_WORDS words and more than
+# _PROSE_STOPWORD_SHARE of them are stop-words. Set by hand, not measured.
+_PROSE_MIN_WORDS = 6
+_PROSE_STOPWORD_SHARE = 0.3
+
+
 def _prose_like(text: str) -> bool:
     """A line that matched a code pattern but reads as prose ("Por ejemplo: x = 1" is code,
     "El resultado = la suma de los pesos" is not)."""
     ws = words(text)
-    return len(ws) >= 6 and sum(w.lower() in STOPWORDS for w in ws) / len(ws) > 0.3
+    return len(ws) >= _PROSE_MIN_WORDS and sum(w.lower() in STOPWORDS for w in ws) / len(ws) > _PROSE_STOPWORD_SHARE
 
 
 def _render_item(marker: str, text: str) -> str:
@@ -423,13 +445,16 @@ _CODE_LINE = re.compile(
 )
 
 
+_CODE_SHARE = 0.6  # a block is code when at least this share of its lines look like code; set by hand, not measured
+
+
 def looks_like_code(text: str) -> bool:
     """True when most lines look like source code (assignments, calls, imports)."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
     if not lines:
         return False
     code = sum(1 for ln in lines if _CODE_LINE.match(ln))
-    return code / len(lines) >= 0.6
+    return code / len(lines) >= _CODE_SHARE
 
 
 # ---------------------------------------------------------------- Markdown and plain text
@@ -492,6 +517,7 @@ class _MarkdownBlocks:
         self.ordered: list[int] = []  # per open list: the next item number, 0 for a bullet list
 
     def read(self) -> list[Block]:
+        """Walk every token and return the blocks, each under its heading path."""
         i = 0
         while i < len(self.tokens):
             if self.tokens[i].type == "heading_open":
@@ -615,13 +641,22 @@ def _strip_md(s: str) -> str:
     return re.sub(r"[*_`]+", "", s).strip()
 
 
+# Plain text: a title is one line of at most _PLAIN_TITLE_MAX_CHARS characters and
+# _PLAIN_TITLE_MAX_WORDS words; a line shorter than _BOILER_MAX_CHARS seen _BOILER_REPEATS times or
+# more is page furniture (footer, institute name) and dropped. Set by hand, not measured.
+_PLAIN_TITLE_MAX_CHARS = 70
+_PLAIN_TITLE_MAX_WORDS = 9
+_BOILER_MAX_CHARS = 80
+_BOILER_REPEATS = 3
+
+
 def _is_title(para: str) -> bool:
     """A slide or section title: one short line without sentence punctuation, and never a
     URL, a footnote, a source credit or a line of code."""
-    if "\n" in para or len(para) > 70:
+    if "\n" in para or len(para) > _PLAIN_TITLE_MAX_CHARS:
         return False
     w = words(para)
-    return (0 < len(w) <= 9 and not para.rstrip().endswith((".", ";", ",", ":", "?", "!"))
+    return (0 < len(w) <= _PLAIN_TITLE_MAX_WORDS and not para.rstrip().endswith((".", ";", ",", ":", "?", "!"))
             and not strip_bullet(para)[0] and can_be_heading(para))
 
 
@@ -636,8 +671,8 @@ def read_plain(text: str) -> list[Block]:
     repeat three or more times (footers, page numbers, institute names), bare URLs, footnotes
     and source credits are dropped; lines wrapped inside a sentence or bullet are rejoined."""
     paras = _paragraphs_with_fences(text)
-    counts = Counter(p for p, c in paras if not c and len(p) < 80)
-    boiler = {p for p, n in counts.items() if n >= 3}
+    counts = Counter(p for p, c in paras if not c and len(p) < _BOILER_MAX_CHARS)
+    boiler = {p for p, n in counts.items() if n >= _BOILER_REPEATS}
     blocks: list[Block] = []
     heading: str | None = None
     for para, is_code in paras:
@@ -677,6 +712,7 @@ def read_segments(text: str) -> list[Block]:
     cur: dict[str, str] = {}
 
     def flush() -> None:
+        """Close the current segment: a block of its speech with its timestamps, when it has both."""
         speech = cur.get("transcrição") or cur.get("transcricao") or cur.get("texto") or ""
         if speech.strip() and cur.get("início", cur.get("inicio")):
             loc = Locator(
@@ -771,6 +807,7 @@ class _Readable(HTMLParser):
         self.buf = []
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
+        """Open a tag: enter skipped or dropped chrome, a heading, a table part or preformatted text."""
         if tag in _DROP:
             if tag not in _VOID:
                 self.drop += 1
@@ -797,6 +834,7 @@ class _Readable(HTMLParser):
             self.cell.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
+        """Close a tag: leave what :meth:`handle_starttag` entered, ending the block or table row it held."""
         if tag in _DROP:
             self.drop = max(0, self.drop - 1)
         elif tag in _SKIP:
@@ -831,6 +869,8 @@ class _Readable(HTMLParser):
                 self.table_rows = []
 
     def handle_data(self, data: str) -> None:
+        """Collect text into the page title, the open table cell or the current block; text in dropped
+        tags is lost, and in page chrome only a heading's text is kept."""
         if self.drop:
             return
         if self.in_title:
