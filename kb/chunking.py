@@ -24,6 +24,10 @@ from .text import detect_language, fold, sentences
 # detection on a few words is unreliable.
 _MIN_REPEAT_CHARS = 30
 _MIN_LANG_CHARS = 200
+_LANG_SAMPLE_BLOCKS = 200  # a document's language is detected on its first blocks; set by hand, not measured
+# A heading part that appears within the chunk's first len(part) + _HEADING_IN_TEXT_SLACK characters
+# is not repeated above it in the indexed text; set by hand, not measured.
+_HEADING_IN_TEXT_SLACK = 40
 
 
 def _group_key(b: Block) -> tuple:
@@ -129,7 +133,7 @@ def chunk_document(
     when they are longer than ``target`` they become overlapping windows of whole lines
     and sentences (see :func:`_windows`). Subtitle cues are packed without overlap so that
     each chunk's time span stays exact."""
-    doc_lang = detect_language(" ".join(b.text for b in doc.blocks[:200]))
+    doc_lang = detect_language(" ".join(b.text for b in doc.blocks[:_LANG_SAMPLE_BLOCKS]))
     seen: set[str] = set()
     groups: list[tuple[str, Locator, bool, tuple]] = []
     cur_key: tuple | None = None
@@ -138,6 +142,7 @@ def chunk_document(
     cur_code = False
 
     def flush() -> None:
+        """Close the group being packed (when it holds text) and start an empty one."""
         nonlocal cur_text, cur_loc
         if cur_text.strip() and cur_loc is not None:
             groups.append((cur_text.strip(), cur_loc, cur_code, cur_key or ()))
@@ -197,7 +202,8 @@ def index_text(chunk: Chunk) -> str:
     under "Guardar y cargar modelos en GPU" is found by a question about that section."""
     head = chunk.locator.heading
     if head:
-        path = " > ".join(p for p in head.split(" > ") if fold(p) not in fold(chunk.text[: len(p) + 40]))
+        path = " > ".join(p for p in head.split(" > ")
+                          if fold(p) not in fold(chunk.text[: len(p) + _HEADING_IN_TEXT_SLACK]))
         if path:
             return f"{path}\n{chunk.text}"
     return chunk.text

@@ -7,6 +7,7 @@ import enum
 
 
 class ExitCode(enum.IntEnum):
+    """The process exit codes, one per kind of failure (the README's table lists them)."""
     OK = 0
     FAILED = 1  # the command ran but some items failed (e.g. some files not ingested)
     USAGE = 2  # bad option or argument (typer/click uses 2 as well)
@@ -37,6 +38,7 @@ class InputError(KbError):
 
 
 class UsageError(KbError):
+    """A bad option, argument or environment value (exit 2)."""
     exit_code = ExitCode.USAGE
 
 

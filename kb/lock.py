@@ -14,10 +14,12 @@ from typing import Callable, Iterator
 
 from .errors import StoreError, UsageError
 
-DEFAULT_WAIT = 600.0
+DEFAULT_WAIT = 600.0  # seconds (KB_LOCK_WAIT's default); set by hand, not measured
 
 
 def lock_wait() -> float:
+    """Seconds a second writer waits for the lock: ``KB_LOCK_WAIT``, default :data:`DEFAULT_WAIT`;
+    UsageError when it is not a number of seconds."""
     raw = os.environ.get("KB_LOCK_WAIT", str(DEFAULT_WAIT))
     try:
         value = float(raw)

@@ -17,16 +17,21 @@ from .store import ChromaStore, open_store
 
 @dataclass
 class Workspace:
+    """An open knowledge base: settings, its store and the name of the embedder to use with it
+    (the embedder and retriever are loaded on first use)."""
     settings: Settings
     store: ChromaStore
     embedder_name: str
 
     @cached_property
     def embedder(self) -> Embedder:
+        """The embedder, wrapped in the vector cache under ``cache/embeddings.sqlite``; loads the model
+        (BackendError when it cannot)."""
         return CachedEmbedder(get_embedder(self.embedder_name), self.settings.cache_dir / "embeddings.sqlite")
 
     @cached_property
     def retriever(self):
+        """The hybrid retriever over this store (its index cached under ``cache/``)."""
         from .search import Retriever
 
         return Retriever(self.store, self.embedder, self.settings.cache_dir)
