@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # numpy is cheap, but keep the CLI's import graph minimal
 
 
 class Embedder(Protocol):
+    """The embedder seam: turns passages and queries into L2-normalised float32 vectors; made by
+    :func:`get_embedder` from a name."""
     id: str  # stable identifier recorded in the store ("use-m3", "st:/path/to/model")
 
     @property

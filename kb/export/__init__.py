@@ -21,6 +21,7 @@ from ..quiz import Quiz, load_quiz
 
 
 class Exporter(Protocol):
+    """The export seam: one class per format, registered by name in :data:`EXPORTERS`."""
     extension: str
     binary: bool  # render returns bytes (a file format), not text
 
@@ -48,6 +49,7 @@ def get_exporter(name: str, **options) -> Exporter:
 
 @dataclass(frozen=True)
 class Export:
+    """A rendered export: the text or bytes, the file extension and whether it is binary."""
     data: str | bytes
     extension: str
     binary: bool
