@@ -14,15 +14,20 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .grading import CORRECT_FEEDBACK, Grade, Task, with_override
+from .grading import CORRECT_FEEDBACK, MAX_POINTS, Grade, Task, with_override
 from .study import Item, StudyDB
 from .text import fold, words
 
+# Hint masking hides the answer's words longer than this many letters; shorter ones ("de", "the")
+# stay readable. Set by hand, not measured.
+_MASK_SHORT_WORD = 3
 VERDICT_STYLE = {"correct": ("✓", "bold green"), "partial": ("~", "bold yellow"), "incorrect": ("✗", "bold red")}
 
 
 @dataclass
 class SessionSummary:
+    """What one study session did: replies answered by verdict, skips, "I was right" overrides, and
+    whether it ended before the queue did."""
     answered: int = 0
     skipped: int = 0
     verdicts: dict[str, int] = field(default_factory=lambda: {"correct": 0, "partial": 0, "incorrect": 0})
@@ -31,12 +36,14 @@ class SessionSummary:
 
 
 class Quit(Exception):
+    """Raised by ``:q``/``q`` to end the session; every review graded so far is already saved."""
     pass
 
 
 def mask(text: str, question) -> str:
     """The passage with the answer's own words hidden (first letter kept): a hint, not the answer."""
-    hide = {fold(w) for src in (question.correct_text, *question.concepts) for w in words(src) if len(w) > 3}
+    hide = {fold(w) for src in (question.correct_text, *question.concepts) for w in words(src)
+            if len(w) > _MASK_SHORT_WORD}
     hide -= {fold(w) for w in words(question.prompt)}  # words of the question stay readable
     return re.sub(r"[\wÀ-ÿ][\w\-À-ÿ]*", lambda m: (m.group(0)[0] + "_" * (len(m.group(0)) - 1))
                   if fold(m.group(0)) in hide else m.group(0), text)
@@ -56,6 +63,8 @@ def when(due_iso: str, now_iso: str) -> str:
 
 
 class Session:
+    """One ``kb study`` session on a terminal: asks each queued item, grades the reply with ``grader``,
+    records it in ``db`` and shows the verdict; ``read`` reads a line (``input``, or a test's feed)."""
     def __init__(self, items: list[Item], db: StudyDB, grader, console, read: Callable[[str], str] = input) -> None:
         self.items, self.db, self.grader, self.con, self.read = items, db, grader, console, read
         self.summary = SessionSummary()
@@ -102,7 +111,7 @@ class Session:
             if key == "q":
                 raise Quit
             if key == "r" and grade.grader != "override":
-                grade = with_override(grade, 3, "student")
+                grade = with_override(grade, MAX_POINTS, "student")
                 due = self.db.override(review_id, item, grade)
                 self.summary.overridden += 1
                 self.summary.verdicts[graded_as] -= 1
@@ -149,7 +158,7 @@ class Session:
 
         q = item.question
         mark, style = VERDICT_STYLE[grade.verdict]
-        self.con.print(f"[{style}]{mark} {grade.verdict} {grade.points}/3[/{style}]")
+        self.con.print(f"[{style}]{mark} {grade.verdict} {grade.points}/{MAX_POINTS}[/{style}]")
         if grade.feedback and grade.feedback not in CORRECT_FEEDBACK:
             self.con.print(escape(grade.feedback))
         if "llm_unavailable" in grade.flags or "llm_invalid" in grade.flags:
@@ -168,6 +177,7 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
     from . import ui
 
     def warn(m: str) -> None:
+        """Show a warning (a quiz skipped, a grader fallback) in yellow on stderr."""
         ui.message(f"kb: {m}", "yellow")
 
     if not quizzes and not list(Path("quizzes").glob("*.json")):
