@@ -24,7 +24,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .config import CHUNKING_VERSION, Settings
+from .config import CHUNKING_VERSION, DEFAULT_MAX_MB, Settings
 from .errors import ExitCode, InputError, KbError
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ class KB:
 
     # --- materials --------------------------------------------------------------------------
     def ingest(self, paths: Sequence[str | Path], *, embedder: str | None = None, rebuild: bool = False,
-               prune: bool = True, prune_empty: bool = False, max_mb: float = 20.0,
+               prune: bool = True, prune_empty: bool = False, max_mb: float = DEFAULT_MAX_MB,
                progress: Progress | None = None, on_wait: Callable[[str], None] = _quiet) -> Result[IngestReport]:
         """Add or update course files; files deleted under the given folders are pruned (``prune``).
         ``rebuild`` re-embeds into a new collection that replaces the old one only when complete.

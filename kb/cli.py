@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from .config import Settings
+from .config import DEFAULT_MAX_MB, Settings
 from .errors import ExitCode, KbError
 
 app = typer.Typer(
@@ -143,7 +143,8 @@ def ingest(
             "folders."),
     prune_empty: bool = typer.Option(False, "--prune-empty", help="A given folder with no files left means: remove "
             "its sources."),
-    max_mb: float = typer.Option(20.0, "--max-mb", help="Skip files larger than this many MB, with a message."),
+    max_mb: float = typer.Option(DEFAULT_MAX_MB, "--max-mb",
+                                 help="Skip files larger than this many MB, with a message."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
 ) -> None:
     """Add course materials to the knowledge base; re-run any time: only changed files are redone.

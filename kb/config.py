@@ -25,6 +25,7 @@ CHUNK_MAX_CHARS = 1100
 # (e380c10, measured together as "windows of <= 600 characters with 200 of overlap"); other overlaps
 # were not measured.
 CHUNK_OVERLAP_CHARS = 200
+DEFAULT_MAX_MB = 20.0  # files larger than this are skipped with a message (--max-mb); set by hand, not measured
 DEFAULT_LLM_TIMEOUT = 60.0  # seconds per LLM call (KB_LLM_TIMEOUT); set by hand, not measured
 DEFAULT_LLM_RETRIES = 2  # retries of a failed LLM call (KB_LLM_RETRIES); set by hand, not measured
 

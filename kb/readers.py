@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from .config import DEFAULT_MAX_MB
 from .errors import InputError
 from .records import Block, Locator
 from .text import (
@@ -43,7 +44,6 @@ EXTENSIONS = {
     ".html": "html",
     ".htm": "html",
 }
-DEFAULT_MAX_MB = 20.0
 
 
 @dataclass
