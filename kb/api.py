@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .workspace import Workspace
 
 T = TypeVar("T")
+FIRST_QUIZ_QUESTIONS = 10  # questions of the quiz a first ``kb study`` writes; set by hand, not measured
 _quiet: Callable[[str], None] = lambda _msg: None  # noqa: E731
 
 
@@ -70,6 +71,7 @@ class Result(Generic[T]):
 
     @property
     def ok(self) -> bool:
+        """True when nothing failed (:attr:`exit_code` is 0)."""
         return self.exit_code == ExitCode.OK
 
     def raise_if_failed(self) -> T:
@@ -102,6 +104,7 @@ class QuizRun:
 
     @property
     def quiz(self) -> Quiz:
+        """The quiz written (or, with no question, the empty one that was not written)."""
         return self.report.quiz
 
 
@@ -319,11 +322,12 @@ class KB:
         return out
 
     def first_quiz(self, path: str | Path = "quizzes/course.json") -> Path:
-        """Write a 10-question offline quiz from the whole course (for a first ``kb study``)."""
+        """Write an offline quiz of :data:`FIRST_QUIZ_QUESTIONS` questions from the whole course (for a
+        first ``kb study``); KbError when the knowledge base yields none."""
         from .generate import GenerationRequest, OfflineWriter, generate_quiz
         from .quiz import save_quiz
 
-        report = generate_quiz(self.workspace, GenerationRequest(n=10), OfflineWriter())
+        report = generate_quiz(self.workspace, GenerationRequest(n=FIRST_QUIZ_QUESTIONS), OfflineWriter())
         if not report.quiz.questions:
             raise KbError("the knowledge base yields no questions",
                           "ingest more material with kb ingest, then kb study")

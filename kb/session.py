@@ -175,13 +175,15 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
     from pathlib import Path
 
     from . import ui
+    from .api import FIRST_QUIZ_QUESTIONS
 
     def warn(m: str) -> None:
         """Show a warning (a quiz skipped, a grader fallback) in yellow on stderr."""
         ui.message(f"kb: {m}", "yellow")
 
     if not quizzes and not list(Path("quizzes").glob("*.json")):
-        ui.message("no quiz in quizzes/ yet: generating 10 questions from the knowledge base (offline)…")
+        ui.message(f"no quiz in quizzes/ yet: generating {FIRST_QUIZ_QUESTIONS} questions from the knowledge base "
+                   "(offline)…")
         ui.message(f"wrote {course.first_quiz()}")
     queue = course.study_queue(quizzes, new=new, topic=topic, warn=warn)
     if not queue.items:
