@@ -34,6 +34,7 @@ app.add_typer(quiz_app, name="quiz")
 
 
 class State:
+    """The global options of this run (settings, ``--traceback``), set by :func:`main` for the commands."""
     settings: Settings = Settings()
     traceback: bool = False
 
@@ -79,6 +80,7 @@ def boundary(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        """Run the command; a KbError or a full disk becomes a message and its exit code, Ctrl-C exit 130."""
         try:
             return fn(*args, **kwargs)
         except KbError as e:
@@ -118,6 +120,7 @@ def _interruptible():
     import threading
 
     def terminated(*_):
+        """SIGTERM handler: stop the command the way Ctrl-C does."""
         raise KeyboardInterrupt
 
     saved = {}
