@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .errors import InputError
-from .grading import Grade, Grader, Task, with_override
+from .grading import MAX_POINTS, Grade, Grader, Task, with_override
 from .quiz import Quiz, write_atomic
 
 
@@ -69,6 +69,7 @@ def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]],
 
 @dataclass(frozen=True)
 class Reply:
+    """One student's reply to one question, with where it was read (``file:line``) for messages."""
     student: str
     question_id: str
     answer: str
@@ -77,6 +78,8 @@ class Reply:
 
 @dataclass
 class Replies:
+    """The replies read from a CSV or a folder of sheets, with the rows skipped (``problems``, exit 1)
+    and notes on rows graded anyway."""
     items: list[Reply] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # file:line: skipped, why, the fix
     notes: list[str] = field(default_factory=list)  # file:line: graded, but worth knowing (empty, encoding)
@@ -159,14 +162,19 @@ def _read_sheet(path: Path, quiz: Quiz) -> Replies:
 
 # --------------------------------------------------------------------------- grading a class
 
+_MISSED_CONCEPTS_SHOWN = 3  # most-missed concepts listed per question in the reports
+
 @dataclass
 class GradedReply:
+    """A reply and the grade it got (the grader's, or the instructor's override)."""
     reply: Reply
     grade: Grade
 
 
 @dataclass
 class ClassReport:
+    """A class graded against a quiz: every graded reply, the rows skipped, notes, how many overrides
+    were kept and, when merged into an earlier batch, what was kept, replaced and new."""
     quiz: Quiz
     graded: list[GradedReply]
     problems: list[str]
@@ -195,7 +203,7 @@ class ClassReport:
         for s, row in self.table().items():
             pts = sum(g.points for g in row.values())
             n = len(row)
-            out[s] = {"points": pts, "max": 3 * n, "percent": 100 * pts / (3 * n) if n else 0.0,
+            out[s] = {"points": pts, "max": MAX_POINTS * n, "percent": 100 * pts / (MAX_POINTS * n) if n else 0.0,
                       "given": n, "answered": answered[s]}
         return out
 
@@ -214,7 +222,7 @@ class ClassReport:
                 "mean": statistics.fmean(pts) if pts else None,
                 "stdev": statistics.pstdev(pts) if len(pts) > 1 else 0.0 if pts else None,
                 "correct": sum(g.verdict == "correct" for g in gs),
-                "missed_concepts": [c for c, _ in missed.most_common(3)],
+                "missed_concepts": [c for c, _ in missed.most_common(_MISSED_CONCEPTS_SHOWN)],
             })
         return out
 
@@ -249,7 +257,7 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
             continue
         try:
             p = float(v.replace(",", "."))
-            if not 0 <= p <= 3:
+            if not 0 <= p <= MAX_POINTS:
                 raise ValueError
         except ValueError:
             notes.append(f"{path}:{r['_line']}: override '{v}' is not 0–3 — ignored; write 0, 1, 2 or 3")
@@ -419,7 +427,7 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
             g = table[s].get(q.id)
             if g is not None:
                 star = "*" if g.grader == "override" else ""
-                lines.append(f"- **Q{nums[q.id]}** {g.points}{star}/3 {g.verdict} — {_md(g.feedback)}")
+                lines.append(f"- **Q{nums[q.id]}** {g.points}{star}/{MAX_POINTS} {g.verdict} — {_md(g.feedback)}")
         lines.append("")
     if report.problems or report.notes:
         lines += ["## Problems in the replies", ""] + [f"- {_md(p)}" for p in report.problems + report.notes] + [""]
