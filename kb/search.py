@@ -42,9 +42,24 @@ if TYPE_CHECKING:
 from .text import fold_word, search_tokens
 
 MODES = ("hybrid", "dense", "bm25")
-LEXICAL_WEIGHT = 0.15  # weight of the normalised BM25 score against the cosine (hybrid)
-STEM_CHARS = 5  # prefix stem: pt/es/en inflections of a word share their first 5 letters
-DUPLICATE_CONTAINMENT = 0.8  # share of the smaller passage's words found in a better one
+# Weight of the normalised BM25 score against the cosine (hybrid). Measured on eval/queries.jsonl
+# and the held-out dev split (README "Retrieval quality"): 0.1-0.2 were equal, 0.3 lost; the
+# weighted sum beat reciprocal-rank fusion (dev hybrid MRR 0.82 against 0.73). Tuned for USE-m3 only.
+LEXICAL_WEIGHT = 0.15
+# Prefix stem: pt/es/en inflections of a word share their first 5 letters. Prefix stems against
+# whole words measured in README "Retrieval quality" (BM25 MRR 0.72 -> 0.79 on queries.jsonl,
+# 0.52 -> 0.58 on dev; Snowball did worse); other lengths than 5 were not reported.
+STEM_CHARS = 5
+# Share of the smaller passage's words found in a better-ranked one that makes it a repeat
+# (README "Retrieval quality", "One hit per repeated passage"); set by hand, other values not measured.
+DUPLICATE_CONTAINMENT = 0.8
+_DUPLICATE_MIN_WORDS = 5  # passages with fewer distinct words are never called repeats; set by hand, not measured
+# Candidates ranked per query before repeats are dropped: _DEPTH_PER_K * k + _DEPTH_EXTRA (at most
+# ``Retriever.candidates``), enough to fill k; set by hand, not measured.
+_DEPTH_PER_K = 3
+_DEPTH_EXTRA = 5
+_DEFAULT_CANDIDATES = 50  # set by hand with the first search, not measured
+_FINGERPRINT_TIMEOUT_S = 5  # seconds to wait for a writer's lock on Chroma's SQLite file; set by hand
 
 _TOKENS_VERSION = 3  # bump when lexical_tokens changes: cached indexes are rebuilt
 _IDENT = re.compile(r"[\d._]")
@@ -81,7 +96,7 @@ def _sqlite_fingerprint(chroma_dir: Path, collection: str) -> str | None:
     if not db.is_file():
         return None
     try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=_FINGERPRINT_TIMEOUT_S)
         try:
             rows = con.execute(
                 "SELECT e.embedding_id, e.seq_id FROM embeddings e JOIN segments s ON e.segment_id = s.id "
@@ -119,7 +134,7 @@ class LexicalIndex:
     """BM25 (Lucene's variant, k1 = 1.5, b = 0.75, as bm25s) over the lexical tokens of each
     chunk's index text, as flat numpy postings: no scipy to import on a cold search."""
 
-    K1, B = 1.5, 0.75
+    K1, B = 1.5, 0.75  # bm25s' and Lucene's defaults, kept; not tuned here
 
     def __init__(self, ids: list[str], token_lists: list[list[str]]) -> None:
         import numpy as np
@@ -178,8 +193,10 @@ def _top(scores: np.ndarray, n: int) -> np.ndarray:
 
 
 # Reads that overlap an ingest in another process and find no cached index to fall back on (a store
-# being written for the first time): 5 tries, 0.2 s more each (3 s in all).
+# being written for the first time): 5 tries, waiting 0.2 s more before each retry (2 s in all).
+# Set by hand, not measured.
 _READ_ATTEMPTS = 5
+_READ_BACKOFF_S = 0.2
 
 
 class SearchIndex:
@@ -261,7 +278,7 @@ class SearchIndex:
                     return previous
                 if attempt == _READ_ATTEMPTS - 1:
                     raise
-                time.sleep(0.2 * (attempt + 1))
+                time.sleep(_READ_BACKOFF_S * (attempt + 1))
         raise AssertionError("unreachable")
 
     @classmethod
@@ -306,8 +323,9 @@ def drop_duplicates(ranked: list[tuple[Chunk, float]], k: int,
     kept: list[tuple[Chunk, float, frozenset[str]]] = []
     for chunk, score in ranked:
         ws = _word_set(chunk.text)
-        if len(ws) >= 5 and any(
-            len(ws & other) / max(1, min(len(ws), len(other))) >= threshold for _, _, other in kept if len(other) >= 5
+        if len(ws) >= _DUPLICATE_MIN_WORDS and any(
+            len(ws & other) / max(1, min(len(ws), len(other))) >= threshold
+            for _, _, other in kept if len(other) >= _DUPLICATE_MIN_WORDS
         ):
             continue
         kept.append((chunk, score, ws))
@@ -322,8 +340,8 @@ class Retriever:
     ``store`` may be None when ``index`` is given (a cold search that found a current
     cached index and never opened Chroma)."""
 
-    def __init__(self, store: ChromaStore | None, embedder: Embedder, cache_dir: Path, candidates: int = 50,
-                 index: SearchIndex | None = None) -> None:
+    def __init__(self, store: ChromaStore | None, embedder: Embedder, cache_dir: Path,
+                 candidates: int = _DEFAULT_CANDIDATES, index: SearchIndex | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.cache_dir = cache_dir
@@ -359,7 +377,7 @@ class Retriever:
         if not index.chunks:
             return [[] for _ in queries]
         n = max(k, self.candidates)
-        depth = min(n, 3 * k + 5)  # enough candidates to fill k after dropping repeated passages
+        depth = min(n, _DEPTH_PER_K * k + _DEPTH_EXTRA)  # enough to fill k after dropping repeated passages
         vectors = self.embedder.embed_queries(list(queries)) if mode != "bm25" else None
         out = []
         for i, q in enumerate(queries):
