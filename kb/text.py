@@ -77,18 +77,27 @@ def search_tokens(text: str) -> list[str]:
     return out
 
 
+# Language detection: marker words among the first _LANG_SAMPLE_WORDS words, plus _ACCENT_WEIGHT
+# per letter found in one language only (in the first _LANG_SAMPLE_CHARS characters); below
+# _LANG_MIN_EVIDENCE the default is kept. Set by hand with the first chunker (a33589a), not measured.
+_LANG_SAMPLE_WORDS = 2000
+_LANG_SAMPLE_CHARS = 20000
+_ACCENT_WEIGHT = 2
+_LANG_MIN_EVIDENCE = 2
+
+
 def detect_language(text: str, default: str = "pt") -> str:
     """``pt``, ``es`` or ``en`` by counting marker function words; ``default`` when unsure."""
     counts = {lang: 0 for lang in _MARKERS}
-    for w in words(text.lower())[:2000]:
+    for w in words(text.lower())[:_LANG_SAMPLE_WORDS]:
         for lang, markers in _MARKERS.items():
             if w in markers:
                 counts[lang] += 1
     # accented letters that exist in one language only
-    counts["pt"] += 2 * len(re.findall(r"[ãõç]", text[:20000]))
-    counts["es"] += 2 * len(re.findall(r"[ñ¿¡]", text[:20000]))
+    counts["pt"] += _ACCENT_WEIGHT * len(re.findall(r"[ãõç]", text[:_LANG_SAMPLE_CHARS]))
+    counts["es"] += _ACCENT_WEIGHT * len(re.findall(r"[ñ¿¡]", text[:_LANG_SAMPLE_CHARS]))
     best = max(counts, key=lambda k: counts[k])
-    return best if counts[best] >= 2 else default
+    return best if counts[best] >= _LANG_MIN_EVIDENCE else default
 
 
 def normalize_space(text: str) -> str:
@@ -170,6 +179,11 @@ _CODE_LINE_RE = re.compile(
 )
 
 
+# A heading has at least one letter in _HEADING_LETTER_RATIO of its characters (and 2 or more):
+# "3.2 %" or "-> x" is not one. Set by hand, not measured.
+_HEADING_LETTER_RATIO = 3
+
+
 def can_be_heading(line: str) -> bool:
     """False for lines that must never become a section heading: URLs, footnotes,
     source credits, code, and lines that are mostly punctuation or digits."""
@@ -181,7 +195,7 @@ def can_be_heading(line: str) -> bool:
     if not (s[0].isalnum() or s[0] in "¿¡\"“'(«"):
         return False  # ".RING: ..." continues a line; "-> x" is an arrow note
     letters = sum(c.isalpha() for c in s)
-    return letters >= max(2, len(s) // 3)
+    return letters >= max(2, len(s) // _HEADING_LETTER_RATIO)
 
 
 def ends_open(text: str) -> bool:
