@@ -33,6 +33,8 @@ ANSWER_WINDOW = 0.15
 
 @dataclass
 class Answer:
+    """What ``ask`` returns: the answer text, the passages it was drawn from, whether the course seemed
+    to hold an answer, how it was made, and which passages (1-based) it cites."""
     question: str
     text: str
     hits: list[Hit]
@@ -41,6 +43,7 @@ class Answer:
     cited: list[int] = field(default_factory=list)  # passage numbers the answer uses
 
     def to_json(self) -> dict[str, Any]:
+        """The answer as ``kb ask --json`` prints it, with every passage consulted."""
         return {"question": self.question, "answer": self.text, "found": self.found, "method": self.method,
                 "cited": self.cited, "passages": [h.to_json() for h in self.hits]}
 
