@@ -65,7 +65,7 @@ class Draft:
     chunk: Chunk
     key: str  # what the question is about (a term): one question per key
     priority: float
-    item: str = ""  # the idea (chunk id + item index) it was written from: one question per idea
+    item: str = ""  # the idea(s) (chunk id + item index, "|"-joined) it was written from: one question per idea
 
 
 @dataclass
@@ -391,13 +391,17 @@ class _Selection:
     def take(self, d: Draft) -> None:
         self.chosen.append(d)
         self.used_keys.add(d.key)
-        if d.item:
-            self.used_items.add(d.item)
+        self.used_items.update(x for x in d.item.split("|") if x)
         self.per_type[d.question.type] += 1
 
     def free(self, d: Draft) -> bool:
-        """Not chosen yet, and its idea and its item not asked about yet."""
-        return d not in self.chosen and d.key not in self.used_keys and not (d.item and d.item in self.used_items)
+        """Not chosen yet, its idea and its items not asked about yet, and neither its answer
+        written in a chosen stem nor a chosen answer written in its stem."""
+        from .quizcheck import answers_elsewhere
+
+        if d in self.chosen or d.key in self.used_keys or any(x in self.used_items for x in d.item.split("|") if x):
+            return False
+        return not answers_elsewhere([*(c.question for c in self.chosen), d.question])
 
 
 def _selection_pool(drafts: list[Draft], request: GenerationRequest, notes: list[str]) -> list[Draft]:
