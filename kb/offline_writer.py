@@ -46,7 +46,19 @@ from .generate import (
 )
 from .ideas import Item, Slide, complete_sentence, dangling, read_slide
 from .quiz import Question
-from .quizcheck import _stems4, defects, generic_title, giveaway, no_context, norm, same_thing, stems, vocabulary
+from .quizcheck import IMPERATIVE as _IMPERATIVE
+from .quizcheck import (
+    _stems4,
+    defects,
+    generic_title,
+    giveaway,
+    no_context,
+    norm,
+    same_thing,
+    stems,
+    unglue,
+    vocabulary,
+)
 from .records import Chunk, content_hash
 from .text import STOPWORDS, detect_language, fold, sentences, words
 
@@ -73,12 +85,12 @@ _T = {
     "label_stmt": {"pt": "Em «{c}», «{t}» significa: {d}", "es": "En «{c}», «{t}» significa: {d}",
                    "en": "In «{c}», «{t}» means: {d}"},
     "scope_answer": {"pt": "Apenas {x}, e não {y}.", "es": "Solo {x}, y no {y}.", "en": "Only {x}, not {y}."},
-    "how": {"pt": "Como se pode {t}?", "es": "¿Cómo se puede {t}?", "en": "How do you {t}?"},
+    "how": {"pt": "O que é preciso fazer para {t}?", "es": "¿Qué hay que hacer para {t}?", "en": "What do you do to {t}?"},
     "enables": {"pt": "O que permite {t}?", "es": "¿Qué permite {t}?", "en": "What does {t} allow?"},
     "enables_pl": {"pt": "O que permitem {t}?", "es": "¿Qué permiten {t}?", "en": "What do {t} allow?"},
     "caveat": {"pt": "O que se deve ter em conta ao {t}?", "es": "¿Qué hay que tener en cuenta al {t}?",
                "en": "What must you keep in mind when {t}?"},
-    "by": {"pt": "Utilizando {t}.", "es": "Utilizando {t}.", "en": "Using {t}."},
+    "by": {"pt": "Utilizar {t}.", "es": "Utilizar {t}.", "en": "Use {t}."},
     "tf": {"pt": "Verdadeiro ou falso? {s}", "es": "¿Verdadero o falso? {s}", "en": "True or false? {s}"},
     "true": {"pt": "Verdadeiro", "es": "Verdadero", "en": "True"},
     "false": {"pt": "Falso", "es": "Falso", "en": "False"},
@@ -123,17 +135,6 @@ _CAT_GROUP = {"clase": "class", "classe": "class", "class": "class",
               "opción": "option", "opcion": "option", "opção": "option", "opcao": "option", "parámetro": "option",
               "parametro": "option", "parâmetro": "option", "argumento": "option", "option": "option",
               "parameter": "option", "argument": "option"}
-_IMPERATIVE = {
-    "es": {"Utiliza": "utilizar", "Usa": "usar", "Ajusta": "ajustar", "Congela": "congelar", "Reemplaza": "reemplazar",
-           "Entrena": "entrenar", "Verifica": "verificar", "Analiza": "analizar", "Visualiza": "visualizar",
-           "Aplica": "aplicar", "Combina": "combinar", "Almacena": "almacenar", "Guarda": "guardar", "Itera": "iterar",
-           "Realiza": "realizar", "Configura": "configurar", "Divide": "dividir", "Define": "definir"},
-    "pt": {"Use": "usar", "Utilize": "utilizar", "Ajuste": "ajustar", "Congele": "congelar", "Substitua": "substituir",
-           "Treine": "treinar", "Verifique": "verificar", "Aplique": "aplicar", "Combine": "combinar",
-           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir", "Defina": "definir"},
-    "en": {"Use": "use", "Adjust": "adjust", "Freeze": "freeze", "Replace": "replace", "Train": "train",
-           "Apply": "apply", "Combine": "combine", "Store": "store", "Save": "save", "Configure": "configure"},
-}
 _PURPOSE = re.compile(r"^(?P<imp>\w+)\s+(?P<obj>.+?)\s+(?:para|to|in order to|a fin de)\s+(?P<goal>[a-záéíóúç].{10,})$")
 _VAGUE_GOAL = re.compile(r"^(comprender|entender|conocer|mejorar|facilitar|ayudar|compreender|melhorar|ajudar|"
                          r"understand|improve|help|better)\b", re.I)
@@ -170,6 +171,12 @@ _ROMANCE_FUNCTION_WORDS = frozenset("de del la el los las en que y para con por 
                                     " um uma".split())
 _NOT_NOUN_W = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?)$")
 _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
+
+
+# questions that ask to explain, compare or apply (how, steps, where, the difference) rank a
+# little above recall of one line at the same centrality (hand-set, writer v3)
+_EXPLAIN = frozenset({"compare", "steps", "how", "scope"})
+_EXPLAIN_BONUS = 0.2
 
 
 @dataclass(frozen=True)
@@ -269,7 +276,7 @@ def _english_adjective(label: str) -> bool:
     stem it is an English fragment with no noun ("¿qué diferencia hay entre Static y Dynamic?")."""
     w = label.strip()
     return " " not in w and w.isascii() and w[:1].isupper() and not w[1:2].isupper() \
-        and bool(re.search(r"(ic|ed|ous|ive|al|able|ible|ing)$", w.lower()))
+        and bool(re.search(r"(ic|ed|ous|ive|able|ible)$", w.lower()))
 
 
 def _restates_label(item: Item) -> bool:
@@ -342,7 +349,7 @@ class OfflineWriter:
             slide = read_slide(chunk)
             self._source = chunk.source
             if chunk.source not in self._vocab:
-                self._vocab[chunk.source] = vocabulary(" ".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
+                self._vocab[chunk.source] = vocabulary("\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
             self._labels(slide, lang, course, drafts)
@@ -369,14 +376,17 @@ class OfflineWriter:
     def _draft(self, slide: Slide, item: Item | None, q: Question, key: str, priority: float,
                quote: str | None = None, also: Sequence[Item] = ()) -> Draft:
         quote = quote or (item.text if item else q.answer)
-        prompt = q.prompt
+        vocab = self._vocab.get(slide.chunk.source)
+        prompt, answer = (unglue(q.prompt, vocab), unglue(q.answer, vocab)) if vocab else (q.prompt, q.answer)
         if q.type == "short" and no_context(q):  # "¿Qué son los parámetros?": of what?
             about = self._about(slide)
             if about and not re.match(r"^(En|Em|In)\s+«", prompt):
                 prompt = _situate(prompt, about, q.lang)
-        q = Question(type=q.type, prompt=prompt, answer=q.answer, citations=(_citation(slide.chunk, quote),),
+        q = Question(type=q.type, prompt=prompt, answer=answer, citations=(_citation(slide.chunk, quote),),
                      concepts=q.concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
                      accepted=q.accepted, origin=q.origin)
+        if q.origin in _EXPLAIN:
+            priority += _EXPLAIN_BONUS  # explaining, comparing, applying before recalling a line
         # an idea is its bullet's text in its source: the same bullet in two overlapping
         # passages is one idea; a question on two bullets (a difference) uses up both
         item_key = "|".join(content_hash(slide.chunk.source, norm(it.text)) for it in ([item] if item else []) + list(also))
@@ -466,16 +476,32 @@ class OfflineWriter:
             prompt = f"{ctx}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
         if re.match(r"^[A-Z][a-z]{0,5}\.[a-z]", s) and (s[0].lower() + s[1:s.index(" ")]) in course.raw_text:
             s = s[0].lower() + s[1:]  # "Tf.distribute.Strategy" at a bullet's start is tf.distribute.Strategy
+            prompt = prompt.replace(shown, shown[0].lower() + shown[1:], 1)
         answer = _sentence_end(s)
+        more = self._continuation(slide, item)
+        full = f"{answer} {more}" if more else answer  # "… es una técnica …. Permite distribuir el modelo …"
         prio = 2.3 + self._centrality(bare, slide, course)
         concepts = self._concepts(definition, bare, course) or (bare,)
         key = fold(bare)
-        out.append(self._draft(slide, item, Question("short", prompt, answer, (), concepts, "medium", lang,
+        out.append(self._draft(slide, item, Question("short", prompt, full, (), concepts, "medium", lang,
                                                      origin="definition"), key, prio, quote=s))
         out.append(self._draft(slide, item, Question("tf", _t("tf", lang, s=answer), f"{_t('true', lang)}.", (),
                                                      (bare,), "easy", lang, correct=True, origin="tf"),
                                key, prio - 0.6, quote=s))
         return True
+
+    def _continuation(self, slide: Slide, item: Item) -> str:
+        """The next bullet when it goes on about the same subject without naming it ("Permite
+        distribuir el modelo y los datos …", "Consiste en aplicar transformaciones …"): a
+        definition's model answer says what the thing does, not only its genus."""
+        nxt = next((it for it in slide.items if it.index == item.index + 1), None)
+        if nxt is None or nxt.label or not nxt.whole or not complete_sentence(nxt.text, min_words=5):
+            return ""
+        ws = nxt.text.split()
+        second = fold(ws[1]) if len(ws) > 1 else ""
+        verb_like = second in ("en", "a", "al", "el", "la", "los", "las", "un", "una", "que", "con", "em", "o", "os", "as",
+                               "um", "uma") or bool(re.search(r"(ar|er|ir)$", second))  # "Soporte para TF": no verb
+        return _sentence_end(nxt.text) if verb_like and self._no_subject_word(nxt.text, slide.chunk.source) else ""
 
     @staticmethod
     def _case(term: str, course: CourseTerms) -> str:
@@ -822,6 +848,8 @@ class OfflineWriter:
                     continue
                 if self._no_subject_word(subj, slide.chunk.source):
                     continue  # "Permite distribuir …" has no subject of its own
+                if len(sw) <= 2 and course.source_share(words(subj)[-1], slide.chunk.source) > 0.3:
+                    continue  # "PyTorch permite …" in a PyTorch deck: what the whole course is about
                 if _tautology(subj, what, ""):
                     continue
                 plural = m.group("verb") in ("permiten", "permitem", "allow")
@@ -929,8 +957,10 @@ class OfflineWriter:
             m = _VS.match(item.text)
             if m and i + 1 < len(items) and " vs" in items[i + 1].text:
                 sides = re.split(r"\s+vs\.?\s+", items[i + 1].text, maxsplit=1)
-                if lang != "en" and not {fold(w) for w in words(items[i + 1].text)} & _ROMANCE_FUNCTION_WORDS:
-                    continue  # the slide's English note would be the model answer of a Spanish question
+                # the slide's own note may be in English ("single-process multi-thread … vs.
+                # multi-process parallelism"): the answer quotes it as the course says it, without
+                # code asides ("(a wrapper of scatter + parallel_apply + gather)")
+                sides = [re.sub(r"\s*\([^)]*[+_=][^)]*\)", "", x).strip() for x in sides]
                 if len(sides) == 2 and all(len(words(x)) >= 2 for x in sides):
                     a, b = m.group("a").strip(), m.group("b").strip()
                     answer = f"{a}: {sides[0].strip().rstrip('.')}; {b}: {sides[1].strip().rstrip('.')}."

@@ -260,6 +260,9 @@ def dangling_reference(q: Question) -> str | None:
     text = statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt
     text = _TEMPLATE_ANAPHORA.sub(" ", text)
     ws = [fold(w) for w in words(text)]
+    if re.search(r"\b(?:el|la|los|las|o|a|os|as|the)\s+(?:siguientes?|seguintes?|following)\b|\b(?:a continuación|abaixo|"
+                 r"below)\b", text, re.I) and q.type == "short":
+        return "dangling-reference"  # "¿Qué permite el siguiente código?": a code block the question does not show
     for i, w in enumerate(ws[:3]):  # opening on a reference: its antecedent is in a sentence not shown
         if w in _ANAPHORA:
             if w in ("este", "esta", "estos", "estas", "estes", "esse", "essa", "this", "these", "that") and \
@@ -302,6 +305,8 @@ def _answer_body(q: Question) -> str:
     a = q.answer
     if q.origin == "purpose":
         return re.sub(r"^(Para|To|In order to)\s+", "", a)
+    if q.origin == "compare":  # "A: … ; B: …": each side without its label
+        return re.sub(r"(?:^|[.;]\s+)[^:;.]{2,60}:\s", " ", a).strip()
     m = re.match(r"^[^:]{2,60}:\s+(.*)$", a)
     if m:
         return m.group(1)
@@ -337,26 +342,49 @@ _GLUE_HEADS = ("el", "la", "los", "las", "de", "del", "en", "y", "que", "se", "u
 
 
 def vocabulary(text: str) -> Counter:
-    """Folded word and word-pair counts of a source."""
-    ws = [fold(w) for w in words(text)]
+    """Folded word and word-pair counts of a source, each distinct line counted once (the
+    passages of a source overlap: a line in two passages is still one occurrence)."""
+    lines = dict.fromkeys(" ".join(line.split()) for line in text.split("\n"))
+    ws = [fold(w) for w in words("\n".join(lines))]
     return Counter(ws) + Counter(f"{a} {b}" for a, b in zip(ws, ws[1:]))
 
 
+def _glue_split(w: str, vocab: Counter) -> tuple[str, str] | None:
+    """(head, tail) when the word is two the PDF ran together: seen once in the source, and a
+    function word glued before ("elsistema") or after ("claseque", "útilcuando") a word, the
+    pair being written apart elsewhere in the source ("el sistema", "clase que")."""
+    fw = fold(w)
+    if len(fw) < 6 or not w.islower() or vocab.get(fw, 0) > 1:
+        return None
+    for head in _GLUE_HEADS:
+        rest = fw[len(head):]
+        if fw.startswith(head) and len(rest) >= 4 and vocab.get(f"{head} {rest}", 0) >= 1 and rest not in STOPWORDS:
+            return w[:len(head)], w[len(head):]
+    for tail in _GLUE_TAILS:
+        rest = fw[:-len(tail)]
+        if fw.endswith(tail) and len(rest) >= 4 and vocab.get(f"{rest} {tail}", 0) >= 1 and rest not in STOPWORDS:
+            return w[:-len(tail)], w[-len(tail):]
+    return None
+
+
+_GLUE_TAILS = ("que", "de", "del", "cuando", "en", "el", "la", "y", "para", "con", "como")
+
+
 def glued_words(q: Question, vocab: Counter) -> str | None:
-    """Two words the PDF ran together ("elsistema"): a word seen once in the source that is
-    an article or preposition glued to a word the source also writes apart ("el sistema")."""
+    """Two words the PDF ran together ("elsistema", "claseque"): see :func:`_glue_split`."""
     if not vocab:
         return None
     texts = [q.prompt, q.answer, *q.choices]
-    for w in words(" ".join(texts)):
-        fw = fold(w)
-        if len(fw) < 6 or not w.islower() or vocab.get(fw, 0) > 1:
-            continue
-        for head in _GLUE_HEADS:
-            rest = fw[len(head):]
-            if fw.startswith(head) and len(rest) >= 4 and vocab.get(f"{head} {rest}", 0) >= 1 and rest not in STOPWORDS:
-                return "glued-words"
-    return None
+    return "glued-words" if any(_glue_split(w, vocab) for w in words(" ".join(texts))) else None
+
+
+def unglue(text: str, vocab: Counter) -> str:
+    """The text with the words the PDF ran together written apart ("claseque" → "clase que")."""
+    def fix(m: re.Match) -> str:
+        split = _glue_split(m.group(0), vocab)
+        return f"{split[0]} {split[1]}" if split else m.group(0)
+
+    return re.sub(r"[A-Za-zÀ-ÖØ-öø-ÿ]{6,}", fix, text) if vocab else text
 
 
 _GENERIC_TITLE_WORDS = frozenset("""consideraciones consideracoes consideracion adicionales adicionais additional
@@ -375,7 +403,8 @@ def generic_title(title: str) -> bool:
 
 # subjects that need to be situated: a bare plural noun, a dunder or method with no owner
 _BARE_SUBJECT = re.compile(
-    r"^¿?(?:Qué (?:es|son|devuelve)|O que (?:é|são|retorna)|What (?:is|are|does))\s+"
+    r"^¿?(?:Qué (?:es|son|devuelve)|Para qué (?:se utiliza|se usa|sirve)|O que (?:é|são|retorna)|"
+    r"Para que (?:é usad[oa]|serve)|What (?:is|are|does))\s+"
     r"(?:(?:el|la|los|las|o|a|os|as|the)\s+)?(?:método\s+|metodo\s+|función\s+|method\s+|function\s+)?"
     r"(?P<t>[\w.]+(?:\(\))?)\s*\??$", re.I)
 _BARE_DIFFER = re.compile(r"^¿?(?:Qué diferencia hay entre|Qual é a diferença entre|What is the difference between)\s", re.I)
@@ -481,6 +510,20 @@ def unsupported(q: Question, passage: str, embedder=None) -> str | None:
     return None
 
 
+# instructions a slide gives (imperative → infinitive): a statement opening on one has its subject: you
+IMPERATIVE = {
+    "es": {"Utiliza": "utilizar", "Usa": "usar", "Ajusta": "ajustar", "Congela": "congelar", "Reemplaza": "reemplazar",
+           "Entrena": "entrenar", "Verifica": "verificar", "Analiza": "analizar", "Visualiza": "visualizar",
+           "Aplica": "aplicar", "Combina": "combinar", "Almacena": "almacenar", "Guarda": "guardar", "Itera": "iterar",
+           "Realiza": "realizar", "Configura": "configurar", "Divide": "dividir", "Define": "definir"},
+    "pt": {"Use": "usar", "Utilize": "utilizar", "Ajuste": "ajustar", "Congele": "congelar", "Substitua": "substituir",
+           "Treine": "treinar", "Verifique": "verificar", "Aplique": "aplicar", "Combine": "combinar",
+           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir", "Defina": "definir"},
+    "en": {"Use": "use", "Adjust": "adjust", "Freeze": "freeze", "Replace": "replace", "Train": "train",
+           "Apply": "apply", "Combine": "combine", "Store": "store", "Save": "save", "Configure": "configure"},
+}
+
+
 _VERB_END = re.compile(r"(a|e|an|en|ye|yen|am|em)$")
 _DETERMINERS = ("el", "la", "los", "las", "un", "una", "o", "a", "os", "as", "um", "uma", "del", "al", "do", "da",
                 "the", "su", "sus", "este", "esta", "nuestro", "nuestra")
@@ -503,6 +546,8 @@ def no_subject(q: Question, vocab: Counter) -> str | None:
         return None
     if any(vocab.get(f"{d} {fw}", 0) for d in _DETERMINERS):
         return None  # "la data", "el modelo": a noun
+    if w in IMPERATIVE.get(q.lang, {}):
+        return None  # "Utiliza la opción _____ …": an instruction to the reader
     return "no-subject"
 
 

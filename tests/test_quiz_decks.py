@@ -121,7 +121,7 @@ def test_difficulty_filters_and_says_so(course):
     assert r.returncode == 0, r.stderr
     qs = json.loads(r.stdout)["questions"]
     assert qs and all(q["difficulty"] == "hard" for q in qs)
-    assert {q["origin"] for q in qs} <= {"compare", "scope", "steps", "harvested"}
+    assert {q["origin"] for q in qs} <= {"compare", "scope", "steps", "harvested", "how", "caveat"}
     assert "--difficulty hard: the material supports" in " ".join(r.stderr.split())
 
 
