@@ -84,7 +84,7 @@ _T = {
                     "en": "In {c}, which term matches this description: «{d}»?"},
     "label_stmt": {"pt": "Em «{c}», «{t}» significa: {d}", "es": "En «{c}», «{t}» significa: {d}",
                    "en": "In «{c}», «{t}» means: {d}"},
-    "scope_answer": {"pt": "Apenas {x}, e não {y}.", "es": "Solo {x}, y no {y}.", "en": "Only {x}, not {y}."},
+    "scope_answer": {"pt": "Apenas {x} e não {y}.", "es": "Solo {x} y no {y}.", "en": "Only {x} and not {y}."},
     "how": {"pt": "O que é preciso fazer para {t}?", "es": "¿Qué hay que hacer para {t}?", "en": "What do you do to {t}?"},
     "enables": {"pt": "O que permite {t}?", "es": "¿Qué permite {t}?", "en": "What does {t} allow?"},
     "enables_pl": {"pt": "O que permitem {t}?", "es": "¿Qué permiten {t}?", "en": "What do {t} allow?"},
