@@ -290,6 +290,17 @@ def _restates_label(item: Item) -> bool:
     return bool(label & stems(item.body))
 
 
+_CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
+
+
+def _with_code_names(text: str, exclude: str, concepts: tuple[str, ...], k: int = 4) -> tuple[str, ...]:
+    """The code names an answer gives (torch.save(), state_dict(), __len__()) first — a right
+    reply must name them — then the other key concepts that are not part of one."""
+    names = [n for n in dict.fromkeys(_CODE_NAME.findall(text)) if n not in exclude]
+    rest = [c for c in concepts if not any(fold(c) in fold(n) or fold(n).rstrip("()") in fold(c) for n in names)]
+    return tuple(names + rest)[:k]
+
+
 def _short_name(name: str) -> str:
     """torch.utils.data.DataLoader → DataLoader; torch.save() → save()."""
     paren = "()" if name.endswith("()") else ""
@@ -481,7 +492,7 @@ class OfflineWriter:
         more = self._continuation(slide, item)
         full = f"{answer} {more}" if more else answer  # "… es una técnica …. Permite distribuir el modelo …"
         prio = 2.3 + self._centrality(bare, slide, course)
-        concepts = self._concepts(definition, bare, course) or (bare,)
+        concepts = self._concepts(f"{definition} {more}", bare, course) or (bare,)
         key = fold(bare)
         out.append(self._draft(slide, item, Question("short", prompt, full, (), concepts, "medium", lang,
                                                      origin="definition"), key, prio, quote=s))
@@ -534,7 +545,8 @@ class OfflineWriter:
     def _labels(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
         runs: dict[int, list[Item]] = defaultdict(list)
         for item in slide.items:
-            if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body):
+            if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body) \
+                    and not re.search(r'[=\[\]{}"<>]', item.label):  # 'os.environ["TF_CONFIG"] = …': code, no term
                 runs[item.run].append(item)
         title = self._about(slide)
         if not title and generic_title(slide.title):
@@ -758,7 +770,10 @@ class OfflineWriter:
                     or any(w.capitalize() in verbs for w in words(obj)[1:]):
                 continue  # "iterar … y visualiza …": two instructions in one
             inf = verbs[m.group("imp")]
-            if _tautology(obj, goal, slide.title):
+            tool_use = fold(m.group("imp")) in ("utiliza", "usa", "utilize", "use")
+            if tool_use and re.search(r"\s(y|e|and)\s+\w+(ar|er|ir)\b", goal):
+                continue  # "usa X para definir … y usar …": two goals, neither the tool's purpose
+            if tool_use or _tautology(obj, goal, slide.title):
                 # "utilizar torch.hub.load()" → "para cargar …": ask the other way round, how to
                 # reach the goal; "congelar …" → "para evitar que se modifiquen": not at all
                 main = _GERUND.split(goal, maxsplit=1)[0].strip(" ,")  # "cargar un modelo, especificando …"
@@ -800,7 +815,7 @@ class OfflineWriter:
             return  # a goal is an action: "guardar el estado del modelo"
         answer = _sentence_end(answer[:1].upper() + answer[1:])
         prompt = self._situated(slide, _t("how", lang, t=goal), lang)
-        concepts = self._concepts(answer, goal, course) or tuple(w for w in words(answer) if _TECH.match(w))[:3]
+        concepts = _with_code_names(answer, goal, self._concepts(answer, goal, course))
         if not concepts:
             return
         q = Question("short", prompt, answer, (), concepts, "hard", lang, origin="how")
@@ -928,7 +943,8 @@ class OfflineWriter:
         if len(best) < 3 or best[0] not in slide.items:
             return
         answer = " ".join(f"{n}. {_sentence_end(it.text)}" for n, it in enumerate(best, start=1))
-        concepts = tuple(dict.fromkeys(c for it in best for c in self._concepts(it.text, title, course, 1)))
+        concepts = _with_code_names(answer, title, tuple(dict.fromkeys(
+            c for it in best for c in self._concepts(it.text, title, course, 1))), k=5)
         q = Question("short", _t("steps", lang, t=_lower_first(title)), answer, (), concepts[:5] or (title,), "hard", lang,
                      origin="steps")
         here = [it for it in best if it in slide.items]
