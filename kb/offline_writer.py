@@ -1084,7 +1084,7 @@ class OfflineWriter:
                              citations=(_citation(chunk, first),),
                              concepts=course.key_concepts(answer, exclude=prompt, k=5), difficulty="hard", lang=lang,
                              origin="harvested")
-                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.0))
+                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))  # the course's own exercises first
 
 
 def balance_positions(questions: list[Question]) -> list[Question]:
