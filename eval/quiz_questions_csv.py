@@ -3,9 +3,10 @@
     python eval/quiz_questions_csv.py /path/to/scratch/quizzes out.csv
 
 One row per distinct question (the same question in two quizzes, options in another order,
-is listed once, under the id of its first appearance) with its citation, type, prompt and
-answer (multiple choice: the options, then ``→`` the right one), and the quizzes it is in.
-No rating column: the rater adds one.
+is listed once, under the id of its first appearance): question_id, source, locator, type,
+prompt, choices (multiple choice, " | "-joined), answer (multiple choice: the right option),
+concepts (" | "-joined) and the quizzes it is in. The review quizzes found in the folder are
+read (those of QUIZZES that exist; at least one). No rating column: the rater adds one.
 """
 
 from __future__ import annotations
@@ -21,23 +22,24 @@ QUIZZES = ["review-03Datos-n12", "review-05modelos-n12", "review-course-n20", "r
 
 def main(folder: Path, out: Path) -> None:
     rows: dict[tuple, dict] = {}
-    for name in QUIZZES:
+    names = [n for n in QUIZZES if (folder / f"{n}.json").exists()]
+    if not names:
+        sys.exit(f"{folder}: no review quizzes; regenerate them with the commands in eval/quiz_review.md")
+    for name in names:
         path = folder / f"{name}.json"
-        if not path.exists():
-            sys.exit(f"{path}: missing; regenerate the quizzes with the commands in eval/quiz_review.md")
         for q in json.loads(path.read_text(encoding="utf-8"))["questions"]:
             key = (q["type"], q["prompt"], tuple(sorted(q.get("choices") or ())), q["answer"])
             if key in rows:
                 rows[key]["quizzes"] += f" {name}"
                 continue
             cit = (q.get("citations") or [{}])[0]
-            answer = q["answer"]
-            if q["type"] == "mcq":
-                answer = " | ".join(q["choices"]) + " → " + q["choices"][q["correct"]]
-            rows[key] = {"id": q["id"], "source": cit.get("source", ""), "locator": cit.get("locator", ""),
-                         "type": q["type"], "prompt": q["prompt"], "answer": answer, "quizzes": name}
+            answer = q["choices"][q["correct"]] if q["type"] == "mcq" else q["answer"]
+            rows[key] = {"question_id": q["id"], "source": cit.get("source", ""), "locator": cit.get("locator", ""),
+                         "type": q["type"], "prompt": q["prompt"], "choices": " | ".join(q.get("choices") or ()),
+                         "answer": answer, "concepts": " | ".join(q.get("concepts") or ()), "quizzes": name}
     with out.open("w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=["id", "source", "locator", "type", "prompt", "answer", "quizzes"])
+        w = csv.DictWriter(f, fieldnames=["question_id", "source", "locator", "type", "prompt", "choices", "answer",
+                                          "concepts", "quizzes"])
         w.writeheader()
         w.writerows(rows.values())
     by_src: dict[str, int] = {}

@@ -97,7 +97,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     that gives the answer away, options naming the same thing, an answer the cited passage does
     not support (true/false: a true statement must be in the passage, a false one must
     contradict a quote that is), distractors or false-statement words the cited source never
-    mentions (implausible to its students), plus off-topic (for a ``--topic`` quiz: the cited passage is
+    mentions (implausible to its students), an answer another question writes in its stem
+    (``answer-elsewhere``), plus off-topic (for a ``--topic`` quiz: the cited passage is
     not about the topic), a language that is not the question's, and near-duplicates
     (prompt + answer cosine ≥ 0.88, the later one counts). The headline ``clean`` is the share
     of questions with none of these.
@@ -112,7 +113,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     import numpy as np
 
     from .generate import passage_usable, topic_relevance
-    from .quizcheck import defects, duplicate_questions, foreign_material, position_skew, vocabulary
+    from .quizcheck import answers_elsewhere, defects, duplicate_questions, foreign_material, position_skew, vocabulary
     from .text import detect_language
 
     qs = list(quiz.questions)
@@ -154,6 +155,10 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         f = found[[q.id for q in qs].index(later)]
         if "near-duplicate" not in f:
             f.append("near-duplicate")
+    elsewhere = answers_elsewhere(qs)  # one question's answer written in another's stem
+    for q, f in zip(qs, found):
+        if q.id in elsewhere:
+            f.append("answer-elsewhere")
     results = ws.retriever.search_many([q.prompt for q in qs], k=5)
     answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results)]
 

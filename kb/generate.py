@@ -65,7 +65,7 @@ class Draft:
     chunk: Chunk
     key: str  # what the question is about (a term): one question per key
     priority: float
-    item: str = ""  # the idea (chunk id + item index) it was written from: one question per idea
+    item: str = ""  # the idea(s) (chunk id + item index, "|"-joined) it was written from: one question per idea
 
 
 @dataclass
@@ -124,7 +124,8 @@ _GENERIC = frozenset("""necessario necessaria necessarios parte partes forma for
     technique techniques valor valores value values sistema sistemas system systems proceso procesos processo
     processos process variedad variedade variety cantidad quantidade amount numero number manera maneiras
     asegurate asegurese usan divide define completo final menudo conjunto conjuntos todos todas mismo misma mismos
-    mismas estan esten utiliza realiza permite
+    mismas estan esten utiliza realiza permite metodo metodos funcion funciones clase clases method function
+    class alguna algunas cero punto consiste consisten pueden puede
     diferentes diferente different distintos especificos especifica especificas specific varias several
     capacidad capacidade ability forma uso utilizacion utilizacao usage herramienta herramientas ferramenta
     ferramentas tool tools opcion opciones opcao opcoes option options caracteristicas aspectos aspects
@@ -132,6 +133,12 @@ _GENERIC = frozenset("""necessario necessaria necessarios parte partes forma for
     nova novas new mejor mayor menor melhor maior rapido rapida rapidos faster facil simple complejo complejos
     avanzada avanzadas avancado comun comunes comunmente common mediante traves entre antes despues durante
     mientras enquanto antes depois tanto otro otros etc posteriormente automaticamente amplia amplio""".split())
+
+_VERB_1PL = re.compile(r"(?<=...)(amos|emos|imos)$")  # "utilizamos", "necesitamos"
+# instructions a slide gives ("Reemplaza la capa …"): verbs, never the concept of an answer
+_INSTRUCTIONS = frozenset(fold(w) for w in """utiliza usa ajusta congela reemplaza entrena verifica analiza visualiza
+    aplica combina almacena guarda itera realiza configura divide define utilize use ajuste congele substitua treine
+    verifique aplique armazene salve configure divida defina""".split())
 
 # third-person verb endings ("representan", "utilizan", "optimiza") and the nouns that share them
 _VERB_3P = re.compile(r"(?<=...)(an|en|iza|izan|aron|ieron|aba|aban)$")
@@ -275,7 +282,8 @@ class CourseTerms:
         """A folded word that can be a concept: not a stopword, generic, excluded, short, a number,
         a word of one passage only or of most passages."""
         return not (fw in STOPWORDS or fw in _GENERIC or fw in skip or len(fw) < 4 or fw.isdigit()
-                    or self.df.get(fw, 0) < 2 or self.df.get(fw, 0) > _COURSE_COMMON * self.n_docs)
+                    or self.df.get(fw, 0) < 2 or self.df.get(fw, 0) > _COURSE_COMMON * self.n_docs
+                    or _VERB_1PL.search(fw) or fw in _INSTRUCTIONS)  # "Utilizamos", "Reemplaza": verbs
 
     def _score_words(self, text: str, skip: set[str], scored: dict[str, float]) -> None:
         """Adds the text's concept words (by idf) and their 2-word phrases to scored."""
@@ -391,13 +399,17 @@ class _Selection:
     def take(self, d: Draft) -> None:
         self.chosen.append(d)
         self.used_keys.add(d.key)
-        if d.item:
-            self.used_items.add(d.item)
+        self.used_items.update(x for x in d.item.split("|") if x)
         self.per_type[d.question.type] += 1
 
     def free(self, d: Draft) -> bool:
-        """Not chosen yet, and its idea and its item not asked about yet."""
-        return d not in self.chosen and d.key not in self.used_keys and not (d.item and d.item in self.used_items)
+        """Not chosen yet, its idea and its items not asked about yet, and neither its answer
+        written in a chosen stem nor a chosen answer written in its stem."""
+        from .quizcheck import answers_elsewhere
+
+        if d in self.chosen or d.key in self.used_keys or any(x in self.used_items for x in d.item.split("|") if x):
+            return False
+        return not answers_elsewhere([*(c.question for c in self.chosen), d.question])
 
 
 def _selection_pool(drafts: list[Draft], request: GenerationRequest, notes: list[str]) -> list[Draft]:
@@ -453,6 +465,34 @@ def _take_rounds(sel: _Selection, ordered_groups: list[list[Draft]], request: Ge
                 progress = True
 
 
+def _no_lone_mcq(sel: _Selection, pool: list[Draft]) -> None:
+    """One multiple choice alone has its right option wherever it is: 100 % at one position.
+    Bring in a second (in place of the weakest true/false or cloze), else ask the lone one as
+    the cloze written from the same sentence."""
+    mcqs = [d for d in sel.chosen if d.question.type == "mcq"]
+    if len(mcqs) != 1:
+        return
+    weakest = sorted((d for d in sel.chosen if d.question.type in ("tf", "cloze")), key=lambda d: d.priority)
+    for cand in (d for d in pool if d.question.type == "mcq" and d not in sel.chosen):
+        for out in weakest:
+            rest = _Selection()
+            for d in sel.chosen:
+                if d is not out:
+                    rest.take(d)
+            if rest.free(cand):
+                sel.chosen[sel.chosen.index(out)] = cand
+                return
+    lone = mcqs[0]
+    rest = _Selection()
+    for d in sel.chosen:
+        if d is not lone:
+            rest.take(d)
+    ranked = sorted(pool, key=lambda d: -d.priority)
+    other = next((d for d in ranked if d.question.type != "mcq" and rest.free(d)), None)
+    if other is not None:  # the same sentence's cloze or how-question, or the next best idea
+        sel.chosen[sel.chosen.index(lone)] = other
+
+
 def select(drafts: list[Draft], request: GenerationRequest) -> tuple[list[Draft], list[str]]:
     """Up to n questions, central ideas first, spread over sources and sections (one question
     per section per round), one question per idea and per term, no type above ~40 % when
@@ -463,6 +503,7 @@ def select(drafts: list[Draft], request: GenerationRequest) -> tuple[list[Draft]
     sel = _Selection()
     _take_type_floors(sel, ordered_groups, request)
     _take_rounds(sel, ordered_groups, request, cap)
+    _no_lone_mcq(sel, [d for g in ordered_groups for d in g])
     order = {t: i for i, t in enumerate(TYPES)}
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 

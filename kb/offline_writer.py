@@ -27,7 +27,7 @@ Every draft then passes the checks of :mod:`kb.quizcheck` against the passage it
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,15 +46,27 @@ from .generate import (
 )
 from .ideas import Item, Slide, complete_sentence, dangling, read_slide
 from .quiz import Question
-from .quizcheck import _stems4, defects, generic_title, no_context, norm, same_thing, stems, vocabulary
+from .quizcheck import IMPERATIVE as _IMPERATIVE
+from .quizcheck import (
+    _stems4,
+    defects,
+    generic_title,
+    giveaway,
+    no_context,
+    norm,
+    same_thing,
+    stems,
+    unglue,
+    vocabulary,
+)
 from .records import Chunk, content_hash
 from .text import STOPWORDS, detect_language, fold, sentences, words
 
 _T = {
     "what_is": {"pt": "O que é {t}?", "es": "¿Qué es {t}?", "en": "What is {t}?"},
     "what_are": {"pt": "O que são {t}?", "es": "¿Qué son {t}?", "en": "What are {t}?"},
-    "means": {"pt": "Em «{c}», o que significa «{t}»?", "es": "En «{c}», ¿qué significa «{t}»?",
-              "en": "In «{c}», what does «{t}» mean?"},
+    "means": {"pt": "Em {c}, o que significa «{t}»?", "es": "En {c}, ¿qué significa «{t}»?",
+              "en": "In {c}, what does «{t}» mean?"},
     "means_bare": {"pt": "O que significa «{t}»?", "es": "¿Qué significa «{t}»?", "en": "What does «{t}» mean?"},
     "returns": {"pt": "O que retorna {t}?", "es": "¿Qué devuelve {t}?", "en": "What does {t} return?"},
     "used_for": {"pt": "Para que é usado {t}?", "es": "¿Para qué se utiliza {t}?", "en": "What is {t} used for?"},
@@ -67,11 +79,18 @@ _T = {
                     "en": "You should {t} only {x} and not {y}."},
     "complete": {"pt": "Complete a frase{c}: «{s}»", "es": "Completa la frase{c}: «{s}»", "en": "Complete the sentence{c}: «{s}»"},
     "cloze": {"pt": "Complete a lacuna{c}: {s}", "es": "Completa el espacio en blanco{c}: {s}", "en": "Fill in the blank{c}: {s}"},
-    "which_label": {"pt": "Em «{c}», qual termo corresponde a esta descrição: «{d}»?",
-                    "es": "En «{c}», ¿qué término corresponde a esta descripción: «{d}»?",
-                    "en": "In «{c}», which term matches this description: «{d}»?"},
+    "which_label": {"pt": "Em {c}, qual termo corresponde a esta descrição: «{d}»?",
+                    "es": "En {c}, ¿qué término corresponde a esta descripción: «{d}»?",
+                    "en": "In {c}, which term matches this description: «{d}»?"},
     "label_stmt": {"pt": "Em «{c}», «{t}» significa: {d}", "es": "En «{c}», «{t}» significa: {d}",
                    "en": "In «{c}», «{t}» means: {d}"},
+    "scope_answer": {"pt": "Apenas {x} e não {y}.", "es": "Solo {x} y no {y}.", "en": "Only {x} and not {y}."},
+    "how": {"pt": "O que é preciso fazer para {t}?", "es": "¿Qué hay que hacer para {t}?", "en": "What do you do to {t}?"},
+    "enables": {"pt": "O que permite {t}?", "es": "¿Qué permite {t}?", "en": "What does {t} allow?"},
+    "enables_pl": {"pt": "O que permitem {t}?", "es": "¿Qué permiten {t}?", "en": "What do {t} allow?"},
+    "caveat": {"pt": "O que se deve ter em conta ao {t}?", "es": "¿Qué hay que tener en cuenta al {t}?",
+               "en": "What must you keep in mind when {t}?"},
+    "by": {"pt": "Utilizar {t}.", "es": "Utilizar {t}.", "en": "Use {t}."},
     "tf": {"pt": "Verdadeiro ou falso? {s}", "es": "¿Verdadero o falso? {s}", "en": "True or false? {s}"},
     "true": {"pt": "Verdadeiro", "es": "Verdadero", "en": "True"},
     "false": {"pt": "Falso", "es": "Falso", "en": "False"},
@@ -116,20 +135,30 @@ _CAT_GROUP = {"clase": "class", "classe": "class", "class": "class",
               "opción": "option", "opcion": "option", "opção": "option", "opcao": "option", "parámetro": "option",
               "parametro": "option", "parâmetro": "option", "argumento": "option", "option": "option",
               "parameter": "option", "argument": "option"}
-_IMPERATIVE = {
-    "es": {"Utiliza": "utilizar", "Usa": "usar", "Ajusta": "ajustar", "Congela": "congelar", "Reemplaza": "reemplazar",
-           "Entrena": "entrenar", "Verifica": "verificar", "Analiza": "analizar", "Visualiza": "visualizar",
-           "Aplica": "aplicar", "Combina": "combinar", "Almacena": "almacenar", "Guarda": "guardar", "Itera": "iterar",
-           "Realiza": "realizar", "Configura": "configurar", "Divide": "dividir", "Define": "definir"},
-    "pt": {"Use": "usar", "Utilize": "utilizar", "Ajuste": "ajustar", "Congele": "congelar", "Substitua": "substituir",
-           "Treine": "treinar", "Verifique": "verificar", "Aplique": "aplicar", "Combine": "combinar",
-           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir", "Defina": "definir"},
-    "en": {"Use": "use", "Adjust": "adjust", "Freeze": "freeze", "Replace": "replace", "Train": "train",
-           "Apply": "apply", "Combine": "combine", "Store": "store", "Save": "save", "Configure": "configure"},
-}
 _PURPOSE = re.compile(r"^(?P<imp>\w+)\s+(?P<obj>.+?)\s+(?:para|to|in order to|a fin de)\s+(?P<goal>[a-záéíóúç].{10,})$")
 _VAGUE_GOAL = re.compile(r"^(comprender|entender|conocer|mejorar|facilitar|ayudar|compreender|melhorar|ajudar|"
                          r"understand|improve|help|better)\b", re.I)
+# "Para guardar el estado del modelo, utilizamos el método torch.save() y …": how to reach a goal
+_HOW_FOR = re.compile(r"^(?:Para|To)\s+(?P<goal>[^,:;]{6,100}),\s+(?P<how>(?:(?:primero|first)\s+)?(?:necesitamos|debemos|"
+                      r"hay que|se debe|se necesita|utilizamos|usamos|precisamos|devemos|é preciso|utilizamos|"
+                      r"we need to|you need to|we use|use)\s.{8,})$", re.I)
+# "Podemos obtener los nombres de las capas … utilizando el método named_modules() o …"
+_HOW_BY = re.compile(r"^(?:(?:También|Además|Também)\s+)?(?:podemos|puedes|se puede|se pueden|podemos|pode-se|"
+                     r"você pode|we can|you can)\s+(?P<goal>[a-záéíóúç][^,;:]{6,100}?)\s+(?:utilizando|usando|mediante|"
+                     r"using|by)\s+(?P<means>[^,;:]{4,120}?)\.?$", re.I)
+# "Si deseas mover un modelo desde la CPU a la GPU o viceversa, utiliza los métodos to() o cuda() …"
+_HOW_IF = re.compile(r"^(?:Si|Se|If)\s+(?:deseas|quieres|necesitas|desea|quiere|necesita|você quiser|você deseja|"
+                     r"you want to|you need to)\s+(?P<goal>[^,;:]{6,100}),\s+(?P<how>(?P<imp>\w+)\s.{6,})$", re.I)
+# "Cargar el estado del modelo nos permite reanudar la capacitación …": what something enables
+_ENABLES = re.compile(r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<subj>[^,;:¿?]{4,80}?)\s+(?:nos\s+|te\s+|les\s+|us\s+)?"
+                      r"(?P<verb>permite|permiten|permitem|allows|allow)\s+(?P<what>[^;:]{10,})$")
+# "Al cargar solo los parámetros, es importante asegurarse de que la estructura …": a caveat of an action
+_CAVEAT = re.compile(r"^(?:Al|Ao|When)\s+(?P<sit>[a-záéíóúç]+(?:ar|er|ir|ing)\b[^,;:]{4,90}),\s+"
+                     r"(?P<lead>es importante asegurarse de(?: que)?|es importante considerar|es importante|"
+                     r"asegúrate de(?: que)?|debemos asegurarnos de(?: que)?|hay que|se debe|"
+                     r"é importante garantir que|certifique-se de(?: que)?|make sure(?: that| to)?)\s+(?P<what>[^;:]{8,})$",
+                     re.I)
+_GERUND = re.compile(r"\s(?=\w+(?:ando|iendo|endo|ndo)\b)")
 _SCOPE = re.compile(
     r"^(?P<pre>.+?)\s+(?:solo|sólo|solamente|apenas|somente|só|only)\s+(?P<x>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)"
     r"\s+(?:y|e|and)\s+(?:no|não|not)\s+(?P<y>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)\.?$")
@@ -142,6 +171,12 @@ _ROMANCE_FUNCTION_WORDS = frozenset("de del la el los las en que y para con por 
                                     " um uma".split())
 _NOT_NOUN_W = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?)$")
 _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
+
+
+# questions that ask to explain, compare or apply (how, steps, where, the difference) rank a
+# little above recall of one line at the same centrality (hand-set, writer v3)
+_EXPLAIN = frozenset({"compare", "steps", "how", "scope"})
+_EXPLAIN_BONUS = 0.2
 
 
 @dataclass(frozen=True)
@@ -209,6 +244,92 @@ def _name_reveals(a: Item, b: Item) -> bool:
     return bool(label & own) or bool(label & other) or bool(re.search(r"\d", a.label))
 
 
+# goal verbs that say nothing of their own ("para evitar que …", "para permitir …")
+_EMPTY_GOAL = frozenset("""evitar permitir asegurar garantizar lograr conseguir poder hacer evita permite impedir
+    avoid allow ensure make prevent""".split())
+
+
+def _tautology(obj: str, goal: str, title: str) -> bool:
+    """A purpose the action's own name states: the goal's verb is a word (or a translation, a
+    cognate) of the object ("utilizar la función torch.hub.load()" → "para cargar un
+    modelo"), or, past empty verbs ("evitar que"), the goal adds at most one word that the
+    action and the slide title do not already say."""
+    from .quizcheck import _GLOSSARY, cognate
+
+    own = _stems4(obj)
+    own |= {_GLOSSARY[x] for x in own if x in _GLOSSARY}
+    gw = [w for w in words(goal) if fold(w) not in STOPWORDS]
+    if not gw:
+        return True
+    head = _stems4(gw[0])
+    head |= {_GLOSSARY[x] for x in head if x in _GLOSSARY}
+    if head & own or any(cognate(gw[0], w) for w in words(obj) if len(w) >= 4):
+        return True
+    said = {fold(x)[:5] for w in words(f"{obj} {title}") for x in re.split(r"[-._()]", w) if len(x) >= 4}
+    said |= {fold(w)[:5] for w in _EMPTY_GOAL}
+    new = [w for w in gw if len(w) >= 4 and fold(w)[:5] not in said]
+    return len(new) <= 1
+
+
+def _english_adjective(label: str) -> bool:
+    """A one-word English adjective label ("Static", "Dynamic"): in a Spanish or Portuguese
+    stem it is an English fragment with no noun ("¿qué diferencia hay entre Static y Dynamic?")."""
+    w = label.strip()
+    return " " not in w and w.isascii() and w[:1].isupper() and not w[1:2].isupper() \
+        and bool(re.search(r"(ic|ed|ous|ive|able|ible)$", w.lower()))
+
+
+def _restates_label(item: Item) -> bool:
+    """The description repeats a word of its label ("Tamaño del lote (batch size): … muestras en
+    cada lote"; "Multiprocesamiento: … múltiples hilos"; "Coherencia de versión: … misma
+    versión …"): asking what the label means asks for its own words back. Names (ImageNet,
+    CIFAR-10) are not words to restate."""
+    if _TECH.match(item.label.strip()) or re.search(r"[a-z][A-Z]|\d", item.label):
+        return False
+    label = {fold(w)[:5] for w in words(item.label) if len(w) >= 4 and fold(w) not in STOPWORDS}
+    return bool(label & stems(item.body))
+
+
+_CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
+
+
+def _with_code_names(text: str, exclude: str, concepts: tuple[str, ...], k: int = 4) -> tuple[str, ...]:
+    """The code names an answer gives (torch.save(), state_dict(), __len__()) first — a right
+    reply must name them — then the other key concepts that are not part of one."""
+    names = [n for n in dict.fromkeys(_CODE_NAME.findall(text)) if n not in exclude]
+    rest = [c for c in concepts if not any(fold(c) in fold(n) or fold(n).rstrip("()") in fold(c) for n in names)]
+    return tuple(names + rest)[:k]
+
+
+def _short_name(name: str) -> str:
+    """torch.utils.data.DataLoader → DataLoader; torch.save() → save()."""
+    paren = "()" if name.endswith("()") else ""
+    return name[:len(name) - len(paren)].rsplit(".", 1)[-1] + paren
+
+
+def _uniform_names(answer: str, pool: list[str], sentence: str) -> tuple[str, ...]:
+    """The answer and three distractors named alike: all qualified (torch.save(), torch.load())
+    when the answer and three distractors are, else all by their last part (DataParallel,
+    Sampler, Dataset, DataLoader — not DataParallel beside torch.utils.data.Dataset); () on
+    all callables or none. Empty when fewer than three distinct distractors remain."""
+    def dotted(n: str) -> bool:
+        return "." in n.rstrip("().")
+
+    paren = answer.endswith("()")
+    qualified = [c for c in pool if dotted(c)]
+    if dotted(answer) and len(qualified) >= 3:
+        names = [answer, *qualified]
+    else:
+        names = [_short_name(answer) if dotted(answer) else answer, *(_short_name(c) for c in pool)]
+    names = [n if n.endswith("()") == paren else (n + "()" if paren else n[:-2]) for n in names]
+    out: list[str] = [names[0]]
+    for n in names[1:]:
+        if any(same_thing(n, o) for o in out) or re.search(rf"(?<![\w.]){re.escape(n.rstrip('()'))}(?![\w])", sentence):
+            continue
+        out.append(n)
+    return tuple(out[:4]) if len(out) >= 4 else ()
+
+
 def _sentence_end(s: str) -> str:
     s = s.strip()
     return s if s.endswith((".", "!", "?")) else s + "."
@@ -238,16 +359,20 @@ class OfflineWriter:
                 continue
             slide = read_slide(chunk)
             self._source = chunk.source
+            if chunk.source not in self._vocab:
+                self._vocab[chunk.source] = vocabulary("\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
             self._labels(slide, lang, course, drafts)
             self._entity_items(slide, lang, course, entities, drafts)
             self._purpose(slide, lang, course, drafts)
+            self._how(slide, lang, course, drafts)
+            self._enables(slide, lang, course, drafts)
+            self._caveats(slide, lang, course, drafts)
             self._scope_and_contrast(slide, lang, course, drafts)
             self._steps(slide, lang, course, drafts)
+            self._imperative_steps(slide, lang, course, drafts)
             self._cloze(slide, lang, course, drafts)
-            if chunk.source not in self._vocab:
-                self._vocab[chunk.source] = vocabulary(" ".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             for d in drafts:
                 found = defects(d.question, chunk.text, vocab=self._vocab[chunk.source])
                 if found:
@@ -260,17 +385,22 @@ class OfflineWriter:
 
     # ------------------------------------------------------------------ helpers
     def _draft(self, slide: Slide, item: Item | None, q: Question, key: str, priority: float,
-               quote: str | None = None) -> Draft:
+               quote: str | None = None, also: Sequence[Item] = ()) -> Draft:
         quote = quote or (item.text if item else q.answer)
-        prompt = q.prompt
+        vocab = self._vocab.get(slide.chunk.source)
+        prompt, answer = (unglue(q.prompt, vocab), unglue(q.answer, vocab)) if vocab else (q.prompt, q.answer)
         if q.type == "short" and no_context(q):  # "¿Qué son los parámetros?": of what?
             about = self._about(slide)
             if about and not re.match(r"^(En|Em|In)\s+«", prompt):
                 prompt = _situate(prompt, about, q.lang)
-        q = Question(type=q.type, prompt=prompt, answer=q.answer, citations=(_citation(slide.chunk, quote),),
+        q = Question(type=q.type, prompt=prompt, answer=answer, citations=(_citation(slide.chunk, quote),),
                      concepts=q.concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
                      accepted=q.accepted, origin=q.origin)
-        item_key = f"{slide.chunk.id}:{item.index}" if item else ""
+        if q.origin in _EXPLAIN:
+            priority += _EXPLAIN_BONUS  # explaining, comparing, applying before recalling a line
+        # an idea is its bullet's text in its source: the same bullet in two overlapping
+        # passages is one idea; a question on two bullets (a difference) uses up both
+        item_key = "|".join(content_hash(slide.chunk.source, norm(it.text)) for it in ([item] if item else []) + list(also))
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
 
     def _about(self, slide: Slide) -> str:
@@ -294,6 +424,11 @@ class OfflineWriter:
                 if m:
                     return m.group("ctx")
         return ""
+
+    @staticmethod
+    def _title_ctx(slide: Slide) -> str:
+        """" (Slide title)" whatever it shares with the answer; "" for a generic or odd title."""
+        return f" ({slide.title})" if _title_ok(slide.title) and not generic_title(slide.title) else ""
 
     @staticmethod
     def _ctx(slide: Slide, answer: str = "") -> str:
@@ -352,16 +487,32 @@ class OfflineWriter:
             prompt = f"{ctx}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
         if re.match(r"^[A-Z][a-z]{0,5}\.[a-z]", s) and (s[0].lower() + s[1:s.index(" ")]) in course.raw_text:
             s = s[0].lower() + s[1:]  # "Tf.distribute.Strategy" at a bullet's start is tf.distribute.Strategy
+            prompt = prompt.replace(shown, shown[0].lower() + shown[1:], 1)
         answer = _sentence_end(s)
+        more = self._continuation(slide, item)
+        full = f"{answer} {more}" if more else answer  # "… es una técnica …. Permite distribuir el modelo …"
         prio = 2.3 + self._centrality(bare, slide, course)
-        concepts = self._concepts(definition, bare, course) or (bare,)
+        concepts = self._concepts(f"{definition} {more}", bare, course) or (bare,)
         key = fold(bare)
-        out.append(self._draft(slide, item, Question("short", prompt, answer, (), concepts, "medium", lang,
+        out.append(self._draft(slide, item, Question("short", prompt, full, (), concepts, "medium", lang,
                                                      origin="definition"), key, prio, quote=s))
         out.append(self._draft(slide, item, Question("tf", _t("tf", lang, s=answer), f"{_t('true', lang)}.", (),
                                                      (bare,), "easy", lang, correct=True, origin="tf"),
                                key, prio - 0.6, quote=s))
         return True
+
+    def _continuation(self, slide: Slide, item: Item) -> str:
+        """The next bullet when it goes on about the same subject without naming it ("Permite
+        distribuir el modelo y los datos …", "Consiste en aplicar transformaciones …"): a
+        definition's model answer says what the thing does, not only its genus."""
+        nxt = next((it for it in slide.items if it.index == item.index + 1), None)
+        if nxt is None or nxt.label or not nxt.whole or not complete_sentence(nxt.text, min_words=5):
+            return ""
+        ws = nxt.text.split()
+        second = fold(ws[1]) if len(ws) > 1 else ""
+        verb_like = second in ("en", "a", "al", "el", "la", "los", "las", "un", "una", "que", "con", "em", "o", "os", "as",
+                               "um", "uma") or bool(re.search(r"(ar|er|ir)$", second))  # "Soporte para TF": no verb
+        return _sentence_end(nxt.text) if verb_like and self._no_subject_word(nxt.text, slide.chunk.source) else ""
 
     @staticmethod
     def _case(term: str, course: CourseTerms) -> str:
@@ -394,19 +545,26 @@ class OfflineWriter:
     def _labels(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
         runs: dict[int, list[Item]] = defaultdict(list)
         for item in slide.items:
-            if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body):
+            if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body) \
+                    and not re.search(r'[=\[\]{}"<>]', item.label):  # 'os.environ["TF_CONFIG"] = …': code, no term
                 runs[item.run].append(item)
         title = self._about(slide)
         if not title and generic_title(slide.title):
             return  # "«Coherencia de versión»" under «Consideraciones adicionales»: of what?
+        setting = title != slide.title  # "entornos distribuidos": a setting the slide names, not a title
         for run in runs.values():
             # an "A vs B" line just above the list names what the labels are ("Static vs Dynamic
             # Computation Graph"); else the slide title
             intro = next((it for it in slide.items if it.index == run[0].index - 1), None)
-            context = intro.text.rstrip(".:") if intro and not intro.label and len(words(intro.text)) <= 8 \
-                and re.search(r"\svs\.?\s|\sversus\s", intro.text) else title
+            vs_intro = bool(intro and not intro.label and len(words(intro.text)) <= 8
+                            and re.search(r"\svs\.?\s|\sversus\s", intro.text))
+            context = intro.text.rstrip(".:") if intro and vs_intro else title
+            # a title is quoted («Métodos de Manejo de Datos Desbalanceados»); a setting is not
+            # ("En entornos distribuidos, …"): it is no name
+            in_ctx = f"«{context}»" if context and (vs_intro or not setting) else context
             real = [it for it in run if not self._trivial(it)
                     and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)  # one concept per label
+                    and not (lang != "en" and _english_adjective(it.label))  # "Static" in a Spanish stem
                     and not (_ADJECTIVE.search(fold(it.label)) and " " not in it.label.strip()
                              and fold(it.label) not in fold(context))]  # "«Distribuído» significa": of what?
             for it in run:
@@ -418,8 +576,8 @@ class OfflineWriter:
                     self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
                                  verb=verb.lower(), definition=rest)
                     continue
-                if it not in real or dangling(it.body) or len(words(it.body)) < 5:
-                    continue
+                if it not in real or dangling(it.body) or len(words(it.body)) < 5 or _restates_label(it):
+                    continue  # "Tamaño del lote: … muestras en cada lote": the answer restates the term
                 bare = _ARTICLE.sub("", it.label)
                 if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
                     continue
@@ -427,7 +585,7 @@ class OfflineWriter:
                 if single:
                     prompt = _t("what_is", lang, t=bare)
                 elif context and fold(context) != fold(bare):
-                    prompt = _t("means", lang, c=context, t=bare)
+                    prompt = _t("means", lang, c=in_ctx, t=bare)
                 else:
                     prompt = _t("means_bare", lang, t=bare)
                 answer = _sentence_end(f"{it.label}: {it.body}")
@@ -443,7 +601,7 @@ class OfflineWriter:
                     others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)][:3]
                     if len(others) < 3:
                         continue
-                    q = Question("mcq", _t("which_label", lang, c=context, d=it.body.rstrip(".")), it.label, (),
+                    q = Question("mcq", _t("which_label", lang, c=in_ctx, d=it.body.rstrip(".")), it.label, (),
                                  (it.label,), "easy", lang, choices=tuple([it.label, *others]), correct=0, origin="mcq")
                     out.append(self._draft(slide, it, q, fold(it.label),
                                            2.2 + self._centrality(it.label, slide, course)))
@@ -464,7 +622,8 @@ class OfflineWriter:
                              f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
                 q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
                              "hard", lang, origin="compare")
-                out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8, quote=f"{a.text} {b.text}"))
+                out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8, quote=f"{a.text} {b.text}",
+                                       also=(b,)))
             # false statements: one sibling's description attached to another
             if len(real) >= 2 and context:
                 for a, b in zip(real, real[1:] + real[:1]):
@@ -481,7 +640,7 @@ class OfflineWriter:
                         plain = f"«{a.label}»" + plain[len(a.label):]  # "«Método fit» sirve para …"
                     elif not (_TECH.match(first_w) or re.search(r"[A-Z]", first_w[1:])):
                         plain = _lower_first(plain)
-                    stmt = _sentence_end(f"{lead} «{context}», {plain}")
+                    stmt = _sentence_end(f"{lead} {in_ctx}, {plain}")
                     ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
                     q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False, origin="tf")
                     out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course)))
@@ -556,10 +715,16 @@ class OfflineWriter:
                     prio = 2.4 + self._centrality(name, slide, course)
                     accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
                     concepts = (name,)
-                    if len(pool) >= 3:
-                        q = Question("mcq", _t("complete", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "easy", lang,
-                                     choices=tuple([name, *pool[:3]]), correct=0, origin="mcq")
-                        out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
+                    choices = _uniform_names(name, pool, s)
+                    if choices:
+                        # the slide title situates the sentence ("Data Loading en Dispositivos
+                        # Múltiples") unless it echoes the right option only (quizcheck.giveaway)
+                        for ctx in dict.fromkeys((self._title_ctx(slide), self._ctx(slide, name))):
+                            q = Question("mcq", _t("complete", lang, s=blanked, c=ctx), choices[0], (), (name,), "easy",
+                                         lang, choices=choices, correct=0, origin="mcq")
+                            if not giveaway(q):
+                                out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
+                                break
                     q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "medium", lang,
                                  accepted=accepted, origin="cloze")
                     out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
@@ -605,7 +770,22 @@ class OfflineWriter:
                     or any(w.capitalize() in verbs for w in words(obj)[1:]):
                 continue  # "iterar … y visualiza …": two instructions in one
             inf = verbs[m.group("imp")]
+            tool_use = fold(m.group("imp")) in ("utiliza", "usa", "utilize", "use")
+            if tool_use and re.search(r"\s(y|e|and)\s+\w+(ar|er|ir)\b", goal):
+                continue  # "usa X para definir … y usar …": two goals, neither the tool's purpose
+            if tool_use or _tautology(obj, goal, slide.title):
+                # "utilizar torch.hub.load()" → "para cargar …": ask the other way round, how to
+                # reach the goal; "congelar …" → "para evitar que se modifiquen": not at all
+                main = _GERUND.split(goal, maxsplit=1)[0].strip(" ,")  # "cargar un modelo, especificando …"
+                if fold(words(goal)[0]) not in _EMPTY_GOAL and len(words(main)) >= 3:
+                    extra = goal[len(main):].strip(" ,")
+                    answer = f"{m.group('imp')} {obj}" + (f", {extra}" if extra else "")
+                    self._how_draft(slide, item, lang, course, main, answer, s, out)
+                continue
             prompt = _t("purpose", lang, t=f"{inf} {obj}")
+            about = self._title_ctx(slide).strip(" ()")
+            if about and not stems(about) <= stems(prompt):
+                prompt = _situate(prompt, about, lang)  # "¿Para qué sirve ajustar el tamaño del lote?": where?
             concepts = self._concepts(goal, obj, course) or tuple(w for w in words(goal) if len(w) > 5)[:3]
             if not concepts:
                 continue
@@ -613,6 +793,163 @@ class OfflineWriter:
             q = Question("short", prompt, _sentence_end(f"{goal_lead} {goal}"), (), concepts, "medium", lang,
                          origin="purpose")
             out.append(self._draft(slide, item, q, "p:" + fold(obj)[:50], 2.3, quote=s))
+
+    def _situated(self, slide: Slide, prompt: str, lang: str) -> str:
+        """The prompt, situated by the slide title when the title says what the prompt leaves
+        out: most of its words, or a code name ("Uso de torch.hub para cargar modelos …")."""
+        about = self._title_ctx(slide).strip(" ()")
+        if not about:
+            return prompt
+        t, p = stems(about), stems(prompt)
+        named = any(_TECH.match(w) and fold(w)[:5] not in p for w in words(about))
+        return _situate(prompt, about, lang) if named or len(t & p) * 2 < len(t) else prompt
+
+    def _how_draft(self, slide: Slide, item: Item, lang: str, course: CourseTerms, goal: str, answer: str,
+                   quote: str, out: list[Draft], prio: float = 2.7) -> None:
+        goal = goal.strip().rstrip(".")
+        if dangling(goal) or dangling(answer) or any(fold(w) in _PRONOUN for w in words(goal)) \
+                or "esto" in fold(goal).split() or len(words(goal)) < 3:
+            return  # "Para hacer esto, …": the goal is in another sentence
+        first = fold(words(goal)[0])
+        if lang in ("es", "pt") and not re.search(r"(ar|er|ir|arse|erse|irse)$", first):
+            return  # a goal is an action: "guardar el estado del modelo"
+        answer = _sentence_end(answer[:1].upper() + answer[1:])
+        prompt = self._situated(slide, _t("how", lang, t=goal), lang)
+        concepts = _with_code_names(answer, goal, self._concepts(answer, goal, course))
+        if not concepts:
+            return
+        q = Question("short", prompt, answer, (), concepts, "hard", lang, origin="how")
+        out.append(self._draft(slide, item, q, "h:" + fold(goal)[:50], prio + 0.05 * min(len(concepts), 3),
+                               quote=quote))
+
+    def _how(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """How to reach a goal the slide names: "Para X, utilizamos Y" / "Podemos X utilizando Y" /
+        "Si deseas X, utiliza Y" → "¿Cómo se puede X?" with Y as the model answer."""
+        verbs = _IMPERATIVE.get(lang, {})
+        for item in slide.items:
+            if not item.whole:
+                continue
+            for s in sentences(item.text) or [item.text]:
+                if not complete_sentence(s):
+                    continue
+                s0 = s.rstrip(".")
+                m = _HOW_FOR.match(s0)
+                if m:
+                    self._how_draft(slide, item, lang, course, m.group("goal"), m.group("how"), s, out)
+                    continue
+                m = _HOW_BY.match(s0)
+                if m:
+                    self._how_draft(slide, item, lang, course, m.group("goal"), _t("by", lang, t=m.group("means")).rstrip("."),
+                                    s, out, prio=2.5)
+                    continue
+                m = _HOW_IF.match(s0)
+                if m and m.group("imp") in verbs:
+                    self._how_draft(slide, item, lang, course, m.group("goal"), m.group("how"), s, out, prio=2.5)
+
+    def _enables(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """"Cargar el estado del modelo nos permite reanudar …" → "¿Qué permite cargar el estado
+        del modelo?"; a subject that is a pronoun ("Esto permite …") is in another sentence."""
+        for item in slide.items:
+            if not item.whole:
+                continue
+            for s in sentences(item.text) or [item.text]:
+                m = _ENABLES.match(s.rstrip("."))
+                if not m or not complete_sentence(s):
+                    continue
+                subj, what = m.group("subj").strip(), m.group("what").strip()
+                sw = [fold(w) for w in words(subj)]
+                if not sw or sw[0] in _PRONOUN or set(sw) & {"que", "es", "son", "é", "são", "is", "are", "which", "this"} \
+                        or dangling(what) or len(words(what)) < 4 or not subj[:1].isupper() and not subj[:1].isalpha():
+                    continue
+                if self._no_subject_word(subj, slide.chunk.source):
+                    continue  # "Permite distribuir …" has no subject of its own
+                if len(sw) <= 2 and course.source_share(words(subj)[-1], slide.chunk.source) > 0.3:
+                    continue  # "PyTorch permite …" in a PyTorch deck: what the whole course is about
+                if _tautology(subj, what, ""):
+                    continue
+                plural = m.group("verb") in ("permiten", "permitem", "allow")
+                shown = _lower_first(subj) if _ARTICLE.match(subj) or lang != "en" and fold(sw[0]).endswith(("ar", "er", "ir")) \
+                    else subj
+                prompt = _t("enables_pl" if plural else "enables", lang, t=shown)
+                if m.group("ctx"):
+                    prompt = f"{m.group('ctx')}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
+                             f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+                answer = _sentence_end(what[:1].upper() + what[1:])
+                concepts = self._concepts(what, subj, course)
+                if not concepts:
+                    continue
+                q = Question("short", self._situated(slide, prompt, lang), answer, (), concepts, "medium", lang,
+                             origin="enables")
+                out.append(self._draft(slide, item, q, "e:" + fold(subj)[:50], 2.4, quote=s))
+
+    def _caveats(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """"Al cargar solo los parámetros, es importante asegurarse de que la estructura …" →
+        "¿Qué hay que tener en cuenta al cargar solo los parámetros?"."""
+        for item in slide.items:
+            if not item.whole:
+                continue
+            for s in sentences(item.text) or [item.text]:
+                m = _CAVEAT.match(s.rstrip("."))
+                if not m or not complete_sentence(s):
+                    continue
+                sit, what, lead = m.group("sit").strip(), m.group("what").strip(), m.group("lead").lower()
+                if dangling(what) or dangling(sit) or len(words(what)) < 4:
+                    continue
+                if lead.endswith("que") or lead.endswith("that"):
+                    what = {"es": "Que ", "pt": "Que "}.get(lang, "That ") + what
+                answer = _sentence_end(what[:1].upper() + what[1:])
+                concepts = self._concepts(what, sit, course)
+                if not concepts:
+                    continue
+                q = Question("short", self._situated(slide, _t("caveat", lang, t=sit), lang), answer, (), concepts,
+                             "hard", lang, origin="caveat")
+                out.append(self._draft(slide, item, q, "c:" + fold(sit)[:50], 2.0, quote=s))
+
+    def _no_subject_word(self, text: str, source: str) -> bool:
+        """The text opens on a conjugated verb ("Permite distribuir …", "Distribuye (shards) …")."""
+        from .quizcheck import no_subject
+
+        q = Question("tf", f"? {text}", "", (), lang="es")
+        return bool(no_subject(q, self._vocab.get(source) or Counter()))
+
+    def _imperative_steps(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """A slide titled by an action ("Cargar y utilizar modelos pre-entrenados en
+        transferencia de aprendizaje") whose bullets are ≥ 3 instructions in a row (Utiliza …,
+        Congela …, Reemplaza …, Entrena …): the steps of that action, in order. Bullets of the
+        same page carried into the next passage count too."""
+        verbs = _IMPERATIVE.get(lang, {})
+        title = slide.title
+        if not verbs or not _title_ok(title) or generic_title(title) or not words(title):
+            return
+        if not re.search(r"(ar|er|ir)$", fold(words(title)[0])) or lang == "en":
+            return
+        items = list(slide.items)
+        seen = {norm(it.text) for it in items}
+        course_ = self._course
+        for c in sorted(course_.by_source.get(slide.chunk.source, []), key=lambda c: c.ordinal):
+            if c.ordinal > slide.chunk.ordinal and c.locator.page == slide.chunk.locator.page \
+                    and c.locator.heading == slide.chunk.locator.heading:
+                items += [it for it in read_slide(c).items if norm(it.text) not in seen]
+                seen |= {norm(it.text) for it in items}
+        run: list[Item] = []
+        best: list[Item] = []
+        for it in items:
+            first = it.text.split(" ", 1)[0]
+            if first in verbs and it.whole and complete_sentence(it.text):
+                run.append(it)
+                best = run if len(run) > len(best) else best
+            else:
+                run = []
+        if len(best) < 3 or best[0] not in slide.items:
+            return
+        answer = " ".join(f"{n}. {_sentence_end(it.text)}" for n, it in enumerate(best, start=1))
+        concepts = _with_code_names(answer, title, tuple(dict.fromkeys(
+            c for it in best for c in self._concepts(it.text, title, course, 1))), k=5)
+        q = Question("short", _t("steps", lang, t=_lower_first(title)), answer, (), concepts[:5] or (title,), "hard", lang,
+                     origin="steps")
+        here = [it for it in best if it in slide.items]
+        out.append(self._draft(slide, here[0], q, "st:" + fold(title)[:50], 3.0,
+                               quote=" ".join(it.text for it in here), also=tuple(here[1:])))
 
     def _scope_and_contrast(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
         items = slide.items
@@ -625,7 +962,7 @@ class OfflineWriter:
                         pre and first.endswith(("ar", "er", "ir"))):
                     x, y = m.group("x").rstrip("."), m.group("y").rstrip(".")
                     concepts = tuple(dict.fromkeys(self._concepts(x, pre, course, 2) + self._concepts(y, pre, course, 2)))
-                    q = Question("short", _t("scope", lang, t=_lower_first(pre)), _sentence_end(item.text), (),
+                    q = Question("short", _t("scope", lang, t=_lower_first(pre)), _t("scope_answer", lang, x=x, y=y), (),
                                  concepts or (x,), "hard", lang, origin="scope")
                     out.append(self._draft(slide, item, q, "s:" + fold(pre)[:50], 2.9))
                     stmt = _t("scope_false", lang, t=_lower_first(pre), x=y, y=x)
@@ -636,8 +973,10 @@ class OfflineWriter:
             m = _VS.match(item.text)
             if m and i + 1 < len(items) and " vs" in items[i + 1].text:
                 sides = re.split(r"\s+vs\.?\s+", items[i + 1].text, maxsplit=1)
-                if lang != "en" and not {fold(w) for w in words(items[i + 1].text)} & _ROMANCE_FUNCTION_WORDS:
-                    continue  # the slide's English note would be the model answer of a Spanish question
+                # the slide's own note may be in English ("single-process multi-thread … vs.
+                # multi-process parallelism"): the answer quotes it as the course says it, without
+                # code asides ("(a wrapper of scatter + parallel_apply + gather)")
+                sides = [re.sub(r"\s*\([^)]*[+_=][^)]*\)", "", x).strip() for x in sides]
                 if len(sides) == 2 and all(len(words(x)) >= 2 for x in sides):
                     a, b = m.group("a").strip(), m.group("b").strip()
                     answer = f"{a}: {sides[0].strip().rstrip('.')}; {b}: {sides[1].strip().rstrip('.')}."
@@ -745,7 +1084,7 @@ class OfflineWriter:
                              citations=(_citation(chunk, first),),
                              concepts=course.key_concepts(answer, exclude=prompt, k=5), difficulty="hard", lang=lang,
                              origin="harvested")
-                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.0))
+                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))  # the course's own exercises first
 
 
 def balance_positions(questions: list[Question]) -> list[Question]:

@@ -23,7 +23,12 @@ writer's validation and ``kb eval quiz``. Each check returns a defect name or no
 - ``no-context``: a question about a bare, ambiguous subject ("¿Qué son los parámetros?",
   "¿Qué devuelve __len__()?", "En «Consideraciones adicionales», …") that does not say what
   it is about;
-- ``duplicate-question`` (whole quiz): two questions that ask the same thing.
+- ``no-subject``: a statement to judge or complete that opens on a conjugated verb whose
+  subject is elsewhere (a parent bullet, the slide title): "Distribuye (shards) la copia al
+  _____ solicitado …";
+- ``duplicate-question`` (whole quiz): two questions that ask the same thing;
+- ``answer-elsewhere`` (whole quiz): the answer of one question is written in another's stem
+  ("… pasamos el diccionario state_dict() …" beside "El método _____ devuelve un diccionario …").
 
 Stdlib only; the optional embedder lets a paraphrased answer count as supported.
 """
@@ -43,7 +48,8 @@ _TRUE_STATEMENT_OVERLAP = 0.9  # a true statement: (nearly) all its words are in
 _QUOTE_OVERLAP = 0.8  # a false statement's quote, a filled-in cloze: most of their words are in the passage
 SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
 DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor", "dangling-reference",
-           "subjective", "restates-question", "glued-words", "duplicate-question", "no-context")
+           "subjective", "restates-question", "glued-words", "duplicate-question", "no-context", "no-subject",
+           "answer-elsewhere")
 _BLANK = re.compile(r"_{3,}")
 
 
@@ -54,6 +60,11 @@ def norm(text: str) -> str:
 
 _TEMPLATE_WORDS = frozenset("""significa significam means debe deve should solo apenas only verdadero falso
     verdadeiro true false consiste consistem sirve sirven serve servem used""".split())
+
+
+# the words of the writers' own question templates ("¿Qué hay que tener en cuenta al …?")
+_TEMPLATE_STEMS = frozenset("tener cuent conta puede pode keep mind diferencia diferenca difference pasos passos steps "
+                            "sirve serve permite permiten permitem allow".split())
 
 
 # Spanish/Portuguese stems whose English translation names code entities (4-letter stems both sides)
@@ -131,10 +142,14 @@ def statement(q: Question) -> str:
     m = re.search(r"[«“\"](.+)[»”\"]\s*\??$", p)
     if m:
         return m.group(1)
-    for sep in ("? ", ": "):
-        if sep in p:
-            return p.split(sep, 1)[1]
-    return p
+    if "? " in p:
+        return p.split("? ", 1)[1]
+    # "Completa el espacio en blanco (DTENSORS: Creación): Distribuye …": past the instruction
+    # and its parenthesised context, whatever colons the context holds
+    m = re.match(r"^[^:(]*(?:\((?:[^()]|\([^()]*\))*\))?\s*:\s+(.+)$", p)
+    if m:
+        return m.group(1)
+    return p.split(": ", 1)[1] if ": " in p else p
 
 
 def cut_off(q: Question, passage: str = "") -> str | None:
@@ -176,6 +191,34 @@ def _name_reveals(q: Question) -> bool:
         or bool(name & (stems(described) | _stems4(described)))
 
 
+def cognate(a: str, b: str) -> bool:
+    """Two words that look like one word in two languages ("augmentation"/"aumentar",
+    "data"/"datos", "distribute"/"distribuir"): same first two letters and their first
+    letters (up to 7, the shorter length) mostly the same, in order."""
+    from difflib import SequenceMatcher
+
+    fa, fb = fold(a), fold(b)
+    if len(fa) < 4 or len(fb) < 4 or fa[:2] != fb[:2]:
+        return False
+    n = min(7, len(fa), len(fb))
+    return SequenceMatcher(None, fa[:n], fb[:n]).ratio() >= 0.74
+
+
+_COPULA_STMT = re.compile(r"^(?P<term>.{2,60}?)\s+(?:es|son|é|são|is|are)\s+(?P<rest>.+)$")
+
+
+def _true_name_reveals(q: Question) -> bool:
+    """A true statement "X es …" whose description only spells out the words of X's name
+    ("Data augmentation es una técnica … para aumentar la cantidad … de datos"): true at a
+    glance, whatever the student knows."""
+    m = _COPULA_STMT.match(statement(q))
+    if not m:
+        return False
+    name = [w for w in words(m.group("term")) if len(w) >= 4 and fold(w) not in STOPWORDS]
+    rest = [w for w in words(m.group("rest")) if len(w) >= 4 and fold(w) not in STOPWORDS]
+    return len(name) >= 2 and all(any(cognate(n, r) for r in rest) for n in name)
+
+
 def giveaway(q: Question) -> str | None:
     """'giveaway' when the stem names the answer, or has a word (or its translation) that only the
     right option echoes; else None."""
@@ -198,6 +241,8 @@ def giveaway(q: Question) -> str | None:
             return "giveaway"
     if q.type == "tf" and q.correct is False and _name_reveals(q):
         return "giveaway"
+    if q.type == "tf" and q.correct is True and _true_name_reveals(q):
+        return "giveaway"
     if q.type == "short" and q.origin != "harvested":
         body = q.answer.split(":", 1)[1] if re.match(r"^[^:]{2,60}:\s", q.answer) else q.answer
         if len(stems(body) - stems(q.prompt)) <= 2:
@@ -215,6 +260,9 @@ def dangling_reference(q: Question) -> str | None:
     text = statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt
     text = _TEMPLATE_ANAPHORA.sub(" ", text)
     ws = [fold(w) for w in words(text)]
+    if re.search(r"\b(?:el|la|los|las|o|a|os|as|the)\s+(?:siguientes?|seguintes?|following)\b|\b(?:a continuación|abaixo|"
+                 r"below)\b", text, re.I) and q.type == "short":
+        return "dangling-reference"  # "¿Qué permite el siguiente código?": a code block the question does not show
     for i, w in enumerate(ws[:3]):  # opening on a reference: its antecedent is in a sentence not shown
         if w in _ANAPHORA:
             if w in ("este", "esta", "estos", "estas", "estes", "esse", "essa", "this", "these", "that") and \
@@ -257,10 +305,13 @@ def _answer_body(q: Question) -> str:
     a = q.answer
     if q.origin == "purpose":
         return re.sub(r"^(Para|To|In order to)\s+", "", a)
+    if q.origin == "compare":  # "A: … ; B: …": each side without its label
+        return re.sub(r"(?:^|[.;]\s+)[^:;.]{2,60}:\s", " ", a).strip()
     m = re.match(r"^[^:]{2,60}:\s+(.*)$", a)
     if m:
         return m.group(1)
-    m = re.match(r"^(?P<subj>.{2,80}?)\s+(es|son|é|são|is|are|devuelve|nos devuelve|retorna|returns)\s+(?P<rest>.+)$", a)
+    m = re.match(r"^(?P<subj>.{2,80}?)\s+(es|son|é|são|is|are|devuelve|nos devuelve|retorna|returns|se utiliza para|"
+                 r"se usa para|sirve para|é usad[oa] para|is used to)\s+(?P<rest>.+)$", a)
     if m and stems(m.group("subj")) <= stems(q.prompt) | {""}:
         return m.group("rest")
     return a
@@ -268,14 +319,22 @@ def _answer_body(q: Question) -> str:
 
 def restates_question(q: Question) -> str | None:
     """The model answer opens by repeating the stem: it adds nothing a student must know."""
-    if q.type != "short" or q.origin == "harvested":
-        return None
+    if q.type != "short" or q.origin in ("harvested", "steps"):
+        return None  # steps of an action name the action's words again, as they should
     body = _answer_body(q)
     lead = [fold(w)[:5] for w in words(body) if len(w) >= 4 and fold(w) not in STOPWORDS][:4]
     if len(lead) < 3:
         return None
-    asked = stems(q.prompt)
+    asked = stems(bare_prompt(q.prompt)) - _TEMPLATE_STEMS
     return "restates-question" if sum(x in asked for x in lead) * 2 >= len(lead) else None
+
+
+def bare_prompt(prompt: str) -> str:
+    """The question without the context that situates it ("En «Estructura de un Conjunto de
+    Datos», ¿qué devuelve __len__()?" → "¿qué devuelve __len__()?"): the title's words are
+    not the question's, so an answer may repeat them."""
+    p = re.sub(r"^(?:En|Em|In)\s+«[^»]*»,\s*", "", prompt)
+    return p[p.index("¿"):] if "¿" in p else p
 
 
 _GLUE_HEADS = ("el", "la", "los", "las", "de", "del", "en", "y", "que", "se", "un", "una", "con", "por", "al", "da",
@@ -283,26 +342,49 @@ _GLUE_HEADS = ("el", "la", "los", "las", "de", "del", "en", "y", "que", "se", "u
 
 
 def vocabulary(text: str) -> Counter:
-    """Folded word and word-pair counts of a source."""
-    ws = [fold(w) for w in words(text)]
+    """Folded word and word-pair counts of a source, each distinct line counted once (the
+    passages of a source overlap: a line in two passages is still one occurrence)."""
+    lines = dict.fromkeys(" ".join(line.split()) for line in text.split("\n"))
+    ws = [fold(w) for w in words("\n".join(lines))]
     return Counter(ws) + Counter(f"{a} {b}" for a, b in zip(ws, ws[1:]))
 
 
+def _glue_split(w: str, vocab: Counter) -> tuple[str, str] | None:
+    """(head, tail) when the word is two the PDF ran together: seen once in the source, and a
+    function word glued before ("elsistema") or after ("claseque", "útilcuando") a word, the
+    pair being written apart elsewhere in the source ("el sistema", "clase que")."""
+    fw = fold(w)
+    if len(fw) < 6 or not w.islower() or vocab.get(fw, 0) > 1:
+        return None
+    for head in _GLUE_HEADS:
+        rest = fw[len(head):]
+        if fw.startswith(head) and len(rest) >= 4 and vocab.get(f"{head} {rest}", 0) >= 1 and rest not in STOPWORDS:
+            return w[:len(head)], w[len(head):]
+    for tail in _GLUE_TAILS:
+        rest = fw[:-len(tail)]
+        if fw.endswith(tail) and len(rest) >= 4 and vocab.get(f"{rest} {tail}", 0) >= 1 and rest not in STOPWORDS:
+            return w[:-len(tail)], w[-len(tail):]
+    return None
+
+
+_GLUE_TAILS = ("que", "de", "del", "cuando", "en", "el", "la", "y", "para", "con", "como")
+
+
 def glued_words(q: Question, vocab: Counter) -> str | None:
-    """Two words the PDF ran together ("elsistema"): a word seen once in the source that is
-    an article or preposition glued to a word the source also writes apart ("el sistema")."""
+    """Two words the PDF ran together ("elsistema", "claseque"): see :func:`_glue_split`."""
     if not vocab:
         return None
     texts = [q.prompt, q.answer, *q.choices]
-    for w in words(" ".join(texts)):
-        fw = fold(w)
-        if len(fw) < 6 or not w.islower() or vocab.get(fw, 0) > 1:
-            continue
-        for head in _GLUE_HEADS:
-            rest = fw[len(head):]
-            if fw.startswith(head) and len(rest) >= 4 and vocab.get(f"{head} {rest}", 0) >= 1 and rest not in STOPWORDS:
-                return "glued-words"
-    return None
+    return "glued-words" if any(_glue_split(w, vocab) for w in words(" ".join(texts))) else None
+
+
+def unglue(text: str, vocab: Counter) -> str:
+    """The text with the words the PDF ran together written apart ("claseque" → "clase que")."""
+    def fix(m: re.Match) -> str:
+        split = _glue_split(m.group(0), vocab)
+        return f"{split[0]} {split[1]}" if split else m.group(0)
+
+    return re.sub(r"[A-Za-zÀ-ÖØ-öø-ÿ]{6,}", fix, text) if vocab else text
 
 
 _GENERIC_TITLE_WORDS = frozenset("""consideraciones consideracoes consideracion adicionales adicionais additional
@@ -321,7 +403,8 @@ def generic_title(title: str) -> bool:
 
 # subjects that need to be situated: a bare plural noun, a dunder or method with no owner
 _BARE_SUBJECT = re.compile(
-    r"^¿?(?:Qué (?:es|son|devuelve)|O que (?:é|são|retorna)|What (?:is|are|does))\s+"
+    r"^¿?(?:Qué (?:es|son|devuelve)|Para qué (?:se utiliza|se usa|sirve)|O que (?:é|são|retorna)|"
+    r"Para que (?:é usad[oa]|serve)|What (?:is|are|does))\s+"
     r"(?:(?:el|la|los|las|o|a|os|as|the)\s+)?(?:método\s+|metodo\s+|función\s+|method\s+|function\s+)?"
     r"(?P<t>[\w.]+(?:\(\))?)\s*\??$", re.I)
 _BARE_DIFFER = re.compile(r"^¿?(?:Qué diferencia hay entre|Qual é a diferença entre|What is the difference between)\s", re.I)
@@ -427,12 +510,77 @@ def unsupported(q: Question, passage: str, embedder=None) -> str | None:
     return None
 
 
+# instructions a slide gives (imperative → infinitive): a statement opening on one has its subject: you
+IMPERATIVE = {
+    "es": {"Utiliza": "utilizar", "Usa": "usar", "Ajusta": "ajustar", "Congela": "congelar", "Reemplaza": "reemplazar",
+           "Entrena": "entrenar", "Verifica": "verificar", "Analiza": "analizar", "Visualiza": "visualizar",
+           "Aplica": "aplicar", "Combina": "combinar", "Almacena": "almacenar", "Guarda": "guardar", "Itera": "iterar",
+           "Realiza": "realizar", "Configura": "configurar", "Divide": "dividir", "Define": "definir"},
+    "pt": {"Use": "usar", "Utilize": "utilizar", "Ajuste": "ajustar", "Congele": "congelar", "Substitua": "substituir",
+           "Treine": "treinar", "Verifique": "verificar", "Aplique": "aplicar", "Combine": "combinar",
+           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir", "Defina": "definir"},
+    "en": {"Use": "use", "Adjust": "adjust", "Freeze": "freeze", "Replace": "replace", "Train": "train",
+           "Apply": "apply", "Combine": "combine", "Store": "store", "Save": "save", "Configure": "configure"},
+}
+
+
+_VERB_END = re.compile(r"(a|e|an|en|ye|yen|am|em)$")
+_DETERMINERS = ("el", "la", "los", "las", "un", "una", "o", "a", "os", "as", "um", "uma", "del", "al", "do", "da",
+                "the", "su", "sus", "este", "esta", "nuestro", "nuestra")
+
+
+def no_subject(q: Question, vocab: Counter) -> str | None:
+    """A statement to judge or complete that opens on a conjugated verb ("Distribuye (shards)
+    la copia al _____ …", "Permite distribuir …"): its subject is in a bullet or title the
+    question does not show. A verb here is a capitalised word with a verb ending that the
+    source never writes after an article or determiner (so never as a noun)."""
+    if q.type not in ("tf", "cloze", "mcq") or q.lang not in ("es", "pt") or not vocab:
+        return None
+    ws = words(_BLANK.sub(" ", statement(q)))
+    if not ws:
+        return None
+    w = ws[0]
+    fw = fold(w)
+    if not w[:1].isupper() or w.isupper() or fw in STOPWORDS or len(fw) < 5 or not _VERB_END.search(fw) \
+            or re.search(r"[._\d]|[a-z][A-Z]", w):
+        return None
+    if any(vocab.get(f"{d} {fw}", 0) for d in _DETERMINERS):
+        return None  # "la data", "el modelo": a noun
+    if w in IMPERATIVE.get(q.lang, {}):
+        return None  # "Utiliza la opción _____ …": an instruction to the reader
+    return "no-subject"
+
+
+def _answer_names(q: Question) -> list[str]:
+    """The forms under which a cloze or multiple-choice answer would show in another stem."""
+    if q.type not in ("cloze", "mcq"):
+        return []
+    a = q.correct_text.strip()
+    core = a.rstrip("()")
+    out = {core}
+    if "." in core:
+        out.add(core.rsplit(".", 1)[-1])
+    return [x for x in out if len(x) >= 4]
+
+
+def answers_elsewhere(questions: Sequence[Question]) -> set[str]:
+    """Ids of questions whose answer another question of the quiz writes in its stem (or
+    choices): answering one gives the other away."""
+    out: set[str] = set()
+    for q in questions:
+        for name in _answer_names(q):
+            pat = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+            if any(p is not q and pat.search(" ".join([p.prompt, *p.choices])) for p in questions):
+                out.add(q.id)
+    return out
+
+
 def defects(q: Question, passage: str, embedder=None, vocab: Counter | None = None) -> list[str]:
     """Every defect of one question against the text of the passage it cites (``vocab``: the
     word counts of its source, to see glued words)."""
     found = [cut_off(q, passage), giveaway(q), duplicate_choices(q), unsupported(q, passage, embedder),
              dangling_reference(q), subjective(q), restates_question(q), no_context(q),
-             glued_words(q, vocab or vocabulary(passage))]
+             glued_words(q, vocab or vocabulary(passage)), no_subject(q, vocab or vocabulary(passage))]
     return [d for d in found if d]
 
 
