@@ -99,7 +99,7 @@ class GradeRun:
 class QuizRun:
     """One ``generate_quiz`` call: the generation report and the quiz file it was (or would be) written to."""
 
-    report: Any  # kb.generate.GenerationReport: .quiz, .notes (why fewer), .rejected, .errors
+    report: Any  # kb.writing.generate.GenerationReport: .quiz, .notes (why fewer), .rejected, .errors
     path: Path
 
     @property
@@ -205,9 +205,9 @@ class KB:
         """Write exercises with model answers to a quiz file (default ``quizzes/<topic|source|course>.json``).
         The value holds the quiz, the report (``.notes`` say why fewer were written) and the path; the
         file is written only when at least one question passed the checks."""
-        from .generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
         from .llm import get_writer
         from .quiz import save_quiz
+        from .writing.generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
 
         request = GenerationRequest(n=n, types=tuple(types), topic=topic, sources=tuple(sources),
                                     difficulty=difficulty, lang=lang)
@@ -324,8 +324,8 @@ class KB:
     def first_quiz(self, path: str | Path = "quizzes/course.json") -> Path:
         """Write an offline quiz of :data:`FIRST_QUIZ_QUESTIONS` questions from the whole course (for a
         first ``kb study``); KbError when the knowledge base yields none."""
-        from .generate import GenerationRequest, OfflineWriter, generate_quiz
         from .quiz import save_quiz
+        from .writing.generate import GenerationRequest, OfflineWriter, generate_quiz
 
         report = generate_quiz(self.workspace, GenerationRequest(n=FIRST_QUIZ_QUESTIONS), OfflineWriter())
         if not report.quiz.questions:

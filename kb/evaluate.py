@@ -93,7 +93,7 @@ def _mrr_at(per_query: list[dict], k: int) -> float:
 def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     """What a teacher would find wrong with a quiz, checked against the knowledge base.
 
-    Per question (:mod:`kb.quizcheck`, the checks the writers apply too): cut-off text, a stem
+    Per question (:mod:`kb.writing.checks`, the checks the writers apply too): cut-off text, a stem
     that gives the answer away, options naming the same thing, an answer the cited passage does
     not support (true/false: a true statement must be in the passage, a false one must
     contradict a quote that is), distractors or false-statement words the cited source never
@@ -112,9 +112,16 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
 
     import numpy as np
 
-    from .generate import passage_usable, topic_relevance
-    from .quizcheck import answers_elsewhere, defects, duplicate_questions, foreign_material, position_skew, vocabulary
     from .text import detect_language
+    from .writing.checks import (
+        answers_elsewhere,
+        defects,
+        duplicate_questions,
+        foreign_material,
+        position_skew,
+        vocabulary,
+    )
+    from .writing.generate import passage_usable, topic_relevance
 
     qs = list(quiz.questions)
     if not qs:

@@ -17,7 +17,11 @@ from typing import Any, Sequence
 
 from .config import Settings
 from .errors import BackendError
-from .generate import (
+from .quiz import TYPES, Citation, Question
+from .records import Chunk
+from .text import detect_language, fold
+from .writing.checks import defects
+from .writing.generate import (
     SUPPORT_THRESHOLD,
     CourseTerms,
     Draft,
@@ -29,10 +33,6 @@ from .generate import (
     support,
     word_overlap,
 )
-from .quiz import TYPES, Citation, Question
-from .quizcheck import defects
-from .records import Chunk
-from .text import detect_language, fold
 
 LANG_NAMES = {"pt": "Portuguese", "es": "Spanish", "en": "English"}
 _GENERIC_CONCEPTS = frozenset("""tecnica technique valor value sistema system forma form proceso processo process
@@ -459,7 +459,7 @@ def get_grader(settings: Settings, embedder, *, offline: bool = False, examples=
 
 def get_writer(settings: Settings):
     """The offline writer, or the LLM writer when KB_LLM_MODEL (and an endpoint) is set."""
-    from .generate import OfflineWriter
+    from .writing.generate import OfflineWriter
 
     if settings.llm_model:
         return LLMWriter(LLMClient(settings))

@@ -12,7 +12,7 @@ import pytest
 
 from kb.config import Settings
 from kb.errors import BackendError
-from kb.generate import GenerationRequest, generate_quiz
+from kb.writing.generate import GenerationRequest, generate_quiz
 from kb.llm import LLMClient, LLMWriter, parse_json_object
 from kb.workspace import open_workspace
 

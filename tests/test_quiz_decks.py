@@ -1,7 +1,7 @@
 """Questions a teacher keeps, on real slide decks kb was not written for (../shared/corpora).
 
 Each defect class a teacher found in the old offline writer is pinned here with the real PDF
-page that produced it: the writer must no longer produce it, and ``kb.quizcheck`` (which
+page that produced it: the writer must no longer produce it, and ``kb.writing.checks`` (which
 ``kb eval quiz`` uses) must still see it in the question the old writer wrote.
 """
 
@@ -14,7 +14,7 @@ import pytest
 
 from kb.config import Settings
 from kb.quiz import Citation, Question
-from kb.quizcheck import cut_off, defects, duplicate_choices, foreign_material, giveaway, unsupported
+from kb.writing.checks import cut_off, defects, duplicate_choices, foreign_material, giveaway, unsupported
 from kb.workspace import open_workspace
 
 from .conftest import CORPORA, SOURCES, needs_corpora, run_kb
@@ -167,8 +167,8 @@ def test_giveaway_stem_is_seen_and_no_longer_written(course):
     assert giveaway(short) == "giveaway"
     cloze = _q("Completa el espacio en blanco: El _____ de PyTorch se crea con PyTorch.", "PyTorch", "cloze")
     assert giveaway(cloze) == "giveaway"
-    from kb.generate import CourseTerms, GenerationRequest
-    from kb.offline_writer import OfflineWriter
+    from kb.writing.generate import CourseTerms, GenerationRequest
+    from kb.writing.offline import OfflineWriter
 
     ws = open_workspace(Settings(home=course / ".kb"))
     out = OfflineWriter().write([page], GenerationRequest(n=5), CourseTerms(list(ws.store.all_chunks()), ws.embedder))
@@ -285,7 +285,7 @@ def test_no_subjective_true_statements_restated_answers_or_module_called_a_class
 
 
 def test_the_independent_raters_defects_are_seen_by_kb_eval_quiz():
-    from kb.quizcheck import (
+    from kb.writing.checks import (
         dangling_reference,
         duplicate_questions,
         glued_words,
@@ -321,7 +321,7 @@ def test_the_independent_raters_defects_are_seen_by_kb_eval_quiz():
                                                          "torchvision.datasets"), correct=3)
     assert duplicate_questions([a, b]) == {b.id}
     # the old "«X» significa: <a sibling's description>" items: the name gives it away, a real confusion does not
-    from kb.quizcheck import giveaway
+    from kb.writing.checks import giveaway
 
     def swap(label, false, true):
         return _q(f"¿Verdadero o falso? En «Configuraciones comunes del DataLoader», «{label}» significa: {false}.",

@@ -2,7 +2,7 @@
 eval/quiz_review_independent_v2.csv), pinned on the real PDF page that produced it.
 
 The writer must no longer write it, and where the defect can be seen in a question alone,
-``kb.quizcheck`` (used by ``kb eval quiz``) must see it.
+``kb.writing.checks`` (used by ``kb eval quiz``) must see it.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import shutil
 import pytest
 
 from kb.config import Settings
-from kb.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
-from kb.offline_writer import OfflineWriter
+from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
+from kb.writing.offline import OfflineWriter
 from kb.quiz import Question
-from kb.quizcheck import (
+from kb.writing.checks import (
     answers_elsewhere,
     dangling_reference,
     giveaway,

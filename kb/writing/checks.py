@@ -39,9 +39,9 @@ import re
 from collections import Counter
 from typing import Sequence
 
+from ..quiz import Question
+from ..text import STOPWORDS, fold, words
 from .ideas import dangling
-from .quiz import Question
-from .text import STOPWORDS, fold, words
 
 # True/false and cloze grounding (set with the writer's defect checks, 0e944b1; no measurement recorded):
 _TRUE_STATEMENT_OVERLAP = 0.9  # a true statement: (nearly) all its words are in the passage

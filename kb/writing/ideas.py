@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .records import Chunk
-from .text import fold, words
+from ..records import Chunk
+from ..text import fold, words
 
 # a new item: bullet glyphs, "-"/"*"/"–" followed by a space, "1." / "1)" steps, "A." options
 _MARK = re.compile(r"^\s*(?:(?P<glyph>[•◦▪●○■□➢➤►▶‣⁃·])|(?P<dash>[-*–](?=\s))|(?P<num>\d{1,2})[.)](?=\s)|"

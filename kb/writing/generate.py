@@ -1,10 +1,10 @@
 """Exercise generation: the question-writer seam, course statistics, selection and the service.
 
 The seam sits at the task — "write questions from these passages" — so the offline writer
-(:mod:`kb.offline_writer`, questions from whole ideas with their slide title) and an LLM
+(:mod:`kb.writing.offline`, questions from whole ideas with their slide title) and an LLM
 (:mod:`kb.llm`) honour the same call. :func:`generate_quiz` picks the passages (whole course,
 chosen sources, or a topic's passages above a similarity floor — an off-course topic is an
-error), asks the writer for candidates (each has passed :mod:`kb.quizcheck`), removes
+error), asks the writer for candidates (each has passed :mod:`kb.writing.checks`), removes
 near-duplicates with the embedder, and selects central ideas first, spread over sources,
 sections and the asked types, one question per idea and per term. When fewer than asked pass,
 it writes fewer and the report's notes say why. Multiple-choice correct positions rotate.
@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
-from .errors import UsageError
-from .quiz import DIFFICULTIES, LANGS, TYPES, Citation, Question, Quiz
-from .records import Chunk
-from .text import STOPWORDS, fold, words
+from ..errors import UsageError
+from ..quiz import DIFFICULTIES, LANGS, TYPES, Citation, Question, Quiz
+from ..records import Chunk
+from ..text import STOPWORDS, fold, words
 
 if TYPE_CHECKING:
-    from .offline_writer import Entity
+    from .offline import Entity
 
 
 @dataclass(frozen=True)
@@ -327,7 +327,7 @@ def _most_specific(scored: dict[str, float], k: int) -> tuple[str, ...]:
 
 # --------------------------------------------------------------------------- grounding
 
-from .quizcheck import SUPPORT_THRESHOLD, support, word_overlap  # noqa: E402,F401  (public names)
+from .checks import SUPPORT_THRESHOLD, support, word_overlap  # noqa: E402,F401  (public names)
 
 # --------------------------------------------------------------------------- the offline writer
 
@@ -361,7 +361,7 @@ def dedupe(drafts: list[Draft], embedder, threshold: float = 0.88) -> tuple[list
     vecs = embedder.embed_documents([f"{d.question.prompt}\n{d.question.answer}" for d in order])
     kept: list[int] = []
     rejected: list[Rejected] = []
-    from .quizcheck import duplicate_questions
+    from .checks import duplicate_questions
 
     keys: set[tuple[str, str]] = set()
     ids: set[str] = set()
@@ -405,7 +405,7 @@ class _Selection:
     def free(self, d: Draft) -> bool:
         """Not chosen yet, its idea and its items not asked about yet, and neither its answer
         written in a chosen stem nor a chosen answer written in its stem."""
-        from .quizcheck import answers_elsewhere
+        from .checks import answers_elsewhere
 
         if d in self.chosen or d.key in self.used_keys or any(x in self.used_items for x in d.item.split("|") if x):
             return False
@@ -537,7 +537,7 @@ TOPIC_FLOOR = 0.33
 
 def topic_relevance(embedder, topic: str, texts: Sequence[str]) -> list[tuple[bool, float]]:
     """(on topic, cosine) for each text: cosine ≥ TOPIC_FLOOR or all the topic's words in it."""
-    from .quizcheck import stems
+    from .checks import stems
 
     if not texts:
         return []
@@ -578,7 +578,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     """Write a quiz from the knowledge base. Deterministic for the offline writer."""
     import datetime as dt
 
-    from .offline_writer import balance_positions
+    from .offline import balance_positions
 
     request.validate()
     all_chunks = list(ws.store.all_chunks())
@@ -641,7 +641,7 @@ def default_quiz_path(request: GenerationRequest, folder: Path) -> Path:
 def __getattr__(name: str):
     # the offline writer lives in its own module (it imports this one); keep its old import path
     if name == "OfflineWriter":
-        from .offline_writer import OfflineWriter
+        from .offline import OfflineWriter
 
         return OfflineWriter
     raise AttributeError(name)

@@ -1,6 +1,6 @@
 """The offline (rule-based, deterministic) question writer: questions from ideas, not lines.
 
-It reads each passage as a slide or section would be read (:mod:`kb.ideas`: whole bullets
+It reads each passage as a slide or section would be read (:mod:`kb.writing.ideas`: whole bullets
 with their title) and writes a question only where the idea has the shape the question type
 needs:
 
@@ -20,7 +20,7 @@ needs:
 - **ready-made exercises** the materials contain, with the text after them as model answer;
 - a **cloze** on a key course term in a self-contained sentence, last.
 
-Every draft then passes the checks of :mod:`kb.quizcheck` against the passage it cites
+Every draft then passes the checks of :mod:`kb.writing.checks` against the passage it cites
 (cut-off text, giveaways, duplicate choices, support) or is rejected with the reason.
 """
 
@@ -32,6 +32,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..quiz import Question
+from ..records import Chunk, content_hash
+from ..text import STOPWORDS, detect_language, fold, sentences, words
+from .checks import IMPERATIVE as _IMPERATIVE
+from .checks import (
+    _stems4,
+    defects,
+    generic_title,
+    giveaway,
+    no_context,
+    norm,
+    same_thing,
+    stems,
+    unglue,
+    vocabulary,
+)
 from .generate import (
     _EXERCISE_HEADING,
     CourseTerms,
@@ -45,22 +61,6 @@ from .generate import (
     passage_usable,
 )
 from .ideas import Item, Slide, complete_sentence, dangling, read_slide
-from .quiz import Question
-from .quizcheck import IMPERATIVE as _IMPERATIVE
-from .quizcheck import (
-    _stems4,
-    defects,
-    generic_title,
-    giveaway,
-    no_context,
-    norm,
-    same_thing,
-    stems,
-    unglue,
-    vocabulary,
-)
-from .records import Chunk, content_hash
-from .text import STOPWORDS, detect_language, fold, sentences, words
 
 _T = {
     "what_is": {"pt": "O que é {t}?", "es": "¿Qué es {t}?", "en": "What is {t}?"},
@@ -254,7 +254,7 @@ def _tautology(obj: str, goal: str, title: str) -> bool:
     cognate) of the object ("utilizar la función torch.hub.load()" → "para cargar un
     modelo"), or, past empty verbs ("evitar que"), the goal adds at most one word that the
     action and the slide title do not already say."""
-    from .quizcheck import _GLOSSARY, cognate
+    from .checks import _GLOSSARY, cognate
 
     own = _stems4(obj)
     own |= {_GLOSSARY[x] for x in own if x in _GLOSSARY}
@@ -718,7 +718,7 @@ class OfflineWriter:
                     choices = _uniform_names(name, pool, s)
                     if choices:
                         # the slide title situates the sentence ("Data Loading en Dispositivos
-                        # Múltiples") unless it echoes the right option only (quizcheck.giveaway)
+                        # Múltiples") unless it echoes the right option only (checks.giveaway)
                         for ctx in dict.fromkeys((self._title_ctx(slide), self._ctx(slide, name))):
                             q = Question("mcq", _t("complete", lang, s=blanked, c=ctx), choices[0], (), (name,), "easy",
                                          lang, choices=choices, correct=0, origin="mcq")
@@ -907,7 +907,7 @@ class OfflineWriter:
 
     def _no_subject_word(self, text: str, source: str) -> bool:
         """The text opens on a conjugated verb ("Permite distribuir …", "Distribuye (shards) …")."""
-        from .quizcheck import no_subject
+        from .checks import no_subject
 
         q = Question("tf", f"? {text}", "", (), lang="es")
         return bool(no_subject(q, self._vocab.get(source) or Counter()))
