@@ -212,7 +212,7 @@ _NEGATORS = frozenset({"nao", "nunca", "jamais", "sem", "nem", "nenhum", "nenhum
                        "ninguna", "not", "never", "without", "none", "nor", "cannot"})
 _CLAUSE = re.compile(r"[.;:!?,()\n]|\s[-–]\s")
 _ALIAS = re.compile(r"([0-9A-Za-zÀ-ÖØ-öø-ÿ_.\-]+)\s*\(([^()]{1,40})\)")
-_CONJUNCTIONS = frozenset({"e", "y", "and", "ou", "o", "or", "vs", "versus"})
+_CONJUNCTIONS = frozenset({"e", "y", "and", "ou", "or", "vs", "versus"})  # + Spanish "o": in pt it is "the"
 SWAP_EVIDENCE = 3  # predicate words that moved to the other term, with none in place, before the guard fires
 
 
@@ -248,11 +248,12 @@ def _aliases(text: str) -> dict[str, str]:
     return out
 
 
-def contrast_pairs(question: str, alias: dict[str, str] | None = None) -> list[tuple[str, str]]:
+def contrast_pairs(question: str, alias: dict[str, str] | None = None, lang: str = "") -> list[tuple[str, str]]:
     """(X, Y) stems of the terms a question compares: Y is the first new content word after a
     conjunction, X one of the last three content words before it in the same clause ("a diferença
     entre uma thread e um processo" → (thread, processo))."""
     alias = alias or {}
+    conjunctions = _CONJUNCTIONS | ({"o", "u"} if lang == "es" else set())
     pairs: list[tuple[str, str]] = []
 
     def content(ws: Sequence[str]) -> list[str]:
@@ -261,7 +262,7 @@ def contrast_pairs(question: str, alias: dict[str, str] | None = None) -> list[t
     for clause in _CLAUSE.split(re.sub(r"\([^()]*\)", " ", question)):
         ws = [fold_word(w) for w in words(clause)]
         for i, w in enumerate(ws):
-            if w not in _CONJUNCTIONS:
+            if w not in conjunctions:
                 continue
             before, after = content(ws[:i]), content(ws[i + 1:])
             y = next((s for s in after if s not in before), None)
@@ -315,7 +316,7 @@ def role_swap(question: str, refs: Sequence[str], reply: str, lang: str) -> Role
         alias = {**_aliases(ref), **q_alias}
         ref_toks, rep_toks = _predicate_stems(ref, lang, alias), _predicate_stems(reply, reply_lang, alias)
         here: tuple[str, str, int, int] | None = None
-        for a, b in contrast_pairs(question, alias):
+        for a, b in contrast_pairs(question, alias, lang):
             r, p = _segments(ref_toks, a, b), _segments(rep_toks, a, b)
             if not r or not p:
                 continue
