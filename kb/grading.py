@@ -251,7 +251,7 @@ def _aliases(text: str) -> dict[str, str]:
 def contrast_pairs(question: str, alias: dict[str, str] | None = None, lang: str = "") -> list[tuple[str, str]]:
     """(X, Y) stems of the terms a question compares: Y is the first new content word after a
     conjunction, X one of the last three content words before it in the same clause ("a diferença
-    entre uma thread e um processo" → (thread, processo))."""
+    entre uma thread e um processo" → (thread, processo)). ``lang`` "es" adds the conjunction "o"."""
     alias = alias or {}
     conjunctions = _CONJUNCTIONS | ({"o", "u"} if lang == "es" else set())
     pairs: list[tuple[str, str]] = []
@@ -327,7 +327,7 @@ def role_swap(question: str, refs: Sequence[str], reply: str, lang: str) -> Role
                 here = (a, b, kept, swapped)
         if here is None:
             return None
-        surface = {}
+        surface: dict[str, str] = {}
         for w in words(reply):
             s = stem(fold_word(w))
             for t in here[:2]:
@@ -616,7 +616,8 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "inverted_yes": "La respuesta modelo dice que sí; la respuesta dice lo contrario.",
         "inverted_no": "La respuesta modelo dice que no; la respuesta dice lo contrario.",
         "keyword_list": "Solo palabras clave: explica cómo se relacionan.",
-        "swapped_roles": "La respuesta intercambia los papeles de {} y {}: lo que dice de uno, la respuesta modelo lo dice del otro.",
+        "swapped_roles": "La respuesta intercambia los papeles de {} y {}: lo que dice de uno, la respuesta modelo "
+                         "lo dice del otro.",
         "expected": "Se esperaba: «{}»",
         "empty": "Sin respuesta.",
     },
@@ -632,7 +633,8 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "inverted_yes": "The model answer says yes; the reply says the opposite.",
         "inverted_no": "The model answer says no; the reply says the opposite.",
         "keyword_list": "Only keywords: explain how they relate.",
-        "swapped_roles": "The reply swaps the roles of {} and {}: what it says of one, the model answer says of the other.",
+        "swapped_roles": "The reply swaps the roles of {} and {}: what it says of one, the model answer says of "
+                         "the other.",
         "expected": "Expected: «{}»",
         "empty": "No answer given.",
     },
