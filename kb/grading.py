@@ -305,18 +305,27 @@ class RoleSwap:
         return self.kept == 0 and self.swapped >= SWAP_EVIDENCE
 
 
+@lru_cache(maxsize=2048)
+def _reference_roles(question: str, ref: str, lang: str
+                     ) -> tuple[dict[str, str], tuple[tuple[str, bool], ...], tuple[tuple[str, str], ...]]:
+    """The model answer's side, the same for every reply (cached): aliases, predicate stems, compared terms."""
+    alias = {**_aliases(ref), **_aliases(question)}
+    return alias, tuple(_predicate_stems(ref, lang, alias)), tuple(contrast_pairs(question, alias, lang))
+
+
 def role_swap(question: str, refs: Sequence[str], reply: str, lang: str) -> RoleSwap | None:
     """The compared terms' predicates in the reply against each model answer; the least swapped
     answer counts, so a reply that keeps the roles of any accepted answer (or that no answer lets us
     judge) is not swapped. None when the question compares nothing or the reply does not name both."""
-    q_alias = _aliases(question)
     reply_lang = detect_language(reply, lang) if len(words(reply)) >= 4 else lang
     found: list[RoleSwap] = []
     for ref in refs:
-        alias = {**_aliases(ref), **q_alias}
-        ref_toks, rep_toks = _predicate_stems(ref, lang, alias), _predicate_stems(reply, reply_lang, alias)
+        alias, ref_toks, pairs = _reference_roles(question, ref, lang)
+        if not pairs:
+            return None
+        rep_toks = _predicate_stems(reply, reply_lang, alias)
         here: tuple[str, str, int, int] | None = None
-        for a, b in contrast_pairs(question, alias, lang):
+        for a, b in pairs:
             r, p = _segments(ref_toks, a, b), _segments(rep_toks, a, b)
             if not r or not p:
                 continue
