@@ -140,16 +140,17 @@ _CONCEPT_WORD_SHARE = 0.6  # "most" of a concept's words: 1 of 1, 2 of 2 or 3, 3
 
 def concept_hits(concepts: Sequence[str], reply: str) -> tuple[list[str], list[str]]:
     """(present, missing): a concept is present when most of its content words appear in the
-    reply, inflected, without accents or with a one-letter typo."""
+    reply, inflected, without accents or with a one-letter typo. A concept "A / B" names
+    alternatives: either one present is enough ("named_modules() / named_parameters()")."""
     bag = set(content_stems(reply))
     present: list[str] = []
     missing: list[str] = []
     for c in concepts:
-        cs = content_stems(c)
-        if not cs:
+        alts = [cs for cs in (content_stems(a) for a in re.split(r"\s/\s", c)) if cs]
+        if not alts:
             continue
-        got = sum(_has_stem(s, bag) for s in cs)
-        (present if got >= math.ceil(_CONCEPT_WORD_SHARE * len(cs)) else missing).append(c)
+        hit = any(sum(_has_stem(s, bag) for s in cs) >= math.ceil(_CONCEPT_WORD_SHARE * len(cs)) for cs in alts)
+        (present if hit else missing).append(c)
     return present, missing
 
 

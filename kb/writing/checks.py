@@ -230,6 +230,13 @@ def giveaway(q: Question) -> str | None:
         parts = _stems4(q.answer)
         if parts and len(parts & _stems4(rest)) * 2 >= len(parts) and len(parts) <= 2:
             return "giveaway"  # "(Data Shuffling): … la opción _____ …" → shuffle
+        # the stem's verb or noun says the name, also through translation: "Para guardar … _____"
+        # → torch.save(), "Para cargar" → torch.load(), "… transformación compuesta" → Compose
+        name = _stems4(q.answer.rstrip("() ").rsplit(".", 1)[-1])
+        said = _stems4(rest)
+        said |= {_GLOSSARY[x] for x in said if x in _GLOSSARY}
+        if name and len(name & said) * 2 >= len(name):
+            return "giveaway"
     if q.type == "mcq" and len(q.choices) >= 2 and isinstance(q.correct, int):
         # a word of the stem that only the right option echoes ("rotar la imagen" → Rotación),
         # also through translation ("Para guardar …" → torch.save(), "muestreo" → Sampler)

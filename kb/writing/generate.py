@@ -98,6 +98,8 @@ _GENERIC_TERMS = {"exemplo", "por exemplo", "nota", "note", "ejemplo", "soluçõ
                   "resultado", "pasos", "passos", "step", "steps", "importante", "observação", "observe", "components",
                   "componentes", "elementos", "module", "modulo", "interface", "solução", "solucion", "solution"}
 _NOT_NOUN = re.compile(r"(mente|[aei]r|[aei]r(?:lo|la|los|las|se|nos)|ndo|[aei]das?|[aei]dos?)$")
+# after a noun, a participle is its adjective ("modelos pre-entrenados"); adverbs, infinitives, gerunds are not
+_NOT_ADJ = re.compile(r"(mente|[aei]r|[aei]r(?:lo|la|los|las|se|nos)|ndo)$")
 _ORDINALS = {"primeiro", "primeira", "segundo", "segunda", "terceiro", "terceira", "ultimo", "ultima", "proximo",
              "primero", "primera", "tercero", "tercera", "first", "second", "third", "last", "next", "outro", "outra",
              "otro", "otra", "another", "other", "cada", "each", "todo", "toda", "todos", "all"}
@@ -258,10 +260,9 @@ class CourseTerms:
         2-word phrases and words the course uses elsewhere too (df ≥ 2), most specific first.
         Words in most passages of the course or of ``source`` are not key ideas there."""
         skip = {fold(w) for w in words(exclude)}
-        if source:
-            skip |= {fold(w) for w in words(text) if self.source_share(w, source) > _SOURCE_COMMON}
-        scored = self._terms_in(text, skip)
-        self._score_words(text, skip, scored)
+        common = {fold(w) for w in words(text) if self.source_share(w, source) > _SOURCE_COMMON} if source else set()
+        scored = self._terms_in(text, skip | common)
+        self._score_words(text, skip, scored, common)
         return _most_specific(scored, k)
 
     def _terms_in(self, text: str, skip: set[str]) -> dict[str, float]:
@@ -280,28 +281,88 @@ class CourseTerms:
 
     def _concept_word(self, fw: str, skip: set[str]) -> bool:
         """A folded word that can be a concept: not a stopword, generic, excluded, short, a number,
-        a word of one passage only or of most passages."""
+        a word of one passage only or of most passages, a function word or a verb."""
         return not (fw in STOPWORDS or fw in _GENERIC or fw in skip or len(fw) < 4 or fw.isdigit()
                     or self.df.get(fw, 0) < 2 or self.df.get(fw, 0) > _COURSE_COMMON * self.n_docs
-                    or _VERB_1PL.search(fw) or fw in _INSTRUCTIONS)  # "Utilizamos", "Reemplaza": verbs
+                    or _VERB_1PL.search(fw) or fw in _INSTRUCTIONS  # "Utilizamos", "Reemplaza": verbs
+                    or fw in _FUNCTION or fw in _PLAIN_NOUNS or self.verb_like(fw))
 
-    def _score_words(self, text: str, skip: set[str], scored: dict[str, float]) -> None:
-        """Adds the text's concept words (by idf) and their 2-word phrases to scored."""
+    def _contexts(self) -> tuple[Counter[str], Counter[str]]:
+        """How often each folded word follows a determiner, and a verb marker, in the course."""
+        if not hasattr(self, "_after"):
+            det: Counter[str] = Counter()
+            verb: Counter[str] = Counter()
+            toks = self.folded_text.split()
+            for prev, w in zip(toks, toks[1:], strict=False):
+                if prev in _DETERMINERS:
+                    det[w] += 1
+                elif prev in _VERB_MARKERS:
+                    verb[w] += 1
+            self._after = (det, verb)
+        return self._after
+
+    def verb_like(self, fw: str) -> bool:
+        """The course writes the word after a clitic, relative, negation or modal ("que produce",
+        "se usará", "que tenham") more often than after an article: a verb, no concept."""
+        det, verb = self._contexts()
+        return verb[fw] > det[fw]
+
+    def noun_like(self, fw: str) -> bool:
+        """The course writes the word after an article or determiner at least once, and not more
+        often after a verb marker."""
+        det, verb = self._contexts()
+        return det[fw] >= 1 and det[fw] >= verb[fw]
+
+    def _score_words(self, text: str, skip: set[str], scored: dict[str, float], common: frozenset[str] | set[str] = frozenset()) -> None:
+        """Adds the text's concept words (by idf) and their 2-word phrases to scored. A word of
+        most of the source's passages ("modelos" in a deck on models) is no concept alone, but
+        heads a phrase ("modelos pre-entrenados")."""
         toks = words(text)
+        ftext = fold(text)
         for i, w in enumerate(toks):
             fw = fold(w)
-            if not self._concept_word(fw, skip):
+            head = fw in common and fw not in STOPWORDS and fw not in _GENERIC and len(fw) >= 4 and self.noun_like(fw)
+            if not self._concept_word(fw, skip) and not head:
                 continue
             if (_NOT_NOUN.search(fw) or _VERB_3P.search(fw) and fw not in _NOUNS_EN) and not _TECH.match(w):
                 continue  # verbs, adverbs and participles are not concepts
-            scored.setdefault(w, self.idf(w))
+            noun = self.noun_like(fw) or bool(_TECH.match(w))
+            if noun and fw not in common:  # a plain word alone is a concept only where the course uses it as a noun
+                scored.setdefault(w, self.idf(w))
             if i + 1 < len(toks):
                 nxt = toks[i + 1]
                 fn = fold(nxt)
-                if fn not in STOPWORDS and fn not in _GENERIC and fn not in skip and len(fn) > 3 \
-                        and self.df.get(fn, 0) >= 2 \
-                        and not _NOT_NOUN.search(fn):
+                # a noun phrase: the head a noun, the next word no verb, function word or cognate of
+                # the head ("compilación compile"); never "seja pegue", "padrão aloca", "otras métricas"
+                if noun and fn not in STOPWORDS and fn not in _GENERIC and fn not in skip and len(fn) > 3 \
+                        and self.df.get(fn, 0) >= 2 and fn not in _FUNCTION and not self.verb_like(fn) \
+                        and not _NOT_ADJ.search(fn) and not _VERB_3P.search(fn) and fn[:4] != fw[:4] \
+                        and f"{fw} {fn}" in ftext and not (fw in common and fn in common):  # not across a comma
                     scored.setdefault(f"{w} {nxt}", (self.idf(w) + self.idf(nxt)) / 2 + _PHRASE_BONUS)
+
+
+# words that carry no idea of their own: adverbs, ordinals, comparatives and quantifiers ("Além",
+# "anteriores", "outra", "último", "simples")
+_FUNCTION = frozenset("""alem ademas tambem tambien ainda aun todavia apenas solo somente solamente ja ya sempre siempre
+    nunca jamas anterior anteriores posterior posteriores ultimo ultima ultimos ultimas outro outra outros outras otro
+    otra otros otras proprio propria propios propias simples simple seguintes siguiente siguientes mismo misma demais
+    demas cerca acerca ahora agora entao entonces luego logo bien bem mal assim asi tal tales cual cuales qual quais
+    donde onde aqui ali alli alguien ninguno nenhum nenhuma ningun ninguna mas menos""".split())
+# nouns any course on any subject uses for any idea ("momento", "aplicación", "tareas", "instancia"):
+# a right answer need not say them
+_PLAIN_NOUNS = frozenset("""momento momentos aplicacion aplicaciones aplicacao aplicacoes tarea tareas tarefa tarefas
+    instancia instancias estrategia estrategias dominio dominios extension extensao computacion computacao execucao
+    ejecucion implementacion implementaciones implementacao implementacoes lista listas solucion soluciones solucao
+    solucoes requisito requisitos instrucion instruccion instrucao excepcion excecao entorno entornos ambiente
+    ambientes nombre nombres version versiones versao versoes""".split())
+# what precedes a noun (articles, possessives, demonstratives) and what precedes a verb (clitics,
+# relatives, negation, subject pronouns, modals): a word the course writes after the second kind more
+# than after the first is a verb ("que produce", "se usará", "que tenham", "seja pegue")
+_DETERMINERS = frozenset("""el la los las un una unos unas del al su sus este esta estos estas ese esa esos esas o os um
+    uma uns umas do da dos das ao aos pelo pela pelos pelas seu sua seus suas nosso nossa the an its their this
+    these""".split())
+_VERB_MARKERS = frozenset("""se que no lo le les nos nao ele ela eles elas voce we they you it pode podem puede pueden
+    debe deben deve devem will would can should may must""".split())
 
 
 # Key-concept scoring (hand-set with the offline writer, 0e944b1; no measurement recorded):
@@ -355,7 +416,9 @@ def dedupe(drafts: list[Draft], embedder, threshold: float = 0.88) -> tuple[list
     within ``threshold`` cosine of a kept one of the same type asks the same thing."""
     import numpy as np
 
-    order = sorted(drafts, key=lambda d: (-d.priority, d.question.id))
+    # a false statement built by a swap (a sibling's description, training ↔ test) first: of the
+    # questions one sentence gives, it is the one a teacher keeps over its definition or its cloze
+    order = sorted(drafts, key=lambda d: (not _swap(d.question), -d.priority, d.question.id))
     if not order:
         return [], []
     vecs = embedder.embed_documents([f"{d.question.prompt}\n{d.question.answer}" for d in order])
@@ -365,10 +428,20 @@ def dedupe(drafts: list[Draft], embedder, threshold: float = 0.88) -> tuple[list
 
     keys: set[tuple[str, str]] = set()
     ids: set[str] = set()
+    items: set[str] = set()
+    ideas: list[set[str]] = []
     for i, d in enumerate(order):
         q = d.question
         if q.id in ids or (q.type, d.key) in keys:
             continue
+        mine = {x for x in d.item.split("|") if x}
+        if mine & items:  # one question per source sentence, whatever its type: the best one
+            rejected.append(Rejected(q.prompt[:80], "its sentence is asked by a better question"))
+            continue
+        idea = _idea(q)
+        if any(idea and o and len(idea & o) >= _SAME_IDEA * min(len(idea), len(o)) for o in ideas):
+            rejected.append(Rejected(q.prompt[:80], "its idea is asked by a better question"))
+            continue  # the same sentence in two sources (a deck and its transcript), or its cloze
         if q.id in duplicate_questions([order[j].question for j in kept] + [q]):
             rejected.append(Rejected(q.prompt[:80], "asks what a kept question asks"))
             continue
@@ -379,7 +452,33 @@ def dedupe(drafts: list[Draft], embedder, threshold: float = 0.88) -> tuple[list
         kept.append(i)
         keys.add((q.type, d.key))
         ids.add(q.id)
+        items |= mine
+        ideas.append(idea)
     return [order[i] for i in kept], rejected
+
+
+def _swap(q: Question) -> bool:
+    return q.type == "tf" and q.correct is False
+
+
+_SAME_IDEA = 0.8  # share of the smaller idea's stems two questions share to ask one idea (hand-set)
+
+
+def _idea(q: Question) -> set[str]:
+    """The stems of what a question holds true: a short question's model answer, the sentence of
+    a cloze or multiple choice with its answer filled in, a true/false statement as the source
+    says it. Fewer than 5 stems says too little to compare."""
+    from .checks import statement, stems
+
+    if q.type == "short":
+        text = q.answer
+    elif q.type == "tf":
+        m = re.search(r"“(.+)”", q.answer)
+        text = m.group(1) if m else statement(q)
+    else:
+        text = statement(q).replace("_____", q.correct_text)
+    st = stems(text)
+    return st if len(st) >= 5 else set()
 
 
 def _section(d: Draft) -> tuple[str, str]:

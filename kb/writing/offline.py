@@ -301,6 +301,39 @@ def _with_code_names(text: str, exclude: str, concepts: tuple[str, ...], k: int 
     return tuple(names + rest)[:k]
 
 
+_OR = re.compile(r"\s(?:o|ou|or|u)\s")
+
+
+def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: CourseTerms | None,
+                    source: str | None = None, k: int = 4) -> tuple[str, ...]:
+    """The concepts of a short question as a grader needs them: none whose words the stem already
+    holds ("¿Qué es la transferencia de aprendizaje?" needs no "aprendizaje"), at least two where
+    the model answer has them, at most k; code names the answer offers as alternatives
+    ("named_modules() o named_parameters()") become one concept "A / B", either of which counts."""
+    asked = stems(prompt) | _stems4(prompt)
+
+    def new(c: str) -> bool:
+        cs = {fold(w)[:5] for w in words(c) if len(w) >= 4 and fold(w) not in STOPWORDS}
+        return bool(cs - asked) if cs else False
+
+    out: list[str] = []
+    for c in concepts:
+        if new(c) and not any(fold(c) in fold(o) or fold(o) in fold(c) for o in out):
+            out.append(c)
+    if len(out) < 2 and course is not None:
+        more = course.key_concepts(answer, exclude=prompt, k=k, source=source)
+        out += [c for c in more if new(c) and not any(fold(c) in fold(o) or fold(o) in fold(c) for o in out)]
+    if not out:
+        out = list(concepts[:1])
+    names = [n for n in dict.fromkeys(_CODE_NAME.findall(answer))]
+    for a, b in zip(names, names[1:]):
+        if a in out and b in out and _OR.search(answer[answer.find(a) + len(a):answer.find(b)] + " ") \
+                and answer.find(a) < answer.find(b) and len(answer[answer.find(a) + len(a):answer.find(b)]) <= 5:
+            out[out.index(a)] = f"{a} / {b}"
+            out.remove(b)
+    return tuple(out[:k])
+
+
 def _short_name(name: str) -> str:
     """torch.utils.data.DataLoader → DataLoader; torch.save() → save()."""
     paren = "()" if name.endswith("()") else ""
@@ -393,8 +426,9 @@ class OfflineWriter:
             about = self._about(slide)
             if about and not re.match(r"^(En|Em|In)\s+«", prompt):
                 prompt = _situate(prompt, about, q.lang)
+        concepts = self._answer_concepts(q.concepts, prompt, answer) if q.type == "short" else q.concepts
         q = Question(type=q.type, prompt=prompt, answer=answer, citations=(_citation(slide.chunk, quote),),
-                     concepts=q.concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
+                     concepts=concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
                      accepted=q.accepted, origin=q.origin)
         if q.origin in _EXPLAIN:
             priority += _EXPLAIN_BONUS  # explaining, comparing, applying before recalling a line
@@ -402,6 +436,13 @@ class OfflineWriter:
         # passages is one idea; a question on two bullets (a difference) uses up both
         item_key = "|".join(content_hash(slide.chunk.source, norm(it.text)) for it in ([item] if item else []) + list(also))
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
+
+    def _answer_concepts(self, concepts: Sequence[str], prompt: str, answer: str) -> tuple[str, ...]:
+        """The key terms a right reply must contain and the stem does not already give: 2–4 of
+        them (topped up from the model answer), alternatives the answer offers ("named_modules()
+        o named_parameters()") as one concept either of which counts."""
+        course = getattr(self, "_course", None)
+        return answer_concepts(concepts, prompt, answer, course, self._source)
 
     def _about(self, slide: Slide) -> str:
         """What the slide is about, to situate a question: its title or, where the title says
@@ -496,9 +537,8 @@ class OfflineWriter:
         key = fold(bare)
         out.append(self._draft(slide, item, Question("short", prompt, full, (), concepts, "medium", lang,
                                                      origin="definition"), key, prio, quote=s))
-        out.append(self._draft(slide, item, Question("tf", _t("tf", lang, s=answer), f"{_t('true', lang)}.", (),
-                                                     (bare,), "easy", lang, correct=True, origin="tf"),
-                               key, prio - 0.6, quote=s))
+        # no "true" statement from it: a definition copied as true is judged at a glance (the
+        # true/false a teacher keeps are false ones built by a swap: _labels, _scope_and_contrast)
         return True
 
     def _continuation(self, slide: Slide, item: Item) -> str:
@@ -1082,7 +1122,8 @@ class OfflineWriter:
                 first = sentences(answer)[0] if sentences(answer) else answer
                 q = Question(type="short", prompt=_clean(prompt), answer=answer[:1500],
                              citations=(_citation(chunk, first),),
-                             concepts=course.key_concepts(answer, exclude=prompt, k=5), difficulty="hard", lang=lang,
+                             concepts=answer_concepts(course.key_concepts(answer, exclude=prompt), prompt, answer, course),
+                             difficulty="hard", lang=lang,
                              origin="harvested")
                 out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))  # the course's own exercises first
 
