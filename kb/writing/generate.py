@@ -313,7 +313,8 @@ class CourseTerms:
         det, verb = self._contexts()
         return det[fw] >= 1 and det[fw] >= verb[fw]
 
-    def _score_words(self, text: str, skip: set[str], scored: dict[str, float], common: frozenset[str] | set[str] = frozenset()) -> None:
+    def _score_words(self, text: str, skip: set[str], scored: dict[str, float],
+                     common: frozenset[str] | set[str] = frozenset()) -> None:
         """Adds the text's concept words (by idf) and their 2-word phrases to scored. A word of
         most of the source's passages ("modelos" in a deck on models) is no concept alone, but
         heads a phrase ("modelos pre-entrenados")."""

@@ -313,6 +313,8 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
     asked = stems(prompt) | _stems4(prompt)
 
     def new(c: str) -> bool:
+        if _CODE_NAME.fullmatch(c):  # a code name is given only by its own name ("torch.hub" is no torch.hub.load())
+            return not re.search(rf"(?<![\w.]){re.escape(c.rstrip('()'))}(?![\w.])", prompt)
         cs = {fold(w)[:5] for w in words(c) if len(w) >= 4 and fold(w) not in STOPWORDS}
         return bool(cs - asked) if cs else False
 
