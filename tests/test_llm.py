@@ -114,7 +114,9 @@ def test_truncated_replies_fail_after_bounded_retries_keeping_earlier_questions(
     assert "failed 2 times: reply truncated (finish_reason=length)" in r.stderr
     assert len(calls) == 3  # one good batch, then 1 + 1 retry
     quiz = json.loads((ws / "quizzes" / "course.json").read_text(encoding="utf-8"))
-    assert len(quiz["questions"]) == 2  # what was generated before the failure is kept
+    # what was generated before the failure is kept: the stub's short question and cloze ask one
+    # sentence, which a quiz asks once (writer v4: one question per idea)
+    assert len(quiz["questions"]) == 1
 
 
 def test_timeout_is_a_clear_error(ws):

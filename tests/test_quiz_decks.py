@@ -80,7 +80,9 @@ def test_each_deck_quiz_reaches_ten_clean_questions(course, deck):
     if m["mcq"] >= 2:
         assert m["position_skew"] <= 0.5
     assert all(q["citations"][0]["source"] == f"corpora/{deck}" for q in qs)
-    assert {q["type"] for q in qs} >= {"short", "mcq", "tf"} or len({q["type"] for q in qs}) >= 3
+    # writer v4: no true/false copied from a definition (every such item was dropped by the third
+    # rater) — a deck without sibling descriptions to swap (05modelos) has short questions and clozes
+    assert len({q["type"] for q in qs}) >= 2
     for q in qs:
         assert q["concepts"] and not {c.lower() for c in q["concepts"]} & GENERIC, q
         assert q["prompt"][0] == "¿" and q["prompt"][1].isupper() or q["prompt"][0].isupper(), q["prompt"]
@@ -194,7 +196,7 @@ def test_implausible_distractors_are_seen_and_options_stay_in_the_deck(course):
     assert "implausible-distractor" not in _eval(course, path)["defects"]
 
 
-def test_translation_giveaway_is_seen_and_left_to_typed_recall(course):
+def test_translation_giveaway_is_seen_and_asked_as_a_question(course):
     # 05modelos.pdf p. 5: "Para guardar el estado del modelo, utilizamos el método torch.save() …"
     old = _q("Completa la frase: «Para guardar el estado del modelo, utilizamos el método _____ y pasamos la ruta.»",
              "torch.save()", "mcq", choices=("torch.save()", "torch.hub.load()", "named_modules()", "parameters()"),
@@ -202,11 +204,16 @@ def test_translation_giveaway_is_seen_and_left_to_typed_recall(course):
     assert giveaway(old) == "giveaway"  # "guardar" is "save": the only option that says it
     fair = _q(old.prompt, "torch.save()", "mcq", choices=("torch.save()", "torch.load()", "torch.hub.load()",
                                                            "parameters()"), correct=0)
-    assert giveaway(fair) == "giveaway"  # still the only "save"; typed recall (cloze) is the honest form
+    assert giveaway(fair) == "giveaway"  # still the only "save"
+    # writer v4: typed recall is no cure — the third rater dropped the cloze as trivial (guardar → save)
+    cloze = _q("Completa el espacio en blanco: Para guardar el estado del modelo, utilizamos el método _____.",
+               "torch.save()", "cloze")
+    assert giveaway(cloze) == "giveaway"
     r, _ = _generate(course, ["--source", "corpora/05modelos.pdf", "-n", "12"], "m05-typed")
     qs = json.loads(r.stdout)["questions"]
-    save = [q for q in qs if "Para guardar el estado del modelo" in q["prompt"]]
-    assert save and all(q["type"] == "cloze" and q["answer"] == "torch.save()" for q in save)
+    assert not [q for q in qs if "Para guardar el estado del modelo" in q["prompt"]]
+    save = [q for q in qs if "torch.save()" in q["answer"]]  # asked the other way round: what to do to save
+    assert save and all(q["type"] == "short" and "state_dict()" in q["answer"] for q in save)
 
 
 def test_choices_naming_the_same_thing_are_seen():

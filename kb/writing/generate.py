@@ -691,7 +691,9 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         rank = {c.id: i for i, c in enumerate(passages)}
         for d in out.drafts:
             d.priority -= 0.05 * rank.get(d.chunk.id, len(rank))
-    kept, dup = dedupe(out.drafts, ws.embedder)
+    # one question per sentence among the types asked for (a short question does not keep out
+    # the multiple choice of its sentence from a --types mcq,tf quiz)
+    kept, dup = dedupe([d for d in out.drafts if d.question.type in request.types], ws.embedder)
     chosen, notes = select(kept, request)
     notes = out.notes + notes
     if len(chosen) < request.n:
