@@ -166,3 +166,18 @@ def test_the_rater_quizzes_keep_their_counts(quizzes):
     assert len(quizzes["corpora/03Datos.pdf"][0]) >= 10
     assert len(quizzes["corpora/05modelos.pdf"][0]) >= 10
     assert len(quizzes[""][0]) >= 16
+
+
+# --------------------------------------------------------------------------- 4. stems of attributes
+
+def test_an_adjective_or_attribute_label_is_asked_as_what_it_is_there(quizzes):
+    """001TFDist: «Promediado síncrono vs asíncrono» / "Síncrono: Hay que esperar …" and
+    «Data parallelism» / "Cuello de botella: actualización de los gradientes …" were asked
+    "¿qué significa «Síncrono»?", "¿qué significa «Cuello de botella»?"."""
+    _, kept, _ = quizzes["corpora/001TFDist.pdf"]
+    prompts = [d.question.prompt for d in kept]
+    assert "¿En qué consiste el promediado síncrono?" in prompts
+    assert "¿En qué consiste el promediado asíncrono?" in prompts
+    assert any(p.endswith("¿cuál es el cuello de botella?") for p in prompts), prompts
+    assert not [p for p in prompts if "«Síncrono»" in p or "«Cuello de botella»" in p]
+    assert any("¿qué significa «Layers»?" in p for p in prompts)  # a term is still asked what it means

@@ -68,6 +68,8 @@ _T = {
     "means": {"pt": "Em {c}, o que significa «{t}»?", "es": "En {c}, ¿qué significa «{t}»?",
               "en": "In {c}, what does «{t}» mean?"},
     "means_bare": {"pt": "O que significa «{t}»?", "es": "¿Qué significa «{t}»?", "en": "What does «{t}» mean?"},
+    "consists": {"pt": "Em que consiste {t}?", "es": "¿En qué consiste {t}?", "en": "What is {t}?"},
+    "which_is": {"pt": "Em {c}, qual é {t}?", "es": "En {c}, ¿cuál es {t}?", "en": "In {c}, what is {t}?"},
     "returns": {"pt": "O que retorna {t}?", "es": "¿Qué devuelve {t}?", "en": "What does {t} return?"},
     "used_for": {"pt": "Para que é usado {t}?", "es": "¿Para qué se utiliza {t}?", "en": "What is {t} used for?"},
     "purpose": {"pt": "Para que serve {t}?", "es": "¿Para qué sirve {t}?", "en": "Why should you {t}?"},
@@ -207,6 +209,36 @@ def _situate(prompt: str, about: str, lang: str) -> str:
 
 _PLAIN_ARTICLE = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|the)\s", re.I)
 _THIRD_PERSON_NEXT = frozenset("el la los las un una lo le les que a al de del su sus o os as um uma no na se the".split())
+
+
+def _qualified(label: str, context: str, lang: str) -> str:
+    """What a one-word adjective label qualifies when the context names it ("Síncrono" under
+    «Promediado síncrono vs asíncrono» → "el promediado síncrono"): asking what the bare adjective
+    "means" asks for a word, not the idea. "" when the label is no such adjective."""
+    ws = context.split()
+    if " " in label.strip() or len(ws) < 2 or not _ADJECTIVE.search(fold(label)) or _TECH.match(label):
+        return ""
+    if fold(label) not in {fold(w.strip(",.:;()")) for w in ws[1:]}:
+        return ""
+    head = ws[0].strip(",.:;()")
+    if fold(head) in _ROMANCE_FUNCTION_WORDS or fold(head) in STOPWORDS or not head.isalpha() \
+            or _ADJECTIVE.search(fold(head)) and not fold(head).endswith(("ado", "ido")):
+        return ""
+    fem = fold(head).endswith(("a", "ao", "dad", "cion", "ade"))
+    art = {"es": ("el", "la"), "pt": ("o", "a")}.get(lang, ("", ""))[fem]
+    return f"{art} {head.lower()} {label.lower()}".strip()
+
+
+def _attribute(label: str, body: str, course: CourseTerms) -> bool:
+    """A label that names an attribute of what the slide is about, in plain words ("Cuello de
+    botella: actualización de los gradientes …"): several lowercase words joined by "de", no
+    code, and a description that opens on a noun (not a verb: "Evitan tener …")."""
+    ws = label.split()
+    if len(ws) < 3 or fold(ws[1]) not in ("de", "del", "da", "do") or _TECH.match(label) \
+            or any(w[:1].isupper() for w in ws[1:]):
+        return False
+    first = fold(words(body)[0]) if words(body) else ""
+    return bool(first) and course.noun_like(first) and not course.verb_like(first)
 
 
 def _plain_false(label: str, body: str, lang: str) -> str | None:
@@ -624,8 +656,17 @@ class OfflineWriter:
                 if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
                     continue
                 single = len(words(bare)) == 1 and (_TECH.match(bare) or bare[0].isupper() and bare[1:2].isupper())
-                if single:
+                qualified = _qualified(bare, context, lang)
+                if qualified:  # "Síncrono" under «Promediado síncrono vs asíncrono»: the averaging, not the word
+                    prompt = _t("consists", lang, t=qualified)
+                elif single:
                     prompt = _t("what_is", lang, t=bare)
+                elif context and lang in ("es", "pt") and _attribute(bare, it.body, course):
+                    # "Cuello de botella: actualización de …" under «Data parallelism»: what the
+                    # bottleneck *is* there, not what the idiom means
+                    fem = fold(words(bare)[0]).endswith(("a", "ao", "dad", "cion", "ade"))
+                    art = {"es": ("el", "la"), "pt": ("o", "a")}[lang][fem]
+                    prompt = _t("which_is", lang, c=in_ctx, t=f"{art} {_lower_first(bare)}")
                 elif context and fold(context) != fold(bare):
                     prompt = _t("means", lang, c=in_ctx, t=bare)
                 else:
