@@ -294,7 +294,7 @@ class CourseTerms:
             verb: Counter[str] = Counter()
             toks = self.folded_text.split()
             for prev, w in zip(toks, toks[1:], strict=False):
-                if prev in _DETERMINERS:
+                if prev in _DETERMINERS or prev in _OF and not _NOT_NOUN.search(w):
                     det[w] += 1
                 elif prev in _VERB_MARKERS:
                     verb[w] += 1
@@ -327,7 +327,8 @@ class CourseTerms:
                 continue
             if (_NOT_NOUN.search(fw) or _VERB_3P.search(fw) and fw not in _NOUNS_EN) and not _TECH.match(w):
                 continue  # verbs, adverbs and participles are not concepts
-            noun = self.noun_like(fw) or bool(_TECH.match(w))
+            noun = self.noun_like(fw) or bool(_TECH.match(w)) or not self.verb_like(fw) and (
+                bool(_NOUN_SUFFIX.search(fw)) or "-" in w.strip("-"))  # "visualización", "multi-process"
             if noun and fw not in common:  # a plain word alone is a concept only where the course uses it as a noun
                 scored.setdefault(w, self.idf(w))
             if i + 1 < len(toks):
@@ -348,7 +349,8 @@ _FUNCTION = frozenset("""alem ademas tambem tambien ainda aun todavia apenas sol
     nunca jamas anterior anteriores posterior posteriores ultimo ultima ultimos ultimas outro outra outros outras otro
     otra otros otras proprio propria propios propias simples simple seguintes siguiente siguientes mismo misma demais
     demas cerca acerca ahora agora entao entonces luego logo bien bem mal assim asi tal tales cual cuales qual quais
-    donde onde aqui ali alli alguien ninguno nenhum nenhuma ningun ninguna mas menos""".split())
+    donde onde aqui ali alli alguien ninguno nenhum nenhuma ningun ninguna mas menos dois duas tres cuatro quatro
+    cinco seis siete sete ocho oito nueve nove diez dez two three four five""".split())
 # nouns any course on any subject uses for any idea ("momento", "aplicación", "tareas", "instancia"):
 # a right answer need not say them
 _PLAIN_NOUNS = frozenset("""momento momentos aplicacion aplicaciones aplicacao aplicacoes tarea tareas tarefa tarefas
@@ -359,9 +361,16 @@ _PLAIN_NOUNS = frozenset("""momento momentos aplicacion aplicaciones aplicacao a
 # what precedes a noun (articles, possessives, demonstratives) and what precedes a verb (clitics,
 # relatives, negation, subject pronouns, modals): a word the course writes after the second kind more
 # than after the first is a verb ("que produce", "se usará", "que tenham", "seja pegue")
+# derivational endings of nouns ("visualización", "sincronização", "rendimiento", "paralelismo")
+_NOUN_SUFFIX = re.compile(r"(cion|ciones|cao|coes|sion|siones|dad|dades|dade|miento|mientos|mento|mentos|ismo|ismos|"
+                          r"aje|ajes|agem|agens|ncia|ncias|tion|tions|ment|ments|ness|ity|ities)$")
 _DETERMINERS = frozenset("""el la los las un una unos unas del al su sus este esta estos estas ese esa esos esas o os um
     uma uns umas do da dos das ao aos pelo pela pelos pelas seu sua seus suas nosso nossa the an its their this
-    these""".split())
+    these otro otra otros otras outro outra outros outras cada varios varias muchos muchas muitos muitas algunos
+    algunas alguns algumas ambos ambas""".split())
+# "de" comes before nouns ("función de pérdida") and infinitives ("antes de esperar"): evidence of a
+# noun only for a word without a verb's ending
+_OF = frozenset("de del of".split())
 _VERB_MARKERS = frozenset("""se que no lo le les nos nao ele ela eles elas voce we they you it pode podem puede pueden
     debe deben deve devem will would can should may must""".split())
 

@@ -726,7 +726,9 @@ class OfflineWriter:
                     stmt = _sentence_end(f"{lead} {in_ctx}, {plain}")
                     ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
                     q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False, origin="tf")
-                    out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course)))
+                    # it asks both sentences: the one it borrows from is used up too
+                    out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course),
+                                           also=(b,)))
 
     @staticmethod
     def _trivial(item: Item) -> bool:
