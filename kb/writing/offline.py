@@ -5,7 +5,7 @@ with their title) and writes a question only where the idea has the shape the qu
 needs:
 
 - **definitions** ("X es una técnica …", "Los parámetros: son …", "El método f() devuelve …")
-  → "¿Qué es X?", "¿Qué devuelve f()?"; a definitional sentence is also a *true* statement;
+  → "¿Qué es X?", "¿Qué devuelve f()?" (never a *true* statement: copied, it is judged at a glance);
 - **labelled lists** ("Oversampling: …", "Undersampling: …") → "what does X mean", the
   difference between two siblings, a multiple choice when the list has ≥ 4 siblings (the
   siblings are the same kind of thing by construction), and *false* statements that attach
