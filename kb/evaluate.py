@@ -238,7 +238,7 @@ def parse_scale(text: str) -> tuple[float, float]:
 def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> tuple[list[GradedRow], list[str]]:
     """Rows of a human-graded CSV (question, reference, answer, score[, concepts][, question_id]).
     Human scores are mapped from ``scale`` (default: the file's own min–max) to 0–3."""
-    from .gradebook import read_csv
+    from .grading.gradebook import read_csv
 
     rows, notes = read_csv(path, required=("question", "reference", "answer", "score"))
     out: list[GradedRow] = []
@@ -342,7 +342,7 @@ def agreement(human, predicted_score, predicted_points) -> dict:
 
 
 def grading_tasks(rows: Sequence[GradedRow]):
-    from .grading import Task
+    from .grading.base import Task
     from .quiz import Question
 
     qs: dict[tuple, Question] = {}
@@ -378,13 +378,13 @@ def evaluate_grader(grader, rows: Sequence[GradedRow]) -> tuple[dict, list]:
 
 def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Sequence[int] = (0, 1, 2)) -> dict:
     """What a teacher's own grades buy: for each seed, ``k`` rows per question are the teacher's
-    examples (:func:`kb.calibration.fit_calibration`), the other rows are graded by the default
+    examples (:func:`kb.grading.calibration.fit_calibration`), the other rows are graded by the default
     level and by the calibrated one, and both are compared with the human scores. Metrics are the
     mean over seeds; questions with ≤ k rows are left out (nothing would remain to report on)."""
     import numpy as np
 
-    from .calibration import fit_calibration, sample_per_question
-    from .grading import OfflineGrader
+    from .grading.calibration import fit_calibration, sample_per_question
+    from .grading.offline import OfflineGrader
 
     tasks = grading_tasks(rows)
     keys = [r.question_id or r.question for r in rows]

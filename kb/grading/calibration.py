@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .errors import InputError
-from .grading import MAX_POINTS, OfflineGrader, Task, needs_judgement, qwk
+from ..errors import InputError
+from .base import MAX_POINTS, Task, needs_judgement
+from .offline import OfflineGrader, qwk
 
 if TYPE_CHECKING:
-    from .quiz import Quiz
+    from ..quiz import Quiz
 
 SUFFIX = ".calibration"
 SHRINK = 3.0  # a question's offset is sum(teacher − kb) / (its examples + SHRINK)
@@ -87,7 +88,7 @@ def load_calibration(quiz_path: Path) -> Calibration | None:
 
 def save_calibration(quiz_path: Path, cal: Calibration) -> Path:
     """Write the calibration next to the quiz (atomically); returns its path."""
-    from .quiz import write_atomic
+    from ..quiz import write_atomic
 
     path = calibration_path(quiz_path)
     write_atomic(path, json.dumps(cal.to_json(), ensure_ascii=False, indent=2) + "\n")
