@@ -22,6 +22,8 @@ from .text import fold
 
 @dataclass(frozen=True)
 class EvalQuery:
+    """One retrieval query with the evidence strings a relevant passage contains."""
+
     query: str
     evidence: tuple[str, ...]
     lang: str | None = None
@@ -60,6 +62,7 @@ def _norm(s: str) -> str:
 
 
 def is_relevant(text: str, evidence: Sequence[str]) -> bool:
+    """Whether a passage contains one of the evidence strings (case, accents and spacing ignored)."""
     t = _norm(text)
     return any(_norm(e) in t for e in evidence)
 
@@ -218,6 +221,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
 
 @dataclass(frozen=True)
 class GradedRow:
+    """One human-graded reply of a grading data set, with its score on the data's own scale."""
+
     question: str
     references: tuple[str, ...]
     answer: str
@@ -229,6 +234,7 @@ class GradedRow:
 
 
 def parse_scale(text: str) -> tuple[float, float]:
+    """`--scale 0-3` → (0.0, 3.0); InputError naming the fix for anything else."""
     m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*[-–:]\s*(-?\d+(?:\.\d+)?)\s*", text or "")
     if not m or float(m.group(1)) >= float(m.group(2)):
         raise InputError(f"bad --scale '{text}'", "write it as LOW-HIGH, e.g. --scale 0-3 or --scale 0-10")
@@ -309,6 +315,7 @@ def _ranks(x):
 
 
 def quadratic_weighted_kappa(a, b, k: int = 4) -> float:
+    """Cohen's kappa with quadratic weights between two lists of whole points 0..k-1."""
     import numpy as np
 
     a, b = np.asarray(a, int), np.asarray(b, int)
@@ -342,6 +349,7 @@ def agreement(human, predicted_score, predicted_points) -> dict:
 
 
 def grading_tasks(rows: Sequence[GradedRow]):
+    """The rows as grading tasks: one short question per row, its references as model answers."""
     from .grading.base import Task
     from .quiz import Question
 

@@ -41,6 +41,9 @@ ZEROING_FLAGS = frozenset({"off_topic", "inverted", "swapped_roles", "copies_que
 
 @dataclass(frozen=True)
 class Calibration:
+    """A teacher's level for one quiz: the shifted cut points, a per-question offset, how many graded
+    replies it was fitted on and the leave-one-out agreement with them."""
+
     cuts: tuple[float, float, float]
     offsets: dict[str, float] = field(default_factory=dict)  # question id → raw-point shift
     examples: int = 0
@@ -240,6 +243,9 @@ def use(grader: Any, adjust: dict[str, tuple[Sequence[float], float]]) -> None:
 
 @dataclass
 class QuizCalibration:
+    """What `kb grade` used for a quiz: the calibration (or none), where it is stored, whether this run
+    refitted it, notes to show, and the teacher-graded replies (few-shot examples for an LLM grader)."""
+
     calibration: Calibration | None
     path: Path
     refitted: bool = False  # fitted on this run (else loaded, or none)

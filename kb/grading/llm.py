@@ -44,9 +44,12 @@ class LLMGrader:
 
     @property
     def name(self) -> str:
+        """`llm:<model>`, as grades record it."""
         return f"llm:{self.client.model}"
 
     def grade(self, tasks):
+        """One grade per task: free-text replies by the model, the rest (and every reply after the
+        endpoint failed for good) by the offline grader, flagged."""
         from .base import make_grade, needs_judgement
 
         out: list[Any] = [None] * len(tasks)  # a Grade per task, None until graded
