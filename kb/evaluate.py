@@ -34,7 +34,8 @@ class EvalQuery:
 def load_queries(path: Path) -> list[EvalQuery]:
     """Read and validate a query file; errors name the file, the line and the fix."""
     if not path.exists():
-        raise InputError(f"{path}: no such file", "give a JSONL file with one {\"query\", \"evidence\"} object per line")
+        raise InputError(f"{path}: no such file",
+                         "give a JSONL file with one {\"query\", \"evidence\"} object per line")
     out: list[EvalQuery] = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -43,7 +44,9 @@ def load_queries(path: Path) -> list[EvalQuery]:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(f"{path}:{n}: not valid JSON ({e.msg})", "write one JSON object per line") from e
-        q, ev = obj.get("query") if isinstance(obj, dict) else None, obj.get("evidence") if isinstance(obj, dict) else None
+        if not isinstance(obj, dict):
+            obj = {}
+        q, ev = obj.get("query"), obj.get("evidence")
         if not isinstance(q, str) or not q.strip():
             raise InputError(f"{path}:{n}: missing \"query\"", "add \"query\": \"the question\"")
         if isinstance(ev, str):
@@ -77,7 +80,7 @@ def evaluate_retrieval(retriever: Retriever, queries: Sequence[EvalQuery], k: in
     results = retriever.search_many([q.query for q in queries], k=max(k, 10), mode=mode)
     per_query = []
     h1 = h5 = rr = 0.0
-    for q, hits in zip(queries, results):
+    for q, hits in zip(queries, results, strict=True):
         rank = next((h.rank for h in hits if is_relevant(seen_text(h.chunk), q.evidence)), None)
         h1 += rank == 1
         h5 += rank is not None and rank <= 5
@@ -138,7 +141,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
             source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
     found: list[list[str]] = []
     vocabs = {src: vocabulary(text) for src, text in source_text.items()}
-    for q, cid in zip(qs, cited_ids):
+    for q, cid in zip(qs, cited_ids, strict=True):
         chunk = chunks.get(cid)
         f = defects(q, chunk.text, ws.embedder, vocabs.get(chunk.source)) if chunk else ["unsupported"]
         foreign = foreign_material(q, source_text[chunk.source]) if chunk else None
@@ -146,11 +149,11 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:
         rel = topic_relevance(ws.embedder, topic, [chunks[c].text if c in chunks else "" for c in cited_ids])
-        for f, (ok, _) in zip(found, rel):
+        for f, (ok, _) in zip(found, rel, strict=True):
             if not ok:
                 f.append("off-topic")
     lang_ok = [detect_language(q.prompt, default=q.lang) == q.lang for q in qs]
-    for f, ok in zip(found, lang_ok):
+    for f, ok in zip(found, lang_ok, strict=True):
         if not ok:
             f.append("language")
     vecs = ws.embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
@@ -166,11 +169,11 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         if "near-duplicate" not in f:
             f.append("near-duplicate")
     elsewhere = answers_elsewhere(qs)  # one question's answer written in another's stem
-    for q, f in zip(qs, found):
+    for q, f in zip(qs, found, strict=True):
         if q.id in elsewhere:
             f.append("answer-elsewhere")
     results = ws.retriever.search_many([q.prompt for q in qs], k=5)
-    answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results)]
+    answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results, strict=True)]
 
     # coverage of what the quiz was asked to cover
     kb_sources = sorted({r["source"] for r in ws.store.sources()})
@@ -211,7 +214,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "per_question": [
             {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
              "lang_ok": lg}
-            for q, f, a, lg in zip(qs, found, answerable, lang_ok)
+            for q, f, a, lg in zip(qs, found, answerable, lang_ok, strict=True)
         ],
         "duplicates": dup_pairs,
     }
@@ -320,7 +323,7 @@ def quadratic_weighted_kappa(a, b, k: int = 4) -> float:
 
     a, b = np.asarray(a, int), np.asarray(b, int)
     o = np.zeros((k, k))
-    for i, j in zip(a, b):
+    for i, j in zip(a, b, strict=True):
         o[i, j] += 1
     w = np.array([[(i - j) ** 2 for j in range(k)] for i in range(k)]) / (k - 1) ** 2
     e = np.outer(o.sum(1), o.sum(0)) / max(1, o.sum())
@@ -373,7 +376,7 @@ def evaluate_grader(grader, rows: Sequence[GradedRow]) -> tuple[dict, list]:
     result["human_mean"] = sum(r.human for r in rows) / max(1, len(rows))
     result["kb_mean"] = sum(g.points for g in grades) / max(1, len(grades))
     per_q: dict[str, list] = defaultdict(list)
-    for r, g in zip(rows, grades):
+    for r, g in zip(rows, grades, strict=True):
         per_q[r.question_id or r.question].append((r.human, g.score * 3))
     result["per_question"] = [
         {"question": q, "n": len(v), "human_mean": sum(h for h, _ in v) / len(v),
