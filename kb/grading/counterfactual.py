@@ -93,7 +93,8 @@ def negate(text: str, lang: str) -> str:
         return _NEGATION_WORDS.sub("", text, count=1)
     for m in re.finditer(r"[0-9A-Za-zÀ-ÖØ-öø-ÿ_]+", text):
         if fold(m.group()).lower() in _VERBS:
-            return text[:m.start()] + _NEG.get(lang, "not") + " " + text[m.start():]
+            verb = m.group() if m.start() else m.group()[:1].lower() + m.group()[1:]
+            return text[:m.start()] + _case_like(m.group(), _NEG.get(lang, "not")) + " " + verb + text[m.end():]
     return text
 
 
