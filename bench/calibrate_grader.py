@@ -96,7 +96,7 @@ def fit(sets: list[Data], names, alpha: float, off_topic: float, cf_guard=None) 
     raws = [x @ w + b for x in Xs]
     if cf_guard:  # the guard's zeros are part of the level the cut points are fitted to
         raws = [np.where(np.array([f.values.get("cf_" + cf_guard[0], 0.0) >= cf_guard[1] for f in d.feats]), 0.0, r)
-                for r, d in zip(raws, sets)]
+                for r, d in zip(raws, sets, strict=True)]
     cuts = fit_cuts([(r, d.y) for r, d in zip(raws, sets)])
     return {"embedder": CALIBRATION["embedder"], "weights": {k: round(float(v), 4) for k, v in zip(names, w)},
             "bias": round(b, 4),
