@@ -41,9 +41,6 @@ from kb.grading.offline import CALIBRATION, FEATURES, SEMANTIC, OfflineGrader, f
 VARIANTS = {
     "all": FEATURES,
     "no_length": tuple(f for f in FEATURES if f not in ("log_words", "short")),
-    # counterfactual model answers (kb.grading.counterfactual) as features
-    "cf_margin": FEATURES + ("cf_margin",),
-    "cf_kinds": FEATURES + ("cf_swap", "cf_direction", "cf_negation"),
 }
 
 
@@ -84,7 +81,7 @@ def ridge(X, y, sw, alpha: float):
     return w, ym - float((w * mu).sum())
 
 
-def fit(sets: list[Data], names, alpha: float, off_topic: float, cf_guard=None) -> dict:
+def fit(sets: list[Data], names, alpha: float, off_topic: float) -> dict:
     """A calibration from several human-graded sets, each weighing the same."""
     Xs = [d.X(names) for d in sets]
     X = np.vstack(Xs)
@@ -94,15 +91,11 @@ def fit(sets: list[Data], names, alpha: float, off_topic: float, cf_guard=None) 
     sem = [list(names).index(k) for k in SEMANTIC if k in names]
     ws, bs = ridge(X[:, sem], y, sw, alpha)
     raws = [x @ w + b for x in Xs]
-    if cf_guard:  # the guard's zeros are part of the level the cut points are fitted to
-        raws = [np.where(np.array([f.values.get("cf_" + cf_guard[0], 0.0) >= cf_guard[1] for f in d.feats]), 0.0, r)
-                for r, d in zip(raws, sets, strict=True)]
     cuts = fit_cuts([(r, d.y) for r, d in zip(raws, sets)])
     return {"embedder": CALIBRATION["embedder"], "weights": {k: round(float(v), 4) for k, v in zip(names, w)},
             "bias": round(b, 4),
             "weights_crosslingual": {k: round(float(v), 4) for k, v in zip([names[i] for i in sem], ws)},
-            "bias_crosslingual": round(bs, 4), "cuts": [round(float(c), 3) for c in cuts], "off_topic": off_topic,
-            **({"counterfactual_guard": cf_guard} if cf_guard else {})}
+            "bias_crosslingual": round(bs, 4), "cuts": [round(float(c), 3) for c in cuts], "off_topic": off_topic}
 
 
 def grade(cal: dict, d: Data, emb) -> np.ndarray:
@@ -144,9 +137,6 @@ def main() -> int:
     ap.add_argument("--variant", choices=VARIANTS, default="all")
     ap.add_argument("--ridge", type=float, default=1.0)
     ap.add_argument("--off-topic", type=float, default=CALIBRATION["off_topic"])
-    ap.add_argument("--cf-guard", nargs=2, metavar=("KIND", "MARGIN"),
-                    help="zero replies nearer a counterfactual model answer than its source by MARGIN "
-                         "(KIND: margin, swap, direction, negation)")
     ap.add_argument("--json", type=Path, help="write the calibration and the reports here")
     ap.add_argument("--calibrate-k", type=int, nargs="*", default=[],
                     help="also report a teacher calibration on k replies of each held-out course question")
@@ -154,9 +144,8 @@ def main() -> int:
 
     settings = Settings.from_env()
     emb = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), settings.cache_dir / "embeddings.sqlite")
-    base = OfflineGrader(emb, counterfactuals=True)
+    base = OfflineGrader(emb)
     names = VARIANTS[args.variant]
-    cf_guard = [args.cf_guard[0], float(args.cf_guard[1])] if args.cf_guard else None
     dev = Data("asag-dev", args.dev, base)
     course = Data("course", args.course, base) if args.course else None
     results = []
@@ -164,7 +153,7 @@ def main() -> int:
         pred = np.zeros(len(course.y))
         for q in dict.fromkeys(course.qid):
             held = course.qid == q
-            cal = fit([dev, course.subset(~held)], names, args.ridge, args.off_topic, cf_guard)
+            cal = fit([dev, course.subset(~held)], names, args.ridge, args.off_topic)
             pred[held] = grade(cal, course.subset(held), emb)
         results.append(report("course (leave-one-question-out)", course.y, pred))
         for k in args.calibrate_k:  # a teacher grades k replies of the held-out question; report the rest
@@ -192,17 +181,12 @@ def main() -> int:
             print("  by kind (n, human mean, kb mean): " + "; ".join(
                 f"{k} {len(v)} {np.mean([h for h, _ in v]):.2f} {np.mean([p for _, p in v]):.2f}"
                 for k, v in by.items()))
-    cal = fit([dev] + ([course] if course is not None else []), names, args.ridge, args.off_topic, cf_guard)
+    cal = fit([dev] + ([course] if course is not None else []), names, args.ridge, args.off_topic)
     print("CALIBRATION =", json.dumps(cal, indent=4))
     results.append(report("asag-dev (fitted)", dev.y, grade(cal, dev, emb)))
     if args.report:
         test = Data("asag-test", args.report, base)
-        pred = grade(cal, test, emb)
-        results.append(report("asag-test 43-50 (held out)", test.y, pred))
-        if cf_guard:  # what the counterfactual guard zeroes where humans graded
-            hit = np.array([f.values.get("cf_" + cf_guard[0], 0.0) >= cf_guard[1] for f in test.feats])
-            print(f"  counterfactual guard on 43-50: {int(hit.sum())} replies, human mean "
-                  f"{float(test.y[hit].mean()) if hit.any() else 0:.2f}, graded >= 2: {int((test.y[hit] >= 2).sum())}")
+        results.append(report("asag-test 43-50 (held out)", test.y, grade(cal, test, emb)))
     if args.json:
         args.json.write_text(json.dumps({"calibration": cal, "variant": args.variant, "results": results}, indent=2))
     return 0

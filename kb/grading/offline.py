@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..quiz import Question
 from ..text import detect_language, sentences, words
 from .base import MAX_POINTS, Grade, Task, make_grade, needs_judgement
-from .counterfactual import KINDS, counterfactual_pairs
 from .objective import grade_objective
 from .roles import role_swap
 from .signals import (
@@ -104,15 +103,12 @@ class OfflineGrader:
     """Deterministic grader for free-text replies; exact grading for objective types."""
 
     def __init__(self, embedder: Embedder, calibration: dict[str, Any] | None = None,
-                 adjust: dict[str, tuple[Sequence[float], float]] | None = None, counterfactuals: bool = False) -> None:
+                 adjust: dict[str, tuple[Sequence[float], float]] | None = None) -> None:
         self.embedder = embedder
         self.cal = calibration or CALIBRATION
         # per question id: (cut points, raw-point offset) fitted on a teacher's own grades (kb.calibration)
         self.adjust = dict(adjust or {})
         self.name = "offline"
-        # counterfactual model answers (kb.grading.counterfactual): embedded only when the level uses them
-        self.counterfactuals = counterfactuals or "counterfactual_guard" in self.cal or any(
-            k.startswith("cf_") for k in self.cal.get("weights", {}))
 
     # one batch: every distinct text is embedded once
     def features(self, tasks: Sequence[Task]) -> list[Features]:
@@ -128,17 +124,14 @@ class OfflineGrader:
         for t in tasks:
             refs = references(t.question)
             ref_sents = [s for r in refs for s in sentences(r)] or refs
-            cfs = counterfactual_pairs(t.question.prompt, tuple(refs), t.question.lang or "pt") \
-                if self.counterfactuals else ()
             plan.append((refs, idx(t.reply.strip() or "-"), [idx(r) for r in refs], [idx(s) for s in ref_sents],
-                         idx(t.question.prompt), [idx(c) for c in t.question.concepts if c.strip()],
-                         [(k, idx(src), idx(v)) for k, src, v in cfs]))
+                         idx(t.question.prompt), [idx(c) for c in t.question.concepts if c.strip()]))
         order = list(texts)
         vecs = self.embedder.embed_documents(order) if order else np.zeros((0, 1), dtype=np.float32)
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         vecs = vecs / np.where(norms == 0, 1, norms)
         out = []
-        for t, (refs, ri, refi, senti, qi, ci, cfi) in zip(tasks, plan, strict=True):
+        for t, (refs, ri, refi, senti, qi, ci) in zip(tasks, plan, strict=True):
             r = vecs[ri]
             csims = [float(x) for x in vecs[ci] @ r] if ci else []
             v = {
@@ -147,10 +140,6 @@ class OfflineGrader:
                 "sim_question": float(vecs[qi] @ r),
                 "concept_sim": sum(csims) / len(csims) if csims else float(max(vecs[senti] @ r)),
             }
-            if self.counterfactuals:  # how much nearer the reply is to a contradicting variant than to its source
-                for kind in ("",) + KINDS:
-                    gaps = [float(vecs[c] @ r - vecs[s] @ r) for k, s, c in cfi if not kind or k == kind]
-                    v["cf_" + (kind or "margin")] = max(gaps, default=0.0) if t.reply.strip() else 0.0
             out.append(self._lexical(t, refs, v, csims, self.cal.get("concept_match", CONCEPT_MATCH)))
         return out
 
@@ -193,7 +182,7 @@ class OfflineGrader:
             w, b = self.cal["weights_crosslingual"], self.cal["bias_crosslingual"]
         else:
             w, b = self.cal["weights"], self.cal["bias"]
-        return b + sum(w[k] * f.values.get(k, 0.0) for k in w)
+        return b + sum(w.get(k, 0.0) * f.values[k] for k in FEATURES)
 
     def scaled(self, raw: float, cuts: Sequence[float] | None = None) -> float:
         """Raw points → 0–3 through the cut points, so that round(score × 3) is the points."""
@@ -253,11 +242,6 @@ class OfflineGrader:
             flags.append("swapped_roles")
             reasons.append("swapped_roles")
             x = 0.0
-        cf_guard = self.cal.get("counterfactual_guard")
-        if cf_guard and x > 0 and f.values.get("cf_" + cf_guard[0], 0.0) >= cf_guard[1]:
-            flags.append("counterfactual")
-            reasons.append("contradicts")
-            x = 0.0
         if x >= 1.5 and is_keyword_list(reply):
             flags.append("keyword_list")
             reasons.append("keyword_list")
@@ -307,7 +291,6 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "inverted_no": "A resposta modelo diz que não; a resposta diz o contrário.",
         "keyword_list": "Só palavras-chave: explique como elas se relacionam.",
         "swapped_roles": "A resposta troca os papéis de {} e {}: o que diz de um, a resposta modelo diz do outro.",
-        "contradicts": "A resposta diz o contrário da resposta modelo (papéis trocados, direção invertida ou negação).",
         "expected": "Esperado: «{}»",
         "empty": "Sem resposta.",
     },
@@ -325,8 +308,6 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "keyword_list": "Solo palabras clave: explica cómo se relacionan.",
         "swapped_roles": "La respuesta intercambia los papeles de {} y {}: lo que dice de uno, la respuesta modelo "
                          "lo dice del otro.",
-        "contradicts": "La respuesta dice lo contrario de la respuesta modelo (papeles cambiados, dirección "
-                       "invertida o negación).",
         "expected": "Se esperaba: «{}»",
         "empty": "Sin respuesta.",
     },
@@ -344,8 +325,6 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "keyword_list": "Only keywords: explain how they relate.",
         "swapped_roles": "The reply swaps the roles of {} and {}: what it says of one, the model answer says of "
                          "the other.",
-        "contradicts": "The reply says the opposite of the model answer (roles swapped, direction reversed or "
-                       "negated).",
         "expected": "Expected: «{}»",
         "empty": "No answer given.",
     },
