@@ -5,7 +5,7 @@
     python bench/calibrate_grader.py /tmp/asag-dev.csv --course eval/grading_course.csv \
         --report /tmp/asag-test.csv
 
-Fits weighted ridge regressions of the human 0-3 score on kb.grading.FEATURES (and on the
+Fits weighted ridge regressions of the human 0-3 score on kb.grading.offline.FEATURES (and on the
 meaning-only SEMANTIC features, for replies in another language than the model answer), then the
 three cut points that maximise the mean quadratic weighted kappa of the fitting sets, on
 PT_ASAG dev (36-42) and the course-domain set together, each set weighing the same.
@@ -16,7 +16,7 @@ Reported, never fitted on:
   PT_ASAG dev + the other course questions and grades that question; the pooled predictions are
   compared with the human grades.
 
-Prints the CALIBRATION dict to paste into kb/grading.py and both reports (n, mean human vs kb,
+Prints the CALIBRATION dict to paste into kb/grading/offline.py and both reports (n, mean human vs kb,
 Pearson, QWK, exact). ``--variant`` tries the feature sets compared in the README.
 """
 
@@ -35,8 +35,8 @@ import numpy as np  # noqa: E402
 from kb.config import Settings  # noqa: E402
 from kb.embeddings import CachedEmbedder, get_embedder  # noqa: E402
 from kb.evaluate import agreement, grading_tasks, load_grading_data  # noqa: E402
-from kb.calibration import fit_calibration, sample_per_question  # noqa: E402
-from kb.grading import CALIBRATION, FEATURES, SEMANTIC, OfflineGrader, fit_cuts  # noqa: E402
+from kb.grading.calibration import fit_calibration, sample_per_question  # noqa: E402
+from kb.grading.offline import CALIBRATION, FEATURES, SEMANTIC, OfflineGrader, fit_cuts  # noqa: E402
 
 VARIANTS = {
     "all": FEATURES,

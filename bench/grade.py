@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kb.embeddings import CachedEmbedder, get_embedder  # noqa: E402
-from kb.grading import CALIBRATION, OfflineGrader, Task  # noqa: E402
+from kb.grading.base import Task  # noqa: E402
+from kb.grading.offline import CALIBRATION, OfflineGrader  # noqa: E402
 from kb.quiz import Question  # noqa: E402
 from kb.text import sentences  # noqa: E402
 

@@ -29,8 +29,8 @@ from .errors import ExitCode, InputError, KbError
 
 if TYPE_CHECKING:
     from .ask import Answer
-    from .calibration import QuizCalibration
-    from .gradebook import ClassReport
+    from .grading.calibration import QuizCalibration
+    from .grading.gradebook import ClassReport
     from .ingest import IngestReport, Progress
     from .quiz import Quiz
     from .records import Hit
@@ -230,7 +230,7 @@ class KB:
         """The configured grader (LLM when KB_LLM_MODEL is set, else offline) with the embedder its
         weights were fitted with — whatever embedder built the knowledge base."""
         from .embeddings import CachedEmbedder, get_embedder
-        from .grading import CALIBRATION
+        from .grading.offline import CALIBRATION
         from .llm import get_grader
 
         embedder = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), self.settings.cache_dir / "embeddings.sqlite")
@@ -242,8 +242,15 @@ class KB:
         """Grade a class's replies (CSV or a folder of sheets) into ``out`` (default
         ``reports/<quiz name>/``): merged with earlier batches there, overrides kept, reports written
         atomically. ``calibrate``: a CSV of replies the teacher graded, to fit this quiz's levels."""
-        from .calibration import calibrate_grader
-        from .gradebook import grade_class, merge_reports, read_overrides, read_previous, read_replies, write_reports
+        from .grading.calibration import calibrate_grader
+        from .grading.gradebook import (
+            grade_class,
+            merge_reports,
+            read_overrides,
+            read_previous,
+            read_replies,
+            write_reports,
+        )
         from .quiz import load_quiz
         from .sheets import check_dialect
 
@@ -351,7 +358,7 @@ class KB:
     def study_grader(self, quizzes: Sequence[tuple[str, Quiz]], *, offline: bool = False,
                      warn: Callable[[str], None] = _quiet) -> Any:
         """The grader for a study session, using the teachers' calibrations stored beside the quizzes."""
-        from .calibration import study_adjustments, use
+        from .grading.calibration import study_adjustments, use
 
         grader = self.grader(offline=offline)
         adjust, notes = study_adjustments(quizzes)

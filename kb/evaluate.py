@@ -22,6 +22,8 @@ from .text import fold
 
 @dataclass(frozen=True)
 class EvalQuery:
+    """One retrieval query with the evidence strings a relevant passage contains."""
+
     query: str
     evidence: tuple[str, ...]
     lang: str | None = None
@@ -32,7 +34,8 @@ class EvalQuery:
 def load_queries(path: Path) -> list[EvalQuery]:
     """Read and validate a query file; errors name the file, the line and the fix."""
     if not path.exists():
-        raise InputError(f"{path}: no such file", "give a JSONL file with one {\"query\", \"evidence\"} object per line")
+        raise InputError(f"{path}: no such file",
+                         "give a JSONL file with one {\"query\", \"evidence\"} object per line")
     out: list[EvalQuery] = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -41,7 +44,9 @@ def load_queries(path: Path) -> list[EvalQuery]:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(f"{path}:{n}: not valid JSON ({e.msg})", "write one JSON object per line") from e
-        q, ev = obj.get("query") if isinstance(obj, dict) else None, obj.get("evidence") if isinstance(obj, dict) else None
+        if not isinstance(obj, dict):
+            obj = {}
+        q, ev = obj.get("query"), obj.get("evidence")
         if not isinstance(q, str) or not q.strip():
             raise InputError(f"{path}:{n}: missing \"query\"", "add \"query\": \"the question\"")
         if isinstance(ev, str):
@@ -60,6 +65,7 @@ def _norm(s: str) -> str:
 
 
 def is_relevant(text: str, evidence: Sequence[str]) -> bool:
+    """Whether a passage contains one of the evidence strings (case, accents and spacing ignored)."""
     t = _norm(text)
     return any(_norm(e) in t for e in evidence)
 
@@ -74,7 +80,7 @@ def evaluate_retrieval(retriever: Retriever, queries: Sequence[EvalQuery], k: in
     results = retriever.search_many([q.query for q in queries], k=max(k, 10), mode=mode)
     per_query = []
     h1 = h5 = rr = 0.0
-    for q, hits in zip(queries, results):
+    for q, hits in zip(queries, results, strict=True):
         rank = next((h.rank for h in hits if is_relevant(seen_text(h.chunk), q.evidence)), None)
         h1 += rank == 1
         h5 += rank is not None and rank <= 5
@@ -135,7 +141,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
             source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
     found: list[list[str]] = []
     vocabs = {src: vocabulary(text) for src, text in source_text.items()}
-    for q, cid in zip(qs, cited_ids):
+    for q, cid in zip(qs, cited_ids, strict=True):
         chunk = chunks.get(cid)
         f = defects(q, chunk.text, ws.embedder, vocabs.get(chunk.source)) if chunk else ["unsupported"]
         foreign = foreign_material(q, source_text[chunk.source]) if chunk else None
@@ -143,11 +149,11 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:
         rel = topic_relevance(ws.embedder, topic, [chunks[c].text if c in chunks else "" for c in cited_ids])
-        for f, (ok, _) in zip(found, rel):
+        for f, (ok, _) in zip(found, rel, strict=True):
             if not ok:
                 f.append("off-topic")
     lang_ok = [detect_language(q.prompt, default=q.lang) == q.lang for q in qs]
-    for f, ok in zip(found, lang_ok):
+    for f, ok in zip(found, lang_ok, strict=True):
         if not ok:
             f.append("language")
     vecs = ws.embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
@@ -163,11 +169,11 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         if "near-duplicate" not in f:
             f.append("near-duplicate")
     elsewhere = answers_elsewhere(qs)  # one question's answer written in another's stem
-    for q, f in zip(qs, found):
+    for q, f in zip(qs, found, strict=True):
         if q.id in elsewhere:
             f.append("answer-elsewhere")
     results = ws.retriever.search_many([q.prompt for q in qs], k=5)
-    answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results)]
+    answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results, strict=True)]
 
     # coverage of what the quiz was asked to cover
     kb_sources = sorted({r["source"] for r in ws.store.sources()})
@@ -208,7 +214,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "per_question": [
             {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
              "lang_ok": lg}
-            for q, f, a, lg in zip(qs, found, answerable, lang_ok)
+            for q, f, a, lg in zip(qs, found, answerable, lang_ok, strict=True)
         ],
         "duplicates": dup_pairs,
     }
@@ -218,6 +224,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
 
 @dataclass(frozen=True)
 class GradedRow:
+    """One human-graded reply of a grading data set, with its score on the data's own scale."""
+
     question: str
     references: tuple[str, ...]
     answer: str
@@ -229,6 +237,7 @@ class GradedRow:
 
 
 def parse_scale(text: str) -> tuple[float, float]:
+    """`--scale 0-3` → (0.0, 3.0); InputError naming the fix for anything else."""
     m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*[-–:]\s*(-?\d+(?:\.\d+)?)\s*", text or "")
     if not m or float(m.group(1)) >= float(m.group(2)):
         raise InputError(f"bad --scale '{text}'", "write it as LOW-HIGH, e.g. --scale 0-3 or --scale 0-10")
@@ -238,7 +247,7 @@ def parse_scale(text: str) -> tuple[float, float]:
 def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> tuple[list[GradedRow], list[str]]:
     """Rows of a human-graded CSV (question, reference, answer, score[, concepts][, question_id]).
     Human scores are mapped from ``scale`` (default: the file's own min–max) to 0–3."""
-    from .gradebook import read_csv
+    from .grading.gradebook import read_csv
 
     rows, notes = read_csv(path, required=("question", "reference", "answer", "score"))
     out: list[GradedRow] = []
@@ -309,11 +318,12 @@ def _ranks(x):
 
 
 def quadratic_weighted_kappa(a, b, k: int = 4) -> float:
+    """Cohen's kappa with quadratic weights between two lists of whole points 0..k-1."""
     import numpy as np
 
     a, b = np.asarray(a, int), np.asarray(b, int)
     o = np.zeros((k, k))
-    for i, j in zip(a, b):
+    for i, j in zip(a, b, strict=True):
         o[i, j] += 1
     w = np.array([[(i - j) ** 2 for j in range(k)] for i in range(k)]) / (k - 1) ** 2
     e = np.outer(o.sum(1), o.sum(0)) / max(1, o.sum())
@@ -342,7 +352,8 @@ def agreement(human, predicted_score, predicted_points) -> dict:
 
 
 def grading_tasks(rows: Sequence[GradedRow]):
-    from .grading import Task
+    """The rows as grading tasks: one short question per row, its references as model answers."""
+    from .grading.base import Task
     from .quiz import Question
 
     qs: dict[tuple, Question] = {}
@@ -365,7 +376,7 @@ def evaluate_grader(grader, rows: Sequence[GradedRow]) -> tuple[dict, list]:
     result["human_mean"] = sum(r.human for r in rows) / max(1, len(rows))
     result["kb_mean"] = sum(g.points for g in grades) / max(1, len(grades))
     per_q: dict[str, list] = defaultdict(list)
-    for r, g in zip(rows, grades):
+    for r, g in zip(rows, grades, strict=True):
         per_q[r.question_id or r.question].append((r.human, g.score * 3))
     result["per_question"] = [
         {"question": q, "n": len(v), "human_mean": sum(h for h, _ in v) / len(v),
@@ -378,13 +389,13 @@ def evaluate_grader(grader, rows: Sequence[GradedRow]) -> tuple[dict, list]:
 
 def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Sequence[int] = (0, 1, 2)) -> dict:
     """What a teacher's own grades buy: for each seed, ``k`` rows per question are the teacher's
-    examples (:func:`kb.calibration.fit_calibration`), the other rows are graded by the default
+    examples (:func:`kb.grading.calibration.fit_calibration`), the other rows are graded by the default
     level and by the calibrated one, and both are compared with the human scores. Metrics are the
     mean over seeds; questions with ≤ k rows are left out (nothing would remain to report on)."""
     import numpy as np
 
-    from .calibration import fit_calibration, sample_per_question
-    from .grading import OfflineGrader
+    from .grading.calibration import fit_calibration, sample_per_question
+    from .grading.offline import OfflineGrader
 
     tasks = grading_tasks(rows)
     keys = [r.question_id or r.question for r in rows]

@@ -206,7 +206,58 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
-def ingest(  # noqa: C901 (debt: move the unchanged/to-do sorting and the per-file write into helpers)
+def _unchanged_or_todo(files: Sequence[Path], store: ChromaStore, stored: dict[str, str], force: Sequence[str],
+                       report: IngestReport, progress: Progress) -> list[tuple[Path, str, SourceState | None, str]]:
+    """Report the files whose bytes are unchanged (recognised by hash, without parsing) and return the
+    others as (path, key, stored state or None, the name it was stored under if it moved)."""
+    keys = {source_key(f, store) for f in files}
+    # stored sources whose file is gone: candidates for a file that moved. On a Chroma server
+    # (no root) absolute names may be another machine's files: only old relative names qualify.
+    orphans = {n: h for n, h in stored.items() if n not in keys and (store.root or not n.startswith("/"))
+               and not os.path.lexists(store.absolute(n))}
+    todo: list[tuple[Path, str, SourceState | None, str]] = []
+    for path in files:  # unchanged files are recognised by their bytes' hash, without parsing
+        key = source_key(path, store)
+        digest = file_hash(path) if key in stored or orphans else None  # a new file is hashed by its reader
+        state = store.source_state(key, raw=True) if key in stored else None
+        old_name = ""
+        if state is None and orphans:
+            old_name = _moved_from(store.absolute(key), orphans, digest) or ""
+            if old_name:
+                orphans.pop(old_name)
+                state = store.source_state(old_name, raw=True)
+        if state and not old_name and key not in force and state.complete and state.source_hash == digest:
+            result = FileResult(store.display(key), "unchanged", kind=state.kind, chunks=len(state.ids))
+            report.files.append(result)
+            progress.file_done(result)
+        else:
+            todo.append((path, key, state, old_name))
+    return todo
+
+
+def _prune_folders(store: ChromaStore, files: Sequence[Path], folders: Sequence[Path], stored: dict[str, str], *,
+                   prune: bool, prune_empty: bool) -> Iterator[tuple[FileResult, bool]]:
+    """Remove the stored sources of files gone from the given folders (not with ``prune`` False); a
+    folder with no files at all keeps its sources unless ``prune_empty``. Yields each result with
+    whether it changed the store, as it happens (an interrupt leaves a consistent count)."""
+    present = {store.absolute(source_key(f, store)) for f in files}
+    for root in folders:
+        rkey = root.resolve().as_posix()
+        empty = not any(_under(k, rkey) for k in present)
+        if empty and not prune_empty:
+            held = sorted({s for s in stored if _under(store.absolute(s), rkey)})
+            what = f"its {len(held)} stored source(s) were kept" if held else "nothing was stored from it"
+            yield FileResult(
+                str(root), "failed", message=f"{root}: no supported files found; {what}",
+                hint="check that the folder is the course folder and is mounted; to remove its sources from "
+                     "the knowledge base on purpose, run again with --prune-empty"), False
+            continue
+        if prune:
+            for result in _prune(store, rkey, present):
+                yield result, True
+
+
+def ingest(
     paths: Sequence[Path],
     store: ChromaStore,
     embedder: Embedder,
@@ -232,28 +283,7 @@ def ingest(  # noqa: C901 (debt: move the unchanged/to-do sorting and the per-fi
     stamp = _now()
     changed = False
     stored = store.stored_sources()
-    keys = {source_key(f, store) for f in files}
-    # stored sources whose file is gone: candidates for a file that moved. On a Chroma server
-    # (no root) absolute names may be another machine's files: only old relative names qualify.
-    orphans = {n: h for n, h in stored.items() if n not in keys and (store.root or not n.startswith("/"))
-               and not os.path.lexists(store.absolute(n))}
-    todo: list[tuple[Path, str, SourceState | None, str]] = []
-    for path in files:  # unchanged files are recognised by their bytes' hash, without parsing
-        key = source_key(path, store)
-        digest = file_hash(path) if key in stored or orphans else None  # a new file is hashed by its reader
-        state = store.source_state(key, raw=True) if key in stored else None
-        old_name = ""
-        if state is None and orphans:
-            old_name = _moved_from(store.absolute(key), orphans, digest) or ""
-            if old_name:
-                orphans.pop(old_name)
-                state = store.source_state(old_name, raw=True)
-        if state and not old_name and key not in force and state.complete and state.source_hash == digest:
-            result = FileResult(store.display(key), "unchanged", kind=state.kind, chunks=len(state.ids))
-            report.files.append(result)
-            progress.file_done(result)
-        else:
-            todo.append((path, key, state, old_name))
+    todo = _unchanged_or_todo(files, store, stored, force, report, progress)
     try:
         with _reading([(p, k, s) for p, k, s, _ in todo], max_mb, reader) as docs, \
                 ThreadPoolExecutor(1, thread_name_prefix="kb-write") as writer:
@@ -278,22 +308,9 @@ def ingest(  # noqa: C901 (debt: move the unchanged/to-do sorting and the per-fi
                 progress.file_done(result)
             if pending:
                 pending.result()
-        present = {store.absolute(source_key(f, store)) for f in files}
-        for root in folders:
-            rkey = root.resolve().as_posix()
-            empty = not any(_under(k, rkey) for k in present)
-            if empty and not prune_empty:
-                held = sorted({s for s in stored if _under(store.absolute(s), rkey)})
-                what = f"its {len(held)} stored source(s) were kept" if held else "nothing was stored from it"
-                report.files.append(FileResult(
-                    str(root), "failed", message=f"{root}: no supported files found; {what}",
-                    hint="check that the folder is the course folder and is mounted; to remove its sources from "
-                         "the knowledge base on purpose, run again with --prune-empty"))
-                continue
-            if prune:
-                for result in _prune(store, rkey, present):
-                    changed = True
-                    report.files.append(result)
+        for result, removed in _prune_folders(store, files, folders, stored, prune=prune, prune_empty=prune_empty):
+            changed = changed or removed
+            report.files.append(result)
     except KeyboardInterrupt:
         report.interrupted = True
     finally:

@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .grading import CORRECT_FEEDBACK, MAX_POINTS, Grade, Task, with_override
+from .grading.base import MAX_POINTS, Grade, Task, with_override
+from .grading.objective import CORRECT_FEEDBACK
 from .study import Item, StudyDB
 from .text import fold, words
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from .errors import StoreError
-from .grading import MAX_POINTS, Grade
+from .grading.base import MAX_POINTS, Grade
 from .quiz import Question, Quiz
 from .text import fold
 

@@ -310,7 +310,7 @@ def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
         for p in result.problems:
             message(f"kb: {p}", "yellow")
     elif json_out:
-        from .gradebook import report_json
+        from .grading.gradebook import report_json
 
         print_json(report_json(run.report, quiz_name))
         for p in result.problems:

@@ -677,7 +677,7 @@ def test_exports_do_not_load_genanki_or_xlsxwriter_until_used():
     import subprocess
     import sys
 
-    code = ("import sys, kb.cli, kb.export, kb.sheets, kb.gradebook; "
+    code = ("import sys, kb.cli, kb.export, kb.sheets, kb.grading.gradebook; "
             "from kb.export import get_exporter; get_exporter('gift'); get_exporter('moodle'); "
             "assert 'genanki' not in sys.modules and 'xlsxwriter' not in sys.modules, sorted(sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

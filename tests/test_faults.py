@@ -25,7 +25,7 @@ import pytest
 
 from kb.config import Settings
 from kb.errors import ExitCode, StoreError
-from kb.grading import Grade
+from kb.grading.base import Grade
 from kb.ingest import Progress, ingest, rebuild
 from kb.readers import read_document
 from kb.store import ASIDE, OLD, backend_failure

@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from kb.embeddings import get_embedder
-from kb.grading import OfflineGrader, Task, grade_objective, is_keyword_list
+from kb.grading.offline import OfflineGrader
+from kb.grading.base import Task
+from kb.grading.objective import grade_objective
+from kb.grading.signals import is_keyword_list
 from kb.quiz import load_quiz
 
 from .conftest import SHARED, run_kb
@@ -370,7 +373,7 @@ def test_offline_grader_on_pt_asag_held_out_questions(tmp_path):
 # --------------------------------------------------------------------------- issue 10 bugs
 
 def test_close_is_one_osa_edit_not_any_two_letters():
-    from kb.grading import _close
+    from kb.grading.signals import _close
 
     assert _close("memoria", "memroia")  # adjacent swap: one OSA edit
     assert _close("paralelo", "paralelos") and _close("gradiente", "gradiante")
@@ -379,7 +382,7 @@ def test_close_is_one_osa_edit_not_any_two_letters():
 
 
 def test_spanish_si_meaning_if_is_not_yes(grader):
-    from kb.grading import _leading_polarity
+    from kb.grading.signals import _leading_polarity
     from kb.quiz import Question
 
     assert _leading_polarity("Si la GPU no tiene memoria, falla.") is None
@@ -481,7 +484,7 @@ def test_kb_grade_refuses_to_merge_into_unreadable_or_foreign_grades(quiz_file, 
 
 
 def test_grades_md_counts_the_questions_each_student_was_given(quiz):
-    from kb.gradebook import Replies, Reply, grade_class, report_markdown
+    from kb.grading.gradebook import Replies, Reply, grade_class, report_markdown
 
     class Exact:  # the objective questions need no embedder
         name = "exact"
@@ -525,7 +528,7 @@ def test_kb_grade_calibrate_refits_stores_and_reports_leave_one_out(tmp_path):
     # the next run uses the stored calibration without --calibrate
     r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "-o", str(tmp_path / "R2")], cwd=tmp_path)
     assert r.returncode == 0 and "grading with the calibration in" in r.stderr
-    from kb.calibration import study_adjustments
+    from kb.grading.calibration import study_adjustments
 
     adjust, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])  # what kb study grades with
     assert tuple(adjust["gil"][0]) == tuple(stored["cuts"]) and notes == []
@@ -539,8 +542,8 @@ def test_kb_grade_calibrate_refits_stores_and_reports_leave_one_out(tmp_path):
 
 def test_calibration_moves_the_level_towards_the_teacher(grader, quiz):
     """A teacher more generous than the default level: the refitted cuts give more points."""
-    from kb.calibration import fit_calibration
-    from kb.grading import OfflineGrader
+    from kb.grading.calibration import fit_calibration
+    from kb.grading.offline import OfflineGrader
 
     q = _q(quiz, "gil")
     replies = ["Uma trava do interpretador.", "Trava global.", "Só uma thread roda por vez.", "É o lock do Python.",
@@ -592,7 +595,7 @@ def test_feedback_is_in_the_reply_language_and_says_why(grader, quiz):
 
 
 def test_partial_with_every_concept_present_says_why():
-    from kb.grading import compose_feedback
+    from kb.grading.offline import compose_feedback
 
     fb = compose_feedback("pt", 2, ["trava", "thread"], [], [], "O GIL é uma trava. Outra frase.")
     assert fb == ("Parcialmente correto (2/3). Está certo: trava, thread. Os conceitos-chave estão lá, mas a "

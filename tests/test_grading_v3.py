@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from kb.embeddings import get_embedder
-from kb.grading import OfflineGrader, Task, contrast_pairs, role_swap
+from kb.grading.offline import OfflineGrader
+from kb.grading.base import Task
+from kb.grading.roles import contrast_pairs, role_swap
 from kb.quiz import Question
 
 SYNC_Q = "What is the difference between synchronous and asynchronous updates in data parallelism?"

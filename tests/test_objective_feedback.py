@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.grading import CORRECT_FEEDBACK, grade_objective
+from kb.grading.objective import CORRECT_FEEDBACK, grade_objective
 from kb.quiz import Citation, Question
 
 CIT = (Citation("corpora/03Datos.pdf", "p. 14 · Data Shuffling", "c1", "shuffle=True"),)

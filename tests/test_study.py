@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.grading import make_grade
+from kb.grading.base import make_grade
 from kb.quiz import load_quiz
 from kb.study import Item, StudyDB, matches_topic, rating_for
 

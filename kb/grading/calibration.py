@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .errors import InputError
-from .grading import MAX_POINTS, OfflineGrader, Task, needs_judgement, qwk
+from ..errors import InputError
+from .base import MAX_POINTS, Task, needs_judgement
+from .offline import OfflineGrader, qwk
 
 if TYPE_CHECKING:
-    from .quiz import Quiz
+    from ..quiz import Quiz
 
 SUFFIX = ".calibration"
 SHRINK = 3.0  # a question's offset is sum(teacher − kb) / (its examples + SHRINK)
@@ -40,6 +41,9 @@ ZEROING_FLAGS = frozenset({"off_topic", "inverted", "swapped_roles", "copies_que
 
 @dataclass(frozen=True)
 class Calibration:
+    """A teacher's level for one quiz: the shifted cut points, a per-question offset, how many graded
+    replies it was fitted on and the leave-one-out agreement with them."""
+
     cuts: tuple[float, float, float]
     offsets: dict[str, float] = field(default_factory=dict)  # question id → raw-point shift
     examples: int = 0
@@ -87,7 +91,7 @@ def load_calibration(quiz_path: Path) -> Calibration | None:
 
 def save_calibration(quiz_path: Path, cal: Calibration) -> Path:
     """Write the calibration next to the quiz (atomically); returns its path."""
-    from .quiz import write_atomic
+    from ..quiz import write_atomic
 
     path = calibration_path(quiz_path)
     write_atomic(path, json.dumps(cal.to_json(), ensure_ascii=False, indent=2) + "\n")
@@ -239,6 +243,9 @@ def use(grader: Any, adjust: dict[str, tuple[Sequence[float], float]]) -> None:
 
 @dataclass
 class QuizCalibration:
+    """What `kb grade` used for a quiz: the calibration (or none), where it is stored, whether this run
+    refitted it, notes to show, and the teacher-graded replies (few-shot examples for an LLM grader)."""
+
     calibration: Calibration | None
     path: Path
     refitted: bool = False  # fitted on this run (else loaded, or none)

@@ -24,15 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from .errors import InputError
-from .grading import MAX_POINTS, Grade, Grader, Task, with_override
-from .quiz import Quiz, write_atomic
+from ..errors import InputError
+from ..quiz import Quiz, write_atomic
+from .base import MAX_POINTS, Grade, Grader, Task, with_override
 
 
 def read_text_file(path: Path) -> tuple[str, list[str]]:
     """Text and notes about it: UTF-8, or Windows-1252/Latin-1 with a note naming the line
     (:func:`kb.readers.decode_text`, as for course materials)."""
-    from .readers import decode_text
+    from ..readers import decode_text
 
     try:
         data = path.read_bytes()
@@ -238,7 +238,7 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
     if not path.exists():
         return {}, []
     rows, notes = read_csv(path, required=("student", "question_id", "points", "override"))
-    from .sheets import unescape_cell
+    from ..sheets import unescape_cell
     written: dict[tuple[str, str], int] = {}
     try:
         prev = json.loads((out_dir / "grades.json").read_text(encoding="utf-8"))
@@ -356,14 +356,14 @@ def gradebook_rows(report: ClassReport) -> list[list[Any]]:
 
 def gradebook_csv(report: ClassReport, dialect: str = "comma") -> str:
     """grades.csv: formula-looking cells escaped; ``excel-eu`` = BOM, ``;``, decimal comma."""
-    from .sheets import csv_text
+    from ..sheets import csv_text
 
     return csv_text(OVERRIDE_COLUMNS, gradebook_rows(report), dialect)
 
 
 def gradebook_xlsx(report: ClassReport) -> bytes:
     """grades.xlsx: the gradebook rows, and one row per student with the totals."""
-    from .sheets import xlsx_bytes
+    from ..sheets import xlsx_bytes
 
     totals = [[s, t["points"], t["max"], round(t["percent"], 1), t["answered"]]
               for s, t in sorted(report.totals().items())]
@@ -441,7 +441,7 @@ def _md(text: str) -> str:
 def write_reports(report: ClassReport, out_dir: Path, quiz_path: str, csv_dialect: str = "comma") -> dict[str, Path]:
     """grades.md, grades.csv (with the override column; ``csv_dialect`` comma or excel-eu),
     grades.xlsx (the same rows for spreadsheets) and grades.json, each written atomically."""
-    from .sheets import write_atomic_bytes
+    from ..sheets import write_atomic_bytes
 
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"markdown": out_dir / "grades.md", "csv": out_dir / "grades.csv", "json": out_dir / "grades.json",

@@ -1,0 +1,89 @@
+"""What every grader returns and takes: Grade (points 0–3, score, verdict, feedback), Task (a
+question and a reply), the Grader seam, and an instructor's override."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, Sequence
+
+from ..quiz import Question
+
+MAX_POINTS = 3
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A reply's grade: points 0–3, a 0–1 score, a verdict, feedback, the concepts present and
+    missing, the guards that fired and which grader gave it."""
+
+    question_id: str
+    points: int  # 0–3
+    score: float  # 0–1, partial credit
+    verdict: str  # incorrect | partial | correct
+    feedback: str
+    present: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()  # guards that fired: empty, dont_know, copies_question, ...
+    grader: str = "offline"
+
+    def to_json(self) -> dict[str, Any]:
+        """The grade as a JSON object."""
+        return {"question_id": self.question_id, "points": self.points, "score": round(self.score, 3),
+                "verdict": self.verdict, "feedback": self.feedback, "present": list(self.present),
+                "missing": list(self.missing), "flags": list(self.flags), "grader": self.grader}
+
+
+def verdict_for(points: int) -> str:
+    """correct (full points), incorrect (0) or partial."""
+    return "correct" if points >= MAX_POINTS else "incorrect" if points <= 0 else "partial"
+
+
+def make_grade(question: Question, points: float, feedback: str, *, score: float | None = None,
+               present: Sequence[str] = (), missing: Sequence[str] = (), flags: Sequence[str] = (),
+               grader: str = "offline") -> Grade:
+    """A Grade with points rounded half up and clipped to 0..MAX_POINTS."""
+    p = int(min(MAX_POINTS, max(0, math.floor(points + 0.5))))
+    s = p / MAX_POINTS if score is None else min(1.0, max(0.0, score))
+    return Grade(question.id, p, s, verdict_for(p), feedback, tuple(present), tuple(missing), tuple(flags), grader)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One reply to grade: the question, the reply's text and who wrote it."""
+
+    question: Question
+    reply: str
+    student: str = ""
+
+
+class Grader(Protocol):
+    """The grading seam: the offline grader and the LLM grader both take tasks and return grades."""
+
+    name: str
+
+    def grade(self, tasks: Sequence[Task]) -> list[Grade]:
+        """One grade per task, in order."""
+
+
+_DONT_KNOW = re.compile(
+    r"^\W*(n[aã]o\s+(sei|lembro|tenho\s+ideia|fa[cç]o\s+ideia)|no\s+(s[eé]|lo\s+s[eé]|recuerdo|tengo\s+idea)|"
+    r"i\s+(don'?t|do\s+not)\s+know|no\s+idea|sei\s+l[aá]|n/?a|-+|\?+|\.+|x+)\W*$",
+    re.IGNORECASE,
+)
+
+
+def needs_judgement(task: Task) -> bool:
+    """A free-text reply with something in it: what a grader must judge (the rest is exact)."""
+    reply = task.reply.strip()
+    return task.question.type == "short" and bool(reply) and not _DONT_KNOW.match(reply)
+
+
+
+def with_override(grade: Grade, points: int, note: str = "") -> Grade:
+    """An instructor's (or student's) override: the points are theirs, the feedback stays."""
+    p = int(min(MAX_POINTS, max(0, points)))
+    base = re.sub(r" \[overridden: [^\]]*\]$", "", grade.feedback)  # overriding an override: one marker
+    fb = f"{base} [overridden: {note}]" if note else base
+    return replace(grade, points=p, score=p / MAX_POINTS, verdict=verdict_for(p), feedback=fb, grader="override")

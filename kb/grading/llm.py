@@ -1,0 +1,131 @@
+"""The LLM grader: a rubric prompt to any OpenAI-compatible endpoint (through :class:`kb.llm.LLMClient`),
+few-shot with the instructor's own graded replies, and the offline grader as fallback for exact
+types, empty replies and a failed endpoint."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import BackendError
+from ..llm import LLMClient
+from ..text import fold
+
+_GRADER_SYSTEM = (
+    "You are a strict but fair university teaching assistant grading short answers. You grade meaning, "
+    "not wording: an answer in another language (Portuguese, Spanish, English) or with other words is fine "
+    "if it says the same thing. Reply with one JSON object only."
+)
+
+_RUBRIC = """Rubric (0-3 points):
+3 = correct and complete: states the key ideas of the model answer, nothing wrong. A short answer
+    that names exactly what a one-part question asks is complete.
+2 = mostly correct: one key idea of several missing, or the main idea imprecise; nothing false.
+1 = partially correct: one relevant idea but most of the answer missing, or a correct idea mixed with
+    a false one, or a bare list of the right terms without saying how they relate.
+0 = wrong however fluent, contradicts the model answer (a wrong yes/no, swapped roles), off-topic,
+    only repeats the question, or empty.
+Spelling, accents and the language of the answer do not cost points."""
+
+
+@dataclass
+class LLMGrader:
+    """Free-text replies graded by a rubric prompt; objective types and empty replies are left
+    to the offline grader (exact). Few-shot examples: replies to the same question the
+    instructor already graded, nearest by embedding. If the endpoint fails for good, the
+    replies not yet graded get the offline grade, flagged ``llm_unavailable``, and
+    :attr:`failure` says why (the caller reports it and exits non-zero); nothing is lost."""
+
+    client: LLMClient
+    offline: Any  # kb.grading.OfflineGrader: exact grading, embeddings for few-shot, fallback
+    examples: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # question id → (reply, points)
+    shots: int = 2
+    failure: str = ""
+
+    @property
+    def name(self) -> str:
+        """`llm:<model>`, as grades record it."""
+        return f"llm:{self.client.model}"
+
+    def grade(self, tasks):
+        """One grade per task: free-text replies by the model, the rest (and every reply after the
+        endpoint failed for good) by the offline grader, flagged."""
+        from .base import make_grade, needs_judgement
+
+        out: list[Any] = [None] * len(tasks)  # a Grade per task, None until graded
+        fallback: dict[int, tuple[str, str]] = {}  # index → (flag, note) for the offline grade
+        for i, t in enumerate(tasks):
+            if not needs_judgement(t):
+                continue  # exact types, empty and "não sei" replies: the offline grader settles them
+            if self.failure:
+                fallback[i] = ("llm_unavailable", "")
+                continue
+            try:
+                raw = self.client.chat_json(_GRADER_SYSTEM, self._prompt(t), max_tokens=700)
+                points, fb, present, missing = self._validate(raw, t.question)
+            except BackendError as e:
+                self.failure = e.message
+                fallback[i] = ("llm_unavailable", "")
+                continue
+            except ValueError as e:  # a reply that is JSON but not a grade: the offline one, flagged
+                fallback[i] = ("llm_invalid", f" (LLM reply unusable: {e})")
+                continue
+            out[i] = make_grade(t.question, points, fb, present=present, missing=missing, grader=self.name)
+        rest = [i for i, g in enumerate(out) if g is None]
+        for i, g in zip(rest, self.offline.grade([tasks[i] for i in rest]), strict=True):
+            out[i] = _flag(g, *fallback[i]) if i in fallback else g
+        return out
+
+    def _nearest_examples(self, t) -> list[tuple[str, int]]:
+        pool = [e for e in self.examples.get(t.question.id, []) if e[0].strip() != t.reply.strip()]
+        if len(pool) <= self.shots:
+            return pool
+        vecs = self.offline.embedder.embed_documents([t.reply] + [r for r, _ in pool])
+        sims = vecs[1:] @ vecs[0]
+        return [pool[j] for j in sims.argsort()[::-1][: self.shots]]
+
+    def _prompt(self, t) -> str:
+        from .signals import references
+
+        q = t.question
+        parts = [f"Question: {q.prompt}", "Model answer(s):\n" + "\n".join(f"- {r}" for r in references(q))]
+        if q.concepts:
+            parts.append("Key concepts: " + "; ".join(q.concepts))
+        parts.append(_RUBRIC)
+        for reply, pts in self._nearest_examples(t):
+            parts.append(f"Example graded by the instructor ({pts}/3): {reply}")
+        parts.append(f"Student answer: {t.reply.strip()}")
+        parts.append('Return JSON: {"reasoning": 2-4 sentences comparing the answer with the model answer, '
+                     '"score": 0, 1, 2 or 3, "feedback": 1-3 sentences to the student, in the language of the '
+                     'student answer, saying what is right, what is missing or wrong, and why the score is '
+                     'not full when it is not, "present": [key concepts the answer contains], '
+                     '"missing": [key concepts it lacks]}')
+        return "\n\n".join(parts)
+
+    @staticmethod
+    def _validate(raw: dict, q) -> tuple[float, str, list[str], list[str]]:
+        score = raw.get("score")
+        if isinstance(score, str) and score.strip().isdigit():
+            score = int(score.strip())
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 3:
+            raise ValueError(f"score {score!r} is not 0-3")
+        fb = raw.get("feedback")
+        if not isinstance(fb, str) or not fb.strip():
+            fb = str(raw.get("reasoning") or "").strip()
+        if not fb:
+            raise ValueError("no feedback")
+        concepts = {fold(c): c for c in q.concepts}
+
+        def pick(key: str) -> list[str]:
+            got = raw.get(key) or []
+            if not isinstance(got, list):
+                return []
+            return [concepts[fold(x)] for x in got if isinstance(x, str) and fold(x) in concepts]
+
+        return float(score), fb.strip(), pick("present"), pick("missing")  # make_grade rounds half up
+
+
+def _flag(grade, flag: str, note: str = ""):
+    from dataclasses import replace
+
+    return replace(grade, flags=grade.flags + (flag,), feedback=grade.feedback + note)

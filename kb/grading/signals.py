@@ -1,0 +1,118 @@
+"""Signals read off a reply's words: accent-free stems, concepts present and missing, character
+n-grams, a leading yes/no, bare keyword lists."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+from typing import Sequence
+
+from ..quiz import Question
+from ..text import STOPWORDS, fold, fold_word, words
+
+_YES = frozenset({"sim", "si", "sí", "yes", "verdadeiro", "verdadero", "true", "correto", "cierto"})
+_NO = frozenset({"nao", "não", "no", "not", "falso", "false", "incorreto", "errado"})
+
+def stem(word: str) -> str:
+    """Accent-free prefix stem: inflections of pt/es/en words share their first 5 letters."""
+    f = fold(word).strip(".-'")
+    return f[:5] if len(f) > 5 else f
+
+
+@lru_cache(maxsize=50_000)
+def content_stems(text: str) -> tuple[str, ...]:
+    """Stems of the words that carry meaning (model answers repeat: cached)."""
+    out = []
+    for w in words(text):
+        f = fold_word(w)
+        if f in STOPWORDS or (len(f) < 2 and not f.isdigit()):
+            continue
+        out.append(stem(f))
+    return tuple(out)
+
+
+@lru_cache(maxsize=500_000)
+def _close(a: str, b: str) -> bool:
+    """Stems equal, or one edit apart when long enough (typos: 'memoria'/'memroia'): optimal string
+    alignment distance ≤ 1, so a swap of two adjacent letters counts once but 'comer'/'comte' do not match."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
+        return False
+    from rapidfuzz.distance import OSA
+
+    return OSA.distance(a, b, score_cutoff=1) <= 1
+
+
+def _has_stem(s: str, bag: set[str]) -> bool:
+    return s in bag or any(_close(s, b) for b in bag)
+
+
+_CONCEPT_WORD_SHARE = 0.6  # "most" of a concept's words: 1 of 1, 2 of 2 or 3, 3 of 4 or 5
+
+
+def concept_hits(concepts: Sequence[str], reply: str) -> tuple[list[str], list[str]]:
+    """(present, missing): a concept is present when most of its content words appear in the
+    reply, inflected, without accents or with a one-letter typo. A concept "A / B" names
+    alternatives: either one present is enough ("named_modules() / named_parameters()")."""
+    bag = set(content_stems(reply))
+    present: list[str] = []
+    missing: list[str] = []
+    for c in concepts:
+        alts = [cs for cs in (content_stems(a) for a in re.split(r"\s/\s", c)) if cs]
+        if not alts:
+            continue
+        hit = any(sum(_has_stem(s, bag) for s in cs) >= math.ceil(_CONCEPT_WORD_SHARE * len(cs)) for cs in alts)
+        (present if hit else missing).append(c)
+    return present, missing
+
+
+@lru_cache(maxsize=20_000)
+def _char_grams(text: str) -> Counter:  # cached: do not mutate
+    t = " " + re.sub(r"\s+", " ", fold(text)).strip() + " "
+    return Counter(t[i : i + n] for n in (3, 4, 5) for i in range(len(t) - n + 1))
+
+
+def _cosine_counts(a: Counter, b: Counter) -> float:
+    if not a or not b:
+        return 0.0
+    dot = sum(v * b.get(k, 0) for k, v in a.items())
+    return dot / math.sqrt(sum(v * v for v in a.values()) * sum(v * v for v in b.values()))
+
+
+def references(q: Question) -> list[str]:
+    """The model answer and any other accepted answers (a reference cell may hold several, one per line)."""
+    refs = [r.strip() for r in q.answer.split("\n") if r.strip()]
+    refs += [a for a in q.accepted if a.strip()]
+    return refs or [q.answer]
+
+
+_YES_SI = re.compile(r"^\W*(s[ií])\b\s*([,.;:!]|$)?", re.IGNORECASE)
+
+
+def _leading_polarity(text: str) -> str | None:
+    """'yes' / 'no' when the reply opens with one ('Sim, …', 'No, …'). Spanish 'si' without an
+    accent is 'if' ('Si la GPU…'): it means yes only when written 'sí' or followed by a comma or full stop."""
+    ws = [fold(w) for w in words(text)[:2]]
+    if not ws:
+        return None
+    if ws[0] == "si":
+        m = _YES_SI.match(text)
+        return "yes" if m and (m.group(1).lower() == "sí" or m.group(2) is not None) else None
+    if ws[0] in {fold(w) for w in _YES}:
+        return "yes"
+    if ws[0] in _NO and not (len(ws) > 1 and ws[1] in {"so", "solo", "apenas", "only"}):
+        return "no"
+    return None
+
+
+def is_keyword_list(reply: str) -> bool:
+    """Comma/line-separated short items with (almost) no function words: keywords, not an answer."""
+    items = [p.strip() for p in re.split(r"[,;\n/]+|\s+-\s+", reply) if p.strip()]
+    ws = words(reply)
+    if len(items) < 3 or not ws:
+        return False
+    function = sum(fold(w) in STOPWORDS for w in ws)
+    return all(len(words(p)) <= 3 for p in items) and function <= 1
