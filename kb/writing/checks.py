@@ -264,6 +264,7 @@ _TEMPLATE_ANAPHORA = re.compile(r"\b(esta descripción|esta descrição|this des
 
 
 def dangling_reference(q: Question) -> str | None:
+    """A stem that points at something it does not show ("the following code", "these", "ellas")."""
     text = statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt
     text = _TEMPLATE_ANAPHORA.sub(" ", text)
     ws = [fold(w) for w in words(text)]

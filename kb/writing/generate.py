@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class GenerationRequest:
+    """What `kb quiz generate` was asked for: how many questions, of which types, about which topic
+    or sources, at which difficulty and in which language."""
+
     n: int = 10
     types: tuple[str, ...] = TYPES
     topic: str | None = None
@@ -53,6 +56,8 @@ class GenerationRequest:
 
 @dataclass
 class Rejected:
+    """A candidate question a check turned down, and why (shown in the generation summary)."""
+
     what: str
     reason: str
 
@@ -70,6 +75,8 @@ class Draft:
 
 @dataclass
 class WriterOutput:
+    """What a writer returns: candidate questions, the ones it rejected, endpoint errors, notes."""
+
     drafts: list[Draft] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -77,6 +84,8 @@ class WriterOutput:
 
 
 class QuestionWriter(Protocol):
+    """The writer seam: the offline writer and the LLM writer both turn passages into drafts."""
+
     name: str
 
     def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
@@ -629,6 +638,9 @@ def interleave(lists: Iterable[list]) -> list:
 
 @dataclass
 class GenerationReport:
+    """A generation's outcome: the quiz, what was rejected and why, endpoint errors, how many candidates
+    and passages there were, and notes on why fewer questions were written than asked."""
+
     quiz: Quiz
     rejected: list[Rejected]
     errors: list[str]

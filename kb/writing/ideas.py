@@ -44,6 +44,8 @@ class Item:
 
 @dataclass
 class Slide:
+    """A passage read as a slide: its title (what it is about) and its items (whole bullets)."""
+
     chunk: Chunk
     title: str
     items: list[Item] = field(default_factory=list)

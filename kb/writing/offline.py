@@ -409,6 +409,8 @@ class OfflineWriter:
     _source: str | None = None
 
     def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
+        """Drafts from the passages: the course's own exercises first, then questions from each slide's
+        ideas, each checked against its passage; notes say why a passage gave none."""
         out = WriterOutput()
         self._vocab: dict = {}
         self._course = course
