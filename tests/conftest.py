@@ -63,11 +63,44 @@ def workspace(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def ingested(tmp_path_factory, model_cache):
-    """A workspace whose .kb was built once from the sample course (read-only for tests; a
-    test that writes copies it with shutil.copytree)."""
-    ws = tmp_path_factory.mktemp("ingested")
+def course_template(tmp_path_factory, model_cache):
+    """The sample course (sources/) after one library ingest (``kb.ingest.ingest``) from
+    scratch, built once per session and never handed to a test: copy it (``ingested_workspace``)."""
+    from kb.config import Settings
+    from kb.ingest import ingest
+    from kb.workspace import open_workspace
+
+    ws = tmp_path_factory.mktemp("course-template")
     shutil.copytree(SOURCES, ws / "sources")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(model_cache))
+    mp.chdir(ws)
+    try:
+        opened = open_workspace(Settings(home=ws / ".kb"), create=True)
+        report = ingest([Path("sources")], opened.store, opened.embedder)
+        assert len(report.files) == 5 and not report.failed
+    finally:
+        mp.undo()
+    return ws
+
+
+@pytest.fixture
+def ingested_workspace(course_template, tmp_path, monkeypatch):
+    """A private copy of the ingested sample course in tmp_path (cwd), for a test that needs a
+    store to start from and writes to it: the same state as ingesting sources/ there."""
+    shutil.copytree(course_template, tmp_path, dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture(scope="session")
+def ingested(course_template, tmp_path_factory, model_cache):
+    """A workspace whose .kb was built once from the sample course by ``kb ingest sources``
+    (read-only for tests; a test that writes copies it with shutil.copytree). It starts from
+    the library-ingested template: the command finds every file unchanged and, like any
+    ``kb ingest``, caches the search index."""
+    ws = tmp_path_factory.mktemp("ingested")
+    shutil.copytree(course_template, ws, dirs_exist_ok=True)
     r = run_kb(["ingest", "sources"], cwd=ws, env={"XDG_CACHE_HOME": str(model_cache)})
     assert r.returncode == 0, r.stderr
     return ws

@@ -128,7 +128,8 @@ def test_bad_option_values(ingested):
     assert r.returncode == 5 and "unknown embedder 'nope'" in r.stderr
 
 
-def test_rebuild_with_nothing_to_ingest_keeps_the_store(workspace):
+def test_rebuild_with_nothing_to_ingest_keeps_the_store(ingested_workspace):
+    workspace = ingested_workspace  # the sample course, ingested
     assert run_kb(["ingest", "sources"], cwd=workspace).returncode == 0
     r = run_kb(["ingest", "--rebuild", "sorces"], cwd=workspace)
     assert r.returncode == 3
