@@ -106,6 +106,28 @@ def ingested(course_template, tmp_path_factory, model_cache):
     return ws
 
 
+@pytest.fixture(scope="session")
+def decks_home(tmp_path_factory, model_cache):
+    """The .kb of the three real slide decks (03Datos, 05modelos, 001TFDist) and the same
+    "TensorFlow distribuido" deck as text (sources/004_*), ingested once per session by
+    ``kb ingest`` (read-only; its embedding cache seeds other knowledge bases of these decks)."""
+    if not CORPORA.is_dir():
+        pytest.skip("../shared/corpora is not beside the checkout")
+    home = tmp_path_factory.mktemp("decks") / ".kb"
+    paths = [CORPORA / n for n in ("03Datos.pdf", "05modelos.pdf", "001TFDist.pdf")]
+    paths.append(next(SOURCES.glob("004_*.txt")))
+    r = run_kb(["ingest", *paths], cwd=home.parent, env={"KB_HOME": str(home), "XDG_CACHE_HOME": str(model_cache)})
+    assert r.returncode == 0, r.stderr
+    return home
+
+
+def seed_embedding_cache(home: Path, from_home: Path) -> None:
+    """Give a new workspace ``home`` the embedding cache of ``from_home`` (vectors keyed by model
+    and text): ingesting the same passages there reads their vectors instead of recomputing them."""
+    (home / "cache").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(from_home / "cache" / "embeddings.sqlite", home / "cache" / "embeddings.sqlite")
+
+
 class CliResult(NamedTuple):
     """What ``run_kb`` returns: the fields of subprocess.CompletedProcess that tests read."""
 
