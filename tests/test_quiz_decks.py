@@ -19,7 +19,9 @@ from kb.workspace import open_workspace
 
 from .conftest import CORPORA, SOURCES, needs_corpora, run_kb, seed_embedding_cache
 
-pytestmark = needs_corpora
+# slow: the session's knowledge base of the real decks takes ~20 s to build; one xdist worker
+# runs both modules of the decks (--dist loadgroup), so it is built once
+pytestmark = [needs_corpora, pytest.mark.slow, pytest.mark.xdist_group("decks")]
 
 DECKS = ("03Datos.pdf", "05modelos.pdf")
 # words a teacher would never accept as "the key concept" of an answer
@@ -28,15 +30,15 @@ GENERIC = {"técnica", "tecnica", "valor", "valores", "sistema", "forma", "proce
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory, decks_home):
-    """The sample course plus the three real decks, ingested once for this module (the decks'
-    vectors read from the embedding cache of the session's knowledge base of the decks)."""
+def course(tmp_path_factory, decks_home, course_template):
+    """The sample course plus the three real decks, ingested once for this module (the vectors
+    read from the embedding caches of the session's knowledge bases of the same files)."""
     ws = tmp_path_factory.mktemp("decks")
     shutil.copytree(SOURCES, ws / "sources")
     (ws / "corpora").mkdir()
     for name in ("001TFDist.pdf", *DECKS):
         shutil.copy(CORPORA / name, ws / "corpora" / name)
-    seed_embedding_cache(ws / ".kb", decks_home)
+    seed_embedding_cache(ws / ".kb", decks_home, course_template / ".kb")
     r = run_kb(["ingest", "sources", "corpora"], cwd=ws)
     assert r.returncode == 0, r.stderr
     return ws

@@ -68,7 +68,6 @@ def test_index_is_keyed_by_content_and_rebuilt_only_when_it_changes(ingested_wor
 
 def test_cold_search_uses_the_cached_index_and_matches_the_store(ingested_workspace):
     workspace = ingested_workspace  # the sample course, ingested
-    ws = _ws(workspace)
     settings = Settings(home=workspace / ".kb")
     q = "diferença entre fixar e posicionar uma operação num dispositivo"
     warm = open_workspace(settings).retriever.search(q, k=5)  # builds and caches the index
