@@ -190,10 +190,12 @@ def run_kb_process(args, cwd, input=None, env=None, timeout=600):
 
 
 def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (``-n 2``), hand out the long tests (marked slow) first, so that no
-    worker is left running one alone at the end; the order is otherwise the files' own."""
-    if getattr(config.option, "numprocesses", None):
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: False (slow) first
+    """In a pytest-xdist worker (``-n 2 --dist loadfile --no-loadscope-reorder``), put the files
+    with long tests (marked slow) first, so that the workers take them first and no worker is
+    left running one alone at the end; the order is otherwise the files' own."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow_files)  # stable: the slow files first
 
 
 needs_corpora = pytest.mark.skipif(not CORPORA.is_dir(), reason="../shared/corpora is not beside the checkout")

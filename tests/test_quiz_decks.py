@@ -19,9 +19,7 @@ from kb.workspace import open_workspace
 
 from .conftest import CORPORA, SOURCES, needs_corpora, run_kb, seed_embedding_cache
 
-# slow: the session's knowledge base of the real decks takes ~20 s to build; one xdist worker
-# runs both modules of the decks (--dist loadgroup), so it is built once
-pytestmark = [needs_corpora, pytest.mark.slow, pytest.mark.xdist_group("decks")]
+pytestmark = [needs_corpora, pytest.mark.slow]  # the session's knowledge base of the decks: ~15 s to build
 
 DECKS = ("03Datos.pdf", "05modelos.pdf")
 # words a teacher would never accept as "the key concept" of an answer

@@ -14,9 +14,7 @@ from kb.cli import app
 
 from .conftest import needs_corpora
 
-# slow: the session's knowledge base of the real decks takes ~20 s to build; one xdist worker
-# runs both modules of the decks (--dist loadgroup), so it is built once
-pytestmark = [needs_corpora, pytest.mark.slow, pytest.mark.xdist_group("decks")]
+pytestmark = [needs_corpora, pytest.mark.slow]  # the session's knowledge base of the decks: ~15 s to build
 
 WRAPPED = {
     # question → the wrapped bullet that must come back whole
