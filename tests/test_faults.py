@@ -44,8 +44,8 @@ not_root = pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatev
 # --------------------------------------------------------------------------- fixtures
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory):
-    """Chunk ids of a clean ingest of the tiny course (root/course, workspace root/.kb)."""
+def clean_root(tmp_path_factory):
+    """A clean ingest of the tiny course (root/course, workspace root/.kb), never handed to a test."""
     root = tmp_path_factory.mktemp("clean")
     make_course(root / "course")
     cwd = os.getcwd()
@@ -55,16 +55,21 @@ def clean(tmp_path_factory):
     finally:
         os.chdir(cwd)
     assert r.exit_code == 0, r.stderr
-    return snapshot(root / ".kb")
+    return root
+
+
+@pytest.fixture(scope="module")
+def clean(clean_root):
+    """Chunk ids of a clean ingest of the tiny course."""
+    return snapshot(clean_root / ".kb")
 
 
 @pytest.fixture
-def course(tmp_path, monkeypatch, clean):
-    """A workspace (tmp/.kb) with the tiny course (tmp/course) ingested; cwd = tmp."""
-    make_course(tmp_path / "course")
+def course(tmp_path, monkeypatch, clean, clean_root):
+    """A workspace (tmp/.kb) with the tiny course (tmp/course) ingested; cwd = tmp. A copy of
+    the clean ingest (the same files, the same store) rather than a new ingest per test."""
+    shutil.copytree(clean_root, tmp_path, dirs_exist_ok=True)
     monkeypatch.chdir(tmp_path)
-    r = kb(["ingest", "course"])
-    assert r.exit_code == 0, r.stderr
     assert snapshot(tmp_path / ".kb") == clean
     return tmp_path
 

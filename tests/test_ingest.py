@@ -13,6 +13,7 @@ from kb.readers import read_document
 from kb.store import open_store
 from kb.workspace import open_workspace
 
+from .conftest import seed_embedding_cache
 from .pdfgen import make_pdf
 
 
@@ -48,9 +49,9 @@ def test_incremental_reingest_changes_only_what_changed(workspace):
     assert ws.store.count() == total
 
 
-def test_deleted_file_is_pruned_unless_kept(workspace):
+def test_deleted_file_is_pruned_unless_kept(ingested_workspace):
+    workspace = ingested_workspace  # the sample course, ingested
     ws = _ws(workspace)
-    ingest([Path("sources")], ws.store, ws.embedder)
     (workspace / "sources" / "003_54b53da49ba13546.txt").unlink()
     kept = ingest([Path("sources")], ws.store, ws.embedder, prune=False)
     assert "removed" not in _statuses(kept).values()
@@ -61,9 +62,9 @@ def test_deleted_file_is_pruned_unless_kept(workspace):
     assert {r["source"] for r in ws.store.sources()} == {f"sources/{p.name}" for p in (workspace / "sources").iterdir()}
 
 
-def test_bad_files_do_not_stop_the_others_nor_touch_the_store(workspace):
+def test_bad_files_do_not_stop_the_others_nor_touch_the_store(ingested_workspace):
+    workspace = ingested_workspace  # the sample course, ingested
     ws = _ws(workspace)
-    ingest([Path("sources")], ws.store, ws.embedder)
     before = ws.store.count()
     bad = workspace / "bad"
     bad.mkdir()
@@ -80,7 +81,8 @@ def test_bad_files_do_not_stop_the_others_nor_touch_the_store(workspace):
     assert all(r["complete"] for r in ws.store.sources())
 
 
-def test_interrupted_ingest_leaves_store_consistent_and_rerun_finishes(workspace):
+def test_interrupted_ingest_leaves_store_consistent_and_rerun_finishes(workspace, course_template):
+    seed_embedding_cache(workspace / ".kb", course_template / ".kb")  # the vectors are not the point here
     ws = _ws(workspace)
     calls = []
 
@@ -97,9 +99,9 @@ def test_interrupted_ingest_leaves_store_consistent_and_rerun_finishes(workspace
     assert sorted(_statuses(rerun).values()) == ["added"] * 3 + ["unchanged"] * 2
 
 
-def test_half_written_source_is_detected_and_redone(workspace):
+def test_half_written_source_is_detected_and_redone(ingested_workspace):
+    workspace = ingested_workspace  # the sample course, ingested
     ws = _ws(workspace)
-    ingest([Path("sources")], ws.store, ws.embedder)
     state = ws.store.source_state("sources/001_96d83118e2ee854a.txt")
     ws.store.delete(state.ids[: len(state.ids) // 2])  # as if a crash hit between writes
     assert not ws.store.source_state("sources/001_96d83118e2ee854a.txt").complete

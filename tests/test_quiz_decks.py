@@ -17,9 +17,9 @@ from kb.quiz import Citation, Question
 from kb.writing.checks import cut_off, defects, duplicate_choices, foreign_material, giveaway, unsupported
 from kb.workspace import open_workspace
 
-from .conftest import CORPORA, SOURCES, needs_corpora, run_kb
+from .conftest import CORPORA, SOURCES, needs_corpora, run_kb, seed_embedding_cache
 
-pytestmark = needs_corpora
+pytestmark = [needs_corpora, pytest.mark.slow]  # the session's knowledge base of the decks: ~15 s to build
 
 DECKS = ("03Datos.pdf", "05modelos.pdf")
 # words a teacher would never accept as "the key concept" of an answer
@@ -28,13 +28,15 @@ GENERIC = {"técnica", "tecnica", "valor", "valores", "sistema", "forma", "proce
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    """The sample course plus the three real decks, ingested once for this module."""
+def course(tmp_path_factory, decks_home, course_template):
+    """The sample course plus the three real decks, ingested once for this module (the vectors
+    read from the embedding caches of the session's knowledge bases of the same files)."""
     ws = tmp_path_factory.mktemp("decks")
     shutil.copytree(SOURCES, ws / "sources")
     (ws / "corpora").mkdir()
     for name in ("001TFDist.pdf", *DECKS):
         shutil.copy(CORPORA / name, ws / "corpora" / name)
+    seed_embedding_cache(ws / ".kb", decks_home, course_template / ".kb")
     r = run_kb(["ingest", "sources", "corpora"], cwd=ws)
     assert r.returncode == 0, r.stderr
     return ws

@@ -44,9 +44,9 @@ def test_repeated_passages_are_shown_once():
     assert [x.source for x, _ in kept] == ["deck.pdf", "deck.pdf"] and kept[1][0] is c
 
 
-def test_index_is_keyed_by_content_and_rebuilt_only_when_it_changes(workspace):
+def test_index_is_keyed_by_content_and_rebuilt_only_when_it_changes(ingested_workspace):
+    workspace = ingested_workspace  # the sample course, ingested
     ws = _ws(workspace)
-    ingest([Path("sources")], ws.store, ws.embedder)
     key = content_key(ws.store)
     hits = ws.retriever.search("como limitar a memória da GPU?", k=5)
     cached = list((workspace / ".kb" / "cache").glob("index-course-*.pkl"))
@@ -66,9 +66,8 @@ def test_index_is_keyed_by_content_and_rebuilt_only_when_it_changes(workspace):
            [f"index-course-{content_key(fresh.store)}.pkl"]
 
 
-def test_cold_search_uses_the_cached_index_and_matches_the_store(workspace):
-    ws = _ws(workspace)
-    ingest([Path("sources")], ws.store, ws.embedder)
+def test_cold_search_uses_the_cached_index_and_matches_the_store(ingested_workspace):
+    workspace = ingested_workspace  # the sample course, ingested
     settings = Settings(home=workspace / ".kb")
     q = "diferença entre fixar e posicionar uma operação num dispositivo"
     warm = open_workspace(settings).retriever.search(q, k=5)  # builds and caches the index
@@ -79,9 +78,9 @@ def test_cold_search_uses_the_cached_index_and_matches_the_store(workspace):
     assert np.allclose([h.score for h in cold], [h.score for h in warm])
 
 
-def test_cold_kb_search_does_not_import_chromadb(workspace):
+def test_cold_kb_search_does_not_import_chromadb(ingested_workspace):
+    workspace = ingested_workspace  # the sample course, ingested
     ws = _ws(workspace)
-    ingest([Path("sources")], ws.store, ws.embedder)
     ws.retriever.search("aquecer", k=1)
     code = (
         "import sys\nfrom kb.cli import app\n"
@@ -110,9 +109,9 @@ def test_use_snapshot_gives_the_same_vectors(tmp_path, monkeypatch):
     assert np.allclose(first, third, atol=1e-6)
 
 
-def test_index_survives_a_partial_cache_file(workspace):
+def test_index_survives_a_partial_cache_file(ingested_workspace):
+    workspace = ingested_workspace  # the sample course, ingested
     ws = _ws(workspace)
-    ingest([Path("sources")], ws.store, ws.embedder)
     key = content_key(ws.store)
     path = SearchIndex.path(workspace / ".kb" / "cache", "course", key)
     path.parent.mkdir(parents=True, exist_ok=True)

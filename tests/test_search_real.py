@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from kb.cli import app
 
-from .conftest import CORPORA, SOURCES, needs_corpora
+from .conftest import needs_corpora
 
-pytestmark = needs_corpora
+pytestmark = [needs_corpora, pytest.mark.slow]  # the session's knowledge base of the decks: ~15 s to build
 
 WRAPPED = {
     # question → the wrapped bullet that must come back whole
@@ -30,16 +30,8 @@ WRAPPED = {
 
 
 @pytest.fixture(scope="module")
-def kb_home(tmp_path_factory):
-    home = tmp_path_factory.mktemp("decks") / ".kb"
-    mp = pytest.MonkeyPatch()
-    mp.setenv("KB_HOME", str(home))
-    paths = [str(CORPORA / n) for n in ("03Datos.pdf", "05modelos.pdf", "001TFDist.pdf")]
-    paths.append(str(next(SOURCES.glob("004_*.txt"))))
-    r = CliRunner().invoke(app, ["ingest", *paths])
-    assert r.exit_code == 0, r.output
-    yield home
-    mp.undo()
+def kb_home(decks_home):
+    return decks_home
 
 
 def _kb(home, *args):
