@@ -444,16 +444,32 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
             ) from e
         return client, settings.store_url
     path = settings.home / "chroma"
+    # Chroma builds its tables when a client first opens a new folder; a reader opening it meanwhile
+    # would build them too and one of the two fails ("table collections already exists"). The
+    # creator marks the folder before making it and unmarks it once the tables exist, so a reader
+    # that sees the folder and no mark knows the tables are there.
+    creating = settings.home / "chroma.creating"
     if not create and not path.is_dir():  # a read-only command must not leave an empty store behind
         raise MissingStoreError(
             f"no knowledge base at {path}",
             "run kb ingest sources/ first, or point --home/KB_HOME at the workspace that has one",
         )
+    if not create and creating.exists():  # missing for a reader; a creator goes on to make it
+        raise MissingStoreError(f"the knowledge base at {path} is being written for the first time (by a kb ingest "
+                         "still running?) and cannot be searched yet",
+                         "wait for the ingest to finish, then run the command again (an ingest that was "
+                         "stopped: run it again)")
     try:
+        first = not path.is_dir()
+        if first:
+            settings.home.mkdir(parents=True, exist_ok=True)
+            creating.touch()
         path.mkdir(parents=True, exist_ok=True)
         # absolute: chromadb caches clients by this string, and a relative one would reach the
         # store of whatever folder was current when the first client was made
-        return chromadb.PersistentClient(path=str(path.resolve()), settings=chroma_settings), str(path)
+        client = chromadb.PersistentClient(path=str(path.resolve()), settings=chroma_settings)
+        creating.unlink(missing_ok=True)  # the tables exist (also after an earlier creator stopped midway)
+        return client, str(path)
     except Exception as e:
         err = backend_failure(e, str(path))
         if err and "full" in err.message:

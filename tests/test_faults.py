@@ -305,6 +305,22 @@ def _search_while(procs, home: Path, allowed: tuple[str, ...]) -> list[str]:
     return errors
 
 
+def test_search_while_the_store_is_being_created_waits_instead_of_building_tables(tmp_path, monkeypatch):
+    """A reader that opened Chroma's folder while the first ingest was still creating its tables would
+    create them too, and one of the two failed ("table collections already exists"). The creator marks
+    the folder while it makes the tables: the reader says so and touches nothing."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".kb" / "chroma").mkdir(parents=True)
+    (tmp_path / ".kb" / "chroma.creating").touch()
+    r = kb(["search", "memória da GPU"])
+    assert r.exit_code == ExitCode.STORE and "being written for the first time" in r.said
+    assert list((tmp_path / ".kb" / "chroma").iterdir()) == []  # no tables built by the reader
+    make_course(tmp_path / "course")
+    assert kb(["ingest", "course"]).exit_code == 0  # an ingest (also after a stopped one) clears the mark
+    assert not (tmp_path / ".kb" / "chroma.creating").exists()
+    assert kb(["search", "memória da GPU"]).exit_code == 0
+
+
 def test_two_ingests_at_once_from_scratch(tmp_path, clean):
     make_course(tmp_path / "course")
     procs = [run_kb_process(["ingest", "course"], tmp_path) for _ in range(2)]
