@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import pairwise
 from typing import Sequence
 
 from ..quiz import Question
@@ -354,7 +355,7 @@ def vocabulary(text: str) -> Counter:
     passages of a source overlap: a line in two passages is still one occurrence)."""
     lines = dict.fromkeys(" ".join(line.split()) for line in text.split("\n"))
     ws = [fold(w) for w in words("\n".join(lines))]
-    return Counter(ws) + Counter(f"{a} {b}" for a, b in zip(ws, ws[1:]))
+    return Counter(ws) + Counter(f"{a} {b}" for a, b in pairwise(ws))
 
 
 def _glue_split(w: str, vocab: Counter) -> tuple[str, str] | None:

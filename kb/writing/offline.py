@@ -30,6 +30,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ..quiz import Question
@@ -360,7 +361,7 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
     if not out:
         out = list(concepts[:1])
     names = [n for n in dict.fromkeys(_CODE_NAME.findall(answer))]
-    for a, b in zip(names, names[1:]):
+    for a, b in pairwise(names):
         if a in out and b in out and _OR.search(answer[answer.find(a) + len(a):answer.find(b)] + " ") \
                 and answer.find(a) < answer.find(b) and len(answer[answer.find(a) + len(a):answer.find(b)]) <= 5:
             out[out.index(a)] = f"{a} / {b}"
@@ -691,7 +692,7 @@ class OfflineWriter:
                     out.append(self._draft(slide, it, q, fold(it.label),
                                            2.2 + self._centrality(it.label, slide, course)))
             # the difference between two siblings that describe comparable things
-            pairs = [(a, b) for a, b in zip(real, real[1:]) if len(stems(a.body) & stems(b.body)) >= 2]
+            pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2]
             for a, b in pairs[:1]:
                 la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
                     _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
@@ -711,7 +712,8 @@ class OfflineWriter:
                                        also=(b,)))
             # false statements: one sibling's description attached to another
             if len(real) >= 2 and context:
-                for a, b in zip(real, real[1:] + real[:1]):
+                # each with the next, the last with the first: a rotation, the same length
+                for a, b in zip(real, real[1:] + real[:1], strict=True):
                     if a is b or dangling(b.body) or len(words(b.body)) < 5 or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
                         continue
                     if _name_reveals(a, b):
