@@ -620,119 +620,166 @@ class OfflineWriter:
 
     # ------------------------------------------------------------------ labelled lists
     def _labels(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """Questions on a slide's labelled lists ("Tamaño del lote: …"), run by run: what each
+        label means, which label a description is, how two siblings differ, and one sibling's
+        description attached to another as a false statement."""
+        runs = self._label_runs(slide)
+        title = self._about(slide)
+        if not title and generic_title(slide.title):
+            return  # "«Coherencia de versión»" under «Consideraciones adicionales»: of what?
+        setting = title != slide.title  # "entornos distribuidos": a setting the slide names, not a title
+        for run in runs:
+            context, in_ctx = self._run_context(slide, run, title, setting)
+            real = self._real_labels(run, context, lang)
+            self._label_definitions(slide, run, real, (context, in_ctx), lang, course, out)
+            # multiple choice among ≥ 4 siblings: same list, same kind by construction
+            if len(run) >= 4 and context:
+                self._label_choices(slide, run, real, in_ctx, lang, course, out)
+            # the difference between two siblings that describe comparable things
+            self._label_difference(slide, real, context, lang, course, out)
+            # false statements: one sibling's description attached to another
+            if len(real) >= 2 and context:
+                self._label_false(slide, real, in_ctx, lang, course, out)
+
+    @staticmethod
+    def _label_runs(slide: Slide) -> list[list[Item]]:
+        """The slide's labelled items that may be asked, by the list (run) they stand in."""
         runs: dict[int, list[Item]] = defaultdict(list)
         for item in slide.items:
             if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body) \
                     and not re.search(r'[=\[\]{}"<>]', item.label):  # 'os.environ["TF_CONFIG"] = …': code, no term
                 runs[item.run].append(item)
-        title = self._about(slide)
-        if not title and generic_title(slide.title):
-            return  # "«Coherencia de versión»" under «Consideraciones adicionales»: of what?
-        setting = title != slide.title  # "entornos distribuidos": a setting the slide names, not a title
-        for run in runs.values():
-            # an "A vs B" line just above the list names what the labels are ("Static vs Dynamic
-            # Computation Graph"); else the slide title
-            intro = next((it for it in slide.items if it.index == run[0].index - 1), None)
-            vs_intro = bool(intro and not intro.label and len(words(intro.text)) <= 8
-                            and re.search(r"\svs\.?\s|\sversus\s", intro.text))
-            context = intro.text.rstrip(".:") if intro and vs_intro else title
-            # a title is quoted («Métodos de Manejo de Datos Desbalanceados»); a setting is not
-            # ("En entornos distribuidos, …"): it is no name
-            in_ctx = f"«{context}»" if context and (vs_intro or not setting) else context
-            real = [it for it in run if not self._trivial(it)
-                    and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)  # one concept per label
-                    and not (lang != "en" and _english_adjective(it.label))  # "Static" in a Spanish stem
-                    and not (_ADJECTIVE.search(fold(it.label)) and " " not in it.label.strip()
-                             and fold(it.label) not in fold(context))]  # "«Distribuído» significa": of what?
-            for it in run:
-                if it not in real and not self._trivial(it):
-                    continue
-                body_l = it.body.split(" ", 1)[0].lower()
-                if body_l in ("es", "son", "é", "são", "is", "are"):
-                    verb, rest = it.body.split(" ", 1) if " " in it.body else (it.body, "")
-                    self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
-                                 verb=verb.lower(), definition=rest)
-                    continue
-                if it not in real or dangling(it.body) or len(words(it.body)) < 5 or _restates_label(it):
-                    continue  # "Tamaño del lote: … muestras en cada lote": the answer restates the term
-                bare = _ARTICLE.sub("", it.label)
-                if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
-                    continue
-                single = len(words(bare)) == 1 and (_TECH.match(bare) or bare[0].isupper() and bare[1:2].isupper())
-                qualified = _qualified(bare, context, lang)
-                if qualified:  # "Síncrono" under «Promediado síncrono vs asíncrono»: the averaging, not the word
-                    prompt = _t("consists", lang, t=qualified)
-                elif single:
-                    prompt = _t("what_is", lang, t=bare)
-                elif context and lang in ("es", "pt") and _attribute(bare, it.body, course):
-                    # "Cuello de botella: actualización de …" under «Data parallelism»: what the
-                    # bottleneck *is* there, not what the idiom means
-                    fem = fold(words(bare)[0]).endswith(("a", "ao", "dad", "cion", "ade"))
-                    art = {"es": ("el", "la"), "pt": ("o", "a")}[lang][fem]
-                    prompt = _t("which_is", lang, c=in_ctx, t=f"{art} {_lower_first(bare)}")
-                elif context and fold(context) != fold(bare):
-                    prompt = _t("means", lang, c=in_ctx, t=bare)
-                else:
-                    prompt = _t("means_bare", lang, t=bare)
-                answer = _sentence_end(f"{it.label}: {it.body}")
-                prio = 2.1 + self._centrality(bare, slide, course)
-                concepts = self._concepts(it.body, bare, course) or (bare,)
-                out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
-                                                           origin="definition"), fold(bare), prio))
-            # multiple choice among ≥ 4 siblings: same list, same kind by construction
-            if len(run) >= 4 and context:
-                for it in real:
-                    if dangling(it.body) or len(words(it.body)) < 5:
-                        continue
-                    others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)][:3]
-                    if len(others) < 3:
-                        continue
-                    q = Question("mcq", _t("which_label", lang, c=in_ctx, d=it.body.rstrip(".")), it.label, (),
-                                 (it.label,), "easy", lang, choices=tuple([it.label, *others]), correct=0, origin="mcq")
-                    out.append(self._draft(slide, it, q, fold(it.label),
-                                           2.2 + self._centrality(it.label, slide, course)))
-            # the difference between two siblings that describe comparable things
-            pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2]
-            for a, b in pairs[:1]:
-                la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
-                    _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
-                answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
-                concepts = tuple(dict.fromkeys(self._concepts(a.body, a.label, course, 2)
-                                               + self._concepts(b.body, b.label, course, 2)))
-                prompt = _t("differ", lang, a=la, b=lb)
-                intro = next((it for it in slide.items if it.index == a.index - 1), None)
-                where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
-                    and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
-                if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
-                    prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
-                             f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
-                q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
-                             "hard", lang, origin="compare")
-                out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8, quote=f"{a.text} {b.text}",
-                                       also=(b,)))
-            # false statements: one sibling's description attached to another
-            if len(real) >= 2 and context:
-                # each with the next, the last with the first: a rotation, the same length
-                for a, b in zip(real, real[1:] + real[:1], strict=True):
-                    if a is b or dangling(b.body) or len(words(b.body)) < 5 or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
-                        continue
-                    if _name_reveals(a, b):
-                        continue  # "Multiprocesamiento" described as the batch size: false at a glance
-                    plain = _plain_false(a.label, b.body, lang)
-                    if not plain:
-                        continue
-                    lead = {"pt": "Em", "es": "En"}.get(lang, "In")
-                    first_w = plain.split(" ", 1)[0]
-                    if not _ARTICLE.match(a.label) and len(a.label.split()) > 1:
-                        plain = f"«{a.label}»" + plain[len(a.label):]  # "«Método fit» sirve para …"
-                    elif not (_TECH.match(first_w) or re.search(r"[A-Z]", first_w[1:])):
-                        plain = _lower_first(plain)
-                    stmt = _sentence_end(f"{lead} {in_ctx}, {plain}")
-                    ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
-                    q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False, origin="tf")
-                    # it asks both sentences: the one it borrows from is used up too
-                    out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course),
-                                           also=(b,)))
+        return list(runs.values())
+
+    @staticmethod
+    def _run_context(slide: Slide, run: list[Item], title: str, setting: bool) -> tuple[str, str]:
+        """What a run's labels are labels of, bare and as the prompt puts it (quoted or not)."""
+        # an "A vs B" line just above the list names what the labels are ("Static vs Dynamic
+        # Computation Graph"); else the slide title
+        intro = next((it for it in slide.items if it.index == run[0].index - 1), None)
+        vs_intro = bool(intro and not intro.label and len(words(intro.text)) <= 8
+                        and re.search(r"\svs\.?\s|\sversus\s", intro.text))
+        context = intro.text.rstrip(".:") if intro and vs_intro else title
+        # a title is quoted («Métodos de Manejo de Datos Desbalanceados»); a setting is not
+        # ("En entornos distribuidos, …"): it is no name
+        in_ctx = f"«{context}»" if context and (vs_intro or not setting) else context
+        return context, in_ctx
+
+    def _real_labels(self, run: list[Item], context: str, lang: str) -> list[Item]:
+        """The run's items whose label names one concept worth asking about."""
+        return [it for it in run if not self._trivial(it)
+                and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)  # one concept per label
+                and not (lang != "en" and _english_adjective(it.label))  # "Static" in a Spanish stem
+                and not (_ADJECTIVE.search(fold(it.label)) and " " not in it.label.strip()
+                         and fold(it.label) not in fold(context))]  # "«Distribuído» significa": of what?
+
+    def _label_definitions(self, slide: Slide, run: list[Item], real: list[Item], ctx: tuple[str, str], lang: str,
+                           course: CourseTerms, out: list[Draft]) -> None:
+        """What each label of the run means ("Tamaño del lote: …"); a label followed by a
+        copula ("X: es …") goes to the copula questions instead."""
+        for it in run:
+            if it not in real and not self._trivial(it):
+                continue
+            body_l = it.body.split(" ", 1)[0].lower()
+            if body_l in ("es", "son", "é", "são", "is", "are"):
+                verb, rest = it.body.split(" ", 1) if " " in it.body else (it.body, "")
+                self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
+                             verb=verb.lower(), definition=rest)
+                continue
+            if it not in real or dangling(it.body) or len(words(it.body)) < 5 or _restates_label(it):
+                continue  # "Tamaño del lote: … muestras en cada lote": the answer restates the term
+            bare = _ARTICLE.sub("", it.label)
+            if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
+                continue
+            prompt = self._label_prompt(bare, it, ctx, lang, course)
+            answer = _sentence_end(f"{it.label}: {it.body}")
+            prio = 2.1 + self._centrality(bare, slide, course)
+            concepts = self._concepts(it.body, bare, course) or (bare,)
+            out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
+                                                       origin="definition"), fold(bare), prio))
+
+    @staticmethod
+    def _label_prompt(bare: str, it: Item, ctx: tuple[str, str], lang: str, course: CourseTerms) -> str:
+        """The question for one label: what it consists of, is, or means in its context."""
+        context, in_ctx = ctx
+        single = len(words(bare)) == 1 and (_TECH.match(bare) or bare[0].isupper() and bare[1:2].isupper())
+        qualified = _qualified(bare, context, lang)
+        if qualified:  # "Síncrono" under «Promediado síncrono vs asíncrono»: the averaging, not the word
+            return _t("consists", lang, t=qualified)
+        if single:
+            return _t("what_is", lang, t=bare)
+        if context and lang in ("es", "pt") and _attribute(bare, it.body, course):
+            # "Cuello de botella: actualización de …" under «Data parallelism»: what the
+            # bottleneck *is* there, not what the idiom means
+            fem = fold(words(bare)[0]).endswith(("a", "ao", "dad", "cion", "ade"))
+            art = {"es": ("el", "la"), "pt": ("o", "a")}[lang][fem]
+            return _t("which_is", lang, c=in_ctx, t=f"{art} {_lower_first(bare)}")
+        if context and fold(context) != fold(bare):
+            return _t("means", lang, c=in_ctx, t=bare)
+        return _t("means_bare", lang, t=bare)
+
+    def _label_choices(self, slide: Slide, run: list[Item], real: list[Item], in_ctx: str, lang: str,
+                       course: CourseTerms, out: list[Draft]) -> None:
+        """Which label a description is, the run's other labels as the options."""
+        for it in real:
+            if dangling(it.body) or len(words(it.body)) < 5:
+                continue
+            others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)][:3]
+            if len(others) < 3:
+                continue
+            q = Question("mcq", _t("which_label", lang, c=in_ctx, d=it.body.rstrip(".")), it.label, (),
+                         (it.label,), "easy", lang, choices=tuple([it.label, *others]), correct=0, origin="mcq")
+            out.append(self._draft(slide, it, q, fold(it.label),
+                                   2.2 + self._centrality(it.label, slide, course)))
+
+    def _label_difference(self, slide: Slide, real: list[Item], context: str, lang: str, course: CourseTerms,
+                          out: list[Draft]) -> None:
+        """How the first two neighbouring siblings with comparable descriptions differ."""
+        pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2]
+        for a, b in pairs[:1]:
+            la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
+                _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
+            answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
+            concepts = tuple(dict.fromkeys(self._concepts(a.body, a.label, course, 2)
+                                           + self._concepts(b.body, b.label, course, 2)))
+            prompt = _t("differ", lang, a=la, b=lb)
+            intro = next((it for it in slide.items if it.index == a.index - 1), None)
+            where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
+                and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
+            if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
+                prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
+                         f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+            q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
+                         "hard", lang, origin="compare")
+            out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8,
+                                   quote=f"{a.text} {b.text}", also=(b,)))
+
+    def _label_false(self, slide: Slide, real: list[Item], in_ctx: str, lang: str, course: CourseTerms,
+                     out: list[Draft]) -> None:
+        """False statements: each sibling's label with the next one's description."""
+        # each with the next, the last with the first: a rotation, the same length
+        for a, b in zip(real, real[1:] + real[:1], strict=True):
+            if a is b or dangling(b.body) or len(words(b.body)) < 5 \
+                    or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
+                continue
+            if _name_reveals(a, b):
+                continue  # "Multiprocesamiento" described as the batch size: false at a glance
+            plain = _plain_false(a.label, b.body, lang)
+            if not plain:
+                continue
+            lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+            first_w = plain.split(" ", 1)[0]
+            if not _ARTICLE.match(a.label) and len(a.label.split()) > 1:
+                plain = f"«{a.label}»" + plain[len(a.label):]  # "«Método fit» sirve para …"
+            elif not (_TECH.match(first_w) or re.search(r"[A-Z]", first_w[1:])):
+                plain = _lower_first(plain)
+            stmt = _sentence_end(f"{lead} {in_ctx}, {plain}")
+            ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
+            q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False,
+                         origin="tf")
+            # it asks both sentences: the one it borrows from is used up too
+            out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course),
+                                   also=(b,)))
 
     @staticmethod
     def _trivial(item: Item) -> bool:
