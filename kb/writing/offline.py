@@ -817,54 +817,77 @@ class OfflineWriter:
 
     def _entity_items(self, slide: Slide, lang: str, course: CourseTerms, entities: list[Entity],
                       out: list[Draft]) -> None:
+        """Questions on the code entities the slide's sentences name ("la clase DataLoader"):
+        a cloze on the name, and multiple choice where same-kind distractors are found."""
         for item in slide.items:
             if not item.whole:
                 continue
             text = item.body[:1].upper() + item.body[1:] if item.label else item.text
             for s in sentences(text) or [text]:
-                if not complete_sentence(s, min_words=9):
-                    continue
-                for m in _CATEGORY.finditer(s):
-                    name = m.group("id").rstrip(".") if "()" not in m.group("id") else m.group("id")
-                    ent = next((e for e in entities if e.name == name), None)
-                    if ent is None or s.count(name) != 1:
-                        continue
-                    if item.step is not None and not self._ctx(slide, name):
-                        break  # a step without its goal ("Crear una instancia … con la clase _____") is ambiguous
-                    core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
-                    if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
-                        continue  # "la clase DataLoader para crear DataLoaders": the stem names the answer
-                    if ent.group == "callable" and not self._ctx(slide, name) and not re.search(
-                            r"\b(PyTorch|TensorFlow|Keras|torch|tf|Dataset|DataLoader)\b", s.replace(name, " ")):
-                        continue  # "Utiliza la función _____ para cargar un modelo": torch.load? torch.hub.load?
-                    blanked = _sentence_end(s.replace(name, "_____", 1))
-                    # distractors: the same kind of entity from the same source only (a TensorFlow
-                    # function among PyTorch options gives the answer away)
-                    same_src = [e.name for e in entities if e.group == ent.group and e.source == slide.chunk.source]
-                    pool: list[str] = []
-                    for cand in same_src:
-                        if same_thing(cand, name) or fold(cand) in fold(s) or any(same_thing(cand, p) for p in pool):
-                            continue
-                        if self._also_fits(cand, name, s, slide.chunk.source, course):
-                            continue
-                        pool.append(cand)
-                    prio = 2.4 + self._centrality(name, slide, course)
-                    accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
-                    concepts = (name,)
-                    choices = _uniform_names(name, pool, s)
-                    if choices:
-                        # the slide title situates the sentence ("Data Loading en Dispositivos
-                        # Múltiples") unless it echoes the right option only (checks.giveaway)
-                        for ctx in dict.fromkeys((self._title_ctx(slide), self._ctx(slide, name))):
-                            q = Question("mcq", _t("complete", lang, s=blanked, c=ctx), choices[0], (), (name,), "easy",
-                                         lang, choices=choices, correct=0, origin="mcq")
-                            if not giveaway(q):
-                                out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
-                                break
-                    q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "medium", lang,
-                                 accepted=accepted, origin="cloze")
-                    out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
+                if complete_sentence(s, min_words=9):
+                    self._entity_sentence(slide, item, s, lang, course, entities, out)
+
+    def _entity_sentence(self, slide: Slide, item: Item, s: str, lang: str, course: CourseTerms,
+                         entities: list[Entity], out: list[Draft]) -> None:
+        """The sentence's first known entity that can be blanked, asked: one per sentence."""
+        for m in _CATEGORY.finditer(s):
+            name = m.group("id").rstrip(".") if "()" not in m.group("id") else m.group("id")
+            ent = next((e for e in entities if e.name == name), None)
+            if ent is None or s.count(name) != 1:
+                continue
+            if item.step is not None and not self._ctx(slide, name):
+                return  # a step without its goal ("Crear una instancia … con la clase _____") is ambiguous
+            if not self._blankable(slide, name, ent, s):
+                continue
+            self._entity_questions(slide, item, s, name, ent, lang, course, entities, out)
+            return
+
+    def _blankable(self, slide: Slide, name: str, ent: Entity, s: str) -> bool:
+        """The sentence, the name blanked, still asks for that name and not for any other."""
+        core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
+        if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
+            return False  # "la clase DataLoader para crear DataLoaders": the stem names the answer
+        if ent.group == "callable" and not self._ctx(slide, name) and not re.search(
+                r"\b(PyTorch|TensorFlow|Keras|torch|tf|Dataset|DataLoader)\b", s.replace(name, " ")):
+            return False  # "Utiliza la función _____ para cargar un modelo": torch.load? torch.hub.load?
+        return True
+
+    def _entity_questions(self, slide: Slide, item: Item, s: str, name: str, ent: Entity, lang: str,
+                          course: CourseTerms, entities: list[Entity], out: list[Draft]) -> None:
+        """The multiple choice (when the options and a context that gives nothing away are
+        found) and the cloze on one entity of the sentence."""
+        blanked = _sentence_end(s.replace(name, "_____", 1))
+        pool = self._distractors(name, ent, s, slide.chunk.source, course, entities)
+        prio = 2.4 + self._centrality(name, slide, course)
+        accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
+        concepts = (name,)
+        choices = _uniform_names(name, pool, s)
+        if choices:
+            # the slide title situates the sentence ("Data Loading en Dispositivos
+            # Múltiples") unless it echoes the right option only (checks.giveaway)
+            for ctx in dict.fromkeys((self._title_ctx(slide), self._ctx(slide, name))):
+                q = Question("mcq", _t("complete", lang, s=blanked, c=ctx), choices[0], (), (name,), "easy",
+                             lang, choices=choices, correct=0, origin="mcq")
+                if not giveaway(q):
+                    out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
                     break
+        q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts,
+                     "medium", lang, accepted=accepted, origin="cloze")
+        out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
+
+    def _distractors(self, name: str, ent: Entity, s: str, source: str, course: CourseTerms,
+                     entities: list[Entity]) -> list[str]:
+        """Other entities of the same kind from the same source only (a TensorFlow function
+        among PyTorch options gives the answer away), none that could be right too."""
+        same_src = [e.name for e in entities if e.group == ent.group and e.source == source]
+        pool: list[str] = []
+        for cand in same_src:
+            if same_thing(cand, name) or fold(cand) in fold(s) or any(same_thing(cand, p) for p in pool):
+                continue
+            if self._also_fits(cand, name, s, source, course):
+                continue
+            pool.append(cand)
+        return pool
 
     @staticmethod
     def _also_fits(cand: str, answer: str, sentence: str, source: str, course: CourseTerms) -> bool:
