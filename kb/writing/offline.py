@@ -1165,6 +1165,23 @@ class OfflineWriter:
 
     # ------------------------------------------------------------------ cloze on a key term
     def _cloze(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """One cloze per slide, on its most important key term (see _cloze_pick)."""
+        best = self._cloze_pick(slide, course)
+        if not best:
+            return
+        score, s, term, item = best
+        blanked = re.sub(rf"(?<![\w.]){re.escape(term)}(?![\w])", "_____", s, count=1)
+        if "_____" not in blanked \
+                or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
+            return  # an item of an enumeration: any of its siblings would fit the blank
+        accepted = tuple({term.lower(), fold(term)} - {term})
+        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide, term)), term, (),
+                     (term,), "easy", lang, accepted=accepted, origin="cloze")
+        out.append(self._draft(slide, item, q, fold(term), 1.4 + 0.02 * score, quote=s))
+
+    def _cloze_pick(self, slide: Slide, course: CourseTerms) -> tuple[float, str, str, Item] | None:
+        """(score, sentence, term, item): the key term of the slide's plain sentences that
+        scores highest by course importance and centrality; None when there is none."""
         best: tuple[float, str, str, Item] | None = None
         for item in slide.items:
             if not item.whole or item.label:
@@ -1174,40 +1191,42 @@ class OfflineWriter:
                     continue
                 first = words(s)[0] if words(s) else ""
                 for w in set(words(s)):
-                    fw = fold(w)
-                    if fw in STOPWORDS or len(fw) < 4 or fw.isdigit() or w == first:
-                        continue
-                    if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
-                        continue
-                    if _NOT_NOUN_W.search(fw) and not _TECH.match(w):
-                        continue  # "… como este es _____ sobre la Mesh" → distribuido: a participle, no key term
-                    if any(fw in fold(t).split() and fold(t) != fw and f" {fold(t)} " in f" {norm(s)} "
-                           for t in course.terms_with(fw)):
-                        continue  # "parameter _____": half of a course term
-                    toks = [fold(x) for x in words(s)]
-                    i = toks.index(fw)
-                    near = [" ".join(toks[j:j + 2]) for j in (i - 1, i) if 0 <= j and j + 1 < len(toks)]
-                    if any(course.folded_text.count(f" {b} ") >= 2 for b in near):
-                        continue  # "parameter _____": one word of a phrase the course uses as a whole
-                    if course.df.get(fw, 0) > 0.08 * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
-                        continue  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
-                    if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title):
-                        continue  # "PyTorch" in a PyTorch deck, the slide's own title: trivial blanks
-                    if len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) != 1 or f"{w}(" in s:
+                    if not self._key_term(w, s, first, course) or self._trivial_blank(w, s, slide, course):
                         continue
                     score = course.importance(w) + self._centrality(w, slide, course)
                     if best is None or score > best[0]:
                         best = (score, s, w, item)
-        if not best:
-            return
-        score, s, term, item = best
-        blanked = re.sub(rf"(?<![\w.]){re.escape(term)}(?![\w])", "_____", s, count=1)
-        if "_____" not in blanked or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
-            return  # an item of an enumeration: any of its siblings would fit the blank
-        accepted = tuple({term.lower(), fold(term)} - {term})
-        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide, term)), term, (), (term,), "easy", lang,
-                     accepted=accepted, origin="cloze")
-        out.append(self._draft(slide, item, q, fold(term), 1.4 + 0.02 * score, quote=s))
+        return best
+
+    @staticmethod
+    def _key_term(w: str, s: str, first: str, course: CourseTerms) -> bool:
+        """The word of the sentence is a course term in its own right, a noun, not its first word."""
+        fw = fold(w)
+        if fw in STOPWORDS or len(fw) < 4 or fw.isdigit() or w == first:
+            return False
+        if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
+            return False
+        if _NOT_NOUN_W.search(fw) and not _TECH.match(w):
+            return False  # "… como este es _____ sobre la Mesh" → distribuido: a participle, no key term
+        if any(fw in fold(t).split() and fold(t) != fw and f" {fold(t)} " in f" {norm(s)} "
+               for t in course.terms_with(fw)):
+            return False  # "parameter _____": half of a course term
+        return True
+
+    @staticmethod
+    def _trivial_blank(w: str, s: str, slide: Slide, course: CourseTerms) -> bool:
+        """Blanking the word would ask for one word of a phrase, trivia, or the obvious."""
+        fw = fold(w)
+        toks = [fold(x) for x in words(s)]
+        i = toks.index(fw)
+        near = [" ".join(toks[j:j + 2]) for j in (i - 1, i) if 0 <= j and j + 1 < len(toks)]
+        if any(course.folded_text.count(f" {b} ") >= 2 for b in near):
+            return True  # "parameter _____": one word of a phrase the course uses as a whole
+        if course.df.get(fw, 0) > 0.08 * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
+            return True  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
+        if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title):
+            return True  # "PyTorch" in a PyTorch deck, the slide's own title: trivial blanks
+        return len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) != 1 or f"{w}(" in s
 
     # ------------------------------------------------------------------ ready-made exercises
     def _harvest(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms,
