@@ -76,19 +76,24 @@ _T = {
     "purpose": {"pt": "Para que serve {t}?", "es": "¿Para qué sirve {t}?", "en": "Why should you {t}?"},
     "differ": {"pt": "Qual é a diferença entre {a} e {b}?", "es": "¿Qué diferencia hay entre {a} y {b}?",
                "en": "What is the difference between {a} and {b}?"},
-    "steps": {"pt": "Quais são os passos para {t}?", "es": "¿Qué pasos se siguen para {t}?", "en": "What are the steps to {t}?"},
-    "scope": {"pt": "Onde se deve {t} e onde não?", "es": "¿Dónde se debe {t} y dónde no?", "en": "Where should you {t}, and where not?"},
+    "steps": {"pt": "Quais são os passos para {t}?", "es": "¿Qué pasos se siguen para {t}?",
+              "en": "What are the steps to {t}?"},
+    "scope": {"pt": "Onde se deve {t} e onde não?", "es": "¿Dónde se debe {t} y dónde no?",
+              "en": "Where should you {t}, and where not?"},
     "scope_false": {"pt": "Deve-se {t} apenas {x} e não {y}.", "es": "Se debe {t} solo {x} y no {y}.",
                     "en": "You should {t} only {x} and not {y}."},
-    "complete": {"pt": "Complete a frase{c}: «{s}»", "es": "Completa la frase{c}: «{s}»", "en": "Complete the sentence{c}: «{s}»"},
-    "cloze": {"pt": "Complete a lacuna{c}: {s}", "es": "Completa el espacio en blanco{c}: {s}", "en": "Fill in the blank{c}: {s}"},
+    "complete": {"pt": "Complete a frase{c}: «{s}»", "es": "Completa la frase{c}: «{s}»",
+                 "en": "Complete the sentence{c}: «{s}»"},
+    "cloze": {"pt": "Complete a lacuna{c}: {s}", "es": "Completa el espacio en blanco{c}: {s}",
+              "en": "Fill in the blank{c}: {s}"},
     "which_label": {"pt": "Em {c}, qual termo corresponde a esta descrição: «{d}»?",
                     "es": "En {c}, ¿qué término corresponde a esta descripción: «{d}»?",
                     "en": "In {c}, which term matches this description: «{d}»?"},
     "label_stmt": {"pt": "Em «{c}», «{t}» significa: {d}", "es": "En «{c}», «{t}» significa: {d}",
                    "en": "In «{c}», «{t}» means: {d}"},
     "scope_answer": {"pt": "Apenas {x} e não {y}.", "es": "Solo {x} y no {y}.", "en": "Only {x} and not {y}."},
-    "how": {"pt": "O que é preciso fazer para {t}?", "es": "¿Qué hay que hacer para {t}?", "en": "What do you do to {t}?"},
+    "how": {"pt": "O que é preciso fazer para {t}?", "es": "¿Qué hay que hacer para {t}?",
+            "en": "What do you do to {t}?"},
     "enables": {"pt": "O que permite {t}?", "es": "¿Qué permite {t}?", "en": "What does {t} allow?"},
     "enables_pl": {"pt": "O que permitem {t}?", "es": "¿Qué permiten {t}?", "en": "What do {t} allow?"},
     "caveat": {"pt": "O que se deve ter em conta ao {t}?", "es": "¿Qué hay que tener en cuenta al {t}?",
@@ -111,7 +116,8 @@ _DEF = re.compile(
     r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<term>[^,;:()¿?]{2,60}?)\s+(?P<verb>es|son|é|são|is|are)\s+"
     r"(?P<def>.{12,})$")
 _DEF_START = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)\s", re.I)
-_NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os que|as que|the one|importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
+_NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os que|as que|the one|"
+                      r"importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
                       r"común|comum|recomendable|preferible|preferível|mejor|melhor|más|mais|muy|muito|"
                       r"important|possible|useful|essential|key|better|more|very|capaz|able)", re.I)
 _PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso", "isto", "essa", "esse", "estes",
@@ -127,7 +133,8 @@ _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three
 _RETURNS = re.compile(
     r"^(?:(?P<det>El método|La función|El atributo|O método|A função|The method|The function)\s+)?"
     r"(?P<id>[A-Za-z_][\w.]*\(\)|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)\s+"
-    r"(?P<verb>nos devuelve|devuelve|retorna|returns|se utiliza para|se usa para|é usad[oa] para|is used to)\s+(?P<rest>.{8,})$")
+    r"(?P<verb>nos devuelve|devuelve|retorna|returns|se utiliza para|se usa para|é usad[oa] para|is used to)\s+"
+    r"(?P<rest>.{8,})$")
 _CATEGORY = re.compile(
     r"\b(?P<cat>clase|método|metodo|función|funcion|opción|opcion|parámetro|parametro|argumento|classe|função|funcao|"
     r"opção|opcao|parâmetro|class|method|function|option|parameter|argument)\s+"
@@ -142,7 +149,8 @@ _PURPOSE = re.compile(r"^(?P<imp>\w+)\s+(?P<obj>.+?)\s+(?:para|to|in order to|a 
 _VAGUE_GOAL = re.compile(r"^(comprender|entender|conocer|mejorar|facilitar|ayudar|compreender|melhorar|ajudar|"
                          r"understand|improve|help|better)\b", re.I)
 # "Para guardar el estado del modelo, utilizamos el método torch.save() y …": how to reach a goal
-_HOW_FOR = re.compile(r"^(?:Para|To)\s+(?P<goal>[^,:;]{6,100}),\s+(?P<how>(?:(?:primero|first)\s+)?(?:necesitamos|debemos|"
+_HOW_FOR = re.compile(r"^(?:Para|To)\s+(?P<goal>[^,:;]{6,100}),\s+"
+                      r"(?P<how>(?:(?:primero|first)\s+)?(?:necesitamos|debemos|"
                       r"hay que|se debe|se necesita|utilizamos|usamos|precisamos|devemos|é preciso|utilizamos|"
                       r"we need to|you need to|we use|use)\s.{8,})$", re.I)
 # "Podemos obtener los nombres de las capas … utilizando el método named_modules() o …"
@@ -153,20 +161,22 @@ _HOW_BY = re.compile(r"^(?:(?:También|Además|Também)\s+)?(?:podemos|puedes|se
 _HOW_IF = re.compile(r"^(?:Si|Se|If)\s+(?:deseas|quieres|necesitas|desea|quiere|necesita|você quiser|você deseja|"
                      r"you want to|you need to)\s+(?P<goal>[^,;:]{6,100}),\s+(?P<how>(?P<imp>\w+)\s.{6,})$", re.I)
 # "Cargar el estado del modelo nos permite reanudar la capacitación …": what something enables
-_ENABLES = re.compile(r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<subj>[^,;:¿?]{4,80}?)\s+(?:nos\s+|te\s+|les\s+|us\s+)?"
+_ENABLES = re.compile(r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<subj>[^,;:¿?]{4,80}?)\s+"
+                      r"(?:nos\s+|te\s+|les\s+|us\s+)?"
                       r"(?P<verb>permite|permiten|permitem|allows|allow)\s+(?P<what>[^;:]{10,})$")
 # "Al cargar solo los parámetros, es importante asegurarse de que la estructura …": a caveat of an action
 _CAVEAT = re.compile(r"^(?:Al|Ao|When)\s+(?P<sit>[a-záéíóúç]+(?:ar|er|ir|ing)\b[^,;:]{4,90}),\s+"
                      r"(?P<lead>es importante asegurarse de(?: que)?|es importante considerar|es importante|"
                      r"asegúrate de(?: que)?|debemos asegurarnos de(?: que)?|hay que|se debe|"
-                     r"é importante garantir que|certifique-se de(?: que)?|make sure(?: that| to)?)\s+(?P<what>[^;:]{8,})$",
+                     r"é importante garantir que|certifique-se de(?: que)?|make sure(?: that| to)?)\s+"
+                     r"(?P<what>[^;:]{8,})$",
                      re.I)
 _GERUND = re.compile(r"\s(?=\w+(?:ando|iendo|endo|ndo)\b)")
 _SCOPE = re.compile(
     r"^(?P<pre>.+?)\s+(?:solo|sólo|solamente|apenas|somente|só|only)\s+(?P<x>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)"
     r"\s+(?:y|e|and)\s+(?:no|não|not)\s+(?P<y>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)\.?$")
-_SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|Make sure (?:to|you)|"
-                         r"Remember to|Es importante|É importante)\s+", re.I)
+_SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|"
+                         r"Make sure (?:to|you)|Remember to|Es importante|É importante)\s+", re.I)
 _VS = re.compile(r"^(?P<a>[A-Z][\w .]{2,40}?)\s*(?:!=|≠|vs\.?|versus)\s*(?P<b>[A-Z][\w .]{2,40}?)(?:\s*\(.*\))?\.?$")
 # one-word labels that are adjectives need their noun in the context ("Static", "Distribuído", "Síncrono")
 _ADJECTIVE = re.compile(r"(ico|ica|ido|ida|ado|ada|ente|ante|ono|ona|ic|ed|ous|ive|ivo|iva)$")
@@ -193,7 +203,8 @@ class Entity:
 
 def _title_ok(title: str) -> bool:
     """A title a question can name: words, not a URL, footnote, code or file name."""
-    return bool(title) and len(words(title)) >= 1 and not re.search(r"https?|www\.|[¹²³⁴⁵⁶⁷⁸⁹⁰]|\(.*\)\.|\.ipynb|=|^\W", title) \
+    return bool(title) and len(words(title)) >= 1 \
+        and not re.search(r"https?|www\.|[¹²³⁴⁵⁶⁷⁸⁹⁰]|\(.*\)\.|\.ipynb|=|^\W", title) \
         and sum(ch.isalpha() for ch in title) >= 0.6 * len(title)
 
 
@@ -209,7 +220,8 @@ def _situate(prompt: str, about: str, lang: str) -> str:
 
 
 _PLAIN_ARTICLE = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|the)\s", re.I)
-_THIRD_PERSON_NEXT = frozenset("el la los las un una lo le les que a al de del su sus o os as um uma no na se the".split())
+_THIRD_PERSON_NEXT = frozenset(
+    "el la los las un una lo le les que a al de del su sus o os as um uma no na se the".split())
 
 
 def _qualified(label: str, context: str, lang: str) -> str:
@@ -430,7 +442,8 @@ class OfflineWriter:
             slide = read_slide(chunk)
             self._source = chunk.source
             if chunk.source not in self._vocab:
-                self._vocab[chunk.source] = vocabulary("\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
+                self._vocab[chunk.source] = vocabulary(
+                    "\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
             self._labels(slide, lang, course, drafts)
@@ -450,7 +463,8 @@ class OfflineWriter:
                 else:
                     out.drafts.append(d)
         if skipped_lang:
-            out.notes.append(f"{skipped_lang} passages are not in --lang {request.lang}: no questions written from them")
+            out.notes.append(f"{skipped_lang} passages are not in --lang {request.lang}: "
+                             f"no questions written from them")
         return out
 
     # ------------------------------------------------------------------ helpers
@@ -471,7 +485,8 @@ class OfflineWriter:
             priority += _EXPLAIN_BONUS  # explaining, comparing, applying before recalling a line
         # an idea is its bullet's text in its source: the same bullet in two overlapping
         # passages is one idea; a question on two bullets (a difference) uses up both
-        item_key = "|".join(content_hash(slide.chunk.source, norm(it.text)) for it in ([item] if item else []) + list(also))
+        item_key = "|".join(content_hash(slide.chunk.source, norm(it.text))
+                            for it in ([item] if item else []) + list(also))
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
 
     def _answer_concepts(self, concepts: Sequence[str], prompt: str, answer: str) -> tuple[str, ...]:
@@ -546,7 +561,8 @@ class OfflineWriter:
             m = _DEF.match(s)
             if not m:
                 return False
-            ctx, term, verb, definition = (m.group("ctx") or ""), m.group("term").strip(), m.group("verb"), m.group("def")
+            ctx, term, verb, definition = \
+                (m.group("ctx") or ""), m.group("term").strip(), m.group("verb"), m.group("def")
         assert verb is not None and definition is not None
         bare = _ARTICLE.sub("", term)
         first = fold(words(term)[0]) if words(term) else ""
@@ -562,7 +578,8 @@ class OfflineWriter:
         shown = _ARTICLE.sub(lambda m: m.group(0).lower(), term) if _ARTICLE.match(term) else self._case(bare, course)
         prompt = _t("what_are" if verb in _PLURAL_VERB else "what_is", lang, t=shown)
         if ctx:
-            prompt = f"{ctx}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+            prompt = f"{ctx}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
+                     f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
         if re.match(r"^[A-Z][a-z]{0,5}\.[a-z]", s) and (s[0].lower() + s[1:s.index(" ")]) in course.raw_text:
             s = s[0].lower() + s[1:]  # "Tf.distribute.Strategy" at a bullet's start is tf.distribute.Strategy
             prompt = prompt.replace(shown, shown[0].lower() + shown[1:], 1)
@@ -587,8 +604,9 @@ class OfflineWriter:
             return ""
         ws = nxt.text.split()
         second = fold(ws[1]) if len(ws) > 1 else ""
-        verb_like = second in ("en", "a", "al", "el", "la", "los", "las", "un", "una", "que", "con", "em", "o", "os", "as",
-                               "um", "uma") or bool(re.search(r"(ar|er|ir)$", second))  # "Soporte para TF": no verb
+        # "Soporte para TF": no verb
+        verb_like = second in ("en", "a", "al", "el", "la", "los", "las", "un", "una", "que", "con", "em", "o", "os",
+                               "as", "um", "uma") or bool(re.search(r"(ar|er|ir)$", second))
         return _sentence_end(nxt.text) if verb_like and self._no_subject_word(nxt.text, slide.chunk.source) else ""
 
     @staticmethod
@@ -807,7 +825,8 @@ class OfflineWriter:
                     if group == "class" and not name.rstrip("()").split(".")[-1][:1].isupper():
                         continue  # "la clase torchvision.datasets": a module, not a class
                     code_like = "_" in name or "." in name or "()" in name or bool(re.search(r"[a-z][A-Z]", name))
-                    english = m.group("cat").lower() in ("class", "method", "function", "option", "parameter", "argument")
+                    english = m.group("cat").lower() in ("class", "method", "function", "option", "parameter",
+                                                         "argument")
                     if not (code_like or not english and (group == "class" and name[0].isupper() and name.isascii()
                             or group == "option" and name.isascii() and name.islower() and len(name) >= 4)):
                         continue  # "el método calculada", "la función Python": words, not code
@@ -998,8 +1017,8 @@ class OfflineWriter:
                     continue
                 m = _HOW_BY.match(s0)
                 if m:
-                    self._how_draft(slide, item, lang, course, m.group("goal"), _t("by", lang, t=m.group("means")).rstrip("."),
-                                    s, out, prio=2.5)
+                    self._how_draft(slide, item, lang, course, m.group("goal"),
+                                    _t("by", lang, t=m.group("means")).rstrip("."), s, out, prio=2.5)
                     continue
                 m = _HOW_IF.match(s0)
                 if m and m.group("imp") in verbs:
@@ -1017,7 +1036,8 @@ class OfflineWriter:
                     continue
                 subj, what = m.group("subj").strip(), m.group("what").strip()
                 sw = [fold(w) for w in words(subj)]
-                if not sw or sw[0] in _PRONOUN or set(sw) & {"que", "es", "son", "é", "são", "is", "are", "which", "this"} \
+                if not sw or sw[0] in _PRONOUN \
+                        or set(sw) & {"que", "es", "son", "é", "são", "is", "are", "which", "this"} \
                         or dangling(what) or len(words(what)) < 4 or not subj[:1].isupper() and not subj[:1].isalpha():
                     continue
                 if self._no_subject_word(subj, slide.chunk.source):
@@ -1027,8 +1047,8 @@ class OfflineWriter:
                 if _tautology(subj, what, ""):
                     continue
                 plural = m.group("verb") in ("permiten", "permitem", "allow")
-                shown = _lower_first(subj) if _ARTICLE.match(subj) or lang != "en" and fold(sw[0]).endswith(("ar", "er", "ir")) \
-                    else subj
+                shown = _lower_first(subj) \
+                    if _ARTICLE.match(subj) or lang != "en" and fold(sw[0]).endswith(("ar", "er", "ir")) else subj
                 prompt = _t("enables_pl" if plural else "enables", lang, t=shown)
                 if m.group("ctx"):
                     prompt = f"{m.group('ctx')}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
@@ -1104,8 +1124,8 @@ class OfflineWriter:
         answer = " ".join(f"{n}. {_sentence_end(it.text)}" for n, it in enumerate(best, start=1))
         concepts = _with_code_names(answer, title, tuple(dict.fromkeys(
             c for it in best for c in self._concepts(it.text, title, course, 1))), k=5)
-        q = Question("short", _t("steps", lang, t=_lower_first(title)), answer, (), concepts[:5] or (title,), "hard", lang,
-                     origin="steps")
+        q = Question("short", _t("steps", lang, t=_lower_first(title)), answer, (), concepts[:5] or (title,), "hard",
+                     lang, origin="steps")
         here = [it for it in best if it in slide.items]
         out.append(self._draft(slide, here[0], q, "st:" + fold(title)[:50], 3.0,
                                quote=" ".join(it.text for it in here), also=tuple(here[1:])))
@@ -1120,9 +1140,10 @@ class OfflineWriter:
                 if pre and (lang == "en" or first.endswith(("ar", "er", "ir", "or"))) and pre != m.group("pre") or (
                         pre and first.endswith(("ar", "er", "ir"))):
                     x, y = m.group("x").rstrip("."), m.group("y").rstrip(".")
-                    concepts = tuple(dict.fromkeys(self._concepts(x, pre, course, 2) + self._concepts(y, pre, course, 2)))
-                    q = Question("short", _t("scope", lang, t=_lower_first(pre)), _t("scope_answer", lang, x=x, y=y), (),
-                                 concepts or (x,), "hard", lang, origin="scope")
+                    concepts = tuple(dict.fromkeys(self._concepts(x, pre, course, 2)
+                                                   + self._concepts(y, pre, course, 2)))
+                    q = Question("short", _t("scope", lang, t=_lower_first(pre)), _t("scope_answer", lang, x=x, y=y),
+                                 (), concepts or (x,), "hard", lang, origin="scope")
                     out.append(self._draft(slide, item, q, "s:" + fold(pre)[:50], 2.9))
                     stmt = _t("scope_false", lang, t=_lower_first(pre), x=y, y=x)
                     ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(item.text))}"
@@ -1139,7 +1160,8 @@ class OfflineWriter:
                 if len(sides) == 2 and all(len(words(x)) >= 2 for x in sides):
                     a, b = m.group("a").strip(), m.group("b").strip()
                     answer = f"{a}: {sides[0].strip().rstrip('.')}; {b}: {sides[1].strip().rstrip('.')}."
-                    q = Question("short", _t("differ", lang, a=a, b=b), answer, (), (a, b), "hard", lang, origin="compare")
+                    q = Question("short", _t("differ", lang, a=a, b=b), answer, (), (a, b), "hard", lang,
+                                 origin="compare")
                     out.append(self._draft(slide, item, q, f"{fold(a)}|{fold(b)}", 2.9,
                                            quote=f"{item.text} {items[i + 1].text}"))
 
@@ -1157,7 +1179,8 @@ class OfflineWriter:
             if len(steps) < 3 or not all(s.whole for s in steps):
                 continue
             answer = " ".join(f"{n}. {_sentence_end(s.text)}" for n, s in enumerate(steps, start=1))
-            concepts = tuple(dict.fromkeys(c for s in steps for c in self._concepts(s.text, m.group("goal"), course, 1)))
+            concepts = tuple(dict.fromkeys(c for s in steps
+                                           for c in self._concepts(s.text, m.group("goal"), course, 1)))
             q = Question("short", _t("steps", lang, t=m.group("goal")), answer, (), concepts[:5] or (m.group("goal"),),
                          "hard", lang, origin="steps")
             out.append(self._draft(slide, item, q, "st:" + fold(m.group("goal"))[:50], 2.9,
@@ -1260,10 +1283,12 @@ class OfflineWriter:
                 first = sentences(answer)[0] if sentences(answer) else answer
                 q = Question(type="short", prompt=_clean(prompt), answer=answer[:1500],
                              citations=(_citation(chunk, first),),
-                             concepts=answer_concepts(course.key_concepts(answer, exclude=prompt), prompt, answer, course),
+                             concepts=answer_concepts(course.key_concepts(answer, exclude=prompt), prompt, answer,
+                                                      course),
                              difficulty="hard", lang=lang,
                              origin="harvested")
-                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))  # the course's own exercises first
+                # the course's own exercises first
+                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))
 
 
 def balance_positions(questions: list[Question]) -> list[Question]:
