@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import pairwise
 from typing import Sequence
 
 from ..quiz import Question
@@ -260,7 +261,8 @@ def giveaway(q: Question) -> str | None:
 # pronouns and demonstratives that refer back to a sentence the stem does not contain
 _ANAPHORA = frozenset("""ella ellas ellos esto estos estas este esta eso esos esas dicho dicha dichos dichas
     isso isto estes elas eles ela ele esse essa esses essas aquele aquela this these those they it them""".split())
-_TEMPLATE_ANAPHORA = re.compile(r"\b(esta descripción|esta descrição|this description|esta frase|this sentence)\b", re.I)
+_TEMPLATE_ANAPHORA = re.compile(r"\b(esta descripción|esta descrição|this description|esta frase|this sentence)\b",
+                                re.I)
 
 
 def dangling_reference(q: Question) -> str | None:
@@ -268,8 +270,8 @@ def dangling_reference(q: Question) -> str | None:
     text = statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt
     text = _TEMPLATE_ANAPHORA.sub(" ", text)
     ws = [fold(w) for w in words(text)]
-    if re.search(r"\b(?:el|la|los|las|o|a|os|as|the)\s+(?:siguientes?|seguintes?|following)\b|\b(?:a continuación|abaixo|"
-                 r"below)\b", text, re.I) and q.type == "short":
+    if re.search(r"\b(?:el|la|los|las|o|a|os|as|the)\s+(?:siguientes?|seguintes?|following)\b|"
+                 r"\b(?:a continuación|abaixo|below)\b", text, re.I) and q.type == "short":
         return "dangling-reference"  # "¿Qué permite el siguiente código?": a code block the question does not show
     for i, w in enumerate(ws[:3]):  # opening on a reference: its antecedent is in a sentence not shown
         if w in _ANAPHORA:
@@ -287,8 +289,9 @@ _SUBJECTIVE = re.compile(
     r"easy|popular|widely|best|most common|very|important)\b", re.I)
 
 
-_VALUE_HEAD = re.compile(r"^(?:un|una|um|uma|a|an)\s+\w+\s+(?:muy\s+|muito\s+|very\s+)?(?:importante|esencial|essencial|"
-                         r"fundamental|útil|clave|necesari[ao]|important|essential|useful|key)\b", re.I)
+_VALUE_HEAD = re.compile(r"^(?:un|una|um|uma|a|an)\s+\w+\s+(?:muy\s+|muito\s+|very\s+)?"
+                         r"(?:importante|esencial|essencial|fundamental|útil|clave|necesari[ao]|"
+                         r"important|essential|useful|key)\b", re.I)
 
 
 def subjective(q: Question) -> str | None:
@@ -354,7 +357,7 @@ def vocabulary(text: str) -> Counter:
     passages of a source overlap: a line in two passages is still one occurrence)."""
     lines = dict.fromkeys(" ".join(line.split()) for line in text.split("\n"))
     ws = [fold(w) for w in words("\n".join(lines))]
-    return Counter(ws) + Counter(f"{a} {b}" for a, b in zip(ws, ws[1:]))
+    return Counter(ws) + Counter(f"{a} {b}" for a, b in pairwise(ws))
 
 
 def _glue_split(w: str, vocab: Counter) -> tuple[str, str] | None:
@@ -415,7 +418,8 @@ _BARE_SUBJECT = re.compile(
     r"Para que (?:é usad[oa]|serve)|What (?:is|are|does))\s+"
     r"(?:(?:el|la|los|las|o|a|os|as|the)\s+)?(?:método\s+|metodo\s+|función\s+|method\s+|function\s+)?"
     r"(?P<t>[\w.]+(?:\(\))?)\s*\??$", re.I)
-_BARE_DIFFER = re.compile(r"^¿?(?:Qué diferencia hay entre|Qual é a diferença entre|What is the difference between)\s", re.I)
+_BARE_DIFFER = re.compile(r"^¿?(?:Qué diferencia hay entre|Qual é a diferença entre|What is the difference between)\s",
+                          re.I)
 
 
 def no_context(q: Question) -> str | None:
@@ -437,7 +441,8 @@ def no_context(q: Question) -> str | None:
 
 
 def _qkey(q: Question) -> set[str]:
-    return stems(statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt) | {"=" + x for x in stems(q.correct_text)}
+    return stems(statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt) \
+        | {"=" + x for x in stems(q.correct_text)}
 
 
 def duplicate_questions(questions: Sequence[Question]) -> set[str]:
@@ -526,7 +531,8 @@ IMPERATIVE = {
            "Realiza": "realizar", "Configura": "configurar", "Divide": "dividir", "Define": "definir"},
     "pt": {"Use": "usar", "Utilize": "utilizar", "Ajuste": "ajustar", "Congele": "congelar", "Substitua": "substituir",
            "Treine": "treinar", "Verifique": "verificar", "Aplique": "aplicar", "Combine": "combinar",
-           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir", "Defina": "definir"},
+           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir",
+           "Defina": "definir"},
     "en": {"Use": "use", "Adjust": "adjust", "Freeze": "freeze", "Replace": "replace", "Train": "train",
            "Apply": "apply", "Combine": "combine", "Store": "store", "Save": "save", "Configure": "configure"},
 }

@@ -30,6 +30,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from ..quiz import Question
@@ -75,19 +76,24 @@ _T = {
     "purpose": {"pt": "Para que serve {t}?", "es": "¿Para qué sirve {t}?", "en": "Why should you {t}?"},
     "differ": {"pt": "Qual é a diferença entre {a} e {b}?", "es": "¿Qué diferencia hay entre {a} y {b}?",
                "en": "What is the difference between {a} and {b}?"},
-    "steps": {"pt": "Quais são os passos para {t}?", "es": "¿Qué pasos se siguen para {t}?", "en": "What are the steps to {t}?"},
-    "scope": {"pt": "Onde se deve {t} e onde não?", "es": "¿Dónde se debe {t} y dónde no?", "en": "Where should you {t}, and where not?"},
+    "steps": {"pt": "Quais são os passos para {t}?", "es": "¿Qué pasos se siguen para {t}?",
+              "en": "What are the steps to {t}?"},
+    "scope": {"pt": "Onde se deve {t} e onde não?", "es": "¿Dónde se debe {t} y dónde no?",
+              "en": "Where should you {t}, and where not?"},
     "scope_false": {"pt": "Deve-se {t} apenas {x} e não {y}.", "es": "Se debe {t} solo {x} y no {y}.",
                     "en": "You should {t} only {x} and not {y}."},
-    "complete": {"pt": "Complete a frase{c}: «{s}»", "es": "Completa la frase{c}: «{s}»", "en": "Complete the sentence{c}: «{s}»"},
-    "cloze": {"pt": "Complete a lacuna{c}: {s}", "es": "Completa el espacio en blanco{c}: {s}", "en": "Fill in the blank{c}: {s}"},
+    "complete": {"pt": "Complete a frase{c}: «{s}»", "es": "Completa la frase{c}: «{s}»",
+                 "en": "Complete the sentence{c}: «{s}»"},
+    "cloze": {"pt": "Complete a lacuna{c}: {s}", "es": "Completa el espacio en blanco{c}: {s}",
+              "en": "Fill in the blank{c}: {s}"},
     "which_label": {"pt": "Em {c}, qual termo corresponde a esta descrição: «{d}»?",
                     "es": "En {c}, ¿qué término corresponde a esta descripción: «{d}»?",
                     "en": "In {c}, which term matches this description: «{d}»?"},
     "label_stmt": {"pt": "Em «{c}», «{t}» significa: {d}", "es": "En «{c}», «{t}» significa: {d}",
                    "en": "In «{c}», «{t}» means: {d}"},
     "scope_answer": {"pt": "Apenas {x} e não {y}.", "es": "Solo {x} y no {y}.", "en": "Only {x} and not {y}."},
-    "how": {"pt": "O que é preciso fazer para {t}?", "es": "¿Qué hay que hacer para {t}?", "en": "What do you do to {t}?"},
+    "how": {"pt": "O que é preciso fazer para {t}?", "es": "¿Qué hay que hacer para {t}?",
+            "en": "What do you do to {t}?"},
     "enables": {"pt": "O que permite {t}?", "es": "¿Qué permite {t}?", "en": "What does {t} allow?"},
     "enables_pl": {"pt": "O que permitem {t}?", "es": "¿Qué permiten {t}?", "en": "What do {t} allow?"},
     "caveat": {"pt": "O que se deve ter em conta ao {t}?", "es": "¿Qué hay que tener en cuenta al {t}?",
@@ -110,7 +116,8 @@ _DEF = re.compile(
     r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<term>[^,;:()¿?]{2,60}?)\s+(?P<verb>es|son|é|são|is|are)\s+"
     r"(?P<def>.{12,})$")
 _DEF_START = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)\s", re.I)
-_NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os que|as que|the one|importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
+_NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os que|as que|the one|"
+                      r"importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
                       r"común|comum|recomendable|preferible|preferível|mejor|melhor|más|mais|muy|muito|"
                       r"important|possible|useful|essential|key|better|more|very|capaz|able)", re.I)
 _PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso", "isto", "essa", "esse", "estes",
@@ -126,7 +133,8 @@ _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three
 _RETURNS = re.compile(
     r"^(?:(?P<det>El método|La función|El atributo|O método|A função|The method|The function)\s+)?"
     r"(?P<id>[A-Za-z_][\w.]*\(\)|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)\s+"
-    r"(?P<verb>nos devuelve|devuelve|retorna|returns|se utiliza para|se usa para|é usad[oa] para|is used to)\s+(?P<rest>.{8,})$")
+    r"(?P<verb>nos devuelve|devuelve|retorna|returns|se utiliza para|se usa para|é usad[oa] para|is used to)\s+"
+    r"(?P<rest>.{8,})$")
 _CATEGORY = re.compile(
     r"\b(?P<cat>clase|método|metodo|función|funcion|opción|opcion|parámetro|parametro|argumento|classe|função|funcao|"
     r"opção|opcao|parâmetro|class|method|function|option|parameter|argument)\s+"
@@ -141,7 +149,8 @@ _PURPOSE = re.compile(r"^(?P<imp>\w+)\s+(?P<obj>.+?)\s+(?:para|to|in order to|a 
 _VAGUE_GOAL = re.compile(r"^(comprender|entender|conocer|mejorar|facilitar|ayudar|compreender|melhorar|ajudar|"
                          r"understand|improve|help|better)\b", re.I)
 # "Para guardar el estado del modelo, utilizamos el método torch.save() y …": how to reach a goal
-_HOW_FOR = re.compile(r"^(?:Para|To)\s+(?P<goal>[^,:;]{6,100}),\s+(?P<how>(?:(?:primero|first)\s+)?(?:necesitamos|debemos|"
+_HOW_FOR = re.compile(r"^(?:Para|To)\s+(?P<goal>[^,:;]{6,100}),\s+"
+                      r"(?P<how>(?:(?:primero|first)\s+)?(?:necesitamos|debemos|"
                       r"hay que|se debe|se necesita|utilizamos|usamos|precisamos|devemos|é preciso|utilizamos|"
                       r"we need to|you need to|we use|use)\s.{8,})$", re.I)
 # "Podemos obtener los nombres de las capas … utilizando el método named_modules() o …"
@@ -152,20 +161,22 @@ _HOW_BY = re.compile(r"^(?:(?:También|Además|Também)\s+)?(?:podemos|puedes|se
 _HOW_IF = re.compile(r"^(?:Si|Se|If)\s+(?:deseas|quieres|necesitas|desea|quiere|necesita|você quiser|você deseja|"
                      r"you want to|you need to)\s+(?P<goal>[^,;:]{6,100}),\s+(?P<how>(?P<imp>\w+)\s.{6,})$", re.I)
 # "Cargar el estado del modelo nos permite reanudar la capacitación …": what something enables
-_ENABLES = re.compile(r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<subj>[^,;:¿?]{4,80}?)\s+(?:nos\s+|te\s+|les\s+|us\s+)?"
+_ENABLES = re.compile(r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<subj>[^,;:¿?]{4,80}?)\s+"
+                      r"(?:nos\s+|te\s+|les\s+|us\s+)?"
                       r"(?P<verb>permite|permiten|permitem|allows|allow)\s+(?P<what>[^;:]{10,})$")
 # "Al cargar solo los parámetros, es importante asegurarse de que la estructura …": a caveat of an action
 _CAVEAT = re.compile(r"^(?:Al|Ao|When)\s+(?P<sit>[a-záéíóúç]+(?:ar|er|ir|ing)\b[^,;:]{4,90}),\s+"
                      r"(?P<lead>es importante asegurarse de(?: que)?|es importante considerar|es importante|"
                      r"asegúrate de(?: que)?|debemos asegurarnos de(?: que)?|hay que|se debe|"
-                     r"é importante garantir que|certifique-se de(?: que)?|make sure(?: that| to)?)\s+(?P<what>[^;:]{8,})$",
+                     r"é importante garantir que|certifique-se de(?: que)?|make sure(?: that| to)?)\s+"
+                     r"(?P<what>[^;:]{8,})$",
                      re.I)
 _GERUND = re.compile(r"\s(?=\w+(?:ando|iendo|endo|ndo)\b)")
 _SCOPE = re.compile(
     r"^(?P<pre>.+?)\s+(?:solo|sólo|solamente|apenas|somente|só|only)\s+(?P<x>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)"
     r"\s+(?:y|e|and)\s+(?:no|não|not)\s+(?P<y>(?:en|a|para|con|em|no|na|nos|nas|on|in|to|for)\s.+?)\.?$")
-_SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|Make sure (?:to|you)|"
-                         r"Remember to|Es importante|É importante)\s+", re.I)
+_SCOPE_LEAD = re.compile(r"^(Asegúrate de|Asegúrese de|Recuerda|Recuerde|Certifique-se de|Lembre-se de|"
+                         r"Make sure (?:to|you)|Remember to|Es importante|É importante)\s+", re.I)
 _VS = re.compile(r"^(?P<a>[A-Z][\w .]{2,40}?)\s*(?:!=|≠|vs\.?|versus)\s*(?P<b>[A-Z][\w .]{2,40}?)(?:\s*\(.*\))?\.?$")
 # one-word labels that are adjectives need their noun in the context ("Static", "Distribuído", "Síncrono")
 _ADJECTIVE = re.compile(r"(ico|ica|ido|ida|ado|ada|ente|ante|ono|ona|ic|ed|ous|ive|ivo|iva)$")
@@ -192,7 +203,8 @@ class Entity:
 
 def _title_ok(title: str) -> bool:
     """A title a question can name: words, not a URL, footnote, code or file name."""
-    return bool(title) and len(words(title)) >= 1 and not re.search(r"https?|www\.|[¹²³⁴⁵⁶⁷⁸⁹⁰]|\(.*\)\.|\.ipynb|=|^\W", title) \
+    return bool(title) and len(words(title)) >= 1 \
+        and not re.search(r"https?|www\.|[¹²³⁴⁵⁶⁷⁸⁹⁰]|\(.*\)\.|\.ipynb|=|^\W", title) \
         and sum(ch.isalpha() for ch in title) >= 0.6 * len(title)
 
 
@@ -208,7 +220,8 @@ def _situate(prompt: str, about: str, lang: str) -> str:
 
 
 _PLAIN_ARTICLE = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|the)\s", re.I)
-_THIRD_PERSON_NEXT = frozenset("el la los las un una lo le les que a al de del su sus o os as um uma no na se the".split())
+_THIRD_PERSON_NEXT = frozenset(
+    "el la los las un una lo le les que a al de del su sus o os as um uma no na se the".split())
 
 
 def _qualified(label: str, context: str, lang: str) -> str:
@@ -360,7 +373,7 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
     if not out:
         out = list(concepts[:1])
     names = [n for n in dict.fromkeys(_CODE_NAME.findall(answer))]
-    for a, b in zip(names, names[1:]):
+    for a, b in pairwise(names):
         if a in out and b in out and _OR.search(answer[answer.find(a) + len(a):answer.find(b)] + " ") \
                 and answer.find(a) < answer.find(b) and len(answer[answer.find(a) + len(a):answer.find(b)]) <= 5:
             out[out.index(a)] = f"{a} / {b}"
@@ -429,7 +442,8 @@ class OfflineWriter:
             slide = read_slide(chunk)
             self._source = chunk.source
             if chunk.source not in self._vocab:
-                self._vocab[chunk.source] = vocabulary("\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
+                self._vocab[chunk.source] = vocabulary(
+                    "\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
             self._labels(slide, lang, course, drafts)
@@ -449,7 +463,8 @@ class OfflineWriter:
                 else:
                     out.drafts.append(d)
         if skipped_lang:
-            out.notes.append(f"{skipped_lang} passages are not in --lang {request.lang}: no questions written from them")
+            out.notes.append(f"{skipped_lang} passages are not in --lang {request.lang}: "
+                             f"no questions written from them")
         return out
 
     # ------------------------------------------------------------------ helpers
@@ -470,7 +485,8 @@ class OfflineWriter:
             priority += _EXPLAIN_BONUS  # explaining, comparing, applying before recalling a line
         # an idea is its bullet's text in its source: the same bullet in two overlapping
         # passages is one idea; a question on two bullets (a difference) uses up both
-        item_key = "|".join(content_hash(slide.chunk.source, norm(it.text)) for it in ([item] if item else []) + list(also))
+        item_key = "|".join(content_hash(slide.chunk.source, norm(it.text))
+                            for it in ([item] if item else []) + list(also))
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
 
     def _answer_concepts(self, concepts: Sequence[str], prompt: str, answer: str) -> tuple[str, ...]:
@@ -545,7 +561,8 @@ class OfflineWriter:
             m = _DEF.match(s)
             if not m:
                 return False
-            ctx, term, verb, definition = (m.group("ctx") or ""), m.group("term").strip(), m.group("verb"), m.group("def")
+            ctx, term, verb, definition = \
+                (m.group("ctx") or ""), m.group("term").strip(), m.group("verb"), m.group("def")
         assert verb is not None and definition is not None
         bare = _ARTICLE.sub("", term)
         first = fold(words(term)[0]) if words(term) else ""
@@ -561,7 +578,8 @@ class OfflineWriter:
         shown = _ARTICLE.sub(lambda m: m.group(0).lower(), term) if _ARTICLE.match(term) else self._case(bare, course)
         prompt = _t("what_are" if verb in _PLURAL_VERB else "what_is", lang, t=shown)
         if ctx:
-            prompt = f"{ctx}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+            prompt = f"{ctx}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
+                     f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
         if re.match(r"^[A-Z][a-z]{0,5}\.[a-z]", s) and (s[0].lower() + s[1:s.index(" ")]) in course.raw_text:
             s = s[0].lower() + s[1:]  # "Tf.distribute.Strategy" at a bullet's start is tf.distribute.Strategy
             prompt = prompt.replace(shown, shown[0].lower() + shown[1:], 1)
@@ -586,8 +604,9 @@ class OfflineWriter:
             return ""
         ws = nxt.text.split()
         second = fold(ws[1]) if len(ws) > 1 else ""
-        verb_like = second in ("en", "a", "al", "el", "la", "los", "las", "un", "una", "que", "con", "em", "o", "os", "as",
-                               "um", "uma") or bool(re.search(r"(ar|er|ir)$", second))  # "Soporte para TF": no verb
+        # "Soporte para TF": no verb
+        verb_like = second in ("en", "a", "al", "el", "la", "los", "las", "un", "una", "que", "con", "em", "o", "os",
+                               "as", "um", "uma") or bool(re.search(r"(ar|er|ir)$", second))
         return _sentence_end(nxt.text) if verb_like and self._no_subject_word(nxt.text, slide.chunk.source) else ""
 
     @staticmethod
@@ -619,118 +638,166 @@ class OfflineWriter:
 
     # ------------------------------------------------------------------ labelled lists
     def _labels(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """Questions on a slide's labelled lists ("Tamaño del lote: …"), run by run: what each
+        label means, which label a description is, how two siblings differ, and one sibling's
+        description attached to another as a false statement."""
+        runs = self._label_runs(slide)
+        title = self._about(slide)
+        if not title and generic_title(slide.title):
+            return  # "«Coherencia de versión»" under «Consideraciones adicionales»: of what?
+        setting = title != slide.title  # "entornos distribuidos": a setting the slide names, not a title
+        for run in runs:
+            context, in_ctx = self._run_context(slide, run, title, setting)
+            real = self._real_labels(run, context, lang)
+            self._label_definitions(slide, run, real, (context, in_ctx), lang, course, out)
+            # multiple choice among ≥ 4 siblings: same list, same kind by construction
+            if len(run) >= 4 and context:
+                self._label_choices(slide, run, real, in_ctx, lang, course, out)
+            # the difference between two siblings that describe comparable things
+            self._label_difference(slide, real, context, lang, course, out)
+            # false statements: one sibling's description attached to another
+            if len(real) >= 2 and context:
+                self._label_false(slide, real, in_ctx, lang, course, out)
+
+    @staticmethod
+    def _label_runs(slide: Slide) -> list[list[Item]]:
+        """The slide's labelled items that may be asked, by the list (run) they stand in."""
         runs: dict[int, list[Item]] = defaultdict(list)
         for item in slide.items:
             if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body) \
                     and not re.search(r'[=\[\]{}"<>]', item.label):  # 'os.environ["TF_CONFIG"] = …': code, no term
                 runs[item.run].append(item)
-        title = self._about(slide)
-        if not title and generic_title(slide.title):
-            return  # "«Coherencia de versión»" under «Consideraciones adicionales»: of what?
-        setting = title != slide.title  # "entornos distribuidos": a setting the slide names, not a title
-        for run in runs.values():
-            # an "A vs B" line just above the list names what the labels are ("Static vs Dynamic
-            # Computation Graph"); else the slide title
-            intro = next((it for it in slide.items if it.index == run[0].index - 1), None)
-            vs_intro = bool(intro and not intro.label and len(words(intro.text)) <= 8
-                            and re.search(r"\svs\.?\s|\sversus\s", intro.text))
-            context = intro.text.rstrip(".:") if intro and vs_intro else title
-            # a title is quoted («Métodos de Manejo de Datos Desbalanceados»); a setting is not
-            # ("En entornos distribuidos, …"): it is no name
-            in_ctx = f"«{context}»" if context and (vs_intro or not setting) else context
-            real = [it for it in run if not self._trivial(it)
-                    and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)  # one concept per label
-                    and not (lang != "en" and _english_adjective(it.label))  # "Static" in a Spanish stem
-                    and not (_ADJECTIVE.search(fold(it.label)) and " " not in it.label.strip()
-                             and fold(it.label) not in fold(context))]  # "«Distribuído» significa": of what?
-            for it in run:
-                if it not in real and not self._trivial(it):
-                    continue
-                body_l = it.body.split(" ", 1)[0].lower()
-                if body_l in ("es", "son", "é", "são", "is", "are"):
-                    verb, rest = it.body.split(" ", 1) if " " in it.body else (it.body, "")
-                    self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
-                                 verb=verb.lower(), definition=rest)
-                    continue
-                if it not in real or dangling(it.body) or len(words(it.body)) < 5 or _restates_label(it):
-                    continue  # "Tamaño del lote: … muestras en cada lote": the answer restates the term
-                bare = _ARTICLE.sub("", it.label)
-                if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
-                    continue
-                single = len(words(bare)) == 1 and (_TECH.match(bare) or bare[0].isupper() and bare[1:2].isupper())
-                qualified = _qualified(bare, context, lang)
-                if qualified:  # "Síncrono" under «Promediado síncrono vs asíncrono»: the averaging, not the word
-                    prompt = _t("consists", lang, t=qualified)
-                elif single:
-                    prompt = _t("what_is", lang, t=bare)
-                elif context and lang in ("es", "pt") and _attribute(bare, it.body, course):
-                    # "Cuello de botella: actualización de …" under «Data parallelism»: what the
-                    # bottleneck *is* there, not what the idiom means
-                    fem = fold(words(bare)[0]).endswith(("a", "ao", "dad", "cion", "ade"))
-                    art = {"es": ("el", "la"), "pt": ("o", "a")}[lang][fem]
-                    prompt = _t("which_is", lang, c=in_ctx, t=f"{art} {_lower_first(bare)}")
-                elif context and fold(context) != fold(bare):
-                    prompt = _t("means", lang, c=in_ctx, t=bare)
-                else:
-                    prompt = _t("means_bare", lang, t=bare)
-                answer = _sentence_end(f"{it.label}: {it.body}")
-                prio = 2.1 + self._centrality(bare, slide, course)
-                concepts = self._concepts(it.body, bare, course) or (bare,)
-                out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
-                                                           origin="definition"), fold(bare), prio))
-            # multiple choice among ≥ 4 siblings: same list, same kind by construction
-            if len(run) >= 4 and context:
-                for it in real:
-                    if dangling(it.body) or len(words(it.body)) < 5:
-                        continue
-                    others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)][:3]
-                    if len(others) < 3:
-                        continue
-                    q = Question("mcq", _t("which_label", lang, c=in_ctx, d=it.body.rstrip(".")), it.label, (),
-                                 (it.label,), "easy", lang, choices=tuple([it.label, *others]), correct=0, origin="mcq")
-                    out.append(self._draft(slide, it, q, fold(it.label),
-                                           2.2 + self._centrality(it.label, slide, course)))
-            # the difference between two siblings that describe comparable things
-            pairs = [(a, b) for a, b in zip(real, real[1:]) if len(stems(a.body) & stems(b.body)) >= 2]
-            for a, b in pairs[:1]:
-                la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
-                    _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
-                answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
-                concepts = tuple(dict.fromkeys(self._concepts(a.body, a.label, course, 2)
-                                               + self._concepts(b.body, b.label, course, 2)))
-                prompt = _t("differ", lang, a=la, b=lb)
-                intro = next((it for it in slide.items if it.index == a.index - 1), None)
-                where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
-                    and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
-                if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
-                    prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
-                             f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
-                q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
-                             "hard", lang, origin="compare")
-                out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8, quote=f"{a.text} {b.text}",
-                                       also=(b,)))
-            # false statements: one sibling's description attached to another
-            if len(real) >= 2 and context:
-                for a, b in zip(real, real[1:] + real[:1]):
-                    if a is b or dangling(b.body) or len(words(b.body)) < 5 or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
-                        continue
-                    if _name_reveals(a, b):
-                        continue  # "Multiprocesamiento" described as the batch size: false at a glance
-                    plain = _plain_false(a.label, b.body, lang)
-                    if not plain:
-                        continue
-                    lead = {"pt": "Em", "es": "En"}.get(lang, "In")
-                    first_w = plain.split(" ", 1)[0]
-                    if not _ARTICLE.match(a.label) and len(a.label.split()) > 1:
-                        plain = f"«{a.label}»" + plain[len(a.label):]  # "«Método fit» sirve para …"
-                    elif not (_TECH.match(first_w) or re.search(r"[A-Z]", first_w[1:])):
-                        plain = _lower_first(plain)
-                    stmt = _sentence_end(f"{lead} {in_ctx}, {plain}")
-                    ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
-                    q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False, origin="tf")
-                    # it asks both sentences: the one it borrows from is used up too
-                    out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course),
-                                           also=(b,)))
+        return list(runs.values())
+
+    @staticmethod
+    def _run_context(slide: Slide, run: list[Item], title: str, setting: bool) -> tuple[str, str]:
+        """What a run's labels are labels of, bare and as the prompt puts it (quoted or not)."""
+        # an "A vs B" line just above the list names what the labels are ("Static vs Dynamic
+        # Computation Graph"); else the slide title
+        intro = next((it for it in slide.items if it.index == run[0].index - 1), None)
+        vs_intro = bool(intro and not intro.label and len(words(intro.text)) <= 8
+                        and re.search(r"\svs\.?\s|\sversus\s", intro.text))
+        context = intro.text.rstrip(".:") if intro and vs_intro else title
+        # a title is quoted («Métodos de Manejo de Datos Desbalanceados»); a setting is not
+        # ("En entornos distribuidos, …"): it is no name
+        in_ctx = f"«{context}»" if context and (vs_intro or not setting) else context
+        return context, in_ctx
+
+    def _real_labels(self, run: list[Item], context: str, lang: str) -> list[Item]:
+        """The run's items whose label names one concept worth asking about."""
+        return [it for it in run if not self._trivial(it)
+                and not re.search(r"\s(y|e|and|o|ou|or)\s", it.label)  # one concept per label
+                and not (lang != "en" and _english_adjective(it.label))  # "Static" in a Spanish stem
+                and not (_ADJECTIVE.search(fold(it.label)) and " " not in it.label.strip()
+                         and fold(it.label) not in fold(context))]  # "«Distribuído» significa": of what?
+
+    def _label_definitions(self, slide: Slide, run: list[Item], real: list[Item], ctx: tuple[str, str], lang: str,
+                           course: CourseTerms, out: list[Draft]) -> None:
+        """What each label of the run means ("Tamaño del lote: …"); a label followed by a
+        copula ("X: es …") goes to the copula questions instead."""
+        for it in run:
+            if it not in real and not self._trivial(it):
+                continue
+            body_l = it.body.split(" ", 1)[0].lower()
+            if body_l in ("es", "son", "é", "são", "is", "are"):
+                verb, rest = it.body.split(" ", 1) if " " in it.body else (it.body, "")
+                self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
+                             verb=verb.lower(), definition=rest)
+                continue
+            if it not in real or dangling(it.body) or len(words(it.body)) < 5 or _restates_label(it):
+                continue  # "Tamaño del lote: … muestras en cada lote": the answer restates the term
+            bare = _ARTICLE.sub("", it.label)
+            if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
+                continue
+            prompt = self._label_prompt(bare, it, ctx, lang, course)
+            answer = _sentence_end(f"{it.label}: {it.body}")
+            prio = 2.1 + self._centrality(bare, slide, course)
+            concepts = self._concepts(it.body, bare, course) or (bare,)
+            out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
+                                                       origin="definition"), fold(bare), prio))
+
+    @staticmethod
+    def _label_prompt(bare: str, it: Item, ctx: tuple[str, str], lang: str, course: CourseTerms) -> str:
+        """The question for one label: what it consists of, is, or means in its context."""
+        context, in_ctx = ctx
+        single = len(words(bare)) == 1 and (_TECH.match(bare) or bare[0].isupper() and bare[1:2].isupper())
+        qualified = _qualified(bare, context, lang)
+        if qualified:  # "Síncrono" under «Promediado síncrono vs asíncrono»: the averaging, not the word
+            return _t("consists", lang, t=qualified)
+        if single:
+            return _t("what_is", lang, t=bare)
+        if context and lang in ("es", "pt") and _attribute(bare, it.body, course):
+            # "Cuello de botella: actualización de …" under «Data parallelism»: what the
+            # bottleneck *is* there, not what the idiom means
+            fem = fold(words(bare)[0]).endswith(("a", "ao", "dad", "cion", "ade"))
+            art = {"es": ("el", "la"), "pt": ("o", "a")}[lang][fem]
+            return _t("which_is", lang, c=in_ctx, t=f"{art} {_lower_first(bare)}")
+        if context and fold(context) != fold(bare):
+            return _t("means", lang, c=in_ctx, t=bare)
+        return _t("means_bare", lang, t=bare)
+
+    def _label_choices(self, slide: Slide, run: list[Item], real: list[Item], in_ctx: str, lang: str,
+                       course: CourseTerms, out: list[Draft]) -> None:
+        """Which label a description is, the run's other labels as the options."""
+        for it in real:
+            if dangling(it.body) or len(words(it.body)) < 5:
+                continue
+            others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)][:3]
+            if len(others) < 3:
+                continue
+            q = Question("mcq", _t("which_label", lang, c=in_ctx, d=it.body.rstrip(".")), it.label, (),
+                         (it.label,), "easy", lang, choices=tuple([it.label, *others]), correct=0, origin="mcq")
+            out.append(self._draft(slide, it, q, fold(it.label),
+                                   2.2 + self._centrality(it.label, slide, course)))
+
+    def _label_difference(self, slide: Slide, real: list[Item], context: str, lang: str, course: CourseTerms,
+                          out: list[Draft]) -> None:
+        """How the first two neighbouring siblings with comparable descriptions differ."""
+        pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2]
+        for a, b in pairs[:1]:
+            la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
+                _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
+            answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
+            concepts = tuple(dict.fromkeys(self._concepts(a.body, a.label, course, 2)
+                                           + self._concepts(b.body, b.label, course, 2)))
+            prompt = _t("differ", lang, a=la, b=lb)
+            intro = next((it for it in slide.items if it.index == a.index - 1), None)
+            where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
+                and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
+            if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
+                prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
+                         f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
+            q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
+                         "hard", lang, origin="compare")
+            out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8,
+                                   quote=f"{a.text} {b.text}", also=(b,)))
+
+    def _label_false(self, slide: Slide, real: list[Item], in_ctx: str, lang: str, course: CourseTerms,
+                     out: list[Draft]) -> None:
+        """False statements: each sibling's label with the next one's description."""
+        # each with the next, the last with the first: a rotation, the same length
+        for a, b in zip(real, real[1:] + real[:1], strict=True):
+            if a is b or dangling(b.body) or len(words(b.body)) < 5 \
+                    or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
+                continue
+            if _name_reveals(a, b):
+                continue  # "Multiprocesamiento" described as the batch size: false at a glance
+            plain = _plain_false(a.label, b.body, lang)
+            if not plain:
+                continue
+            lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+            first_w = plain.split(" ", 1)[0]
+            if not _ARTICLE.match(a.label) and len(a.label.split()) > 1:
+                plain = f"«{a.label}»" + plain[len(a.label):]  # "«Método fit» sirve para …"
+            elif not (_TECH.match(first_w) or re.search(r"[A-Z]", first_w[1:])):
+                plain = _lower_first(plain)
+            stmt = _sentence_end(f"{lead} {in_ctx}, {plain}")
+            ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
+            q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False,
+                         origin="tf")
+            # it asks both sentences: the one it borrows from is used up too
+            out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course),
+                                   also=(b,)))
 
     @staticmethod
     def _trivial(item: Item) -> bool:
@@ -758,7 +825,8 @@ class OfflineWriter:
                     if group == "class" and not name.rstrip("()").split(".")[-1][:1].isupper():
                         continue  # "la clase torchvision.datasets": a module, not a class
                     code_like = "_" in name or "." in name or "()" in name or bool(re.search(r"[a-z][A-Z]", name))
-                    english = m.group("cat").lower() in ("class", "method", "function", "option", "parameter", "argument")
+                    english = m.group("cat").lower() in ("class", "method", "function", "option", "parameter",
+                                                         "argument")
                     if not (code_like or not english and (group == "class" and name[0].isupper() and name.isascii()
                             or group == "option" and name.isascii() and name.islower() and len(name) >= 4)):
                         continue  # "el método calculada", "la función Python": words, not code
@@ -768,54 +836,77 @@ class OfflineWriter:
 
     def _entity_items(self, slide: Slide, lang: str, course: CourseTerms, entities: list[Entity],
                       out: list[Draft]) -> None:
+        """Questions on the code entities the slide's sentences name ("la clase DataLoader"):
+        a cloze on the name, and multiple choice where same-kind distractors are found."""
         for item in slide.items:
             if not item.whole:
                 continue
             text = item.body[:1].upper() + item.body[1:] if item.label else item.text
             for s in sentences(text) or [text]:
-                if not complete_sentence(s, min_words=9):
-                    continue
-                for m in _CATEGORY.finditer(s):
-                    name = m.group("id").rstrip(".") if "()" not in m.group("id") else m.group("id")
-                    ent = next((e for e in entities if e.name == name), None)
-                    if ent is None or s.count(name) != 1:
-                        continue
-                    if item.step is not None and not self._ctx(slide, name):
-                        break  # a step without its goal ("Crear una instancia … con la clase _____") is ambiguous
-                    core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
-                    if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
-                        continue  # "la clase DataLoader para crear DataLoaders": the stem names the answer
-                    if ent.group == "callable" and not self._ctx(slide, name) and not re.search(
-                            r"\b(PyTorch|TensorFlow|Keras|torch|tf|Dataset|DataLoader)\b", s.replace(name, " ")):
-                        continue  # "Utiliza la función _____ para cargar un modelo": torch.load? torch.hub.load?
-                    blanked = _sentence_end(s.replace(name, "_____", 1))
-                    # distractors: the same kind of entity from the same source only (a TensorFlow
-                    # function among PyTorch options gives the answer away)
-                    same_src = [e.name for e in entities if e.group == ent.group and e.source == slide.chunk.source]
-                    pool: list[str] = []
-                    for cand in same_src:
-                        if same_thing(cand, name) or fold(cand) in fold(s) or any(same_thing(cand, p) for p in pool):
-                            continue
-                        if self._also_fits(cand, name, s, slide.chunk.source, course):
-                            continue
-                        pool.append(cand)
-                    prio = 2.4 + self._centrality(name, slide, course)
-                    accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
-                    concepts = (name,)
-                    choices = _uniform_names(name, pool, s)
-                    if choices:
-                        # the slide title situates the sentence ("Data Loading en Dispositivos
-                        # Múltiples") unless it echoes the right option only (checks.giveaway)
-                        for ctx in dict.fromkeys((self._title_ctx(slide), self._ctx(slide, name))):
-                            q = Question("mcq", _t("complete", lang, s=blanked, c=ctx), choices[0], (), (name,), "easy",
-                                         lang, choices=choices, correct=0, origin="mcq")
-                            if not giveaway(q):
-                                out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
-                                break
-                    q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts, "medium", lang,
-                                 accepted=accepted, origin="cloze")
-                    out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
+                if complete_sentence(s, min_words=9):
+                    self._entity_sentence(slide, item, s, lang, course, entities, out)
+
+    def _entity_sentence(self, slide: Slide, item: Item, s: str, lang: str, course: CourseTerms,
+                         entities: list[Entity], out: list[Draft]) -> None:
+        """The sentence's first known entity that can be blanked, asked: one per sentence."""
+        for m in _CATEGORY.finditer(s):
+            name = m.group("id").rstrip(".") if "()" not in m.group("id") else m.group("id")
+            ent = next((e for e in entities if e.name == name), None)
+            if ent is None or s.count(name) != 1:
+                continue
+            if item.step is not None and not self._ctx(slide, name):
+                return  # a step without its goal ("Crear una instancia … con la clase _____") is ambiguous
+            if not self._blankable(slide, name, ent, s):
+                continue
+            self._entity_questions(slide, item, s, name, ent, lang, course, entities, out)
+            return
+
+    def _blankable(self, slide: Slide, name: str, ent: Entity, s: str) -> bool:
+        """The sentence, the name blanked, still asks for that name and not for any other."""
+        core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
+        if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
+            return False  # "la clase DataLoader para crear DataLoaders": the stem names the answer
+        if ent.group == "callable" and not self._ctx(slide, name) and not re.search(
+                r"\b(PyTorch|TensorFlow|Keras|torch|tf|Dataset|DataLoader)\b", s.replace(name, " ")):
+            return False  # "Utiliza la función _____ para cargar un modelo": torch.load? torch.hub.load?
+        return True
+
+    def _entity_questions(self, slide: Slide, item: Item, s: str, name: str, ent: Entity, lang: str,
+                          course: CourseTerms, entities: list[Entity], out: list[Draft]) -> None:
+        """The multiple choice (when the options and a context that gives nothing away are
+        found) and the cloze on one entity of the sentence."""
+        blanked = _sentence_end(s.replace(name, "_____", 1))
+        pool = self._distractors(name, ent, s, slide.chunk.source, course, entities)
+        prio = 2.4 + self._centrality(name, slide, course)
+        accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
+        concepts = (name,)
+        choices = _uniform_names(name, pool, s)
+        if choices:
+            # the slide title situates the sentence ("Data Loading en Dispositivos
+            # Múltiples") unless it echoes the right option only (checks.giveaway)
+            for ctx in dict.fromkeys((self._title_ctx(slide), self._ctx(slide, name))):
+                q = Question("mcq", _t("complete", lang, s=blanked, c=ctx), choices[0], (), (name,), "easy",
+                             lang, choices=choices, correct=0, origin="mcq")
+                if not giveaway(q):
+                    out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
                     break
+        q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts,
+                     "medium", lang, accepted=accepted, origin="cloze")
+        out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
+
+    def _distractors(self, name: str, ent: Entity, s: str, source: str, course: CourseTerms,
+                     entities: list[Entity]) -> list[str]:
+        """Other entities of the same kind from the same source only (a TensorFlow function
+        among PyTorch options gives the answer away), none that could be right too."""
+        same_src = [e.name for e in entities if e.group == ent.group and e.source == source]
+        pool: list[str] = []
+        for cand in same_src:
+            if same_thing(cand, name) or fold(cand) in fold(s) or any(same_thing(cand, p) for p in pool):
+                continue
+            if self._also_fits(cand, name, s, source, course):
+                continue
+            pool.append(cand)
+        return pool
 
     @staticmethod
     def _also_fits(cand: str, answer: str, sentence: str, source: str, course: CourseTerms) -> bool:
@@ -926,8 +1017,8 @@ class OfflineWriter:
                     continue
                 m = _HOW_BY.match(s0)
                 if m:
-                    self._how_draft(slide, item, lang, course, m.group("goal"), _t("by", lang, t=m.group("means")).rstrip("."),
-                                    s, out, prio=2.5)
+                    self._how_draft(slide, item, lang, course, m.group("goal"),
+                                    _t("by", lang, t=m.group("means")).rstrip("."), s, out, prio=2.5)
                     continue
                 m = _HOW_IF.match(s0)
                 if m and m.group("imp") in verbs:
@@ -945,7 +1036,8 @@ class OfflineWriter:
                     continue
                 subj, what = m.group("subj").strip(), m.group("what").strip()
                 sw = [fold(w) for w in words(subj)]
-                if not sw or sw[0] in _PRONOUN or set(sw) & {"que", "es", "son", "é", "são", "is", "are", "which", "this"} \
+                if not sw or sw[0] in _PRONOUN \
+                        or set(sw) & {"que", "es", "son", "é", "são", "is", "are", "which", "this"} \
                         or dangling(what) or len(words(what)) < 4 or not subj[:1].isupper() and not subj[:1].isalpha():
                     continue
                 if self._no_subject_word(subj, slide.chunk.source):
@@ -955,8 +1047,8 @@ class OfflineWriter:
                 if _tautology(subj, what, ""):
                     continue
                 plural = m.group("verb") in ("permiten", "permitem", "allow")
-                shown = _lower_first(subj) if _ARTICLE.match(subj) or lang != "en" and fold(sw[0]).endswith(("ar", "er", "ir")) \
-                    else subj
+                shown = _lower_first(subj) \
+                    if _ARTICLE.match(subj) or lang != "en" and fold(sw[0]).endswith(("ar", "er", "ir")) else subj
                 prompt = _t("enables_pl" if plural else "enables", lang, t=shown)
                 if m.group("ctx"):
                     prompt = f"{m.group('ctx')}, {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
@@ -1032,8 +1124,8 @@ class OfflineWriter:
         answer = " ".join(f"{n}. {_sentence_end(it.text)}" for n, it in enumerate(best, start=1))
         concepts = _with_code_names(answer, title, tuple(dict.fromkeys(
             c for it in best for c in self._concepts(it.text, title, course, 1))), k=5)
-        q = Question("short", _t("steps", lang, t=_lower_first(title)), answer, (), concepts[:5] or (title,), "hard", lang,
-                     origin="steps")
+        q = Question("short", _t("steps", lang, t=_lower_first(title)), answer, (), concepts[:5] or (title,), "hard",
+                     lang, origin="steps")
         here = [it for it in best if it in slide.items]
         out.append(self._draft(slide, here[0], q, "st:" + fold(title)[:50], 3.0,
                                quote=" ".join(it.text for it in here), also=tuple(here[1:])))
@@ -1048,9 +1140,10 @@ class OfflineWriter:
                 if pre and (lang == "en" or first.endswith(("ar", "er", "ir", "or"))) and pre != m.group("pre") or (
                         pre and first.endswith(("ar", "er", "ir"))):
                     x, y = m.group("x").rstrip("."), m.group("y").rstrip(".")
-                    concepts = tuple(dict.fromkeys(self._concepts(x, pre, course, 2) + self._concepts(y, pre, course, 2)))
-                    q = Question("short", _t("scope", lang, t=_lower_first(pre)), _t("scope_answer", lang, x=x, y=y), (),
-                                 concepts or (x,), "hard", lang, origin="scope")
+                    concepts = tuple(dict.fromkeys(self._concepts(x, pre, course, 2)
+                                                   + self._concepts(y, pre, course, 2)))
+                    q = Question("short", _t("scope", lang, t=_lower_first(pre)), _t("scope_answer", lang, x=x, y=y),
+                                 (), concepts or (x,), "hard", lang, origin="scope")
                     out.append(self._draft(slide, item, q, "s:" + fold(pre)[:50], 2.9))
                     stmt = _t("scope_false", lang, t=_lower_first(pre), x=y, y=x)
                     ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(item.text))}"
@@ -1067,7 +1160,8 @@ class OfflineWriter:
                 if len(sides) == 2 and all(len(words(x)) >= 2 for x in sides):
                     a, b = m.group("a").strip(), m.group("b").strip()
                     answer = f"{a}: {sides[0].strip().rstrip('.')}; {b}: {sides[1].strip().rstrip('.')}."
-                    q = Question("short", _t("differ", lang, a=a, b=b), answer, (), (a, b), "hard", lang, origin="compare")
+                    q = Question("short", _t("differ", lang, a=a, b=b), answer, (), (a, b), "hard", lang,
+                                 origin="compare")
                     out.append(self._draft(slide, item, q, f"{fold(a)}|{fold(b)}", 2.9,
                                            quote=f"{item.text} {items[i + 1].text}"))
 
@@ -1085,7 +1179,8 @@ class OfflineWriter:
             if len(steps) < 3 or not all(s.whole for s in steps):
                 continue
             answer = " ".join(f"{n}. {_sentence_end(s.text)}" for n, s in enumerate(steps, start=1))
-            concepts = tuple(dict.fromkeys(c for s in steps for c in self._concepts(s.text, m.group("goal"), course, 1)))
+            concepts = tuple(dict.fromkeys(c for s in steps
+                                           for c in self._concepts(s.text, m.group("goal"), course, 1)))
             q = Question("short", _t("steps", lang, t=m.group("goal")), answer, (), concepts[:5] or (m.group("goal"),),
                          "hard", lang, origin="steps")
             out.append(self._draft(slide, item, q, "st:" + fold(m.group("goal"))[:50], 2.9,
@@ -1093,6 +1188,23 @@ class OfflineWriter:
 
     # ------------------------------------------------------------------ cloze on a key term
     def _cloze(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """One cloze per slide, on its most important key term (see _cloze_pick)."""
+        best = self._cloze_pick(slide, course)
+        if not best:
+            return
+        score, s, term, item = best
+        blanked = re.sub(rf"(?<![\w.]){re.escape(term)}(?![\w])", "_____", s, count=1)
+        if "_____" not in blanked \
+                or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
+            return  # an item of an enumeration: any of its siblings would fit the blank
+        accepted = tuple({term.lower(), fold(term)} - {term})
+        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide, term)), term, (),
+                     (term,), "easy", lang, accepted=accepted, origin="cloze")
+        out.append(self._draft(slide, item, q, fold(term), 1.4 + 0.02 * score, quote=s))
+
+    def _cloze_pick(self, slide: Slide, course: CourseTerms) -> tuple[float, str, str, Item] | None:
+        """(score, sentence, term, item): the key term of the slide's plain sentences that
+        scores highest by course importance and centrality; None when there is none."""
         best: tuple[float, str, str, Item] | None = None
         for item in slide.items:
             if not item.whole or item.label:
@@ -1102,40 +1214,42 @@ class OfflineWriter:
                     continue
                 first = words(s)[0] if words(s) else ""
                 for w in set(words(s)):
-                    fw = fold(w)
-                    if fw in STOPWORDS or len(fw) < 4 or fw.isdigit() or w == first:
-                        continue
-                    if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
-                        continue
-                    if _NOT_NOUN_W.search(fw) and not _TECH.match(w):
-                        continue  # "… como este es _____ sobre la Mesh" → distribuido: a participle, no key term
-                    if any(fw in fold(t).split() and fold(t) != fw and f" {fold(t)} " in f" {norm(s)} "
-                           for t in course.terms_with(fw)):
-                        continue  # "parameter _____": half of a course term
-                    toks = [fold(x) for x in words(s)]
-                    i = toks.index(fw)
-                    near = [" ".join(toks[j:j + 2]) for j in (i - 1, i) if 0 <= j and j + 1 < len(toks)]
-                    if any(course.folded_text.count(f" {b} ") >= 2 for b in near):
-                        continue  # "parameter _____": one word of a phrase the course uses as a whole
-                    if course.df.get(fw, 0) > 0.08 * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
-                        continue  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
-                    if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title):
-                        continue  # "PyTorch" in a PyTorch deck, the slide's own title: trivial blanks
-                    if len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) != 1 or f"{w}(" in s:
+                    if not self._key_term(w, s, first, course) or self._trivial_blank(w, s, slide, course):
                         continue
                     score = course.importance(w) + self._centrality(w, slide, course)
                     if best is None or score > best[0]:
                         best = (score, s, w, item)
-        if not best:
-            return
-        score, s, term, item = best
-        blanked = re.sub(rf"(?<![\w.]){re.escape(term)}(?![\w])", "_____", s, count=1)
-        if "_____" not in blanked or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
-            return  # an item of an enumeration: any of its siblings would fit the blank
-        accepted = tuple({term.lower(), fold(term)} - {term})
-        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide, term)), term, (), (term,), "easy", lang,
-                     accepted=accepted, origin="cloze")
-        out.append(self._draft(slide, item, q, fold(term), 1.4 + 0.02 * score, quote=s))
+        return best
+
+    @staticmethod
+    def _key_term(w: str, s: str, first: str, course: CourseTerms) -> bool:
+        """The word of the sentence is a course term in its own right, a noun, not its first word."""
+        fw = fold(w)
+        if fw in STOPWORDS or len(fw) < 4 or fw.isdigit() or w == first:
+            return False
+        if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
+            return False
+        if _NOT_NOUN_W.search(fw) and not _TECH.match(w):
+            return False  # "… como este es _____ sobre la Mesh" → distribuido: a participle, no key term
+        if any(fw in fold(t).split() and fold(t) != fw and f" {fold(t)} " in f" {norm(s)} "
+               for t in course.terms_with(fw)):
+            return False  # "parameter _____": half of a course term
+        return True
+
+    @staticmethod
+    def _trivial_blank(w: str, s: str, slide: Slide, course: CourseTerms) -> bool:
+        """Blanking the word would ask for one word of a phrase, trivia, or the obvious."""
+        fw = fold(w)
+        toks = [fold(x) for x in words(s)]
+        i = toks.index(fw)
+        near = [" ".join(toks[j:j + 2]) for j in (i - 1, i) if 0 <= j and j + 1 < len(toks)]
+        if any(course.folded_text.count(f" {b} ") >= 2 for b in near):
+            return True  # "parameter _____": one word of a phrase the course uses as a whole
+        if course.df.get(fw, 0) > 0.08 * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
+            return True  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
+        if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title):
+            return True  # "PyTorch" in a PyTorch deck, the slide's own title: trivial blanks
+        return len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) != 1 or f"{w}(" in s
 
     # ------------------------------------------------------------------ ready-made exercises
     def _harvest(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms,
@@ -1169,10 +1283,12 @@ class OfflineWriter:
                 first = sentences(answer)[0] if sentences(answer) else answer
                 q = Question(type="short", prompt=_clean(prompt), answer=answer[:1500],
                              citations=(_citation(chunk, first),),
-                             concepts=answer_concepts(course.key_concepts(answer, exclude=prompt), prompt, answer, course),
+                             concepts=answer_concepts(course.key_concepts(answer, exclude=prompt), prompt, answer,
+                                                      course),
                              difficulty="hard", lang=lang,
                              origin="harvested")
-                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))  # the course's own exercises first
+                # the course's own exercises first
+                out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))
 
 
 def balance_positions(questions: list[Question]) -> list[Question]:
