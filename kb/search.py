@@ -22,8 +22,10 @@ whose cached index is current never imports chromadb (:func:`open_search`).
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
@@ -247,10 +249,14 @@ class SearchIndex:
         """Write the index atomically to the cache and remove older indexes of the collection."""
         cache_dir.mkdir(parents=True, exist_ok=True)
         path = self.path(cache_dir, collection, self.key)
-        tmp = path.with_suffix(".tmp")
-        with tmp.open("wb") as f:
-            pickle.dump(self, f, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)
+        # a temporary name of this process's own: two processes saving at once each replace the file whole
+        tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            with tmp.open("wb") as f:
+                pickle.dump(self, f, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
         for pattern in (f"index-{collection}-*.pkl", f"bm25-{collection}-*.pkl"):  # bm25-*: kb before v2
             for old in cache_dir.glob(pattern):
                 if old != path:
