@@ -1094,7 +1094,9 @@ class OfflineWriter:
             return  # a goal is an action: "guardar el estado del modelo"
         answer = _sentence_end(answer[:1].upper() + answer[1:])
         # "se pueden obtener los nombres": the object is the passive subject
-        plural = re.match(r"^\S+\s+(?:solo\s+|só\s+|apenas\s+)?(?:los|las|os|as)\s", goal)
+        obj = re.match(r"^\S+\s+(?:solo\s+|só\s+|apenas\s+)?(\S+)\s", goal + " ")
+        plural = obj and (fold(obj.group(1)) in ("los", "las", "os", "as")
+                          or fold(obj.group(1)) not in STOPWORDS and re.fullmatch(r"[^\W\d_]{3,}[^s]s", obj.group(1)))
         prompt = self._situated(slide, _t("how_pl" if plural else "how", lang, t=goal), lang)
         concepts = _with_code_names(answer, goal, self._concepts(answer, goal, course))
         if not concepts:
