@@ -35,7 +35,7 @@ from typing import Any
 
 from ..quiz import Question
 from ..records import Chunk, content_hash
-from ..text import STOPWORDS, detect_language, fold, sentences, words
+from ..text import STOPWORDS, STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, sentences, words
 from .checks import IMPERATIVE as _IMPERATIVE
 from .checks import (
     _stems4,
@@ -92,8 +92,8 @@ _T = {
     "label_stmt": {"pt": "Em «{c}», «{t}» significa: {d}", "es": "En «{c}», «{t}» significa: {d}",
                    "en": "In «{c}», «{t}» means: {d}"},
     "scope_answer": {"pt": "Apenas {x} e não {y}.", "es": "Solo {x} y no {y}.", "en": "Only {x} and not {y}."},
-    "how": {"pt": "O que é preciso fazer para {t}?", "es": "¿Qué hay que hacer para {t}?",
-            "en": "What do you do to {t}?"},
+    "how": {"pt": "Como se pode {t}?", "es": "¿Cómo se puede {t}?", "en": "How do you {t}?"},
+    "how_pl": {"pt": "Como se podem {t}?", "es": "¿Cómo se pueden {t}?", "en": "How do you {t}?"},
     "enables": {"pt": "O que permite {t}?", "es": "¿Qué permite {t}?", "en": "What does {t} allow?"},
     "enables_pl": {"pt": "O que permitem {t}?", "es": "¿Qué permiten {t}?", "en": "What do {t} allow?"},
     "caveat": {"pt": "O que se deve ter em conta ao {t}?", "es": "¿Qué hay que tener en cuenta al {t}?",
@@ -219,6 +219,110 @@ def _situate(prompt: str, about: str, lang: str) -> str:
     return f"{lead} «{about}», {body}"
 
 
+def framework(texts: Sequence[str]) -> str:
+    """The library a source's code and titles name most, as the source writes it: the most
+    frequent root of its dotted code names (torch.save(), tf.distribute…) matched to a
+    CamelCase word of the same source that contains it ("PyTorch") or whose capitals spell it
+    ("TensorFlow" for tf); "" when the source names none."""
+    text = "\n".join(texts)
+    roots = Counter(n.split(".")[0] for n in _CODE_NAME.findall(text) if "." in n.strip(".") and n[:1].islower())
+    camel = Counter(w for w in re.findall(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b", text))
+    for root, _ in roots.most_common(4):
+        r = root.lower()
+        if len(r) < 2 or not r.isalpha():
+            continue
+        fits = [(n, w) for w, n in camel.items()
+                if len(r) >= 3 and r in w.lower() and w.lower() != r
+                or "".join(ch for ch in w if ch.isupper()).lower() == r]
+        if fits:
+            return max(fits)[1]
+    return ""
+
+
+def _title_subject(title: str, texts: Sequence[str]) -> str:
+    """The name a "Name: topic" title opens on, as the source writes it elsewhere ("DTENSORS:
+    Conceptos" → "DTensor", "Keras: Layers y Models" → "Keras"); "" when the title has none."""
+    head = title.split(":", 1)[0].strip()
+    if ":" not in title or not head.isalpha() or len(head) < 3:
+        return ""
+    want = {fold(head), fold(head).rstrip("s")}
+    seen = Counter(w for t in texts for w in re.findall(r"\b[A-Za-z]{3,}\b", t)
+                   if fold(w) in want and not w.isupper() and not w.islower())
+    return max(seen, key=lambda w: (bool(re.search(r"[a-z][A-Z]|^[A-Z]{2}[a-z]", w)), seen[w])) if seen else ""
+
+
+def q_unsituated(prompt: str) -> bool:
+    """No "En X, …" context opens the prompt."""
+    return not re.match(r"^(?:¿\s*)?(?:En|Em|In)\s", prompt)
+
+
+def _skeleton(w: str) -> str:
+    return fold(w)[:1] + re.sub(r"[aeiouy]", "", fold(w)[1:])
+
+
+def _abbreviates(ident: str, text: str) -> bool:
+    """A short part of a code name abbreviates a word of the text, in any language: its
+    consonants open that word's consonants ("__len__()" → "longitud", "str" → "string")."""
+    parts = [p for p in re.split(r"[^A-Za-z]+", ident) if 3 <= len(p) <= 4]
+    return any(len(_skeleton(p)) >= 2 and _skeleton(w).startswith(_skeleton(p))
+               for p in parts for w in words(text) if len(w) > len(p) and fold(w) not in STOPWORDS)
+
+
+def _other_language(q: Question) -> list[str]:
+    """["answer-language"] for a short answer in another language than its stem (a Spanish
+    question on the slide's English note): the student would have to translate to match it."""
+    own = {"es": STOPWORDS_ES, "pt": STOPWORDS_PT}.get(q.lang)
+    plain = [w for w in words(_CODE_NAME.sub(" ", q.answer)) if w.isalpha()]
+    if q.type != "short" or own is None or len(plain) < 4:
+        return []
+    if detect_language(q.answer, default=q.lang) == "en":
+        return ["answer-language"]
+    # "DataParallel: single-process multi-thread; …": not one function word of the stem's language
+    return [] if any(w.lower() in own for w in plain) or re.search(r"[áéíóúñãõç]", q.answer, re.I) \
+        else ["answer-language"]
+
+
+def _whole_sentences(answer: str, limit: int) -> str:
+    """The answer cut to whole sentences within limit characters, without a last sentence
+    that announces what was cut ("Por exemplo:") or a dangling list letter ("D."); "" when
+    not even its first sentence fits."""
+    if len(answer) <= limit:
+        return answer
+    kept = ""
+    for sent in sentences(answer):
+        if len(kept) + len(sent) + 1 > limit:
+            break
+        kept = f"{kept} {sent}".strip()
+    kept = re.sub(r"(?:\s+[A-Z]\.)+$", "", kept)
+    while kept.endswith(":"):
+        cut = max(kept.rfind(". ", 0, len(kept) - 1), kept.rfind("? ", 0, len(kept) - 1))
+        kept = kept[:cut + 1] if cut > 0 else ""
+    return kept
+
+
+def _named_in_stem(q: Question) -> list[str]:
+    """["giveaway"] when every code name a short answer gives extends one the stem already
+    says ("… torch.hub …?" → torch.hub.load()): the stem names the answer."""
+    if q.type != "short":
+        return []
+    asked = [n.rstrip("()") for n in _CODE_NAME.findall(q.prompt) if "." in n]
+    names = [n for n in _CODE_NAME.findall(q.answer) if "." in n]
+    if asked and names and all(any(n.startswith(a + ".") for a in asked) for n in names):
+        return ["giveaway"]
+    return []
+
+
+def _plain_title(title: str) -> str:
+    """A slide title as plain context: its topic after a "Section: topic" colon, no
+    parenthesis, first letter lowered ("Distributed training en TF: Data parallelism" →
+    "data parallelism")."""
+    t = re.sub(r"\s*\([^)]*\)", "", title.rsplit(":", 1)[-1]).strip()
+    ws = t.split()
+    if sum(w[:1].isupper() for w in ws) * 2 > len(ws):  # Title Case: its capitals are no names
+        t = " ".join(w.lower() if w[:1].isupper() and w[1:].islower() else w for w in ws)
+    return _lower_first(t) if len(words(t)) >= 1 else ""
+
+
 _PLAIN_ARTICLE = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|the)\s", re.I)
 _THIRD_PERSON_NEXT = frozenset(
     "el la los las un una lo le les que a al de del su sus o os as um uma no na se the".split())
@@ -240,6 +344,25 @@ def _qualified(label: str, context: str, lang: str) -> str:
     fem = fold(head).endswith(("a", "ao", "dad", "cion", "ade"))
     art = {"es": ("el", "la"), "pt": ("o", "a")}.get(lang, ("", ""))[fem]
     return f"{art} {head.lower()} {label.lower()}".strip()
+
+
+def _object_of(qualified: str, bodies: Sequence[str], lang: str) -> str:
+    """What the qualified action acts on, where a sibling's description says it with the
+    action's verb ("el promediado síncrono" + "… para promediar los pesos" → " de los
+    pesos"): an averaging of what? "" when no description says."""
+    ws = qualified.split()
+    if lang not in ("es", "pt") or len(ws) < 3:
+        return ""
+    root = fold(ws[1])[:6]
+    for b in bodies:
+        m = re.search(rf"\b{re.escape(root)}\w*\s+(?P<obj>(?:los|las|os|as|el|la|o|a)\s+[^\W\d_]{{4,}})", fold(b))
+        if m and len(root) >= 5:
+            art, noun = m.group("obj").split(" ", 1)
+            noun = b[m.start("obj") + len(art) + 1:m.end("obj")]
+            if lang == "pt":
+                return f" d{art} {noun}"  # "dos pesos"
+            return f" {'del' if art == 'el' else 'de ' + art} {noun}"
+    return ""
 
 
 def _attribute(label: str, body: str, course: CourseTerms) -> bool:
@@ -332,7 +455,10 @@ def _restates_label(item: Item) -> bool:
     if _TECH.match(item.label.strip()) or re.search(r"[a-z][A-Z]|\d", item.label):
         return False
     label = {fold(w)[:5] for w in words(item.label) if len(w) >= 4 and fold(w) not in STOPWORDS}
-    return bool(label & stems(item.body))
+    # "Layers predefinidas: Evitan tener que definir …": a prefixed label word holds the body's verb
+    inner = any(fold(b)[:5] in fold(w)[2:] for w in words(item.label) if len(w) >= 8
+                for b in words(item.body) if len(b) >= 5 and fold(b) not in STOPWORDS)
+    return bool(label & stems(item.body)) or inner
 
 
 _CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
@@ -356,8 +482,11 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
     the model answer has them, at most k; code names the answer offers as alternatives
     ("named_modules() o named_parameters()") become one concept "A / B", either of which counts."""
     asked = stems(prompt) | _stems4(prompt)
+    main = _main_text(answer)
 
     def new(c: str) -> bool:
+        if fold(c) not in main and fold(c) in fold(answer):
+            return False  # only in an example list or a parenthesis: a side detail, not the idea
         if _CODE_NAME.fullmatch(c):  # a code name is given only by its own name ("torch.hub" is no torch.hub.load())
             return not re.search(rf"(?<![\w.]){re.escape(c.rstrip('()'))}(?![\w.])", prompt)
         cs = {fold(w)[:5] for w in words(c) if len(w) >= 4 and fold(w) not in STOPWORDS}
@@ -379,6 +508,32 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
             out[out.index(a)] = f"{a} / {b}"
             out.remove(b)
     return tuple(out[:k])
+
+
+_EXAMPLES = re.compile(r"\([^)]+\)|(?:\b(?:pueden? incluir|podem incluir|puede[n]? ser|por ejemplo|por exemplo"
+                       r"|como por ejemplo|tales como|such as|e\.g\.|for example|entre otros|entre outros"
+                       r"|incluyendo|incluindo)\b)[^.;]*",
+                       re.I)
+
+
+def _main_text(answer: str) -> str:
+    """The answer without its side details: parentheses and example lists ("Pueden incluir el
+    reescalado de las imágenes, …", "por ejemplo …"), folded."""
+    return fold(_EXAMPLES.sub(" ", answer))
+
+
+# actions every procedure has: no step's idea
+_PLAIN_ACTION = frozenset("utilizar usar realizar aplicar configurar definir combinar verificar use apply".split())
+
+
+def _step_actions(steps: Sequence[str], goal: str, lang: str) -> list[str]:
+    """The verbs of steps whose own action is the idea ("Congela los parámetros …" →
+    "congelar"), at most two; not the actions every procedure has (utilizar, aplicar) nor
+    what the goal already says."""
+    verbs = _IMPERATIVE.get(lang, {})
+    firsts = [(words(st)[:1] or [""])[0] for st in steps]
+    acts = [verbs[w] for w in firsts if w in verbs and verbs[w] not in _PLAIN_ACTION]
+    return [a for a in dict.fromkeys(acts) if fold(a)[:5] not in {fold(w)[:5] for w in words(goal)}][:2]
 
 
 def _short_name(name: str) -> str:
@@ -457,7 +612,8 @@ class OfflineWriter:
             self._imperative_steps(slide, lang, course, drafts)
             self._cloze(slide, lang, course, drafts)
             for d in drafts:
-                found = defects(d.question, chunk.text, vocab=self._vocab[chunk.source])
+                found = defects(d.question, chunk.text, vocab=self._vocab[chunk.source]) + _named_in_stem(d.question) \
+                    + _other_language(d.question)
                 if found:
                     out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found)))
                 else:
@@ -477,6 +633,7 @@ class OfflineWriter:
             about = self._about(slide)
             if about and not re.match(r"^(En|Em|In)\s+«", prompt):
                 prompt = _situate(prompt, about, q.lang)
+        prompt = self._plain_context(prompt, slide, answer, q.origin, q.lang)
         concepts = self._answer_concepts(q.concepts, prompt, answer) if q.type == "short" else q.concepts
         q = Question(type=q.type, prompt=prompt, answer=answer, citations=(_citation(slide.chunk, quote),),
                      concepts=concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
@@ -488,6 +645,41 @@ class OfflineWriter:
         item_key = "|".join(content_hash(slide.chunk.source, norm(it.text))
                             for it in ([item] if item else []) + list(also))
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
+
+    def _texts(self, source: str) -> list[str]:
+        course = getattr(self, "_course", None)
+        chunks = course.by_source.get(source, []) if course is not None else []
+        return [f"{c.locator.heading or ''}\n{c.text}" for c in chunks]
+
+    def _framework(self, source: str) -> str:
+        cache = self.__dict__.setdefault("_frameworks", {})
+        if source not in cache:
+            cache[source] = framework(self._texts(source))
+        return cache[source]
+
+    def _plain_context(self, prompt: str, slide: Slide, answer: str, origin: str, lang: str) -> str:
+        """Students see no slide titles: "En «Estructura de un modelo en PyTorch», ¿…?" names
+        the subject instead — the name a "Name: topic" title opens on ("En Keras, …"), the
+        source's library where the question is about its code ("En PyTorch, …"), else the
+        title's topic in plain words ("En data parallelism, …"). A procedure ("¿Cómo se puede
+        guardar …?") is situated in the library too."""
+        lib = self._framework(slide.chunk.source)
+        m = re.search(r"(?:^|(?<=\s))(?P<lead>En|Em|In)\s+«(?P<title>[^»]+)»,\s+", prompt)
+        if not m:
+            if lib and origin in ("how", "steps") and q_unsituated(prompt) and fold(lib) not in fold(prompt):
+                return _situate(prompt, lib, lang).replace(f"«{lib}»", lib)
+            return prompt
+        title, rest = m.group("title"), prompt[m.end():]
+        subject = _title_subject(title, self._texts(slide.chunk.source))
+        code = bool(_CODE_NAME.search(f"{rest} {answer}") or fold(lib) in fold(title)
+                    or any(_TECH.match(w) for w in words(rest)))
+        plain = _plain_title(title)
+        if plain and re.match(r"^[a-záéíóú]+(?:ar|er|ir)\s", plain):
+            plain = ""  # "guardar y cargar el modelo …" is an action, not a subject to be "in"
+        subject = subject or (lib if lib and (code or not plain) else plain)
+        if not subject:
+            return prompt
+        return f"{prompt[:m.start()]}{m.group('lead')} {subject}, {rest}"
 
     def _answer_concepts(self, concepts: Sequence[str], prompt: str, answer: str) -> tuple[str, ...]:
         """The key terms a right reply must contain and the stem does not already give: 2–4 of
@@ -627,8 +819,9 @@ class OfflineWriter:
         key_t = "returns" if verb in ("nos devuelve", "devuelve", "retorna", "returns") else "used_for"
         ident = _stems4(m.group("id")) | stems(m.group("id").replace("_", " ").replace(".", " "))
         head = " ".join(m.group("rest").split()[:4])
-        if ident & (_stems4(head) | stems(head)):
-            return  # "cluster_spec devuelve un objeto ClusterSpec": the name is the answer
+        if ident & (_stems4(head) | stems(head)) or _abbreviates(m.group("id"), head):
+            # "cluster_spec devuelve un objeto ClusterSpec", "__len__() devuelve la longitud": the name is the answer
+            return
         prompt = _t(key_t, lang, t=subj)
         answer = _sentence_end(s)
         concepts = self._concepts(m.group("rest"), m.group("id"), course) or (m.group("id"),)
@@ -709,7 +902,7 @@ class OfflineWriter:
             bare = _ARTICLE.sub("", it.label)
             if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
                 continue
-            prompt = self._label_prompt(bare, it, ctx, lang, course)
+            prompt = self._label_prompt(bare, it, ctx, lang, course, [x.text for x in run + list(slide.items)])
             answer = _sentence_end(f"{it.label}: {it.body}")
             prio = 2.1 + self._centrality(bare, slide, course)
             concepts = self._concepts(it.body, bare, course) or (bare,)
@@ -717,13 +910,15 @@ class OfflineWriter:
                                                        origin="definition"), fold(bare), prio))
 
     @staticmethod
-    def _label_prompt(bare: str, it: Item, ctx: tuple[str, str], lang: str, course: CourseTerms) -> str:
-        """The question for one label: what it consists of, is, or means in its context."""
+    def _label_prompt(bare: str, it: Item, ctx: tuple[str, str], lang: str, course: CourseTerms,
+                      texts: list[str]) -> str:
+        """The question for one label: what it consists of (of what: ``texts``, the run's and the
+        slide's lines, say), is, or means in its context."""
         context, in_ctx = ctx
         single = len(words(bare)) == 1 and (_TECH.match(bare) or bare[0].isupper() and bare[1:2].isupper())
         qualified = _qualified(bare, context, lang)
         if qualified:  # "Síncrono" under «Promediado síncrono vs asíncrono»: the averaging, not the word
-            return _t("consists", lang, t=qualified)
+            return _t("consists", lang, t=qualified + _object_of(qualified, texts, lang))
         if single:
             return _t("what_is", lang, t=bare)
         if context and lang in ("es", "pt") and _attribute(bare, it.body, course):
@@ -992,7 +1187,11 @@ class OfflineWriter:
         if lang in ("es", "pt") and not re.search(r"(ar|er|ir|arse|erse|irse)$", first):
             return  # a goal is an action: "guardar el estado del modelo"
         answer = _sentence_end(answer[:1].upper() + answer[1:])
-        prompt = self._situated(slide, _t("how", lang, t=goal), lang)
+        # "se pueden obtener los nombres": the object is the passive subject
+        obj = re.match(r"^\S+\s+(?:solo\s+|só\s+|apenas\s+)?(\S+)\s", goal + " ")
+        plural = obj and (fold(obj.group(1)) in ("los", "las", "os", "as")
+                          or fold(obj.group(1)) not in STOPWORDS and re.fullmatch(r"[^\W\d_]{3,}[^s]s", obj.group(1)))
+        prompt = self._situated(slide, _t("how_pl" if plural else "how", lang, t=goal), lang)
         concepts = _with_code_names(answer, goal, self._concepts(answer, goal, course))
         if not concepts:
             return
@@ -1124,8 +1323,10 @@ class OfflineWriter:
         answer = " ".join(f"{n}. {_sentence_end(it.text)}" for n, it in enumerate(best, start=1))
         concepts = _with_code_names(answer, title, tuple(dict.fromkeys(
             c for it in best for c in self._concepts(it.text, title, course, 1))), k=5)
+        concepts = tuple(dict.fromkeys([*_step_actions([it.text for it in best], title, lang), *concepts]))
         q = Question("short", _t("steps", lang, t=_lower_first(title)), answer, (), concepts[:5] or (title,), "hard",
-                     lang, origin="steps")
+                     lang,
+                     origin="steps")
         here = [it for it in best if it in slide.items]
         out.append(self._draft(slide, here[0], q, "st:" + fold(title)[:50], 3.0,
                                quote=" ".join(it.text for it in here), also=tuple(here[1:])))
@@ -1181,6 +1382,9 @@ class OfflineWriter:
             answer = " ".join(f"{n}. {_sentence_end(s.text)}" for n, s in enumerate(steps, start=1))
             concepts = tuple(dict.fromkeys(c for s in steps
                                            for c in self._concepts(s.text, m.group("goal"), course, 1)))
+            # a step whose own verb is the idea ("Congela los parámetros …"): the verb is a concept
+            concepts = tuple(dict.fromkeys([*_step_actions([st.text for st in steps], m.group("goal"), lang),
+                                            *concepts]))
             q = Question("short", _t("steps", lang, t=m.group("goal")), answer, (), concepts[:5] or (m.group("goal"),),
                          "hard", lang, origin="steps")
             out.append(self._draft(slide, item, q, "st:" + fold(m.group("goal"))[:50], 2.9,
@@ -1281,7 +1485,10 @@ class OfflineWriter:
                                                  "ready-made exercise without an answer in the course: not kept"))
                     continue
                 first = sentences(answer)[0] if sentences(answer) else answer
-                q = Question(type="short", prompt=_clean(prompt), answer=answer[:1500],
+                answer = _whole_sentences(answer, 1500)
+                if not answer:
+                    continue
+                q = Question(type="short", prompt=_clean(prompt), answer=answer,
                              citations=(_citation(chunk, first),),
                              concepts=answer_concepts(course.key_concepts(answer, exclude=prompt), prompt, answer,
                                                       course),
