@@ -170,6 +170,31 @@ class Session:
         self.con.print(f"[dim]next review {when(due, _now())}[/dim]")
 
 
+def _sigint_to_main_thread_only() -> None:
+    """Block SIGINT in this thread, so that every thread started from now on (a model's pools,
+    Chroma's) has it blocked too; :func:`read_line` unblocks it while waiting for the student.
+    Otherwise the kernel may hand Ctrl-C to one of those threads, and the main thread, blocked
+    reading the terminal, never sees it: the session would ignore Ctrl-C. A Ctrl-C pressed while
+    a reply is being graded is held until the next prompt, where it ends the session."""
+    import signal
+
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def read_line(prompt: str) -> str:
+    """``input(prompt)`` with SIGINT unblocked in this (the main) thread only, for as long as it waits."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        return input(prompt)
+    old = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    try:
+        return input(prompt)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool) -> None:
     """`kb study`: generate a first quiz when there is none, build the queue (due, then new), run
     the session on the terminal and print the summary."""
@@ -194,8 +219,9 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
                    "Raise --new for new questions, or generate more with kb quiz generate.")
         return
     repaired = queue.db.repaired
+    _sigint_to_main_thread_only()  # before the grader starts its threads: they inherit the mask
     summary = Session(queue.items, queue.db, course.study_grader(queue.quizzes, offline=offline, warn=warn),
-                      ui.stdout()).run()
+                      ui.stdout(), read=read_line).run()
     if queue.db.repaired != repaired:
         ui.message(f"kb: {queue.db.repaired}; your answer was saved", "yellow")
     ui.study_summary(summary, queue.db.progress(queue.quizzes))
