@@ -30,7 +30,7 @@ from .generate import (
     word_overlap,
 )
 from .quiz import TYPES, Citation, Question
-from .quizcheck import defects
+from .quizcheck import defects, foreign_material, vocabulary
 from .records import Chunk
 from .text import detect_language, fold
 
@@ -224,6 +224,7 @@ class LLMWriter:
 
     client: LLMClient
     batch_passages: int = 3
+    _source_text: dict[str, tuple[str, Any]] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
@@ -262,17 +263,28 @@ class LLMWriter:
                     out.rejected.append(Rejected(prompt or "(no prompt)", why))
         return out
 
+    def _source(self, chunk: Chunk, course: CourseTerms) -> tuple[str, Any]:
+        """The cited source's text (headings and passages, as ``kb eval quiz`` reads it) and its
+        word counts, once per source."""
+        if chunk.source not in self._source_text:
+            chunks = course.by_source.get(chunk.source, [chunk])
+            text = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in chunks)
+            self._source_text[chunk.source] = (text, vocabulary(text))
+        return self._source_text[chunk.source]
+
     @staticmethod
     def _prompt(batch: Sequence[Chunk], request: GenerationRequest, want: int) -> str:
         lang = request.lang or batch[0].lang
         lang_name = LANG_NAMES.get(lang, "the passages' language")
         parts = [f"Passage {i}: ({c.citation()})\n{c.text}" for i, c in enumerate(batch, start=1)]
         diff = f" All of difficulty {request.difficulty}." if request.difficulty else " Mix the difficulties."
+        # the fixed instructions first: a local server (llama.cpp) reuses the prefix it already read
         return (
-            "\n\n".join(parts)
+            _FORMAT % {"types": ", ".join(request.types), "lang": lang_name} + "\n\n"
+            + "\n\n".join(parts)
             + f"\n\nWrite {want} questions in {lang_name} about the most central ideas of these passages, "
-            f"types among {', '.join(request.types)}, each type only where the idea fits it.{diff}\n"
-            + _FORMAT % {"types": ", ".join(request.types), "lang": lang_name}
+            f"types among {', '.join(request.types)}, each type only where the idea fits it.{diff} "
+            "Reply with the JSON object described above."
         )
 
     def _validate(self, raw: Any, batch: Sequence[Chunk], request: GenerationRequest,  # noqa: C901 (debt: split the per-type checks)
@@ -322,7 +334,10 @@ class LLMWriter:
         q = Question(type=qtype, prompt=prompt, answer=answer, choices=choices, correct=correct,
                      citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),),
                      concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
-        found = defects(q, chunk.text, course.embedder)
+        text, vocab = self._source(chunk, course)
+        found = defects(q, chunk.text, course.embedder, vocab)
+        foreign = foreign_material(q, text)  # distractors or false-statement words the deck never uses
+        found += [foreign] if foreign else []
         if found:  # the same checks as the offline writer and kb eval quiz
             return None, "failed checks: " + ", ".join(found)
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""
