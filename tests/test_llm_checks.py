@@ -91,3 +91,28 @@ def test_prompt_starts_with_the_same_instructions_for_every_batch(ws):
     heads = {u.split("Passage 1:")[0] for u in users}
     assert len(heads) == 1 and next(iter(heads)).startswith("Return JSON:")  # one cacheable prefix
     assert all(u.index("Passage 1:") < u.index("\n\nWrite ") for u in users)
+
+
+@pytest.mark.parametrize("question, reason", [
+    # what Qwen2.5-Coder-1.5B wrote on 03Datos.pdf p. 9: the option marked as "not common" is on the slide's list
+    ({**MCQ, "prompt": "No capítulo 12, qual das opções NÃO é usada para trabalhar com a GPU?",
+      "choices": ["nvidia-smi", "tf.device()", "tensorflow-gpu", "dynamic placer"], "correct": 3},
+     "multiple choice asks which option is NOT something"),
+    ({**MCQ, "choices": ["nvidia-smi", "tf.device()", "tensorflow-gpu"]},
+     "multiple choice without 4 choices and a valid correct index"),
+    # "¿Es posible crear conjuntos de datos personalizados …?" → "Sí": a yes/no question, not a statement
+    ({"type": "tf", "prompt": "No capítulo 12, é possível verificar o uso da memória da GPU com nvidia-smi?",
+      "answer": "true", "correct": True, "quote": QUOTE, "concepts": ["nvidia-smi"], "difficulty": "easy"},
+     "true/false written as a question, not a statement"),
+])
+def test_shapes_a_teacher_would_not_keep_are_rejected(ws, question, reason):
+    report, _, _ = _generate(ws, _one_question(question), (question["type"],))
+    assert not report.quiz.questions
+    assert [r.reason for r in report.rejected] == [reason]
+
+
+def test_multiple_choice_prompt_lists_the_deck_terms_for_wrong_options(ws):
+    _, requests, _ = _generate(ws, lambda body: reply({"questions": []}), ("mcq",))
+    user = requests[0]["messages"][-1]["content"]
+    terms = re.search(r"The deck's term list \(wrong options of a multiple choice come from it\): (.*)\n", user)
+    assert terms and {"tf.device", "tf.ConfigProto"} <= set(terms.group(1).split("; "))
