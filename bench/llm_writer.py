@@ -130,14 +130,16 @@ def kb_env(extra: dict[str, str]) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path, "COLUMNS": "400", **extra}  # COLUMNS: rich must not wrap lines
 
 
-def reject_reasons(stderr: str) -> Counter:
-    """Rejected drafts by reason, from the summary's ``rejected: <what> — <reason>`` lines; a
-    draft failing several quizcheck checks counts once under each."""
+def reject_reasons(stderr: str) -> tuple[int, Counter]:
+    """Rejected drafts, and how many by reason, from the summary's ``rejected: <what> — <reason>``
+    lines; a draft failing several quizcheck checks counts once under each."""
     got: Counter = Counter()
+    drafts = 0
     for line in stderr.splitlines():
         m = re.match(r"\s*rejected: .* — (.+)$", line)
         if not m:
             continue
+        drafts += 1
         reason = m.group(1).strip()
         if reason.startswith("failed checks: "):
             got.update(f"check: {d.strip()}" for d in reason[len("failed checks: "):].split(","))
@@ -146,7 +148,7 @@ def reject_reasons(stderr: str) -> Counter:
     m = re.search(r"(\d+) near-duplicate candidates dropped", stderr)
     if m:
         got["near-duplicate"] += int(m.group(1))
-    return got
+    return drafts, got
 
 
 def token_counts(log: str) -> dict[str, float]:
@@ -230,9 +232,9 @@ def main() -> int:  # noqa: C901 (a script: one straight run)
                 f.seek(before)
                 tokens = token_counts(f.read())
             written = len(json.loads(out.read_text(encoding="utf-8"))["questions"]) if out.exists() else 0
-            reasons = reject_reasons(r.stderr)
+            rejected, reasons = reject_reasons(r.stderr)
             row: dict = {"exit": r.returncode, "seconds": round(secs), "asked": args.n, "written": written,
-                         "rejected": sum(v for k, v in reasons.items() if k != "near-duplicate"),
+                         "rejected": rejected,
                          "reasons": dict(reasons.most_common()), **{k: round(v) for k, v in tokens.items()}}
             print(f"{deck}: exit {r.returncode}, {written} of {args.n} questions in {secs:.0f} s "
                   f"({tokens['requests']:.0f} requests; read {tokens['prompt_tokens']:.0f} tokens at "
