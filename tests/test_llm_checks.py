@@ -116,3 +116,21 @@ def test_multiple_choice_prompt_lists_the_deck_terms_for_wrong_options(ws):
     user = requests[0]["messages"][-1]["content"]
     terms = re.search(r"The deck's term list \(wrong options of a multiple choice come from it\): (.*)\n", user)
     assert terms and {"tf.device", "tf.ConfigProto"} <= set(terms.group(1).split("; "))
+
+
+@pytest.mark.parametrize("prompt, found", [
+    # kept by the LLM writer on 05modelos.pdf p. 17-18 before this check: no slide says which is "most used"
+    ("¿Cuál es el servicio de almacenamiento en la nube que más se utiliza?", "subjective"),
+    ("¿Qué plataforma de aprendizaje automático en la nube ofrece más opciones para el entrenamiento?", "subjective"),
+    ("¿Cuál es el aspecto más importante a considerar al utilizar servicios en la nube?", "subjective"),
+    ("No capítulo 12, qual comando verifica o uso da memória da GPU?", None),
+    # the offline writer's template quotes the slide: its words are not the question's opinion
+    ("En «Técnicas», ¿qué término corresponde a esta descripción: «la técnica más usada para balancear»?", None),
+])
+def test_multiple_choice_asking_for_an_opinion_is_subjective(prompt, found):
+    from kb.quiz import Question
+    from kb.quizcheck import subjective
+
+    q = Question("mcq", prompt, "Amazon S3", (), ("Amazon S3",), "easy", "es",
+                 choices=("Amazon S3", "Google Cloud Storage", "Microsoft Azure Blob Storage", "SageMaker"), correct=0)
+    assert subjective(q) == found
