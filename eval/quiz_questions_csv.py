@@ -1,6 +1,9 @@
 """The distinct questions of the review quizzes, unrated, for an independent rater.
 
-    python eval/quiz_questions_csv.py /path/to/scratch/quizzes out.csv
+    python eval/quiz_questions_csv.py /path/to/scratch/quizzes out.csv [QUIZ ...]
+
+QUIZ names a quiz file in the folder without ``.json`` (default: the offline review quizzes;
+``llm-03Datos llm-05modelos`` for bench/llm_writer.py's).
 
 One row per distinct question (the same question in two quizzes, options in another order,
 is listed once, under the id of its first appearance): question_id, source, locator, type,
@@ -20,13 +23,13 @@ QUIZZES = ["review-03Datos-n12", "review-05modelos-n12", "review-course-n20", "r
            "review-05modelos-n30", "review-001TFDist-n12"]
 
 
-def main(folder: Path, out: Path) -> None:
+def main(folder: Path, out: Path, quizzes: list[str] | None = None) -> None:
     rows: dict[tuple, dict] = {}
-    names = [n for n in QUIZZES if (folder / f"{n}.json").exists()]
-    if not names:
-        sys.exit(f"{folder}: no review quizzes; regenerate them with the commands in eval/quiz_review.md")
-    for name in names:
+    for name in quizzes or QUIZZES:
         path = folder / f"{name}.json"
+        if not path.exists():
+            sys.exit(f"{path}: missing; regenerate the quizzes with the commands in eval/quiz_review.md "
+                     "(llm-*: bench/llm_writer.py)")
         for q in json.loads(path.read_text(encoding="utf-8"))["questions"]:
             key = (q["type"], q["prompt"], tuple(sorted(q.get("choices") or ())), q["answer"])
             if key in rows:
@@ -49,6 +52,6 @@ def main(folder: Path, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    main(Path(sys.argv[1]), Path(sys.argv[2]))
+    main(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from .config import Settings
@@ -20,7 +20,7 @@ from .errors import BackendError
 from .quiz import TYPES, Citation, Question
 from .records import Chunk
 from .text import detect_language, fold
-from .writing.checks import defects
+from .writing.checks import defects, foreign_material, norm, vocabulary
 from .writing.generate import (
     SUPPORT_THRESHOLD,
     CourseTerms,
@@ -35,6 +35,15 @@ from .writing.generate import (
 )
 
 LANG_NAMES = {"pt": "Portuguese", "es": "Spanish", "en": "English"}
+# Qwen2.5-Coder-1.5B wrote ~240 tokens a question (bench/llm_writer.py on 03Datos.pdf); six asked
+# for in one reply overran 1500 tokens and ended the run as a truncated reply.
+_MAX_PER_REPLY = 4
+_TOKENS_PER_QUESTION = 320
+# a stem that asks for the option that is NOT something: the 1.5B model marked a listed item as
+# the one "no es común" (03Datos.pdf p. 9), and teachers avoid negative stems anyway
+# ("no" is a negation in Spanish only: in Portuguese it is "em o", "No capítulo 12")
+_NEGATED_STEM = {"es": re.compile(r"\b(no|excepto)\b", re.I), "pt": re.compile(r"\b(não|nao|exceto)\b", re.I),
+                 "en": re.compile(r"\b(not|except)\b", re.I)}
 _GENERIC_CONCEPTS = frozenset("""tecnica technique valor value sistema system forma form proceso processo process
     manera way datos dados data""".split())
 
@@ -205,11 +214,12 @@ _FORMAT = """Return JSON: {"questions": [{
   "type": one of %(types)s,
   "passage": the number of the passage the question comes from,
   "prompt": the question text, in %(lang)s (cloze: a whole sentence with one key course term replaced by _____;
-            tf: a whole statement that is clearly true or clearly false given the passage),
+            tf: a statement, not a question, that is clearly true or clearly false given the passage),
   "answer": the model answer in %(lang)s, a whole sentence (cloze: the missing term; tf: "true" or "false";
             mcq: the correct choice text),
-  "choices": for mcq only, 4 options of the same kind (all methods, all datasets, all strategies) taken from the
-             passages, one correct, none naming the same thing as another, none repeated in the prompt,
+  "choices": for mcq only, 4 options of the same kind (all methods, all datasets, all strategies), each a term
+             of the passages or of the deck's term list, one correct, none naming the same thing as another, none
+             repeated in the prompt; ask which one IS something, never which one is NOT,
   "correct": for mcq the index (0-3) of the correct choice; for tf true or false,
   "quote": the sentence of the passage that supports the answer, copied exactly,
   "concepts": 2-4 key terms of the course that a correct answer must contain (never generic words such as
@@ -224,6 +234,8 @@ class LLMWriter:
 
     client: LLMClient
     batch_passages: int = 3
+    _source_text: dict[str, tuple[str, Any]] = field(default_factory=dict, repr=False)
+    _terms: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
@@ -247,9 +259,10 @@ class LLMWriter:
                                   f"of {target} wanted")
                 break
             batch = usable[i : i + self.batch_passages]
-            want = min(6, max(2, target - len(out.drafts)))
+            want = min(_MAX_PER_REPLY, max(2, target - len(out.drafts)))
             try:
-                reply = self.client.chat_json(_SYSTEM, self._prompt(batch, request, want))
+                user = self._prompt(batch, request, want, self._deck_terms(batch, course))
+                reply = self.client.chat_json(_SYSTEM, user, max_tokens=_TOKENS_PER_QUESTION * want + 300)
             except BackendError as e:
                 out.errors.append(e.message + (f" — {e.hint}" if e.hint else ""))
                 break  # the endpoint is failing; keep what we have
@@ -262,17 +275,42 @@ class LLMWriter:
                     out.rejected.append(Rejected(prompt or "(no prompt)", why))
         return out
 
+    def _source(self, chunk: Chunk, course: CourseTerms) -> tuple[str, Any]:
+        """The cited source's text (headings and passages, as ``kb eval quiz`` reads it) and its
+        word counts, once per source."""
+        if chunk.source not in self._source_text:
+            chunks = course.by_source.get(chunk.source, [chunk])
+            text = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in chunks)
+            self._source_text[chunk.source] = (text, vocabulary(text))
+        return self._source_text[chunk.source]
+
+    def _deck_terms(self, batch: Sequence[Chunk], course: CourseTerms, k: int = 40) -> list[str]:
+        """Course terms (defined, bold, identifiers) that the batch's sources use, most specific
+        first: the wrong options of a multiple choice must come from the same deck."""
+        first = {c.source: c for c in batch}
+        key = "\0".join(sorted(first))
+        if key not in self._terms:
+            text = " ".join(norm(self._source(c, course)[0]) for c in first.values())
+            found = [t for t in course.pool if norm(t) and f" {norm(t)} " in f" {text} "]
+            found.sort(key=lambda t: (-course.importance(t), fold(t)))
+            self._terms[key] = sorted(found[:k], key=fold)
+        return self._terms[key]
+
     @staticmethod
-    def _prompt(batch: Sequence[Chunk], request: GenerationRequest, want: int) -> str:
+    def _prompt(batch: Sequence[Chunk], request: GenerationRequest, want: int, terms: Sequence[str] = ()) -> str:
         lang = request.lang or batch[0].lang
         lang_name = LANG_NAMES.get(lang, "the passages' language")
         parts = [f"Passage {i}: ({c.citation()})\n{c.text}" for i, c in enumerate(batch, start=1)]
         diff = f" All of difficulty {request.difficulty}." if request.difficulty else " Mix the difficulties."
+        # the fixed instructions first: a local server (llama.cpp) reuses the prefix it already read
         return (
-            "\n\n".join(parts)
+            _FORMAT % {"types": ", ".join(request.types), "lang": lang_name} + "\n\n"
+            + (f"The deck's term list (wrong options of a multiple choice come from it): {'; '.join(terms)}\n\n"
+               if terms and "mcq" in request.types else "")
+            + "\n\n".join(parts)
             + f"\n\nWrite {want} questions in {lang_name} about the most central ideas of these passages, "
-            f"types among {', '.join(request.types)}, each type only where the idea fits it.{diff}\n"
-            + _FORMAT % {"types": ", ".join(request.types), "lang": lang_name}
+            f"types among {', '.join(request.types)}, each type only where the idea fits it.{diff} "
+            "Reply with the JSON object described above."
         )
 
     def _validate(self, raw: Any, batch: Sequence[Chunk], request: GenerationRequest,  # noqa: C901 (debt: split the per-type checks)
@@ -298,11 +336,16 @@ class LLMWriter:
         if qtype == "mcq":
             choices = tuple(str(c).strip() for c in raw.get("choices") or [] if str(c).strip())
             correct = raw.get("correct")
-            if (len(choices) < 3 or not isinstance(correct, int) or isinstance(correct, bool)
+            if (len(choices) < 4 or not isinstance(correct, int) or isinstance(correct, bool)
                     or not 0 <= correct < len(choices)):
-                return None, "multiple choice without 3+ choices and a valid correct index"
+                return None, "multiple choice without 4 choices and a valid correct index"
+            negation = _NEGATED_STEM.get(request.lang or chunk.lang, _NEGATED_STEM["en"])
+            if negation.search(prompt):
+                return None, "multiple choice asks which option is NOT something"
             answer = choices[correct]
         elif qtype == "tf":
+            if prompt.rstrip().endswith("?") and "? " not in prompt:
+                return None, "true/false written as a question, not a statement"  # "¿Es posible …?" → "Sí"
             correct = raw.get("correct")
             if not isinstance(correct, bool):
                 correct = fold(answer).startswith(("true", "verdad", "sim", "si", "yes"))
@@ -322,7 +365,10 @@ class LLMWriter:
         q = Question(type=qtype, prompt=prompt, answer=answer, choices=choices, correct=correct,
                      citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),),
                      concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
-        found = defects(q, chunk.text, course.embedder)
+        text, vocab = self._source(chunk, course)
+        found = defects(q, chunk.text, course.embedder, vocab)
+        foreign = foreign_material(q, text)  # distractors or false-statement words the deck never uses
+        found += [foreign] if foreign else []
         if found:  # the same checks as the offline writer and kb eval quiz
             return None, "failed checks: " + ", ".join(found)
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""

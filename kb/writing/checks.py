@@ -16,7 +16,9 @@ writer's validation and ``kb eval quiz``. Each check returns a defect name or no
 - ``subjective``: a true statement that rests on an opinion ("una técnica poderosa",
   "avanzada", "el más común"): a student cannot judge it from the facts; a definition that is
   a value judgement and a purpose ("es una técnica importante para …") or a short one that is
-  mostly an opinion ("um paradigma popular para realizar grandes operações");
+  mostly an opinion ("um paradigma popular para realizar grandes operações"); a multiple choice
+  whose own question asks for an opinion or a superlative ("¿Cuál es el servicio de almacenamiento
+  en la nube que más se utiliza?", "el aspecto más importante");
 - ``restates-question``: the model answer opens by repeating the stem ("¿Para qué sirve
   congelar los parámetros?" → "Congela los parámetros …");
 - ``glued-words``: two words the PDF text ran together ("elsistema");
@@ -294,8 +296,15 @@ _VALUE_HEAD = re.compile(r"^(?:un|una|um|uma|a|an)\s+\w+\s+(?:muy\s+|muito\s+|ve
                          r"important|essential|useful|key)\b", re.I)
 
 
+_SUPERLATIVE = re.compile(r"\b(más|mais|most)\b", re.I)
+
+
 def subjective(q: Question) -> str | None:
-    """A true statement, or a definition's model answer, that rests on an opinion."""
+    """A true statement, a definition's model answer, or a multiple-choice question, that rests
+    on an opinion."""
+    if q.type == "mcq" and q.prompt.rstrip().endswith("?"):
+        asked = re.sub(r"«[^»]*»", " ", q.prompt)  # the question's own words, not a quoted slide sentence
+        return "subjective" if _SUBJECTIVE.search(asked) or _SUPERLATIVE.search(asked) else None
     if q.type == "tf" and q.correct is True:
         return "subjective" if _SUBJECTIVE.search(statement(q)) else None
     if q.type == "short" and q.origin == "definition":
