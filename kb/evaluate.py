@@ -104,7 +104,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     not support (true/false: a true statement must be in the passage, a false one must
     contradict a quote that is), distractors or false-statement words the cited source never
     mentions (implausible to its students), an answer another question writes in its stem
-    (``answer-elsewhere``), plus off-topic (for a ``--topic`` quiz: the cited passage is
+    (``answer-elsewhere``), a claim the source's own code contradicts (``contradicts-code``), a
+    short answer of empty qualifiers (``vague-answer``), plus off-topic (for a ``--topic`` quiz: the cited passage is
     not about the topic), a language that is not the question's, and near-duplicates
     (prompt + answer cosine ≥ 0.88, the later one counts). The headline ``clean`` is the share
     of questions with none of these.
@@ -123,8 +124,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         answers_elsewhere,
         defects,
         duplicate_questions,
-        foreign_material,
         position_skew,
+        source_defects,
         vocabulary,
     )
     from .writing.generate import passage_usable, topic_relevance
@@ -144,8 +145,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     for q, cid in zip(qs, cited_ids, strict=True):
         chunk = chunks.get(cid)
         f = defects(q, chunk.text, ws.embedder, vocabs.get(chunk.source)) if chunk else ["unsupported"]
-        foreign = foreign_material(q, source_text[chunk.source]) if chunk else None
-        found.append(f + ([foreign] if foreign else []))
+        found.append(f + (source_defects(q, source_text[chunk.source]) if chunk else []))
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:
         rel = topic_relevance(ws.embedder, topic, [chunks[c].text if c in chunks else "" for c in cited_ids])

@@ -20,7 +20,7 @@ from .errors import BackendError
 from .quiz import TYPES, Citation, Question
 from .records import Chunk
 from .text import detect_language, fold
-from .writing.checks import defects, foreign_material, norm, vocabulary
+from .writing.checks import defects, norm, source_defects, vocabulary
 from .writing.generate import (
     SUPPORT_THRESHOLD,
     CourseTerms,
@@ -367,8 +367,7 @@ class LLMWriter:
                      concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
         text, vocab = self._source(chunk, course)
         found = defects(q, chunk.text, course.embedder, vocab)
-        foreign = foreign_material(q, text)  # distractors or false-statement words the deck never uses
-        found += [foreign] if foreign else []
+        found += source_defects(q, text)  # words the deck never uses, claims its own code contradicts
         if found:  # the same checks as the offline writer and kb eval quiz
             return None, "failed checks: " + ", ".join(found)
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""

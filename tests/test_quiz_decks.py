@@ -143,8 +143,10 @@ def test_cut_off_line_is_seen_and_no_longer_written(course):
     assert cut_off(old, mnist.text) == "cut-off"
     r, _ = _generate(course, ["--source", "corpora/05modelos.pdf", "-n", "30"], "m05")
     prompts = [q["prompt"] for q in json.loads(r.stdout)["questions"]]
-    # the article kept (never "¿Qué es parámetros?") and the subject situated (of a PyTorch model)
-    assert "En PyTorch, ¿qué son los parámetros?" in prompts  # v5: the library, not the slide title
+    # the article kept (never "¿Qué es parámetros?") and the subject situated (of a PyTorch model);
+    # v6 asks p. 4's two labelled parts as one question instead of each label on its own
+    assert "¿Cuáles son los dos componentes principales de un modelo en PyTorch?" in prompts
+    assert not any("qué es parámetros" in p.lower() for p in prompts)
     for q in json.loads(r.stdout)["questions"]:
         assert not q["answer"].rstrip(" .”").endswith((" y", " el", " para", " los", " de")), q
 

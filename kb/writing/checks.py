@@ -30,7 +30,13 @@ writer's validation and ``kb eval quiz``. Each check returns a defect name or no
   _____ solicitado …";
 - ``duplicate-question`` (whole quiz): two questions that ask the same thing;
 - ``answer-elsewhere`` (whole quiz): the answer of one question is written in another's stem
-  ("… pasamos el diccionario state_dict() …" beside "El método _____ devuelve un diccionario …").
+  ("… pasamos el diccionario state_dict() …" beside "El método _____ devuelve un diccionario …");
+- ``contradicts-code`` (against the whole source): the question holds true that a function takes
+  a parameter ("torch.save() con el parámetro map_location") which the source's own code only ever
+  passes to other functions (``torch.load(…, map_location='cuda')``), or to use F() instead of G()
+  where the source's code calls G() and never F(): the slide's sentence is wrong, its example right;
+- ``vague-answer``: a short model answer that rests on words with no content of their own
+  ("la extensión correcta y el formato correspondiente para una carga adecuada").
 
 Stdlib only; the optional embedder lets a paraphrased answer count as supported.
 """
@@ -52,7 +58,7 @@ _QUOTE_OVERLAP = 0.8  # a false statement's quote, a filled-in cloze: most of th
 SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
 DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor", "dangling-reference",
            "subjective", "restates-question", "glued-words", "duplicate-question", "no-context", "no-subject",
-           "answer-elsewhere")
+           "answer-elsewhere", "contradicts-code", "vague-answer")
 _BLANK = re.compile(r"_{3,}")
 
 
@@ -325,7 +331,7 @@ def _answer_body(q: Question) -> str:
     a = q.answer
     if q.origin == "purpose":
         return re.sub(r"^(Para|To|In order to)\s+", "", a)
-    if q.origin == "compare":  # "A: … ; B: …": each side without its label
+    if q.origin in ("compare", "parts"):  # "A: … ; B: …": each side without its label
         return re.sub(r"(?:^|[.;]\s+)[^:;.]{2,60}:\s", " ", a).strip()
     m = re.match(r"^[^:]{2,60}:\s+(.*)$", a)
     if m:
@@ -486,6 +492,100 @@ def foreign_material(q: Question, source_text: str) -> str | None:
     return None
 
 
+# "torch.save() con el parámetro map_location", "the map_location argument of torch.load()"
+_PARAM_WORD = r"(?:parámetro|parâmetro|argumento|parameter|argument|opción|opção|option)"
+_CALL_NAME = r"(?P<f>[A-Za-z_][\w.]*)\(\)"
+_PARAM_CLAIMS = (
+    re.compile(_CALL_NAME + r"\s+(?:con|com|with|y|e|and)\s+(?:el|o|the|su|seu|its)?\s*" + _PARAM_WORD
+               + r"\s+(?P<p>[A-Za-z_]\w*)", re.I),
+    re.compile(r"(?:el|o|the)\s+" + _PARAM_WORD + r"\s+(?P<p>[A-Za-z_]\w*)\s+(?:de|do|da|of)\s+(?:la función\s+|"
+               r"el método\s+|a função\s+|o método\s+|the function\s+|the method\s+)?" + _CALL_NAME, re.I),
+)
+_CALLER_WINDOW = 300  # characters searched back from "param=" for the call it is passed to
+# "utilizamos el método parameters() en lugar de state_dict()"
+_INSTEAD = re.compile(r"(?P<f>[A-Za-z_][\w.]*)\(\)\s+(?:en lugar de|en vez de|em vez de|ao invés de|instead of)\s+"
+                      r"(?:\w+\s+){0,2}?(?P<g>[A-Za-z_][\w.]*)\(\)")
+
+
+def calls_passing(param: str, source_text: str) -> set[str]:
+    """The names of the calls the source's code passes ``param=`` to: ``torch.load`` for
+    "model.load_state_dict(torch.load('m.pth', map_location='cuda'))"."""
+    out: set[str] = set()
+    for m in re.finditer(rf"(?<![\w.]){re.escape(param)}\s*=(?!=)", source_text):
+        depth, i = 0, m.start() - 1
+        while i >= max(0, m.start() - _CALLER_WINDOW):
+            ch = source_text[i]
+            if ch == ")":
+                depth += 1
+            elif ch == "(":
+                if depth == 0:
+                    name = re.search(r"([A-Za-z_][\w.]*)\s*$", source_text[:i])
+                    if name:
+                        out.add(name.group(1))
+                    break
+                depth -= 1
+            i -= 1
+    return out
+
+
+def code_calls(name: str, source_text: str) -> bool:
+    """The source's code calls ``name``: on a receiver ("model.state_dict()") or with arguments
+    ("torch.save(model, 'm.pth')"), not just names it in a sentence ("el método state_dict()")."""
+    short = re.escape(name.split(".")[-1])
+    return bool(re.search(rf"[\w)\]]\.{short}\(|(?<![\w.]){re.escape(name)}\(\s*[^)\s]", source_text))
+
+
+def _held_true(q: Question) -> str:
+    """What a question states as true: a short answer, a true statement, a sentence completed."""
+    if q.type == "short":
+        return q.answer
+    if q.type == "tf":
+        return statement(q) if q.correct is True else ""
+    return statement(q).replace("_____", q.correct_text)
+
+
+def code_contradiction(q: Question, source_text: str) -> str | None:
+    """'contradicts-code' when the question holds true that F() takes parameter P while the
+    source's own code passes P only to other functions (torch.save() "with map_location" in a
+    deck whose example is torch.load(…, map_location=…)), or that one uses F() instead of G()
+    while the source's code calls G() and never F() ("parameters() en lugar de state_dict()"
+    beside torch.save(model.state_dict(), …))."""
+    text = _held_true(q)
+    for m in _INSTEAD.finditer(text):  # use F() instead of G(), where every example uses G() and none F()
+        if code_calls(m.group("g"), source_text) and not code_calls(m.group("f"), source_text):
+            return "contradicts-code"
+    for pat in _PARAM_CLAIMS:
+        for m in pat.finditer(text):
+            f, p = m.group("f"), m.group("p")
+            callers = calls_passing(p, source_text)
+            if callers and not any(c.split(".")[-1] == f.split(".")[-1] for c in callers):
+                return "contradicts-code"
+    return None
+
+
+# words that qualify without saying anything ("la extensión correcta", "una carga adecuada")
+_EMPTY_QUALIFIERS = frozenset(fold(w) for w in """correcto correcta correctos correctas correto correta adecuado
+    adecuada adecuados adecuadas adequado adequada correspondiente correspondientes apropiado apropiada apropiados
+    apropiadas apropriado apropriada conveniente convenientes debido debida oportuno oportuna pertinente pertinentes
+    deseado deseada correct appropriate proper suitable corresponding relevant""".split())
+_VAGUE_AT = 2  # qualifiers in one short answer (hand-set on 05modelos p. 10, which has 3)
+
+
+def vague_answer(q: Question) -> str | None:
+    """'vague-answer' when a short model answer of at most 25 words leans on two or more empty
+    qualifiers: it says to do things "correctly" without saying what is correct."""
+    if q.type != "short" or len(words(q.answer)) > 25:
+        return None
+    return "vague-answer" if sum(fold(w) in _EMPTY_QUALIFIERS for w in words(q.answer)) >= _VAGUE_AT else None
+
+
+def source_defects(q: Question, source_text: str) -> list[str]:
+    """The defects seen only against the whole source: material it never mentions, claims its
+    own code contradicts."""
+    found = [foreign_material(q, source_text), code_contradiction(q, source_text)]
+    return [d for d in found if d]
+
+
 def same_thing(a: str, b: str) -> bool:
     """Two options that name the same thing: equal up to case/accents/inflection, or one
     contained in the other."""
@@ -603,7 +703,8 @@ def defects(q: Question, passage: str, embedder=None, vocab: Counter | None = No
     word counts of its source, to see glued words)."""
     found = [cut_off(q, passage), giveaway(q), duplicate_choices(q), unsupported(q, passage, embedder),
              dangling_reference(q), subjective(q), restates_question(q), no_context(q),
-             glued_words(q, vocab or vocabulary(passage)), no_subject(q, vocab or vocabulary(passage))]
+             glued_words(q, vocab or vocabulary(passage)), no_subject(q, vocab or vocabulary(passage)),
+             vague_answer(q)]
     return [d for d in found if d]
 
 

@@ -583,10 +583,11 @@ def _take_rounds(sel: _Selection, ordered_groups: list[list[Draft]], request: Ge
                 progress = True
 
 
-def _no_lone_mcq(sel: _Selection, pool: list[Draft]) -> None:
+def _no_lone_mcq(sel: _Selection, pool: list[Draft], alternates: Sequence[Draft] = ()) -> None:
     """One multiple choice alone has its right option wherever it is: 100 % at one position.
     Bring in a second (in place of the weakest true/false or cloze), else ask the lone one as
-    the cloze written from the same sentence."""
+    the cloze written from the same sentence (among ``alternates``, the drafts before one
+    question per sentence was kept), else the next best idea."""
     mcqs = [d for d in sel.chosen if d.question.type == "mcq"]
     if len(mcqs) != 1:
         return
@@ -606,22 +607,27 @@ def _no_lone_mcq(sel: _Selection, pool: list[Draft]) -> None:
         if d is not lone:
             rest.take(d)
     ranked = sorted(pool, key=lambda d: -d.priority)
-    other = next((d for d in ranked if d.question.type != "mcq" and rest.free(d)), None)
-    if other is not None:  # the same sentence's cloze or how-question, or the next best idea
+    same = [d for d in alternates if d.item == lone.item and d.question.type == "cloze" and rest.free(d)]
+    other = next(iter(same), None) or next((d for d in ranked if d.question.type != "mcq" and rest.free(d)), None)
+    if other is not None:  # the same sentence's cloze, or the next best idea
         sel.chosen[sel.chosen.index(lone)] = other
 
 
-def select(drafts: list[Draft], request: GenerationRequest) -> tuple[list[Draft], list[str]]:
+def select(drafts: list[Draft], request: GenerationRequest,
+           alternates: Sequence[Draft] = ()) -> tuple[list[Draft], list[str]]:
     """Up to n questions, central ideas first, spread over sources and sections (one question
     per section per round), one question per idea and per term, no type above ~40 % when
-    several were asked for. Returns the chosen drafts and notes on why fewer were chosen."""
+    several were asked for. ``alternates`` (every draft, before :func:`dedupe`) give a lone
+    multiple choice its own sentence's cloze. Returns the chosen drafts and notes on why fewer
+    were chosen."""
     notes: list[str] = []
     ordered_groups = _section_groups(_selection_pool(drafts, request, notes))
     cap = max(2, math.ceil(0.4 * request.n)) if len(request.types) > 1 else request.n
     sel = _Selection()
     _take_type_floors(sel, ordered_groups, request)
     _take_rounds(sel, ordered_groups, request, cap)
-    _no_lone_mcq(sel, [d for g in ordered_groups for d in g])
+    _no_lone_mcq(sel, [d for g in ordered_groups for d in g],
+                 [d for d in alternates if d.question.type in request.types])
     order = {t: i for i, t in enumerate(TYPES)}
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 
@@ -715,7 +721,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     # one question per sentence among the types asked for (a short question does not keep out
     # the multiple choice of its sentence from a --types mcq,tf quiz)
     kept, dup = dedupe([d for d in out.drafts if d.question.type in request.types], ws.embedder)
-    chosen, notes = select(kept, request)
+    chosen, notes = select(kept, request, out.drafts)
     notes = out.notes + notes
     if len(chosen) < request.n:
         scope = (f"--topic {request.topic!r}" if request.topic else

@@ -45,6 +45,7 @@ from .checks import (
     no_context,
     norm,
     same_thing,
+    source_defects,
     stems,
     unglue,
     vocabulary,
@@ -98,6 +99,8 @@ _T = {
     "enables_pl": {"pt": "O que permitem {t}?", "es": "¿Qué permiten {t}?", "en": "What do {t} allow?"},
     "caveat": {"pt": "O que se deve ter em conta ao {t}?", "es": "¿Qué hay que tener en cuenta al {t}?",
                "en": "What must you keep in mind when {t}?"},
+    "parts": {"pt": "Quais são {a} {n} {k} de {t}?", "es": "¿Cuáles son {a} {n} {k} de {t}?",
+              "en": "What are the {n} {k} of {t}?"},
     "by": {"pt": "Utilizar {t}.", "es": "Utilizar {t}.", "en": "Use {t}."},
     "tf": {"pt": "Verdadeiro ou falso? {s}", "es": "¿Verdadero o falso? {s}", "en": "True or false? {s}"},
     "true": {"pt": "Verdadeiro", "es": "Verdadero", "en": "True"},
@@ -188,7 +191,15 @@ _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)
 
 # questions that ask to explain, compare or apply (how, steps, where, the difference) rank a
 # little above recall of one line at the same centrality (hand-set, writer v3)
-_EXPLAIN = frozenset({"compare", "steps", "how", "scope"})
+_EXPLAIN = frozenset({"compare", "steps", "how", "scope", "parts"})
+# "Un modelo en PyTorch se compone de dos componentes principales: la arquitectura … y los parámetros …"
+_PARTS = re.compile(
+    r"^(?P<whole>[A-ZÁÉÍÓÚ][^:;]{3,80}?)\s+(?:se compone de|se componen de|consta de|constan de|está formad[oa] por|"
+    r"están formad[oa]s por|está compuest[oa] por|é compost[oa] por|são compost[oa]s por|é formad[oa] por|"
+    r"consists of|is made up of|is composed of)\s+(?P<n>dos|tres|cuatro|dois|duas|três|quatro|two|three|four)\s+"
+    r"(?P<kind>[^:,;]{3,40}?)\s*:\s*(?P<parts>.+?)\.?$")
+_NUMBER = {"dos": 2, "tres": 3, "cuatro": 4, "dois": 2, "duas": 2, "três": 3, "quatro": 4, "two": 2, "three": 3,
+           "four": 4}
 _EXPLAIN_BONUS = 0.2
 
 
@@ -585,6 +596,7 @@ class OfflineWriter:
         self._harvest(passages, request, course, out)
         entities = self._entities(course)
         skipped_lang = 0
+        source_text: dict[str, str] = {}  # the whole source's text, for claims its own code contradicts
         for chunk in passages:
             if not passage_usable(chunk) or (chunk.locator.heading and _EXERCISE_HEADING.search(chunk.locator.heading)):
                 continue
@@ -599,8 +611,11 @@ class OfflineWriter:
             if chunk.source not in self._vocab:
                 self._vocab[chunk.source] = vocabulary(
                     "\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
+                source_text[chunk.source] = "\n".join(self._texts(chunk.source))
+            whole = source_text[chunk.source]
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
+            self._parts(slide, lang, course, drafts)
             self._labels(slide, lang, course, drafts)
             self._entity_items(slide, lang, course, entities, drafts)
             self._purpose(slide, lang, course, drafts)
@@ -613,7 +628,7 @@ class OfflineWriter:
             self._cloze(slide, lang, course, drafts)
             for d in drafts:
                 found = defects(d.question, chunk.text, vocab=self._vocab[chunk.source]) + _named_in_stem(d.question) \
-                    + _other_language(d.question)
+                    + _other_language(d.question) + source_defects(d.question, whole)
                 if found:
                     out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found)))
                 else:
@@ -746,6 +761,33 @@ class OfflineWriter:
                 self._copula(slide, item, s, lang, course, out)
                 self._returns(slide, item, s, lang, course, out)
 
+    def _parts(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """"X se compone de dos componentes principales: A y B" with the labelled bullets "A: …",
+        "B: …" under it → "¿Cuáles son los dos componentes principales de X?", the parts with what
+        each is as the model answer. It uses up the labelled bullets: asking what "la arquitectura"
+        means on its own is the weaker question (a bare synonym)."""
+        for item in slide.items:
+            m = _PARTS.match(item.text) if item.whole and not item.label else None
+            if not m:
+                continue
+            n = _NUMBER[fold(m.group("n"))]
+            parts = stems(m.group("parts"))
+            run = [it for it in slide.items if it.index > item.index and it.label and it.whole][:n]
+            if len(run) != n or len({it.run for it in run}) != 1 \
+                    or not all(stems(_ARTICLE.sub("", it.label)) <= parts for it in run):
+                continue  # the bullets under it are not the parts it announces
+            whole, kind = m.group("whole"), m.group("kind").strip()
+            if dangling(whole) or any(fold(w) in _PRONOUN for w in words(whole)):
+                continue
+            shown = whole if _TECH.match(words(whole)[0]) else _lower_first(whole)
+            fem = fold(words(kind)[0]) in ("partes", "fases", "etapas", "capas", "clases", "classes", "camadas")
+            art = {"es": ("los", "las"), "pt": ("os", "as")}.get(lang, ("", ""))[fem]
+            prompt = _t("parts", lang, a=art, n=m.group("n"), k=kind, t=shown)
+            answer = " ".join(_sentence_end(f"{it.label}: {it.body}") for it in run)
+            concepts = tuple(_ARTICLE.sub("", it.label) for it in run)
+            q = Question("short", prompt, answer, (), concepts, "medium", lang, origin="parts")
+            out.append(self._draft(slide, item, q, "parts:" + fold(whole)[:50], 3.0, quote=item.text, also=run))
+
     def _copula(self, slide: Slide, item: Item, s: str, lang: str, course: CourseTerms, out: list[Draft],
                 term: str | None = None, verb: str | None = None, definition: str | None = None) -> bool:
         ctx = ""
@@ -818,7 +860,7 @@ class OfflineWriter:
         verb = m.group("verb")
         key_t = "returns" if verb in ("nos devuelve", "devuelve", "retorna", "returns") else "used_for"
         ident = _stems4(m.group("id")) | stems(m.group("id").replace("_", " ").replace(".", " "))
-        head = " ".join(m.group("rest").split()[:4])
+        head = " ".join(m.group("rest").split()[:6])  # "una lista de todos los parámetros": parameters() says it
         if ident & (_stems4(head) | stems(head)) or _abbreviates(m.group("id"), head):
             # "cluster_spec devuelve un objeto ClusterSpec", "__len__() devuelve la longitud": the name is the answer
             return

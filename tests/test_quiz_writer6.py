@@ -1,0 +1,165 @@
+"""Writer v6: the classes of question raters 5C and 5D did not keep on 05modelos.pdf and
+03Datos.pdf that the deck itself can show to be wrong or weak (eval/quiz_review_independent_v5.csv),
+pinned on the real page that produced each:
+
+- a slide sentence its own code example contradicts ("torch.save() con el parámetro
+  map_location", p. 14, beside ``torch.load(…, map_location='cuda')``; "parameters() en lugar de
+  state_dict()", p. 9, beside ``torch.save(model.state_dict(), …)``) → ``contradicts-code``;
+- a model answer of empty qualifiers ("la extensión correcta … el formato correspondiente … una
+  carga adecuada", p. 10) → ``vague-answer``;
+- two labelled parts asked one by one as bare synonyms ("¿qué significa «arquitectura»?", p. 4)
+  → the parts the slide announces, asked together;
+- "¿Qué devuelve parameters()?" → "una lista de todos los parámetros": the name is the answer;
+- a lone multiple choice replaced by an unrelated idea instead of its own sentence's cloze
+  (DataParallel, 03Datos p. 15).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from kb.config import Settings
+from kb.quiz import Question
+from kb.workspace import open_workspace
+from kb.writing.checks import calls_passing, code_contradiction, defects, vague_answer
+from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
+from kb.writing.offline import OfflineWriter
+
+from .conftest import CORPORA, SOURCES, needs_corpora, run_kb, seed_embedding_cache
+
+pytestmark = [needs_corpora, pytest.mark.slow]
+
+DECKS = ("03Datos.pdf", "05modelos.pdf")
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory, decks_home, course_template):
+    root = tmp_path_factory.mktemp("w6")
+    shutil.copytree(SOURCES, root / "sources")
+    (root / "corpora").mkdir()
+    for name in DECKS:
+        shutil.copy(CORPORA / name, root / "corpora" / name)
+    seed_embedding_cache(root / ".kb", decks_home, course_template / ".kb")
+    r = run_kb(["ingest", "sources", "corpora"], cwd=root)
+    assert r.returncode == 0, r.stderr
+    return root
+
+
+@pytest.fixture(scope="module")
+def ws(root):
+    return open_workspace(Settings(home=root / ".kb"))
+
+
+@pytest.fixture(scope="module")
+def written(ws):
+    """Per deck: every draft that passed the checks, what was rejected, and the -n 12 quiz."""
+    chunks = list(ws.store.all_chunks())
+    course = CourseTerms(chunks, ws.embedder)
+    out = {}
+    for deck in DECKS:
+        req = GenerationRequest(n=12, sources=(f"corpora/{deck}",))
+        w = OfflineWriter().write(choose_passages(ws, req, chunks), req, course)
+        kept, _ = dedupe(w.drafts, ws.embedder)
+        chosen, _ = select(kept, req, w.drafts)
+        out[deck] = {"drafts": [d.question for d in w.drafts], "rejected": w.rejected,
+                     "quiz": [d.question for d in chosen]}
+    return out
+
+
+def _deck_text(ws, deck):
+    return "\n".join(f"{c.locator.heading or ''}\n{c.text}" for c in ws.store.all_chunks()
+                     if c.source.endswith(deck))
+
+
+def _cloze(sentence, answer):
+    return Question("cloze", f"Completa el espacio en blanco: {sentence}", answer, (), (answer,), lang="es")
+
+
+def test_the_deck_code_shows_which_call_takes_map_location(ws):
+    text = _deck_text(ws, "05modelos.pdf")
+    assert calls_passing("map_location", text) == {"torch.load"}
+    wrong = _cloze("Al guardar un modelo que se encuentra en la GPU, asegúrate de utilizar torch.save() con el "
+                   "parámetro _____ para especificar que el modelo debe guardarse en la GPU.", "map_location")
+    right = _cloze("Al cargar un modelo guardado que se encuentra en la GPU, utiliza torch.load() con el parámetro "
+                   "_____ para cargar el modelo directamente en la GPU.", "map_location")
+    assert code_contradiction(wrong, text) == "contradicts-code"
+    assert code_contradiction(right, text) is None
+    # without code that passes the parameter, nothing contradicts the sentence
+    assert code_contradiction(wrong, "torch.save(model.state_dict(), 'm.pth')") is None
+
+
+def test_instead_of_what_every_example_uses(ws):
+    text = _deck_text(ws, "05modelos.pdf")
+    q = Question("short", "En PyTorch, ¿cómo se pueden guardar solo los parámetros?",
+                 "Utilizamos el método parameters() en lugar de state_dict().", (), ("parameters()",), lang="es")
+    assert code_contradiction(q, text) == "contradicts-code"
+    swapped = Question("short", q.prompt, "Utilizamos el método state_dict() en lugar de parameters().", (),
+                       ("state_dict()",), lang="es")
+    assert code_contradiction(swapped, text) is None
+
+
+def test_contradicted_and_vague_sentences_are_not_asked(written):
+    quiz = written["05modelos.pdf"]["quiz"]
+    texts = [f"{q.prompt} {q.answer}" for q in quiz]
+    assert not any("torch.save() con el parámetro" in t or "guardarse en la GPU" in t for t in texts)
+    assert not any("parameters() en lugar de" in t for t in texts)
+    assert not any("extensión correcta" in t for t in texts)
+    reasons = " ".join(r.reason for r in written["05modelos.pdf"]["rejected"])
+    assert "contradicts-code" in reasons and "vague-answer" in reasons
+    # the right sentence of the same slide is asked instead
+    (cloze,) = [q for q in quiz if q.type == "cloze" and q.correct_text == "map_location"]
+    assert "torch.load()" in cloze.prompt
+
+
+def test_vague_answer_is_a_defect_eval_quiz_sees():
+    vague = Question("short", "En PyTorch, ¿qué hay que tener en cuenta al cargar un modelo?",
+                     "Utilizar la extensión correcta y especificar el formato correspondiente para garantizar una "
+                     "carga adecuada del modelo guardado.", (), ("formato",), lang="es")
+    concrete = Question("short", "En PyTorch, ¿qué hay que tener en cuenta al cargar y guardar modelos en GPU?",
+                        "Tener suficiente memoria GPU disponible para alojar el modelo y sus parámetros.", (),
+                        ("memoria",), lang="es")
+    assert vague_answer(vague) == "vague-answer"
+    assert "vague-answer" in defects(vague, vague.answer)
+    assert vague_answer(concrete) is None
+
+
+def test_two_labelled_parts_are_asked_together(written):
+    quiz = written["05modelos.pdf"]["quiz"]
+    (parts,) = [q for q in quiz if q.origin == "parts"]
+    assert parts.prompt == "¿Cuáles son los dos componentes principales de un modelo en PyTorch?"
+    assert parts.concepts == ("arquitectura", "parámetros")
+    assert "La arquitectura: estructura" in parts.answer and "Los parámetros: son los valores" in parts.answer
+    # the weaker one-label questions of the same bullets are not in the quiz
+    assert not any("«arquitectura»" in q.prompt or q.prompt.endswith("¿qué son los parámetros?") for q in quiz)
+
+
+def test_a_name_that_says_what_it_returns_is_not_asked(written):
+    prompts = [q.prompt for q in written["05modelos.pdf"]["drafts"]]
+    assert not any("devuelve el método parameters()" in p for p in prompts)  # "una lista de todos los parámetros"
+    assert any("devuelve el método state_dict()" in p for p in prompts)  # "un diccionario que mapea …": not named
+
+
+def test_a_lone_multiple_choice_becomes_its_own_cloze(written):
+    quiz = written["03Datos.pdf"]["quiz"]
+    assert not [q for q in quiz if q.type == "mcq"]  # one alone would put its answer at one position 100 %
+    assert [q for q in quiz if q.type == "cloze" and q.correct_text == "DataParallel"]
+
+
+def test_eval_quiz_reports_a_contradicted_question(root):
+    """``kb eval quiz`` on a hand-written quiz holding the old writer's map_location cloze."""
+    r = run_kb(["quiz", "generate", "--offline", "--source", "corpora/05modelos.pdf", "-n", "3", "--types", "cloze",
+                "-o", "quizzes/m.json", "--force", "--json"], cwd=root)
+    assert r.returncode == 0, r.stderr
+    quiz = json.loads((root / "quizzes" / "m.json").read_text())
+    q = next(q for q in quiz["questions"] if q["answer"] == "map_location")
+    q["prompt"] = q["prompt"].replace("Al cargar un modelo guardado", "Al guardar un modelo") \
+        .replace("utiliza torch.load()", "utiliza torch.save()")
+    (root / "quizzes" / "m.json").write_text(json.dumps(quiz, ensure_ascii=False))
+    r = run_kb(["eval", "quiz", "quizzes/m.json", "--json"], cwd=root)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    flagged = [p for p in report["per_question"] if p["id"] == q["id"]]
+    assert flagged and "contradicts-code" in flagged[0]["defects"]
