@@ -163,3 +163,69 @@ def test_eval_quiz_reports_a_contradicted_question(root):
     report = json.loads(r.stdout)
     flagged = [p for p in report["per_question"] if p["id"] == q["id"]]
     assert flagged and "contradicts-code" in flagged[0]["defects"]
+
+
+# --------------------------------------------------------------------------- after raters 6E/6F
+# (eval/quiz_review_independent_v6a.csv): concepts that are a bare term, stems that quote a slide
+# title, open "what to keep in mind" questions with a trivial answer, an answer one step short
+
+
+def test_a_false_statement_names_what_the_term_really_means(written):
+    quiz = written["03Datos.pdf"]["quiz"]
+    (under,) = [q for q in quiz if q.type == "tf" and "undersampling" in q.prompt]
+    assert under.concepts == ("reducir la cantidad de muestras en las clases dominantes",)  # not "Undersampling"
+    (scope,) = [q for q in quiz if q.type == "tf" and "data augmentation" in q.prompt]
+    assert scope.concepts[0] == "conjunto de datos de entrenamiento"  # where it applies, not "validación"
+
+
+def test_a_sentence_to_complete_is_situated_by_its_library(written):
+    clozes = [q for d in DECKS for q in written[d]["quiz"] if q.type == "cloze"]
+    assert clozes
+    for q in clozes:
+        assert "(" not in q.prompt.split(":", 1)[0], q.prompt  # no "(Transformaciones en la Muestra)"
+        assert ": En PyTorch, " in q.prompt, q.prompt
+
+
+def test_the_library_lead_does_not_hide_a_missing_subject():
+    from kb.writing.checks import no_subject, vocabulary
+
+    vocab = vocabulary("Distribuye (shards) la copia al Layout solicitado. El Layout define cómo distribuir.")
+    q = Question("cloze", "Completa el espacio en blanco: En TensorFlow, distribuye (shards) la copia al _____ "
+                 "solicitado a través de sus dispositivos.", "Layout", (), ("Layout",), lang="es")
+    assert no_subject(q, vocab) == "no-subject"
+
+
+def test_open_caveats_with_a_trivial_answer_are_vague():
+    memory = Question("short", "En PyTorch, ¿qué hay que tener en cuenta al cargar y guardar modelos en GPU?",
+                      "Tener suficiente memoria GPU disponible para alojar el modelo y sus parámetros.", (),
+                      ("memoria",), lang="es", origin="caveat")
+    cloud = Question("short", "¿Qué hay que tener en cuenta al utilizar servicios en la nube para guardar modelos?",
+                     "Aspectos como la seguridad, el costo y la escalabilidad de los servicios seleccionados.", (),
+                     ("seguridad",), lang="es", origin="caveat")
+    same = Question("short", "En PyTorch, ¿qué hay que tener en cuenta al cargar solo los parámetros?",
+                    "Que la estructura del modelo sea la misma que al guardarlos para evitar errores de "
+                    "incompatibilidad.", (), ("estructura",), lang="es", origin="caveat")
+    assert vague_answer(memory) == vague_answer(cloud) == "vague-answer"
+    assert vague_answer(same) is None
+
+
+def test_caveats_are_situated_and_the_trivial_ones_left_out(written):
+    quiz = written["05modelos.pdf"]["quiz"]
+    caveats = [q for q in quiz if q.origin == "caveat"]
+    assert [q.prompt for q in caveats] == ["En PyTorch, ¿qué hay que tener en cuenta al cargar solo los parámetros?"]
+
+
+def test_an_answer_one_step_short_shows_the_course_code(written):
+    (load,) = [q for q in written["05modelos.pdf"]["quiz"]
+               if q.prompt == "En PyTorch, ¿cómo se puede cargar el estado del modelo?"]
+    assert "Por ejemplo: model.load_state_dict(torch.load('modelo_entrenado.pth', map_location='cuda'))." \
+        in load.answer
+    assert load.concepts[:2] == ("load_state_dict()", "torch.load()")
+    (save,) = [q for q in written["05modelos.pdf"]["quiz"]
+               if q.prompt == "En PyTorch, ¿cómo se puede guardar el estado del modelo?"]
+    assert "Por ejemplo" not in save.answer  # torch.save() is the outer call in the deck's code: nothing missing
+
+
+def test_a_definition_names_what_its_subject_is_for(written):
+    (tr,) = [q for q in written["03Datos.pdf"]["quiz"] if q.prompt == "En PyTorch, ¿qué son las transformaciones?"]
+    assert "modificar / preparar" in tr.concepts  # not "operaciones" alone

@@ -567,16 +567,25 @@ def code_contradiction(q: Question, source_text: str) -> str | None:
 _EMPTY_QUALIFIERS = frozenset(fold(w) for w in """correcto correcta correctos correctas correto correta adecuado
     adecuada adecuados adecuadas adequado adequada correspondiente correspondientes apropiado apropiada apropiados
     apropiadas apropriado apropriada conveniente convenientes debido debida oportuno oportuna pertinente pertinentes
-    deseado deseada correct appropriate proper suitable corresponding relevant""".split())
+    deseado deseada suficiente suficientes bastante correct appropriate proper suitable corresponding relevant
+    enough sufficient""".split())
 _VAGUE_AT = 2  # qualifiers in one short answer (hand-set on 05modelos p. 10, which has 3)
+# "Aspectos como la seguridad, el costo y la escalabilidad …": examples of what to consider, no fact
+_EXAMPLES_ONLY = re.compile(r"^(?:aspectos|factores|elementos|cosas|consideraciones|cuestiones|questões|fatores|"
+                            r"aspects|factors|things|considerations)\s+(?:como|tais como|such as|like)\b", re.I)
 
 
 def vague_answer(q: Question) -> str | None:
     """'vague-answer' when a short model answer of at most 25 words leans on two or more empty
-    qualifiers: it says to do things "correctly" without saying what is correct."""
+    qualifiers (it says to do things "correctly" without saying what is correct), is only a list
+    of examples of what to consider, or — answering what to keep in mind (a caveat), where the
+    answer is the whole condition — leans on one ("tener suficiente memoria GPU")."""
     if q.type != "short" or len(words(q.answer)) > 25:
         return None
-    return "vague-answer" if sum(fold(w) in _EMPTY_QUALIFIERS for w in words(q.answer)) >= _VAGUE_AT else None
+    if _EXAMPLES_ONLY.match(q.answer.strip()):
+        return "vague-answer"
+    empty = sum(fold(w) in _EMPTY_QUALIFIERS for w in words(q.answer))
+    return "vague-answer" if empty >= (1 if q.origin == "caveat" else _VAGUE_AT) else None
 
 
 def source_defects(q: Question, source_text: str) -> list[str]:
@@ -652,6 +661,9 @@ _DETERMINERS = ("el", "la", "los", "las", "un", "una", "o", "a", "os", "as", "um
                 "the", "su", "sus", "este", "esta", "nuestro", "nuestra")
 
 
+_LIBRARY_LEAD = re.compile(r"^(?:En|Em|In)\s+[A-Z][\w.]*,\s+")
+
+
 def no_subject(q: Question, vocab: Counter) -> str | None:
     """A statement to judge or complete that opens on a conjugated verb ("Distribuye (shards)
     la copia al _____ …", "Permite distribuir …"): its subject is in a bullet or title the
@@ -659,10 +671,11 @@ def no_subject(q: Question, vocab: Counter) -> str | None:
     source never writes after an article or determiner (so never as a noun)."""
     if q.type not in ("tf", "cloze", "mcq") or q.lang not in ("es", "pt") or not vocab:
         return None
-    ws = words(_BLANK.sub(" ", statement(q)))
+    # "En PyTorch, distribuye …": the library a writer situates a sentence in is not its subject
+    ws = words(_BLANK.sub(" ", _LIBRARY_LEAD.sub("", statement(q))))
     if not ws:
         return None
-    w = ws[0]
+    w = ws[0][:1].upper() + ws[0][1:]
     fw = fold(w)
     if not w[:1].isupper() or w.isupper() or fw in STOPWORDS or len(fw) < 5 or not _VERB_END.search(fw) \
             or re.search(r"[._\d]|[a-z][A-Z]", w):

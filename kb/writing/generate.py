@@ -366,7 +366,8 @@ _PLAIN_NOUNS = frozenset("""momento momentos aplicacion aplicaciones aplicacao a
     instancia instancias estrategia estrategias dominio dominios extension extensao computacion computacao execucao
     ejecucion implementacion implementaciones implementacao implementacoes lista listas solucion soluciones solucao
     solucoes requisito requisitos instrucion instruccion instrucao excepcion excecao entorno entornos ambiente
-    ambientes nombre nombres version versiones versao versoes""".split())
+    ambientes nombre nombres version versiones versao versoes necesidad necesidades necessidade necessidades need
+    needs""".split())
 # what precedes a noun (articles, possessives, demonstratives) and what precedes a verb (clitics,
 # relatives, negation, subject pronouns, modals): a word the course writes after the second kind more
 # than after the first is a verb ("que produce", "se usará", "que tenham", "seja pegue")

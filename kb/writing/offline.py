@@ -101,6 +101,7 @@ _T = {
                "en": "What must you keep in mind when {t}?"},
     "parts": {"pt": "Quais são {a} {n} {k} de {t}?", "es": "¿Cuáles son {a} {n} {k} de {t}?",
               "en": "What are the {n} {k} of {t}?"},
+    "example": {"pt": "Por exemplo: {c}.", "es": "Por ejemplo: {c}.", "en": "For example: {c}."},
     "by": {"pt": "Utilizar {t}.", "es": "Utilizar {t}.", "en": "Use {t}."},
     "tf": {"pt": "Verdadeiro ou falso? {s}", "es": "¿Verdadero o falso? {s}", "en": "True or false? {s}"},
     "true": {"pt": "Verdadeiro", "es": "Verdadero", "en": "True"},
@@ -198,6 +199,7 @@ _PARTS = re.compile(
     r"están formad[oa]s por|está compuest[oa] por|é compost[oa] por|são compost[oa]s por|é formad[oa] por|"
     r"consists of|is made up of|is composed of)\s+(?P<n>dos|tres|cuatro|dois|duas|três|quatro|two|three|four)\s+"
     r"(?P<kind>[^:,;]{3,40}?)\s*:\s*(?P<parts>.+?)\.?$")
+_PLACE_LEAD = re.compile(r"^(?:en|em|in|on|no|na|nos|nas)\s+(?:el|la|los|las|o|a|os|as|the)?\s*", re.I)
 _NUMBER = {"dos": 2, "tres": 3, "cuatro": 4, "dois": 2, "duas": 2, "três": 3, "quatro": 4, "two": 2, "three": 3,
            "four": 4}
 _EXPLAIN_BONUS = 0.2
@@ -484,6 +486,26 @@ def _with_code_names(text: str, exclude: str, concepts: tuple[str, ...], k: int 
 
 
 _OR = re.compile(r"\s(?:o|ou|or|u)\s")
+_PURPOSE_VERBS = re.compile(r"\b(?:para|to)\s+(?P<a>[a-záéíóúç]+?(?:ar|er|ir))(?P<cl>l[oa]s?|se)?"
+                            r"(?:\s+(?:o|ou|or|y|e|and)\s+(?P<b>[a-záéíóúç]+?(?:ar|er|ir))(?:l[oa]s?|se)?"
+                            r"|\s+(?P<obj>[a-záéíóúç]{4,}))?\b")
+
+
+def _purpose_verbs(definition: str) -> str:
+    """What a definition says its subject is for, as one concept: "modificar / preparar" of
+    "operaciones aplicadas a los datos para modificarlos o prepararlos", "resolver tareas" of
+    "… para resolver tareas relacionadas"; "" when it says none."""
+    m = _PURPOSE_VERBS.search(definition)
+    if not m or fold(m.group("a")) in _PLAIN_ACTION:
+        return ""
+    if m.group("b"):
+        return f"{m.group('a')} / {m.group('b')}"
+    obj = m.group("obj") if not m.group("cl") and m.group("obj") and fold(m.group("obj")) not in STOPWORDS else ""
+    return f"{m.group('a')} {obj}".strip() if obj or m.group("cl") else ""
+
+
+# a code call with its arguments, one level of calls nested in them: "f(g(a, b=1), 'c')"
+_CALL = re.compile(r"(?P<f>[A-Za-z_][\w.]*)\((?P<args>(?:[^()]|\([^()]*\))*)\)")
 
 
 def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: CourseTerms | None,
@@ -531,6 +553,20 @@ def _main_text(answer: str) -> str:
     """The answer without its side details: parentheses and example lists ("Pueden incluir el
     reescalado de las imágenes, …", "por ejemplo …"), folded."""
     return fold(_EXAMPLES.sub(" ", answer))
+
+
+_GIST_CUT = re.compile(r",\s|;\s|\s(?:para|al|ao|mediante|utilizado|utilizada|usado|usada|to|by|used)\s")
+_GIST_LEAD = re.compile(r"^(?:(?:un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)\s+|(?:permite|permiten|habilita|"
+                        r"habilitan|determina|maneja|allows|enables|para|to)\s+)+", re.I)
+
+
+def _gist(description: str, limit: int = 10) -> str:
+    """What a label's description says, in a phrase ("reducir la cantidad de muestras en las
+    clases dominantes" of "Undersampling: reducir … dominantes al eliminar o submuestrear datos"):
+    its main clause without purpose, means or a leading article or "permite"; "" past ``limit`` words."""
+    head = _GIST_CUT.split(description.strip().rstrip("."), maxsplit=1)[0]
+    head = _GIST_LEAD.sub("", head).strip()
+    return head if 3 <= len(words(head)) <= limit else ""
 
 
 # actions every procedure has: no step's idea
@@ -681,7 +717,8 @@ class OfflineWriter:
         lib = self._framework(slide.chunk.source)
         m = re.search(r"(?:^|(?<=\s))(?P<lead>En|Em|In)\s+«(?P<title>[^»]+)»,\s+", prompt)
         if not m:
-            if lib and origin in ("how", "steps") and q_unsituated(prompt) and fold(lib) not in fold(prompt):
+            if lib and origin in ("how", "steps", "caveat", "enables") and q_unsituated(prompt) \
+                    and fold(lib) not in fold(prompt):
                 return _situate(prompt, lib, lang).replace(f"«{lib}»", lib)
             return prompt
         title, rest = m.group("title"), prompt[m.end():]
@@ -737,6 +774,16 @@ class OfflineWriter:
         if not _title_ok(slide.title) or answer and _stems4(answer) & _stems4(slide.title):
             return ""
         return f" ({slide.title})"
+
+    def _cloze_prompt(self, slide: Slide, blanked: str, answer: str, lang: str) -> str:
+        """A sentence to complete, situated by the library its source is about ("En PyTorch, la
+        clase _____ …") where the sentence does not name it; else by the slide title, which
+        students do not see but which is better than nothing ("(Carga Eficiente de Datos)")."""
+        lib = self._framework(slide.chunk.source)
+        if lib and fold(lib) not in fold(blanked) and fold(lib) not in fold(answer):
+            lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+            return _t("cloze", lang, s=f"{lead} {lib}, {_lower_first(blanked)}", c="")
+        return _t("cloze", lang, s=blanked, c=self._ctx(slide, answer))
 
     @staticmethod
     def _centrality(term: str, slide: Slide, course: CourseTerms) -> float:
@@ -822,6 +869,9 @@ class OfflineWriter:
         full = f"{answer} {more}" if more else answer  # "… es una técnica …. Permite distribuir el modelo …"
         prio = 2.3 + self._centrality(bare, slide, course)
         concepts = self._concepts(f"{definition} {more}", bare, course) or (bare,)
+        purpose = _purpose_verbs(definition)
+        if purpose and len(self._answer_concepts(concepts, prompt, full)) < 2:
+            concepts = (*concepts, purpose)  # "operaciones … para modificarlos o prepararlos": what they do
         key = fold(bare)
         out.append(self._draft(slide, item, Question("short", prompt, full, (), concepts, "medium", lang,
                                                      origin="definition"), key, prio, quote=s))
@@ -1030,7 +1080,10 @@ class OfflineWriter:
                 plain = _lower_first(plain)
             stmt = _sentence_end(f"{lead} {in_ctx}, {plain}")
             ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
-            q = Question("tf", _t("tf", lang, s=stmt), ans, (), (a.label,), "easy", lang, correct=False,
+            # the concept is what the label really means, not the bare label a reply would just repeat
+            gist = _gist(a.body)
+            concepts = (gist,) if gist else self._concepts(a.body, a.label, course, 3) or (a.label,)
+            q = Question("tf", _t("tf", lang, s=stmt), ans, (), concepts, "easy", lang, correct=False,
                          origin="tf")
             # it asks both sentences: the one it borrows from is used up too
             out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course),
@@ -1127,7 +1180,7 @@ class OfflineWriter:
                 if not giveaway(q):
                     out.append(self._draft(slide, item, q, fold(name), prio + 0.2, quote=s))
                     break
-        q = Question("cloze", _t("cloze", lang, s=blanked, c=self._ctx(slide, name)), name, (), concepts,
+        q = Question("cloze", self._cloze_prompt(slide, blanked, name, lang), name, (), concepts,
                      "medium", lang, accepted=accepted, origin="cloze")
         out.append(self._draft(slide, item, q, fold(name), prio, quote=s))
 
@@ -1229,17 +1282,40 @@ class OfflineWriter:
         if lang in ("es", "pt") and not re.search(r"(ar|er|ir|arse|erse|irse)$", first):
             return  # a goal is an action: "guardar el estado del modelo"
         answer = _sentence_end(answer[:1].upper() + answer[1:])
+        wrapped, wrapper = self._wrapped_example(answer, slide.chunk.source)
+        if wrapped:  # "torch.load() y pasamos la ruta" → "Por ejemplo: model.load_state_dict(torch.load(…))."
+            answer = f"{answer} {_t('example', lang, c=wrapped)}"
         # "se pueden obtener los nombres": the object is the passive subject
         obj = re.match(r"^\S+\s+(?:solo\s+|só\s+|apenas\s+)?(\S+)\s", goal + " ")
         plural = obj and (fold(obj.group(1)) in ("los", "las", "os", "as")
                           or fold(obj.group(1)) not in STOPWORDS and re.fullmatch(r"[^\W\d_]{3,}[^s]s", obj.group(1)))
         prompt = self._situated(slide, _t("how_pl" if plural else "how", lang, t=goal), lang)
         concepts = _with_code_names(answer, goal, self._concepts(answer, goal, course))
+        if wrapper:  # the call that wraps the named one is a step a right reply names: load_state_dict()
+            concepts = (wrapper, *concepts)[:4]
         if not concepts:
             return
         q = Question("short", prompt, answer, (), concepts, "hard", lang, origin="how")
         out.append(self._draft(slide, item, q, "h:" + fold(goal)[:50], prio + 0.05 * min(len(concepts), 3),
                                quote=quote))
+
+    def _wrapped_example(self, answer: str, source: str) -> tuple[str, str]:
+        """The source's code call that passes the call an answer names to another one, and that
+        other one's name (``model.load_state_dict(torch.load('m.pth', map_location='cuda'))``,
+        ``load_state_dict()`` for "utilizamos el método torch.load()"): the step the sentence
+        leaves out, as the course's code does it; ("", "") when the answer names no call or the
+        code never wraps it."""
+        names = [n.rstrip("()") for n in _CODE_NAME.findall(answer) if n.endswith("()")]
+        if len(names) != 1:
+            return "", ""
+        name = names[0]
+        for text in self._texts(source):
+            for m in _CALL.finditer(text):
+                outer, args = m.group("f"), m.group("args")
+                if outer.split(".")[-1] != name.split(".")[-1] and name not in outer \
+                        and re.search(rf"(?<![\w.]){re.escape(name)}\(\s*[^)\s]", args):
+                    return m.group(0), outer.split(".")[-1] + "()"
+        return "", ""
 
     def _how(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
         """How to reach a goal the slide names: "Para X, utilizamos Y" / "Podemos X utilizando Y" /
@@ -1383,8 +1459,8 @@ class OfflineWriter:
                 if pre and (lang == "en" or first.endswith(("ar", "er", "ir", "or"))) and pre != m.group("pre") or (
                         pre and first.endswith(("ar", "er", "ir"))):
                     x, y = m.group("x").rstrip("."), m.group("y").rstrip(".")
-                    concepts = tuple(dict.fromkeys(self._concepts(x, pre, course, 2)
-                                                   + self._concepts(y, pre, course, 2)))
+                    # the key fact is where it applies ("conjunto de datos de entrenamiento"), then where not
+                    concepts = tuple(dict.fromkeys((_PLACE_LEAD.sub("", x),) + self._concepts(y, pre, course, 2)))
                     q = Question("short", _t("scope", lang, t=_lower_first(pre)), _t("scope_answer", lang, x=x, y=y),
                                  (), concepts or (x,), "hard", lang, origin="scope")
                     out.append(self._draft(slide, item, q, "s:" + fold(pre)[:50], 2.9))
@@ -1444,7 +1520,7 @@ class OfflineWriter:
                 or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
             return  # an item of an enumeration: any of its siblings would fit the blank
         accepted = tuple({term.lower(), fold(term)} - {term})
-        q = Question("cloze", _t("cloze", lang, s=_sentence_end(blanked), c=self._ctx(slide, term)), term, (),
+        q = Question("cloze", self._cloze_prompt(slide, _sentence_end(blanked), term, lang), term, (),
                      (term,), "easy", lang, accepted=accepted, origin="cloze")
         out.append(self._draft(slide, item, q, fold(term), 1.4 + 0.02 * score, quote=s))
 
