@@ -105,8 +105,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     contradict a quote that is), distractors or false-statement words the cited source never
     mentions (implausible to its students), an answer another question writes in its stem
     (``answer-elsewhere``), a claim the source's own code contradicts (``contradicts-code``), a
-    short answer of empty qualifiers (``vague-answer``), plus off-topic (for a ``--topic`` quiz: the cited passage is
-    not about the topic), a language that is not the question's, and near-duplicates
+    short answer of empty qualifiers (``vague-answer``), plus off-topic (for a ``--topic`` quiz:
+    the cited passage is not about the topic), a language that is not the question's, and near-duplicates
     (prompt + answer cosine ≥ 0.88, the later one counts). The headline ``clean`` is the share
     of questions with none of these.
 

@@ -193,6 +193,7 @@ _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)
 # questions that ask to explain, compare or apply (how, steps, where, the difference) rank a
 # little above recall of one line at the same centrality (hand-set, writer v3)
 _EXPLAIN = frozenset({"compare", "steps", "how", "scope", "parts"})
+_EXPLAIN_BONUS = 0.2
 # "Un modelo en PyTorch se compone de dos componentes principales: la arquitectura … y los parámetros …"
 _PARTS = re.compile(
     r"^(?P<whole>[A-ZÁÉÍÓÚ][^:;]{3,80}?)\s+(?:se compone de|se componen de|consta de|constan de|está formad[oa] por|"
@@ -202,7 +203,6 @@ _PARTS = re.compile(
 _PLACE_LEAD = re.compile(r"^(?:en|em|in|on|no|na|nos|nas)\s+(?:el|la|los|las|o|a|os|as|the)?\s*", re.I)
 _NUMBER = {"dos": 2, "tres": 3, "cuatro": 4, "dois": 2, "duas": 2, "três": 3, "quatro": 4, "two": 2, "three": 3,
            "four": 4}
-_EXPLAIN_BONUS = 0.2
 
 
 @dataclass(frozen=True)
