@@ -83,7 +83,7 @@ def test_no_stem_quotes_a_slide_title(quizzes):
 
 def test_averaging_says_of_what(quizzes):
     d = [q.prompt for q in quizzes["corpora/001TFDist.pdf"]]
-    assert "¿En qué consiste el promediado síncrono de los pesos?" in d
+    assert "¿Qué diferencia hay entre el promediado síncrono y el promediado asíncrono de los pesos?" in d  # v6
 
 
 def test_names_that_give_the_answer_are_not_asked(quizzes):

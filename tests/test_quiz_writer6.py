@@ -32,7 +32,7 @@ from .conftest import CORPORA, SOURCES, needs_corpora, run_kb, seed_embedding_ca
 
 pytestmark = [needs_corpora, pytest.mark.slow]
 
-DECKS = ("03Datos.pdf", "05modelos.pdf")
+DECKS = ("03Datos.pdf", "05modelos.pdf", "001TFDist.pdf")
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +179,7 @@ def test_a_false_statement_names_what_the_term_really_means(written):
 
 
 def test_a_sentence_to_complete_is_situated_by_its_library(written):
-    clozes = [q for d in DECKS for q in written[d]["quiz"] if q.type == "cloze"]
+    clozes = [q for d in ("03Datos.pdf", "05modelos.pdf") for q in written[d]["quiz"] if q.type == "cloze"]
     assert clozes
     for q in clozes:
         assert "(" not in q.prompt.split(":", 1)[0], q.prompt  # no "(Transformaciones en la Muestra)"
@@ -229,3 +229,33 @@ def test_an_answer_one_step_short_shows_the_course_code(written):
 def test_a_definition_names_what_its_subject_is_for(written):
     (tr,) = [q for q in written["03Datos.pdf"]["quiz"] if q.prompt == "En PyTorch, ¿qué son las transformaciones?"]
     assert "modificar / preparar" in tr.concepts  # not "operaciones" alone
+
+
+# --------------------------------------------------------------------------- after raters 6G/6H
+# (eval/quiz_review_independent_v6.csv)
+
+
+def test_a_tool_a_step_merely_uses_is_no_required_concept(written):
+    (steps,) = [q for q in written["05modelos.pdf"]["quiz"] if q.origin == "steps"]
+    assert "torch.hub" in steps.answer  # "1. Utiliza torch.hub para cargar un modelo pre-entrenado …"
+    assert "torch.hub" not in steps.concepts  # torchvision.models would do as well
+    assert {"congelar", "reemplazar"} <= set(steps.concepts)
+
+
+def test_a_slide_wording_gives_way_to_the_code_name_it_holds(written):
+    prompts = [q.prompt for q in written["03Datos.pdf"]["quiz"]]
+    # p. 9 «Configuraciones comunes del DataLoader»: students know the DataLoader, not the title
+    assert any(p.startswith("¿Verdadero o falso? En el DataLoader de PyTorch, aleatorización") for p in prompts)
+    assert not any("configuraciones comunes" in p for p in prompts)
+    # a topic without a code name stays in plain words (p. 34)
+    assert any("En métodos de manejo de datos desbalanceados, undersampling" in p for p in prompts)
+
+
+def test_two_sides_of_a_title_vs_are_compared_not_asked_alone(written):
+    quiz = written["001TFDist.pdf"]["quiz"]
+    (cmp,) = [q for q in quiz if q.prompt == "¿Qué diferencia hay entre el promediado síncrono y el promediado "
+              "asíncrono de los pesos?"]
+    assert "La sincronización supone un cuello de botella." in cmp.answer
+    assert "Convergencia más lenta del modelo." in cmp.answer
+    assert cmp.concepts == ("Cuello de botella", "Convergencia")
+    assert not [q for q in quiz if q.prompt.startswith("¿En qué consiste el promediado")]

@@ -101,6 +101,7 @@ _T = {
                "en": "What must you keep in mind when {t}?"},
     "parts": {"pt": "Quais são {a} {n} {k} de {t}?", "es": "¿Cuáles son {a} {n} {k} de {t}?",
               "en": "What are the {n} {k} of {t}?"},
+    "in_entity": {"pt": "No {e} do {lib}", "es": "En el {e} de {lib}", "en": "In {lib}'s {e}"},
     "example": {"pt": "Por exemplo: {c}.", "es": "Por ejemplo: {c}.", "en": "For example: {c}."},
     "by": {"pt": "Utilizar {t}.", "es": "Utilizar {t}.", "en": "Use {t}."},
     "tf": {"pt": "Verdadeiro ou falso? {s}", "es": "¿Verdadero o falso? {s}", "en": "True or false? {s}"},
@@ -728,10 +729,21 @@ class OfflineWriter:
         plain = _plain_title(title)
         if plain and re.match(r"^[a-záéíóú]+(?:ar|er|ir)\s", plain):
             plain = ""  # "guardar y cargar el modelo …" is an action, not a subject to be "in"
+        ent = next((w for w in words(title) if re.search(r"[a-z][A-Z]", w) and fold(lib) not in fold(w)), "")
+        if not subject and plain and lib and not code and ent and self._body_mentions(plain, slide.chunk.source) < 2:
+            # "configuraciones comunes del DataLoader" is only a slide's wording; what students
+            # know is the library's code name in it: "En el DataLoader de PyTorch, …"
+            return f"{prompt[:m.start()]}{_t('in_entity', lang, e=ent, lib=lib)}, {rest}"
         subject = subject or (lib if lib and (code or not plain) else plain)
         if not subject:
             return prompt
         return f"{prompt[:m.start()]}{m.group('lead')} {subject}, {rest}"
+
+    def _body_mentions(self, phrase: str, source: str) -> int:
+        """How often the source's text (not its titles) says ``phrase``: a topic the course
+        itself uses ("data parallelism") situates a question; a title's wording does not."""
+        want = fold(phrase)
+        return sum(fold(c.text).count(want) for c in self._course.by_source.get(source, []))
 
     def _answer_concepts(self, concepts: Sequence[str], prompt: str, answer: str) -> tuple[str, ...]:
         """The key terms a right reply must contain and the stem does not already give: 2–4 of
@@ -943,6 +955,35 @@ class OfflineWriter:
             # false statements: one sibling's description attached to another
             if len(real) >= 2 and context:
                 self._label_false(slide, real, in_ctx, lang, course, out)
+        self._title_vs_difference(slide, lang, course, out)
+
+    def _title_vs_difference(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """A slide titled "Promediado síncrono vs asíncrono" whose labels "Síncrono: …" and
+        "Asíncrono: …" stand in lists of their own (each with its consequence under it: "La
+        sincronización supone un cuello de botella"): how the two differ, each side with its
+        consequence. Asking each side alone asks "asíncrono = sin sincronización"."""
+        m = re.match(r"^(?P<head>.+?\s)?(?P<a>[^\W\d_]+)\s+(?:vs\.?|versus)\s+(?P<b>[^\W\d_]+)$", slide.title)
+        if not m:
+            return
+        labelled = {fold(it.label): it for it in slide.items if it.label and it.whole}
+        a, b = labelled.get(fold(m.group("a"))), labelled.get(fold(m.group("b")))
+        if a is None or b is None or a.run == b.run:
+            return  # a list of siblings: _label_difference asks it
+        sides, concepts = [], []
+        for it in (a, b):
+            after = next((x for x in slide.items if x.index == it.index + 1 and not x.label and x.whole), None)
+            sides.append(_sentence_end(f"{it.label}: {it.body}") + (f" {_sentence_end(after.text)}" if after else ""))
+            # each side's consequence is what a comparison is for: its course term ("cuello de
+            # botella"), else its leading noun ("convergencia"); else the side's own key concept
+            terms = sorted((t for t in course.pool if after and fold(t) in fold(after.text)), key=len, reverse=True)
+            concepts += terms[:1] or list(self._concepts(after.text if after else it.body, it.label, course, 1))
+        qa, qb = (_qualified(x.label, slide.title, lang) or x.label for x in (a, b))
+        obj = _object_of(qa, [a.body, b.body], lang) if qa != a.label else ""
+        prompt = _t("differ", lang, a=qa, b=qb + obj)
+        q = Question("short", prompt, " ".join(sides), (), tuple(dict.fromkeys(concepts)) or (a.label, b.label),
+                     "hard", lang, origin="compare")
+        out.append(self._draft(slide, a, q, f"{fold(a.label)}|{fold(b.label)}", 2.8,
+                               quote=f"{a.text} {b.text}", also=(b,)))
 
     @staticmethod
     def _label_runs(slide: Slide) -> list[list[Item]]:
@@ -1439,7 +1480,10 @@ class OfflineWriter:
         if len(best) < 3 or best[0] not in slide.items:
             return
         answer = " ".join(f"{n}. {_sentence_end(it.text)}" for n, it in enumerate(best, start=1))
-        concepts = _with_code_names(answer, title, tuple(dict.fromkeys(
+        # a tool a step merely uses ("Utiliza torch.hub para cargar …") is one way among others,
+        # no concept a right reply must name; the tools of the steps' own actions are
+        own = " ".join(it.text for it in best if verbs[it.text.split(" ", 1)[0]] not in _PLAIN_ACTION)
+        concepts = _with_code_names(own, title, tuple(dict.fromkeys(
             c for it in best for c in self._concepts(it.text, title, course, 1))), k=5)
         concepts = tuple(dict.fromkeys([*_step_actions([it.text for it in best], title, lang), *concepts]))
         q = Question("short", _t("steps", lang, t=_lower_first(title)), answer, (), concepts[:5] or (title,), "hard",
