@@ -102,7 +102,8 @@ _T = {
     "parts": {"pt": "Quais são {a} {n} {k} de {t}?", "es": "¿Cuáles son {a} {n} {k} de {t}?",
               "en": "What are the {n} {k} of {t}?"},
     "in_entity": {"pt": "No {e} do {lib}", "es": "En el {e} de {lib}", "en": "In {lib}'s {e}"},
-    "example": {"pt": "Por exemplo: {c}.", "es": "Por ejemplo: {c}.", "en": "For example: {c}."},
+    "passed_to": {"pt": "O resultado é passado para {w}: {c}.", "es": "El resultado se pasa a {w}: {c}.",
+                  "en": "Its result is passed to {w}: {c}."},
     "by": {"pt": "Utilizar {t}.", "es": "Utilizar {t}.", "en": "Use {t}."},
     "tf": {"pt": "Verdadeiro ou falso? {s}", "es": "¿Verdadero o falso? {s}", "en": "True or false? {s}"},
     "true": {"pt": "Verdadeiro", "es": "Verdadero", "en": "True"},
@@ -1324,8 +1325,8 @@ class OfflineWriter:
             return  # a goal is an action: "guardar el estado del modelo"
         answer = _sentence_end(answer[:1].upper() + answer[1:])
         wrapped, wrapper = self._wrapped_example(answer, slide.chunk.source)
-        if wrapped:  # "torch.load() y pasamos la ruta" → "Por ejemplo: model.load_state_dict(torch.load(…))."
-            answer = f"{answer} {_t('example', lang, c=wrapped)}"
+        if wrapped:  # "torch.load() y pasamos la ruta" → "El resultado se pasa a load_state_dict(): …"
+            answer = f"{answer} {_t('passed_to', lang, w=wrapper, c=wrapped)}"
         # "se pueden obtener los nombres": the object is the passive subject
         obj = re.match(r"^\S+\s+(?:solo\s+|só\s+|apenas\s+)?(\S+)\s", goal + " ")
         plural = obj and (fold(obj.group(1)) in ("los", "las", "os", "as")
@@ -1342,20 +1343,23 @@ class OfflineWriter:
 
     def _wrapped_example(self, answer: str, source: str) -> tuple[str, str]:
         """The source's code call that passes the call an answer names to another one, and that
-        other one's name (``model.load_state_dict(torch.load('m.pth', map_location='cuda'))``,
-        ``load_state_dict()`` for "utilizamos el método torch.load()"): the step the sentence
-        leaves out, as the course's code does it; ("", "") when the answer names no call or the
-        code never wraps it."""
+        other one's name (``model.load_state_dict(torch.load(…))``, ``load_state_dict()`` for
+        "utilizamos el método torch.load()", from the deck's ``model.load_state_dict(torch.load(
+        'm.pth', map_location='cuda'))``): the step the sentence leaves out, as the course's code
+        does it; ("", "") when the answer names no call or the code never wraps it."""
         names = [n.rstrip("()") for n in _CODE_NAME.findall(answer) if n.endswith("()")]
         if len(names) != 1:
             return "", ""
         name = names[0]
+        inner = re.compile(rf"(?<![\w.]){re.escape(name)}\((?:[^()]|\([^()]*\))*\)")
         for text in self._texts(source):
             for m in _CALL.finditer(text):
                 outer, args = m.group("f"), m.group("args")
                 if outer.split(".")[-1] != name.split(".")[-1] and name not in outer \
                         and re.search(rf"(?<![\w.]){re.escape(name)}\(\s*[^)\s]", args):
-                    return m.group(0), outer.split(".")[-1] + "()"
+                    # the inner call's own arguments are the sentence's business (and may be
+                    # another question's answer, map_location): the structure is the point
+                    return inner.sub(f"{name}(…)", m.group(0)), outer.split(".")[-1] + "()"
         return "", ""
 
     def _how(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
