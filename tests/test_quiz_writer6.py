@@ -261,3 +261,38 @@ def test_two_sides_of_a_title_vs_are_compared_not_asked_alone(written):
     assert "Convergencia más lenta del modelo." in cmp.answer
     assert cmp.concepts == ("Cuello de botella", "Convergencia")
     assert not [q for q in quiz if q.prompt.startswith("¿En qué consiste el promediado")]
+
+
+# --------------------------------------------------------------------------- the LLM writer's 03Datos quiz
+# (Qwen2.5-Coder-1.5B through bench/llm_writer.py): what its validation let through
+
+
+def _page_text(ws, deck, page):
+    return "\n".join(c.text for c in ws.store.all_chunks() if c.source.endswith(deck) and c.locator.page == page)
+
+
+def test_a_choice_among_list_members_has_several_right_answers(ws):
+    p9 = _page_text(ws, "03Datos.pdf", 9)
+    q = Question("mcq", "¿Cuál es una configuración común del DataLoader?", "Tamaño del lote (batch size)", (),
+                 ("batch size",), lang="es", correct=1,
+                 choices=("Multiprocesamiento", "Tamaño del lote (batch size)", "Aleatorización",
+                          "Uso de pesos de clase"))
+    assert "several-right" in defects(q, p9)
+    # the offline writer's kind: a description singles one label out
+    single = Question("mcq", "En «Configuraciones comunes del DataLoader», ¿qué término corresponde a esta "
+                      "descripción: «Permite mezclar los datos en cada época (epoch) para evitar el sesgo del orden "
+                      "de los datos»?", "Aleatorización", (), ("Aleatorización",), lang="es", correct=0,
+                      choices=("Aleatorización", "Multiprocesamiento", "Tamaño del lote (batch size)",
+                               "Último lote incompleto"))
+    assert "several-right" not in defects(single, p9)
+
+
+def test_a_list_asked_for_and_one_item_answered(ws):
+    p38 = _page_text(ws, "03Datos.pdf", 38)
+    one = Question("short", "¿Cuáles son los beneficios de usar Distributed Data Parallelism en PyTorch?",
+                   "Mayor velocidad de entrenamiento al aprovechar el poder de procesamiento de múltiples "
+                   "dispositivos.", (), ("velocidad",), lang="es")
+    assert "partial-answer" in defects(one, p38)
+    listed = Question("short", one.prompt, "Mayor velocidad de entrenamiento, modelos más grandes que no cabrían en "
+                      "una GPU y mejor escalabilidad.", (), ("velocidad",), lang="es")
+    assert "partial-answer" not in defects(listed, p38)

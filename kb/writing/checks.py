@@ -36,7 +36,11 @@ writer's validation and ``kb eval quiz``. Each check returns a defect name or no
   passes to other functions (``torch.load(…, map_location='cuda')``), or to use F() instead of G()
   where the source's code calls G() and never F(): the slide's sentence is wrong, its example right;
 - ``vague-answer``: a short model answer that rests on words with no content of their own
-  ("la extensión correcta y el formato correspondiente para una carga adecuada").
+  ("la extensión correcta y el formato correspondiente para una carga adecuada");
+- ``several-right``: a multiple choice that asks for any member of a list ("¿Cuál es una
+  configuración común del DataLoader?") with two or more options from the cited list;
+- ``partial-answer``: a question that asks for a list ("¿Cuáles son los beneficios …?") answered
+  with one item.
 
 Stdlib only; the optional embedder lets a paraphrased answer count as supported.
 """
@@ -49,7 +53,7 @@ from itertools import pairwise
 from typing import Sequence
 
 from ..quiz import Question
-from ..text import STOPWORDS, fold, words
+from ..text import STOPWORDS, fold, sentences, words
 from .ideas import dangling
 
 # True/false and cloze grounding (set with the writer's defect checks, 0e944b1; no measurement recorded):
@@ -58,7 +62,7 @@ _QUOTE_OVERLAP = 0.8  # a false statement's quote, a filled-in cloze: most of th
 SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
 DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor", "dangling-reference",
            "subjective", "restates-question", "glued-words", "duplicate-question", "no-context", "no-subject",
-           "answer-elsewhere", "contradicts-code", "vague-answer")
+           "answer-elsewhere", "contradicts-code", "vague-answer", "several-right", "partial-answer")
 _BLANK = re.compile(r"_{3,}")
 
 
@@ -595,6 +599,35 @@ def source_defects(q: Question, source_text: str) -> list[str]:
     return [d for d in found if d]
 
 
+# "¿Cuál es una configuración común del DataLoader?", "¿Cuáles son los tipos de …?": asks for any member
+_ONE_OF = re.compile(r"^¿?\s*(?:cuál es una?|cuáles son|cuál de (?:las|los) siguientes|qual é (?:uma?|um dos|uma das)|"
+                     r"quais são|which (?:one )?(?:is|are) (?:an?|one of|among)|what are)\b", re.I)
+# "¿Cuáles son los beneficios de …?" / "¿Cuáles son los pasos …?": a list is asked for
+_LIST_ASKED = re.compile(r"^¿?\s*(?:cuáles son|quais são|what are)\s+(?:los|las|os|as|the)?\s*(?:principales\s+|"
+                         r"algun[oa]s\s+|principais\s+|main\s+|some\s+)?[^\W\d_]+s\b", re.I)
+
+
+def several_right(q: Question, passage: str) -> str | None:
+    """'several-right' when a multiple choice asks for any member of a list ("¿Cuál es una
+    configuración común del DataLoader?") without a description or sentence that singles one out,
+    and two or more of its options stand in the cited passage: each of them is a right answer."""
+    if q.type != "mcq" or _BLANK.search(q.prompt) or re.search(r"[«“\"]", q.prompt) or not _ONE_OF.match(q.prompt):
+        return None
+    present = [c for c in q.choices if norm(c) and norm(c) in norm(passage)]
+    return "several-right" if len(present) >= 2 else None
+
+
+def partial_answer(q: Question) -> str | None:
+    """'partial-answer' when a short question asks for a list ("¿Cuáles son los beneficios de
+    Distributed Data Parallelism?") and the model answer names one thing: one sentence, no
+    enumeration, no numbered steps."""
+    if q.type != "short" or not _LIST_ASKED.match(q.prompt):
+        return None
+    a = q.answer.strip()
+    listed = re.search(r",|;|(?:^|\s)\d+[.)]\s", a)  # "A y B" alone may be one thing done with two
+    return None if listed or len(sentences(a)) > 1 else "partial-answer"
+
+
 def same_thing(a: str, b: str) -> bool:
     """Two options that name the same thing: equal up to case/accents/inflection, or one
     contained in the other."""
@@ -717,7 +750,7 @@ def defects(q: Question, passage: str, embedder=None, vocab: Counter | None = No
     found = [cut_off(q, passage), giveaway(q), duplicate_choices(q), unsupported(q, passage, embedder),
              dangling_reference(q), subjective(q), restates_question(q), no_context(q),
              glued_words(q, vocab or vocabulary(passage)), no_subject(q, vocab or vocabulary(passage)),
-             vague_answer(q)]
+             vague_answer(q), several_right(q, passage), partial_answer(q)]
     return [d for d in found if d]
 
 
