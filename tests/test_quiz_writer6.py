@@ -296,3 +296,19 @@ def test_a_list_asked_for_and_one_item_answered(ws):
     listed = Question("short", one.prompt, "Mayor velocidad de entrenamiento, modelos más grandes que no cabrían en "
                       "una GPU y mejor escalabilidad.", (), ("velocidad",), lang="es")
     assert "partial-answer" not in defects(listed, p38)
+
+
+def test_a_book_exercise_names_its_code_and_never_just_the_library(ws):
+    """The sample course's book chapter (sources/001_*): raters 5C-6J found "configuração; placas;
+    sessão" for the CUDA_ERROR_OUT_OF_MEMORY exercise, "TensorFlow" as a whole concept list."""
+    chunks = list(ws.store.all_chunks())
+    course = CourseTerms(chunks, ws.embedder)
+    req = GenerationRequest(n=8, sources=("sources/001_96d83118e2ee854a.txt",))
+    w = OfflineWriter().write(choose_passages(ws, req, chunks), req, course)
+    harvested = [d.question for d in w.drafts if d.question.origin == "harvested"]
+    (cuda,) = [q for q in harvested if "CUDA_ERROR_OUT_OF_MEMORY" in q.prompt]
+    assert {"CUDA_VISIBLE_DEVICES", "gpu_options.per_process_gpu_memory_fraction"} <= set(cuda.concepts)
+    assert not any(c.endswith(".py") for c in cuda.concepts)  # "programa_2.py" is an example's file
+    for q in w.drafts:
+        if q.question.type == "short" and len(q.question.concepts) > 1:
+            assert "TensorFlow" not in q.question.concepts, q.question

@@ -510,6 +510,14 @@ def _purpose_verbs(definition: str) -> str:
 _CALL = re.compile(r"(?P<f>[A-Za-z_][\w.]*)\((?P<args>(?:[^()]|\([^()]*\))*)\)")
 
 
+def _source_framework(course: CourseTerms, source: str) -> str:
+    """The library a source's code names most (:func:`framework`), once per source and course."""
+    cache = course.__dict__.setdefault("_frameworks", {})
+    if source not in cache:
+        cache[source] = framework([f"{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(source, [])])
+    return cache[source]
+
+
 def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: CourseTerms | None,
                     source: str | None = None, k: int = 4) -> tuple[str, ...]:
     """The concepts of a short question as a grader needs them: none whose words the stem already
@@ -518,10 +526,13 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
     ("named_modules() o named_parameters()") become one concept "A / B", either of which counts."""
     asked = stems(prompt) | _stems4(prompt)
     main = _main_text(answer)
+    lib = fold(_source_framework(course, source)) if course is not None and source else ""
 
     def new(c: str) -> bool:
         if fold(c) not in main and fold(c) in fold(answer):
             return False  # only in an example list or a parenthesis: a side detail, not the idea
+        if lib and fold(c) == lib:
+            return False  # "TensorFlow" in a TensorFlow chapter: what every answer is about
         if _CODE_NAME.fullmatch(c):  # a code name is given only by its own name ("torch.hub" is no torch.hub.load())
             return not re.search(rf"(?<![\w.]){re.escape(c.rstrip('()'))}(?![\w.])", prompt)
         cs = {fold(w)[:5] for w in words(c) if len(w) >= 4 and fold(w) not in STOPWORDS}
@@ -705,10 +716,7 @@ class OfflineWriter:
         return [f"{c.locator.heading or ''}\n{c.text}" for c in chunks]
 
     def _framework(self, source: str) -> str:
-        cache = self.__dict__.setdefault("_frameworks", {})
-        if source not in cache:
-            cache[source] = framework(self._texts(source))
-        return cache[source]
+        return _source_framework(self._course, source)
 
     def _plain_context(self, prompt: str, slide: Slide, answer: str, origin: str, lang: str) -> str:
         """Students see no slide titles: "En «Estructura de un modelo en PyTorch», ¿…?" names
@@ -1654,10 +1662,12 @@ class OfflineWriter:
                 answer = _whole_sentences(answer, 1500)
                 if not answer:
                     continue
+                # the code names the answer gives (CUDA_VISIBLE_DEVICES, tf.device()) before its words
+                named = _with_code_names(re.sub(r"\S+\.(?:py|txt|csv|json)\b", " ", answer), prompt,
+                                         course.key_concepts(answer, exclude=prompt))
                 q = Question(type="short", prompt=_clean(prompt), answer=answer,
                              citations=(_citation(chunk, first),),
-                             concepts=answer_concepts(course.key_concepts(answer, exclude=prompt), prompt, answer,
-                                                      course),
+                             concepts=answer_concepts(named, prompt, answer, course, source),
                              difficulty="hard", lang=lang,
                              origin="harvested")
                 # the course's own exercises first
