@@ -182,7 +182,8 @@ def generation_summary(report, path) -> None:
     candidates (near-duplicates only counted), notes and errors."""
     con = stderr()
     if report.quiz.questions:
-        con.print(f"wrote {len(report.quiz.questions)} questions to {path} "
+        n = len(report.quiz.questions)
+        con.print(f"wrote {n} question{'s' if n != 1 else ''} to {path} "
                   f"({report.candidates} candidates from {report.passages} passages)", markup=False)
     else:
         con.print(f"no question written; {path} was not written "

@@ -730,7 +730,8 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         why = Counter(r.reason.split(":")[0] if r.reason.startswith("failed") else r.reason
                       for r in out.rejected + dup)
         detail = "; ".join(f"{n} {reason}" for reason, n in why.most_common(3))
-        notes.append(f"wrote {len(chosen)} of {request.n}: {scope} supports only {len(chosen)} questions that pass "
+        notes.append(f"wrote {len(chosen)} of {request.n}: {scope} supports only {len(chosen)} "
+                     f"question{'s' if len(chosen) != 1 else ''} that pass{'es' if len(chosen) == 1 else ''} "
                      f"the checks ({len(passages)} passages, {len(out.drafts)} candidates"
                      + (f"; rejected: {detail}" if detail else "") + ")")
     questions = balance_positions([d.question for d in chosen])
