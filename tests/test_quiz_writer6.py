@@ -312,3 +312,19 @@ def test_a_book_exercise_names_its_code_and_never_just_the_library(ws):
     for q in w.drafts:
         if q.question.type == "short" and len(q.question.concepts) > 1:
             assert "TensorFlow" not in q.question.concepts, q.question
+
+
+def test_a_swap_uses_up_the_sentence_it_borrows_in_every_copy_of_the_deck(ws):
+    """The whole course holds "TensorFlow distribuido" twice (001TFDist.pdf and its text export
+    sources/004_*): the true/false that gives "Método fit" evaluate's description, from one copy,
+    and "¿qué significa «Método evaluate»?", from the other, were one exam's pair (6E-6L)."""
+    chunks = list(ws.store.all_chunks())
+    course = CourseTerms(chunks, ws.embedder)
+    req = GenerationRequest(n=20)
+    w = OfflineWriter().write(choose_passages(ws, req, chunks), req, course)
+    kept, _ = dedupe(w.drafts, ws.embedder)
+    quiz = [d.question for d in select(kept, req, w.drafts)[0]]
+    swap = [q for q in quiz if q.type == "tf" and "«Método fit»" in q.prompt]
+    evaluate = [q for q in quiz if "Método evaluate" in q.prompt]
+    assert swap or evaluate
+    assert not (swap and evaluate)

@@ -704,10 +704,11 @@ class OfflineWriter:
                      accepted=q.accepted, origin=q.origin)
         if q.origin in _EXPLAIN:
             priority += _EXPLAIN_BONUS  # explaining, comparing, applying before recalling a line
-        # an idea is its bullet's text in its source: the same bullet in two overlapping
-        # passages is one idea; a question on two bullets (a difference) uses up both
-        item_key = "|".join(content_hash(slide.chunk.source, norm(it.text))
-                            for it in ([item] if item else []) + list(also))
+        # an idea is its bullet's text, wherever it stands: the same bullet in two overlapping
+        # passages, or in a deck and its text export (001TFDist.pdf and sources/004_*), is one
+        # idea; a question on two bullets (a difference, a swap that borrows a sibling's
+        # description) uses up both
+        item_key = "|".join(content_hash(norm(it.text)) for it in ([item] if item else []) + list(also))
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
 
     def _texts(self, source: str) -> list[str]:
