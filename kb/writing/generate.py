@@ -96,7 +96,7 @@ class QuestionWriter(Protocol):
 
 _EXERCISE_HEADING = re.compile(r"exerc[ií]c|ejercicio|exercise|quest(ões|oes)\b|preguntas", re.I)
 _SKIP_HEADING = re.compile(r"\b(agenda|índice|indice|sumário|sumario|contenidos?|contents|refer[eê]ncias|referencias|"
-                           r"bibliograf|metodolog|entorno|agradec)", re.I)
+                           r"bibliograf|metodolog|entorno|agradec|resumen|resumo|summary|conclusi|conclus[aã]o)", re.I)
 _ARTICLES = {"o", "a", "os", "as", "um", "uma", "el", "la", "los", "las", "un", "una", "the", "an"}
 _PRONOUNS = {"isso", "isto", "ele", "ela", "eles", "elas", "este", "esta", "esse", "essa", "aquele", "it", "this",
              "that", "they", "there", "esto", "eso", "ello", "que", "qual", "quem", "onde", "which", "what", "who",
@@ -421,6 +421,8 @@ def passage_usable(chunk: Chunk) -> bool:
     """Titles, code, agenda/index slides and fragments cannot carry a question."""
     if chunk.is_code or len(chunk.text) < 80:
         return False
+    if chunk.kind == "pdf" and chunk.locator.page == 1:
+        return False  # a deck's title slide: course name, authors, version — nothing to ask
     if chunk.locator.heading and _SKIP_HEADING.search(chunk.locator.heading.split(" > ")[-1]):
         return False
     lines = [ln for ln in chunk.text.split("\n") if ln.strip()]

@@ -135,7 +135,14 @@ _META = re.compile(r"^(Descreve|Explica|Introduz|Aborda|Apresenta|Discute|Mencio
 _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three|four|principales|principais|main|"
                             r"por ejemplo|por exemplo|for example|ejemplo|exemplo|example|nota|note|obs|soluç|solucion|"
                             r"solution|resumo|resumen|summary|objetivo|objective|lab\b|fuente|fonte|source|ventajas|"
-                            r"desventajas|vantagens|desvantagens|advantages|disadvantages|beneficios|benefícios)", re.I)
+                            r"desventajas|vantagens|desvantagens|advantages|disadvantages|beneficios|benefícios|"
+                            # what a bullet is (a rule, a caveat, a step), not a term it defines
+                            r"regla|regra|rule of thumb|limitaci|limitaç|limitation|alternativa|alternative|costo\b|"
+                            r"custo\b|cost\b|frecuencia|frequência|frequency|idea\b|ideia|consejo|dica|tip\b|cuidado|"
+                            r"atenci|atenç|warning|advertencia|aviso|importante|important|problema|problem|síntoma|"
+                            r"sintoma|symptom|causa\b|cause\b|efecto|efeito|effect|resultado|result|requisito|"
+                            r"requirement|recomendaci|recomendaç|recommendation|(?:paso|passo|step|fase|phase|etapa)"
+                            r"\s*\d)", re.I)
 _RETURNS = re.compile(
     r"^(?:(?P<det>El método|La función|El atributo|O método|A função|The method|The function)\s+)?"
     r"(?P<id>[A-Za-z_][\w.]*\(\)|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)\s+"
@@ -392,13 +399,25 @@ def _attribute(label: str, body: str, course: CourseTerms) -> bool:
     return bool(first) and course.noun_like(first) and not course.verb_like(first)
 
 
+def _action_label(label: str) -> bool:
+    """A label that opens on a verb names an action or a claim ("Medir tiempos sin …", "Requiere
+    hardware más reciente"), not a term: an infinitive, or a 3rd-person verb followed by an object."""
+    ws = words(label)
+    if not ws or not ws[0][:1].isalpha():
+        return False
+    first = fold(ws[0])
+    if len(first) > 4 and first.endswith(("ar", "er", "ir")) and not first.endswith(("lar", "ular")):
+        return True  # "Medir", "Guardar" (not "Modular", "Regular")
+    return len(ws) >= 3 and bool(re.fullmatch(r"\w+(?:iere|ieren|uiere|ita|itan|ite|item|ige|igen|uce|ucen)", first))
+
+
 def _plain_false(label: str, body: str, lang: str) -> str | None:
     """A sibling's description attached to a term as a plain statement: «ImageNet es un conjunto
     de imágenes de dígitos …», «El método fit sirve para devolver …»; None where the
     description has no shape that reads as a sentence about the term."""
     ws = body.split()
-    if len(ws) < 4:
-        return None
+    if len(ws) < 4 or ";" in body:
+        return None  # "o handler só marca uma flag; o loop salva …": two statements, no description
     first, second = fold(ws[0]), fold(ws[1].strip(",.;"))
     subj = _lower_first(label) if _ARTICLE.match(label) else label
     plural = bool(re.match(r"^(los|las|os|as|the)\s", label, re.I)) and fold(label).endswith("s")
@@ -735,11 +754,15 @@ class OfflineWriter:
         title, rest = m.group("title"), prompt[m.end():]
         subject = _title_subject(title, self._texts(slide.chunk.source))
         code = bool(_CODE_NAME.search(f"{rest} {answer}") or fold(lib) in fold(title)
-                    or any(_TECH.match(w) for w in words(rest)))
+                    or any(_TECH.match(w) and not w.isupper() for w in words(rest)))  # SLURM, MTBF: no library's
         plain = _plain_title(title)
+        if re.match(r"(?i)^(?:¿\s*)?(?:o que|qu[eé]|c[oó]mo|como|por qu[eé]|what|how|why)\b", plain):
+            plain = ""  # "o que salvar em um checkpoint": a question is no subject to be "in"
         if plain and re.match(r"^[a-záéíóú]+(?:ar|er|ir)\s", plain):
             plain = ""  # "guardar y cargar el modelo …" is an action, not a subject to be "in"
-        ent = next((w for w in words(title) if re.search(r"[a-z][A-Z]", w) and fold(lib) not in fold(w)), "")
+        libraries = {fold(_source_framework(self._course, src)) for src in self._course.by_source} - {""}
+        ent = next((w for w in words(title) if re.search(r"[a-z][A-Z]", w) and fold(lib) not in fold(w)
+                    and fold(w) not in libraries), "")  # "TensorFlow" in a PyTorch deck is no PyTorch entity
         if not subject and plain and lib and not code and ent and self._body_mentions(plain, slide.chunk.source) < 2:
             # "configuraciones comunes del DataLoader" is only a slide's wording; what students
             # know is the library's code name in it: "En el DataLoader de PyTorch, …"
@@ -799,10 +822,13 @@ class OfflineWriter:
 
     def _cloze_prompt(self, slide: Slide, blanked: str, answer: str, lang: str) -> str:
         """A sentence to complete, situated by the library its source is about ("En PyTorch, la
-        clase _____ …") where the sentence does not name it; else by the slide title, which
-        students do not see but which is better than nothing ("(Carga Eficiente de Datos)")."""
+        clase _____ …") where the sentence or its answer holds code and does not name the library
+        (an acronym like MTBF is no code); else by the slide title, which students do not see but
+        which is better than nothing ("(Carga Eficiente de Datos)")."""
         lib = self._framework(slide.chunk.source)
-        if lib and fold(lib) not in fold(blanked) and fold(lib) not in fold(answer):
+        has_code = bool(_CODE_NAME.search(f"{blanked} {answer}")) or any(
+            _TECH.match(w) and not w.isupper() for w in words(f"{blanked} {answer}"))
+        if lib and has_code and fold(lib) not in fold(blanked) and fold(lib) not in fold(answer):
             lead = {"pt": "Em", "es": "En"}.get(lang, "In")
             return _t("cloze", lang, s=f"{lead} {lib}, {_lower_first(blanked)}", c="")
         return _t("cloze", lang, s=blanked, c=self._ctx(slide, answer))
@@ -948,7 +974,8 @@ class OfflineWriter:
         """Questions on a slide's labelled lists ("Tamaño del lote: …"), run by run: what each
         label means, which label a description is, how two siblings differ, and one sibling's
         description attached to another as a false statement."""
-        runs = self._label_runs(slide)
+        runs = [r for r in ([it for it in run if self._term_label(it.label, course)] for run in self._label_runs(slide))
+                if r]
         title = self._about(slide)
         if not title and generic_title(slide.title):
             return  # "«Coherencia de versión»" under «Consideraciones adicionales»: of what?
@@ -997,13 +1024,27 @@ class OfflineWriter:
 
     @staticmethod
     def _label_runs(slide: Slide) -> list[list[Item]]:
-        """The slide's labelled items that may be asked, by the list (run) they stand in."""
+        """The slide's labelled items that may be asked, by the list (run) they stand in: labels
+        that name a term, not a bullet's role ("Regla práctica:", "Paso 4:"), not an action
+        ("Medir tiempos sin …:") and not code ('os.environ["TF_CONFIG"] = …')."""
         runs: dict[int, list[Item]] = defaultdict(list)
         for item in slide.items:
             if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body) \
-                    and not re.search(r'[=\[\]{}"<>]', item.label):  # 'os.environ["TF_CONFIG"] = …': code, no term
+                    and not re.search(r'[=\[\]{}"<>]|\w\(', item.label) and not _action_label(item.label):
                 runs[item.run].append(item)
         return list(runs.values())
+
+    @staticmethod
+    def _term_label(label: str, course: CourseTerms) -> bool:
+        """A label that names a term to define: at most three content words (a parenthesis is
+        another name), none the course writes as a verb ("BatchNorm calcula estadísticas …"), not a
+        condition or an abbreviation ("Si aparecen inf/NaN", "Ex.")."""
+        bare = re.sub(r"\s*\([^)]*\)", "", label).strip()
+        ws = [w for w in words(bare) if fold(w) not in STOPWORDS]
+        if not ws or len(ws) > 3 or re.match(r"(?i)^(si|se|if|cuando|quando|when|al|ao|on|durante|during|antes|"
+                                              r"before|después|depois|after|ex|p\.|e\.g|i\.e)\b", bare):
+            return False
+        return not any(course.verb_like(fold(w)) for w in ws[1:])
 
     @staticmethod
     def _run_context(slide: Slide, run: list[Item], title: str, setting: bool) -> tuple[str, str]:
