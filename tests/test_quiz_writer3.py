@@ -92,7 +92,8 @@ def test_english_adjectives_are_not_asked_about_in_a_spanish_stem(drafts):
     prompts = _prompts(drafts, "001TFDist.pdf")
     assert not [p for p in prompts if "Static" in p or "«Dynamic»" in p]
     # a Spanish adjective under its own title stays, asked (writer v4) as what it qualifies consists of
-    assert "¿En qué consiste el promediado síncrono de los pesos?" in prompts  # v5: of what
+    # v5: of what; v6 asks the two sides together (and "Hay que esperar …" alone is no definition)
+    assert "¿Qué diferencia hay entre el promediado síncrono y el promediado asíncrono de los pesos?" in prompts
 
 
 def test_tautological_purposes_are_turned_round_or_dropped(drafts):

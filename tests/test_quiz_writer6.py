@@ -328,3 +328,39 @@ def test_a_swap_uses_up_the_sentence_it_borrows_in_every_copy_of_the_deck(ws):
     evaluate = [q for q in quiz if "Método evaluate" in q.prompt]
     assert swap or evaluate
     assert not (swap and evaluate)
+
+
+# --------------------------------------------------------------------------- held-out split A
+# (eval/heldout_decks/amp_es.txt, checkpoint_pt.txt; rated 1/24 by 6M/6N): "X: …" bullets whose text
+# is a fact about X in the slide, not what X means, were asked "¿Qué significa «X»?"
+
+
+def test_only_a_description_that_says_what_a_term_is_defines_it():
+    from kb.writing.offline import _definitional
+
+    for fact in ("normalmente el mismo tamaño que los parámetros",  # Gradientes
+                 "las acumulaciones largas (sumas, normas, softmax) deben hacerse en FP32",  # Menor precisión
+                 "mse_loss, l1_loss, nll_loss, cross_entropy, kl_div, entre otras",  # Funciones de pérdida
+                 "o job reinicia automaticamente e se adapta quando o número de workers muda"):  # Treinamento elástico
+        assert not _definitional(fact), fact
+    for definition in ("Un conjunto de imágenes de dígitos escritos a mano",  # MNIST (03Datos p. 5)
+                       "reducir la cantidad de muestras en las clases dominantes",  # Undersampling (p. 34)
+                       "Permite mezclar los datos en cada época (epoch)",  # Aleatorización (p. 9)
+                       "para entrenar el modelo",  # Método fit (001TFDist p. 18)
+                       "define la lista de dispositivos disponibles"):  # Mesh (p. 100)
+        assert _definitional(definition), definition
+
+
+def test_labels_that_are_no_terms(ws):
+    from kb.writing.offline import _GENERIC_LABEL, _action_label
+
+    course = CourseTerms(list(ws.store.all_chunks()), ws.embedder)
+    for role in ("Regla práctica", "Limitación", "Paso 4", "Passo 3", "Consecuencia", "Alternativas"):
+        assert _GENERIC_LABEL.match(role), role
+    assert _action_label("Medir tiempos sin torch.cuda.synchronize()")
+    assert _action_label("Requiere hardware más reciente")
+    assert not _action_label("Aleatorización") and not _action_label("Tamaño del lote (batch size)")
+    for cond in ("Si aparecen inf/NaN", "Ao carregar", "Ex."):
+        assert not OfflineWriter._term_label(cond, course), cond
+    for term in ("Tamaño del lote (batch size)", "Oversampling", "Último lote incompleto", "Mesh"):
+        assert OfflineWriter._term_label(term, course), term

@@ -141,7 +141,8 @@ _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three
                             r"custo\b|cost\b|frecuencia|frequência|frequency|idea\b|ideia|consejo|dica|tip\b|cuidado|"
                             r"atenci|atenç|warning|advertencia|aviso|importante|important|problema|problem|síntoma|"
                             r"sintoma|symptom|causa\b|cause\b|efecto|efeito|effect|resultado|result|requisito|"
-                            r"requirement|recomendaci|recomendaç|recommendation|(?:paso|passo|step|fase|phase|etapa)"
+                            r"requirement|recomendaci|recomendaç|recommendation|consecuencia|consequência|consequence|"
+                            r"(?:paso|passo|step|fase|phase|etapa)"
                             r"\s*\d)", re.I)
 _RETURNS = re.compile(
     r"^(?:(?P<det>El método|La función|El atributo|O método|A função|The method|The function)\s+)?"
@@ -399,6 +400,28 @@ def _attribute(label: str, body: str, course: CourseTerms) -> bool:
     return bool(first) and course.noun_like(first) and not course.verb_like(first)
 
 
+# what a description that says what a term *is* opens on: an indefinite article ("un conjunto
+# de …"), a purpose ("para entrenar …"), an action it consists of ("reducir la cantidad …") or a
+# defining verb ("define la lista …", "permite mezclar …", "encapsulan …")
+_DEFINING_VERB = re.compile(r"^(?:define|definen|representa|representan|encapsula|encapsulan|contiene|contienen|"
+                            r"contém|contêm|permite|permiten|permitem|habilita|habilitan|determina|determinan|"
+                            r"maneja|manejan|describe|describen|descreve|descrevem|indica|indican|agrupa|agrupan|"
+                            r"combina|combinan|defines|represents|contains|allows|enables|describes|holds)\b", re.I)
+
+
+def _definitional(body: str) -> bool:
+    """The description says what its label is (see _DEFINING_VERB), not a fact about it in the
+    slide's setting: an adverb ("normalmente …"), a clause on a definite subject ("las acumulaciones
+    largas deben …", "o job reinicia …"), a bare list of names ("mse_loss, l1_loss, …")."""
+    ws = body.split()
+    if len(ws) < 3:
+        return False
+    first = fold(ws[0])
+    infinitive = len(first) > 4 and first.endswith(("ar", "er", "ir")) and not first.endswith(("lar", "ular"))
+    return bool(re.match(r"^(?:un|una|unos|unas|um|uma|uns|umas|an?|para|to)$", first) or infinitive
+                or _DEFINING_VERB.match(body))
+
+
 def _action_label(label: str) -> bool:
     """A label that opens on a verb names an action or a claim ("Medir tiempos sin …", "Requiere
     hardware más reciente"), not a term: an infinitive, or a 3rd-person verb followed by an object."""
@@ -422,6 +445,8 @@ def _plain_false(label: str, body: str, lang: str) -> str | None:
     subj = _lower_first(label) if _ARTICLE.match(label) else label
     plural = bool(re.match(r"^(los|las|os|as|the)\s", label, re.I)) and fold(label).endswith("s")
     low = _lower_first(body)
+    if _PLAIN_ARTICLE.match(body) and not re.match(r"(?i)^(un|una|um|uma|an?)\s", body):
+        return None  # "o rank 0 grava; …", "las acumulaciones largas deben …": a clause, no description
     if _PLAIN_ARTICLE.match(body):
         verb = {"es": ("es", "son"), "pt": ("é", "são")}.get(lang, ("is", "are"))[plural]
         return f"{subj} {verb} {low}"
@@ -1086,6 +1111,9 @@ class OfflineWriter:
             bare = _ARTICLE.sub("", it.label)
             if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
                 continue
+            attribute = bool(ctx[0]) and lang in ("es", "pt") and _attribute(bare, it.body, course)
+            if not (_definitional(it.body) or attribute):
+                continue  # "Gradientes: normalmente el mismo tamaño que …": a fact about X here, not what X means
             prompt = self._label_prompt(bare, it, ctx, lang, course, [x.text for x in run + list(slide.items)])
             answer = _sentence_end(f"{it.label}: {it.body}")
             prio = 2.1 + self._centrality(bare, slide, course)
