@@ -364,3 +364,14 @@ def test_labels_that_are_no_terms(ws):
         assert not OfflineWriter._term_label(cond, course), cond
     for term in ("Tamaño del lote (batch size)", "Oversampling", "Último lote incompleto", "Mesh"):
         assert OfflineWriter._term_label(term, course), term
+
+
+def test_the_library_is_not_a_class_that_contains_an_alias():
+    """Split C (eval/heldout_decks/mpi_pt.txt): ``import torch.distributed as dist`` made
+    "DistributedSampler" the deck's library, and 10 of its 12 stems opened "Em DistributedSampler, …"."""
+    from kb.writing.offline import framework
+
+    texts = ["import torch.distributed as dist", "dist.all_reduce(t)", "dist.broadcast(t, src=0)",
+             "dist.barrier()", "dist.all_gather(out, t)", "dist.reduce_scatter(out, ts)",
+             "Use DistributedSampler en el DataLoader", "PyTorch: torch.distributed", "torch.cuda.set_device(rank)"]
+    assert framework(texts) == "PyTorch"

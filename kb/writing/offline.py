@@ -254,8 +254,10 @@ def framework(texts: Sequence[str]) -> str:
         r = root.lower()
         if len(r) < 2 or not r.isalpha():
             continue
+        # the library's name ends with its module (PyTorch: torch) or its capitals spell it
+        # (TensorFlow: tf); "DistributedSampler" merely contains "dist" (import … as dist)
         fits = [(n, w) for w, n in camel.items()
-                if len(r) >= 3 and r in w.lower() and w.lower() != r
+                if len(r) >= 3 and w.lower().endswith(r) and w.lower() != r
                 or "".join(ch for ch in w if ch.isupper()).lower() == r]
         if fits:
             return max(fits)[1]
