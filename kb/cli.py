@@ -480,7 +480,13 @@ def progress(
 
 
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. SIGTERM ends kb with exit code 130 also outside a command's
+    work — while it starts, or once the work is done and it writes the report (seen as a flaky
+    -15 when an ingest finished just before its SIGTERM); inside, ``_interruptible`` turns it
+    into Ctrl-C so that what was written stays consistent."""
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(int(ExitCode.INTERRUPTED)))
     app()
 
 

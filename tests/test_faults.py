@@ -17,6 +17,8 @@ import shutil
 import signal
 import sqlite3
 import stat
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -953,3 +955,19 @@ def test_files_follow_the_umask(course):
     assert r.exit_code == 0, r.stderr
     for name in ("grades.csv", "grades.md", "grades.json"):
         assert stat.S_IMODE((course / "out" / name).stat().st_mode) == 0o644, name
+
+
+def test_sigterm_outside_the_commands_work_still_exits_130():
+    """The flaky -15 of test_killed_ingest_then_rerun_equals_a_clean_one[SIGTERM]: the ingest had
+    finished (its handlers restored) when SIGTERM came, so the default action killed kb. The entry
+    point now turns SIGTERM into exit 130 wherever it lands; here it lands while "writing the
+    report", after the command's own handler is gone (a stand-in for that moment, in a child)."""
+    code = ("import os, signal, time\n"
+            "from kb import cli\n"
+            "def done_and_reporting():\n"
+            "    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "    time.sleep(30)\n"
+            "cli.app = done_and_reporting\n"
+            "cli.run()\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == ExitCode.INTERRUPTED, (r.returncode, r.stderr)
