@@ -481,9 +481,10 @@ def progress(
 
 def run() -> None:
     """Console-script entry point. SIGTERM ends kb with exit code 130 also outside a command's
-    work — while it starts, or once the work is done and it writes the report (seen as a flaky
-    -15 when an ingest finished just before its SIGTERM); inside, ``_interruptible`` turns it
-    into Ctrl-C so that what was written stays consistent."""
+    work — while it starts, or once the work is done and it writes the report; inside,
+    ``_interruptible`` turns it into Ctrl-C so that what was written stays consistent. (In the
+    interpreter's own teardown, after the report, CPython has restored the default handler: a
+    SIGTERM there still ends the process with -15, everything already written.)"""
     import signal
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(int(ExitCode.INTERRUPTED)))
