@@ -552,6 +552,12 @@ def _purpose_verbs(definition: str) -> str:
     return f"{m.group('a')} {obj}".strip() if obj or m.group("cl") else ""
 
 
+def _holds_code(text: str) -> bool:
+    """The text names code — a call, a dotted or snake_case name, a CamelCase class — that a
+    library's name situates; an acronym (SLURM, MTBF) is no library's code."""
+    return bool(_CODE_NAME.search(text)) or any(_TECH.match(w) and not w.isupper() for w in words(text))
+
+
 # a code call with its arguments, one level of calls nested in them: "f(g(a, b=1), 'c')"
 _CALL = re.compile(r"(?P<f>[A-Za-z_][\w.]*)\((?P<args>(?:[^()]|\([^()]*\))*)\)")
 
@@ -780,8 +786,7 @@ class OfflineWriter:
             return prompt
         title, rest = m.group("title"), prompt[m.end():]
         subject = _title_subject(title, self._texts(slide.chunk.source))
-        code = bool(_CODE_NAME.search(f"{rest} {answer}") or fold(lib) in fold(title)
-                    or any(_TECH.match(w) and not w.isupper() for w in words(rest)))  # SLURM, MTBF: no library's
+        code = _holds_code(rest) or bool(_CODE_NAME.search(answer)) or fold(lib) in fold(title)
         plain = _plain_title(title)
         if re.match(r"(?i)^(?:¿\s*)?(?:o que|qu[eé]|c[oó]mo|como|por qu[eé]|what|how|why)\b", plain):
             plain = ""  # "o que salvar em um checkpoint": a question is no subject to be "in"
@@ -853,9 +858,8 @@ class OfflineWriter:
         (an acronym like MTBF is no code); else by the slide title, which students do not see but
         which is better than nothing ("(Carga Eficiente de Datos)")."""
         lib = self._framework(slide.chunk.source)
-        has_code = bool(_CODE_NAME.search(f"{blanked} {answer}")) or any(
-            _TECH.match(w) and not w.isupper() for w in words(f"{blanked} {answer}"))
-        if lib and has_code and fold(lib) not in fold(blanked) and fold(lib) not in fold(answer):
+        if lib and _holds_code(f"{blanked} {answer}") and fold(lib) not in fold(blanked) \
+                and fold(lib) not in fold(answer):
             lead = {"pt": "Em", "es": "En"}.get(lang, "In")
             return _t("cloze", lang, s=f"{lead} {lib}, {_lower_first(blanked)}", c="")
         return _t("cloze", lang, s=blanked, c=self._ctx(slide, answer))
