@@ -86,6 +86,32 @@ def _split_code(text: str, max_chars: int) -> list[str]:
     return [p for p in pieces if p.strip()]
 
 
+# a line that opens a bullet or a numbered item; any other line may continue the one above it
+_MARKER = re.compile(r"^\s*(?:[•◦▪●○■□➢➤►▶‣⁃·]|[-*–](?=\s)|\d{1,2}[.)](?=\s))")
+
+
+def _logical_lines(text: str) -> list[str]:
+    """The text's lines with a wrapped bullet's continuation lines kept under it (joined by
+    "\n", as the page shows them): a line continues the one above when it opens no bullet and
+    starts in lower case or a bracket, or when the line above stops mid-phrase (a comma, an
+    opening bracket, "="). A window that starts on "clamp(round(x / scale) + zero_point)" has
+    lost the bullet it ends."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        s = line.strip()
+        prev = out[-1].rstrip() if out else ""
+        cont = bool(prev) and not _MARKER.match(line) and (
+            s[0].islower() or s[0] in "([{" or prev.endswith((",", "(", "[", "{", "="))
+            or prev.count("(") > prev.count(")"))
+        if cont:
+            out[-1] = f"{out[-1]}\n{line}"
+        else:
+            out.append(line)
+    return out
+
+
 def _windows(text: str, target: int, max_chars: int, overlap: int) -> list[str]:
     """Overlapping windows of whole units (a slide's bullets, a paragraph's sentences):
     each window holds units up to ``target`` characters and repeats up to ``overlap``
@@ -94,9 +120,7 @@ def _windows(text: str, target: int, max_chars: int, overlap: int) -> list[str]:
     if len(text) <= target:
         return [text]
     units: list[str] = []
-    for line in text.split("\n"):
-        if not line.strip():
-            continue
+    for line in _logical_lines(text):
         units.extend(_split_long(line, max_chars, target) if len(line) > target else [line])
         if len(units) == 1 and len(units[0]) > target:
             units = _split_long(units[0], max_chars, target)

@@ -370,6 +370,23 @@ _TITLE_OPEN = frozenset(
     "de del la las el los en y e a al con para por sobre da do das dos em no na com o os as ou".split())
 
 
+# words a wrapped bullet's line may stop on, mid-phrase, before its continuation
+_MID_PHRASE = frozenset("de del la el los las en y e o a al con para por da do das dos em no na com os as ou".split())
+
+
+def _continues(prose: list[tuple[int, str]], indent: int) -> bool:
+    """The line is the wrapped rest of the bullet above, however much it looks like code: that
+    bullet stops mid-phrase ("con q =", "pin_memory() y .to(device,", an open bracket) and the
+    line is not indented less than it ("• Cuantización afín: x ~ scale * (q - zero_point), con q
+    =" / "clamp(round(x / scale) + zero_point)")."""
+    last = next(((ind, t) for ind, t in reversed(prose) if t), None)
+    if last is None or indent < last[0]:
+        return False
+    t = last[1].rstrip()
+    return t.endswith((",", "=", "(", "[", "{", "+", "-", "*", "/")) or t.count("(") > t.count(")") \
+        or fold(t.split()[-1]) in _MID_PHRASE
+
+
 def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
     """Split body lines into prose (rejoined into items) and code blocks."""
     parts: list[tuple[str, bool]] = []
@@ -408,7 +425,8 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
                 code.append((indent, text))
                 continue
             flush_code()
-        if text and not strip_bullet(text)[0] and looks_like_code_line(text) and not _prose_like(text):
+        if text and not strip_bullet(text)[0] and looks_like_code_line(text) and not _prose_like(text) \
+                and not _continues(prose, indent):
             flush_prose()
             code.append((indent, text))
             continue

@@ -17,6 +17,7 @@ pinned on the real page that produced each:
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -172,8 +173,8 @@ def test_eval_quiz_reports_a_contradicted_question(root):
 
 def test_a_false_statement_names_what_the_term_really_means(written):
     quiz = written["03Datos.pdf"]["quiz"]
-    (under,) = [q for q in quiz if q.type == "tf" and "undersampling" in q.prompt]
-    assert under.concepts == ("reducir la cantidad de muestras en las clases dominantes",)  # not "Undersampling"
+    (over,) = [q for q in quiz if q.type == "tf" and "Oversampling" in q.prompt]
+    assert over.concepts == ("aumentar la cantidad de muestras en las clases minoritarias",)  # not "Oversampling"
     (scope,) = [q for q in quiz if q.type == "tf" and "data augmentation" in q.prompt]
     assert scope.concepts[0] == "conjunto de datos de entrenamiento"  # where it applies, not "validación"
 
@@ -249,8 +250,9 @@ def test_a_slide_wording_gives_way_to_the_code_name_it_holds(written):
     # p. 9 «Configuraciones comunes del DataLoader»: students know the DataLoader, not the title
     assert any(p.startswith("¿Verdadero o falso? En el DataLoader de PyTorch, aleatorización") for p in prompts)
     assert not any("configuraciones comunes" in p for p in prompts)
-    # a topic without a code name stays in plain words (p. 34)
-    assert any("En métodos de manejo de datos desbalanceados, undersampling" in p for p in prompts)
+    # a title's wording the course's text never says is no subject (v7): the statement stands alone (p. 34)
+    assert not any("En métodos de manejo de datos desbalanceados" in p for p in prompts)
+    assert any(re.match(r"¿Verdadero o falso\? (Over|Under)sampling consiste en", p) for p in prompts)
 
 
 def test_two_sides_of_a_title_vs_are_compared_not_asked_alone(written):

@@ -422,7 +422,9 @@ _GENERIC_TITLE_WORDS = frozenset("""consideraciones consideracoes consideracion 
     introduction resumen resumo summary conclusiones conclusoes conclusion conclusions generales gerais general
     importantes important conceptos conceitos concepts basicos basicos basics ejemplo ejemplos exemplo exemplos
     example examples mas more recomendaciones recomendacoes recommendations consejos dicas tips practicas praticas
-    practices buenas boas best parte part continuacion continuacao continued""".split())
+    practices buenas boas best parte part continuacion continuacao continued conselhos advice trade offs tradeoffs
+    errores erros errors comunes comuns common frecuentes frequentes frequent habituales practicos praticos
+    practical trade-offs""".split())
 
 
 def generic_title(title: str) -> bool:

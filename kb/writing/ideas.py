@@ -56,7 +56,7 @@ def clean_inline(text: str) -> str:
     t = text.replace("**", "").replace("`", "").replace("\u00a0", " ")
     t = re.sub(r"(?<!\*)\*(?!\s)([^*\n]+?)\*(?!\*)", r"\1", t)
     t = re.sub(r"\s+", " ", t).strip()
-    t = re.sub(r"\s+([.,;:!?)\]])", r"\1", t)
+    t = re.sub(r"\s+([.,;:!?)\]])(?![\w(])", r"\1", t)  # not " .to(device)": a method, not a full stop
     t = re.sub(r"([(\[¿¡])\s+", r"\1", t)
     t = re.sub(r"(\w) \(\)", r"\1()", t)
     t = re.sub(r"(__\w+) (__)", r"\1\2", t)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -142,6 +142,8 @@ _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three
                             r"atenci|atenç|warning|advertencia|aviso|importante|important|problema|problem|síntoma|"
                             r"sintoma|symptom|causa\b|cause\b|efecto|efeito|effect|resultado|result|requisito|"
                             r"requirement|recomendaci|recomendaç|recommendation|consecuencia|consequência|consequence|"
+                            r"definici|definiç|definition|ventaja\b|vantagem\b|desventaja\b|desvantagem\b|"
+                            r"advantage\b|disadvantage\b|criterio|critério|criterion|motivaci|motivaç|contexto\b|"
                             r"(?:paso|passo|step|fase|phase|etapa)"
                             r"\s*\d)", re.I)
 _RETURNS = re.compile(
@@ -558,6 +560,116 @@ def _holds_code(text: str) -> bool:
     return bool(_CODE_NAME.search(text)) or any(_TECH.match(w) and not w.isupper() for w in words(text))
 
 
+def _library_code(text: str) -> bool:
+    """The text names a library's code: a dotted name or a call ("torch.save()", "nn.Module",
+    "zero_grad()"), a dunder, a CamelCase class; not a blank ("_____"), a bare snake_case
+    variable ("zero_point", "local_rank"), an acronym ("MPI-3", "fp32") or math."""
+    names = [n for n in _CODE_NAME.findall(text) if n.strip("_")]
+    return any("." in n.strip(".") or n.endswith("()") or n.startswith("__") for n in names) \
+        or any(re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+", w) for w in words(text))
+
+
+# title words that say what kind of slide it is, not what it is about ("Motivación: …")
+_RHETORIC_HEAD = frozenset("""motivacion motivacao motivation arquitectura arquitetura architecture definicion
+    definicao definition objetivo objetivos objective objectives contexto context problema problem solucion solucao
+    solution caso case estudio estudo study practica pratica practice demo laboratorio lab ejercicio exercicio
+    exercise parte part tema topic unidad unidade unit modulo module agenda indice index repaso revision revisao
+    review antecedentes background panorama overview introduccion introducao introduction paso passo step etapa
+    fase phase ejemplo exemplo example idea ideia clave chave key resumen resumo summary conclusion conclusiones
+    conclusoes recap nota notas note notes""".split())
+
+
+def title_topic(title: str, mentions: Callable[[str], int], libraries: frozenset[str] = frozenset()) -> str:
+    """The subject a slide title names, to situate a stem ("En …, ¿…?"); "" when it names none a
+    student knows. A "Topic: aspect" title's head when it is a code name or acronym ("torch.export:
+    captura de grafo completo" → "torch.export", "NCCL: …") or a term the source's text itself says
+    at least twice (``mentions``: "Cuantización: conceptos básicos" → "cuantización"), never the
+    kind of slide ("Motivación: …"); else a title that is one code name ("ReduceLROnPlateau") or
+    the one module a title names ("AdamW y otros optimizadores de torch.optim" → "torch.optim"). The title's own wording ("Coletivas em cada estratégia de
+    paralelismo") is no subject: raters read "En conceptos básicos, …" as noise. A library
+    (``libraries``, folded) is no topic: the stem names it only where it asks its code."""
+    t = re.sub(r"\s*\([^)]*\)", "", title).strip()
+    head = t.split(":", 1)[0].strip() if ":" in t else ""
+    tail = re.sub(r"\s*\([^)]*\)", "", t.split(":", 1)[1]).strip() if head else ""
+    hw = words(head)
+    named: list[str] = []
+    if hw and not (fold(hw[0]) in _RHETORIC_HEAD or generic_title(head) or fold(head) in libraries):
+        named = [w for w in hw if (_TECH.match(w) or re.search(r"[a-z][A-Z]", w)) and fold(w) not in libraries]
+        if len(hw) == 1 and named:
+            return head
+        if 1 <= len(hw) <= 3 and mentions(head) >= 2:
+            return head if named else _lower_first(head) if not head[1:2].isupper() else head
+    if tail and 1 <= len(words(tail)) <= 4 and not generic_title(tail) \
+            and (mentions(tail) >= 2 or any(fold(w) in libraries for w in hw)):
+        # "Distributed training en TF: Data parallelism": a section (of a library), then its topic
+        return _plain_title(tail)
+    if named:
+        return named[0]
+    if not head and len(words(t)) == 1 and (_TECH.match(t) or re.search(r"[a-z][A-Z]", t)) and fold(t) not in libraries:
+        return t  # "ReduceLROnPlateau"
+    # a module the title names ("… de torch.optim"); a class it names may be one of several it compares
+    code = [w for w in words(t) if re.fullmatch(r"[A-Za-z_]\w*(?:\.\w+)+", w) and fold(w) not in libraries]
+    return code[0] if len(code) == 1 else ""
+
+
+# spellings Spanish and Portuguese words do not have: an English term in a Spanish or Portuguese deck
+_ENGLISH_SPELLING = re.compile(r"th|w|k|sh|ck|ough|ee|oo|ing$|y$")
+
+
+def _english_word(w: str) -> bool:
+    return w.isascii() and len(w) >= 3 and bool(_ENGLISH_SPELLING.search(w.lower()))
+
+
+def term_like(label: str, mentions: Callable[[str], int]) -> bool:
+    """The label names a term a student can be asked to explain or pick: a code name, acronym or
+    CamelCase name ("Per-channel", "LBFGS", "ReduceLROnPlateau", "(PTQ)" as another name); an
+    English term in a Spanish or Portuguese deck ("Throughput", "Weight decay", "Batching
+    estático"); or a phrase of two or three words the source's text itself says at least twice
+    (``mentions``). Not a slide's wording: "Volume", "GPU errada", "Usa SMs da GPU", "Cuándo usar
+    trace", "Procedimiento en cada iteración" — raters read "¿Qué significa «GPU errada»?" as
+    a question about the slide, not the subject."""
+    alias = re.findall(r"\(([^)]*)\)", label)
+    if any(re.fullmatch(r"[A-Z]{2,}[0-9]*s?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+", a.strip()) for a in alias):
+        return True
+    bare = re.sub(r"\s*\([^)]*\)", "", label).strip()
+    ws = [w for w in words(bare) if fold(w) not in STOPWORDS]
+    if not ws:
+        return False
+    technical = [w for w in ws if _TECH.match(w) or re.search(r"[a-z][A-Z]", w) or _english_word(w)]
+    if technical and (len(technical) == len(ws) or len(ws) == 2 and _english_word(ws[0])):
+        return True  # every word technical, or an English head with its qualifier ("Batching estático")
+    if len(ws) == 1:
+        # one native word: a term the slide introduces ("Aleatorización" 1 other line, "Layers" 3),
+        # not a word the whole deck uses for its subject ("Volume" 4, "Entrenamiento" 10, "Comunicação"
+        # 11: raters read "¿Qué significa «Volume»?" as vague). The cut, 3, lies between the cases seen
+        # on the review and tuning decks; it is not a rule of grammar
+        return mentions(bare) <= 3
+    # a phrase the course says in its own sentences, not only as the slide's label
+    return len(ws) <= 3 and mentions(bare) >= 2
+
+
+# words a blank must never be: relatives, determiners and other function words a list may miss
+_FUNCTION_BLANK = frozenset("cuyo cuya cuyos cuyas cujo cuja cujos cujas cual cuales qual quais quien quienes quem "
+                            "donde onde cuando quando mientras enquanto aunque embora sino senao whose which".split())
+
+
+# a label's first word that makes it a question, a degree or a state, not a name
+_NOT_A_NAME = frozenset("cuando quando como por que qual cual muy muito mas mais menos solo so sempre siempre nunca".split())
+
+
+def _bare_attribute(q: Question) -> list[str]:
+    """["no-subject"] for "¿Cuál es el cuello de botella?" with nothing saying of what: an attribute
+    asked where no subject a student knows could situate it."""
+    return ["no-subject"] if q.type == "short" and re.match(
+        r"^(?:¿\s*)?(?:Cu[aá]l es|Qual [eé]|What is) (?:el|la|o|a|the)\s", q.prompt) else []
+
+
+def _upper_first(s: str) -> str:
+    """"¿qué …" → "¿Qué …", "per-channel es …" → "Per-channel es …"."""
+    i = 1 if s.startswith("¿") else 0
+    return s[:i] + s[i:i + 1].upper() + s[i + 1:]
+
+
 # a code call with its arguments, one level of calls nested in them: "f(g(a, b=1), 'c')"
 _CALL = re.compile(r"(?P<f>[A-Za-z_][\w.]*)\((?P<args>(?:[^()]|\([^()]*\))*)\)")
 
@@ -620,7 +732,7 @@ def _main_text(answer: str) -> str:
     return fold(_EXAMPLES.sub(" ", answer))
 
 
-_GIST_CUT = re.compile(r",\s|;\s|\s(?:para|al|ao|mediante|utilizado|utilizada|usado|usada|to|by|used)\s")
+_GIST_CUT = re.compile(r",\s|;\s|:\s|\s(?:para|al|ao|mediante|utilizado|utilizada|usado|usada|to|by|used)\s")
 _GIST_LEAD = re.compile(r"^(?:(?:un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)\s+|(?:permite|permiten|habilita|"
                         r"habilitan|determina|maneja|allows|enables|para|to)\s+)+", re.I)
 
@@ -631,6 +743,8 @@ def _gist(description: str, limit: int = 10) -> str:
     its main clause without purpose, means or a leading article or "permite"; "" past ``limit`` words."""
     head = _GIST_CUT.split(description.strip().rstrip("."), maxsplit=1)[0]
     head = _GIST_LEAD.sub("", head).strip()
+    if head.count("(") > head.count(")"):
+        head = head[:head.rfind("(")].rstrip()  # "descartar las primeras iteraciones (inicialización de CUDA"
     return head if 3 <= len(words(head)) <= limit else ""
 
 
@@ -729,6 +843,7 @@ class OfflineWriter:
             self._cloze(slide, lang, course, drafts)
             for d in drafts:
                 found = defects(d.question, chunk.text, vocab=self._vocab[chunk.source]) + _named_in_stem(d.question) \
+                    + _bare_attribute(d.question) \
                     + _other_language(d.question) + source_defects(d.question, whole)
                 if found:
                     out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found)))
@@ -773,36 +888,101 @@ class OfflineWriter:
 
     def _plain_context(self, prompt: str, slide: Slide, answer: str, origin: str, lang: str) -> str:
         """Students see no slide titles: "En «Estructura de un modelo en PyTorch», ¿…?" names
-        the subject instead — the name a "Name: topic" title opens on ("En Keras, …"), the
-        source's library where the question is about its code ("En PyTorch, …"), else the
-        title's topic in plain words ("En data parallelism, …"). A procedure ("¿Cómo se puede
-        guardar …?") is situated in the library too."""
+        the subject instead, or nothing. The subject is, in this order: the name a "Name: topic"
+        title opens on ("En Keras, …"), the topic a title names (:meth:`_topic`: "En
+        torch.export, …", "En cuantización, …"), the source's library where the question is
+        about the library's code ("En PyTorch, …"), the title's topic in plain words where the
+        course's text itself says it ("En data parallelism, …"); else the stem goes without one:
+        "En conceptos básicos" or "Em PyTorch, MPI-1 em 1994 …" situate wrongly. A procedure
+        ("¿Cómo se puede guardar …?") is situated too."""
         lib = self._framework(slide.chunk.source)
+        topic = self._topic(slide)
         m = re.search(r"(?:^|(?<=\s))(?P<lead>En|Em|In)\s+«(?P<title>[^»]+)»,\s+", prompt)
         if not m:
-            if lib and origin in ("how", "steps", "caveat", "enables") and q_unsituated(prompt) \
-                    and fold(lib) not in fold(prompt):
-                return _situate(prompt, lib, lang).replace(f"«{lib}»", lib)
+            if origin in ("how", "steps", "caveat", "enables") and q_unsituated(prompt):
+                # (a topic the answer's code names, "torch.hub" for torch.hub.load(), gives it away)
+                where = topic if topic and not self._names(prompt, topic) and fold(topic) not in fold(answer) else \
+                    lib if lib and fold(lib) not in fold(prompt) else ""
+                if where:
+                    return _situate(prompt, where, lang).replace(f"«{where}»", where)
             return prompt
         title, rest = m.group("title"), prompt[m.end():]
         subject = _title_subject(title, self._texts(slide.chunk.source))
-        code = _holds_code(rest) or bool(_CODE_NAME.search(answer)) or fold(lib) in fold(title)
+        code = _library_code(rest) or _library_code(answer) or bool(lib) and fold(lib) in fold(title)
         plain = _plain_title(title)
         if re.match(r"(?i)^(?:¿\s*)?(?:o que|qu[eé]|c[oó]mo|como|por qu[eé]|what|how|why)\b", plain):
             plain = ""  # "o que salvar em um checkpoint": a question is no subject to be "in"
         if plain and re.match(r"^[a-záéíóú]+(?:ar|er|ir)\s", plain):
             plain = ""  # "guardar y cargar el modelo …" is an action, not a subject to be "in"
-        libraries = {fold(_source_framework(self._course, src)) for src in self._course.by_source} - {""}
+        libraries = self._libraries()
         ent = next((w for w in words(title) if re.search(r"[a-z][A-Z]", w) and fold(lib) not in fold(w)
                     and fold(w) not in libraries), "")  # "TensorFlow" in a PyTorch deck is no PyTorch entity
-        if not subject and plain and lib and not code and ent and self._body_mentions(plain, slide.chunk.source) < 2:
+        if not subject and not topic and plain and lib and not code and ent \
+                and self._body_mentions(plain, slide.chunk.source) < 2:
             # "configuraciones comunes del DataLoader" is only a slide's wording; what students
             # know is the library's code name in it: "En el DataLoader de PyTorch, …"
             return f"{prompt[:m.start()]}{_t('in_entity', lang, e=ent, lib=lib)}, {rest}"
-        subject = subject or (lib if lib and (code or not plain) else plain)
-        if not subject:
-            return prompt
+        if not subject and topic and fold(topic) not in fold(answer):  # "En torch.hub, …" for torch.hub.load()
+            subject = topic
+        if not subject and lib and code:
+            subject = lib
+        if not subject and plain and self._uses(plain, slide.chunk.source) >= 2:
+            subject = plain
+        if not subject or self._names(rest, subject):
+            # no subject a student knows, or the stem already names it ("En batching, ¿… Batching
+            # estático …?"): the stem stands alone
+            return f"{prompt[:m.start()]}{_upper_first(rest)}"
         return f"{prompt[:m.start()]}{m.group('lead')} {subject}, {rest}"
+
+    @staticmethod
+    def _names(text: str, subject: str) -> bool:
+        """The text already names the subject: a code name as written ("torch.distributed"), else
+        its words, inflected ("batching" in "Batching estático")."""
+        if _CODE_NAME.fullmatch(subject) or _TECH.match(subject):
+            return bool(re.search(rf"(?<![\w.]){re.escape(fold(subject))}(?![\w])", fold(text)))
+        want = stems(subject)
+        return bool(want) and want <= stems(text)
+
+    def _term_like(self, label: str, slide: Slide) -> bool:
+        """:func:`term_like`, where a word the source's code names ("dtensor.Layout(…)", "keras.layers")
+        is a term too."""
+        bare = re.sub(r"\s*\([^)]*\)", "", label).strip()
+        if re.fullmatch(r"[A-Z][a-z]+", bare) and re.search(
+                rf"(?:\.{bare}\b|\b{bare}[.(]\w*)", "\n".join(self._texts(slide.chunk.source)), re.I):  # keras.layers, layers.Dense
+            return True
+        return term_like(label, lambda phrase: self._uses(phrase, slide.chunk.source))
+
+    def _uses(self, phrase: str, source: str) -> int:
+        """How many distinct lines (and titles) of the source say ``phrase`` other than as a label ("Volume:
+        …" is the slide naming its bullet, not the course using a term); overlapping passages
+        repeat lines, so each line counts once."""
+        cache = self._course.__dict__.setdefault("_lines", {})
+        if source not in cache:
+            cache[source] = {fold(ln.strip(" •-*")) for c in self._course.by_source.get(source, [])
+                             for ln in f"{c.text}\n{c.locator.heading or ''}".split("\n") if ln.strip()}
+        want = fold(phrase)
+        return sum(1 for ln in cache[source] if want in ln and not ln.startswith(want + ":"))
+
+    def _option_like(self, label: str, slide: Slide) -> bool:
+        """A sibling label that can stand as a wrong option beside a term: a term, or a short noun
+        phrase; not a question, a degree or an action ("Cuándo usar script", "Muito sensível à
+        latência", "Medir tiempos")."""
+        ws = words(re.sub(r"\s*\([^)]*\)", "", label))
+        return self._term_like(label, slide) or 1 <= len(ws) <= 3 and not _action_label(label) \
+            and fold(ws[0]) not in _NOT_A_NAME
+
+
+    def _libraries(self) -> frozenset[str]:
+        """The libraries the course's sources are about (:func:`framework`), folded."""
+        return frozenset(fold(_source_framework(self._course, src)) for src in self._course.by_source) - {""}
+
+    def _topic(self, slide: Slide) -> str:
+        """What the slide's title says the slide is about, as a stem may name it (:func:`title_topic`),
+        judged against how often the source's text says it."""
+        names = {_source_framework(self._course, src) for src in self._course.by_source} - {""}
+        short = {"".join(ch for ch in n if ch.isupper()).lower() for n in names}  # "TF" is TensorFlow
+        return title_topic(slide.title, lambda phrase: self._uses(phrase, slide.chunk.source),
+                           self._libraries() | (short - {""}))
 
     def _body_mentions(self, phrase: str, source: str) -> int:
         """How often the source's text (not its titles) says ``phrase``: a topic the course
@@ -853,14 +1033,18 @@ class OfflineWriter:
         return f" ({slide.title})"
 
     def _cloze_prompt(self, slide: Slide, blanked: str, answer: str, lang: str) -> str:
-        """A sentence to complete, situated by the library its source is about ("En PyTorch, la
-        clase _____ …") where the sentence or its answer holds code and does not name the library
-        (an acronym like MTBF is no code); else by the slide title, which students do not see but
-        which is better than nothing ("(Carga Eficiente de Datos)")."""
+        """A sentence to complete, situated by the topic its slide's title names (:meth:`_topic`:
+        "En torch.distributed, …"), else by the library its source is about ("En PyTorch, la clase
+        _____ …") where the sentence or its answer is about the library's code and does not name
+        it; else by the slide title, which students do not see but which is better than nothing
+        ("(Carga Eficiente de Datos)")."""
+        lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+        topic = self._topic(slide)
+        if topic and not self._names(f"{blanked} {answer}", topic):
+            return _t("cloze", lang, s=f"{lead} {topic}, {_lower_first(blanked)}", c="")
         lib = self._framework(slide.chunk.source)
-        if lib and _holds_code(f"{blanked} {answer}") and fold(lib) not in fold(blanked) \
+        if lib and _library_code(f"{blanked} {answer}") and fold(lib) not in fold(blanked) \
                 and fold(lib) not in fold(answer):
-            lead = {"pt": "Em", "es": "En"}.get(lang, "In")
             return _t("cloze", lang, s=f"{lead} {lib}, {_lower_first(blanked)}", c="")
         return _t("cloze", lang, s=blanked, c=self._ctx(slide, answer))
 
@@ -1009,7 +1193,12 @@ class OfflineWriter:
                 if r]
         title = self._about(slide)
         if not title and generic_title(slide.title):
-            return  # "«Coherencia de versión»" under «Consideraciones adicionales»: of what?
+            # "«Coherencia de versión»" under «Consideraciones adicionales»: of what? Two terms
+            # compared say it themselves ("DP" and "FSDP/ZeRO" under «Trade-offs e conselhos práticos»)
+            for run in runs:
+                self._label_difference(slide, [it for it in self._real_labels(run, "", lang)
+                                               if self._term_like(it.label, slide)], "", lang, course, out)
+            return
         setting = title != slide.title  # "entornos distribuidos": a setting the slide names, not a title
         for run in runs:
             context, in_ctx = self._run_context(slide, run, title, setting)
@@ -1121,9 +1310,15 @@ class OfflineWriter:
             if not (_definitional(it.body) or attribute):
                 continue  # "Gradientes: normalmente el mismo tamaño que …": a fact about X here, not what X means
             prompt = self._label_prompt(bare, it, ctx, lang, course, [x.text for x in run + list(slide.items)])
+            if f"«{bare}»" in prompt and not self._term_like(it.label, slide):
+                continue  # "¿Qué significa «GPU errada»?" asks about the slide's wording, not a term
             answer = _sentence_end(f"{it.label}: {it.body}")
             prio = 2.1 + self._centrality(bare, slide, course)
-            concepts = self._concepts(it.body, bare, course) or (bare,)
+            # what the description says, as a phrase ("encoger los pesos directamente en cada paso"),
+            # then its key term: single words ("sola", "ranks devem") were what raters rewrote
+            gist = _gist(it.body, 8)
+            terms = self._concepts(it.body, bare, course)
+            concepts = ((gist, *terms[:1]) if gist else terms) or (bare,)
             out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
                                                        origin="definition"), fold(bare), prio))
 
@@ -1139,7 +1334,9 @@ class OfflineWriter:
             return _t("consists", lang, t=qualified + _object_of(qualified, texts, lang))
         if single:
             return _t("what_is", lang, t=bare)
-        if context and lang in ("es", "pt") and _attribute(bare, it.body, course):
+        plural = fold(words(bare)[0]).endswith("s") if words(bare) else False
+        if context and lang in ("es", "pt") and _attribute(bare, it.body, course) and not plural:
+            # (a plural, "Condições de corrida", would need "quais são as …": asked as a term instead)
             # "Cuello de botella: actualización de …" under «Data parallelism»: what the
             # bottleneck *is* there, not what the idiom means
             fem = fold(words(bare)[0]).endswith(("a", "ao", "dad", "cion", "ade"))
@@ -1153,9 +1350,11 @@ class OfflineWriter:
                        course: CourseTerms, out: list[Draft]) -> None:
         """Which label a description is, the run's other labels as the options."""
         for it in real:
-            if dangling(it.body) or len(words(it.body)) < 5:
-                continue
-            others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)][:3]
+            if dangling(it.body) or len(words(it.body)) < 5 or not self._term_like(it.label, slide) \
+                    or re.search(r"\w\(.*=", it.body) or it.body.rstrip().endswith("?"):
+                continue  # "Cuándo usar trace" is no term; a signature or a question is no description
+            others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)
+                      and self._option_like(o.label, slide)][:3]
             if len(others) < 3:
                 continue
             q = Question("mcq", _t("which_label", lang, c=in_ctx, d=it.body.rstrip(".")), it.label, (),
@@ -1166,18 +1365,28 @@ class OfflineWriter:
     def _label_difference(self, slide: Slide, real: list[Item], context: str, lang: str, course: CourseTerms,
                           out: list[Draft]) -> None:
         """How the first two neighbouring siblings with comparable descriptions differ."""
-        pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2]
+        pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2
+                 and not any(re.search(r"\w\(.*=", x.body) for x in (a, b))]  # two calls to read side by side
         for a, b in pairs[:1]:
             la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
                 _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
             answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
-            concepts = tuple(dict.fromkeys(self._concepts(a.body, a.label, course, 2)
-                                           + self._concepts(b.body, b.label, course, 2)))
+            # each side's gist ("espera tras una reducción antes de volver a vigilar"): what a
+            # reply must say of it; single words ("evaluaciones", "espera tras") were fragments
+            gists = [_gist(x.body, 12) for x in (a, b)]
+            concepts = tuple(gists) if all(gists) else tuple(dict.fromkeys(
+                self._concepts(a.body, a.label, course, 2) + self._concepts(b.body, b.label, course, 2)))
             prompt = _t("differ", lang, a=la, b=lb)
             intro = next((it for it in slide.items if it.index == a.index - 1), None)
             where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
                 and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
-            if where and len(words(a.label)) == 1 and len(words(b.label)) == 1:  # "Static" and "Dynamic" what?
+            topic = self._topic(slide)
+            if topic and not self._names(prompt, topic):  # "En torch.export, ¿… strict y non-strict?"
+                lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+                prompt = f"{lead} {topic}, {_lower_first(prompt) if prompt[0] != '¿' else '¿' + prompt[1].lower() + prompt[2:]}"
+            elif where and len(words(a.label)) == 1 and len(words(b.label)) == 1 and not generic_title(where) \
+                    and not all(_TECH.match(x.label) or re.search(r"[a-z][A-Z]|[A-Z].*[A-Z]", x.label) for x in (a, b)):
+                # "Static" and "Dynamic" what? (two code names, AOTInductor and ExecuTorch, say it)
                 prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
                          f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
             q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
@@ -1195,6 +1404,9 @@ class OfflineWriter:
                 continue
             if _name_reveals(a, b):
                 continue  # "Multiprocesamiento" described as the batch size: false at a glance
+            if not self._option_like(a.label, slide) or not self._option_like(b.label, slide) \
+                    or fold(a.label) in self._libraries():
+                continue  # "La unidad la decides tú consiste en …", "PyTorch é um emissor …": no term
             plain = _plain_false(a.label, b.body, lang)
             if not plain:
                 continue
@@ -1272,8 +1484,8 @@ class OfflineWriter:
                 continue
             if item.step is not None and not self._ctx(slide, name):
                 return  # a step without its goal ("Crear una instancia … con la clase _____") is ambiguous
-            if not self._blankable(slide, name, ent, s):
-                continue
+            if not self._blankable(slide, name, ent, s) or fold(name) in _FUNCTION_BLANK:
+                continue  # (a relative, "cada parámetro cuyo p.grad …", is no entity to blank)
             self._entity_questions(slide, item, s, name, ent, lang, course, entities, out)
             return
 
@@ -1679,7 +1891,7 @@ class OfflineWriter:
     def _key_term(w: str, s: str, first: str, course: CourseTerms) -> bool:
         """The word of the sentence is a course term in its own right, a noun, not its first word."""
         fw = fold(w)
-        if fw in STOPWORDS or len(fw) < 4 or fw.isdigit() or w == first:
+        if fw in STOPWORDS or fw in _FUNCTION_BLANK or len(fw) < 4 or fw.isdigit() or w == first:
             return False
         if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
             return False
