@@ -584,10 +584,13 @@ def title_topic(title: str, mentions: Callable[[str], int], libraries: frozenset
     student knows. A "Topic: aspect" title's head when it is a code name or acronym ("torch.export:
     captura de grafo completo" → "torch.export", "NCCL: …") or a term the source's text itself says
     at least twice (``mentions``: "Cuantización: conceptos básicos" → "cuantización"), never the
-    kind of slide ("Motivación: …"); else a title that is one code name ("ReduceLROnPlateau") or
-    the one module a title names ("AdamW y otros optimizadores de torch.optim" → "torch.optim"). The title's own wording ("Coletivas em cada estratégia de
-    paralelismo") is no subject: raters read "En conceptos básicos, …" as noise. A library
-    (``libraries``, folded) is no topic: the stem names it only where it asks its code."""
+    kind of slide ("Motivación: …"); else the tail of a "Section: topic" title where the tail is
+    said twice or the section names a library ("Distributed training en TF: Data parallelism" →
+    "data parallelism"); else a title that is one code name ("ReduceLROnPlateau") or the one
+    module a title names ("AdamW y otros optimizadores de torch.optim" → "torch.optim"). The
+    title's own wording ("Coletivas em cada estratégia de paralelismo") is no subject: raters read
+    "En conceptos básicos, …" as noise. A library (``libraries``, folded, with the capitals that
+    abbreviate it) is no topic: the stem names it only where it asks its code."""
     t = re.sub(r"\s*\([^)]*\)", "", title).strip()
     head = t.split(":", 1)[0].strip() if ":" in t else ""
     tail = re.sub(r"\s*\([^)]*\)", "", t.split(":", 1)[1]).strip() if head else ""
@@ -654,7 +657,8 @@ _FUNCTION_BLANK = frozenset("cuyo cuya cuyos cuyas cujo cuja cujos cujas cual cu
 
 
 # a label's first word that makes it a question, a degree or a state, not a name
-_NOT_A_NAME = frozenset("cuando quando como por que qual cual muy muito mas mais menos solo so sempre siempre nunca".split())
+_NOT_A_NAME = frozenset(
+    "cuando quando como por que qual cual muy muito mas mais menos solo so sempre siempre nunca".split())
 
 
 def _bare_attribute(q: Question) -> list[str]:
@@ -947,9 +951,9 @@ class OfflineWriter:
         """:func:`term_like`, where a word the source's code names ("dtensor.Layout(…)", "keras.layers")
         is a term too."""
         bare = re.sub(r"\s*\([^)]*\)", "", label).strip()
-        if re.fullmatch(r"[A-Z][a-z]+", bare) and re.search(
-                rf"(?:\.{bare}\b|\b{bare}[.(]\w*)", "\n".join(self._texts(slide.chunk.source)), re.I):  # keras.layers, layers.Dense
-            return True
+        code = "\n".join(self._texts(slide.chunk.source))
+        if re.fullmatch(r"[A-Z][a-z]+", bare) and re.search(rf"(?:\.{bare}\b|\b{bare}[.(]\w*)", code, re.I):
+            return True  # keras.layers, layers.Dense
         return term_like(label, lambda phrase: self._uses(phrase, slide.chunk.source))
 
     def _uses(self, phrase: str, source: str) -> int:
@@ -1383,7 +1387,8 @@ class OfflineWriter:
             topic = self._topic(slide)
             if topic and not self._names(prompt, topic):  # "En torch.export, ¿… strict y non-strict?"
                 lead = {"pt": "Em", "es": "En"}.get(lang, "In")
-                prompt = f"{lead} {topic}, {_lower_first(prompt) if prompt[0] != '¿' else '¿' + prompt[1].lower() + prompt[2:]}"
+                body = _lower_first(prompt) if prompt[0] != "¿" else "¿" + prompt[1].lower() + prompt[2:]
+                prompt = f"{lead} {topic}, {body}"
             elif where and len(words(a.label)) == 1 and len(words(b.label)) == 1 and not generic_title(where) \
                     and not all(_TECH.match(x.label) or re.search(r"[a-z][A-Z]|[A-Z].*[A-Z]", x.label) for x in (a, b)):
                 # "Static" and "Dynamic" what? (two code names, AOTInductor and ExecuTorch, say it)
