@@ -1,5 +1,5 @@
 """Writer v7: what raters of decks kb was never tuned on (eval/quiz_review_heldout_decks*.csv,
-splits A–C) did not keep, pinned on the real page of those decks that produced it. The decks are
+splits A–D) did not keep, pinned on the real page of those decks that produced it. The decks are
 in the repository (eval/heldout_decks/*.txt) and are rendered to real PDFs here, the way
 eval/deck_pdf.py renders them, so these tests need no ../shared:
 
@@ -12,7 +12,14 @@ eval/deck_pdf.py renders them, so these tests need no ../shared:
   were a term;
 - a multiple choice whose answer is a slide phrase ("Cuándo usar trace");
 - a wrapped bullet cut where its continuation looked like code ("con q =.", "y.to(device,.");
-- a blank on a relative ("cuyo"); concepts that are fragments ("espera tras").
+- a blank on a relative ("cuyo"); concepts that are fragments ("espera tras");
+- split D: a blank on a verb ("cada parâmetro _____ um DTensor") or on what a name in the stem
+  abbreviates ("AOTAutograd traza el backward _____" → ahead-of-time); "En Arquitectura, …" (the
+  kind of slide) and "Em comunicação, DDP consiste em …" (a name needs no word before it); "O que
+  são Estágios 1 e 2?" → "praticamente memória de graça" (an appraisal, no definition); two
+  orderings compared as if they were things ("Tiempo de compilación" vs "Memoria extra"); the rows
+  of an "FSDP1 vs FSDP2" table asked one by one or swapped into a "false" statement, now asked as
+  the difference they show; a bracketed role that hints the option ("TorchDynamo (frontend)").
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from .conftest import ROOT, SOURCES, run_kb, seed_embedding_cache
 
 pytestmark = pytest.mark.slow
 
-DECKS = ("deploy_es", "mpi_pt", "optim_es")
+DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt")
 
 
 def _deck_pdf():
@@ -168,3 +175,27 @@ def test_the_quizzes_still_hold_the_done_when_counts(written):
         quiz = written[deck]["quiz"]
         assert len(quiz) >= 10, deck
         assert not [q for q in quiz if q.type == "mcq" and len(set(q.choices)) < len(q.choices)]
+
+
+def test_split_d_classes(written):
+    drafts = [q for deck in ("compile_es", "fsdp_pt") for q in written[deck]["drafts"]]
+    prompts = [q.prompt for q in drafts]
+    clozes = [q for q in drafts if q.type == "cloze"]
+    assert not [q for q in clozes if q.answer in ("vira", "ahead-of-time")]
+    assert not [p for p in prompts if p.startswith("En Arquitectura")]
+    assert "Verdadeiro ou falso? DDP consiste em all-gather no forward + all-gather no backward + " \
+           "reduce-scatter dos gradientes." in prompts
+    assert not [p for p in prompts if "Estágios 1 e 2" in p or "Tiempo de compilación y Memoria extra" in p]
+    assert not [p for p in prompts if p in ("O que é API?", "Em PyTorch, o que significa «Representação»?")]
+    assert not [q for q in drafts if q.type == "tf" and "Representação" in q.answer]
+    (vs,) = [q for q in drafts if q.prompt.endswith("qual é a diferença entre FSDP1 e FSDP2?")]
+    assert {"FlatParameter", "DTensor"} <= set(vs.concepts)
+    (dyn,) = [q for q in drafts if q.type == "mcq" and "captura el código Python" in q.prompt]
+    assert "TorchDynamo" in dyn.choices and not [c for c in dyn.choices if "(frontend)" in c or "(backend)" in c]
+
+
+def test_two_names_that_share_a_prefix_are_not_the_same_option():
+    from kb.writing.checks import same_thing
+
+    assert not same_thing("TorchDynamo", "TorchInductor")  # the "duplicate" that dropped split D's MCQ
+    assert same_thing("parámetro", "parámetros") and same_thing("DataLoader", "dataloader")

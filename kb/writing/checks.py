@@ -640,6 +640,8 @@ def same_thing(a: str, b: str) -> bool:
         return True
     if re.search(r"[._()]", a + b):
         return fa.split(".")[-1] == fb.split(".")[-1] and "." not in a + b  # identifiers: whole names only
+    if re.search(r"[a-z][A-Z]", a + b) and " " not in a.strip() + b.strip():
+        return False  # names, not inflections: TorchDynamo and TorchInductor share "torch" only
     sa = [w[:5] for w in fa.split() if w not in STOPWORDS]
     sb = [w[:5] for w in fb.split() if w not in STOPWORDS]
     return bool(sa) and sa == sb

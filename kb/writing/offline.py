@@ -125,7 +125,8 @@ _DEF_START = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)\s", 
 _NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os que|as que|the one|"
                       r"importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
                       r"común|comum|recomendable|preferible|preferível|mejor|melhor|más|mais|muy|muito|"
-                      r"important|possible|useful|essential|key|better|more|very|capaz|able)", re.I)
+                      r"important|possible|useful|essential|key|better|more|very|capaz|able|"
+                      r"praticamente|prácticamente|basicamente|básicamente|practically|basically)", re.I)
 _PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso", "isto", "essa", "esse", "estes",
             "this", "that", "these", "those", "it", "ello", "ele", "ela", "eles", "elas", "they", "cada", "todo",
             "toda", "todos", "todas", "algunos", "algunas", "alguns", "algumas", "muchos", "muitos", "many", "some"}
@@ -270,8 +271,8 @@ def _title_subject(title: str, texts: Sequence[str]) -> str:
     """The name a "Name: topic" title opens on, as the source writes it elsewhere ("DTENSORS:
     Conceptos" → "DTensor", "Keras: Layers y Models" → "Keras"); "" when the title has none."""
     head = title.split(":", 1)[0].strip()
-    if ":" not in title or not head.isalpha() or len(head) < 3:
-        return ""
+    if ":" not in title or not head.isalpha() or len(head) < 3 or fold(head) in _RHETORIC_HEAD:
+        return ""  # ("Arquitectura: la pila de compilación": the kind of slide, no name)
     want = {fold(head), fold(head).rstrip("s")}
     seen = Counter(w for t in texts for w in re.findall(r"\b[A-Za-z]{3,}\b", t)
                    if fold(w) in want and not w.isupper() and not w.islower())
@@ -608,6 +609,9 @@ def title_topic(title: str, mentions: Callable[[str], int], libraries: frozenset
         return _plain_title(tail)
     if named:
         return named[0]
+    aliases = re.findall(r"\(([A-Z][A-Z0-9]+)\)", title)
+    if len(aliases) == 1 and fold(aliases[0]) not in libraries:
+        return aliases[0]  # "Data Parallel clássico (DDP) e a redundância": what the slide is about is DDP
     if not head and len(words(t)) == 1 and (_TECH.match(t) or re.search(r"[a-z][A-Z]", t)) and fold(t) not in libraries:
         return t  # "ReduceLROnPlateau"
     # a module the title names ("… de torch.optim"); a class it names may be one of several it compares
@@ -666,6 +670,13 @@ def _bare_attribute(q: Question) -> list[str]:
     asked where no subject a student knows could situate it."""
     return ["no-subject"] if q.type == "short" and re.match(
         r"^(?:¿\s*)?(?:Cu[aá]l es|Qual [eé]|What is) (?:el|la|o|a|the)\s", q.prompt) else []
+
+
+def _untagged(label: str) -> str:
+    """The label without a bracketed role ("TorchDynamo (frontend)" → "TorchDynamo"); an acronym or
+    name in brackets is kept ("Estática post-entrenamiento (PTQ)", "Paralelismo de tensor (Megatron-LM)")."""
+    out = re.sub(r"\s*\((?:[a-záéíóúâêôãõç][\w\s/-]*|[A-Z][a-z]+s?)\)", "", label).strip()
+    return out or label
 
 
 def _upper_first(s: str) -> str:
@@ -847,7 +858,7 @@ class OfflineWriter:
             self._cloze(slide, lang, course, drafts)
             for d in drafts:
                 found = defects(d.question, chunk.text, vocab=self._vocab[chunk.source]) + _named_in_stem(d.question) \
-                    + _bare_attribute(d.question) \
+                    + _bare_attribute(d.question) + self._blank_defects(d.question, course) \
                     + _other_language(d.question) + source_defects(d.question, whole)
                 if found:
                     out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found)))
@@ -928,6 +939,10 @@ class OfflineWriter:
             return f"{prompt[:m.start()]}{_t('in_entity', lang, e=ent, lib=lib)}, {rest}"
         if not subject and topic and fold(topic) not in fold(answer):  # "En torch.hub, …" for torch.hub.load()
             subject = topic
+            first = rest.split()[0].strip("«»,") if rest.split() else ""
+            if not (_TECH.match(topic) or _CODE_NAME.fullmatch(topic)) \
+                    and re.fullmatch(r"[A-Z]{2,}[0-9]*s?|\w*[a-z][A-Z]\w*", first):
+                subject = ""  # "Em comunicação, DDP consiste em …": the name says it ("Per-channel" does not)
         if not subject and lib and code:
             subject = lib
         if not subject and plain and self._uses(plain, slide.chunk.source) >= 2:
@@ -946,6 +961,20 @@ class OfflineWriter:
             return bool(re.search(rf"(?<![\w.]){re.escape(fold(subject))}(?![\w])", fold(text)))
         want = stems(subject)
         return bool(want) and want <= stems(text)
+
+    @staticmethod
+    def _blank_defects(q: Question, course: CourseTerms) -> list[str]:
+        """["trivial-blank"] for a blank on a verb ("cada parâmetro _____ um DTensor" → vira) or on
+        words a name in the stem abbreviates ("AOTAutograd traza el backward _____" → ahead-of-time)."""
+        if q.type != "cloze":
+            return []
+        a = q.answer.strip()
+        if re.fullmatch(r"[a-záéíóúâêôãõç]+", a) and course.verb_like(fold(a)):
+            return ["trivial-blank"]
+        initials = "".join(w[0] for w in re.split(r"[\s-]+", a) if w).upper()
+        if len(initials) >= 2 and re.search(rf"\b{initials}", q.prompt):
+            return ["trivial-blank"]
+        return []
 
     def _term_like(self, label: str, slide: Slide) -> bool:
         """:func:`term_like`, where a word the source's code names ("dtensor.Layout(…)", "keras.layers")
@@ -1217,6 +1246,32 @@ class OfflineWriter:
             if len(real) >= 2 and context:
                 self._label_false(slide, real, in_ctx, lang, course, out)
         self._title_vs_difference(slide, lang, course, out)
+        self._vs_table(slide, lang, course, out)
+
+    def _vs_table(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """A slide titled "FSDP1 vs FSDP2" whose rows compare the two aspect by aspect ("API: wrapper
+        FullyShardedDataParallel(…) vs função fully_shard(…)", "Representação: FlatParameter … vs
+        DTensor …"): how the two differ, the rows as the model answer. Each row alone is no
+        definition ("O que é API?") and no true/false (each side is true of one of them)."""
+        m = re.match(r"^(?P<a>[^:]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^:]+)$", slide.title)
+        rows = [it for it in slide.items if it.label and it.whole and re.search(r"\svs\.?\s", it.body)]
+        if not m or len(rows) < 2:
+            return
+        a, b = m.group("a").strip(), m.group("b").strip()
+        if len(words(a)) > 4 or len(words(b)) > 4:
+            return
+        answer = " ".join(_sentence_end(f"{it.label}: {it.body}") for it in rows)
+        # the names each side uses (FlatParameter / DTensor, FullyShardedDataParallel / fully_shard):
+        # what a reply that knows the difference says
+        names = [w for it in rows for w in re.findall(r"[A-Za-z_][\w.]*", re.sub(r"\([^)]*\)", " ", it.body))
+                 if (re.search(r"[a-z][A-Z]|_|^[A-Z]{2}[a-z]", w) or re.fullmatch(r"[A-Z][A-Z0-9]+", w))
+                 and fold(w) not in (fold(a), fold(b))]
+        concepts = list(dict.fromkeys(names))[:4] or [c for it in rows[:4] for c in self._concepts(it.body, it.label,
+                                                                                                  course, 1)]
+        q = Question("short", _t("differ", lang, a=a, b=b), answer, (), tuple(concepts) or (a, b), "hard", lang,
+                     origin="compare")
+        out.append(self._draft(slide, rows[0], q, f"{fold(a)}|{fold(b)}", 2.9,
+                               quote=" ".join(it.text for it in rows), also=tuple(rows[1:])))
 
     def _title_vs_difference(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
         """A slide titled "Promediado síncrono vs asíncrono" whose labels "Síncrono: …" and
@@ -1305,8 +1360,9 @@ class OfflineWriter:
                 self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
                              verb=verb.lower(), definition=rest)
                 continue
-            if it not in real or dangling(it.body) or len(words(it.body)) < 5 or _restates_label(it):
-                continue  # "Tamaño del lote: … muestras en cada lote": the answer restates the term
+            if it not in real or dangling(it.body) or len(words(it.body)) < 5 or _restates_label(it) \
+                    or re.search(r"\svs\.?\s", it.body):
+                continue  # "Tamaño del lote: … muestras en cada lote" restates the term; "API: X vs Y" compares
             bare = _ARTICLE.sub("", it.label)
             if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare):
                 continue
@@ -1355,14 +1411,17 @@ class OfflineWriter:
         """Which label a description is, the run's other labels as the options."""
         for it in real:
             if dangling(it.body) or len(words(it.body)) < 5 or not self._term_like(it.label, slide) \
-                    or re.search(r"\w\(.*=", it.body) or it.body.rstrip().endswith("?"):
+                    or re.search(r"\w\(.*=", it.body) or it.body.rstrip().endswith("?") or " vs " in it.body:
                 continue  # "Cuándo usar trace" is no term; a signature or a question is no description
             others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)
                       and self._option_like(o.label, slide)][:3]
             if len(others) < 3:
                 continue
-            q = Question("mcq", _t("which_label", lang, c=in_ctx, d=it.body.rstrip(".")), it.label, (),
-                         (it.label,), "easy", lang, choices=tuple([it.label, *others]), correct=0, origin="mcq")
+            # a role in brackets ("TorchDynamo (frontend)", "Continuous batching (LLMs)") hints at
+            # the answer beside the description; an acronym in brackets is another name and stays
+            answer, others = _untagged(it.label), [_untagged(o) for o in others]
+            q = Question("mcq", _t("which_label", lang, c=in_ctx, d=it.body.rstrip(".")), answer, (),
+                         (answer,), "easy", lang, choices=tuple([answer, *others]), correct=0, origin="mcq")
             out.append(self._draft(slide, it, q, fold(it.label),
                                    2.2 + self._centrality(it.label, slide, course)))
 
@@ -1370,7 +1429,8 @@ class OfflineWriter:
                           out: list[Draft]) -> None:
         """How the first two neighbouring siblings with comparable descriptions differ."""
         pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2
-                 and not any(re.search(r"\w\(.*=", x.body) for x in (a, b))]  # two calls to read side by side
+                 and not any(re.search(r"\w\(.*=|\s[<>]\s", x.body) for x in (a, b))]
+        # (two calls to read side by side; two orderings, "default < reduce-overhead < …", are axes, not things)
         for a, b in pairs[:1]:
             la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
                 _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
@@ -1409,6 +1469,8 @@ class OfflineWriter:
                 continue
             if _name_reveals(a, b):
                 continue  # "Multiprocesamiento" described as the batch size: false at a glance
+            if " vs " in a.body or " vs " in b.body:
+                continue  # rows of a comparison table: each row true of something, "false" only by its label
             if not self._option_like(a.label, slide) or not self._option_like(b.label, slide) \
                     or fold(a.label) in self._libraries():
                 continue  # "La unidad la decides tú consiste en …", "PyTorch é um emissor …": no term
