@@ -130,6 +130,10 @@ _CREDIT = re.compile(r"^\s*(?:[" + BULLET_CHARS + r"\-*]\s*)?"
                      r"(?:fuente|fonte|source|créditos?|credits?|imagem|imagen|image)\s*:", re.I)
 _LATEX = re.compile(r"\$\^?\{?[^$\n]{0,60}?\}?\$|\\mathrm\{[^}]*\}")
 _SUPERSCRIPT = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰]+")
+# a superscript after a lone letter, a digit or a bracket is an exponent ("O(L²)", "x²", "10³"), not
+# a footnote mark ("datos¹"): dropping it turned O(L²) into O(L) in a model answer
+_EXPONENT = re.compile(r"(?:(?<![A-Za-z])[A-Za-z]|[\d)\]])(?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]+)")
+_SUPER_DIGITS = str.maketrans("¹²³⁴⁵⁶⁷⁸⁹⁰", "1234567890")
 _EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=\S)([^*\n]+?)(?<=\S)\1(?![\w*])")
 _INLINE_TAG = re.compile(r"</?(?:u|b|i|em|strong|sup|sub|span|mark|s|small|font)\b[^>]*>", re.I)
 # words after which a line cannot end a sentence or a title (so the next line continues it)
@@ -154,6 +158,8 @@ def clean_inline(text: str) -> str:
     """Drop what a reader does not read: LaTeX residue (``$^{\\mathrm{1}}$``), footnote
     markers (``³``), inline HTML tags (``<u>``) and doubled spaces."""
     text = _LATEX.sub("", text)
+    text = _EXPONENT.sub(lambda m: m.group(0)[: m.start("sup") - m.start()] + "^"
+                         + m.group("sup").translate(_SUPER_DIGITS), text)
     text = _SUPERSCRIPT.sub("", text)
     text = _INLINE_TAG.sub("", text)
     text = _EMPHASIS.sub(r"\2", text)

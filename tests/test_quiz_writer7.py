@@ -1,5 +1,5 @@
 """Writer v7: what raters of decks kb was never tuned on (eval/quiz_review_heldout_decks*.csv,
-splits A–D) did not keep, pinned on the real page of those decks that produced it. The decks are
+splits A–E) did not keep, pinned on the real page of those decks that produced it. The decks are
 in the repository (eval/heldout_decks/*.txt) and are rendered to real PDFs here, the way
 eval/deck_pdf.py renders them, so these tests need no ../shared:
 
@@ -19,7 +19,11 @@ eval/deck_pdf.py renders them, so these tests need no ../shared:
   são Estágios 1 e 2?" → "praticamente memória de graça" (an appraisal, no definition); two
   orderings compared as if they were things ("Tiempo de compilación" vs "Memoria extra"); the rows
   of an "FSDP1 vs FSDP2" table asked one by one or swapped into a "false" statement, now asked as
-  the difference they show; a bracketed role that hints the option ("TorchDynamo (frontend)").
+  the difference they show; a bracketed role that hints the option ("TorchDynamo (frontend)");
+- split E: "O(L²)" read as "O(L)" (an exponent dropped as if it were a footnote mark); a slide's
+  role labels asked as terms ("«Procedimento»", "Analogía", "En serving:"); an agenda line counted
+  as the course saying a title's words ("Em loop de treino completo, …"); a native word among code
+  names as the right option ("Selección" beside FLASH_ATTENTION, EFFICIENT, MATH).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from .conftest import ROOT, SOURCES, run_kb, seed_embedding_cache
 
 pytestmark = pytest.mark.slow
 
-DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt")
+DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt", "attention_es", "jax_pt")
 
 
 def _deck_pdf():
@@ -199,3 +203,20 @@ def test_two_names_that_share_a_prefix_are_not_the_same_option():
 
     assert not same_thing("TorchDynamo", "TorchInductor")  # the "duplicate" that dropped split D's MCQ
     assert same_thing("parámetro", "parámetros") and same_thing("DataLoader", "dataloader")
+
+
+def test_an_exponent_is_not_a_footnote_mark(ws):
+    from kb.text import clean_inline
+
+    assert clean_inline("memoria O(L²) y 10³ pasos; los datos¹") == "memoria O(L^2) y 10^3 pasos; los datos"
+    page = " ".join(c.text for c in _page(ws, "attention_es", 10))
+    assert "O(L^2)" in page and "O(L)" not in page
+
+
+def test_split_e_classes(written):
+    drafts = [q for deck in ("attention_es", "jax_pt") for q in written[deck]["drafts"]]
+    prompts = [q.prompt for q in drafts]
+    for label in ("Procedimento", "Analogía", "Ojo", "En serving", "En benchmarks"):
+        assert not [p for p in prompts if f"«{label}" in p or f" {label} consiste" in p or f"es {label}?" in p], label
+    assert not [p for p in prompts if p.startswith("Em loop de treino completo")]
+    assert not [q for q in drafts if q.type == "mcq" and q.answer == "Selección"]

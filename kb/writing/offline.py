@@ -144,6 +144,7 @@ _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three
                             r"sintoma|symptom|causa\b|cause\b|efecto|efeito|effect|resultado|result|requisito|"
                             r"requirement|recomendaci|recomendaç|recommendation|consecuencia|consequência|consequence|"
                             r"definici|definiç|definition|ventaja\b|vantagem\b|desventaja\b|desvantagem\b|"
+                            r"procedimiento|procedimento|procedure|analog|ojo\b|olho\b|"
                             r"advantage\b|disadvantage\b|criterio|critério|criterion|motivaci|motivaç|contexto\b|"
                             r"(?:paso|passo|step|fase|phase|etapa)"
                             r"\s*\d)", re.I)
@@ -620,7 +621,7 @@ def title_topic(title: str, mentions: Callable[[str], int], libraries: frozenset
 
 
 # spellings Spanish and Portuguese words do not have: an English term in a Spanish or Portuguese deck
-_ENGLISH_SPELLING = re.compile(r"th|w|k|sh|ck|ough|ee|oo|ing$|y$")
+_ENGLISH_SPELLING = re.compile(r"th|w|k|sh|ck|ough|ee|oo|ay|ing$|y$")
 
 
 def _english_word(w: str) -> bool:
@@ -646,11 +647,12 @@ def term_like(label: str, mentions: Callable[[str], int]) -> bool:
     if technical and (len(technical) == len(ws) or len(ws) == 2 and _english_word(ws[0])):
         return True  # every word technical, or an English head with its qualifier ("Batching estático")
     if len(ws) == 1:
-        # one native word: a term the slide introduces ("Aleatorización" 1 other line, "Layers" 3),
-        # not a word the whole deck uses for its subject ("Volume" 4, "Entrenamiento" 10, "Comunicação"
-        # 11: raters read "¿Qué significa «Volume»?" as vague). The cut, 3, lies between the cases seen
-        # on the review and tuning decks; it is not a rule of grammar
-        return mentions(bare) <= 3
+        # one native word: a term the slide introduces ("Aleatorización": no other line says it),
+        # not a word the whole deck uses for its subject ("Volume" 3 other lines, "Comunicação" 6,
+        # "Entrenamiento" 8: raters read "¿Qué significa «Volume»?" as vague). The cut, 2, was set on
+        # the review and tuning decks; it is not a rule of grammar, and counts alone do not separate
+        # every case ("Layers", 3, passes as English)
+        return mentions(bare) <= 2
     # a phrase the course says in its own sentences, not only as the slide's label
     return len(ws) <= 3 and mentions(bare) >= 2
 
@@ -677,6 +679,12 @@ def _untagged(label: str) -> str:
     name in brackets is kept ("Estática post-entrenamiento (PTQ)", "Paralelismo de tensor (Megatron-LM)")."""
     out = re.sub(r"\s*\((?:[a-záéíóúâêôãõç][\w\s/-]*|[A-Z][a-z]+s?)\)", "", label).strip()
     return out or label
+
+
+def _code_like(label: str) -> bool:
+    """A label written as a name in code: capitals, CamelCase, snake_case or a dotted name."""
+    w = re.sub(r"\s*\([^)]*\)", "", label).strip()
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9_]+|\w*[a-z][A-Z]\w*|[A-Za-z]+_\w+|[\w.]+\.\w+(?:\(\))?", w))
 
 
 def _upper_first(s: str) -> str:
@@ -991,8 +999,9 @@ class OfflineWriter:
         repeat lines, so each line counts once."""
         cache = self._course.__dict__.setdefault("_lines", {})
         if source not in cache:
-            cache[source] = {fold(ln.strip(" •-*")) for c in self._course.by_source.get(source, [])
-                             for ln in f"{c.text}\n{c.locator.heading or ''}".split("\n") if ln.strip()}
+            # (not the agenda or the title slide: "Loop de treino completo" in an agenda is a title again)
+            cache[source] = {fold(ln.strip(" •-*")) for c in self._course.by_source.get(source, []) if passage_usable(c)
+                             or c.is_code for ln in f"{c.text}\n{c.locator.heading or ''}".split("\n") if ln.strip()}
         want = fold(phrase)
         return sum(1 for ln in cache[source] if want in ln and not ln.startswith(want + ":"))
 
@@ -1320,8 +1329,8 @@ class OfflineWriter:
         condition or an abbreviation ("Si aparecen inf/NaN", "Ex.")."""
         bare = re.sub(r"\s*\([^)]*\)", "", label).strip()
         ws = [w for w in words(bare) if fold(w) not in STOPWORDS]
-        if not ws or len(ws) > 3 or re.match(r"(?i)^(si|se|if|cuando|quando|when|al|ao|on|durante|during|antes|"
-                                              r"before|después|depois|after|ex|p\.|e\.g|i\.e)\b", bare):
+        if not ws or len(ws) > 3 or re.match(r"(?i)^(si|se|if|cuando|quando|when|al|ao|on|en|em|in|durante|during|"
+                                              r"antes|before|después|depois|after|ex|p\.|e\.g|i\.e)\b", bare):
             return False
         return not any(course.verb_like(fold(w)) for w in ws[1:])
 
@@ -1415,8 +1424,8 @@ class OfflineWriter:
                 continue  # "Cuándo usar trace" is no term; a signature or a question is no description
             others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)
                       and self._option_like(o.label, slide)][:3]
-            if len(others) < 3:
-                continue
+            if len(others) < 3 or sum(map(_code_like, others)) >= 2 and not _code_like(it.label):
+                continue  # "Selección" among FLASH_ATTENTION, EFFICIENT, MATH: the odd one out is the answer
             # a role in brackets ("TorchDynamo (frontend)", "Continuous batching (LLMs)") hints at
             # the answer beside the description; an acronym in brackets is another name and stays
             answer, others = _untagged(it.label), [_untagged(o) for o in others]
