@@ -31,7 +31,6 @@ from __future__ import annotations
 import importlib.util
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 
