@@ -153,6 +153,38 @@ class CliResult(NamedTuple):
     stderr: str
 
 
+def course_with_decks(root: Path, add_decks, *seed_homes: Path) -> Path:
+    """A workspace at ``root``: the sample course in ``sources/`` and the decks ``add_decks(corpora)``
+    puts in ``corpora/``, ingested by ``kb ingest`` with the embedding caches of ``seed_homes``."""
+    shutil.copytree(SOURCES, root / "sources")
+    (root / "corpora").mkdir()
+    add_decks(root / "corpora")
+    seed_embedding_cache(root / ".kb", *seed_homes)
+    r = run_kb(["ingest", "sources", "corpora"], cwd=root)
+    assert r.returncode == 0, r.stderr
+    return root
+
+
+def write_offline(ws, sources: dict[str, int]) -> dict[str, dict]:
+    """The offline writer's work on each source of a workspace, as ``kb quiz generate --source S -n N``
+    does it: per source, every draft that passed the checks (``drafts``), what was rejected
+    (``rejected``) and the quiz chosen from them (``quiz``); ``"course"`` holds the course terms."""
+    from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
+    from kb.writing.offline import OfflineWriter
+
+    chunks = list(ws.store.all_chunks())
+    course = CourseTerms(chunks, ws.embedder)
+    out: dict[str, dict] = {"course": {"terms": course}}
+    for src, n in sources.items():
+        req = GenerationRequest(n=n, sources=(src,))
+        w = OfflineWriter().write(choose_passages(ws, req, chunks), req, course)
+        kept, _ = dedupe(w.drafts, ws.embedder)
+        chosen, _ = select(kept, req, w.drafts)
+        out[src] = {"drafts": [d.question for d in w.drafts], "rejected": w.rejected,
+                    "quiz": [d.question for d in chosen]}
+    return out
+
+
 def run_kb(args, cwd, input=None, env=None) -> CliResult:
     """Run the real ``kb`` command line in this process (typer's CliRunner), from ``cwd``.
 

@@ -12,9 +12,8 @@ import shutil
 import pytest
 
 from kb.config import Settings
-from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
-from kb.writing.offline import OfflineWriter
 from kb.quiz import Question
+from kb.workspace import open_workspace
 from kb.writing.checks import (
     answers_elsewhere,
     dangling_reference,
@@ -26,7 +25,8 @@ from kb.writing.checks import (
     unglue,
     vocabulary,
 )
-from kb.workspace import open_workspace
+from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
+from kb.writing.offline import OfflineWriter
 
 from .conftest import CORPORA, SOURCES, needs_corpora, run_kb
 
@@ -200,7 +200,8 @@ def test_an_answer_written_in_another_stem_is_seen_and_never_chosen_together(ws,
     cloze = [d.question for d in drafts["05modelos.pdf"][0].drafts if d.question.type == "cloze"]
     sd = next((q for q in cloze if q.answer == "state_dict()"), None)
     save = next((q for q in cloze if q.answer == "torch.save()"), None)
-    if save is not None and sd is not None:  # writer v4: "Para guardar … _____" → torch.save() is a giveaway, no longer drafted
+    # writer v4: "Para guardar … _____" → torch.save() is a giveaway, no longer drafted
+    if save is not None and sd is not None:
         assert answers_elsewhere([save, sd]) == {sd.id}
     written, _, req = drafts["05modelos.pdf"]
     for n in (12, 30):

@@ -14,10 +14,9 @@ import pytest
 from kb.config import Settings
 from kb.quiz import Question
 from kb.workspace import open_workspace
-from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
-from kb.writing.offline import OfflineWriter, _other_language, _whole_sentences, answer_concepts, framework
+from kb.writing.offline import _other_language, _whole_sentences, answer_concepts, framework
 
-from .conftest import CORPORA, SOURCES, needs_corpora, run_kb
+from .conftest import CORPORA, SOURCES, needs_corpora, run_kb, write_offline
 
 pytestmark = needs_corpora
 
@@ -38,20 +37,11 @@ def ws(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def quizzes(ws):
-    chunks = list(ws.store.all_chunks())
-    course = CourseTerms(chunks, ws.embedder)
-    out = {}
-    drafts = {}
-    for src, n in (("corpora/03Datos.pdf", 12), ("corpora/05modelos.pdf", 12), ("corpora/001TFDist.pdf", 12),
-                   ("sources/001_96d83118e2ee854a.txt", 8)):
-        req = GenerationRequest(n=n, sources=(src,))
-        written = OfflineWriter().write(choose_passages(ws, req, chunks), req, course)
-        kept, _ = dedupe(written.drafts, ws.embedder)
-        chosen, _ = select(kept, req, written.drafts)
-        out[src] = [d.question for d in chosen]
-        drafts[src] = [d.question for d in written.drafts]
-    out["course"] = course
-    out["drafts"] = drafts  # every draft that passed the checks, chosen or not
+    res = write_offline(ws, {"corpora/03Datos.pdf": 12, "corpora/05modelos.pdf": 12, "corpora/001TFDist.pdf": 12,
+                             "sources/001_96d83118e2ee854a.txt": 8})
+    out: dict = {src: r["quiz"] for src, r in res.items() if src != "course"}
+    out["course"] = res["course"]["terms"]
+    out["drafts"] = {src: r["drafts"] for src, r in res.items() if src != "course"}  # chosen or not
     return out
 
 

@@ -29,7 +29,7 @@ from kb.writing.checks import calls_passing, code_contradiction, defects, vague_
 from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
 from kb.writing.offline import OfflineWriter
 
-from .conftest import CORPORA, SOURCES, needs_corpora, run_kb, seed_embedding_cache
+from .conftest import CORPORA, course_with_decks, needs_corpora, run_kb, write_offline
 
 pytestmark = [needs_corpora, pytest.mark.slow]
 
@@ -38,15 +38,11 @@ DECKS = ("03Datos.pdf", "05modelos.pdf", "001TFDist.pdf")
 
 @pytest.fixture(scope="module")
 def root(tmp_path_factory, decks_home, course_template):
-    root = tmp_path_factory.mktemp("w6")
-    shutil.copytree(SOURCES, root / "sources")
-    (root / "corpora").mkdir()
-    for name in DECKS:
-        shutil.copy(CORPORA / name, root / "corpora" / name)
-    seed_embedding_cache(root / ".kb", decks_home, course_template / ".kb")
-    r = run_kb(["ingest", "sources", "corpora"], cwd=root)
-    assert r.returncode == 0, r.stderr
-    return root
+    def add(corpora):
+        for name in DECKS:
+            shutil.copy(CORPORA / name, corpora / name)
+
+    return course_with_decks(tmp_path_factory.mktemp("w6"), add, decks_home, course_template / ".kb")
 
 
 @pytest.fixture(scope="module")
@@ -57,17 +53,8 @@ def ws(root):
 @pytest.fixture(scope="module")
 def written(ws):
     """Per deck: every draft that passed the checks, what was rejected, and the -n 12 quiz."""
-    chunks = list(ws.store.all_chunks())
-    course = CourseTerms(chunks, ws.embedder)
-    out = {}
-    for deck in DECKS:
-        req = GenerationRequest(n=12, sources=(f"corpora/{deck}",))
-        w = OfflineWriter().write(choose_passages(ws, req, chunks), req, course)
-        kept, _ = dedupe(w.drafts, ws.embedder)
-        chosen, _ = select(kept, req, w.drafts)
-        out[deck] = {"drafts": [d.question for d in w.drafts], "rejected": w.rejected,
-                     "quiz": [d.question for d in chosen]}
-    return out
+    out = write_offline(ws, {f"corpora/{deck}": 12 for deck in DECKS})
+    return {deck: out[f"corpora/{deck}"] for deck in DECKS}
 
 
 def _deck_text(ws, deck):

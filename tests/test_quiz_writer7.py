@@ -30,17 +30,15 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
 
 import pytest
 
 from kb.config import Settings
 from kb.workspace import open_workspace
-from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
 from kb.writing.ideas import read_slide
-from kb.writing.offline import OfflineWriter, term_like, title_topic
+from kb.writing.offline import term_like, title_topic
 
-from .conftest import ROOT, SOURCES, run_kb, seed_embedding_cache
+from .conftest import ROOT, course_with_decks, write_offline
 
 pytestmark = pytest.mark.slow
 
@@ -57,16 +55,13 @@ def _deck_pdf():
 @pytest.fixture(scope="module")
 def root(tmp_path_factory, course_template):
     deck_pdf = _deck_pdf()
-    root = tmp_path_factory.mktemp("w7")
-    shutil.copytree(SOURCES, root / "sources")
-    (root / "corpora").mkdir()
-    for name in DECKS:
-        pages = deck_pdf.slides((ROOT / "eval" / "heldout_decks" / f"{name}.txt").read_text(encoding="utf-8"))
-        deck_pdf.make_pdf(root / "corpora" / f"{name}.pdf", [[ln.replace("•", "\x95") for ln in p] for p in pages])
-    seed_embedding_cache(root / ".kb", course_template / ".kb")
-    r = run_kb(["ingest", "sources", "corpora"], cwd=root)
-    assert r.returncode == 0, r.stderr
-    return root
+
+    def add(corpora):  # each deck rendered as eval/deck_pdf.py renders it
+        for name in DECKS:
+            pages = deck_pdf.slides((ROOT / "eval" / "heldout_decks" / f"{name}.txt").read_text(encoding="utf-8"))
+            deck_pdf.make_pdf(corpora / f"{name}.pdf", [[ln.replace("•", "\x95") for ln in p] for p in pages])
+
+    return course_with_decks(tmp_path_factory.mktemp("w7"), add, course_template / ".kb")
 
 
 @pytest.fixture(scope="module")
@@ -77,16 +72,8 @@ def ws(root):
 @pytest.fixture(scope="module")
 def written(ws):
     """Per deck: every draft that passed the checks and the -n 12 quiz."""
-    chunks = list(ws.store.all_chunks())
-    course = CourseTerms(chunks, ws.embedder)
-    out = {}
-    for deck in DECKS:
-        req = GenerationRequest(n=12, sources=(f"corpora/{deck}.pdf",))
-        w = OfflineWriter().write(choose_passages(ws, req, chunks), req, course)
-        kept, _ = dedupe(w.drafts, ws.embedder)
-        chosen, _ = select(kept, req, w.drafts)
-        out[deck] = {"drafts": [d.question for d in w.drafts], "quiz": [d.question for d in chosen]}
-    return out
+    out = write_offline(ws, {f"corpora/{deck}.pdf": 12 for deck in DECKS})
+    return {deck: out[f"corpora/{deck}.pdf"] for deck in DECKS}
 
 
 def _page(ws, deck: str, page: int):
