@@ -1,5 +1,5 @@
 """Writer v7: what raters of decks kb was never tuned on (eval/quiz_review_heldout_decks*.csv,
-splits A–E) did not keep, pinned on the real page of those decks that produced it. The decks are
+splits A–F) did not keep, pinned on the real page of those decks that produced it. The decks are
 in the repository (eval/heldout_decks/*.txt) and are rendered to real PDFs here, the way
 eval/deck_pdf.py renders them, so these tests need no ../shared:
 
@@ -23,7 +23,13 @@ eval/deck_pdf.py renders them, so these tests need no ../shared:
 - split E: "O(L²)" read as "O(L)" (an exponent dropped as if it were a footnote mark); a slide's
   role labels asked as terms ("«Procedimento»", "Analogía", "En serving:"); an agenda line counted
   as the course saying a title's words ("Em loop de treino completo, …"); a native word among code
-  names as the right option ("Selección" beside FLASH_ATTENTION, EFFICIENT, MATH).
+  names as the right option ("Selección" beside FLASH_ATTENTION, EFFICIENT, MATH);
+- split F: "En KubeRay, …" for Ray Core (the library is the module's own name where the deck writes
+  it: Ray); "¿Qué significa «Patrón»?", "O que é Trade-off?"; options that are other bullets' roles
+  ("Ray vs Spark", "Usuarios conocidos"); "¿cuál es el tamaño del store configurable?" (a command
+  asked as an attribute); two criteria of "Tareas vs Actores" compared with each other; concepts
+  that fit both sides ("bundles; nodos": a bracket in the gist made the grader's check drop it);
+  "(Errores comunes)" as a cloze's context.
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ from .conftest import ROOT, course_with_decks, write_offline
 
 pytestmark = pytest.mark.slow
 
-DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt", "attention_es", "jax_pt")
+DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt", "attention_es", "jax_pt", "ray_es", "tfdata_pt")
 
 
 def _deck_pdf():
@@ -206,3 +212,20 @@ def test_split_e_classes(written):
         assert not [p for p in prompts if f"«{label}" in p or f" {label} consiste" in p or f"es {label}?" in p], label
     assert not [p for p in prompts if p.startswith("Em loop de treino completo")]
     assert not [q for q in drafts if q.type == "mcq" and q.answer == "Selección"]
+
+
+def test_split_f_classes(written):
+    from kb.writing.offline import framework
+
+    drafts = [q for deck in ("ray_es", "tfdata_pt") for q in written[deck]["drafts"]]
+    prompts = [q.prompt for q in drafts]
+    assert framework(["import ray", "ray.init()", "ray.get(x)", "KubeRay KubeRay KubeRay", "Ray Ray Ray"]) == "Ray"
+    assert not [p for p in prompts if "KubeRay" in p or "«Ray»" in p]
+    assert not [p for p in prompts if "«Patrón»" in p or "Trade-off?" in p or "tamaño del store" in p]
+    assert not [p for p in prompts if "Coste de arranque y Paralelismo" in p]
+    mcq = [q for q in drafts if q.type == "mcq"]
+    assert not [q for q in mcq if {"Ray vs Spark", "Usuarios conocidos", "Interpretação"} & set(q.choices)]
+    (pack,) = [q for q in drafts if "entre PACK y SPREAD" in q.prompt]
+    assert pack.concepts == ("agrupa los bundles en el menor número de nodos posible",
+                             "reparte los bundles entre nodos distintos")
+    assert not [p for p in prompts if "(Errores comunes)" in p]
