@@ -1,5 +1,5 @@
 """Writer v7: what raters of decks kb was never tuned on (eval/quiz_review_heldout_decks*.csv,
-splits A–F) did not keep, pinned on the real page of those decks that produced it. The decks are
+splits A–G) did not keep, pinned on the real page of those decks that produced it. The decks are
 in the repository (eval/heldout_decks/*.txt) and are rendered to real PDFs here, the way
 eval/deck_pdf.py renders them, so these tests need no ../shared:
 
@@ -29,7 +29,12 @@ eval/deck_pdf.py renders them, so these tests need no ../shared:
   ("Ray vs Spark", "Usuarios conocidos"); "¿cuál es el tamaño del store configurable?" (a command
   asked as an attribute); two criteria of "Tareas vs Actores" compared with each other; concepts
   that fit both sides ("bundles; nodos": a bracket in the gist made the grader's check drop it);
-  "(Errores comunes)" as a cloze's context.
+  "(Errores comunes)" as a cloze's context;
+- split G: sub-bullet labels as options beside their parents ("Coste", "Mitigación" beside Warp);
+  an example asked as a definition ("Shared memory: un bloque que usa 100 KB limita …"), a property
+  ("los lanzamientos de kernels son asíncronos"), an illustration ("FlashAttention es el ejemplo
+  paradigmático") or a setting ("use_reentrant=False é …"); what a call returns followed by advice
+  ("elapsed_time devuelve milisegundos; el warm-up …"); a definition's gist too long to be a concept.
 """
 
 from __future__ import annotations
@@ -48,7 +53,8 @@ from .conftest import ROOT, course_with_decks, write_offline
 
 pytestmark = pytest.mark.slow
 
-DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt", "attention_es", "jax_pt", "ray_es", "tfdata_pt")
+DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt", "attention_es", "jax_pt", "ray_es", "tfdata_pt",
+         "gpu_es", "peft_pt")
 
 
 def _deck_pdf():
@@ -229,3 +235,15 @@ def test_split_f_classes(written):
     assert pack.concepts == ("agrupa los bundles en el menor número de nodos posible",
                              "reparte los bundles entre nodos distintos")
     assert not [p for p in prompts if "(Errores comunes)" in p]
+
+
+def test_split_g_classes(written):
+    drafts = [q for deck in ("gpu_es", "peft_pt") for q in written[deck]["drafts"]]
+    prompts = [q.prompt for q in drafts]
+    mcq = [q for q in drafts if q.type == "mcq"]
+    assert not [q for q in mcq if {"Coste", "Mitigación", "Artigo original", "Dequantização"} & set(q.choices)]
+    for wrong in ("«Shared memory»", "lanzamientos de kernels", "FlashAttention?", "use_reentrant=False?"):
+        assert not [p for p in prompts if wrong in p], wrong
+    assert not [q for q in drafts if q.prompt.endswith("elapsed_time?") and "warm-up" in q.answer]
+    (full,) = [q for q in drafts if q.prompt == "O que significa «Full fine-tuning»?"]
+    assert full.concepts[0] == "atualizar todos os parâmetros do modelo pré-treinado com o gradiente da nova tarefa"

@@ -40,6 +40,7 @@ class Item:
     body: str = ""
     step: int | None = None
     whole: bool = True  # ended at an item boundary, not at the end of the passage mid-sentence
+    level: int = 0  # indentation of its first line: a sub-bullet is deeper than the bullet above it
 
 
 @dataclass
@@ -89,15 +90,16 @@ def read_slide(chunk: Chunk) -> Slide:
     if lines and _is_title_tail(lines[0].strip(), title):
         title = f"{title} {clean_inline(lines[0])}"
         lines = lines[1:]
-    raw: list[tuple[str, int | None, bool]] = []  # text, step number, opened by a marker
+    raw: list[tuple[str, int | None, bool, int]] = []  # text, step number, opened by a marker, indent
     cur: list[str] = []
     cur_step: int | None = None
     cur_marked = False
+    cur_indent = 0
 
     def close() -> None:
         nonlocal cur, cur_step, cur_marked
         if cur:
-            raw.append((" ".join(cur), cur_step, cur_marked))
+            raw.append((" ".join(cur), cur_step, cur_marked, cur_indent))
         cur, cur_step, cur_marked = [], None, False
 
     for line in lines:
@@ -111,17 +113,19 @@ def read_slide(chunk: Chunk) -> Slide:
             cur = [s[m.end():].strip()]
             cur_step = int(m.group("num")) if m.group("num") else None
             cur_marked = True
+            cur_indent = len(line) - len(line.lstrip())
             continue
         if cur and (not _END.search(cur[-1]) or s[0].islower() or cur[-1].endswith(",")):
             cur.append(s)  # a wrapped line of the same bullet or sentence
         else:
             close()
             cur = [s]
+            cur_indent = len(line) - len(line.lstrip())
     close()
     items: list[Item] = []
     run = 0
     prev_label = False
-    for i, (text, step, _marked) in enumerate(raw):
+    for i, (text, step, _marked, indent) in enumerate(raw):
         t = clean_inline(text)
         if not t:
             continue
@@ -134,7 +138,7 @@ def read_slide(chunk: Chunk) -> Slide:
         prev_label = bool(label)
         last = i == len(raw) - 1
         whole = not last or bool(_END.search(t)) or not words(t) or fold(words(t)[-1]) not in _DANGLING
-        items.append(Item(t, i, run, label, body, step, whole))
+        items.append(Item(t, i, run, label, body, step, whole, indent))
     items += _groups(items, run)
     return Slide(chunk, title, items)
 

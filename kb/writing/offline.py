@@ -126,7 +126,8 @@ _NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os qu
                       r"importante|necesari|necessári|posible|possível|útil|esencial|essencial|clave|fundamental|"
                       r"común|comum|recomendable|preferible|preferível|mejor|melhor|más|mais|muy|muito|"
                       r"important|possible|useful|essential|key|better|more|very|capaz|able|"
-                      r"praticamente|prácticamente|basicamente|básicamente|practically|basically)", re.I)
+                      r"praticamente|prácticamente|basicamente|básicamente|practically|basically|"
+                      r"el ejemplo|un ejemplo|o exemplo|um exemplo|the example|an example)", re.I)
 _PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso", "isto", "essa", "esse", "estes",
             "this", "that", "these", "those", "it", "ello", "ele", "ela", "eles", "elas", "they", "cada", "todo",
             "toda", "todos", "todas", "algunos", "algunas", "alguns", "algumas", "muchos", "muitos", "many", "some"}
@@ -428,8 +429,8 @@ def _definitional(body: str) -> bool:
     slide's setting: an adverb ("normalmente …"), a clause on a definite subject ("las acumulaciones
     largas deben …", "o job reinicia …"), a bare list of names ("mse_loss, l1_loss, …")."""
     ws = body.split()
-    if len(ws) < 3:
-        return False
+    if len(ws) < 3 or re.search(r"\d", body):
+        return False  # (a figure makes it an example: "Shared memory: un bloque que usa 100 KB limita …")
     first = fold(ws[0])
     infinitive = len(first) > 4 and first.endswith(("ar", "er", "ir")) and not first.endswith(("lar", "ular"))
     return bool(re.match(r"^(?:un|una|unos|unas|um|uma|uns|umas|an?|para|to)$", first) or infinitive
@@ -782,6 +783,8 @@ def _gist(description: str, limit: int = 10) -> str:
     head = re.sub(r"\s+\([^)]*\)", "", head).strip()  # (not a call's: "ds.map(f).batch(B)")
     if len(words(head)) > limit:  # "una instancia de clase remota que vive en …": the noun, not its relative clause
         head = re.split(r"\s(?:que|which|that|donde|onde)\s", head, maxsplit=1)[0].strip()
+    if len(words(head)) > limit:  # "cargar un tile … una vez y reutilizarlo …": its first action
+        head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0].strip()
     return head if 3 <= len(words(head)) <= limit else ""
 
 
@@ -1173,6 +1176,11 @@ class OfflineWriter:
             return False
         if not (_DEF_START.match(definition) or verb in _PLURAL_VERB and definition[:1].islower()):
             return False  # "X es importante …", "X es muy …": not a definition
+        if verb in _PLURAL_VERB and not _DEF_START.match(definition) \
+                and re.match(r"\w+(?:ivos|ivas|icos|icas|onos|onas|bles|ados|adas|idos|idas)\b", fold(definition)):
+            return False  # "los lanzamientos de kernels son asíncronos: …": a property, no definition
+        if "=" in term:
+            return False  # "use_reentrant=False é a implementação recomendada": a setting, no term
         if not complete_sentence(s) or len(words(definition)) < 5:
             return False
         if not (course.is_course_term(bare) or any(course.df.get(fold(w), 0) >= 2 for w in words(bare)
@@ -1237,8 +1245,11 @@ class OfflineWriter:
             # "cluster_spec devuelve un objeto ClusterSpec", "__len__() devuelve la longitud": the name is the answer
             return
         prompt = _t(key_t, lang, t=subj)
+        # what it returns, not the advice after it ("elapsed_time devuelve milisegundos; el warm-up …")
+        s = s.split("; ", 1)[0]
+        rest = m.group("rest").split("; ", 1)[0]
         answer = _sentence_end(s)
-        concepts = self._concepts(m.group("rest"), m.group("id"), course) or (m.group("id"),)
+        concepts = self._concepts(rest, m.group("id"), course) or (m.group("id"),)
         out.append(self._draft(slide, item, Question("short", prompt, answer, (), concepts, "medium", lang,
                                                      origin="definition"),
                                fold(m.group("id")), 2.6 + self._centrality(m.group("id"), slide, course), quote=s))
@@ -1413,7 +1424,7 @@ class OfflineWriter:
             prio = 2.1 + self._centrality(bare, slide, course)
             # what the description says, as a phrase ("encoger los pesos directamente en cada paso"),
             # then its key term: single words ("sola", "ranks devem") were what raters rewrote
-            gist = _gist(it.body, 8)
+            gist = _gist(it.body, 14)
             terms = self._concepts(it.body, bare, course)
             concepts = ((gist, *terms[:1]) if gist else terms) or (bare,)
             out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
@@ -1453,6 +1464,7 @@ class OfflineWriter:
                     or re.search(r"\w\(.*=", it.body) or it.body.rstrip().endswith("?") or " vs " in it.body:
                 continue  # "Cuándo usar trace" is no term; a signature or a question is no description
             others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)
+                      and o.level == it.level  # a sub-bullet's label ("Coste", "Mitigación") is no sibling
                       and self._option_like(o.label, slide)][:3]
             if len(others) < 3 or sum(map(_code_like, others)) >= 2 and not _code_like(it.label):
                 continue  # "Selección" among FLASH_ATTENTION, EFFICIENT, MATH: the odd one out is the answer
