@@ -1,5 +1,5 @@
 """Writer v7: what raters of decks kb was never tuned on (eval/quiz_review_heldout_decks*.csv,
-splits A–G) did not keep, pinned on the real page of those decks that produced it. The decks are
+splits A–H) did not keep, pinned on the real page of those decks that produced it. The decks are
 in the repository (eval/heldout_decks/*.txt) and are rendered to real PDFs here, the way
 eval/deck_pdf.py renders them, so these tests need no ../shared:
 
@@ -34,7 +34,10 @@ eval/deck_pdf.py renders them, so these tests need no ../shared:
   an example asked as a definition ("Shared memory: un bloque que usa 100 KB limita …"), a property
   ("los lanzamientos de kernels son asíncronos"), an illustration ("FlashAttention es el ejemplo
   paradigmático") or a setting ("use_reentrant=False é …"); what a call returns followed by advice
-  ("elapsed_time devuelve milisegundos; el warm-up …"); a definition's gist too long to be a concept.
+  ("elapsed_time devuelve milisegundos; el warm-up …"); a definition's gist too long to be a concept;
+- split H: "¿cuál es el rendimiento del sistema?" (an "X de Y" label asked as an attribute: only a
+  bottleneck, a limit or a cost is one); a description that spells the answer's name ("identificador
+  do job" → SLURM_JOB_ID); a list cut to its first item as a concept ("mismo equipo").
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ from .conftest import ROOT, course_with_decks, write_offline
 pytestmark = pytest.mark.slow
 
 DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt", "attention_es", "jax_pt", "ray_es", "tfdata_pt",
-         "gpu_es", "peft_pt")
+         "gpu_es", "peft_pt", "mlops_es", "slurm_pt")
 
 
 def _deck_pdf():
@@ -247,3 +250,12 @@ def test_split_g_classes(written):
     assert not [q for q in drafts if q.prompt.endswith("elapsed_time?") and "warm-up" in q.answer]
     (full,) = [q for q in drafts if q.prompt == "O que significa «Full fine-tuning»?"]
     assert full.concepts[0] == "atualizar todos os parâmetros do modelo pré-treinado com o gradiente da nova tarefa"
+
+
+def test_split_h_classes(written):
+    drafts = [q for deck in ("mlops_es", "slurm_pt") for q in written[deck]["drafts"]]
+    prompts = [q.prompt for q in drafts]
+    assert not [p for p in prompts if re.search(r"¿cuál es (el|la) (rendimiento|dinámica|autotuning)", p)]
+    assert not [q for q in drafts if q.type == "mcq" and q.answer == "SLURM_JOB_ID"]
+    (rep,) = [q for q in drafts if q.prompt.endswith("entre Repetibilidad y Reproducibilidad?")]
+    assert rep.concepts[0] == "mismo equipo, misma máquina y mismo código"

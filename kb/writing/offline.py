@@ -403,13 +403,19 @@ def _object_of(qualified: str, bodies: Sequence[str], lang: str) -> str:
     return ""
 
 
+# what a setting *has* ("el cuello de botella de …"), asked "¿cuál es el …?"; any other "X de Y"
+# ("Rendimiento del sistema", "Autotuning de cuDNN", "Paralelismo de tensor") is a thing, and
+# "¿cuál es el rendimiento del sistema?" read as unanswerable to every held-out rater (splits C–H)
+_ATTRIBUTE_NOUNS = frozenset("cuello gargalo bottleneck limite limitacion limitacao coste custo cost".split())
+
+
 def _attribute(label: str, body: str, course: CourseTerms) -> bool:
     """A label that names an attribute of what the slide is about, in plain words ("Cuello de
     botella: actualización de los gradientes …"): several lowercase words joined by "de", no
     code, and a description that opens on a noun (not a verb: "Evitan tener …")."""
     ws = label.split()
     if len(ws) < 3 or fold(ws[1]) not in ("de", "del", "da", "do") or _TECH.match(label) \
-            or any(w[:1].isupper() for w in ws[1:]):
+            or any(w[:1].isupper() for w in ws[1:]) or fold(ws[0]) not in _ATTRIBUTE_NOUNS:
         return False
     first = fold(words(body)[0]) if words(body) else ""
     return bool(first) and course.noun_like(first) and not course.verb_like(first)
@@ -774,6 +780,10 @@ def _gist(description: str, limit: int = 10) -> str:
     """What a label's description says, in a phrase ("reducir la cantidad de muestras en las
     clases dominantes" of "Undersampling: reducir … dominantes al eliminar o submuestrear datos"):
     its main clause without purpose, means or a leading article or "permite"; "" past ``limit`` words."""
+    clause = re.split(r";\s|:\s", description.strip().rstrip("."), maxsplit=1)[0]
+    clause = _GIST_LEAD.sub("", re.sub(r"\s+\([^)]*\)", "", clause)).strip()
+    if ", " in clause and 3 <= len(words(clause)) <= limit:
+        return clause  # "mismo equipo, misma máquina y mismo código": the list is the point
     head = _GIST_CUT.split(description.strip().rstrip("."), maxsplit=1)[0]
     head = _GIST_LEAD.sub("", head).strip()
     if head.count("(") > head.count(")"):
@@ -1468,6 +1478,9 @@ class OfflineWriter:
                       and self._option_like(o.label, slide)][:3]
             if len(others) < 3 or sum(map(_code_like, others)) >= 2 and not _code_like(it.label):
                 continue  # "Selección" among FLASH_ATTENTION, EFFICIENT, MATH: the odd one out is the answer
+            parts = [p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", _untagged(it.label).lower()) if len(p) >= 2]
+            if len(parts) >= 2 and sum(any(fold(w).startswith(p) for w in words(it.body)) for p in parts) >= 2:
+                continue  # "identificador do job" → SLURM_JOB_ID: the description spells the name
             # a role in brackets ("TorchDynamo (frontend)", "Continuous batching (LLMs)") hints at
             # the answer beside the description; an acronym in brackets is another name and stays
             answer, others = _untagged(it.label), [_untagged(o) for o in others]
