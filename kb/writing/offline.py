@@ -406,7 +406,8 @@ def _object_of(qualified: str, bodies: Sequence[str], lang: str) -> str:
 # what a setting *has* ("el cuello de botella de …"), asked "¿cuál es el …?"; any other "X de Y"
 # ("Rendimiento del sistema", "Autotuning de cuDNN", "Paralelismo de tensor") is a thing, and
 # "¿cuál es el rendimiento del sistema?" read as unanswerable to every held-out rater (splits C–H)
-_ATTRIBUTE_NOUNS = frozenset("cuello gargalo bottleneck limite limitacion limitacao coste custo cost".split())
+# (labels opening on "Limitación", "Custo", "Cost" never reach it: _GENERIC_LABEL drops them as a bullet's role)
+_ATTRIBUTE_NOUNS = frozenset("cuello gargalo bottleneck limite coste".split())
 
 
 def _attribute(label: str, body: str, course: CourseTerms) -> bool:
@@ -861,7 +862,6 @@ class OfflineWriter:
         self._harvest(passages, request, course, out)
         entities = self._entities(course)
         skipped_lang = 0
-        source_text: dict[str, str] = {}  # the whole source's text, for claims its own code contradicts
         for chunk in passages:
             if not passage_usable(chunk) or (chunk.locator.heading and _EXERCISE_HEADING.search(chunk.locator.heading)):
                 continue
@@ -876,8 +876,7 @@ class OfflineWriter:
             if chunk.source not in self._vocab:
                 self._vocab[chunk.source] = vocabulary(
                     "\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
-                source_text[chunk.source] = "\n".join(self._texts(chunk.source))
-            whole = source_text[chunk.source]
+            whole = self._whole(chunk.source)  # for claims its own code contradicts
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
             self._parts(slide, lang, course, drafts)
@@ -933,6 +932,13 @@ class OfflineWriter:
         chunks = course.by_source.get(source, []) if course is not None else []
         return [f"{c.locator.heading or ''}\n{c.text}" for c in chunks]
 
+    def _whole(self, source: str) -> str:
+        """The source's whole text, titles included (:meth:`_texts` joined), once per source and course."""
+        cache = self._course.__dict__.setdefault("_whole", {})
+        if source not in cache:
+            cache[source] = "\n".join(self._texts(source))
+        return cache[source]
+
     def _framework(self, source: str) -> str:
         return _source_framework(self._course, source)
 
@@ -968,7 +974,7 @@ class OfflineWriter:
         ent = next((w for w in words(title) if re.search(r"[a-z][A-Z]", w) and fold(lib) not in fold(w)
                     and fold(w) not in libraries), "")  # "TensorFlow" in a PyTorch deck is no PyTorch entity
         if not subject and not topic and plain and lib and not code and ent \
-                and self._body_mentions(plain, slide.chunk.source) < 2:
+                and self._uses(plain, slide.chunk.source) < 2:
             # "configuraciones comunes del DataLoader" is only a slide's wording; what students
             # know is the library's code name in it: "En el DataLoader de PyTorch, …"
             return f"{prompt[:m.start()]}{_t('in_entity', lang, e=ent, lib=lib)}, {rest}"
@@ -1015,7 +1021,7 @@ class OfflineWriter:
         """:func:`term_like`, where a word the source's code names ("dtensor.Layout(…)", "keras.layers")
         is a term too."""
         bare = re.sub(r"\s*\([^)]*\)", "", label).strip()
-        code = "\n".join(self._texts(slide.chunk.source))
+        code = self._whole(slide.chunk.source)
         if re.fullmatch(r"[A-Z][a-z]+", bare) and re.search(rf"(?:\.{bare}\b|\b{bare}[.(]\w*)", code, re.I):
             return True  # keras.layers, layers.Dense
         return term_like(label, lambda phrase: self._uses(phrase, slide.chunk.source))
@@ -1042,24 +1048,20 @@ class OfflineWriter:
         return self._term_like(label, slide) or 1 <= len(ws) <= 3 and not _action_label(label) \
             and fold(ws[0]) not in _NOT_A_NAME
 
-
     def _libraries(self) -> frozenset[str]:
-        """The libraries the course's sources are about (:func:`framework`), folded."""
-        return frozenset(fold(_source_framework(self._course, src)) for src in self._course.by_source) - {""}
+        """The libraries the course's sources are about (:func:`framework`), folded, with the
+        capitals that abbreviate them ("tf" for TensorFlow), once per course."""
+        cache = self._course.__dict__
+        if "_libraries" not in cache:
+            names = {_source_framework(self._course, src) for src in self._course.by_source} - {""}
+            short = {"".join(ch for ch in n if ch.isupper()).lower() for n in names}
+            cache["_libraries"] = frozenset(fold(n) for n in names) | (short - {""})
+        return cache["_libraries"]
 
     def _topic(self, slide: Slide) -> str:
         """What the slide's title says the slide is about, as a stem may name it (:func:`title_topic`),
         judged against how often the source's text says it."""
-        names = {_source_framework(self._course, src) for src in self._course.by_source} - {""}
-        short = {"".join(ch for ch in n if ch.isupper()).lower() for n in names}  # "TF" is TensorFlow
-        return title_topic(slide.title, lambda phrase: self._uses(phrase, slide.chunk.source),
-                           self._libraries() | (short - {""}))
-
-    def _body_mentions(self, phrase: str, source: str) -> int:
-        """How often the source's text (not its titles) says ``phrase``: a topic the course
-        itself uses ("data parallelism") situates a question; a title's wording does not."""
-        want = fold(phrase)
-        return sum(fold(c.text).count(want) for c in self._course.by_source.get(source, []))
+        return title_topic(slide.title, lambda phrase: self._uses(phrase, slide.chunk.source), self._libraries())
 
     def _answer_concepts(self, concepts: Sequence[str], prompt: str, answer: str) -> tuple[str, ...]:
         """The key terms a right reply must contain and the stem does not already give: 2–4 of
@@ -1296,12 +1298,18 @@ class OfflineWriter:
         self._vs_table(slide, lang, course, out)
 
     @staticmethod
-    def _vs_rows(slide: Slide) -> list[Item]:
+    def _vs_title(slide: Slide) -> tuple[str, str] | None:
+        """The two sides an "A vs B" title compares ("FSDP1 vs FSDP2"), or None."""
+        m = re.match(r"^(?P<a>[^:]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^:]+)$", slide.title)
+        return (m.group("a").strip(), m.group("b").strip()) if m else None
+
+    @classmethod
+    def _vs_rows(cls, slide: Slide) -> list[Item]:
         """The labelled rows of a slide that compare two things aspect by aspect: "API: X vs Y", or
         under a title "Tareas vs Actores" a row that speaks of both ("Coste de arranque: la tarea …;
         el actor …")."""
-        m = re.match(r"^(?P<a>[^:]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^:]+)$", slide.title)
-        sides = [stems(m.group("a")), stems(m.group("b"))] if m else []
+        vs = cls._vs_title(slide)
+        sides = [stems(vs[0]), stems(vs[1])] if vs else []
         return [it for it in slide.items if it.label and it.whole and (
             re.search(r"\svs\.?\s", it.body) or len(sides) == 2 and all(sd & stems(it.body) for sd in sides))]
 
@@ -1310,11 +1318,10 @@ class OfflineWriter:
         FullyShardedDataParallel(…) vs função fully_shard(…)", "Representação: FlatParameter … vs
         DTensor …"): how the two differ, the rows as the model answer. Each row alone is no
         definition ("O que é API?") and no true/false (each side is true of one of them)."""
-        m = re.match(r"^(?P<a>[^:]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^:]+)$", slide.title)
-        rows = self._vs_rows(slide)
-        if not m or len(rows) < 2:
+        vs, rows = self._vs_title(slide), self._vs_rows(slide)
+        if not vs or len(rows) < 2:
             return
-        a, b = m.group("a").strip(), m.group("b").strip()
+        a, b = vs
         if len(words(a)) > 4 or len(words(b)) > 4:
             return
         answer = " ".join(_sentence_end(f"{it.label}: {it.body}") for it in rows)
@@ -1408,6 +1415,7 @@ class OfflineWriter:
                            course: CourseTerms, out: list[Draft]) -> None:
         """What each label of the run means ("Tamaño del lote: …"); a label followed by a
         copula ("X: es …") goes to the copula questions instead."""
+        rows = self._vs_rows(slide)
         for it in run:
             if it not in real and not self._trivial(it):
                 continue
@@ -1418,7 +1426,7 @@ class OfflineWriter:
                              verb=verb.lower(), definition=rest)
                 continue
             if it not in real or dangling(it.body) or len(words(it.body)) < 5 or _restates_label(it) \
-                    or it in self._vs_rows(slide):
+                    or it in rows:
                 continue  # "Tamaño del lote: … muestras en cada lote" restates the term; "API: X vs Y" compares
             bare = _ARTICLE.sub("", it.label)
             if not _term_ok(bare) and not _TECH.match(bare) or re.search(r"\s(y|e|and|o|ou|or)\s", bare) \
