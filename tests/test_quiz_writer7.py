@@ -57,7 +57,7 @@ from .conftest import ROOT, course_with_decks, write_offline
 pytestmark = pytest.mark.slow
 
 DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt", "attention_es", "jax_pt", "ray_es", "tfdata_pt",
-         "gpu_es", "peft_pt", "mlops_es", "slurm_pt")
+         "gpu_es", "peft_pt", "mlops_es", "slurm_pt", "serving_pt")
 
 
 def _deck_pdf():
@@ -259,3 +259,11 @@ def test_split_h_classes(written):
     assert not [q for q in drafts if q.type == "mcq" and q.answer == "SLURM_JOB_ID"]
     (rep,) = [q for q in drafts if q.prompt.endswith("entre Repetibilidad y Reproducibilidad?")]
     assert rep.concepts[0] == "mismo equipo, misma máquina y mismo código"
+
+
+def test_a_comparison_table_row_is_no_term_even_when_it_speaks_of_one_side(written):
+    # split I: under «TorchServe vs Triton», "Desempenho: Triton geralmente tem menor overhead …"
+    # speaks of Triton only, yet it is a row of the table ("Desempenho" was its multiple choice's answer)
+    drafts = written["serving_pt"]["drafts"]
+    assert not [q for q in drafts if q.type in ("mcq", "tf") and "Desempenho" in (q.answer + q.prompt)]
+    assert [q for q in drafts if q.prompt.endswith("qual é a diferença entre TorchServe e Triton?")]

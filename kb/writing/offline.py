@@ -1307,11 +1307,15 @@ class OfflineWriter:
     def _vs_rows(cls, slide: Slide) -> list[Item]:
         """The labelled rows of a slide that compare two things aspect by aspect: "API: X vs Y", or
         under a title "Tareas vs Actores" a row that speaks of both ("Coste de arranque: la tarea …;
-        el actor …")."""
+        el actor …"), and the other rows of a list where two or more do."""
         vs = cls._vs_title(slide)
         sides = [stems(vs[0]), stems(vs[1])] if vs else []
-        return [it for it in slide.items if it.label and it.whole and (
+        rows = [it for it in slide.items if it.label and it.whole and (
             re.search(r"\svs\.?\s", it.body) or len(sides) == 2 and all(sd & stems(it.body) for sd in sides))]
+        # a row that speaks of one side ("Desempenho: Triton geralmente tem …") belongs to the table
+        # its list is: the list where two or more rows speak of both
+        tables = {r for r, n in Counter(it.run for it in rows).items() if n >= 2}
+        return rows + [it for it in slide.items if it.label and it.whole and it.run in tables and it not in rows]
 
     def _vs_table(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
         """A slide titled "FSDP1 vs FSDP2" whose rows compare the two aspect by aspect ("API: wrapper
@@ -1477,10 +1481,13 @@ class OfflineWriter:
     def _label_choices(self, slide: Slide, run: list[Item], real: list[Item], in_ctx: str, lang: str,
                        course: CourseTerms, out: list[Draft]) -> None:
         """Which label a description is, the run's other labels as the options."""
+        rows = self._vs_rows(slide)
         for it in real:
             if dangling(it.body) or len(words(it.body)) < 5 or not self._term_like(it.label, slide) \
-                    or re.search(r"\w\(.*=", it.body) or it.body.rstrip().endswith("?") or " vs " in it.body:
-                continue  # "Cuándo usar trace" is no term; a signature or a question is no description
+                    or re.search(r"\w\(.*=", it.body) or it.body.rstrip().endswith("?") or it in rows:
+                # "Cuándo usar trace" is no term; a signature or a question is no description; a row
+                # of "TorchServe vs Triton" ("Desempenho: Triton geralmente tem …") names an aspect
+                continue
             others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)
                       and o.level == it.level  # a sub-bullet's label ("Coste", "Mitigación") is no sibling
                       and self._option_like(o.label, slide)][:3]
@@ -1536,6 +1543,7 @@ class OfflineWriter:
     def _label_false(self, slide: Slide, real: list[Item], in_ctx: str, lang: str, course: CourseTerms,
                      out: list[Draft]) -> None:
         """False statements: each sibling's label with the next one's description."""
+        rows = self._vs_rows(slide)
         # each with the next, the last with the first: a rotation, the same length
         for a, b in zip(real, real[1:] + real[:1], strict=True):
             if a is b or dangling(b.body) or len(words(b.body)) < 5 \
@@ -1543,7 +1551,7 @@ class OfflineWriter:
                 continue
             if _name_reveals(a, b):
                 continue  # "Multiprocesamiento" described as the batch size: false at a glance
-            if " vs " in a.body or " vs " in b.body:
+            if a in rows or b in rows:
                 continue  # rows of a comparison table: each row true of something, "false" only by its label
             if not self._option_like(a.label, slide) or not self._option_like(b.label, slide) \
                     or fold(a.label) in self._libraries():
