@@ -54,7 +54,7 @@ class GenerationRequest:
             raise UsageError(f"--lang {self.lang}: unsupported", f"use one of {', '.join(LANGS)}")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Rejected:
     """A candidate question a check turned down, and why (shown in the generation summary)."""
 
@@ -725,12 +725,14 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     # the multiple choice of its sentence from a --types mcq,tf quiz)
     kept, dup = dedupe([d for d in out.drafts if d.question.type in request.types], ws.embedder)
     chosen, notes = select(kept, request, out.drafts)
+    # an exercise read from two overlapping passages is turned down twice: say (and count) it once
+    rejected = list(dict.fromkeys(out.rejected + dup))
     notes = out.notes + notes
     if len(chosen) < request.n:
         scope = (f"--topic {request.topic!r}" if request.topic else
                  ", ".join(request.sources) if request.sources else "the course")
         why = Counter(r.reason.split(":")[0] if r.reason.startswith("failed") else r.reason
-                      for r in out.rejected + dup)
+                      for r in rejected)
         detail = "; ".join(f"{n} {reason}" for reason, n in why.most_common(3))
         notes.append(f"wrote {len(chosen)} of {request.n}: {scope} supports only {len(chosen)} "
                      f"question{'s' if len(chosen) != 1 else ''} that pass{'es' if len(chosen) == 1 else ''} "
@@ -748,7 +750,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         params={"n": request.n, "types": list(request.types), "topic": request.topic, "sources": list(request.sources),
                 "difficulty": request.difficulty, "lang": request.lang},
     )
-    return GenerationReport(quiz, out.rejected + dup, out.errors, len(out.drafts), len(passages), notes)
+    return GenerationReport(quiz, rejected, out.errors, len(out.drafts), len(passages), notes)
 
 
 def _title(request: GenerationRequest) -> str:
