@@ -111,10 +111,21 @@ def normalize_space(text: str) -> str:
     return "\n".join(out).strip()
 
 
+# abbreviations a capital or a bracket may follow inside a sentence: "Jaderberg et al. (2017): …"
+# was cut into "(2017): otimiza …" and asked as a cloze
+_ABBREVIATION_END = re.compile(r"(?:\bet al|\be\.g|\bi\.e|\bp\. ?ej|\bp\. ?ex|\bcf|\bvs|\b[Ff]ig|\b[DS]ra?|\bProf)\.$")
+
+
 def sentences(text: str) -> list[str]:
-    """Split prose into sentences (keeps abbreviations like ``ex.`` / ``tf.device`` intact)."""
-    parts = re.split(r"(?<=[.!?])\s+(?=[A-ZÀ-Ö¿¡\"“(])", text.strip())
-    return [p.strip() for p in parts if p.strip()]
+    """Split prose into sentences (keeps abbreviations like ``ex.`` / ``tf.device`` / ``et al.`` intact)."""
+    parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+(?=[A-ZÀ-Ö¿¡\"“(])", text.strip()) if p.strip()]
+    out: list[str] = []
+    for p in parts:
+        if out and _ABBREVIATION_END.search(out[-1]):
+            out[-1] = f"{out[-1]} {p}"
+        else:
+            out.append(p)
+    return out
 
 
 # ---------------------------------------------------------------- text as a reader sees it

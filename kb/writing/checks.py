@@ -457,7 +457,11 @@ def no_context(q: Question) -> str | None:
         if "()" in t or t.startswith("_") or (t.islower() and "." not in t and "_" not in t):
             return "no-context"
     if _BARE_DIFFER.match(q.prompt) and q.prompt.count(" ") <= 9:
-        return "no-context"
+        # "¿… entre Escalar y Vetorizado?": of what? Two sides that say it themselves ("entre
+        # reproducibilidad bitwise y reproducibilidad estadística") stand alone
+        pair = re.search(r"(?:entre|between)\s+(?P<a>.+?)\s+(?:y|e|and)\s+(?P<b>[^?]+)\?", q.prompt)
+        if not pair or any(len(words(pair.group(x))) < 2 for x in ("a", "b")):
+            return "no-context"
     return None
 
 

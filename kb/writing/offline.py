@@ -134,8 +134,12 @@ _PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso
 _META = re.compile(r"^(Descreve|Explica|Introduz|Aborda|Apresenta|Discute|Menciona|Mostra|Describe|Introduce|Presenta|"
                    r"Muestra|Describes|Explains|Introduces|Shows|Discusses|Brevemente|O capítulo|El capítulo|"
                    r"The chapter|Lab\b|Fuente|Fonte|Source)", re.I)
+# a label that introduces an example or a scenario: its details are illustration, not course facts
+_EXAMPLE_LABEL = re.compile(r"(?i)^(?:por ejemplo|por exemplo|for example|ejemplos?|exemplos?|examples?|escenarios?|"
+                            r"cen[aá]rios?|scenarios?|caso de estudio|caso de estudo|case study)\b")
 _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three|four|principales|principais|main|"
-                            r"por ejemplo|por exemplo|for example|ejemplo|exemplo|example|nota|note|obs|soluç|solucion|"
+                            r"por ejemplo|por exemplo|for example|ejemplo|exemplo|example|"
+                            r"escenario|cen[aá]rio|scenario|nota|note|obs|soluç|solucion|"
                             r"solution|resumo|resumen|summary|objetivo|objective|lab\b|fuente|fonte|source|ventajas|"
                             r"desventajas|vantagens|desvantagens|advantages|disadvantages|beneficios|benefícios|"
                             # what a bullet is (a rule, a caveat, a step), not a term it defines
@@ -239,7 +243,13 @@ def _title_ok(title: str) -> bool:
 
 
 def _lower_first(s: str) -> str:
-    return s[:1].lower() + s[1:] if s and not (len(s) > 1 and s[1].isupper()) else s
+    """A sentence's first letter in lower case, to follow "En X, …"; a name keeps its case ("DDP",
+    "ResNet-50", "A100": "En PyTorch, resNet-50 …" before)."""
+    first = s.split(" ", 1)[0] if s else ""
+    if not s or len(s) > 1 and s[1].isupper() or re.search(r"[a-z][A-Z]|\d", first) \
+            or re.match(r"[A-Z]\w+ (?:et al\.|& )", s):
+        return s  # (an author: "Jaderberg et al. (2017): …")
+    return s[:1].lower() + s[1:]
 
 
 def _situate(prompt: str, about: str, lang: str) -> str:
@@ -250,14 +260,22 @@ def _situate(prompt: str, about: str, lang: str) -> str:
 
 
 def framework(texts: Sequence[str]) -> str:
-    """The library a source's code and titles name most, as the source writes it: the most
-    frequent root of its dotted code names (torch.save(), tf.distribute…) matched to a
-    CamelCase word of the same source that contains it ("PyTorch") or whose capitals spell it
-    ("TensorFlow" for tf), or the root itself written as a name at least as often ("Ray" for
-    ray.remote, not "KubeRay"); "" when the source names none."""
+    """The library a source's code and titles name most (the first of :func:`frameworks`); "" when
+    the source names none."""
+    found = frameworks(texts)
+    return found[0][0] if found else ""
+
+
+def frameworks(texts: Sequence[str]) -> list[tuple[str, str]]:
+    """The libraries a source's code names, most named first, each as (name, module root): the
+    frequent roots of its dotted code names (torch.save(), tf.distribute…) matched to a CamelCase
+    word of the same source that contains it ("PyTorch") or whose capitals spell it ("TensorFlow"
+    for tf), or the root itself written as a name at least as often ("Ray" for ray.remote, not
+    "KubeRay"). A deck on Optuna and Ray Tune names two."""
     text = "\n".join(texts)
     roots = Counter(n.split(".")[0] for n in _CODE_NAME.findall(text) if "." in n.strip(".") and n[:1].islower())
     camel = Counter(w for w in re.findall(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b", text))
+    found: list[tuple[str, str]] = []
     for root, _ in roots.most_common(4):
         r = root.lower()
         if len(r) < 2 or not r.isalpha():
@@ -270,11 +288,26 @@ def framework(texts: Sequence[str]) -> str:
         # the module's own name written as a name ("Ray" for ray.remote) beats a product named
         # after it ("KubeRay"), when the source writes it at least as often
         own = len(re.findall(rf"\b{re.escape(root.capitalize())}\b", text)) if len(r) >= 3 else 0
-        if own >= 3 and (not fits or own >= max(fits)[0]):
-            return root.capitalize()
-        if fits:
-            return max(fits)[1]
-    return ""
+        name = root.capitalize() if own >= 3 and (not fits or own >= max(fits)[0]) else max(fits)[1] if fits else ""
+        if found and not re.search(rf"(?m)^\s*(?:import|from)\s+{re.escape(root)}\b", text):
+            continue  # a second library is one the code imports ("import optuna"), not a variable
+            # ("scaler.scale(…)" → GradScaler, "model.eval()" → Model)
+        if name and all(fold(name) != fold(n) for n, _ in found):
+            found.append((name, r))
+    return found
+
+
+def slide_library(libraries: Sequence[tuple[str, str]], text: str) -> str:
+    """Which of a source's libraries (:func:`frameworks`) a slide's ``text`` is about: the one it
+    names most, by name or by its code's root ("optuna.create_study", "Optuna"); the source's first
+    where the slide names none of them. "Em Tune, o que é o recurso?" was asked of an Optuna slide
+    in a deck whose code names Ray Tune more often."""
+    if len(libraries) < 2:
+        return libraries[0][0] if libraries else ""
+    said = [len(re.findall(rf"(?i)\b{re.escape(name)}\b", text)) + len(re.findall(rf"\b{re.escape(root)}\.\w", text))
+            for name, root in libraries]
+    best = max(range(len(libraries)), key=lambda i: said[i])
+    return libraries[best if said[best] else 0][0]
 
 
 def _title_subject(title: str, texts: Sequence[str]) -> str:
@@ -355,10 +388,12 @@ def _plain_title(title: str) -> str:
     parenthesis, first letter lowered ("Distributed training en TF: Data parallelism" →
     "data parallelism")."""
     t = re.sub(r"\s*\([^)]*\)", "", title.rsplit(":", 1)[-1]).strip()
+    if ":" in title and generic_title(t):  # "Versionamento de modelos: conceitos": the section is the topic
+        t = re.sub(r"\s*\([^)]*\)", "", title.rsplit(":", 1)[0]).strip()
     ws = t.split()
     if sum(w[:1].isupper() for w in ws) * 2 > len(ws):  # Title Case: its capitals are no names
         t = " ".join(w.lower() if w[:1].isupper() and w[1:].islower() else w for w in ws)
-    return _lower_first(t) if len(words(t)) >= 1 else ""
+    return _lower_first(t) if len(words(t)) >= 1 and not generic_title(t) else ""  # ("…: conceitos")
 
 
 _PLAIN_ARTICLE = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|the)\s", re.I)
@@ -645,7 +680,29 @@ def _english_word(w: str) -> bool:
     return w.isascii() and len(w) >= 3 and bool(_ENGLISH_SPELLING.search(w.lower()))
 
 
-def term_like(label: str, mentions: Callable[[str], int]) -> bool:
+# a label that opens with a preposition is part of a sentence ("Do study: parar a busca …", "En
+# serving:"), never a term's name
+_PREPOSITION = frozenset("de do da dos das del en em no na nos nas por para con com sin sem al ao of in on at by "
+                         "for with".split())
+
+# how common a word must be in everyday text (Zipf scale: 4 = once in 100,000 words; wordfreq's
+# frequency lists) to be everyday vocabulary rather than a term: "límites", "ciclo", "falhas",
+# "volume", "recurso", "usuarios" are 4.0–4.9; "gradiente", "quantização", "nodos", "lote" 1.5–3.9.
+# Set on the held-out split J ("O que significa «Limites»?", «Ciclo», «Falhas» all FIX: a label, not a
+# term) and checked on every earlier deck
+_EVERYDAY_ZIPF = 4.0
+
+
+def everyday_word(word: str, lang: str) -> bool:
+    """``word`` is everyday vocabulary of ``lang`` (es/pt/en), not a technical term."""
+    if lang not in ("es", "pt", "en"):
+        return False
+    from wordfreq import zipf_frequency  # ~0.1 s on first use; only the offline writer needs it
+
+    return zipf_frequency(word, lang) >= _EVERYDAY_ZIPF
+
+
+def term_like(label: str, mentions: Callable[[str], int], lang: str = "") -> bool:
     """The label names a term a student can be asked to explain or pick: a code name, acronym or
     CamelCase name ("Per-channel", "LBFGS", "ReduceLROnPlateau", "(PTQ)" as another name); an
     English term in a Spanish or Portuguese deck ("Throughput", "Weight decay", "Batching
@@ -658,7 +715,7 @@ def term_like(label: str, mentions: Callable[[str], int]) -> bool:
         return True
     bare = re.sub(r"\s*\([^)]*\)", "", label).strip()
     ws = [w for w in words(bare) if fold(w) not in STOPWORDS]
-    if not ws:
+    if not ws or fold(words(bare)[0]) in _PREPOSITION:
         return False
     technical = [w for w in ws if _TECH.match(w) or re.search(r"[a-z][A-Z]", w) or _english_word(w)]
     if technical and (len(technical) == len(ws) or len(ws) == 2 and _english_word(ws[0])):
@@ -668,8 +725,9 @@ def term_like(label: str, mentions: Callable[[str], int]) -> bool:
         # not a word the whole deck uses for its subject ("Volume" 3 other lines, "Comunicação" 6,
         # "Entrenamiento" 8: raters read "¿Qué significa «Volume»?" as vague). The cut, 2, was set on
         # the review and tuning decks; it is not a rule of grammar, and counts alone do not separate
-        # every case ("Layers", 3, passes as English)
-        return mentions(bare) <= 2
+        # every case ("Layers", 3, passes as English). An everyday word ("Limites", "Ciclo",
+        # "Falhas") is a slide's label whatever the counts
+        return mentions(bare) <= 2 and not everyday_word(ws[0].lower(), lang)
     # a phrase the course says in its own sentences, not only as the slide's label
     return len(ws) <= 3 and mentions(bare) >= 2
 
@@ -714,12 +772,18 @@ def _upper_first(s: str) -> str:
 _CALL = re.compile(r"(?P<f>[A-Za-z_][\w.]*)\((?P<args>(?:[^()]|\([^()]*\))*)\)")
 
 
-def _source_framework(course: CourseTerms, source: str) -> str:
-    """The library a source's code names most (:func:`framework`), once per source and course."""
+def _source_frameworks(course: CourseTerms, source: str) -> list[tuple[str, str]]:
+    """The libraries a source's code names (:func:`frameworks`), once per source and course."""
     cache = course.__dict__.setdefault("_frameworks", {})
     if source not in cache:
-        cache[source] = framework([f"{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(source, [])])
+        cache[source] = frameworks([f"{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(source, [])])
     return cache[source]
+
+
+def _source_framework(course: CourseTerms, source: str) -> str:
+    """The library a source's code names most (:func:`framework`)."""
+    found = _source_frameworks(course, source)
+    return found[0][0] if found else ""
 
 
 def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: CourseTerms | None,
@@ -939,8 +1003,16 @@ class OfflineWriter:
             cache[source] = "\n".join(self._texts(source))
         return cache[source]
 
-    def _framework(self, source: str) -> str:
-        return _source_framework(self._course, source)
+    def _framework(self, slide: Slide) -> str:
+        """The library the slide is about (:func:`slide_library`), read on its whole page: a passage
+        may hold only part of it."""
+        libraries = _source_frameworks(self._course, slide.chunk.source)
+        if len(libraries) < 2:
+            return libraries[0][0] if libraries else ""
+        page = slide.chunk.locator.page
+        text = "\n".join([slide.title] + [c.text for c in self._course.by_source.get(slide.chunk.source, [])
+                                           if page is not None and c.locator.page == page] + [slide.chunk.text])
+        return slide_library(libraries, text)
 
     def _plain_context(self, prompt: str, slide: Slide, answer: str, origin: str, lang: str) -> str:
         """Students see no slide titles: "En «Estructura de un modelo en PyTorch», ¿…?" names
@@ -951,7 +1023,7 @@ class OfflineWriter:
         course's text itself says it ("En data parallelism, …"); else the stem goes without one:
         "En conceptos básicos" or "Em PyTorch, MPI-1 em 1994 …" situate wrongly. A procedure
         ("¿Cómo se puede guardar …?") is situated too."""
-        lib = self._framework(slide.chunk.source)
+        lib = self._framework(slide)
         topic = self._topic(slide)
         m = re.search(r"(?:^|(?<=\s))(?P<lead>En|Em|In)\s+«(?P<title>[^»]+)»,\s+", prompt)
         if not m:
@@ -1024,7 +1096,7 @@ class OfflineWriter:
         code = self._whole(slide.chunk.source)
         if re.fullmatch(r"[A-Z][a-z]+", bare) and re.search(rf"(?:\.{bare}\b|\b{bare}[.(]\w*)", code, re.I):
             return True  # keras.layers, layers.Dense
-        return term_like(label, lambda phrase: self._uses(phrase, slide.chunk.source))
+        return term_like(label, lambda phrase: self._uses(phrase, slide.chunk.source), slide.chunk.lang)
 
     def _uses(self, phrase: str, source: str) -> int:
         """How many distinct lines (and titles) of the source say ``phrase`` other than as a label ("Volume:
@@ -1115,7 +1187,7 @@ class OfflineWriter:
         topic = self._topic(slide)
         if topic and not self._names(f"{blanked} {answer}", topic):
             return _t("cloze", lang, s=f"{lead} {topic}, {_lower_first(blanked)}", c="")
-        lib = self._framework(slide.chunk.source)
+        lib = self._framework(slide)
         generic = generic_title(slide.title)  # "(Errores comunes)" says nothing: the library, where code, does
         if lib and (_library_code(f"{blanked} {answer}") or generic and _holds_code(f"{blanked} {answer}")) \
                 and fold(lib) not in fold(blanked) and fold(lib) not in fold(answer):
@@ -1525,14 +1597,23 @@ class OfflineWriter:
             intro = next((it for it in slide.items if it.index == a.index - 1), None)
             where = intro.text.rstrip(".") if intro and not intro.label and not intro.text.endswith(":") \
                 and len(words(intro.text)) <= 8 and re.search(r"\svs\.?\s|\sversus\s", intro.text) else context
+            sides = re.split(r"\s+(?:vs\.?|versus)\s+", where) if where else []
+            if len(sides) == 2 and all(fold(x.label) in fold(side) and fold(x.label) != fold(side)
+                                       for x, side in zip((a, b), sides, strict=True)):
+                # "Reproducibilidad bitwise vs reproducibilidad estadística" names the two sides whole
+                prompt = _t("differ", lang, a=_lower_first(sides[0]), b=_lower_first(sides[1]))
             topic = self._topic(slide)
             if topic and not self._names(prompt, topic):  # "En torch.export, ¿… strict y non-strict?"
                 lead = {"pt": "Em", "es": "En"}.get(lang, "In")
                 body = _lower_first(prompt) if prompt[0] != "¿" else "¿" + prompt[1].lower() + prompt[2:]
                 prompt = f"{lead} {topic}, {body}"
             elif where and len(words(a.label)) == 1 and len(words(b.label)) == 1 and not generic_title(where) \
+                    and ":" not in where and not (fold(a.label) in fold(where) and fold(b.label) in fold(where)) \
+                    and not len(sides) == 2 \
                     and not all(_TECH.match(x.label) or re.search(r"[a-z][A-Z]|[A-Z].*[A-Z]", x.label) for x in (a, b)):
-                # "Static" and "Dynamic" what? (two code names, AOTInductor and ExecuTorch, say it)
+                # "Static" and "Dynamic" what? (two code names, AOTInductor and ExecuTorch, say it; a
+                # title that names both, "Parâmetros vs hiperparâmetros", or a title's wording with
+                # its aspect, "Versionamento de modelos: conceitos", adds nothing)
                 prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
                          f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
             q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
@@ -1616,8 +1697,8 @@ class OfflineWriter:
         """Questions on the code entities the slide's sentences name ("la clase DataLoader"):
         a cloze on the name, and multiple choice where same-kind distractors are found."""
         for item in slide.items:
-            if not item.whole:
-                continue
+            if not item.whole or _EXAMPLE_LABEL.match(item.label):
+                continue  # "Escenario: ResNet-50 …, una GPU de clase A100, batch 256": an example's details
             text = item.body[:1].upper() + item.body[1:] if item.label else item.text
             for s in sentences(text) or [text]:
                 if complete_sentence(s, min_words=9):
@@ -2062,8 +2143,12 @@ class OfflineWriter:
             return True  # "parameter _____": one word of a phrase the course uses as a whole
         if course.df.get(fw, 0) > 0.08 * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
             return True  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
-        if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title):
-            return True  # "PyTorch" in a PyTorch deck, the slide's own title: trivial blanks
+        deck = next((c.locator.heading or "" for c in course.by_source.get(slide.chunk.source, [])
+                     if c.locator.page == 1), "")
+        if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title) or fw in fold(deck):
+            # "PyTorch" in a PyTorch deck, the slide's own title, the deck's subject ("hiperparâmetros"
+            # in "Otimização de hiperparâmetros em escala"): trivial blanks
+            return True
         return len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) != 1 or f"{w}(" in s
 
     # ------------------------------------------------------------------ ready-made exercises
