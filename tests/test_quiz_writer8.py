@@ -112,3 +112,49 @@ def test_a_difference_named_by_its_title_is_asked_with_the_titles_two_sides(writ
     prompts = [q.prompt for q in _drafts(written, "mlops_es")]
     assert "¿Qué diferencia hay entre reproducibilidad bitwise y reproducibilidad estadística?" in prompts, prompts
     assert not any(p.startswith("Reproducibilidad bitwise vs") for p in prompts)
+
+
+def test_a_slide_cut_over_two_passages_is_read_whole(written):
+    # "Tipos de cuello de botella:" and its four kinds stand in two overlapping passages of one page:
+    # read as one slide, the kinds are the options of one multiple choice, asked as kinds
+    mcq = [q for q in _drafts(written, "profiling_es") if q.type == "mcq" and "cuello de botella" in q.prompt]
+    assert mcq, [q.prompt for q in _drafts(written, "profiling_es")]
+    assert all(q.prompt.startswith("¿Qué tipo de cuello de botella corresponde") for q in mcq)
+    assert all(set(q.choices) == {"Input-bound", "Overhead-bound", "Memory-bandwidth-bound", "Compute-bound"}
+               for q in mcq)
+    # and each question cites the stored passage that holds its quote
+    for q in _drafts(written, "profiling_es"):
+        assert q.citations[0].chunk_id
+
+
+def test_a_comparison_slide_answers_with_the_two_sides_own_rows(written):
+    cpu = [q for q in _drafts(written, "profiling_es") if "tiempo de CPU y tiempo de GPU" in q.prompt]
+    assert cpu, [q.prompt for q in _drafts(written, "profiling_es")]
+    # "Tiempo de CPU: …" and "Tiempo de GPU (CUDA): …", not the rows after them ("No se suman: …")
+    assert all(q.answer.startswith("Tiempo de CPU:") and "Tiempo de GPU" in q.answer for q in cpu)
+
+
+def test_concepts_of_a_definition_come_from_its_definition(written):
+    trial = next(q for q in _drafts(written, "hpo_pt") if "«Trial»" in q.prompt)
+    assert "PRUNED" not in trial.concepts and "avaliação da função objetivo" in "; ".join(trial.concepts)
+    # no concept cut on a preposition ("… valor intermédio até")
+    for q in _drafts(written, "hpo_pt"):
+        assert not any(c.endswith((" até", " de", " ao")) for c in q.concepts), q.concepts
+
+
+def test_file_names_are_no_library_code():
+    from kb.writing.offline import _library_code
+
+    assert not _library_code("arquivo config.pbtxt do modelo")
+    assert _library_code("torch.save(model.state_dict())") and _library_code("nn.Module")
+
+
+def test_a_difference_is_no_bare_attribute():
+    from kb.quiz import Question
+    from kb.writing.offline import _bare_attribute
+
+    def q(p):
+        return Question("short", p, "x", (), ("x",), "medium", "pt")
+
+    assert _bare_attribute(q("Qual é a diferença entre map escalar e map vetorizado?")) == []
+    assert _bare_attribute(q("Qual é o gargalo?")) == ["no-subject"]

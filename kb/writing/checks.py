@@ -424,7 +424,7 @@ _GENERIC_TITLE_WORDS = frozenset("""consideraciones consideracoes consideracion 
     example examples mas more recomendaciones recomendacoes recommendations consejos dicas tips practicas praticas
     practices buenas boas best parte part continuacion continuacao continued conselhos advice trade offs tradeoffs
     errores erros errors comunes comuns common frecuentes frequentes frequent habituales practicos praticos
-    practical trade-offs""".split())
+    practical trade-offs principales principais main fundamentos fundamentals clave chave key""".split())
 
 
 def generic_title(title: str) -> bool:

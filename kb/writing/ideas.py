@@ -22,7 +22,8 @@ _END = re.compile(r"[.!?…]['\"”»)]*$")
 _LABEL = re.compile(r"^(?P<label>[^:]{2,70}?)\s*:\s+(?P<body>\S.{14,})$")
 # words a title or phrase never ends with when it is whole
 _DANGLING = frozenset("""a al ao aos as com como de del do dos da das e el em en entre la las los o os para por
-    pelo pela que sin sem su sus un una um uma y the of and to for in on with from an or""".split())
+    pelo pela que sin sem su sus un una um uma y the of and to for in on with from an or ate hasta until desde
+    sobre""".split())
 
 
 _QUANTIFIERS = frozenset("""algunos algunas alguns algumas varios varias vários várias muchos muchas muitos muitas

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any
 
@@ -90,6 +90,10 @@ _T = {
     "which_label": {"pt": "Em {c}, qual termo corresponde a esta descrição: «{d}»?",
                     "es": "En {c}, ¿qué término corresponde a esta descripción: «{d}»?",
                     "en": "In {c}, which term matches this description: «{d}»?"},
+    "kind": {"pt": "tipo de", "es": "tipo de", "en": "kind of"},
+    "which_kind": {"pt": "Qual {k} corresponde a esta descrição: «{d}»?",
+                   "es": "¿Qué {k} corresponde a esta descripción: «{d}»?",
+                   "en": "Which {k} matches this description: «{d}»?"},
     "label_stmt": {"pt": "Em «{c}», «{t}» significa: {d}", "es": "En «{c}», «{t}» significa: {d}",
                    "en": "In «{c}», «{t}» means: {d}"},
     "scope_answer": {"pt": "Apenas {x} e não {y}.", "es": "Solo {x} y no {y}.", "en": "Only {x} and not {y}."},
@@ -613,11 +617,18 @@ def _holds_code(text: str) -> bool:
     return bool(_CODE_NAME.search(text)) or any(_TECH.match(w) and not w.isupper() for w in words(text))
 
 
+# a file's name ("config.pbtxt", "model.onnx", "ckpt.pt") is no library's code: it situated a Triton
+# question "Em PyTorch"
+_FILE_NAME = re.compile(r"\.(?:pt|pth|onnx|json|pbtxt|ya?ml|txt|csv|py|sh|pb|bin|safetensors|ckpt|h5|keras|tflite|"
+                        r"engine|plan|mar|log|toml|cfg|ini|parquet|tfrecord)$")
+
+
 def _library_code(text: str) -> bool:
     """The text names a library's code: a dotted name or a call ("torch.save()", "nn.Module",
     "zero_grad()"), a dunder, a CamelCase class; not a blank ("_____"), a bare snake_case
-    variable ("zero_point", "local_rank"), an acronym ("MPI-3", "fp32") or math."""
-    names = [n for n in _CODE_NAME.findall(text) if n.strip("_")]
+    variable ("zero_point", "local_rank"), a file's name ("config.pbtxt"), an acronym ("MPI-3",
+    "fp32") or math."""
+    names = [n for n in _CODE_NAME.findall(text) if n.strip("_") and not _FILE_NAME.search(n)]
     return any("." in n.strip(".") or n.endswith("()") or n.startswith("__") for n in names) \
         or any(re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+", w) for w in words(text))
 
@@ -746,7 +757,7 @@ def _bare_attribute(q: Question) -> list[str]:
     """["no-subject"] for "¿Cuál es el cuello de botella?" with nothing saying of what: an attribute
     asked where no subject a student knows could situate it."""
     return ["no-subject"] if q.type == "short" and re.match(
-        r"^(?:¿\s*)?(?:Cu[aá]l es|Qual [eé]|What is) (?:el|la|o|a|the)\s", q.prompt) else []
+        r"^(?:¿\s*)?(?:Cu[aá]l es|Qual [eé]|What is) (?:el|la|o|a|the)\s(?!diferen)", q.prompt) else []
 
 
 def _untagged(label: str) -> str:
@@ -810,7 +821,9 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
     for c in concepts:
         if new(c) and not any(fold(c) in fold(o) or fold(o) in fold(c) for o in out):
             out.append(c)
-    if len(out) < 2 and course is not None:
+    # a phrase that says the idea ("avaliação da função objetivo com uma configuração concreta") is
+    # enough; topping it up took names from a list after it ("…; estados: RUNNING, PRUNED, FAIL")
+    if len(out) < 2 and course is not None and not any(len(words(c)) >= 4 for c in out):
         more = course.key_concepts(answer, exclude=prompt, k=k, source=source)
         out += [c for c in more if new(c) and not any(fold(c) in fold(o) or fold(o) in fold(c) for o in out)]
     if not out:
@@ -860,7 +873,8 @@ def _gist(description: str, limit: int = 10) -> str:
         head = re.split(r"\s(?:que|which|that|donde|onde)\s", head, maxsplit=1)[0].strip()
     if len(words(head)) > limit:  # "cargar un tile … una vez y reutilizarlo …": its first action
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0].strip()
-    return head if 3 <= len(words(head)) <= limit else ""
+    # a cut that leaves a preposition ("… valor intermédio até" of "até ao passo t") is no phrase
+    return head if 3 <= len(words(head)) <= limit and not dangling(head) else ""
 
 
 # actions every procedure has: no step's idea
@@ -926,7 +940,7 @@ class OfflineWriter:
         self._harvest(passages, request, course, out)
         entities = self._entities(course)
         skipped_lang = 0
-        for chunk in passages:
+        for chunk, parts in _whole_pages(passages):
             if not passage_usable(chunk) or (chunk.locator.heading and _EXERCISE_HEADING.search(chunk.locator.heading)):
                 continue
             if chunk.kind == "transcript":
@@ -961,7 +975,7 @@ class OfflineWriter:
                 if found:
                     out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found)))
                 else:
-                    out.drafts.append(d)
+                    out.drafts.append(_cited_part(d, parts))
         if skipped_lang:
             out.notes.append(f"{skipped_lang} passages are not in --lang {request.lang}: "
                              f"no questions written from them")
@@ -1381,7 +1395,15 @@ class OfflineWriter:
         under a title "Tareas vs Actores" a row that speaks of both ("Coste de arranque: la tarea …;
         el actor …"), and the other rows of a list where two or more do."""
         vs = cls._vs_title(slide)
-        sides = [stems(vs[0]), stems(vs[1])] if vs else []
+        # what tells the sides apart ("Tiempo de CPU vs tiempo de GPU": cpu, gpu — not "tiempo")
+        sides = [stems(vs[0]) - stems(vs[1]), stems(vs[1]) - stems(vs[0])] if vs else []
+        if vs:
+            # two rows that are the sides themselves ("Tiempo de CPU: …", "Tiempo de GPU (CUDA): …") are
+            # the comparison; the rows after them ("No se suman: …") are more about both
+            own = [next((it for it in slide.items if it.label and it.whole
+                         and fold(re.sub(r"\s*\([^)]*\)", "", it.label)) == fold(side)), None) for side in vs]
+            if own[0] is not None and own[1] is not None:
+                return [own[0], own[1]]
         rows = [it for it in slide.items if it.label and it.whole and (
             re.search(r"\svs\.?\s", it.body) or len(sides) == 2 and all(sd & stems(it.body) for sd in sides))]
         # a row that speaks of one side ("Desempenho: Triton geralmente tem …") belongs to the table
@@ -1408,6 +1430,12 @@ class OfflineWriter:
                  and fold(w) not in (fold(a), fold(b))]
         concepts = list(dict.fromkeys(names))[:4] or [c for it in rows[:4] for c in self._concepts(it.body, it.label,
                                                                                                   course, 1)]
+        if len(rows) == 2 and fold(re.sub(r"\s*\([^)]*\)", "", rows[0].label)) == fold(a):
+            # the sides' own rows: what each is, as _label_difference asks it
+            concepts = [_gist(it.body, 12) or next(iter(self._concepts(it.body, it.label, course, 1)), it.label)
+                        for it in rows]
+        # "entre tiempo de CPU y tiempo de GPU": a title's capital is no name's ("Ray vs Spark" keeps its)
+        a, b = (_lower_first(x) if words(x) and everyday_word(words(x)[0].lower(), lang) else x for x in (a, b))
         q = Question("short", _t("differ", lang, a=a, b=b), answer, (), tuple(concepts) or (a, b), "hard", lang,
                      origin="compare")
         out.append(self._draft(slide, rows[0], q, f"{fold(a)}|{fold(b)}", 2.9,
@@ -1474,9 +1502,15 @@ class OfflineWriter:
         vs_intro = bool(intro and not intro.label and len(words(intro.text)) <= 8
                         and re.search(r"\svs\.?\s|\sversus\s", intro.text))
         context = intro.text.rstrip(".:") if intro and vs_intro else title
+        # a line that announces the list ("Tipos de cuello de botella:") says what its labels are
+        # where the title does not ("¿Por qué perfilar? Medir antes de optimizar")
+        lead_in = bool(not title and intro and not intro.label and intro.whole and intro.text.rstrip().endswith(":")
+                       and 2 <= len(words(intro.text)) <= 6)
+        if lead_in and intro:
+            context = intro.text.strip().rstrip(":").strip()
         # a title is quoted («Métodos de Manejo de Datos Desbalanceados»); a setting is not
         # ("En entornos distribuidos, …"): it is no name
-        in_ctx = f"«{context}»" if context and (vs_intro or not setting) else context
+        in_ctx = f"«{context}»" if context and (vs_intro or lead_in or not setting) else context
         return context, in_ctx
 
     def _real_labels(self, run: list[Item], context: str, lang: str) -> list[Item]:
@@ -1518,8 +1552,15 @@ class OfflineWriter:
             prio = 2.1 + self._centrality(bare, slide, course)
             # what the description says, as a phrase ("encoger los pesos directamente en cada paso"),
             # then its key term: single words ("sola", "ranks devem") were what raters rewrote
-            gist = _gist(it.body, 14)
-            terms = self._concepts(it.body, bare, course)
+            # the definition is the description's first clause; what follows a ";" is more about it
+            # ("…; estados principais: RUNNING, COMPLETE, PRUNED, FAIL"): a key term of the definition
+            # comes from the clause, not from a list after it ("PRUNED" for "what is a trial?" was unfair
+            # to both raters of split J); a clause too short to say it ("uma otimização; guarda todos
+            # os trials …") gives way to what follows
+            head, _, rest = it.body.partition(";")
+            main = head if len(words(head)) >= 4 or not rest.strip() else rest
+            gist = _gist(main, 14)
+            terms = self._concepts(main, bare, course)
             concepts = ((gist, *terms[:1]) if gist else terms) or (bare,)
             out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
                                                        origin="definition"), fold(bare), prio))
@@ -1571,7 +1612,11 @@ class OfflineWriter:
             # a role in brackets ("TorchDynamo (frontend)", "Continuous batching (LLMs)") hints at
             # the answer beside the description; an acronym in brackets is another name and stays
             answer, others = _untagged(it.label), [_untagged(o) for o in others]
-            q = Question("mcq", _t("which_label", lang, c=in_ctx, d=it.body.rstrip(".")), answer, (),
+            # a list announced as kinds ("Tipos de cuello de botella:") asks for the kind
+            kinds = re.match(r"(?i)^«?(?:tipos|types|clases|classes|kinds)\s+(?:de|of)\s+(?P<k>[^»]+?)»?$", in_ctx)
+            prompt = _t("which_kind", lang, k=f"{_t('kind', lang)} {kinds.group('k')}", d=it.body.rstrip(".")) \
+                if kinds else _t("which_label", lang, c=in_ctx, d=it.body.rstrip("."))
+            q = Question("mcq", prompt, answer, (),
                          (answer,), "easy", lang, choices=tuple([answer, *others]), correct=0, origin="mcq")
             out.append(self._draft(slide, it, q, fold(it.label),
                                    2.2 + self._centrality(it.label, slide, course)))
@@ -1581,10 +1626,14 @@ class OfflineWriter:
         """How the first two neighbouring siblings with comparable descriptions differ."""
         rows = self._vs_rows(slide)  # two aspects of one comparison are no pair to compare
         pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2
+                 and fold(a.label) != fold(b.label)  # "Uso" and "Uso" under two operations: no pair
+                 and a.level == b.level  # a sub-list ("Bitwise", "Estadística") and the list after it
                  and not any(re.search(r"\w\(.*=|\s[<>]\s", x.body) for x in (a, b))
                  and not (a in rows and b in rows)]
         # (two calls to read side by side; two orderings, "default < reduce-overhead < …", are axes, not things)
-        for a, b in pairs[:1]:
+        # one difference per list: the first pair of each level of the run
+        firsts = [p for i, p in enumerate(pairs) if all(q[0].level != p[0].level for q in pairs[:i])]
+        for a, b in firsts:
             la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
                 _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
             answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
@@ -1602,6 +1651,10 @@ class OfflineWriter:
                                        for x, side in zip((a, b), sides, strict=True)):
                 # "Reproducibilidad bitwise vs reproducibilidad estadística" names the two sides whole
                 prompt = _t("differ", lang, a=_lower_first(sides[0]), b=_lower_first(sides[1]))
+            elif len(sides) == 2 and where != slide.title:
+                # the "A vs B" line announces another list of the slide ("Repetibilidad" and
+                # "Reproducibilidad" after "Bitwise" and "Estadística"): the slide is what this pair is of
+                where, sides = self._about(slide), []
             topic = self._topic(slide)
             if topic and not self._names(prompt, topic):  # "En torch.export, ¿… strict y non-strict?"
                 lead = {"pt": "Em", "es": "En"}.get(lang, "In")
@@ -2194,6 +2247,35 @@ class OfflineWriter:
                              origin="harvested")
                 # the course's own exercises first
                 out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))
+
+
+def _whole_pages(passages: Sequence[Chunk]) -> list[tuple[Chunk, list[Chunk]]]:
+    """The passages as the writer reads them: the text passages of one slide (a PDF page), which
+    the chunker cut into overlapping windows, joined back into the whole slide, each with the
+    passages it was joined from. A list cut in two ("Tipos de cuello de botella:" with four kinds
+    over two windows) is one list again; code stays in its own passages."""
+    out: list[tuple[Chunk, list[Chunk]]] = []
+    for c in passages:
+        last = out[-1] if out else None
+        if last and c.kind == "pdf" and not c.is_code and last[0].kind == "pdf" and not last[0].is_code \
+                and c.source == last[0].source and c.locator.page is not None \
+                and c.locator.page == last[0].locator.page and c.ordinal == last[1][-1].ordinal + 1:
+            a, b = last[0].text.split("\n"), c.text.split("\n")
+            k = next((k for k in range(min(len(a), len(b)), 0, -1) if a[-k:] == b[:k]), 0)
+            out[-1] = (replace(last[0], text="\n".join(a + b[k:])), [*last[1], c])
+        else:
+            out.append((c, [c]))
+    return out
+
+
+def _cited_part(d: Draft, parts: list[Chunk]) -> Draft:
+    """The draft cites the passage of its slide that holds its quote (most of its words), as stored."""
+    if len(parts) == 1:
+        return d
+    quote = set(words(d.question.citations[0].quote)) if d.question.citations else set()
+    best = max(parts, key=lambda p: len(quote & set(words(p.text))))
+    cites = tuple(replace(c, chunk_id=best.id) for c in d.question.citations)
+    return replace(d, chunk=best, question=replace(d.question, citations=cites))
 
 
 def balance_positions(questions: list[Question]) -> list[Question]:
