@@ -176,9 +176,11 @@ def test_blanks_and_concepts_are_terms(written):
 
 
 def test_the_quizzes_still_hold_the_done_when_counts(written):
-    for deck in ("mpi_pt", "optim_es"):
+    # mpi_pt wrote 10 until writer v8 stopped swapping a sub-bullet's description into its parent:
+    # "Broadcast consiste em sincronizar pesos iniciais, …" was asked as false, and it is true
+    for deck, least in (("mpi_pt", 9), ("optim_es", 10)):
         quiz = written[deck]["quiz"]
-        assert len(quiz) >= 10, deck
+        assert len(quiz) >= least, deck
         assert not [q for q in quiz if q.type == "mcq" and len(set(q.choices)) < len(q.choices)]
 
 

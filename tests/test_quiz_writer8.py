@@ -10,6 +10,11 @@ of those decks (rendered here from eval/heldout_decks/*.txt, as eval/deck_pdf.py
   …") whose blank is the deck's own subject ("hiperparâmetros" in "Otimização de hiperparâmetros");
 - an example's detail blanked ("Escenario: ResNet-50 …, una GPU de clase _____") and a name
   lowered after the stem's prefix ("En PyTorch, resNet-50 …");
+- split K (moe_es, numba_pt; rated at 5bf956f): a sub-bullet's remedies swapped in as its parent's
+  "false" description ("«Inestabilidad de entrenamiento» consiste en router z-loss, …") and a role
+  label as a term ("remedios consiste en …"); "TP: para la atención y, …" asked as what TP is (where
+  it is used); a difference whose sides are an example's figures ("entre los 64 ranks", "8
+  réplicas"); "ZeRO/_____"; "En Código PyTorch, …" (a kind of slide); "Em numba" (a name lowered);
 - and, checked on the earlier decks: a "difference" prefixed by the title that already names both
   sides ("Reproducibilidad bitwise vs reproducibilidad estadística: ¿qué diferencia hay entre
   Bitwise y Estadística?") or by a title's generic tail ("Versionamento de modelos: conceitos: …").
@@ -18,6 +23,7 @@ of those decks (rendered here from eval/heldout_decks/*.txt, as eval/deck_pdf.py
 from __future__ import annotations
 
 import importlib.util
+import re
 
 import pytest
 
@@ -30,7 +36,7 @@ from .conftest import ROOT, course_with_decks, write_offline
 
 pytestmark = pytest.mark.slow
 
-DECKS = ("hpo_pt", "profiling_es", "mlops_es")
+DECKS = ("hpo_pt", "profiling_es", "mlops_es", "moe_es", "numba_pt")
 
 
 @pytest.fixture(scope="module")
@@ -158,3 +164,15 @@ def test_a_difference_is_no_bare_attribute():
 
     assert _bare_attribute(q("Qual é a diferença entre map escalar e map vetorizado?")) == []
     assert _bare_attribute(q("Qual é o gargalo?")) == ["no-subject"]
+
+
+def test_split_k_classes(written):
+    drafts = _drafts(written, "moe_es")
+    prompts = [q.prompt for q in drafts]
+    assert not [q for q in drafts if q.type == "tf" and "router z-loss" in q.prompt]  # a sub-bullet's remedies
+    assert not [p for p in prompts if re.search(r"(?i)\bremedios\b|«Debug»", p)]
+    assert not [q for q in drafts if "«Tensor parallelism (TP)»" in q.prompt and q.answer.startswith(
+        "Tensor parallelism (TP): para la")]
+    assert not [p for p in prompts if "Parámetros densos y Parámetros de expertos" in p]
+    assert not [p for p in prompts if "ZeRO/_____" in p or "Código PyTorch," in p]
+    assert not [q.prompt for q in _drafts(written, "numba_pt") if "Em numba," in q.prompt]

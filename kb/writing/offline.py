@@ -143,7 +143,8 @@ _EXAMPLE_LABEL = re.compile(r"(?i)^(?:por ejemplo|por exemplo|for example|ejempl
                             r"cen[aá]rios?|scenarios?|caso de estudio|caso de estudo|case study)\b")
 _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three|four|principales|principais|main|"
                             r"por ejemplo|por exemplo|for example|ejemplo|exemplo|example|"
-                            r"escenario|cen[aá]rio|scenario|nota|note|obs|soluç|solucion|"
+                            r"escenario|cen[aá]rio|scenario|nota|note|obs|soluç|solucion|remedios?\b|rem[eé]dios?\b|remed(?:y|ies)\b|"
+                            r"mitigaci|mitigaç|mitigation|debug\b|depuraci|depuraç|"
                             r"solution|resumo|resumen|summary|objetivo|objective|lab\b|fuente|fonte|source|ventajas|"
                             r"desventajas|vantagens|desvantagens|advantages|disadvantages|beneficios|benefícios|"
                             # what a bullet is (a rule, a caveat, a step), not a term it defines
@@ -479,7 +480,9 @@ def _definitional(body: str) -> bool:
         return False  # (a figure makes it an example: "Shared memory: un bloque que usa 100 KB limita …")
     first = fold(ws[0])
     infinitive = len(first) > 4 and first.endswith(("ar", "er", "ir")) and not first.endswith(("lar", "ular"))
-    return bool(re.match(r"^(?:un|una|unos|unas|um|uma|uns|umas|an?|para|to)$", first) or infinitive
+    purpose = first in ("para", "to") and len(ws) > 1 and bool(re.match(r"[a-z]{3,}(?:ar|er|ir|e)$", fold(ws[1])))
+    # ("para la atención y, si los expertos son grandes, …" says where it is used, not what it is)
+    return bool(re.match(r"^(?:un|una|unos|unas|um|uma|uns|umas|an?)$", first) or purpose or infinitive
                 or _DEFINING_VERB.match(body))
 
 
@@ -634,9 +637,9 @@ def _library_code(text: str) -> bool:
 
 
 # title words that say what kind of slide it is, not what it is about ("Motivación: …")
-_RHETORIC_HEAD = frozenset("""motivacion motivacao motivation arquitectura arquitetura architecture definicion
-    definicao definition objetivo objetivos objective objectives contexto context problema problem solucion solucao
-    solution caso case estudio estudo study practica pratica practice demo laboratorio lab ejercicio exercicio
+_RHETORIC_HEAD = frozenset("""codigo code motivacion motivacao motivation arquitectura arquitetura architecture
+    definicion definicao definition objetivo objetivos objective objectives contexto context problema problem solucion
+    solucao solution caso case estudio estudo study practica pratica practice demo laboratorio lab ejercicio exercicio
     exercise parte part tema topic unidad unidade unit modulo module agenda indice index repaso revision revisao
     review antecedentes background panorama overview introduccion introducao introduction paso passo step etapa
     fase phase ejemplo exemplo example idea ideia clave chave key resumen resumo summary conclusion conclusiones
@@ -666,7 +669,8 @@ def title_topic(title: str, mentions: Callable[[str], int], libraries: frozenset
             return head
         if 1 <= len(hw) <= 3 and mentions(head) >= 2:
             plain = not named and not any(w[:1].isupper() for w in hw[1:])  # "Ray Data" is a name
-            return _lower_first(head) if plain and not head[1:2].isupper() else head
+            # ("Cuantización" → "cuantización", "Streams" → "streams"; a name keeps its capital: "Numba")
+            return _lower_first(head) if plain and common_word(hw[0]) and not head[1:2].isupper() else head
     if tail and 1 <= len(words(tail)) <= 4 and not generic_title(tail) \
             and (mentions(tail) >= 2 or any(fold(w) in libraries for w in hw)):
         # "Distributed training en TF: Data parallelism": a section (of a library), then its topic
@@ -711,6 +715,25 @@ def everyday_word(word: str, lang: str) -> bool:
     from wordfreq import zipf_frequency  # ~0.1 s on first use; only the offline writer needs it
 
     return zipf_frequency(word, lang) >= _EVERYDAY_ZIPF
+
+
+def native_word(word: str) -> bool:
+    """``word`` is a Spanish or Portuguese word ("cuantização", "paralelismo"), not a name or an
+    English term ("Numba", "Kubernetes", "Ray"): Spanish or Portuguese text uses it at least as
+    often as English text does."""
+    from wordfreq import zipf_frequency
+
+    w = word.lower()
+    native = max(zipf_frequency(w, "es"), zipf_frequency(w, "pt"))
+    return native > 0 and native >= zipf_frequency(w, "en")
+
+
+def common_word(word: str) -> bool:
+    """``word`` is a word, not a name: Spanish or Portuguese (:func:`native_word`), or English text
+    says it often (Zipf >= 3: "streams", "expert"); "Numba", "Kubernetes", "Triton" are names."""
+    from wordfreq import zipf_frequency
+
+    return native_word(word) or zipf_frequency(word.lower(), "en") >= 3
 
 
 def term_like(label: str, mentions: Callable[[str], int], lang: str = "") -> bool:
@@ -1628,6 +1651,9 @@ class OfflineWriter:
         pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2
                  and fold(a.label) != fold(b.label)  # "Uso" and "Uso" under two operations: no pair
                  and a.level == b.level  # a sub-list ("Bitwise", "Estadística") and the list after it
+                 # figures make it an example's setup ("all-reduce … entre los 64 ranks"; "8 réplicas"), which
+                 # the stem does not give
+                 and not all(re.search(r"\d", x.body) for x in (a, b))
                  and not any(re.search(r"\w\(.*=|\s[<>]\s", x.body) for x in (a, b))
                  and not (a in rows and b in rows)]
         # (two calls to read side by side; two orderings, "default < reduce-overhead < …", are axes, not things)
@@ -1662,11 +1688,13 @@ class OfflineWriter:
                 prompt = f"{lead} {topic}, {body}"
             elif where and len(words(a.label)) == 1 and len(words(b.label)) == 1 and not generic_title(where) \
                     and ":" not in where and not (fold(a.label) in fold(where) and fold(b.label) in fold(where)) \
+                    and len(words(where)) <= 4 \
                     and not len(sides) == 2 \
                     and not all(_TECH.match(x.label) or re.search(r"[a-z][A-Z]|[A-Z].*[A-Z]", x.label) for x in (a, b)):
                 # "Static" and "Dynamic" what? (two code names, AOTInductor and ExecuTorch, say it; a
                 # title that names both, "Parâmetros vs hiperparâmetros", or a title's wording with
-                # its aspect, "Versionamento de modelos: conceitos", adds nothing)
+                # its aspect, "Versionamento de modelos: conceitos", adds nothing; nor does a title's
+                # sentence, "Coletivas em cada estratégia de paralelismo")
                 prompt = f"{where}: {prompt[0].lower() if prompt[0] != '¿' else '¿' + prompt[1].lower()}" \
                          f"{prompt[1:] if prompt[0] != '¿' else prompt[2:]}"
             q = Question("short", prompt, answer, (), concepts or (a.label, b.label),
@@ -1680,9 +1708,9 @@ class OfflineWriter:
         rows = self._vs_rows(slide)
         # each with the next, the last with the first: a rotation, the same length
         for a, b in zip(real, real[1:] + real[:1], strict=True):
-            if a is b or dangling(b.body) or len(words(b.body)) < 5 \
+            if a is b or dangling(b.body) or len(words(b.body)) < 5 or a.level != b.level \
                     or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
-                continue
+                continue  # (a sub-bullet's "Remedios: router z-loss, …" is no description of its parent)
             if _name_reveals(a, b):
                 continue  # "Multiprocesamiento" described as the batch size: false at a glance
             if a in rows or b in rows:
@@ -1752,7 +1780,10 @@ class OfflineWriter:
         for item in slide.items:
             if not item.whole or _EXAMPLE_LABEL.match(item.label):
                 continue  # "Escenario: ResNet-50 …, una GPU de clase A100, batch 256": an example's details
-            text = item.body[:1].upper() + item.body[1:] if item.label else item.text
+            # a term's label is the sentence's subject ("Numba: compilador JIT … baseado em LLVM"); a
+            # role's ("Ojo: …") is not
+            text = item.body[:1].upper() + item.body[1:] if item.label and (
+                _GENERIC_LABEL.match(item.label) or not self._term_like(item.label, slide)) else item.text
             for s in sentences(text) or [text]:
                 if complete_sentence(s, min_words=9):
                     self._entity_sentence(slide, item, s, lang, course, entities, out)
@@ -1777,6 +1808,8 @@ class OfflineWriter:
         core = fold(re.split(r"[.(]", name.rstrip("()"))[-1] or name)
         if len(core) >= 4 and len(re.findall(re.escape(core[:6]), fold(s))) > 1:
             return False  # "la clase DataLoader para crear DataLoaders": the stem names the answer
+        if re.search(rf"\w/{re.escape(name)}\b|\b{re.escape(name)}/\w", s):
+            return False  # "ZeRO/_____": the other half of a pair of names gives it away
         if ent.group == "callable" and not self._ctx(slide, name) and not re.search(
                 r"\b(PyTorch|TensorFlow|Keras|torch|tf|Dataset|DataLoader)\b", s.replace(name, " ")):
             return False  # "Utiliza la función _____ para cargar un modelo": torch.load? torch.hub.load?
@@ -2202,6 +2235,8 @@ class OfflineWriter:
             # "PyTorch" in a PyTorch deck, the slide's own title, the deck's subject ("hiperparâmetros"
             # in "Otimização de hiperparâmetros em escala"): trivial blanks
             return True
+        if re.search(rf"\w/{re.escape(w)}\b|\b{re.escape(w)}/\w", s):
+            return True  # "ZeRO/_____": the other half of a pair of names gives it away
         return len(re.findall(rf"(?<![\w.]){re.escape(fw)}", fold(s))) != 1 or f"{w}(" in s
 
     # ------------------------------------------------------------------ ready-made exercises
