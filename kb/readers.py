@@ -371,12 +371,13 @@ _TITLE_OPEN = frozenset(
 
 
 # words a wrapped bullet's line may stop on, mid-phrase, before its continuation
-_MID_PHRASE = frozenset("de del la el los las en y e o a al con para por da do das dos em no na com os as ou".split())
+_MID_PHRASE = frozenset("de del la el los las en y e o a al con para por da do das dos em no na com os as ou vs vs. "
+                        "versus".split())
 
 
 def _continues(prose: list[tuple[int, str]], indent: int) -> bool:
     """The line is the wrapped rest of the bullet above, however much it looks like code: that
-    bullet stops mid-phrase ("con q =", "pin_memory() y .to(device,", an open bracket) and the
+    bullet stops mid-phrase ("con q =", "pin_memory() y .to(device,", "Function vs", an open bracket) and the
     line is not indented less than it ("• Cuantización afín: x ~ scale * (q - zero_point), con q
     =" / "clamp(round(x / scale) + zero_point)")."""
     last = next(((ind, t) for ind, t in reversed(prose) if t), None)
@@ -421,7 +422,7 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
                 code.append((indent, text))
                 continue
             if not strip_bullet(text)[0] and (looks_like_code_line(text) or prev.rstrip().endswith(tuple("([{,:\\"))
-                                              or indent > base):
+                                              or indent > base or text.lstrip().startswith("#")):
                 code.append((indent, text))
                 continue
             flush_code()

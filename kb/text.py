@@ -184,7 +184,8 @@ def is_noise_line(line: str) -> bool:
 
 
 def looks_like_code_line(line: str) -> bool:
-    """One line of source code or a shell command (an import, an assignment, a lone call)."""
+    """One line of source code or a shell command (an import, an assignment, a lone call, also with a
+    trailing comment: "y.backward(retain_graph=True)  # mantém os buffers")."""
     return bool(_CODE_LINE_RE.match(line))
 
 
@@ -192,7 +193,8 @@ _CODE_LINE_RE = re.compile(
     r"^\s*(?:(?:cd|pip3?|python3?|git|conda|source|export|mkdir|module|srun|sbatch|sudo|apt(?:-get)?|ls|nvidia-smi)\s+\S|"
     r"\S*\$\{?[A-Z_]{2,}|import \w|from [\w.]+ import|#\s*[A-Za-z]|try:|except\b|else:|def \w+\(|class \w+[(:]|"
     r"return\b|print\(|for \w+ in .*:$|if .*:$|"
-    r"with .*:$|@\w[\w.]*$|\$ |\w[\w.\[\]]*\s*[+\-*/]?=\s*\S|[\w.]+\([^()]*(?:\([^()]*\)[^()]*)*\)\s*$|[)\]}]+,?\s*$)"
+    r"with .*:$|@\w[\w.]*$|\$ |\w[\w.\[\]]*\s*[+\-*/]?=\s*\S|[\w.]+\([^()]*(?:\([^()]*\)[^()]*)*\)\s*(?:#.*)?$|"
+    r"[)\]}]+,?\s*$)"
 )
 
 

@@ -346,3 +346,30 @@ def test_pdf_layout_failure_falls_back_to_plain_extraction_with_a_note(tmp_path)
     assert "Los workers piden los parametros al servidor central." in " ".join(b.text for b in doc.blocks)
     assert doc.notes == ["layout extraction failed on page(s) 1; read with plain extraction "
                          "(words of differently styled text may be glued)"]
+
+
+def test_code_with_trailing_comments_stays_code_and_a_bullet_ending_on_vs_keeps_its_rest():
+    """Held-out split L (autograd_pt): "y.backward(retain_graph=True)  # mantém os buffers" was read as a
+    sentence and asked as a cloze; "• Gradiente customizado: torch.autograd.Function vs" lost its wrapped
+    rest "@tf.custom_gradient" to a code block, and the model answer ended "… Function vs."."""
+    from kb.readers import split_slide
+
+    raw = "\n".join([
+        "retain_graph",
+        "• Um segundo backward pelo mesmo grafo falha",
+        "    x = torch.tensor(1.0, requires_grad=True)",
+        "    y = x.exp()                      # ExpBackward0 salva o resultado",
+        "    y.backward(retain_graph=True)    # mantém os buffers",
+        "    y.backward()                     # ok; x.grad = 2*e (acumulado)",
+        "    # y.backward()",
+        "    # -> RuntimeError: Trying to backward through the graph a second time ...",
+        "• Gradiente customizado: torch.autograd.Function vs",
+        "  @tf.custom_gradient",
+    ])
+    title, parts = split_slide(raw)
+    code = [t for t, is_code in parts if is_code]
+    prose = [t for t, is_code in parts if not is_code]
+    assert title == "retain_graph"
+    assert len(code) == 1 and "y.backward(retain_graph=True)" in code[0] and "# -> RuntimeError" in code[0]
+    assert not any("y.backward" in t for t in prose)
+    assert any("torch.autograd.Function vs @tf.custom_gradient" in t for t in prose), prose

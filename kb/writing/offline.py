@@ -134,7 +134,9 @@ _NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os qu
                       r"el ejemplo|un ejemplo|o exemplo|um exemplo|the example|an example)", re.I)
 _PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso", "isto", "essa", "esse", "estes",
             "this", "that", "these", "those", "it", "ello", "ele", "ela", "eles", "elas", "they", "cada", "todo",
-            "toda", "todos", "todas", "algunos", "algunas", "alguns", "algumas", "muchos", "muitos", "many", "some"}
+            "toda", "todos", "todas", "algunos", "algunas", "alguns", "algumas", "muchos", "muitos", "many", "some",
+            "muchas", "muitas", "ambos", "ambas", "both", "varios", "varias", "vários", "várias", "several", "otros",
+            "otras", "outros", "outras", "most", "pocos", "poucos", "few"}
 _META = re.compile(r"^(Descreve|Explica|Introduz|Aborda|Apresenta|Discute|Menciona|Mostra|Describe|Introduce|Presenta|"
                    r"Muestra|Describes|Explains|Introduces|Shows|Discusses|Brevemente|O capítulo|El capítulo|"
                    r"The chapter|Lab\b|Fuente|Fonte|Source)", re.I)
@@ -144,7 +146,7 @@ _EXAMPLE_LABEL = re.compile(r"(?i)^(?:por ejemplo|por exemplo|for example|ejempl
 _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three|four|principales|principais|main|"
                             r"por ejemplo|por exemplo|for example|ejemplo|exemplo|example|"
                             r"escenario|cen[aá]rio|scenario|nota|note|obs|soluç|solucion|remedios?\b|rem[eé]dios?\b|remed(?:y|ies)\b|"
-                            r"mitigaci|mitigaç|mitigation|debug\b|depuraci|depuraç|"
+                            r"mitigaci|mitigaç|mitigation|debug\b|depuraci|depuraç|usos\b|uses\b|aplicaciones|aplicações|applications\b|"
                             r"solution|resumo|resumen|summary|objetivo|objective|lab\b|fuente|fonte|source|ventajas|"
                             r"desventajas|vantagens|desvantagens|advantages|disadvantages|beneficios|benefícios|"
                             # what a bullet is (a rule, a caveat, a step), not a term it defines
