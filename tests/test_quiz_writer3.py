@@ -131,7 +131,7 @@ def test_a_definition_answer_says_what_the_thing_does(drafts):
     # 03Datos p. 37: "… es una técnica avanzada para entrenar modelos … de manera eficiente" was too vague
     ddp = _find(drafts, "03Datos.pdf", "¿Qué es Distributed Data Parallelism?")
     assert ddp and "Permite distribuir el modelo y los datos" in ddp[0].answer
-    tb = _find(drafts, "001TFDist.pdf", "¿Qué es TensorBoard?")
+    tb = _find(drafts, "001TFDist.pdf", "¿qué es TensorBoard?")  # "En TensorFlow, ¿qué es TensorBoard?" (v8)
     assert tb and "Soporte" not in tb[0].answer  # a noun phrase on the next line is no continuation
 
 

@@ -15,6 +15,10 @@ of those decks (rendered here from eval/heldout_decks/*.txt, as eval/deck_pdf.py
   label as a term ("remedios consiste en …"); "TP: para la atención y, …" asked as what TP is (where
   it is used); a difference whose sides are an example's figures ("entre los 64 ranks", "8
   réplicas"); "ZeRO/_____"; "En Código PyTorch, …" (a kind of slide); "Em numba" (a name lowered);
+- split M (rnn_es, dask_pt; rated at 1f35317): "O que é um Future?" in a deck on Dask (now "Em Dask,
+  …": the one library a deck's title names); clozes from a slide of mistakes ("tomar out[:, -1] con
+  secuencias rellenadas … o con _____"), from a sentence with no subject ("Es el _____ temporal …"),
+  leaning on the one before ("Si no se cumple, …") or two clauses of which the first is unrelated;
 - and, checked on the earlier decks: a "difference" prefixed by the title that already names both
   sides ("Reproducibilidad bitwise vs reproducibilidad estadística: ¿qué diferencia hay entre
   Bitwise y Estadística?") or by a title's generic tail ("Versionamento de modelos: conceitos: …").
@@ -36,7 +40,7 @@ from .conftest import ROOT, course_with_decks, write_offline
 
 pytestmark = pytest.mark.slow
 
-DECKS = ("hpo_pt", "profiling_es", "mlops_es", "moe_es", "numba_pt")
+DECKS = ("hpo_pt", "profiling_es", "mlops_es", "moe_es", "numba_pt", "rnn_es", "dask_pt")
 
 
 @pytest.fixture(scope="module")
@@ -176,3 +180,14 @@ def test_split_k_classes(written):
     assert not [p for p in prompts if "Parámetros densos y Parámetros de expertos" in p]
     assert not [p for p in prompts if "ZeRO/_____" in p or "Código PyTorch," in p]
     assert not [q.prompt for q in _drafts(written, "numba_pt") if "Em numba," in q.prompt]
+
+
+def test_split_m_classes(written):
+    dask = [q.prompt for q in _drafts(written, "dask_pt")]
+    assert "Em Dask, o que é um Future?" in dask, dask
+    assert not [p for p in dask if p.startswith(("O que é", "Em que consiste"))]
+    rnn = [q for q in _drafts(written, "rnn_es") if q.type == "cloze"]
+    for q in rnn:
+        body = q.prompt.split(":", 1)[-1] if "(" in q.prompt.split(":", 1)[0] else q.prompt
+        assert "out[:, -1]" not in q.prompt and "Si no se cumple" not in q.prompt, q.prompt
+        assert not re.search(r": Es el _____", q.prompt) and ";" not in body.split("_____")[0], q.prompt

@@ -622,6 +622,22 @@ def _holds_code(text: str) -> bool:
     return bool(_CODE_NAME.search(text)) or any(_TECH.match(w) and not w.isupper() for w in words(text))
 
 
+# a slide of mistakes: its lines are what not to do
+_MISTAKES_TITLE = re.compile(r"(?i)\b(?:errores|erros|errors|mistakes|pitfalls|trampas|armadilhas|anti-?patterns?)\b")
+# a sentence that leans on the one before it ("Si no se cumple, …") or has no subject ("Es el …")
+_LEANS_BACK = re.compile(r"(?i)^(?:si no|se n[aã]o|if not|otherwise|de lo contrario|caso contr[aá]rio|en ese caso|"
+                         r"nesse caso|in that case|por eso|por isso|therefore|es|son|é|são|is|are|era|fue|foi)\b")
+
+
+def _statement_start(s: str) -> bool:
+    """The sentence stands on its own: it does not lean on the one before it."""
+    return not _LEANS_BACK.match(s.strip())
+
+
+# a stem that asks what a thing is or means, with nothing before it
+_WHAT_IS = re.compile(r"^(?:¿\s*)?(?:Qué (?:es|son|significa)|En qué consiste|O que (?:é|são|significa)|"
+                      r"Em que consiste|What (?:is|are|does))\b")
+
 # a file's name ("config.pbtxt", "model.onnx", "ckpt.pt") is no library's code: it situated a Triton
 # question "Em PyTorch"
 _FILE_NAME = re.compile(r"\.(?:pt|pth|onnx|json|pbtxt|ya?ml|txt|csv|py|sh|pb|bin|safetensors|ckpt|h5|keras|tflite|"
@@ -1017,6 +1033,7 @@ class OfflineWriter:
             if about and not re.match(r"^(En|Em|In)\s+«", prompt):
                 prompt = _situate(prompt, about, q.lang)
         prompt = self._plain_context(prompt, slide, answer, q.origin, q.lang)
+        prompt = self._deck_subject(prompt, slide, q.lang)
         concepts = self._answer_concepts(q.concepts, prompt, answer) if q.type == "short" else q.concepts
         q = Question(type=q.type, prompt=prompt, answer=answer, citations=(_citation(slide.chunk, quote),),
                      concepts=concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
@@ -1029,6 +1046,31 @@ class OfflineWriter:
         # description) uses up both
         item_key = "|".join(content_hash(norm(it.text)) for it in ([item] if item else []) + list(also))
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
+
+    def _deck_library(self, source: str) -> str:
+        """The one library a deck's title names ("Processamento paralelo de dados com Dask" → Dask), of
+        those its code uses; "" where the title names none or two ("… en Keras y PyTorch")."""
+        cache = self._course.__dict__.setdefault("_deck_library", {})
+        if source not in cache:
+            title = next((c.locator.heading or "" for c in self._course.by_source.get(source, [])
+                          if c.locator.page == 1), "")
+            named = [n for n, _ in _source_frameworks(self._course, source)
+                     if re.search(rf"\b{re.escape(n)}\b(?!\s+[A-Z])", title)]  # not "PyTorch Geometric"
+            cache[source] = named[0] if len(named) == 1 else ""
+        return cache[source]
+
+    def _deck_subject(self, prompt: str, slide: Slide, lang: str) -> str:
+        """A bare "what is" stem ("O que é um Future?", "Em que consiste o scheduler distributed?")
+        situated by the library the whole deck is about, where its title names one: "Em Dask, …".
+        Split M's raters asked for it on every such stem ("Future" could be concurrent.futures'); a
+        deck whose code is PyTorch but whose subject is MPI or SLURM gets nothing (v7: "Em PyTorch,
+        MPI-1 em 1994 …" was wrong)."""
+        lib = self._deck_library(slide.chunk.source)
+        if not lib or fold(lib) in fold(prompt) or not _WHAT_IS.match(prompt) or re.search(r"[a-z]\.[a-z]", prompt):
+            return prompt  # (a dotted name says its library: "¿Qué es tf.distribute.Strategy?")
+        lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+        body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else _lower_first(prompt)
+        return f"{lead} {lib}, {body}"
 
     def _texts(self, source: str) -> list[str]:
         course = getattr(self, "_course", None)
@@ -1779,6 +1821,8 @@ class OfflineWriter:
                       out: list[Draft]) -> None:
         """Questions on the code entities the slide's sentences name ("la clase DataLoader"):
         a cloze on the name, and multiple choice where same-kind distractors are found."""
+        if _MISTAKES_TITLE.search(slide.title):
+            return  # a list of mistakes ("pasar un int de Python a un RawKernel …") states no facts
         for item in slide.items:
             if not item.whole or _EXAMPLE_LABEL.match(item.label):
                 continue  # "Escenario: ResNet-50 …, una GPU de clase A100, batch 256": an example's details
@@ -1787,7 +1831,7 @@ class OfflineWriter:
             text = item.body[:1].upper() + item.body[1:] if item.label and (
                 _GENERIC_LABEL.match(item.label) or not self._term_like(item.label, slide)) else item.text
             for s in sentences(text) or [text]:
-                if complete_sentence(s, min_words=9):
+                if complete_sentence(s, min_words=9) and _statement_start(s):
                     self._entity_sentence(slide, item, s, lang, course, entities, out)
 
     def _entity_sentence(self, slide: Slide, item: Item, s: str, lang: str, course: CourseTerms,
@@ -2190,11 +2234,14 @@ class OfflineWriter:
         """(score, sentence, term, item): the key term of the slide's plain sentences that
         scores highest by course importance and centrality; None when there is none."""
         best: tuple[float, str, str, Item] | None = None
+        if _MISTAKES_TITLE.search(slide.title):
+            return None  # "tomar out[:, -1] con secuencias rellenadas …": a mistake, not a fact to complete
         for item in slide.items:
             if not item.whole or item.label:
                 continue
-            for s in sentences(item.text) or [item.text]:
-                if not complete_sentence(s, min_words=8, max_words=40) or "?" in s:
+            # one clause: "Normalizar las entradas …; ReLU en la _____ tiende a explotar" asked two things
+            for s in [c for x in sentences(item.text) or [item.text] for c in re.split(r";\s+", x)]:
+                if not complete_sentence(s, min_words=8, max_words=40) or "?" in s or not _statement_start(s):
                     continue
                 first = words(s)[0] if words(s) else ""
                 for w in set(words(s)):
