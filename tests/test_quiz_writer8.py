@@ -191,3 +191,11 @@ def test_split_m_classes(written):
         body = q.prompt.split(":", 1)[-1] if "(" in q.prompt.split(":", 1)[0] else q.prompt
         assert "out[:, -1]" not in q.prompt and "Si no se cumple" not in q.prompt, q.prompt
         assert not re.search(r": Es el _____", q.prompt) and ";" not in body.split("_____")[0], q.prompt
+
+
+def test_a_calls_brackets_are_no_side_detail():
+    from kb.writing.offline import _main_text
+
+    # "ds.map(f).batch(B)" was read "ds.map .batch" and the comparison's gists fell back to single words
+    assert "ds.map(f).batch(b)" in _main_text("Escalar: ds.map(f).batch(B) - f é chamada uma vez por elemento")
+    assert "imagenes" not in _main_text("Pueden incluir (por ejemplo imágenes) otros datos")

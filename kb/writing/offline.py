@@ -878,15 +878,16 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
     return tuple(out[:k])
 
 
-_EXAMPLES = re.compile(r"\([^)]+\)|(?:\b(?:pueden? incluir|podem incluir|puede[n]? ser|por ejemplo|por exemplo"
-                       r"|como por ejemplo|tales como|such as|e\.g\.|for example|entre otros|entre outros"
+_EXAMPLES = re.compile(r"(?<![\w.])\([^)]+\)|(?:\b(?:pueden? incluir|podem incluir|puede[n]? ser|por ejemplo"
+                       r"|por exemplo|como por ejemplo|tales como|such as|e\.g\.|for example|entre otros|entre outros"
                        r"|incluyendo|incluindo)\b)[^.;]*",
                        re.I)
 
 
 def _main_text(answer: str) -> str:
     """The answer without its side details: parentheses and example lists ("Pueden incluir el
-    reescalado de las imágenes, …", "por ejemplo …"), folded."""
+    reescalado de las imágenes, …", "por ejemplo …"), folded; a call keeps its brackets ("ds.map(f)":
+    a concept "ds.map(f).batch(B)" is the answer's main text, not a side detail)."""
     return fold(_EXAMPLES.sub(" ", answer))
 
 
