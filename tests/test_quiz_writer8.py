@@ -199,3 +199,17 @@ def test_a_calls_brackets_are_no_side_detail():
     # "ds.map(f).batch(B)" was read "ds.map .batch" and the comparison's gists fell back to single words
     assert "ds.map(f).batch(b)" in _main_text("Escalar: ds.map(f).batch(B) - f é chamada uma vez por elemento")
     assert "imagenes" not in _main_text("Pueden incluir (por ejemplo imágenes) otros datos")
+
+
+def test_a_variable_is_no_library():
+    # split O (federated_pt p. 13–18, rated on the final code): "No FedAvg do Net, …", "Em Net, em Flower
+    # …" — the code's `net.…` calls outnumbered its library's and it writes "Net()" three times
+    code = ["    global_params = [p.detach().clone() for p in net.parameters()]",
+            "    for p, g in zip(net.parameters(), global_params))",
+            "    return [v.cpu().numpy() for v in net.state_dict().values()]",
+            "    keys = net.state_dict().keys()", "    net.load_state_dict(state, strict=True)",
+            "    return FlowerClient(Net(), trainloader, valloader).to_client()",
+            "    initial_parameters=ndarrays_to_parameters(get_weights(Net())))",
+            "        net = Net().to(DEVICE)", "    x = torch.randn(2)", "    torch.save(p, path)",
+            "• O Flower orquestra clientes PyTorch."]
+    assert [name for name, _ in frameworks(code)] == ["PyTorch"]

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..quiz import Question
 from ..records import Chunk, content_hash
-from ..text import STOPWORDS, STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, sentences, words
+from ..text import STOPWORDS, STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, looks_like_code_line, sentences, words
 from .checks import IMPERATIVE as _IMPERATIVE
 from .checks import (
     _stems4,
@@ -282,11 +282,14 @@ def frameworks(texts: Sequence[str]) -> list[tuple[str, str]]:
     text = "\n".join(texts)
     roots = Counter(n.split(".")[0] for n in _CODE_NAME.findall(text) if "." in n.strip(".") and n[:1].islower())
     camel = Counter(w for w in re.findall(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b", text))
+    prose = "\n".join(ln for ln in text.split("\n") if not looks_like_code_line(ln))
     found: list[tuple[str, str]] = []
     for root, _ in roots.most_common(4):
         r = root.lower()
         if len(r) < 2 or not r.isalpha():
             continue
+        if re.search(rf"(?m)^\s*{re.escape(root)}\s*=[^=]", text):
+            continue  # a variable the code assigns ("net = Net()": "Em Net, …" in a Flower deck), no library
         # the library's name ends with its module (PyTorch: torch) or its capitals spell it
         # (TensorFlow: tf); "DistributedSampler" merely contains "dist" (import … as dist)
         fits = [(n, w) for w, n in camel.items()
@@ -294,7 +297,8 @@ def frameworks(texts: Sequence[str]) -> list[tuple[str, str]]:
                 or "".join(ch for ch in w if ch.isupper()).lower() == r]
         # the module's own name written as a name ("Ray" for ray.remote) beats a product named
         # after it ("KubeRay"), when the source writes it at least as often
-        own = len(re.findall(rf"\b{re.escape(root.capitalize())}\b", text)) if len(r) >= 3 else 0
+        # (said in prose: "Net" and "Context" are classes the code names, "Ray" is what the slides say)
+        own = len(re.findall(rf"\b{re.escape(root.capitalize())}\b", prose)) if len(r) >= 3 else 0
         name = root.capitalize() if own >= 3 and (not fits or own >= max(fits)[0]) else max(fits)[1] if fits else ""
         if found and not re.search(rf"(?m)^\s*(?:import|from)\s+{re.escape(root)}\b", text):
             continue  # a second library is one the code imports ("import optuna"), not a variable
