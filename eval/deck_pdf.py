@@ -50,11 +50,16 @@ def main() -> int:
     ap.add_argument("deck", type=Path)
     ap.add_argument("-o", "--out", type=Path, required=True)
     args = ap.parse_args()
-    pages = slides(args.deck.read_text(encoding="utf-8"))
-    # "•" is not Latin-1; WinAnsi, the font's encoding, has it at 0x95 (pypdf reads it back as "•")
-    make_pdf(args.out, [[ln.replace("•", "\x95") for ln in page] for page in pages])
-    print(f"{args.out}: {len(pages)} pages")
+    print(f"{args.out}: {render(args.deck, args.out)} pages")
     return 0
+
+
+def render(deck: Path, out: Path) -> int:
+    """Write the deck's text as a PDF at ``out``, one page a slide; returns the number of pages."""
+    pages = slides(deck.read_text(encoding="utf-8"))
+    # "•" is not Latin-1; WinAnsi, the font's encoding, has it at 0x95 (pypdf reads it back as "•")
+    make_pdf(out, [[ln.replace("•", "\x95") for ln in page] for page in pages])
+    return len(pages)
 
 
 if __name__ == "__main__":

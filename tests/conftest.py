@@ -165,6 +165,22 @@ def course_with_decks(root: Path, add_decks, *seed_homes: Path) -> Path:
     return root
 
 
+def heldout_decks(names):
+    """``add_decks`` for :func:`course_with_decks`: the held-out decks ``names`` (eval/heldout_decks/
+    NAME.txt) rendered to real PDFs as ``eval/deck_pdf.py`` renders them, so no ../shared is needed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("deck_pdf", ROOT / "eval" / "deck_pdf.py")
+    deck_pdf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(deck_pdf)
+
+    def add(corpora: Path) -> None:
+        for name in names:
+            deck_pdf.render(ROOT / "eval" / "heldout_decks" / f"{name}.txt", corpora / f"{name}.pdf")
+
+    return add
+
+
 def write_offline(ws, sources: dict[str, int]) -> dict[str, dict]:
     """The offline writer's work on each source of a workspace, as ``kb quiz generate --source S -n N``
     does it: per source, every draft that passed the checks (``drafts``), what was rejected

@@ -42,7 +42,6 @@ eval/deck_pdf.py renders them, so these tests need no ../shared:
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
@@ -52,7 +51,7 @@ from kb.workspace import open_workspace
 from kb.writing.ideas import read_slide
 from kb.writing.offline import term_like, title_topic
 
-from .conftest import ROOT, course_with_decks, write_offline
+from .conftest import course_with_decks, heldout_decks, write_offline
 
 pytestmark = pytest.mark.slow
 
@@ -60,23 +59,9 @@ DECKS = ("deploy_es", "mpi_pt", "optim_es", "compile_es", "fsdp_pt", "attention_
          "gpu_es", "peft_pt", "mlops_es", "slurm_pt", "serving_pt")
 
 
-def _deck_pdf():
-    spec = importlib.util.spec_from_file_location("deck_pdf", ROOT / "eval" / "deck_pdf.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @pytest.fixture(scope="module")
 def root(tmp_path_factory, course_template):
-    deck_pdf = _deck_pdf()
-
-    def add(corpora):  # each deck rendered as eval/deck_pdf.py renders it
-        for name in DECKS:
-            pages = deck_pdf.slides((ROOT / "eval" / "heldout_decks" / f"{name}.txt").read_text(encoding="utf-8"))
-            deck_pdf.make_pdf(corpora / f"{name}.pdf", [[ln.replace("•", "\x95") for ln in p] for p in pages])
-
-    return course_with_decks(tmp_path_factory.mktemp("w7"), add, course_template / ".kb")
+    return course_with_decks(tmp_path_factory.mktemp("w7"), heldout_decks(DECKS), course_template / ".kb")
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,6 @@ of those decks (rendered here from eval/heldout_decks/*.txt, as eval/deck_pdf.py
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
@@ -36,7 +35,7 @@ from kb.text import sentences
 from kb.workspace import open_workspace
 from kb.writing.offline import _lower_first, frameworks, slide_library, term_like
 
-from .conftest import ROOT, course_with_decks, write_offline
+from .conftest import course_with_decks, heldout_decks, write_offline
 
 pytestmark = pytest.mark.slow
 
@@ -45,16 +44,7 @@ DECKS = ("hpo_pt", "profiling_es", "mlops_es", "moe_es", "numba_pt", "rnn_es", "
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory, course_template):
-    spec = importlib.util.spec_from_file_location("deck_pdf", ROOT / "eval" / "deck_pdf.py")
-    deck_pdf = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(deck_pdf)
-
-    def add(corpora):
-        for name in DECKS:
-            pages = deck_pdf.slides((ROOT / "eval" / "heldout_decks" / f"{name}.txt").read_text(encoding="utf-8"))
-            deck_pdf.make_pdf(corpora / f"{name}.pdf", [[ln.replace("•", "\x95") for ln in p] for p in pages])
-
-    root = course_with_decks(tmp_path_factory.mktemp("w8"), add, course_template / ".kb")
+    root = course_with_decks(tmp_path_factory.mktemp("w8"), heldout_decks(DECKS), course_template / ".kb")
     return write_offline(open_workspace(Settings(home=root / ".kb")), {f"corpora/{name}.pdf": 12 for name in DECKS})
 
 
