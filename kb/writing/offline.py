@@ -30,6 +30,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -135,7 +136,7 @@ _NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os qu
 _PRONOUN = {"esto", "esta", "este", "estas", "estos", "eso", "esa", "ese", "isso", "isto", "essa", "esse", "estes",
             "this", "that", "these", "those", "it", "ello", "ele", "ela", "eles", "elas", "they", "cada", "todo",
             "toda", "todos", "todas", "algunos", "algunas", "alguns", "algumas", "muchos", "muitos", "many", "some",
-            "muchas", "muitas", "ambos", "ambas", "both", "varios", "varias", "vários", "várias", "several", "otros",
+            "muchas", "muitas", "ambos", "ambas", "both", "varios", "varias", "several", "otros",
             "otras", "outros", "outras", "most", "pocos", "poucos", "few"}
 _META = re.compile(r"^(Descreve|Explica|Introduz|Aborda|Apresenta|Discute|Menciona|Mostra|Describe|Introduce|Presenta|"
                    r"Muestra|Describes|Explains|Introduces|Shows|Discusses|Brevemente|O capítulo|El capítulo|"
@@ -145,7 +146,7 @@ _EXAMPLE_LABEL = re.compile(r"(?i)^(?:por ejemplo|por exemplo|for example|ejempl
                             r"cen[aá]rios?|scenarios?|caso de estudio|caso de estudo|case study)\b")
 _GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three|four|principales|principais|main|"
                             r"por ejemplo|por exemplo|for example|ejemplo|exemplo|example|"
-                            r"escenario|cen[aá]rio|scenario|nota|note|obs|soluç|solucion|remedios?\b|rem[eé]dios?\b|remed(?:y|ies)\b|"
+                            r"escenario|cen[aá]rio|scenario|nota|note|obs|soluç|solucion|rem[eé]dios?\b|remed(?:y|ies)\b|"
                             r"mitigaci|mitigaç|mitigation|debug\b|depuraci|depuraç|usos\b|uses\b|aplicaciones|aplicações|applications\b|"
                             r"solution|resumo|resumen|summary|objetivo|objective|lab\b|fuente|fonte|source|ventajas|"
                             r"desventajas|vantagens|desvantagens|advantages|disadvantages|beneficios|benefícios|"
@@ -730,32 +731,26 @@ _PREPOSITION = frozenset("de do da dos das del en em no na nos nas por para con 
 _EVERYDAY_ZIPF = 4.0
 
 
-def everyday_word(word: str, lang: str) -> bool:
-    """``word`` is everyday vocabulary of ``lang`` (es/pt/en), not a technical term."""
-    if lang not in ("es", "pt", "en"):
-        return False
+@lru_cache(maxsize=4096)
+def _zipf(word: str, lang: str) -> float:
+    """How often everyday ``lang`` text says ``word`` (wordfreq's Zipf scale; 0 when never)."""
     from wordfreq import zipf_frequency  # ~0.1 s on first use; only the offline writer needs it
 
-    return zipf_frequency(word, lang) >= _EVERYDAY_ZIPF
+    return zipf_frequency(word.lower(), lang)
 
 
-def native_word(word: str) -> bool:
-    """``word`` is a Spanish or Portuguese word ("cuantização", "paralelismo"), not a name or an
-    English term ("Numba", "Kubernetes", "Ray"): Spanish or Portuguese text uses it at least as
-    often as English text does."""
-    from wordfreq import zipf_frequency
-
-    w = word.lower()
-    native = max(zipf_frequency(w, "es"), zipf_frequency(w, "pt"))
-    return native > 0 and native >= zipf_frequency(w, "en")
+def everyday_word(word: str, lang: str) -> bool:
+    """``word`` is everyday vocabulary of ``lang`` (es/pt/en), not a technical term."""
+    return lang in ("es", "pt", "en") and _zipf(word, lang) >= _EVERYDAY_ZIPF
 
 
 def common_word(word: str) -> bool:
-    """``word`` is a word, not a name: Spanish or Portuguese (:func:`native_word`), or English text
-    says it often (Zipf >= 3: "streams", "expert"); "Numba", "Kubernetes", "Triton" are names."""
-    from wordfreq import zipf_frequency
-
-    return native_word(word) or zipf_frequency(word.lower(), "en") >= 3
+    """``word`` is a word, not a name: Spanish or Portuguese text uses it at least as often as English
+    text ("cuantización", "paralelismo"), or English text says it often (Zipf >= 3: "streams",
+    "expert"); "Numba", "Kubernetes", "Triton" are names."""
+    native = max(_zipf(word, "es"), _zipf(word, "pt"))
+    english = _zipf(word, "en")
+    return native > 0 and native >= english or english >= 3
 
 
 def term_like(label: str, mentions: Callable[[str], int], lang: str = "") -> bool:
@@ -1095,10 +1090,14 @@ class OfflineWriter:
         libraries = _source_frameworks(self._course, slide.chunk.source)
         if len(libraries) < 2:
             return libraries[0][0] if libraries else ""
-        page = slide.chunk.locator.page
-        text = "\n".join([slide.title] + [c.text for c in self._course.by_source.get(slide.chunk.source, [])
-                                           if page is not None and c.locator.page == page] + [slide.chunk.text])
-        return slide_library(libraries, text)
+        page = slide.chunk.locator.page  # (a text source has no pages: its passage alone)
+        key = (slide.chunk.source, page if page is not None else slide.chunk.id, slide.title)
+        cache = self._course.__dict__.setdefault("_slide_library", {})
+        if key not in cache:
+            text = "\n".join([slide.title] + [c.text for c in self._course.by_source.get(slide.chunk.source, [])
+                                               if page is not None and c.locator.page == page] + [slide.chunk.text])
+            cache[key] = slide_library(libraries, text)
+        return cache[key]
 
     def _plain_context(self, prompt: str, slide: Slide, answer: str, origin: str, lang: str) -> str:
         """Students see no slide titles: "En «Estructura de un modelo en PyTorch», ¿…?" names
