@@ -58,6 +58,9 @@ def test_everyday_words_and_sentence_fragments_are_no_terms():
         assert not term_like(label, never, "pt"), label
     assert not term_like("Límites", never, "es")
     assert not term_like("Do study", never, "pt")  # a preposition opens a sentence, not a name
+    # split N (horovod_es): "Hoy" passed as an English term for ending in "y"; it was a multiple
+    # choice's answer among "Filosofía", "Nombre", "Inspiración" (both raters DROP)
+    assert not term_like("Hoy", never, "es")
     for label, lang in (("Quantização", "pt"), ("Gradiente", "pt"), ("Cuantización", "es"), ("Trial", "pt")):
         assert term_like(label, never, lang), label
 

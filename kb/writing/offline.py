@@ -768,7 +768,9 @@ def term_like(label: str, mentions: Callable[[str], int], lang: str = "") -> boo
     ws = [w for w in words(bare) if fold(w) not in STOPWORDS]
     if not ws or fold(words(bare)[0]) in _PREPOSITION:
         return False
-    technical = [w for w in ws if _TECH.match(w) or re.search(r"[a-z][A-Z]", w) or _english_word(w)]
+    # (an everyday word of the deck's language is no English term for ending in "y": "Hoy", "Ley")
+    technical = [w for w in ws if _TECH.match(w) or re.search(r"[a-z][A-Z]", w)
+                 or _english_word(w) and not (lang in ("es", "pt") and everyday_word(w, lang))]
     if technical and (len(technical) == len(ws) or len(ws) == 2 and _english_word(ws[0])):
         return True  # every word technical, or an English head with its qualifier ("Batching estático")
     if len(ws) == 1:
