@@ -218,7 +218,8 @@ def test_an_answer_one_step_short_shows_the_course_code(written):
 
 def test_a_definition_names_what_its_subject_is_for(written):
     (tr,) = [q for q in written["03Datos.pdf"]["quiz"] if q.prompt == "En PyTorch, ¿qué son las transformaciones?"]
-    assert "modificar / preparar" in tr.concepts  # not "operaciones" alone
+    # not "operaciones" alone: what they are for, as the answer's own phrase
+    assert any("modificarlos o prepararlos" in c for c in tr.concepts), tr.concepts
 
 
 # --------------------------------------------------------------------------- after raters 6G/6H
@@ -248,7 +249,8 @@ def test_two_sides_of_a_title_vs_are_compared_not_asked_alone(written):
               "asíncrono de los pesos?"]
     assert "La sincronización supone un cuello de botella." in cmp.answer
     assert "Convergencia más lenta del modelo." in cmp.answer
-    assert cmp.concepts == ("Cuello de botella", "Convergencia")
+    # each side with its consequence, as the answer's phrases
+    assert any("cuello de botella" in c for c in cmp.concepts) and any("Convergencia" in c for c in cmp.concepts)
     assert not [q for q in quiz if q.prompt.startswith("¿En qué consiste el promediado")]
 
 

@@ -223,6 +223,9 @@ _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)
 # little above recall of one line at the same centrality (hand-set, writer v3)
 _EXPLAIN = frozenset({"compare", "steps", "how", "scope", "parts"})
 _EXPLAIN_BONUS = 0.2
+# short questions whose concepts are the model answer's own phrases (:func:`phrase_concepts`); a
+# list of parts, steps or remedies keeps the names its writer chose
+_PHRASED = frozenset({"definition", "compare", "purpose", "enables"})
 # "Un modelo en PyTorch se compone de dos componentes principales: la arquitectura … y los parámetros …"
 _PARTS = re.compile(
     r"^(?P<whole>[A-ZÁÉÍÓÚ][^:;]{3,80}?)\s+(?:se compone de|se componen de|consta de|constan de|está formad[oa] por|"
@@ -840,7 +843,7 @@ def _source_framework(course: CourseTerms, source: str) -> str:
 
 
 def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: CourseTerms | None,
-                    source: str | None = None, k: int = 4) -> tuple[str, ...]:
+                    source: str | None = None, k: int = 4, top_up: bool = True) -> tuple[str, ...]:
     """The concepts of a short question as a grader needs them: none whose words the stem already
     holds ("¿Qué es la transferencia de aprendizaje?" needs no "aprendizaje"), at least two where
     the model answer has them, at most k; code names the answer offers as alternatives
@@ -865,7 +868,7 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
             out.append(c)
     # a phrase that says the idea ("avaliação da função objetivo com uma configuração concreta") is
     # enough; topping it up took names from a list after it ("…; estados: RUNNING, PRUNED, FAIL")
-    if len(out) < 2 and course is not None and not any(len(words(c)) >= 4 for c in out):
+    if top_up and len(out) < 2 and course is not None and not any(len(words(c)) >= 4 for c in out):
         more = course.key_concepts(answer, exclude=prompt, k=k, source=source)
         out += [c for c in more if new(c) and not any(fold(c) in fold(o) or fold(o) in fold(c) for o in out)]
     if not out:
@@ -918,6 +921,159 @@ def _gist(description: str, limit: int = 10) -> str:
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0].strip()
     # a cut that leaves a preposition ("… valor intermédio até" of "até ao passo t") is no phrase
     return head if 3 <= len(words(head)) <= limit and not dangling(head) else ""
+
+
+# where a model answer's subject ends: "Term: …", "Term é/es/is …", "Term significa/consiste em …"
+_SUBJECT_END = re.compile(r"^(?P<subj>(?:[^:;.]|\.(?=\S)){1,80}?)(?::\s|\s(?:é|são|es|son|is|are|significa"
+                          r"|consiste em|consiste en"
+                          r"|means|devuelve|retorna|returns|permite|permiten|allows)\s)")
+# what opens a phrase without being part of it: articles, a copula, a connective
+_PHRASE_LEAD = re.compile(r"^(?:(?:un|una|unos|unas|el|la|los|las|lo|um|uma|uns|umas|o|a|os|as|the|an|é|es|son|são|is"
+                          r"|are|y|e|and|pero|mas|but|o|ou|or|também|también|also|apenas|solo|sólo|only|para|to"
+                          r"|permite|permiten|permitem|allows?|consiste en|consiste em|consists of)\s+(?!partir\b))+",
+                          re.I)
+# a definition's genus, no idea by itself ("una técnica poderosa …", "una API de PyTorch" before "que permite …")
+_GENUS = re.compile(r"^(?:técnica|technique|ferramenta|herramienta|tool|api|método|metodo|method|forma|manera|maneira"
+                    r"|way|tipo|type|clase|classe|class|mecanismo|mechanism|estrategia|estratégia|strategy|enfoque"
+                    r"|abordagem|approach|recurso|feature|funcionalidad|funcionalidade)\b", re.I)
+# where a definition's genus ends and what sets it apart begins
+_DIFFERENTIA = re.compile(r"\s(?:que\s(?:permite[n]?\s|se\s)?|para\s|that\s(?:allows?\s|lets\s)?|which\s|to\s"
+                          r"|used\sto\s)",
+                          re.I)
+# a condition or an aside ("si los expertos son grandes"): no idea a reply must hold
+_ASIDE = re.compile(r"^(?:si|if|cuando|quando|when|aunque|embora|although|p\.\s?ej|e\.g|ex\.|por ejemplo|por exemplo"
+                    r"|for example|como|such as)\b", re.I)
+_TRAIL_CONJ = re.compile(r"\s+(?:y|e|and|o|ou|or|pero|mas|but)$", re.I)
+
+
+def _sides(answer: str, prompt: str) -> list[str]:
+    """The parts of a model answer a reply must say something of, without what the stem names:
+    each side of a difference ("A: … B: …" → the two bodies), else the one body after the
+    subject the stem asks about ("Keras 3 é uma reescrita …" → "uma reescrita …")."""
+    asked = stems(prompt) | _stems4(prompt)
+    parts = [p for p in re.split(r"(?<=[.!?])\s+(?=[^\s:]{1,60}(?:\s[^\s:]+){0,6}:\s)", answer.strip()) if p]
+    out = []
+    for p in parts:
+        m = _SUBJECT_END.match(p)
+        if m and (fold(m.group("subj").strip()) in fold(prompt) or (stems(m.group("subj")) | _stems4(m.group("subj")))
+                  & asked):
+            p = p[m.end():]
+        out.append(p.strip())
+    return out
+
+
+# where a long clause can stop and still be a phrase: before a preposition, relative or conjunction
+_PHRASE_BREAK = frozenset(fold(w) for w in """de del da do das dos en em no na nos nas con com al ao para por hasta até
+que y e ou cuando quando sobre entre sin sem of in on with to for by until that which and or when between
+without""".split())
+
+
+def _shorten(x: str, limit: int) -> str:
+    """A clause of at most ``limit`` words: whole, or its head (:func:`_gist`), or its words up to
+    the last preposition or conjunction before the limit ("el servidor agrupa peticiones" of "el
+    servidor agrupa peticiones hasta un tamaño máximo o un tiempo máximo de espera"); "" when no
+    cut of three words or more leaves a phrase."""
+    ws = x.split()
+    if len(ws) <= limit:
+        return x
+    head = _gist(x, limit)
+    if head:
+        return head
+    for i in range(min(limit, len(ws) - 1), 2, -1):
+        if fold(ws[i]) in _PHRASE_BREAK:
+            cut = " ".join(ws[:i]).rstrip(",;:")
+            if not dangling(cut) and cut.count("(") == cut.count(")"):
+                return cut
+    return ""
+
+
+def _clause_phrases(segment: str, asked: set[str], lists: bool = True) -> list[str]:
+    """The phrases of one clause (:func:`phrase_concepts`): its parts around ":", a list's items
+    (with ``lists``; else a short list is one phrase: "mismo equipo, misma máquina y mismo código")."""
+    out = []
+    clauses = re.split(r":\s|\s[-–—]\s", segment)
+    for n, clause in enumerate(clauses):
+        if n + 1 < len(clauses) and len(words(clause)) <= 3 and clause[:1].isupper() and not _TECH.match(clause):
+            continue  # a row's label ("Resultado: …", "Reuso do grafo: …"): what follows says it
+        # code after the words ("guardar modelo, optimizador y scheduler torch.save({…})") is the example
+        clause = re.sub(r"(?<=\w{3})\s+[A-Za-z_][\w.]*\.[\w.]*\(.*$", "", clause) if len(words(clause)) > 3 else clause
+        items = [clause]
+        if ", " in clause and not re.search(r"\.\.\.|…|[{}=\"]", clause) and (lists or len(words(clause)) > 10):
+            # a list, its last item after "e/y/and": "dtype, shape, strides e flags"; not a clause
+            # that ends on one ("distribuir el entrenamiento entre múltiples GPUs, máquinas o TPUs")
+            listed = re.split(r",\s+", clause)
+            last = re.split(r"\s(?:y|e|and|ou|o|or)\s", listed[-1])
+            if len(last) == 2 and all(len(words(x)) <= 4 for x in last):
+                listed[-1:] = last
+            if len(words(listed[0])) <= 4:
+                items = listed
+        for item in items:
+            item = _TRAIL_CONJ.sub("", _PHRASE_LEAD.sub("", item.strip().rstrip(".,"))).strip()
+            if not item or _ASIDE.match(item):
+                continue
+            m = _DIFFERENTIA.search(item) if len(words(item)) > 6 else None
+            if m and _GENUS.match(_PHRASE_LEAD.sub("", item[:m.start()])):
+                parts = [item[m.end():]]  # "una técnica … que utiliza modelos pre-entrenados …": what sets it apart
+            elif m and len(words(item)) > 10:
+                # "operaciones aplicadas a los datos para modificarlos o prepararlos …": what and what for
+                parts = [item[:m.start()], item[m.end():]]
+            else:
+                parts = [item]
+            out += _phrases_kept(parts, asked)
+    return out
+
+
+def _phrases_kept(parts: Sequence[str], asked: set[str]) -> list[str]:
+    """The parts of a clause that are phrases a reply can be checked for (:func:`_clause_phrases`)."""
+    out = []
+    for x in parts:
+        x = _TRAIL_CONJ.sub("", _PHRASE_LEAD.sub("", x.strip())).strip()
+        x = _shorten(x, 14)
+        if not x or dangling(x) or re.search(r"·|\|\||<-|->", x):
+            continue  # a formula cut from its brackets ("añadir · ||theta||") is no phrase
+        content = {fold(w) for w in words(x) if len(w) >= 3 and fold(w) not in STOPWORDS}
+        if not content or {fold(w)[:5] for w in content} <= {a[:5] for a in asked}:
+            continue  # "a mais simples" says nothing; the stem's own words ask, not answer
+        if x.count("(") != x.count(")") or x.count('"') % 2:
+            continue
+        out.append(x)
+    return out
+
+
+def phrase_concepts(answer: str, prompt: str, k: int = 4) -> tuple[str, ...]:
+    """The ideas a right reply must hold, as short phrases of the model answer, the way a teacher
+    writes them ("grafo acíclico de camadas; tensores simbólicos", "dtype; shape; strides"): each
+    side's clauses (split at ";" and ":"), a list's items (split at its commas and the "and" before
+    its last item), without brackets, asides ("si los expertos son grandes"), leading articles or
+    what the stem already says; a clause too long for a phrase keeps its head (:func:`_gist`).
+    Single words picked by rarity ("acesso; logs", "seus") were the concepts raters rewrote most
+    (174 of the 184 FIX reasons on short questions of held-out splits D–O name the concepts). Two per side
+    of a difference, at most k."""
+    asked = stems(prompt) | _stems4(prompt)
+    per_side: list[list[str]] = []
+    sides = _sides(answer, prompt)
+    if re.search(r"\svs\.?\s", answer):
+        return ()  # rows that set both sides against each other ("Representação: FlatParameter … vs DTensor …")
+    for body in sides:
+        body = re.sub(r"\s+\((?![^()]*=)[^()]*\)", "", body)  # "(DAG)", "(bytes por eixo)": side details
+        body = re.sub(r"\s+[A-Za-z_][\w.]*\.[\w.]*\([^)]*[{=:].*$", "", body)  # code with its arguments: the example
+        body = re.sub(r"\s*\b(?:p\.\s?ej\.|e\.g\.|ex\.:?)[^.;]*", "", _EXAMPLES.sub("", body), flags=re.I)  # examples
+        found: list[str] = []
+        for sentence in re.split(r"\.\s", body.strip().rstrip(".")):
+            for j, segment in enumerate(re.split(r";\s", sentence)):
+                if j and (len(found) >= 2 or any(len(words(f)) > 3 for f in found)):
+                    # after a ";" comes more about it ("…; estados: RUNNING, PRUNED"): asked only of a thin clause
+                    break
+                for x in _clause_phrases(segment, asked, lists=len(sides) == 1):
+                    if fold(x) not in (fold(f) for f in found):
+                        found.append(x)
+        if found:
+            per_side.append(found)
+    if not per_side or len(per_side) < len(sides):
+        return ()  # a side without a phrase: the two sides' key terms say more than one side's phrases
+    quota = max(1, k // len(per_side)) if len(per_side) > 1 else k
+    out = [x for side in per_side for x in side[:quota]]
+    return tuple(out[:k])
 
 
 # actions every procedure has: no step's idea
@@ -1036,7 +1192,13 @@ class OfflineWriter:
                 prompt = _situate(prompt, about, q.lang)
         prompt = self._plain_context(prompt, slide, answer, q.origin, q.lang)
         prompt = self._deck_subject(prompt, slide, q.lang)
-        concepts = self._answer_concepts(q.concepts, prompt, answer) if q.type == "short" else q.concepts
+        concepts = q.concepts
+        if q.type == "short":
+            # the code names a comparison's sides use (FlatParameter / DTensor) are its concepts already
+            named = q.concepts and all(_CODE_NAME.fullmatch(c) for c in q.concepts)
+            phrases = phrase_concepts(answer, prompt) if q.origin in _PHRASED and not named else ()
+            concepts = (self._answer_concepts(phrases, prompt, answer, top_up=False) if phrases else ()) \
+                or self._answer_concepts(q.concepts, prompt, answer)
         q = Question(type=q.type, prompt=prompt, answer=answer, citations=(_citation(slide.chunk, quote),),
                      concepts=concepts, difficulty=q.difficulty, lang=q.lang, choices=q.choices, correct=q.correct,
                      accepted=q.accepted, origin=q.origin)
@@ -1222,12 +1384,13 @@ class OfflineWriter:
         judged against how often the source's text says it."""
         return title_topic(slide.title, lambda phrase: self._uses(phrase, slide.chunk.source), self._libraries())
 
-    def _answer_concepts(self, concepts: Sequence[str], prompt: str, answer: str) -> tuple[str, ...]:
+    def _answer_concepts(self, concepts: Sequence[str], prompt: str, answer: str,
+                         top_up: bool = True) -> tuple[str, ...]:
         """The key terms a right reply must contain and the stem does not already give: 2–4 of
         them (topped up from the model answer), alternatives the answer offers ("named_modules()
         o named_parameters()") as one concept either of which counts."""
         course = getattr(self, "_course", None)
-        return answer_concepts(concepts, prompt, answer, course, self._source)
+        return answer_concepts(concepts, prompt, answer, course, self._source, top_up=top_up)
 
     def _about(self, slide: Slide) -> str:
         """What the slide is about, to situate a question: its title or, where the title says
