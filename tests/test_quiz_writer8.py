@@ -33,7 +33,7 @@ import pytest
 from kb.config import Settings
 from kb.text import sentences
 from kb.workspace import open_workspace
-from kb.writing.offline import _lower_first, frameworks, slide_library, term_like
+from kb.writing.offline import _lower_first, frameworks, phrase_concepts, slide_library, term_like
 
 from .conftest import course_with_decks, heldout_decks, write_offline
 
@@ -206,3 +206,50 @@ def test_a_variable_is_no_library():
             "        net = Net().to(DEVICE)", "    x = torch.randn(2)", "    torch.save(p, path)",
             "• O Flower orquestra clientes PyTorch."]
     assert [name for name, _ in frameworks(code)] == ["PyTorch"]
+
+
+# --------------------------------------------------------------------------- concepts as phrases
+# 174 of the 184 FIX reasons raters gave short questions of held-out splits D–O name the concepts:
+# single words picked by rarity ("acesso; logs", "modelo roda; código", "strides" alone) where a
+# teacher writes the answer's key phrases. The answers below are the written ones of those splits.
+
+def test_a_definitions_concepts_are_its_phrases_not_rare_words():
+    keras = phrase_concepts("Keras 3 é uma reescrita multi-backend: o mesmo código de modelo roda sobre JAX, "
+                            "TensorFlow ou PyTorch.", "O que é Keras 3?")
+    assert keras[0] == "reescrita multi-backend" and "código" not in keras
+    callbacks = phrase_concepts("Callbacks são ganchos chamados pelo fit (on_epoch_end, on_train_batch_end etc.) com "
+                                "acesso a self.model e aos logs.", "Em Keras, o que são callbacks?")
+    assert callbacks[0].startswith("ganchos chamados pelo fit") and "acesso" not in callbacks
+    # a list's items, each one idea (the raters' own "buffer de memória; dtype; shape; strides")
+    assert phrase_concepts("Um ndarray é um buffer + metadados: dtype, shape, strides (bytes para avançar em cada "
+                           "eixo) e flags.", "O que é um ndarray?") == ("buffer + metadados", "dtype", "shape", "strides")
+    # the genus says nothing ("una API de PyTorch"): what sets it apart does
+    assert phrase_concepts("torch.hub es una API de PyTorch que permite cargar y utilizar modelos pre-entrenados "
+                           "directamente desde la web.", "¿Qué es torch.hub?") == \
+        ("cargar y utilizar modelos pre-entrenados directamente desde la web",)
+
+
+def test_phrases_leave_out_asides_lists_after_a_semicolon_and_the_stems_words():
+    # where TP is used, without the condition ("si los expertos son grandes") or the bracket
+    assert phrase_concepts("Tensor parallelism (TP): para la atención y, si los expertos son grandes, dentro de cada "
+                           "experto (expert TP).", "¿Qué significa «Tensor parallelism (TP)»?") == \
+        ("atención", "dentro de cada experto")
+    # "what is a trial" does not require the states listed after the ";" (split J: unfair to both raters)
+    assert phrase_concepts("Trial: uma avaliação da função objetivo com uma configuração concreta; estados principais: "
+                           "RUNNING, COMPLETE, PRUNED, FAIL.", "Em Optuna, o que significa «Trial»?") == \
+        ("avaliação da função objetivo com uma configuração concreta",)
+    # a difference keeps each side's short list whole, and gives each side its phrases
+    rep = phrase_concepts("Repetibilidad: mismo equipo, misma máquina y mismo código. Reproducibilidad: otro equipo u "
+                          "otra máquina, a partir del código, los datos y la configuración publicados.",
+                          "¿Qué diferencia hay entre Repetibilidad y Reproducibilidad?")
+    assert rep[0] == "mismo equipo, misma máquina y mismo código" and rep[1].startswith("otro equipo")
+    # a formula cut from its brackets is no phrase: the writer falls back to its terms
+    assert phrase_concepts("Regularización L2: añadir (lambda/2) · ||theta||² a la pérdida. Weight decay: encoger los "
+                           "pesos directamente en cada paso.", "¿Qué diferencia hay entre Regularización L2 y Weight "
+                           "decay?") == ()
+
+
+def test_written_definitions_carry_phrase_concepts(written):
+    (nd,) = [q for q in _drafts(written, "numba_pt") if q.prompt.endswith("o que é um ndarray?")
+             or q.prompt == "O que é um ndarray?"]
+    assert {"dtype", "shape", "strides"} <= set(nd.concepts), nd.concepts
