@@ -222,7 +222,8 @@ def test_a_definitions_concepts_are_its_phrases_not_rare_words():
     assert callbacks[0].startswith("ganchos chamados pelo fit") and "acesso" not in callbacks
     # a list's items, each one idea (the raters' own "buffer de memória; dtype; shape; strides")
     assert phrase_concepts("Um ndarray é um buffer + metadados: dtype, shape, strides (bytes para avançar em cada "
-                           "eixo) e flags.", "O que é um ndarray?") == ("buffer + metadados", "dtype", "shape", "strides")
+                           "eixo) e flags.", "O que é um ndarray?") == \
+        ("buffer + metadados", "dtype", "shape", "strides")
     # the genus says nothing ("una API de PyTorch"): what sets it apart does
     assert phrase_concepts("torch.hub es una API de PyTorch que permite cargar y utilizar modelos pre-entrenados "
                            "directamente desde la web.", "¿Qué es torch.hub?") == \
