@@ -33,7 +33,7 @@ import pytest
 from kb.config import Settings
 from kb.text import sentences
 from kb.workspace import open_workspace
-from kb.writing.offline import _lower_first, frameworks, phrase_concepts, slide_library, term_like
+from kb.writing.offline import _lower_first, deck_topic, frameworks, phrase_concepts, slide_library, term_like
 
 from .conftest import course_with_decks, heldout_decks, write_offline
 
@@ -254,3 +254,30 @@ def test_written_definitions_carry_phrase_concepts(written):
     (nd,) = [q for q in _drafts(written, "numba_pt") if q.prompt.endswith("o que é um ndarray?")
              or q.prompt == "O que é um ndarray?"]
     assert {"dtype", "shape", "strides"} <= set(nd.concepts), nd.concepts
+
+
+def test_a_decks_title_says_what_a_bare_label_is_about():
+    # the context raters added most often to a bare label ("O que significa «--requeue»?" → "No SLURM,
+    # …"; "¿Qué significa «Permutación»?" → "En una capa MoE, …"): the deck's subject, from its title
+    assert deck_topic("Redes neuronales en grafos con PyTorch Geometric") == "redes neuronales en grafos"
+    assert deck_topic("Otimização de hiperparâmetros em escala") == "otimização de hiperparâmetros"
+    assert deck_topic("Entrenamiento con precisión mixta y optimización de memoria en PyTorch") == \
+        "entrenamiento con precisión mixta"
+    assert deck_topic("Aprendizado federado com Flower e PyTorch") == "aprendizado federado"
+    assert deck_topic("Mixture of Experts (MoE) y paralelismo de expertos") == "Mixture of Experts (MoE)"
+    assert deck_topic("Carga Eficiente de Datos en PyTorch") == "carga eficiente de datos"  # a title's capitals
+    assert deck_topic("Ray para computación distribuida en ML", is_name=lambda w: w == "Ray") == \
+        "Ray para computación distribuida"
+    # nothing where the title is a name alone, a verb or a list of two subjects
+    assert deck_topic("JAX para Aprendizado Profundo") == ""
+    assert deck_topic("Acelerando Python numérico: vetorização NumPy, Numba e paralelismo em CPU") == ""
+    assert deck_topic("Checkpoints e tolerância a falhas no treinamento distribuído") == ""
+
+
+def test_a_bare_label_is_asked_in_its_decks_subject(written):
+    # split K asked "¿Qué significa «Permutación»?" bare (both raters FIX: "ambiguous without the slide");
+    # moe_es's title names no one library
+    (perm,) = [q for q in _drafts(written, "moe_es") if q.prompt.endswith("¿qué significa «Permutación»?")]
+    assert perm.prompt == "En Mixture of Experts (MoE), ¿qué significa «Permutación»?"
+    # a definition the course states keeps its own words (a deck's title need not cover every slide)
+    assert not [q for q in _drafts(written, "rnn_es") if q.prompt.startswith("En redes recurrentes")]

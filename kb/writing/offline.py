@@ -263,6 +263,35 @@ def _lower_first(s: str) -> str:
     return s[:1].lower() + s[1:]
 
 
+# a tool a title names after its subject ("… con PyTorch Geometric", "… com Dask", "… en PyTorch 2")
+_TITLE_TOOL = re.compile(r"\s+(?:con|com|with|en|em|no|in|desde|para|for)\s+(?=[A-Z]|tf\.|torch\.).*$")
+_TITLE_TAIL = re.compile(r"\s+(?:en|em|in)\s+(?:escala|larga escala|large scale|producción|produção|production)\b.*$",
+                         re.I)
+
+
+def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lambda w: False) -> str:
+    """What a deck is about, as a stem's "En …," can say it, from its title: the part before ":"
+    without the tools it names or a setting ("Redes neuronales en grafos con PyTorch Geometric" →
+    "redes neuronales en grafos", "Otimização de hiperparâmetros em escala" → "otimização de
+    hiperparâmetros", "Entrenamiento con precisión mixta y optimización de memoria en PyTorch" →
+    "entrenamiento con precisión mixta"); "" when nothing of at most ``limit`` words is left or the
+    title is a name alone ("Keras 3", "JAX") or opens with a verb ("Acelerando Python numérico").
+    A title's capitals are no name's ("Carga Eficiente de Datos" → "carga eficiente de datos"), but
+    a word ``is_name`` says is one keeps its case ("Vision Transformers (ViT)", "Ray para …")."""
+    head = re.split(r":\s", title.strip(), maxsplit=1)[0]
+    head = _TITLE_TAIL.sub("", _TITLE_TOOL.sub("", head)).strip()
+    if len(words(head)) > limit:  # "… y optimización de memoria": its first subject
+        head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0]
+    ws = words(head)
+    if len(ws) > limit or len(ws) < 2 or dangling(head) or head.count("(") != head.count(")") \
+            or re.search(r"(?:ando|endo|indo)$", fold(ws[0])):
+        return ""
+    if re.search(r"\([A-Z][A-Za-z]*[A-Z]\)", head):  # "Mixture of Experts (MoE)": a name, as written
+        return head
+    return " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+", w) or is_name(w) else w.lower()
+                    for w in head.split(" "))
+
+
 def _situate(prompt: str, about: str, lang: str) -> str:
     """"¿Qué son los parámetros?" → "En «Estructura de un modelo en PyTorch», ¿qué son los parámetros?"."""
     lead = {"pt": "Em", "es": "En"}.get(lang, "In")
@@ -643,6 +672,9 @@ def _statement_start(s: str) -> bool:
 
 
 # a stem that asks what a thing is or means, with nothing before it
+# what a thing is for or gives back, as bare as "what is" ("O que permite on_fit_config_fn?")
+_WHAT_FOR = re.compile(r"^(?:¿\s*)?(?:Qué (?:permiten?|devuelve)|Para qué sirve|O que (?:permitem?|retorna)"
+                       r"|Para que serve|What does \S+ (?:allow|return))\b")
 _WHAT_IS = re.compile(r"^(?:¿\s*)?(?:Qué (?:es|son|significa)|En qué consiste|O que (?:é|são|significa)|"
                       r"Em que consiste|What (?:is|are|does))\b")
 
@@ -1211,6 +1243,25 @@ class OfflineWriter:
         item_key = "|".join(content_hash(norm(it.text)) for it in ([item] if item else []) + list(also))
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
 
+    def _deck_topic(self, source: str) -> str:
+        """What the deck's title says it is about (:func:`deck_topic`), for a deck whose title names
+        no one library: "En redes neuronales en grafos, ¿qué es Graph-level?", "Em otimização de
+        hiperparâmetros, o que significa «Random search»?". A bare term out of its deck was the
+        context raters of splits G–O added most often ("Graph-level", "--requeue", "Permutación",
+        "Reprodutibilidade", "Warm-up", "TBPTT")."""
+        cache = self._course.__dict__.setdefault("_deck_topic", {})
+        if source not in cache:
+            title = next((c.locator.heading or "" for c in self._course.by_source.get(source, [])
+                          if c.locator.page == 1), "")
+            text = self._whole(source)
+
+            def is_name(w: str) -> bool:  # written with its capital inside sentences more often than without
+                inside = len(re.findall(rf"[a-zà-ÿ,;] {re.escape(w)}\b", text))
+                return inside > len(re.findall(rf"\b{re.escape(w.lower())}\b", text))
+
+            cache[source] = deck_topic(title, is_name=is_name)
+        return cache[source]
+
     def _deck_library(self, source: str) -> str:
         """The one library a deck's title names ("Processamento paralelo de dados com Dask" → Dask), of
         those its code uses; "" where the title names none or two ("… en Keras y PyTorch")."""
@@ -1230,7 +1281,13 @@ class OfflineWriter:
         deck whose code is PyTorch but whose subject is MPI or SLURM gets nothing (v7: "Em PyTorch,
         MPI-1 em 1994 …" was wrong)."""
         lib = self._deck_library(slide.chunk.source)
-        if not lib or fold(lib) in fold(prompt) or not _WHAT_IS.match(prompt) or re.search(r"[a-z]\.[a-z]", prompt):
+        if not lib and "«" in prompt:
+            # a slide's label asked bare ("O que significa «--requeue»?") by what the deck is about; a
+            # definition the course states ("¿Qué es la transferencia de aprendizaje?") names its term
+            # whole, and a deck's title need not cover every slide ("Conjuntos de datos" and DDP)
+            lib = self._deck_topic(slide.chunk.source)
+        if not lib or fold(lib) in fold(prompt) or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt)) \
+                or re.search(r"[a-z]\.[a-z]", prompt):
             return prompt  # (a dotted name says its library: "¿Qué es tf.distribute.Strategy?")
         lead = {"pt": "Em", "es": "En"}.get(lang, "In")
         body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else _lower_first(prompt)
