@@ -126,6 +126,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         duplicate_questions,
         position_skew,
         source_defects,
+        thin_concepts,
         vocabulary,
     )
     from .writing.generate import passage_usable, topic_relevance
@@ -146,6 +147,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         chunk = chunks.get(cid)
         f = defects(q, chunk.text, ws.embedder, vocabs.get(chunk.source)) if chunk else ["unsupported"]
         found.append(f + (source_defects(q, source_text[chunk.source]) if chunk else []))
+        if thin_concepts(q):  # a grader's concepts, judged by the evaluation only: the writer keeps the question
+            found[-1].append("thin-concepts")
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:
         rel = topic_relevance(ws.embedder, topic, [chunks[c].text if c in chunks else "" for c in cited_ids])

@@ -49,7 +49,7 @@ import pytest
 from kb.config import Settings
 from kb.workspace import open_workspace
 from kb.writing.ideas import read_slide
-from kb.writing.offline import term_like, title_topic
+from kb.writing.offline import everyday_word, term_like, title_topic
 
 from .conftest import course_with_decks, heldout_decks, write_offline
 
@@ -256,3 +256,13 @@ def test_a_comparison_table_row_is_no_term_even_when_it_speaks_of_one_side(writt
     drafts = written["serving_pt"]["drafts"]
     assert not [q for q in drafts if q.type in ("mcq", "tf") and "Desempenho" in (q.answer + q.prompt)]
     assert [q for q in drafts if q.prompt.endswith("qual é a diferença entre TorchServe e Triton?")]
+
+
+def test_no_blank_on_an_everyday_word(written):
+    # split P/Q's raters dropped every cloze whose blank was an everyday word ("solo", "datos",
+    # "arquitectura"); on these decks: "_____ O(n^2) por paso" (attention_es), "comunicar com menos
+    # _____" (mpi_pt), "existem _____ híbridas" (fsdp_pt)
+    clozes = [q for deck in DECKS for q in written[deck]["drafts"] if q.type == "cloze"]
+    assert clozes
+    assert not [q.answer for q in clozes
+                if re.fullmatch(r"[a-záéíóúâêôãõçñ]+", q.answer) and everyday_word(q.answer, q.lang)]

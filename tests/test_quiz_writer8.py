@@ -31,8 +31,10 @@ import re
 import pytest
 
 from kb.config import Settings
+from kb.quiz import Question
 from kb.text import sentences
 from kb.workspace import open_workspace
+from kb.writing.checks import thin_concepts
 from kb.writing.offline import _lower_first, deck_topic, frameworks, phrase_concepts, slide_library, term_like
 
 from .conftest import course_with_decks, heldout_decks, write_offline
@@ -281,3 +283,17 @@ def test_a_bare_label_is_asked_in_its_decks_subject(written):
     assert perm.prompt == "En Mixture of Experts (MoE), ¿qué significa «Permutación»?"
     # a definition the course states keeps its own words (a deck's title need not cover every slide)
     assert not [q for q in _drafts(written, "rnn_es") if q.prompt.startswith("En redes recurrentes")]
+
+
+def test_kb_eval_quiz_sees_thin_concepts():
+    # what raters rewrote most, now seen by the self-check (it reported these quizzes 100 % clean)
+    def short(concepts, lang="pt", origin="definition"):
+        return Question("short", "Em Keras, o que são callbacks?", "Callbacks são ganchos …", (), concepts, "medium",
+                        lang, origin=origin)
+
+    assert thin_concepts(short(("acesso", "logs")))  # an everyday word
+    assert thin_concepts(short(("tensores", "grafo")))  # plain single words only
+    assert thin_concepts(short(()))
+    assert not thin_concepts(short(("ganchos chamados pelo fit", "self.model", "logs")))
+    assert not thin_concepts(short(("torch.save()", "state_dict()")))  # code names are concepts
+    assert not thin_concepts(short(("arquitectura", "parámetros"), "es", origin="parts"))  # a list's parts, named

