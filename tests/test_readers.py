@@ -373,3 +373,21 @@ def test_code_with_trailing_comments_stays_code_and_a_bullet_ending_on_vs_keeps_
     assert len(code) == 1 and "y.backward(retain_graph=True)" in code[0] and "# -> RuntimeError" in code[0]
     assert not any("y.backward" in t for t in prose)
     assert any("torch.autograd.Function vs @tf.custom_gradient" in t for t in prose), prose
+
+
+def test_siblings_with_their_own_sub_bullets_are_one_list():
+    # split R's diffusion_pt (held out): "GANs: …" and "VAEs: …" each with sub-bullets under it were
+    # read as four lists of one, so the writer found no siblings to compare or choose among
+    from kb.records import Chunk, Locator
+    from kb.writing.ideas import read_slide
+
+    text = ("• GANs: gerador vs discriminador (jogo min-max)\n  • amostragem em 1 passo, alta nitidez\n"
+            "  • treino instável, mode collapse\n• VAEs: encoder q(z|x) + decoder p(x|z), maximiza a ELBO\n"
+            "  • treino estável, mas amostras borradas\n• Difusão: treino estável (uma MSE!), alta qualidade\n"
+            "• Em resumo, cada família troca qualidade por custo\n• Autorregressivos: likelihood exata")
+    slide = read_slide(Chunk("d.pdf", "pdf", text, Locator(page=3, heading="Recap: modelos generativos"), "pt", 0,
+                             "h", 1))
+    run = {it.label: it.run for it in slide.items if it.label}
+    assert run["GANs"] == run["VAEs"] == run["Difusão"]
+    assert run["Autorregressivos"] != run["GANs"]  # a bullet of the same level stands between: another list
+    assert len({it.run for it in slide.items if not it.label}) == 4  # each other item its own

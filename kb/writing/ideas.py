@@ -123,6 +123,12 @@ def read_slide(chunk: Chunk) -> Slide:
             cur = [s]
             cur_indent = len(line) - len(line.lstrip())
     close()
+    return Slide(chunk, title, _items(raw))
+
+
+def _items(raw: list[tuple[str, int | None, bool, int]]) -> list[Item]:
+    """The slide's items from its rejoined bullets (text, step number, marked, indent), each
+    labelled one in the run of the list it belongs to."""
     items: list[Item] = []
     run = 0
     prev_label = False
@@ -134,14 +140,26 @@ def read_slide(chunk: Chunk) -> Slide:
         label = body = ""
         if m and len(words(m.group("label"))) <= 7 and not re.search(r"https?|www\.|\d{3,}", m.group("label")):
             label, body = m.group("label").strip(), m.group("body").strip()
-        if not (label and prev_label):
-            run += 1
+        sibling = _sibling_above(items, indent) if label and not prev_label else None
+        if sibling is not None:
+            run = sibling.run  # "GANs: …" and "VAEs: …", each with its own sub-bullets: one list
+        elif not (label and prev_label):
+            run = max([run, *(it.run for it in items)]) + 1
         prev_label = bool(label)
         last = i == len(raw) - 1
         whole = not last or bool(_END.search(t)) or not words(t) or fold(words(t)[-1]) not in _DANGLING
         items.append(Item(t, i, run, label, body, step, whole, indent))
-    items += _groups(items, run)
-    return Slide(chunk, title, items)
+    return items + _groups(items, max([run, *(it.run for it in items)]))
+
+
+def _sibling_above(items: list[Item], indent: int) -> Item | None:
+    """The labelled bullet at ``indent`` this one continues the list of, when only its own
+    sub-bullets (deeper ones) stand between them; None when a bullet of this level or above does."""
+    for it in reversed(items):
+        if it.level > indent:
+            continue
+        return it if it.level == indent and it.label else None
+    return None
 
 
 def _groups(items: list[Item], run: int) -> list[Item]:

@@ -662,7 +662,8 @@ def _holds_code(text: str) -> bool:
 
 
 # a slide of mistakes: its lines are what not to do
-_MISTAKES_TITLE = re.compile(r"(?i)\b(?:errores|erros|errors|mistakes|pitfalls|trampas|armadilhas|anti-?patterns?)\b")
+_MISTAKES_TITLE = re.compile(r"(?i)\b(?:errores|erros|errors|mistakes|pitfalls|trampas|armadilhas|anti-?patterns?"
+                             r"|cuidados|precauciones|precauções|caveats)\b")
 # a sentence that leans on the one before it ("Si no se cumple, …") or has no subject ("Es el …")
 _LEANS_BACK = re.compile(r"(?i)^(?:si no|se n[aã]o|if not|otherwise|de lo contrario|caso contr[aá]rio|en ese caso|"
                          r"nesse caso|in that case|por eso|por isso|therefore|es|son|é|são|is|are|era|fue|foi)\b")
@@ -1752,8 +1753,8 @@ class OfflineWriter:
             return
         labelled = {fold(it.label): it for it in slide.items if it.label and it.whole}
         a, b = labelled.get(fold(m.group("a"))), labelled.get(fold(m.group("b")))
-        if a is None or b is None or a.run == b.run:
-            return  # a list of siblings: _label_difference asks it
+        if a is None or b is None or a.run == b.run and abs(a.index - b.index) == 1:
+            return  # two neighbouring siblings: _label_difference asks it
         sides, concepts = [], []
         for it in (a, b):
             after = next((x for x in slide.items if x.index == it.index + 1 and not x.label and x.whole), None)
@@ -1926,6 +1927,8 @@ class OfflineWriter:
                           out: list[Draft]) -> None:
         """How the first two neighbouring siblings with comparable descriptions differ."""
         rows = self._vs_rows(slide)  # two aspects of one comparison are no pair to compare
+        if _MISTAKES_TITLE.search(slide.title):
+            return  # two pitfalls are no alternatives to tell apart ("Samplers sequenciais em paralelo" and "Falhas")
         pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2
                  and fold(a.label) != fold(b.label)  # "Uso" and "Uso" under two operations: no pair
                  and a.level == b.level  # a sub-list ("Bitwise", "Estadística") and the list after it
@@ -1982,7 +1985,12 @@ class OfflineWriter:
 
     def _label_false(self, slide: Slide, real: list[Item], in_ctx: str, lang: str, course: CourseTerms,
                      out: list[Draft]) -> None:
-        """False statements: each sibling's label with the next one's description."""
+        """False statements: each sibling's label with the next one's description; not on a slide
+        of mistakes (one mistake said of another is no claim to check: "«Dados desbalanceados»
+        consiste em esquecer torch.cuda.set_device …") nor for a label of everyday words ("Riesgo",
+        "Dados desbalanceados": no term whose meaning a student learns)."""
+        if _MISTAKES_TITLE.search(slide.title):
+            return
         rows = self._vs_rows(slide)
         # each with the next, the last with the first: a rotation, the same length
         for a, b in zip(real, real[1:] + real[:1], strict=True):
@@ -1996,6 +2004,9 @@ class OfflineWriter:
             if not self._option_like(a.label, slide) or not self._option_like(b.label, slide) \
                     or fold(a.label) in self._libraries():
                 continue  # "La unidad la decides tú consiste en …", "PyTorch é um emissor …": no term
+            content = [w for w in words(re.sub(r"\s*\([^)]*\)", "", a.label)) if fold(w) not in STOPWORDS]
+            if content and all(everyday_word(w.lower(), lang) or fold(w) in self._libraries() for w in content):
+                continue
             plain = _plain_false(a.label, b.body, lang)
             if not plain:
                 continue
