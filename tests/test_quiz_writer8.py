@@ -35,7 +35,15 @@ from kb.quiz import Question
 from kb.text import sentences
 from kb.workspace import open_workspace
 from kb.writing.checks import thin_concepts
-from kb.writing.offline import _lower_first, deck_topic, frameworks, phrase_concepts, slide_library, term_like
+from kb.writing.offline import (
+    _library_code,
+    _lower_first,
+    deck_topic,
+    frameworks,
+    phrase_concepts,
+    slide_library,
+    term_like,
+)
 
 from .conftest import course_with_decks, heldout_decks, write_offline
 
@@ -297,3 +305,19 @@ def test_kb_eval_quiz_sees_thin_concepts():
     assert not thin_concepts(short(("ganchos chamados pelo fit", "self.model", "logs")))
     assert not thin_concepts(short(("torch.save()", "state_dict()")))  # code names are concepts
     assert not thin_concepts(short(("arquitectura", "parámetros"), "es", origin="parts"))  # a list's parts, named
+
+
+def test_a_methods_camelcase_name_is_no_library_code():
+    # "En PyTorch, ¿qué diferencia hay entre SimCLR y MoCo?", "En PyTorch, … Mixup y CutMix?": raters of
+    # splits B, O and P struck the library from stems on methods; a class the deck calls is its code
+    deck = "model = MoCoWrapper()\nloader = DataLoader(ds)\nx = nn.TransformerEncoderLayer(d)"
+    assert not _library_code("¿qué diferencia hay entre MoCo y CutMix?", deck)
+    assert _library_code("la clase DataLoader carga los lotes", deck)
+    assert _library_code("usa TransformerEncoderLayer", deck)
+    assert _library_code("usa MoCo")  # without the deck's text, as before: any CamelCase word
+
+
+def test_no_false_statement_on_a_label_of_the_decks_own_words(written):
+    # split K: "En PyTorch, remedios consiste en registrar por capa la entropía del router …" (both DROP)
+    tf = [q.prompt for q in _drafts(written, "moe_es") if q.type == "tf"]
+    assert not [p for p in tf if re.search(r"(?i)\bremedios consiste", p)], tf

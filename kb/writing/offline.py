@@ -687,14 +687,21 @@ _FILE_NAME = re.compile(r"\.(?:pt|pth|onnx|json|pbtxt|ya?ml|txt|csv|py|sh|pb|bin
                         r"engine|plan|mar|log|toml|cfg|ini|parquet|tfrecord)$")
 
 
-def _library_code(text: str) -> bool:
+def _library_code(text: str, source: str | None = None) -> bool:
     """The text names a library's code: a dotted name or a call ("torch.save()", "nn.Module",
     "zero_grad()"), a dunder, a CamelCase class; not a blank ("_____"), a bare snake_case
     variable ("zero_point", "local_rank"), a file's name ("config.pbtxt"), an acronym ("MPI-3",
-    "fp32") or math."""
+    "fp32") or math. With the ``source``'s text, a CamelCase word is a class only where that
+    text calls it or reaches it through a dot ("DataLoader(", "nn.TransformerEncoderLayer"): a
+    method's name ("MoCo", "CutMix", "SimSiam", "DeepSpeed") is no PyTorch code — raters of
+    splits B, O and P struck "En PyTorch" from such stems."""
     names = [n for n in _CODE_NAME.findall(text) if n.strip("_") and not _FILE_NAME.search(n)]
-    return any("." in n.strip(".") or n.endswith("()") or n.startswith("__") for n in names) \
-        or any(re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+", w) for w in words(text))
+    if any("." in n.strip(".") or n.endswith("()") or n.startswith("__") for n in names):
+        return True
+    camel = [w for w in words(text) if re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+", w)]
+    if source is None:
+        return bool(camel)
+    return any(re.search(rf"(?:\.{w}\b|\b{w}\s*\()", source) for w in camel)
 
 
 # title words that say what kind of slide it is, not what it is about ("Motivación: …")
@@ -1347,7 +1354,8 @@ class OfflineWriter:
             return prompt
         title, rest = m.group("title"), prompt[m.end():]
         subject = _title_subject(title, self._texts(slide.chunk.source))
-        code = _library_code(rest) or _library_code(answer) or bool(lib) and fold(lib) in fold(title)
+        whole = self._whole(slide.chunk.source)
+        code = _library_code(rest, whole) or _library_code(answer, whole) or bool(lib) and fold(lib) in fold(title)
         plain = _plain_title(title)
         if re.match(r"(?i)^(?:¿\s*)?(?:o que|qu[eé]|c[oó]mo|como|por qu[eé]|what|how|why)\b", plain):
             plain = ""  # "o que salvar em um checkpoint": a question is no subject to be "in"
@@ -1355,7 +1363,8 @@ class OfflineWriter:
             plain = ""  # "guardar y cargar el modelo …" is an action, not a subject to be "in"
         libraries = self._libraries()
         ent = next((w for w in words(title) if re.search(r"[a-z][A-Z]", w) and fold(lib) not in fold(w)
-                    and fold(w) not in libraries), "")  # "TensorFlow" in a PyTorch deck is no PyTorch entity
+                    and fold(w) not in libraries  # "TensorFlow" in a PyTorch deck is no PyTorch entity
+                    and _library_code(w, whole)), "")  # nor a method's name ("SimCLR", "MoCo")
         if not subject and not topic and plain and lib and not code and ent \
                 and self._uses(plain, slide.chunk.source) < 2:
             # "configuraciones comunes del DataLoader" is only a slide's wording; what students
@@ -1505,7 +1514,9 @@ class OfflineWriter:
             return _t("cloze", lang, s=f"{lead} {topic}, {_lower_first(blanked)}", c="")
         lib = self._framework(slide)
         generic = generic_title(slide.title)  # "(Errores comunes)" says nothing: the library, where code, does
-        if lib and (_library_code(f"{blanked} {answer}") or generic and _holds_code(f"{blanked} {answer}")) \
+        # (the blank's own CamelCase name is the library's class the sentence asks: "la clase _____")
+        if lib and (_library_code(blanked, self._whole(slide.chunk.source)) or _library_code(answer)
+                    or generic and _holds_code(f"{blanked} {answer}")) \
                 and fold(lib) not in fold(blanked) and fold(lib) not in fold(answer):
             return _t("cloze", lang, s=f"{lead} {lib}, {_lower_first(blanked)}", c="")
         return _t("cloze", lang, s=blanked, c="" if generic else self._ctx(slide, answer))
@@ -2006,6 +2017,11 @@ class OfflineWriter:
                 continue  # "La unidad la decides tú consiste en …", "PyTorch é um emissor …": no term
             content = [w for w in words(re.sub(r"\s*\([^)]*\)", "", a.label)) if fold(w) not in STOPWORDS]
             if content and all(everyday_word(w.lower(), lang) or fold(w) in self._libraries() for w in content):
+                continue
+            if re.fullmatch(r"[^\W\d_][^\W\d_A-Z]+", a.label.strip()) and _zipf(a.label.strip(), lang) >= 2.5:
+                # one word of the deck's own language ("Riesgo", "remedios", "variantes", "Paralelismo"):
+                # raters of D–R kept none of 6 such statements; a term ("Oversampling", "transform",
+                # "Node-level", "Placement group") is what a student learns to tell apart
                 continue
             plain = _plain_false(a.label, b.body, lang)
             if not plain:
