@@ -976,6 +976,7 @@ _PHRASE_LEAD = re.compile(r"^(?:(?:un|una|unos|unas|el|la|los|las|lo|um|uma|uns|
                           re.I)
 # a definition's genus, no idea by itself ("una técnica poderosa …", "una API de PyTorch" before "que permite …")
 _GENUS = re.compile(r"^(?:técnica|technique|ferramenta|herramienta|tool|api|método|metodo|method|forma|manera|maneira"
+                    r"|sistema|system"
                     r"|way|tipo|type|clase|classe|class|mecanismo|mechanism|estrategia|estratégia|strategy|enfoque"
                     r"|abordagem|approach|recurso|feature|funcionalidad|funcionalidade)\b", re.I)
 # where a definition's genus ends and what sets it apart begins
