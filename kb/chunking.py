@@ -17,7 +17,7 @@ from dataclasses import replace
 from .config import CHUNK_MAX_CHARS, CHUNK_OVERLAP_CHARS, CHUNK_TARGET_CHARS
 from .readers import Document
 from .records import Block, Chunk, Locator
-from .text import detect_language, fold, sentences
+from .text import detect_language, fold, language_scores, sentences
 
 # Hand-set with the first chunker (a33589a; no measurement recorded): blocks this short (titles,
 # "Ejemplo:") may repeat and are kept; a chunk this short takes its document's language, as
@@ -144,6 +144,21 @@ def _windows(text: str, target: int, max_chars: int, overlap: int) -> list[str]:
     return out
 
 
+# how much more evidence a passage needs for another language than its document's: one slide of a
+# Portuguese deck ("Lookback L: quantos passos … (x, y) …") was read as Spanish on three "y"
+# variables against one "uma", and its question was asked in Spanish
+_LANG_SWITCH_MARGIN = 3
+
+
+def _passage_language(text: str, doc_lang: str) -> str:
+    """A passage's language: its document's, unless the passage clearly says another."""
+    if len(text) <= _MIN_LANG_CHARS:
+        return doc_lang
+    scores = language_scores(text)
+    best = detect_language(text, default=doc_lang)
+    return best if best == doc_lang or scores[best] - scores.get(doc_lang, 0) >= _LANG_SWITCH_MARGIN else doc_lang
+
+
 def chunk_document(
     doc: Document,
     source: str,
@@ -204,7 +219,7 @@ def chunk_document(
     n = len(packed)
     chunks = []
     for i, (text, loc, is_code) in enumerate(packed):
-        lang = detect_language(text, default=doc_lang) if len(text) > _MIN_LANG_CHARS else doc_lang
+        lang = _passage_language(text, doc_lang)
         chunks.append(
             Chunk(
                 source=source,

@@ -18,8 +18,10 @@ DEFAULT_COLLECTION = "course"  # Chroma names need 3+ characters
 # v2: sentence-true readers, windows with heading path (issue 8); v3: a wrapped bullet is never cut
 # between windows, nor read as code where its rest looks like code; v4: a code line with a trailing
 # comment ("y.backward()  # ok") is code, a comment line in a code block stays in it, and a bullet
-# that stops on "vs" keeps its wrapped rest ("… Function vs" / "@tf.custom_gradient")
-CHUNKING_VERSION = 4
+# that stops on "vs" keeps its wrapped rest ("… Function vs" / "@tf.custom_gradient"); v5: a
+# passage keeps its document's language unless it clearly says another, and "y" between variables
+# ("(x, y)") is no Spanish word
+CHUNKING_VERSION = 5
 # Window size: measured on eval/queries.jsonl and the held-out dev split (README "Retrieval
 # quality"): 400, 500, 600 and 700 characters were within a query or two of each other; 300 lost.
 CHUNK_TARGET_CHARS = 600

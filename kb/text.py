@@ -86,16 +86,28 @@ _ACCENT_WEIGHT = 2
 _LANG_MIN_EVIDENCE = 2
 
 
-def detect_language(text: str, default: str = "pt") -> str:
-    """``pt``, ``es`` or ``en`` by counting marker function words; ``default`` when unsure."""
+def language_scores(text: str) -> dict[str, int]:
+    """Evidence for ``pt``, ``es`` and ``en``: marker function words among the first words, and
+    letters only one language writes. A single-letter marker ("y") counts only between two words
+    of three letters or more ("datos y modelos"): "(x, y)" and "[x x|y y]" are variables."""
     counts = {lang: 0 for lang in _MARKERS}
-    for w in words(text.lower())[:_LANG_SAMPLE_WORDS]:
+    ws = words(text.lower())[:_LANG_SAMPLE_WORDS]
+    for i, w in enumerate(ws):
+        between_words = 0 < i < len(ws) - 1 and all(len(x) >= 3 and x.isalpha() for x in (ws[i - 1], ws[i + 1]))
+        if len(w) == 1 and not between_words:
+            continue
         for lang, markers in _MARKERS.items():
             if w in markers:
                 counts[lang] += 1
     # accented letters that exist in one language only
     counts["pt"] += _ACCENT_WEIGHT * len(re.findall(r"[ãõç]", text[:_LANG_SAMPLE_CHARS]))
     counts["es"] += _ACCENT_WEIGHT * len(re.findall(r"[ñ¿¡]", text[:_LANG_SAMPLE_CHARS]))
+    return counts
+
+
+def detect_language(text: str, default: str = "pt") -> str:
+    """``pt``, ``es`` or ``en`` by :func:`language_scores`; ``default`` when unsure."""
+    counts = language_scores(text)
     best = max(counts, key=lambda k: counts[k])
     return best if counts[best] >= _LANG_MIN_EVIDENCE else default
 

@@ -391,3 +391,20 @@ def test_siblings_with_their_own_sub_bullets_are_one_list():
     assert run["GANs"] == run["VAEs"] == run["Difusão"]
     assert run["Autorregressivos"] != run["GANs"]  # a bullet of the same level stands between: another list
     assert len({it.run for it in slide.items if not it.label}) == 4  # each other item its own
+
+
+def test_a_passage_keeps_its_documents_language_and_variables_are_no_words():
+    # split S (held out): a Portuguese slide read as Spanish on three "y" variables against one "uma"
+    # ("(x, y)", "[x x|y y]"), and its question asked in Spanish ("¿Qué diferencia hay entre Lookback L …")
+    from kb.chunking import _passage_language
+    from kb.text import detect_language, language_scores
+
+    slide = ("• Transformar uma série longa em muitos pares (x, y) supervisionados\n• Lookback L: quantos passos de "
+             "histórico o modelo vê\n• Horizon H: quantos passos à frente prevemos\n• Stride s: deslocamento entre os "
+             "inícios de janelas consecutivas t: 0 1 2 3 4 5 6 7 8 9 10 j0: [x x x x x|y y] L = 5, H = 2")
+    assert language_scores(slide)["es"] == 0 and detect_language(slide) == "pt"
+    assert detect_language("Los datos y modelos se cargan con el DataLoader y se procesan en lotes.") == "es"
+    assert _passage_language(slide, "pt") == "pt"
+    # a passage that clearly says another language keeps it (an English abstract in a Portuguese summary)
+    english = "This is the abstract of the paper, and it is written in English for the readers of the chapter. " * 3
+    assert _passage_language(english, "pt") == "en"
