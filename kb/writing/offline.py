@@ -1440,8 +1440,8 @@ class OfflineWriter:
         phrase; not a question, a degree or an action ("Cuándo usar script", "Muito sensível à
         latência", "Medir tiempos")."""
         ws = words(re.sub(r"\s*\([^)]*\)", "", label))
-        if re.search(r"\svs\.?\s", label) or _GENERIC_LABEL.match(label):
-            return False  # "Ray vs Spark", "Usuarios conocidos": a bullet's role, no option
+        if re.search(r"(?:^|\s)vs\.?\s", label) or _GENERIC_LABEL.match(label):
+            return False  # "Ray vs Spark", "vs RNN", "Usuarios conocidos": a bullet's role, no option
         return self._term_like(label, slide) or 1 <= len(ws) <= 3 and not _action_label(label) \
             and fold(ws[0]) not in _NOT_A_NAME
 
