@@ -88,14 +88,14 @@ _LANG_MIN_EVIDENCE = 2
 
 def language_scores(text: str) -> dict[str, int]:
     """Evidence for ``pt``, ``es`` and ``en``: marker function words among the first words, and
-    letters only one language writes. A single-letter marker ("y") counts only between two words
-    of three letters or more ("datos y modelos"): "(x, y)" and "[x x|y y]" are variables."""
+    letters only one language writes. "y" counts only between two words of three letters or more
+    ("datos y modelos"): "(x, y)" and "[x x|y y]" are variables."""
     counts = {lang: 0 for lang in _MARKERS}
     ws = words(text.lower())[:_LANG_SAMPLE_WORDS]
     for i, w in enumerate(ws):
         between_words = 0 < i < len(ws) - 1 and all(len(x) >= 3 and x.isalpha() for x in (ws[i - 1], ws[i + 1]))
-        if len(w) == 1 and not between_words:
-            continue
+        if w == "y" and not between_words:
+            continue  # ("é" is Portuguese wherever it stands: "O que é o GIL?")
         for lang, markers in _MARKERS.items():
             if w in markers:
                 counts[lang] += 1
