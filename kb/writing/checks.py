@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from itertools import pairwise
 from typing import Sequence
 
@@ -585,6 +586,27 @@ _EXAMPLES_ONLY = re.compile(r"^(?:aspectos|factores|elementos|cosas|consideracio
                             r"aspects|factors|things|considerations)\s+(?:como|tais como|such as|like)\b", re.I)
 
 
+# how common a word must be in everyday text (Zipf scale: 4 = once in 100,000 words; wordfreq's
+# frequency lists) to be everyday vocabulary rather than a term: "límites", "ciclo", "falhas",
+# "volume", "recurso", "usuarios" are 4.0–4.9; "gradiente", "quantização", "nodos", "lote" 1.5–3.9.
+# Set on the held-out split J ("O que significa «Limites»?", «Ciclo», «Falhas» all FIX: a label, not a
+# term) and checked on every earlier deck
+_EVERYDAY_ZIPF = 4.0
+
+
+@lru_cache(maxsize=4096)
+def _zipf(word: str, lang: str) -> float:
+    """How often everyday ``lang`` text says ``word`` (wordfreq's Zipf scale; 0 when never)."""
+    from wordfreq import zipf_frequency  # ~0.1 s on first use; only the writer's checks need it
+
+    return zipf_frequency(word.lower(), lang)
+
+
+def everyday_word(word: str, lang: str) -> bool:
+    """``word`` is everyday vocabulary of ``lang`` (es/pt/en), not a technical term."""
+    return lang in ("es", "pt", "en") and _zipf(word, lang) >= _EVERYDAY_ZIPF
+
+
 # short questions whose concepts are names by construction: the parts, steps or actions a list names
 _NAMED_CONCEPTS = frozenset({"parts", "steps", "how", "caveat", "scope"})
 
@@ -601,9 +623,7 @@ def thin_concepts(q: Question) -> str | None:
     if not q.concepts:
         return "thin-concepts"
     plain = [c for c in q.concepts if len(words(c)) == 1 and not re.search(r"[._()\d]|[a-z][A-Z]|^[A-Z]{2}", c)]
-    from wordfreq import zipf_frequency  # ~0.1 s on first use
-
-    everyday = [c for c in plain if q.lang in ("es", "pt", "en") and zipf_frequency(c.lower(), q.lang) >= 4.0]
+    everyday = [c for c in plain if everyday_word(c, q.lang)]
     return "thin-concepts" if everyday or plain and len(plain) == len(q.concepts) else None
 
 

@@ -30,7 +30,6 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -40,7 +39,9 @@ from ..text import STOPWORDS, STOPWORDS_ES, STOPWORDS_PT, detect_language, fold,
 from .checks import IMPERATIVE as _IMPERATIVE
 from .checks import (
     _stems4,
+    _zipf,
     defects,
+    everyday_word,
     generic_title,
     giveaway,
     no_context,
@@ -768,27 +769,6 @@ def _english_word(w: str) -> bool:
 _PREPOSITION = frozenset("de do da dos das del en em no na nos nas por para con com sin sem al ao of in on at by "
                          "for with".split())
 
-# how common a word must be in everyday text (Zipf scale: 4 = once in 100,000 words; wordfreq's
-# frequency lists) to be everyday vocabulary rather than a term: "límites", "ciclo", "falhas",
-# "volume", "recurso", "usuarios" are 4.0–4.9; "gradiente", "quantização", "nodos", "lote" 1.5–3.9.
-# Set on the held-out split J ("O que significa «Limites»?", «Ciclo», «Falhas» all FIX: a label, not a
-# term) and checked on every earlier deck
-_EVERYDAY_ZIPF = 4.0
-
-
-@lru_cache(maxsize=4096)
-def _zipf(word: str, lang: str) -> float:
-    """How often everyday ``lang`` text says ``word`` (wordfreq's Zipf scale; 0 when never)."""
-    from wordfreq import zipf_frequency  # ~0.1 s on first use; only the offline writer needs it
-
-    return zipf_frequency(word.lower(), lang)
-
-
-def everyday_word(word: str, lang: str) -> bool:
-    """``word`` is everyday vocabulary of ``lang`` (es/pt/en), not a technical term."""
-    return lang in ("es", "pt", "en") and _zipf(word, lang) >= _EVERYDAY_ZIPF
-
-
 def common_word(word: str) -> bool:
     """``word`` is a word, not a name: Spanish or Portuguese text uses it at least as often as English
     text ("cuantización", "paralelismo"), or English text says it often (Zipf >= 3: "streams",
@@ -868,6 +848,11 @@ def _upper_first(s: str) -> str:
 
 # a code call with its arguments, one level of calls nested in them: "f(g(a, b=1), 'c')"
 _CALL = re.compile(r"(?P<f>[A-Za-z_][\w.]*)\((?P<args>(?:[^()]|\([^()]*\))*)\)")
+
+
+def _deck_title(course: CourseTerms, source: str) -> str:
+    """A deck's title: the heading of its first page ("" for a source without pages)."""
+    return next((c.locator.heading or "" for c in course.by_source.get(source, []) if c.locator.page == 1), "")
 
 
 def _source_frameworks(course: CourseTerms, source: str) -> list[tuple[str, str]]:
@@ -1264,8 +1249,7 @@ class OfflineWriter:
         "Reprodutibilidade", "Warm-up", "TBPTT")."""
         cache = self._course.__dict__.setdefault("_deck_topic", {})
         if source not in cache:
-            title = next((c.locator.heading or "" for c in self._course.by_source.get(source, [])
-                          if c.locator.page == 1), "")
+            title = _deck_title(self._course, source)
             text = self._whole(source)
 
             def is_name(w: str) -> bool:  # written with its capital inside sentences more often than without
@@ -1280,8 +1264,7 @@ class OfflineWriter:
         those its code uses; "" where the title names none or two ("… en Keras y PyTorch")."""
         cache = self._course.__dict__.setdefault("_deck_library", {})
         if source not in cache:
-            title = next((c.locator.heading or "" for c in self._course.by_source.get(source, [])
-                          if c.locator.page == 1), "")
+            title = _deck_title(self._course, source)
             named = [n for n, _ in _source_frameworks(self._course, source)
                      if re.search(rf"\b{re.escape(n)}\b(?!\s+[A-Z])", title)]  # not "PyTorch Geometric"
             cache[source] = named[0] if len(named) == 1 else ""
@@ -2540,8 +2523,7 @@ class OfflineWriter:
             return True  # "parameter _____": one word of a phrase the course uses as a whole
         if course.df.get(fw, 0) > 0.08 * course.n_docs or re.search(rf"\([^)]*{re.escape(w)}", s):
             return True  # "GPUs" everywhere; "RDD (Resilient Distributed _____)": trivia
-        deck = next((c.locator.heading or "" for c in course.by_source.get(slide.chunk.source, [])
-                     if c.locator.page == 1), "")
+        deck = _deck_title(course, slide.chunk.source)
         if course.source_share(w, slide.chunk.source) > 0.3 or fw in fold(slide.title) or fw in fold(deck):
             # "PyTorch" in a PyTorch deck, the slide's own title, the deck's subject ("hiperparâmetros"
             # in "Otimização de hiperparâmetros em escala"): trivial blanks
