@@ -167,10 +167,10 @@ def main() -> int:
                     rest = [i for i in range(len(held.y)) if i not in train]
                     cal = fit_calibration(g, [(held.tasks[i], int(round(held.y[i]))) for i in sorted(train)],
                                           leave_one_out=False)
-                    tuned = OfflineGrader(emb, g.cal, cal.adjust([held.tasks[0].question.id]))
+                    tuned = cal.grader(g, [held.tasks[0].question.id])
                     got["y"] += [held.y[i] for i in rest]
                     got["default"] += [g._judge(held.tasks[i], held.feats[i]).score * 3 for i in rest]
-                    got["calibrated"] += [tuned._judge(held.tasks[i], held.feats[i]).score * 3 for i in rest]
+                    got["calibrated"] += [g.score * 3 for g in tuned.grade([held.tasks[i] for i in rest])]
             for level in ("default", "calibrated"):
                 results.append(report(f"course k={k} {level} (3 seeds)", np.array(got["y"]), np.array(got[level])))
         kinds = reply_kinds(args.course)

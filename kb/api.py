@@ -361,8 +361,8 @@ class KB:
         from .grading.calibration import study_adjustments, use
 
         grader = self.grader(offline=offline)
-        adjust, notes = study_adjustments(quizzes)
-        use(grader, adjust)
+        adjust, graded, notes = study_adjustments(quizzes)
+        use(grader, adjust, graded)
         for n in notes:
             warn(n)
         return grader

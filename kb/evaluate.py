@@ -398,7 +398,6 @@ def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Seque
     import numpy as np
 
     from .grading.calibration import fit_calibration, sample_per_question
-    from .grading.offline import OfflineGrader
 
     tasks = grading_tasks(rows)
     keys = [r.question_id or r.question for r in rows]
@@ -414,7 +413,7 @@ def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Seque
         if k:
             teacher = [(tasks[i], int(np.clip(np.rint(rows[i].human), 0, 3))) for i in sorted(train)]
             cal = fit_calibration(grader, teacher, leave_one_out=False)
-            tuned = OfflineGrader(grader.embedder, grader.cal, cal.adjust([t.question.id for t in tasks]))
+            tuned = cal.grader(grader, [t.question.id for t in tasks])
             per_seed["calibrated"].append(_summary(human, tuned.grade([tasks[i] for i in rest])))
         else:
             per_seed["calibrated"].append(per_seed["default"][-1])

@@ -530,14 +530,15 @@ def test_kb_grade_calibrate_refits_stores_and_reports_leave_one_out(tmp_path):
     assert r.returncode == 0 and "grading with the calibration in" in r.stderr
     from kb.grading.calibration import study_adjustments
 
-    adjust, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])  # what kb study grades with
+    adjust, graded, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])  # what kb study uses
     assert tuple(adjust["gil"][0]) == tuple(stored["cuts"]) and notes == []
+    assert ("Uma trava.", 3) in graded["gil"] and len(graded["gil"]) == 6
     # a damaged calibration is an error naming the fix; kb study only warns
     (tmp_path / "q.calibration").write_text('{"cuts": [2, 1]}', encoding="utf-8")
     r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "-o", str(tmp_path / "R3")], cwd=tmp_path)
     assert r.returncode == 3 and "q.calibration: not a kb calibration" in r.stderr and "--calibrate" in r.stderr
-    adjust, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])
-    assert adjust == {} and "default grading level used" in notes[0]
+    adjust, graded, notes = study_adjustments([(str(quiz_path), load_quiz(quiz_path))])
+    assert adjust == graded == {} and "default grading level used" in notes[0]
 
 
 def test_calibration_moves_the_level_towards_the_teacher(grader, quiz):
@@ -556,6 +557,45 @@ def test_calibration_moves_the_level_towards_the_teacher(grader, quiz):
     assert cal.agreement["leave_one_out"]["n"] == len(replies)
     wrong = tuned.grade([Task(q, "Receita de bolo de cenoura com chocolate.")])[0]
     assert wrong.points == 0  # the guards still zero what is off-topic
+
+
+def test_a_reply_like_one_the_teacher_graded_is_graded_like_it(grader, quiz, tmp_path):
+    """Ten graded replies to a question: the teacher's grade of the nearest pulls a reply's grade (and
+    the graded replies are stored with the calibration, for kb grade and kb study)."""
+    from kb.grading.calibration import Calibration, fit_calibration
+    from kb.grading.offline import GRADED_LIKE_MIN, graded_like
+
+    assert graded_like([0.99, 0.60, 0.55], [3, 0, 0]) > 2.9  # the nearest counts most
+    assert abs(graded_like([0.7, 0.7], [3, 1]) - 2.0) < 1e-9  # equally near: their mean
+    q = _q(quiz, "gil")
+    teacher = [("Uma trava do interpretador.", 3), ("Só uma thread por vez.", 3), ("O lock global do Python.", 3),
+               ("Trava global do CPython.", 3), ("Uma biblioteca de gráficos.", 0), ("Um tipo de GPU.", 0),
+               ("Algo do Python.", 1), ("Um compilador.", 0), ("Serve para threads.", 1),
+               ("Limita o paralelismo das threads em CPU.", 3)]
+    assert len(teacher) == GRADED_LIKE_MIN
+    cal = fit_calibration(grader, [(Task(q, r), p) for r, p in teacher])
+    assert sorted(cal.graded["gil"]) == sorted(teacher)
+    near_wrong, near_right = "Um tipo de GPU!", "Trava do interpretador"
+    base = OfflineGrader(grader.embedder, grader.cal, cal.adjust([q.id]))  # the same level, no graded replies
+    tuned = cal.grader(grader, [q.id])
+    before = {g.reply: g.score for g in [_scored(base, q, near_wrong), _scored(base, q, near_right)]}
+    after = {g.reply: g.score for g in [_scored(tuned, q, near_wrong), _scored(tuned, q, near_right)]}
+    assert after[near_wrong] < before[near_wrong] and after[near_right] > before[near_right]
+    # stored and read back with them; a schema 1 file (no graded replies) still reads
+    back = Calibration.from_json(json.loads(json.dumps(cal.to_json())))
+    assert back.graded == cal.graded and Calibration.from_json({"cuts": [0.7, 1.3, 2.0]}).graded == {}
+    with pytest.raises(ValueError, match="graded"):
+        Calibration.from_json({"cuts": [0.7, 1.3, 2.0], "graded": {"gil": [["x", 7]]}})
+    # below GRADED_LIKE_MIN a question's graded replies do not move its grades
+    few = Calibration(cal.cuts, cal.offsets, 3, graded={"gil": teacher[:3]})
+    assert _scored(few.grader(grader, [q.id]), q, near_wrong).score == pytest.approx(_scored(
+        OfflineGrader(grader.embedder, grader.cal, few.adjust([q.id])), q, near_wrong).score, abs=1e-6)
+
+
+def _scored(g, q, reply):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(reply=reply, score=g.grade([Task(q, reply)])[0].score)
 
 
 def test_eval_grader_calibrate_k_reports_default_and_calibrated(tmp_path):

@@ -9,6 +9,10 @@ overrides typed into ``grades.csv`` — tells kb where *their* cut points lie. F
   overfit a handful of examples);
 - each question with examples gets a raw-point offset, the mean of (teacher − kb) shrunk towards 0
   (``SHRINK`` pseudo-examples), so one question graded more generously moves alone;
+- the graded replies themselves are kept: once a question has 10 of them, a reply like one the teacher
+  graded is graded partly like it (:func:`kb.grading.offline.graded_like`; PT_ASAG 43–50 with 10 graded
+  replies per question: Pearson 0.688 → 0.711, QWK 0.635 → 0.660), and an LLM grader takes the
+  nearest as few-shot examples;
 - the agreement on the teacher's examples is measured leave-one-out (each example graded by a
   calibration fitted on the others) and stored with the calibration.
 
@@ -29,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import InputError
 from .base import MAX_POINTS, Task, needs_judgement
-from .offline import OfflineGrader, qwk
+from .offline import OfflineGrader, graded_like, qwk
 
 if TYPE_CHECKING:
     from ..quiz import Quiz
@@ -42,21 +46,28 @@ ZEROING_FLAGS = frozenset({"off_topic", "inverted", "swapped_roles", "copies_que
 @dataclass(frozen=True)
 class Calibration:
     """A teacher's level for one quiz: the shifted cut points, a per-question offset, how many graded
-    replies it was fitted on and the leave-one-out agreement with them."""
+    replies it was fitted on, the leave-one-out agreement with them, and the graded replies."""
 
     cuts: tuple[float, float, float]
     offsets: dict[str, float] = field(default_factory=dict)  # question id → raw-point shift
     examples: int = 0
     agreement: dict[str, Any] = field(default_factory=dict)  # leave-one-out on the teacher's examples
+    graded: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # question id → (reply, points)
 
     def adjust(self, question_ids: Sequence[str]) -> dict[str, tuple[Sequence[float], float]]:
         """What :class:`kb.grading.OfflineGrader` takes: per question id, (cuts, offset)."""
         return {q: (self.cuts, self.offsets.get(q, 0.0)) for q in question_ids}
 
+    def grader(self, base: OfflineGrader, question_ids: Sequence[str]) -> OfflineGrader:
+        """``base`` grading at this level: its cut points and offsets, and the graded replies."""
+        return OfflineGrader(base.embedder, base.cal, self.adjust(question_ids),
+                             {q: v for q, v in self.graded.items() if q in set(question_ids)})
+
     def to_json(self) -> dict[str, Any]:
-        """The calibration as a JSON object (schema 1)."""
-        return {"schema": 1, "cuts": list(self.cuts), "offsets": self.offsets, "examples": self.examples,
-                "agreement": self.agreement}
+        """The calibration as a JSON object (schema 2: schema 1 and the graded replies)."""
+        return {"schema": 2, "cuts": list(self.cuts), "offsets": self.offsets, "examples": self.examples,
+                "agreement": self.agreement,
+                "graded": {q: [[r, p] for r, p in v] for q, v in self.graded.items()}}
 
     @classmethod
     def from_json(cls, d: Any) -> Calibration:
@@ -68,8 +79,15 @@ class Calibration:
         offsets = d.get("offsets") or {}
         if not isinstance(offsets, dict) or not all(isinstance(v, (int, float)) for v in offsets.values()):
             raise ValueError("'offsets' must map question ids to numbers")
+        graded = d.get("graded") or {}  # absent in schema 1
+        if not isinstance(graded, dict) or not all(
+                isinstance(v, list) and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str)
+                                            and isinstance(x[1], int) and 0 <= x[1] <= MAX_POINTS for x in v)
+                for v in graded.values()):
+            raise ValueError("'graded' must map question ids to [reply, points 0-3] pairs")
         return cls((float(cuts[0]), float(cuts[1]), float(cuts[2])), {str(k): float(v) for k, v in offsets.items()},
-                   int(d.get("examples") or 0), dict(d.get("agreement") or {}))
+                   int(d.get("examples") or 0), dict(d.get("agreement") or {}),
+                   {str(q): [(r, p) for r, p in v] for q, v in graded.items()})
 
 
 def calibration_path(quiz_path: Path) -> Path:
@@ -106,15 +124,20 @@ class _Example:
     raw: float  # the default grader's raw points
     teacher: int
     guarded: bool  # a zeroing guard fired: the guard grades it, not the cut points
+    vec: Any = None  # the reply's unit vector, for the graded replies like it
 
 
 def _examples(grader: OfflineGrader, graded: Sequence[tuple[Task, int]]) -> list[_Example]:
+    import numpy as np
+
     free = [(t, p) for t, p in graded if needs_judgement(t)]  # exact types and empty replies need no level
     base = OfflineGrader(grader.embedder, grader.cal)
     feats = base.features([t for t, _ in free])
     grades = [base._judge(t, f) for (t, _), f in zip(free, feats, strict=True)]
-    return [_Example(t.question.id, base.raw_points(f), int(p), bool(ZEROING_FLAGS & set(g.flags)))
-            for (t, p), f, g in zip(free, feats, grades, strict=True)]
+    vecs = [v / (np.linalg.norm(v) or 1.0)
+            for v in (grader.embedder.embed_documents([t.reply.strip() for t, _ in free]) if free else ())]
+    return [_Example(t.question.id, base.raw_points(f), int(p), bool(ZEROING_FLAGS & set(g.flags)), v)
+            for (t, p), f, g, v in zip(free, feats, grades, vecs, strict=True)]
 
 
 def _fit(exs: Sequence[_Example], default_cuts: Sequence[float]) -> Calibration:
@@ -145,11 +168,20 @@ def _fit(exs: Sequence[_Example], default_cuts: Sequence[float]) -> Calibration:
     return Calibration(cuts, {q: o for q, o in offsets.items() if o}, len(exs))
 
 
-def _predict(cal: Calibration, e: _Example) -> int:
+def _predict(cal: Calibration, e: _Example, others: Sequence[_Example] = ()) -> int:
+    """``e``'s points at level ``cal``, graded partly like ``others`` of its question (as OfflineGrader does)."""
+    import numpy as np
+
+    from .offline import GRADED_LIKE_MIN, GRADED_LIKE_WEIGHT
+
     if e.guarded:
         return 0
     probe = OfflineGrader.__new__(OfflineGrader)
     x = OfflineGrader.scaled(probe, e.raw + cal.offsets.get(e.question_id, 0.0), cal.cuts)
+    like = [o for o in others if o.question_id == e.question_id]
+    if len(like) >= GRADED_LIKE_MIN and e.vec is not None:
+        near = graded_like(np.array([o.vec for o in like]) @ e.vec, [o.teacher for o in like])
+        x = (1 - GRADED_LIKE_WEIGHT) * x + GRADED_LIKE_WEIGHT * near
     return int(min(MAX_POINTS, max(0, math.floor(x + 0.5))))
 
 
@@ -176,11 +208,15 @@ def fit_calibration(grader: OfflineGrader, graded: Sequence[tuple[Task, int]], *
     cal = _fit(exs, default)
     agreement: dict[str, Any] = {}
     if leave_one_out and exs:
-        loo = [_predict(_fit(exs[:i] + exs[i + 1:], default), e) for i, e in enumerate(exs)]
+        loo = [_predict(_fit(exs[:i] + exs[i + 1:], default), e, exs[:i] + exs[i + 1:]) for i, e in enumerate(exs)]
         agreement = {"leave_one_out": _agreement([e.teacher for e in exs], loo),
                      "default": _agreement([e.teacher for e in exs],
                                            [_predict(Calibration(default), e) for e in exs])}
-    return Calibration(cal.cuts, cal.offsets, len(graded), agreement)
+    kept: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for t, p in graded:
+        if needs_judgement(t):  # the replies a level grades; exact types and empty ones are graded by rule
+            kept[t.question.id].append((t.reply.strip(), int(p)))
+    return Calibration(cal.cuts, cal.offsets, len(graded), agreement, dict(kept))
 
 
 def sample_per_question(keys: Sequence[str], k: int, seed: int = 0) -> list[int]:
@@ -234,23 +270,30 @@ def read_graded(path: Path, quiz: Quiz) -> tuple[list[tuple[str, str, int]], lis
 MIN_OVERRIDES = 5  # overrides in grades.csv refit the quiz's calibration from this many on
 
 
-def use(grader: Any, adjust: dict[str, tuple[Sequence[float], float]]) -> None:
-    """Make ``grader`` (offline, or an LLM grader's offline fallback) grade with ``adjust``."""
+def use(grader: Any, adjust: dict[str, tuple[Sequence[float], float]],
+        graded: dict[str, list[tuple[str, int]]] | None = None) -> None:
+    """Make ``grader`` (offline, or an LLM grader's offline fallback) grade with ``adjust`` and the
+    teacher's ``graded`` replies (an LLM grader also takes them as few-shot examples)."""
     target = grader if isinstance(grader, OfflineGrader) else getattr(grader, "offline", None)
     if isinstance(target, OfflineGrader):
         target.adjust.update(adjust)
+        target.examples.update(graded or {})
+    shots = getattr(grader, "examples", None)
+    if shots is not None and shots is not getattr(target, "examples", None):
+        for qid, pairs in (graded or {}).items():
+            have = shots.setdefault(qid, [])
+            have.extend(x for x in pairs if x not in have)
 
 
 @dataclass
 class QuizCalibration:
     """What `kb grade` used for a quiz: the calibration (or none), where it is stored, whether this run
-    refitted it, notes to show, and the teacher-graded replies (few-shot examples for an LLM grader)."""
+    refitted it and notes to show."""
 
     calibration: Calibration | None
     path: Path
     refitted: bool = False  # fitted on this run (else loaded, or none)
     notes: list[str] = field(default_factory=list)
-    examples: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # question id → (reply, points)
 
 
 def calibrate_quiz(quiz_path: Path, quiz: Quiz, grader: OfflineGrader, graded: Path | None = None,
@@ -261,9 +304,6 @@ def calibrate_quiz(quiz_path: Path, quiz: Quiz, grader: OfflineGrader, graded: P
     rows, notes = read_graded(graded, quiz) if graded is not None else ([], [])
     examples = list(rows) + list(overridden)
     path = calibration_path(quiz_path)
-    by_q: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    for qid, reply, pts in examples:
-        by_q[qid].append((reply, pts))
     if graded is not None and not rows:
         raise InputError(f"{graded}: no usable teacher-graded row",
                          "each row needs a question_id from the quiz, the answer and points 0-3")
@@ -271,8 +311,8 @@ def calibrate_quiz(quiz_path: Path, quiz: Quiz, grader: OfflineGrader, graded: P
         tasks = [(Task(quiz.question(qid), reply), pts) for qid, reply, pts in examples]  # type: ignore[arg-type]
         cal = fit_calibration(grader, tasks)
         save_calibration(quiz_path, cal)
-        return QuizCalibration(cal, path, True, notes, dict(by_q))
-    return QuizCalibration(load_calibration(quiz_path), path, False, notes, dict(by_q))
+        return QuizCalibration(cal, path, True, notes)
+    return QuizCalibration(load_calibration(quiz_path), path, False, notes)
 
 
 def calibrate_grader(grader: Any, quiz_path: Path, quiz: Quiz, graded: Path | None,
@@ -280,28 +320,36 @@ def calibrate_grader(grader: Any, quiz_path: Path, quiz: Quiz, graded: Path | No
                      answers: dict[tuple[str, str], str]) -> QuizCalibration:
     """What ``kb grade`` does before grading: fit (or load) the quiz's calibration from ``graded`` and
     the instructor's ``overrides`` of the replies in ``answers`` ((student, question) → reply), make
-    ``grader`` use it, and give an LLM grader the teacher-graded replies as few-shot examples."""
+    ``grader`` use it and its graded replies, with the overridden ones (an LLM grader takes them as
+    few-shot examples)."""
     overridden = [(qid, answers[(s, qid)], p) for (s, qid), (p, _) in overrides.items() if (s, qid) in answers]
     qc = calibrate_quiz(quiz_path, quiz, getattr(grader, "offline", grader), graded, overridden)
-    if qc.calibration is not None:
-        use(grader, qc.calibration.adjust([q.id for q in quiz.questions]))
-    shots = getattr(grader, "examples", None)
-    if isinstance(shots, dict):
-        for qid, reply, pts in overridden:
-            shots.setdefault(qid, [])
-            if (reply, pts) not in shots[qid]:
-                shots[qid].append((reply, pts))
-        if qc.refitted:
-            for qid, pairs in qc.examples.items():
-                shots.setdefault(qid, []).extend(x for x in pairs if x not in shots.get(qid, []))
+    ids = [q.id for q in quiz.questions]
+    cal = qc.calibration
+    use(grader, cal.adjust(ids) if cal is not None else {}, _graded_replies(cal, overridden, ids))
     return qc
 
 
-def study_adjustments(quizzes: Sequence[tuple[str, Quiz]]
-                      ) -> tuple[dict[str, tuple[Sequence[float], float]], list[str]]:
-    """Per question id, the stored calibrations of the quizzes being studied; a damaged one is a
-    note (the default level is used for that quiz), never a stop."""
+def _graded_replies(cal: Calibration | None, overridden: Sequence[tuple[str, str, int]],
+                    question_ids: Sequence[str]) -> dict[str, list[tuple[str, int]]]:
+    """Per question, the calibration's graded replies and the overridden ones (a reply graded twice
+    keeps its latest points: the override)."""
+    out: dict[str, dict[str, int]] = defaultdict(dict)
+    for qid, pairs in (cal.graded if cal is not None else {}).items():
+        out[qid].update((r.strip(), p) for r, p in pairs)
+    for qid, reply, pts in overridden:
+        if reply.strip():
+            out[qid][reply.strip()] = pts
+    return {q: list(v.items()) for q, v in out.items() if q in set(question_ids)}
+
+
+def study_adjustments(quizzes: Sequence[tuple[str, Quiz]]) -> tuple[
+        dict[str, tuple[Sequence[float], float]], dict[str, list[tuple[str, int]]], list[str]]:
+    """Per question id, the stored calibrations of the quizzes being studied (cuts and offset, and the
+    teacher's graded replies); a damaged one is a note (the default level is used for that quiz),
+    never a stop."""
     out: dict[str, tuple[Sequence[float], float]] = {}
+    graded: dict[str, list[tuple[str, int]]] = {}
     notes = []
     for path, quiz in quizzes:
         try:
@@ -310,5 +358,7 @@ def study_adjustments(quizzes: Sequence[tuple[str, Quiz]]
             notes.append(f"{e.message} — default grading level used; {e.hint}")
             continue
         if cal is not None:
-            out.update(cal.adjust([q.id for q in quiz.questions]))
-    return out, notes
+            ids = [q.id for q in quiz.questions]
+            out.update(cal.adjust(ids))
+            graded.update(_graded_replies(cal, (), ids))
+    return out, graded, notes

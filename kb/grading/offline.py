@@ -33,6 +33,15 @@ SEMANTIC = ("sim", "sim_sentence", "sim_question", "concept_sim", "log_words", "
 # use-m3 cosine of a concept and a reply at or above which the concept is present (course set: 7 % of
 # concept–reply pairs in complete replies pass, 0 % in wrong ones; 0.40 named wrong concepts)
 CONCEPT_MATCH = 0.45
+# Replies a teacher graded (a quiz's calibration) grade the replies like them: the grade is blended with
+# the teacher's grades of the same question's graded replies, each weighed exp(cosine / GRADED_LIKE_TAU)
+# (the nearest count most). Chosen on PT_ASAG dev (36–42; tau 0.02–1, weight 0–0.75), reported on 43–50.
+# Only from GRADED_LIKE_MIN graded replies of a question on: with 3–5 it cost the course sets 0.1–0.2 QWK
+# (their replies are few and deliberately mixed: a contradiction is as near a right paraphrase as
+# another right one) and PT_ASAG nothing (k = 5: QWK 0.635 → 0.632).
+GRADED_LIKE_TAU = 0.05
+GRADED_LIKE_WEIGHT = 0.3
+GRADED_LIKE_MIN = 10
 
 # Fitted by ``python bench/calibrate_grader.py`` on two grading cultures, each weighing the same: pt_asag_2018
 # questions 36–42 (dev) and the course-domain set eval/grading_course.csv, with the use-m3 embedder. Held out:
@@ -97,17 +106,21 @@ class Features:
     missing: list[str]
     flags: list[str] = field(default_factory=list)
     crosslingual: bool = False  # the reply is in another language than the model answer
+    graded_like: float | None = None  # the teacher's grade of the replies most like this one (0–3), if any
 
 
 class OfflineGrader:
     """Deterministic grader for free-text replies; exact grading for objective types."""
 
     def __init__(self, embedder: Embedder, calibration: dict[str, Any] | None = None,
-                 adjust: dict[str, tuple[Sequence[float], float]] | None = None) -> None:
+                 adjust: dict[str, tuple[Sequence[float], float]] | None = None,
+                 examples: dict[str, list[tuple[str, int]]] | None = None) -> None:
         self.embedder = embedder
         self.cal = calibration or CALIBRATION
         # per question id: (cut points, raw-point offset) fitted on a teacher's own grades (kb.calibration)
         self.adjust = dict(adjust or {})
+        # per question id: replies the teacher graded, (reply, points); a reply like them is graded like them
+        self.examples = dict(examples or {})
         self.name = "offline"
 
     # one batch: every distinct text is embedded once
@@ -124,14 +137,15 @@ class OfflineGrader:
         for t in tasks:
             refs = references(t.question)
             ref_sents = [s for r in refs for s in sentences(r)] or refs
+            graded = [(idx(r.strip()), p) for r, p in self.examples.get(t.question.id, ()) if r.strip()]
             plan.append((refs, idx(t.reply.strip() or "-"), [idx(r) for r in refs], [idx(s) for s in ref_sents],
-                         idx(t.question.prompt), [idx(c) for c in t.question.concepts if c.strip()]))
+                         idx(t.question.prompt), [idx(c) for c in t.question.concepts if c.strip()], graded))
         order = list(texts)
         vecs = self.embedder.embed_documents(order) if order else np.zeros((0, 1), dtype=np.float32)
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         vecs = vecs / np.where(norms == 0, 1, norms)
         out = []
-        for t, (refs, ri, refi, senti, qi, ci) in zip(tasks, plan, strict=True):
+        for t, (refs, ri, refi, senti, qi, ci, graded) in zip(tasks, plan, strict=True):
             r = vecs[ri]
             csims = [float(x) for x in vecs[ci] @ r] if ci else []
             v = {
@@ -140,7 +154,10 @@ class OfflineGrader:
                 "sim_question": float(vecs[qi] @ r),
                 "concept_sim": sum(csims) / len(csims) if csims else float(max(vecs[senti] @ r)),
             }
-            out.append(self._lexical(t, refs, v, csims, self.cal.get("concept_match", CONCEPT_MATCH)))
+            f = self._lexical(t, refs, v, csims, self.cal.get("concept_match", CONCEPT_MATCH))
+            if len(graded) >= GRADED_LIKE_MIN:
+                f.graded_like = graded_like(vecs[[i for i, _ in graded]] @ r, [p for _, p in graded])
+            out.append(f)
         return out
 
     @staticmethod
@@ -220,6 +237,8 @@ class OfflineGrader:
         q, reply = task.question, task.reply.strip()
         cuts, offset = self.adjust.get(q.id, (None, 0.0))
         x = self.scaled(self.raw_points(f) + offset, cuts)
+        if f.graded_like is not None:
+            x = (1 - GRADED_LIKE_WEIGHT) * x + GRADED_LIKE_WEIGHT * f.graded_like
         reasons: list[str] = []
         flags = list(f.flags)
         if f.crosslingual:
@@ -251,6 +270,17 @@ class OfflineGrader:
         lang = reply_language(reply, q)
         return replace(g, feedback=compose_feedback(lang, g.points, f.present, f.missing, reasons, references(q)[0],
                                                     swap.terms if swap is not None else ("", "")))
+
+
+def graded_like(sims: Any, points: Sequence[float]) -> float:
+    """The teacher's grade of the graded replies nearest a reply: their points weighed by
+    exp(cosine / GRADED_LIKE_TAU), so that a reply much like one graded reply takes its grade and one
+    equally far from all takes their mean."""
+    import numpy as np
+
+    s = np.asarray(sims, float)
+    w = np.exp((s - s.max()) / GRADED_LIKE_TAU)
+    return float((w * np.asarray(points, float)).sum() / w.sum())
 
 
 def copies_question(q: Question, reply: str, f: Features) -> bool:
