@@ -245,8 +245,8 @@ def test_a_slide_wording_gives_way_to_the_code_name_it_holds(written):
 
 def test_two_sides_of_a_title_vs_are_compared_not_asked_alone(written):
     quiz = written["001TFDist.pdf"]["quiz"]
-    (cmp,) = [q for q in quiz if q.prompt == "¿Qué diferencia hay entre el promediado síncrono y el promediado "
-              "asíncrono de los pesos?"]
+    (cmp,) = [q for q in quiz if q.prompt == "En TensorFlow distribuido, ¿qué diferencia hay entre el promediado "
+              "síncrono y el promediado asíncrono de los pesos?"]
     assert "La sincronización supone un cuello de botella." in cmp.answer
     assert "Convergencia más lenta del modelo." in cmp.answer
     # each side with its consequence, as the answer's phrases

@@ -513,12 +513,13 @@ _DEFINING_VERB = re.compile(r"^(?:define|definen|representa|representan|encapsul
                             r"combina|combinan|defines|represents|contains|allows|enables|describes|holds)\b", re.I)
 
 
-def _definitional(body: str) -> bool:
+def _definitional(body: str, figures: bool = False) -> bool:
     """The description says what its label is (see _DEFINING_VERB), not a fact about it in the
     slide's setting: an adverb ("normalmente …"), a clause on a definite subject ("las acumulaciones
-    largas deben …", "o job reinicia …"), a bare list of names ("mse_loss, l1_loss, …")."""
+    largas deben …", "o job reinicia …"), a bare list of names ("mse_loss, l1_loss, …"). With
+    ``figures``, a figure is no bar ("un conjunto de imágenes en color de 10 clases")."""
     ws = body.split()
-    if len(ws) < 3 or re.search(r"\d", body):
+    if len(ws) < 3 or re.search(r"\d", body) and not figures:
         return False  # (a figure makes it an example: "Shared memory: un bloque que usa 100 KB limita …")
     first = fold(ws[0])
     infinitive = len(first) > 4 and first.endswith(("ar", "er", "ir")) and not first.endswith(("lar", "ular"))
@@ -526,6 +527,29 @@ def _definitional(body: str) -> bool:
     # ("para la atención y, si los expertos son grandes, …" says where it is used, not what it is)
     return bool(re.match(r"^(?:un|una|unos|unas|um|uma|uns|umas|an?)$", first) or purpose or infinitive
                 or _DEFINING_VERB.match(body))
+
+
+# a pronoun or demonstrative that points at a line the student does not see: "En pesos, ambos
+# cuantizan por grupos …" (GPTQ and AWQ, on the line above; both raters of split T rewrote it)
+_REFERS_BACK = re.compile(r"^(?:ambos|ambas|both|isso|isto|esto|eso|ello|this|these|those|it|they|este|esta|estos|"
+                          r"estas|estes|esse|essa|esses|essas|ese|esa|esos|esas|aquele|aquela|aquel)$")
+
+
+def _plain_words(label: str, text: str) -> bool:
+    """A capitalised label of plain lower-case words ("Geométricas", "Par positivo") that ``text``
+    writes with a lower-case first letter more often than with a capital inside a sentence: a
+    list's capital, not a name's ("Triton" beside "import triton")."""
+    if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-záéíóúàâêôãõçñü]+(?: [a-záéíóúàâêôãõçñü-]+)*", label):
+        return False
+    low = len(re.findall(rf"(?<![\w.-]){re.escape(_lower_first(label))}(?![\w(-])", text))
+    inside = len(re.findall(rf"[a-zà-ÿ,;] {re.escape(label)}(?![\w-])", text))
+    return low > inside
+
+
+def _refers_back(sentence: str) -> bool:
+    """The sentence leans on what came before it: a pronoun or demonstrative among its first four
+    words ("En pesos, ambos cuantizan …", "Esto evita …", "Este método …")."""
+    return any(_REFERS_BACK.match(fold(w)) for w in words(sentence)[:4])
 
 
 def _action_label(label: str) -> bool:
@@ -679,6 +703,9 @@ def _statement_start(s: str) -> bool:
 # what a thing is for or gives back, as bare as "what is" ("O que permite on_fit_config_fn?")
 _WHAT_FOR = re.compile(r"^(?:¿\s*)?(?:Qué (?:permiten?|devuelve)|Para qué sirve|O que (?:permitem?|retorna)"
                        r"|Para que serve|What does \S+ (?:allow|return))\b")
+# a comparison stem that opens the question: nothing situates it yet
+_DIFFER = re.compile(r"^(?:¿\s*)?(?:Qué diferencia hay entre|Qual é a diferença entre"
+                     r"|What is the difference between)\b")
 _WHAT_IS = re.compile(r"^(?:¿\s*)?(?:Qué (?:es|son|significa)|En qué consiste|O que (?:é|são|significa)|"
                       r"Em que consiste|What (?:is|are|does))\b")
 
@@ -1042,8 +1069,9 @@ def _clause_phrases(segment: str, asked: set[str], lists: bool = True) -> list[s
             m = _DIFFERENTIA.search(item) if len(words(item)) > 6 else None
             if m and _GENUS.match(_PHRASE_LEAD.sub("", item[:m.start()])):
                 parts = [item[m.end():]]  # "una técnica … que utiliza modelos pre-entrenados …": what sets it apart
-            elif m and len(words(item)) > 10:
+            elif m and len(words(item)) > 10 and len(words(item[:m.start()])) >= 4:
                 # "operaciones aplicadas a los datos para modificarlos o prepararlos …": what and what for
+                # (a head of three words is no phrase: "cada vetor vai | para a lista invertida …")
                 parts = [item[:m.start()]] + ([item[m.end():]] if len(words(item[m.end():])) >= 3 else [])
             else:
                 parts = [item]
@@ -1276,13 +1304,20 @@ class OfflineWriter:
         Split M's raters asked for it on every such stem ("Future" could be concurrent.futures'); a
         deck whose code is PyTorch but whose subject is MPI or SLURM gets nothing (v7: "Em PyTorch,
         MPI-1 em 1994 …" was wrong)."""
-        lib = self._deck_library(slide.chunk.source)
+        if _DIFFER.match(prompt):
+            # "¿Qué diferencia hay entre par positivo y pares negativos?" — in what? The deck's subject
+            # (raters of P–T added it to 4 of 6 such stems: "No janelamento de séries temporais, …");
+            # not its library: "En PyTorch, ¿qué diferencia hay entre SimCLR y MoCo?" was struck
+            lib = self._deck_topic(slide.chunk.source)
+        else:
+            lib = self._deck_library(slide.chunk.source)
         if not lib and "«" in prompt:
             # a slide's label asked bare ("O que significa «--requeue»?") by what the deck is about; a
             # definition the course states ("¿Qué es la transferencia de aprendizaje?") names its term
             # whole, and a deck's title need not cover every slide ("Conjuntos de datos" and DDP)
             lib = self._deck_topic(slide.chunk.source)
-        if not lib or fold(lib) in fold(prompt) or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt)) \
+        if not lib or fold(lib) in fold(prompt) \
+                or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt) or _DIFFER.match(prompt)) \
                 or re.search(r"[a-z]\.[a-z]", prompt):
             return prompt  # (a dotted name says its library: "¿Qué es tf.distribute.Strategy?")
         lead = {"pt": "Em", "es": "En"}.get(lang, "In")
@@ -1684,7 +1719,9 @@ class OfflineWriter:
     def _vs_title(slide: Slide) -> tuple[str, str] | None:
         """The two sides an "A vs B" title compares ("FSDP1 vs FSDP2"), or None."""
         m = re.match(r"^(?P<a>[^:]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^:]+)$", slide.title)
-        return (m.group("a").strip(), m.group("b").strip()) if m else None
+        if not m or re.search(r"\s(?:vs\.?|versus)\s", m.group("b")):
+            return None  # (three sides, "BPE vs WordPiece vs Unigram", are no pair)
+        return m.group("a").strip(), m.group("b").strip()
 
     @classmethod
     def _vs_rows(cls, slide: Slide) -> list[Item]:
@@ -1784,6 +1821,8 @@ class OfflineWriter:
         another name), none the course writes as a verb ("BatchNorm calcula estadísticas …"), not a
         condition or an abbreviation ("Si aparecen inf/NaN", "Ex.")."""
         bare = re.sub(r"\s*\([^)]*\)", "", label).strip()
+        if re.search(r"(?i)\s(?:es|son|é|são|is|are|está|están|estão)\s", f" {bare} "):
+            return False  # a clause: "Las mejoras son intercambiables" (compared with "Consistencia" in split P)
         ws = [w for w in words(bare) if fold(w) not in STOPWORDS]
         if not ws or len(ws) > 3 or re.match(r"(?i)^(si|se|if|cuando|quando|when|al|ao|on|en|em|in|durante|during|"
                                               r"antes|before|después|depois|after|ex|p\.|e\.g|i\.e)\b", bare):
@@ -1935,9 +1974,13 @@ class OfflineWriter:
         # (two calls to read side by side; two orderings, "default < reduce-overhead < …", are axes, not things)
         # one difference per list: the first pair of each level of the run
         firsts = [p for i, p in enumerate(pairs) if all(q[0].level != p[0].level for q in pairs[:i])]
+        whole = self._whole(slide.chunk.source)
         for a, b in firsts:
-            la, lb = _lower_first(a.label) if _ARTICLE.match(a.label) else a.label, \
-                _lower_first(b.label) if _ARTICLE.match(b.label) else b.label
+            # a label of plain words the deck also writes in lower case reads as one inside the stem
+            # ("entre geométricas e fotométricas", not "entre Geométricas e Fotométricas")
+            plain = all(x.label[:1].islower() or _plain_words(x.label, whole) or _ARTICLE.match(x.label)
+                        for x in (a, b))
+            la, lb = (_lower_first(x.label) if _ARTICLE.match(x.label) or plain else x.label for x in (a, b))
             answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
             # each side's gist ("espera tras una reducción antes de volver a vigilar"): what a
             # reply must say of it; single words ("evaluaciones", "espera tras") were fragments
@@ -1989,24 +2032,8 @@ class OfflineWriter:
         rows = self._vs_rows(slide)
         # each with the next, the last with the first: a rotation, the same length
         for a, b in zip(real, real[1:] + real[:1], strict=True):
-            if a is b or dangling(b.body) or len(words(b.body)) < 5 or a.level != b.level \
-                    or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
-                continue  # (a sub-bullet's "Remedios: router z-loss, …" is no description of its parent)
-            if _name_reveals(a, b):
-                continue  # "Multiprocesamiento" described as the batch size: false at a glance
-            if a in rows or b in rows:
-                continue  # rows of a comparison table: each row true of something, "false" only by its label
-            if not self._option_like(a.label, slide) or not self._option_like(b.label, slide) \
-                    or fold(a.label) in self._libraries():
-                continue  # "La unidad la decides tú consiste en …", "PyTorch é um emissor …": no term
-            content = [w for w in words(re.sub(r"\s*\([^)]*\)", "", a.label)) if fold(w) not in STOPWORDS]
-            if content and all(everyday_word(w.lower(), lang) or fold(w) in self._libraries() for w in content):
-                continue
-            if re.fullmatch(r"[^\W\d_][^\W\d_A-Z]+", a.label.strip()) and _zipf(a.label.strip(), lang) >= 2.5:
-                # one word of the deck's own language ("Riesgo", "remedios", "variantes", "Paralelismo"):
-                # raters of D–R kept none of 6 such statements; a term ("Oversampling", "transform",
-                # "Node-level", "Placement group") is what a student learns to tell apart
-                continue
+            if a is b or a in rows or b in rows or not self._swappable(a, b, slide, lang, course):
+                continue  # (rows of a comparison table: each row true of something, "false" only by its label)
             plain = _plain_false(a.label, b.body, lang)
             if not plain:
                 continue
@@ -2026,6 +2053,41 @@ class OfflineWriter:
             # it asks both sentences: the one it borrows from is used up too
             out.append(self._draft(slide, a, q, fold(a.label), 1.9 + self._centrality(a.label, slide, course),
                                    also=(b,)))
+
+    def _swappable(self, a: Item, b: Item, slide: Slide, lang: str, course: CourseTerms) -> bool:
+        """``b``'s description said of ``a``'s label makes a false statement worth checking."""
+        if dangling(b.body) or len(words(b.body)) < 5 or a.level != b.level \
+                or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
+            return False  # (a sub-bullet's "Remedios: router z-loss, …" is no description of its parent)
+        if _name_reveals(a, b):
+            return False  # "Multiprocesamiento" described as the batch size: false at a glance
+        if not (self._says_what(a.body, course) and _definitional(b.body, figures=True)):
+            # the statement says what a thing is, and the label's own description does too: a figure,
+            # tip or step on another's label ("«Peticiones heterogéneas» es un forward pass por token …"
+            # beside "prompts de 50 a 100K tokens"; "«Mixed precision» consiste en entrenar con 512x1024
+            # …" beside "~mitad de memoria …") is false at a glance: raters of P–T kept none of 10 swaps
+            return False
+        if not self._option_like(a.label, slide) or not self._option_like(b.label, slide) \
+                or fold(a.label) in self._libraries():
+            return False  # "La unidad la decides tú consiste en …", "PyTorch é um emissor …": no term
+        content = [w for w in words(re.sub(r"\s*\([^)]*\)", "", a.label)) if fold(w) not in STOPWORDS]
+        if content and all(everyday_word(w.lower(), lang) or fold(w) in self._libraries() for w in content):
+            return False
+        # one word of the deck's own language ("Riesgo", "remedios", "variantes", "Paralelismo"): raters
+        # of D–R kept none of 6 such statements; a term ("Oversampling", "transform", "Node-level",
+        # "Placement group") is what a student learns to tell apart
+        return not (re.fullmatch(r"[^\W\d_][^\W\d_A-Z]+", a.label.strip()) and _zipf(a.label.strip(), lang) >= 2.5)
+
+    @staticmethod
+    def _says_what(body: str, course: CourseTerms) -> bool:
+        """A description that says what its label is: :func:`_definitional` (a figure allowed), or a
+        noun phrase with no figure ("reserva atómica de un conjunto de bundles", "metadatos del
+        clúster", "parsing, decodificação, normalização")."""
+        if _definitional(body, figures=True):
+            return True
+        ws = words(body)
+        return len(ws) >= 3 and not re.search(r"\d", body) and body[:1].isalpha() \
+            and course.noun_like(fold(ws[0])) and not course.verb_like(fold(ws[0]))
 
     @staticmethod
     def _trivial(item: Item) -> bool:
@@ -2486,7 +2548,8 @@ class OfflineWriter:
                 continue
             # one clause: "Normalizar las entradas …; ReLU en la _____ tiende a explotar" asked two things
             for s in [c for x in sentences(item.text) or [item.text] for c in re.split(r";\s+", x)]:
-                if not complete_sentence(s, min_words=8, max_words=40) or "?" in s or not _statement_start(s):
+                if not complete_sentence(s, min_words=8, max_words=40) or "?" in s or not _statement_start(s) \
+                        or _refers_back(s):
                     continue
                 first = words(s)[0] if words(s) else ""
                 for w in set(words(s)):
