@@ -691,7 +691,8 @@ _MISTAKES_TITLE = re.compile(r"(?i)\b(?:errores|erros|errors|mistakes|pitfalls|t
                              r"|cuidados|precauciones|precauções|caveats)\b")
 # a sentence that leans on the one before it ("Si no se cumple, …") or has no subject ("Es el …")
 _LEANS_BACK = re.compile(r"(?i)^(?:si no|se n[aã]o|if not|otherwise|de lo contrario|caso contr[aá]rio|en ese caso|"
-                         r"nesse caso|in that case|por eso|por isso|therefore|es|son|é|são|is|are|era|fue|foi)\b")
+                         r"nesse caso|in that case|por eso|por isso|therefore|es|son|é|são|is|are|era|fue|foi|"
+                         r"e|y|and|mas|pero|but)\b")  # ("E all-reduce … seria absurdo": and after what?)
 
 
 def _statement_start(s: str) -> bool:
