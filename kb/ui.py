@@ -247,7 +247,8 @@ def calibration(qc) -> None:
     agreement on them), or the one stored beside the quiz."""
     cal = qc.calibration
     if not qc.refitted:
-        message(f"kb: grading with the calibration in {qc.path} ({cal.examples} teacher-graded replies)")
+        message(f"kb: grading with the calibration in {qc.path} ({cal.examples} teacher-graded replies)"
+                + _graded_like_note(cal))
         return
     loo, base = cal.agreement.get("leave_one_out"), cal.agreement.get("default")
     line = f"kb: calibrated on {cal.examples} teacher-graded replies, saved to {qc.path}"
@@ -255,7 +256,16 @@ def calibration(qc) -> None:
         line += (f"; agreement with your grades, leave-one-out: exact {loo['exact']:.2f}, QWK {loo['qwk']:.2f}, "
                  f"mean {loo['kb_mean']:.2f} vs your {loo['teacher_mean']:.2f} (default level: exact "
                  f"{base['exact']:.2f}, QWK {base['qwk']:.2f}, mean {base['kb_mean']:.2f})")
-    message(line)
+    message(line + _graded_like_note(cal))
+
+
+def _graded_like_note(cal) -> str:
+    """Where the teacher's graded replies grade the replies like them (questions with enough of them)."""
+    from .grading.offline import GRADED_LIKE_MIN
+
+    n = sum(len(v) >= GRADED_LIKE_MIN for v in cal.graded.values())
+    return (f"; on {n} question{'s' * (n != 1)} with {GRADED_LIKE_MIN}+ graded replies, a reply like one you graded "
+            f"is graded partly like it") if n else ""
 
 
 def class_report(report, paths: dict | None = None) -> None:

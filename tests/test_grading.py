@@ -592,6 +592,26 @@ def test_a_reply_like_one_the_teacher_graded_is_graded_like_it(grader, quiz, tmp
         OfflineGrader(grader.embedder, grader.cal, few.adjust([q.id])), q, near_wrong).score, abs=1e-6)
 
 
+def test_kb_grade_says_where_graded_replies_grade_the_replies_like_them(tmp_path):
+    quiz_path = tmp_path / "q.json"
+    quiz_path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
+    rows = [("question_id", "answer", "points")] + [("gil", r, p) for r, p in [
+        ("Uma trava do interpretador.", 3), ("Só uma thread por vez.", 3), ("O lock global do Python.", 3),
+        ("Trava global do CPython.", 3), ("Uma biblioteca de gráficos.", 0), ("Um tipo de GPU.", 0),
+        ("Algo do Python.", 1), ("Um compilador.", 0), ("Serve para threads.", 1), ("Limita threads em CPU.", 3)]]
+    graded = _write_csv(tmp_path / "graded.csv", rows)
+    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "Um tipo de GPU!")])
+    r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "--calibrate", str(graded), "-o",
+                str(tmp_path / "R")], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "on 1 question with 10+ graded replies, a reply like one you graded is graded partly like it" \
+        in " ".join(r.stderr.split())
+    stored = json.loads((tmp_path / "q.calibration").read_text(encoding="utf-8"))
+    assert stored["schema"] == 2 and ["Um tipo de GPU.", 0] in stored["graded"]["gil"]
+    r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "-o", str(tmp_path / "R2")], cwd=tmp_path)
+    assert r.returncode == 0 and "graded partly like it" in " ".join(r.stderr.split())  # the stored ones, next run
+
+
 def _scored(g, q, reply):
     from types import SimpleNamespace
 
