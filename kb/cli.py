@@ -386,7 +386,8 @@ def grade(
     csv_dialect: str = typer.Option("comma", "--csv-dialect", help="grades.csv as comma (UTF-8, ',') or excel-eu "
             "(BOM, ';', decimal comma: Excel in pt/es)."),
     calibrate: Path | None = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, "
-            "points 0-3): refit this quiz's grade levels, stored beside it."),
+            "points 0-3): refit this quiz's grade levels, stored beside it with your graded replies (from 10 "
+            "per question, a reply like one you graded is graded partly like it)."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
