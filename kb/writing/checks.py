@@ -444,6 +444,10 @@ _BARE_DIFFER = re.compile(r"^¿?(?:Qué diferencia hay entre|Qual é a diferenç
                           re.I)
 
 
+# a name written as code: CamelCase ("TorchServe", "AOTInductor"), an acronym with digits, a dotted name
+_CODE_SIDE = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+|[A-Z]{2,}[0-9]*[a-z]*|[A-Za-z]+(?:\.[A-Za-z0-9_]+)+")
+
+
 def no_context(q: Question) -> str | None:
     """A question whose subject is ambiguous without saying what it is about."""
     m = re.match(r"^(?:En|Em|In)\s+«([^»]+)»", q.prompt)
@@ -461,7 +465,10 @@ def no_context(q: Question) -> str | None:
         # "¿… entre Escalar y Vetorizado?": of what? Two sides that say it themselves ("entre
         # reproducibilidad bitwise y reproducibilidad estadística") stand alone
         pair = re.search(r"(?:entre|between)\s+(?P<a>.+?)\s+(?:y|e|and)\s+(?P<b>[^?]+)\?", q.prompt)
-        if not pair or any(len(words(pair.group(x))) < 2 for x in ("a", "b")):
+        sides = [pair.group(x).strip() for x in ("a", "b")] if pair else []
+        # (a code name beside another name says what they are: "entre TorchServe e Triton")
+        named = bool(sides) and any(_CODE_SIDE.fullmatch(x) for x in sides) and all(x[:1].isupper() for x in sides)
+        if not pair or any(len(words(x)) < 2 for x in sides) and not named:
             return "no-context"
     return None
 

@@ -366,7 +366,19 @@ def _title_subject(title: str, texts: Sequence[str]) -> str:
     want = {fold(head), fold(head).rstrip("s")}
     seen = Counter(w for t in texts for w in re.findall(r"\b[A-Za-z]{3,}\b", t)
                    if fold(w) in want and not w.isupper() and not w.islower())
-    return max(seen, key=lambda w: (bool(re.search(r"[a-z][A-Z]|^[A-Z]{2}[a-z]", w)), seen[w])) if seen else ""
+    if not seen:
+        return ""
+    best = max(seen, key=lambda w: (bool(re.search(r"[a-z][A-Z]|^[A-Z]{2}[a-z]", w)), seen[w]))
+    if not re.search(r"[a-z][A-Z]|^[A-Z]{2}[a-z]", best):
+        # a plain word the text writes in lower case more often than as a name inside a sentence is a
+        # section's heading, no name: "Datos: formatos de anotación", "Storage: volumes e PVC" (both
+        # raters of split U: "'En Datos' is a slide title"); "Keras: Layers y Models" keeps Keras
+        low = sum(len(re.findall(rf"(?<!import )(?<![\w.]){re.escape(best.lower())}\b(?![.(_])", t))
+                  for t in texts)  # (not as code: "import ray", "ray.init()")
+        inside = sum(len(re.findall(rf"[a-zà-ÿ,;] {re.escape(best)}\b", t)) for t in texts)
+        if low > inside:
+            return ""
+    return best
 
 
 def q_unsituated(prompt: str) -> bool:
@@ -730,7 +742,9 @@ def _library_code(text: str, source: str | None = None) -> bool:
     camel = [w for w in words(text) if re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+", w)]
     if source is None:
         return bool(camel)
-    return any(re.search(rf"(?:\.{w}\b|\b{w}\s*\()", source) for w in camel)
+    # (a call has no space before its bracket: "OnFailure (Always não é permitido)", "SimSiam (Chen y He,
+    # 2021)" are prose — "Em PyTorch, o que significa «restartPolicy em Job»?" in a deck on Kubernetes)
+    return any(re.search(rf"(?:\.{w}\b|\b{w}\()", source) for w in camel)
 
 
 # title words that say what kind of slide it is, not what it is about ("Motivación: …")
@@ -1283,7 +1297,9 @@ class OfflineWriter:
 
             def is_name(w: str) -> bool:  # written with its capital inside sentences more often than without
                 inside = len(re.findall(rf"[a-zà-ÿ,;] {re.escape(w)}\b", text))
-                return inside > len(re.findall(rf"\b{re.escape(w.lower())}\b", text))
+                # (not as code: "import ray", "ray.init()" leave Ray a name)
+                low = len(re.findall(rf"(?<!import )(?<![\w.]){re.escape(w.lower())}\b(?![.(_])", text))
+                return inside > low
 
             cache[source] = deck_topic(title, is_name=is_name)
         return cache[source]
@@ -1308,8 +1324,10 @@ class OfflineWriter:
         if _DIFFER.match(prompt):
             # "¿Qué diferencia hay entre par positivo y pares negativos?" — in what? The deck's subject
             # (raters of P–T added it to 4 of 6 such stems: "No janelamento de séries temporais, …");
-            # not its library: "En PyTorch, ¿qué diferencia hay entre SimCLR y MoCo?" was struck
-            lib = self._deck_topic(slide.chunk.source)
+            # the library only where the sides are its code ("Em PyTorch, … ColwiseParallel e
+            # RowwiseParallel?"): "En PyTorch, ¿qué diferencia hay entre SimCLR y MoCo?" was struck
+            code = _library_code(prompt, self._whole(slide.chunk.source))
+            lib = (self._framework(slide) if code else "") or self._deck_topic(slide.chunk.source)
         else:
             lib = self._deck_library(slide.chunk.source)
         if not lib and "«" in prompt:
@@ -1400,11 +1418,21 @@ class OfflineWriter:
             subject = lib
         if not subject and plain and self._uses(plain, slide.chunk.source) >= 2:
             subject = plain
+        subject = self._not_a_section(subject, slide.chunk.source, lang)
         if not subject or self._names(rest, subject):
             # no subject a student knows, or the stem already names it ("En batching, ¿… Batching
             # estático …?"): the stem stands alone
             return f"{prompt[:m.start()]}{_upper_first(rest)}"
         return f"{prompt[:m.start()]}{m.group('lead')} {subject}, {rest}"
+
+    def _not_a_section(self, subject: str, source: str, lang: str) -> str:
+        """One everyday word of a title is the slide's section, not what the course is about ("En
+        datos, …", "Em storage, …": both raters of split U, "a slide title"): the deck's subject
+        instead; any other subject as it is."""
+        if subject[:1].islower() and len(words(subject)) == 1 and not _TECH.match(subject) \
+                and any(everyday_word(subject.lower(), x) for x in (lang, "en")):
+            return self._deck_topic(source)
+        return subject
 
     @staticmethod
     def _names(text: str, subject: str) -> bool:
