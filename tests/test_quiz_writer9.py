@@ -12,7 +12,11 @@ of those decks (rendered from eval/heldout_decks/*.txt, as eval/deck_pdf.py rend
   added the deck's subject to 4 of 6 such stems; and a clause compared as if it were a term ("entre
   Consistencia y las mejoras son intercambiables", both DROP);
 - a list's capital kept inside a stem ("entre Geométricas e Fotométricas");
-- a phrase concept cut at a preposition of place ("cada vetor vai" | "para a lista invertida …").
+- a phrase concept cut at a preposition of place ("cada vetor vai" | "para a lista invertida …");
+- split U (detection_es, kubernetes_pt; rated at 167019d): a slide title's section word as the stem's
+  setting ("En Datos, «PASCAL VOC» es …", "Em Storage, o que significa «ReadWriteOnce (RWO)»?": all
+  four raters' ratings said "a slide title"), and the library of a deck's code for a Kubernetes field
+  ("Em PyTorch, o que significa «restartPolicy em Job»?": "OnFailure (Always …)" read as a call).
 """
 
 from __future__ import annotations
@@ -21,13 +25,13 @@ import pytest
 
 from kb.config import Settings
 from kb.workspace import open_workspace
-from kb.writing.offline import _plain_words, _refers_back, phrase_concepts
+from kb.writing.offline import _library_code, _plain_words, _refers_back, _title_subject, phrase_concepts
 
 from .conftest import course_with_decks, heldout_decks, write_offline
 
 pytestmark = pytest.mark.slow
 
-DECKS = ("llmserve_es", "quant_es", "segment_es", "ssl_es", "timeseries_pt")
+DECKS = ("llmserve_es", "quant_es", "segment_es", "ssl_es", "timeseries_pt", "detection_es", "kubernetes_pt")
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +79,20 @@ def test_a_short_head_is_not_cut_from_its_place():
                           "nprobe centróides mais próximos da query e varre só essas listas.",
                           "Em IVF, qual é a diferença entre add e search?")
     assert "cada vetor vai" not in got and got[0].startswith("cada vetor vai para a lista invertida"), got
+
+
+def test_a_section_word_is_no_setting_the_decks_subject_is(written):
+    det, k8s = _prompts(written, "detection_es"), _prompts(written, "kubernetes_pt")
+    assert not any(p.startswith(("En Datos", "En datos")) or " En Datos," in p for p in det), det
+    assert not any(p.startswith(("Em Storage", "Em storage")) for p in k8s), k8s
+    assert "Em Kubernetes para treinamento distribuído de modelos, o que significa «ReadWriteOnce (RWO)»?" in k8s
+    assert not any(p.startswith("Em PyTorch") and "restartPolicy" in p for p in k8s), k8s
+    texts = ["• Datos de entrenamiento: los datos se anotan …", "Formatos de datos: COCO, VOC", "los datos"]
+    assert _title_subject("Datos: formatos de anotación", texts) == ""
+    assert _title_subject("Keras: Layers y Models", ["En Keras, un modelo …", "import keras", "Keras: API"]) == "Keras"
+
+
+def test_a_bracket_after_a_space_is_prose_not_a_call():
+    deck = "restartPolicy em Job: Never ou OnFailure (Always não é permitido)\nloader = DataLoader(ds)"
+    assert not _library_code("Never ou OnFailure (Always não é permitido)", deck)
+    assert _library_code("a classe DataLoader", deck)
