@@ -56,6 +56,7 @@ def test_a_cloze_does_not_lean_on_the_line_above(written):
     assert _refers_back("En pesos, ambos cuantizan por grupos (típicamente group_size = 128)")
     assert _refers_back("Esto evita recompilar el grafo en cada paso del entrenamiento")
     assert not _refers_back("GPTQ y AWQ cuantizan los pesos por grupos de 128 columnas")
+    assert not _refers_back("El modelo está en la GPU y los datos en la CPU del nodo")
     assert not any("ambos cuantizan" in p for p in _prompts(written, "llmserve_es", "cloze"))
 
 

@@ -561,7 +561,8 @@ def _plain_words(label: str, text: str) -> bool:
 def _refers_back(sentence: str) -> bool:
     """The sentence leans on what came before it: a pronoun or demonstrative among its first four
     words ("En pesos, ambos cuantizan …", "Esto evita …", "Este método …")."""
-    return any(_REFERS_BACK.match(fold(w)) for w in words(sentence)[:4])
+    # (accents kept: "está" is a verb, "esta" a demonstrative)
+    return any(_REFERS_BACK.match(w.lower()) for w in words(sentence)[:4])
 
 
 def _action_label(label: str) -> bool:
