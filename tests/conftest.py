@@ -201,6 +201,16 @@ def write_offline(ws, sources: dict[str, int]) -> dict[str, dict]:
     return out
 
 
+def write_heldout_decks(root: Path, decks, course_home: Path, n: int = 12) -> dict[str, dict]:
+    """:func:`write_offline` on a workspace at ``root`` holding the sample course and the held-out
+    ``decks`` (eval/heldout_decks/), each asked ``-n n`` with ``--source``, as the rated splits were."""
+    from kb.config import Settings
+    from kb.workspace import open_workspace
+
+    root = course_with_decks(root, heldout_decks(decks), course_home)
+    return write_offline(open_workspace(Settings(home=root / ".kb")), {f"corpora/{name}.pdf": n for name in decks})
+
+
 def run_kb(args, cwd, input=None, env=None) -> CliResult:
     """Run the real ``kb`` command line in this process (typer's CliRunner), from ``cwd``.
 

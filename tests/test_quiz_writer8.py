@@ -30,10 +30,8 @@ import re
 
 import pytest
 
-from kb.config import Settings
 from kb.quiz import Question
 from kb.text import sentences
-from kb.workspace import open_workspace
 from kb.writing.checks import thin_concepts
 from kb.writing.offline import (
     _library_code,
@@ -45,7 +43,7 @@ from kb.writing.offline import (
     term_like,
 )
 
-from .conftest import course_with_decks, heldout_decks, write_offline
+from .conftest import write_heldout_decks
 
 pytestmark = pytest.mark.slow
 
@@ -54,8 +52,7 @@ DECKS = ("hpo_pt", "profiling_es", "mlops_es", "moe_es", "numba_pt", "rnn_es", "
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory, course_template):
-    root = course_with_decks(tmp_path_factory.mktemp("w8"), heldout_decks(DECKS), course_template / ".kb")
-    return write_offline(open_workspace(Settings(home=root / ".kb")), {f"corpora/{name}.pdf": 12 for name in DECKS})
+    return write_heldout_decks(tmp_path_factory.mktemp("w8"), DECKS, course_template / ".kb")
 
 
 def _drafts(written, deck):

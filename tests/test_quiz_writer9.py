@@ -23,11 +23,9 @@ from __future__ import annotations
 
 import pytest
 
-from kb.config import Settings
-from kb.workspace import open_workspace
 from kb.writing.offline import _library_code, _plain_words, _refers_back, _title_subject, phrase_concepts
 
-from .conftest import course_with_decks, heldout_decks, write_offline
+from .conftest import write_heldout_decks
 
 pytestmark = pytest.mark.slow
 
@@ -36,8 +34,7 @@ DECKS = ("llmserve_es", "quant_es", "segment_es", "ssl_es", "timeseries_pt", "de
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory, course_template):
-    root = course_with_decks(tmp_path_factory.mktemp("w9"), heldout_decks(DECKS), course_template / ".kb")
-    return write_offline(open_workspace(Settings(home=root / ".kb")), {f"corpora/{name}.pdf": 12 for name in DECKS})
+    return write_heldout_decks(tmp_path_factory.mktemp("w9"), DECKS, course_template / ".kb")
 
 
 def _prompts(written, deck, kind=None):
