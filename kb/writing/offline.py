@@ -36,8 +36,8 @@ from typing import Any
 from ..quiz import Question
 from ..records import Chunk, content_hash
 from ..text import STOPWORDS, STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, looks_like_code_line, sentences, words
-from .checks import IMPERATIVE as _IMPERATIVE
 from .checks import (
+    _BARE_DIFFER,
     _stems4,
     _zipf,
     defects,
@@ -53,6 +53,7 @@ from .checks import (
     unglue,
     vocabulary,
 )
+from .checks import IMPERATIVE as _IMPERATIVE
 from .generate import (
     _EXERCISE_HEADING,
     CourseTerms,
@@ -373,9 +374,7 @@ def _title_subject(title: str, texts: Sequence[str]) -> str:
         # a plain word the text writes in lower case more often than as a name inside a sentence is a
         # section's heading, no name: "Datos: formatos de anotación", "Storage: volumes e PVC" (both
         # raters of split U: "'En Datos' is a slide title"); "Keras: Layers y Models" keeps Keras
-        low = sum(len(re.findall(rf"(?<!import )(?<![\w.]){re.escape(best.lower())}\b(?![.(_])", t))
-                  for t in texts)  # (not as code: "import ray", "ray.init()")
-        inside = sum(len(re.findall(rf"[a-zà-ÿ,;] {re.escape(best)}\b", t)) for t in texts)
+        inside, low = name_uses(best, "\n".join(texts))
         if low > inside:
             return ""
     return best
@@ -547,14 +546,21 @@ _REFERS_BACK = re.compile(r"^(?:ambos|ambas|both|isso|isto|esto|eso|ello|this|th
                           r"estas|estes|esse|essa|esses|essas|ese|esa|esos|esas|aquele|aquela|aquel)$")
 
 
+def name_uses(word: str, text: str) -> tuple[int, int]:
+    """How often ``text`` writes ``word`` with its capital inside a sentence ("…, Keras …") and in
+    lower case outside code ("import ray", "ray.init()", "triton.jit" are code, not prose): the
+    evidence that a capitalised word is a name."""
+    inside = len(re.findall(rf"[a-zà-ÿ,;] {re.escape(word)}(?![\w-])", text))
+    low = len(re.findall(rf"(?<!import )(?<![\w.-]){re.escape(_lower_first(word))}(?![\w(.-])", text))
+    return inside, low
+
+
 def _plain_words(label: str, text: str) -> bool:
     """A capitalised label of plain lower-case words ("Geométricas", "Par positivo") that ``text``
-    writes with a lower-case first letter more often than with a capital inside a sentence: a
-    list's capital, not a name's ("Triton" beside "import triton")."""
+    writes in lower case more often than as a name (:func:`name_uses`): a list's capital, not a name's."""
     if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-záéíóúàâêôãõçñü]+(?: [a-záéíóúàâêôãõçñü-]+)*", label):
         return False
-    low = len(re.findall(rf"(?<![\w.-]){re.escape(_lower_first(label))}(?![\w(-])", text))
-    inside = len(re.findall(rf"[a-zà-ÿ,;] {re.escape(label)}(?![\w-])", text))
+    inside, low = name_uses(label, text)
     return low > inside
 
 
@@ -717,9 +723,6 @@ def _statement_start(s: str) -> bool:
 # what a thing is for or gives back, as bare as "what is" ("O que permite on_fit_config_fn?")
 _WHAT_FOR = re.compile(r"^(?:¿\s*)?(?:Qué (?:permiten?|devuelve)|Para qué sirve|O que (?:permitem?|retorna)"
                        r"|Para que serve|What does \S+ (?:allow|return))\b")
-# a comparison stem that opens the question: nothing situates it yet
-_DIFFER = re.compile(r"^(?:¿\s*)?(?:Qué diferencia hay entre|Qual é a diferença entre"
-                     r"|What is the difference between)\b")
 _WHAT_IS = re.compile(r"^(?:¿\s*)?(?:Qué (?:es|son|significa)|En qué consiste|O que (?:é|são|significa)|"
                       r"Em que consiste|What (?:is|are|does))\b")
 
@@ -1297,9 +1300,7 @@ class OfflineWriter:
             text = self._whole(source)
 
             def is_name(w: str) -> bool:  # written with its capital inside sentences more often than without
-                inside = len(re.findall(rf"[a-zà-ÿ,;] {re.escape(w)}\b", text))
-                # (not as code: "import ray", "ray.init()" leave Ray a name)
-                low = len(re.findall(rf"(?<!import )(?<![\w.]){re.escape(w.lower())}\b(?![.(_])", text))
+                inside, low = name_uses(w, text)
                 return inside > low
 
             cache[source] = deck_topic(title, is_name=is_name)
@@ -1322,7 +1323,7 @@ class OfflineWriter:
         Split M's raters asked for it on every such stem ("Future" could be concurrent.futures'); a
         deck whose code is PyTorch but whose subject is MPI or SLURM gets nothing (v7: "Em PyTorch,
         MPI-1 em 1994 …" was wrong)."""
-        if _DIFFER.match(prompt):
+        if _BARE_DIFFER.match(prompt):
             # "¿Qué diferencia hay entre par positivo y pares negativos?" — in what? The deck's subject
             # (raters of P–T added it to 4 of 6 such stems: "No janelamento de séries temporais, …");
             # the library only where the sides are its code ("Em PyTorch, … ColwiseParallel e
@@ -1337,7 +1338,7 @@ class OfflineWriter:
             # whole, and a deck's title need not cover every slide ("Conjuntos de datos" and DDP)
             lib = self._deck_topic(slide.chunk.source)
         if not lib or fold(lib) in fold(prompt) \
-                or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt) or _DIFFER.match(prompt)) \
+                or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt) or _BARE_DIFFER.match(prompt)) \
                 or re.search(r"[a-z]\.[a-z]", prompt):
             return prompt  # (a dotted name says its library: "¿Qué es tf.distribute.Strategy?")
         lead = {"pt": "Em", "es": "En"}.get(lang, "In")
