@@ -426,8 +426,8 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
                 code.append((indent, text))
                 continue
             flush_code()
-        if text and not strip_bullet(text)[0] and looks_like_code_line(text) and not _prose_like(text) \
-                and not _continues(prose, indent):
+        if text and not strip_bullet(text)[0] and (looks_like_code_line(text) or _pasted_command(text, indent, prose)) \
+                and not _prose_like(text) and not _continues(prose, indent):
             flush_prose()
             code.append((indent, text))
             continue
@@ -441,6 +441,23 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
 # _PROSE_STOPWORD_SHARE of them are stop-words. Set by hand, not measured.
 _PROSE_MIN_WORDS = 6
 _PROSE_STOPWORD_SHARE = 0.3
+
+
+# a shell command: a program, up to three arguments, then a flag ("kubectl get nodes -o …", "torchrun
+# --nnodes=2:4 …")
+_SHELL_COMMAND = re.compile(r"^[a-z][\w.-]*(?:\s+[^\s-]\S*){0,3}\s+--?[A-Za-z][\w-]*(?:[=\s]|$)")
+
+
+def _pasted_command(text: str, indent: int, prose: list[tuple[int, str]]) -> bool:
+    """A shell command pasted under a bullet, not the bullet's wrapped rest: a command indented deeper
+    than the bullet's text, or any line continued with a backslash. Read as the bullet's rest,
+    "Conferir quantas GPUs cada nó oferece kubectl get nodes -o …" became a cloze on a column name
+    (split U); a wrapped line that opens on a flag ("herda --cpus-per-task do sbatch; …") stays prose."""
+    if re.search(r"\s\\$", text):
+        return True
+    last = next(((ind, t) for ind, t in reversed(prose) if t), None)
+    column = last[0] + (2 if last and strip_bullet(last[1])[0] else 0) if last else 0
+    return bool(_SHELL_COMMAND.match(text)) and indent > column
 
 
 def _prose_like(text: str) -> bool:

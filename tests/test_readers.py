@@ -408,3 +408,32 @@ def test_a_passage_keeps_its_documents_language_and_variables_are_no_words():
     # a passage that clearly says another language keeps it (an English abstract in a Portuguese summary)
     english = "This is the abstract of the paper, and it is written in English for the readers of the chapter. " * 3
     assert _passage_language(english, "pt") == "en"
+
+
+def test_a_shell_command_under_a_bullet_is_code_not_the_bullets_rest():
+    """Held-out split U (kubernetes_pt): "• Conferir quantas GPUs cada nó oferece" with the command pasted
+    under it was read as one sentence, "… oferece kubectl get nodes -o custom-columns='NOME:…'", and
+    asked as a cloze on the column name "NOME"; a command continued with "\\" under a sub-bullet too.
+    A wrapped line that opens on a flag ("herda --cpus-per-task …", slurm_pt) is the bullet's rest."""
+    from kb.readers import split_slide
+
+    raw = "\n".join([
+        "GPUs no Kubernetes: device plugin",
+        "• Conferir quantas GPUs cada nó oferece",
+        "    kubectl get nodes -o custom-columns='NOME:.metadata.name'",
+        "  • Nó sai ou entra -> todos os workers reiniciam e refazem o",
+        "    rendezvous",
+        "    torchrun --nnodes=2:4 --nproc_per_node=8 \\",
+        "      --rdzv-id=bert-ddp src/train.py",
+        "• Cuidado de versão: em alguns releases o srun não",
+        "  herda --cpus-per-task do sbatch; passe explicitamente",
+    ])
+    title, parts = split_slide(raw)
+    code = [t for t, is_code in parts if is_code]
+    prose = "\n".join(t for t, is_code in parts if not is_code)
+    assert code == ["kubectl get nodes -o custom-columns='NOME:.metadata.name'",
+                    "torchrun --nnodes=2:4 --nproc_per_node=8 \\\n  --rdzv-id=bert-ddp src/train.py"]
+    assert "kubectl" not in prose and "torchrun" not in prose
+    assert "• Conferir quantas GPUs cada nó oferece\n" in prose
+    assert "refazem o rendezvous\n" in prose
+    assert "o srun não herda --cpus-per-task do sbatch; passe explicitamente" in prose

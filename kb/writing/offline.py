@@ -761,18 +761,18 @@ _RHETORIC_HEAD = frozenset("""codigo code motivacion motivacao motivation arquit
     conclusoes recap nota notas note notes""".split())
 
 
-def title_topic(title: str, mentions: Callable[[str], int], libraries: frozenset[str] = frozenset()) -> str:
-    """The subject a slide title names, to situate a stem ("En …, ¿…?"); "" when it names none a
-    student knows. A "Topic: aspect" title's head when it is a code name or acronym ("torch.export:
-    captura de grafo completo" → "torch.export", "NCCL: …") or a term the source's text itself says
-    at least twice (``mentions``: "Cuantización: conceptos básicos" → "cuantización"), never the
-    kind of slide ("Motivación: …"); else the tail of a "Section: topic" title where the tail is
-    said twice or the section names a library ("Distributed training en TF: Data parallelism" →
-    "data parallelism"); else a title that is one code name ("ReduceLROnPlateau") or the one
-    module a title names ("AdamW y otros optimizadores de torch.optim" → "torch.optim"). The
-    title's own wording ("Coletivas em cada estratégia de paralelismo") is no subject: raters read
-    "En conceptos básicos, …" as noise. A library (``libraries``, folded, with the capitals that
-    abbreviate it) is no topic: the stem names it only where it asks its code."""
+def title_topic(title: str, mentions: Callable[..., int], libraries: frozenset[str] = frozenset()) -> str:
+    """The subject a slide title names, to situate a stem ("En …, ¿…?"); "" when it names none a student knows.
+    A "Topic: aspect" title's head when it is a code name or acronym ("torch.export: captura de grafo
+    completo" → "torch.export", "NCCL: …") or a term the source's text itself says at least twice
+    (``mentions(phrase, titles=…)``; titles count only for a name: "Cuantización: conceptos básicos" →
+    "cuantización"), never the kind of slide ("Motivación: …"); else the tail of a "Section: topic"
+    title where the tail is said twice or the section names a library ("Distributed training en TF: Data
+    parallelism" → "data parallelism"); else a title that is one code name ("ReduceLROnPlateau") or the
+    one module a title names ("AdamW y otros optimizadores de torch.optim" → "torch.optim"). The title's
+    own wording ("Coletivas em cada estratégia de paralelismo") is no subject: raters read "En conceptos
+    básicos, …" as noise. A library (``libraries``, folded, with the capitals that abbreviate it) is no
+    topic: the stem names it only where it asks its code."""
     t = re.sub(r"\s*\([^)]*\)", "", title).strip()
     head = t.split(":", 1)[0].strip() if ":" in t else ""
     tail = re.sub(r"\s*\([^)]*\)", "", t.split(":", 1)[1]).strip() if head else ""
@@ -782,8 +782,11 @@ def title_topic(title: str, mentions: Callable[[str], int], libraries: frozenset
         named = [w for w in hw if (_TECH.match(w) or re.search(r"[a-z][A-Z]", w)) and fold(w) not in libraries]
         if len(hw) == 1 and named:
             return head
-        if 1 <= len(hw) <= 3 and mentions(head) >= 2:
-            plain = not named and not any(w[:1].isupper() for w in hw[1:])  # "Ray Data" is a name
+        plain = not named and not any(w[:1].isupper() for w in hw[1:])  # "Ray Data" is a name
+        # a plain phrase must be said by the slides' text, not only by their titles: "Hiperparámetros
+        # clave (I): …" and "(II): …" name a section twice, and "En Hiperparámetros clave, …" situated
+        # 3 of split V's 4 questions
+        if 1 <= len(hw) <= 3 and mentions(head, titles=not plain) >= 2:
             # ("Cuantización" → "cuantización", "Streams" → "streams"; a name keeps its capital: "Numba")
             return _lower_first(head) if plain and common_word(hw[0]) and not head[1:2].isupper() else head
     if tail and 1 <= len(words(tail)) <= 4 and not generic_title(tail) \
@@ -792,7 +795,7 @@ def title_topic(title: str, mentions: Callable[[str], int], libraries: frozenset
         return _plain_title(tail)
     if named:
         return named[0]
-    aliases = re.findall(r"\(([A-Z][A-Z0-9]+)\)", title)
+    aliases = [a for a in re.findall(r"\(([A-Z][A-Z0-9]+)\)", title) if not re.fullmatch(r"[IVX]+", a)]  # not "(II)"
     if len(aliases) == 1 and fold(aliases[0]) not in libraries:
         return aliases[0]  # "Data Parallel clássico (DDP) e a redundância": what the slide is about is DDP
     if not head and len(words(t)) == 1 and (_TECH.match(t) or re.search(r"[a-z][A-Z]", t)) and fold(t) not in libraries:
@@ -1472,17 +1475,19 @@ class OfflineWriter:
             return True  # keras.layers, layers.Dense
         return term_like(label, lambda phrase: self._uses(phrase, slide.chunk.source), slide.chunk.lang)
 
-    def _uses(self, phrase: str, source: str) -> int:
-        """How many distinct lines (and titles) of the source say ``phrase`` other than as a label ("Volume:
-        …" is the slide naming its bullet, not the course using a term); overlapping passages
-        repeat lines, so each line counts once."""
+    def _uses(self, phrase: str, source: str, titles: bool = True) -> int:
+        """How many distinct lines (and titles, unless ``titles`` is false) of the source say ``phrase``
+        other than as a label ("Volume: …" is the slide naming its bullet, not the course using a
+        term); overlapping passages repeat lines, so each line counts once."""
         cache = self._course.__dict__.setdefault("_lines", {})
         if source not in cache:
             # (not the agenda or the title slide: "Loop de treino completo" in an agenda is a title again)
-            cache[source] = {fold(ln.strip(" •-*")) for c in self._course.by_source.get(source, []) if passage_usable(c)
-                             or c.is_code for ln in f"{c.text}\n{c.locator.heading or ''}".split("\n") if ln.strip()}
+            usable = [c for c in self._course.by_source.get(source, []) if passage_usable(c) or c.is_code]
+            heads = {fold(c.locator.heading or "") for c in usable}
+            body = {fold(ln.strip(" •-*")) for c in usable for ln in c.text.split("\n") if ln.strip()}
+            cache[source] = (body | heads) - {""}, body - heads
         want = fold(phrase)
-        return sum(1 for ln in cache[source] if want in ln and not ln.startswith(want + ":"))
+        return sum(1 for ln in cache[source][0 if titles else 1] if want in ln and not ln.startswith(want + ":"))
 
     def _option_like(self, label: str, slide: Slide) -> bool:
         """A sibling label that can stand as a wrong option beside a term: a term, or a short noun
@@ -1507,7 +1512,8 @@ class OfflineWriter:
     def _topic(self, slide: Slide) -> str:
         """What the slide's title says the slide is about, as a stem may name it (:func:`title_topic`),
         judged against how often the source's text says it."""
-        return title_topic(slide.title, lambda phrase: self._uses(phrase, slide.chunk.source), self._libraries())
+        return title_topic(slide.title, lambda phrase, titles=True: self._uses(phrase, slide.chunk.source, titles),
+                           self._libraries())
 
     def _answer_concepts(self, concepts: Sequence[str], prompt: str, answer: str,
                          top_up: bool = True) -> tuple[str, ...]:
