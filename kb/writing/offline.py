@@ -385,6 +385,15 @@ def q_unsituated(prompt: str) -> bool:
     return not re.match(r"^(?:¿\s*)?(?:En|Em|In)\s", prompt)
 
 
+def _spelled_in(ident: str, description: str, others: Sequence[str]) -> bool:
+    """A word of the description opens a part of the code name and of no other option's: "columnas" →
+    colsample_bytree among subsample, reg_lambda, reg_alpha."""
+    def opens(name: str, w: str) -> bool:
+        return any(len(p) >= 3 and fold(w)[:3] == p[:3] for p in re.split(r"[_\W]+", name.lower()))
+    return any(len(w) >= 4 and fold(w) not in STOPWORDS and opens(ident, w) and not any(opens(o, w) for o in others)
+               for w in words(description))
+
+
 def _skeleton(w: str) -> str:
     return fold(w)[:1] + re.sub(r"[aeiouy]", "", fold(w)[1:])
 
@@ -653,6 +662,18 @@ def _english_adjective(label: str) -> bool:
     w = label.strip()
     return " " not in w and w.isascii() and w[:1].isupper() and not w[1:2].isupper() \
         and bool(re.search(r"(ic|ed|ous|ive|able|ible)$", w.lower()))
+
+
+# a header bullet over the places the slide's subject is used ("• Usos", "• Aplicações"): its sub-bullets'
+# labels are those places, no terms the slide defines
+_USES_HEADER = re.compile(r"(?i)^(?:usos|uso|aplicaciones|aplicações|aplicacoes|applications|uses|casos de uso|"
+                          r"use cases)(?:\s+\w+){0,2}:?$")
+
+
+def _under_uses(slide: Slide, it: Item) -> bool:
+    """The item is a sub-bullet of a header that lists uses ("• Usos" / "  • NMS: decidir si …")."""
+    above = [x for x in slide.items if x.index < it.index and x.index < 1000 and x.level < it.level]
+    return it.level > 0 and bool(above) and not above[-1].label and bool(_USES_HEADER.match(above[-1].text))
 
 
 def _restates_label(item: Item) -> bool:
@@ -1335,10 +1356,11 @@ class OfflineWriter:
             lib = (self._framework(slide) if code else "") or self._deck_topic(slide.chunk.source)
         else:
             lib = self._deck_library(slide.chunk.source)
-        if not lib and "«" in prompt:
+        if not lib and ("«" in prompt or re.fullmatch(r"(?:¿\s*)?(?:Qué es|O que é|What is)\s+[\w-]+\?", prompt)):
             # a slide's label asked bare ("O que significa «--requeue»?") by what the deck is about; a
             # definition the course states ("¿Qué es la transferencia de aprendizaje?") names its term
-            # whole, and a deck's title need not cover every slide ("Conjuntos de datos" and DDP)
+            # whole, and a deck's title need not cover every slide ("Conjuntos de datos" and DDP); a
+            # label's one word asked bare ("O que é Zero-shot?": both raters of split V, "no context")
             lib = self._deck_topic(slide.chunk.source)
         if not lib or fold(lib) in fold(prompt) \
                 or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt) or _BARE_DIFFER.match(prompt)) \
@@ -1463,6 +1485,11 @@ class OfflineWriter:
             return ["trivial-blank"]
         initials = "".join(w[0] for w in re.split(r"[\s-]+", a) if w).upper()
         if len(initials) >= 2 and re.search(rf"\b{initials}", q.prompt):
+            return ["trivial-blank"]
+        gloss = re.search(r"_____\s*\((?P<g>[^(),]+)\)", q.prompt)
+        if "(_____)" in q.prompt or gloss and re.fullmatch(r"[a-z-]+", a) and len(words(gloss.group("g"))) <= 2:
+            # a word the bracket beside it glosses: "default _____ (anchors)" (both raters of split U:
+            # "the word 'anchors' beside it gives it away"); "_____ (fast path)" asks SDPA, a name
             return ["trivial-blank"]
         return []
 
@@ -1918,6 +1945,13 @@ class OfflineWriter:
             attribute = bool(ctx[0]) and lang in ("es", "pt") and _attribute(bare, it.body, course)
             if not (_definitional(it.body) or attribute):
                 continue  # "Gradientes: normalmente el mismo tamaño que …": a fact about X here, not what X means
+            if _under_uses(slide, it) or lang in ("es", "pt") and re.fullmatch(r"[A-Z]{2,}[0-9]*", bare) \
+                    and re.fullmatch(r"[a-z]+(?:ar|er|ir)", words(it.body)[0]) \
+                    and not course.noun_like(fold(words(it.body)[0])):
+                # "• Usos" / "  • NMS: decidir si dos cajas son duplicados": what the slide's subject (IoU)
+                # does there, not what NMS is (both raters of split U); an acronym names a thing, and a
+                # step is no definition of it ("HNSW: envolver em IndexIDMap para ter ids")
+                continue
             prompt = self._label_prompt(bare, it, ctx, lang, course, [x.text for x in run + list(slide.items)])
             if f"«{bare}»" in prompt and not self._term_like(it.label, slide):
                 continue  # "¿Qué significa «GPU errada»?" asks about the slide's wording, not a term
@@ -1982,6 +2016,8 @@ class OfflineWriter:
             parts = [p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", _untagged(it.label).lower()) if len(p) >= 2]
             if len(parts) >= 2 and sum(any(fold(w).startswith(p) for w in words(it.body)) for p in parts) >= 2:
                 continue  # "identificador do job" → SLURM_JOB_ID: the description spells the name
+            if "_" in it.label and _spelled_in(it.label, it.body, others):
+                continue  # "fracción de columnas por árbol" → colsample_bytree (both raters of split V)
             # a role in brackets ("TorchDynamo (frontend)", "Continuous batching (LLMs)") hints at
             # the answer beside the description; an acronym in brackets is another name and stays
             answer, others = _untagged(it.label), [_untagged(o) for o in others]
