@@ -338,7 +338,7 @@ def _answer_body(q: Question) -> str:
         return re.sub(r"^(Para|To|In order to)\s+", "", a)
     if q.origin in ("compare", "parts"):  # "A: … ; B: …": each side without its label
         return re.sub(r"(?:^|[.;]\s+)[^:;.]{2,60}:\s", " ", a).strip()
-    m = re.match(r"^[^:]{2,60}:\s+(.*)$", a)
+    m = re.match(r"^[^:]{2,60}:\s+(.*)$", a) or re.match(r"^[^=:]{2,60}\s=\s(.*)$", a)  # "Latencia = espera …"
     if m:
         return m.group(1)
     m = re.match(r"^(?P<subj>.{2,80}?)\s+(es|son|é|são|is|are|devuelve|nos devuelve|retorna|returns|se utiliza para|"
