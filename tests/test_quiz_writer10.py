@@ -27,7 +27,9 @@ import re
 
 import pytest
 
-from kb.writing.offline import _infinitive, _spelled_in, deck_topic, title_topic
+from kb.records import Chunk, Locator
+from kb.writing.ideas import read_slide
+from kb.writing.offline import OfflineWriter, _infinitive, _spelled_in, deck_topic, title_topic
 
 from .conftest import write_heldout_decks
 
@@ -55,6 +57,17 @@ def test_a_description_that_opens_a_part_of_the_name_spells_it():
 
 DECKS = ("sparse_es", "kubernetes_pt", "detection_es", "contrastive_pt", "faiss_pt", "diffusion_pt", "amp_es",
          "quant_es", "dask_pt", "deploy_es")
+
+
+def test_a_comparison_title_with_a_comment_still_names_its_sides():
+    # split W (regular_pt): "L2 vs weight decay: não são a mesma coisa" over "L2: …" and "Weight decay: …"
+    text = ("• L2: soma (lambda/2) * ||w||^2 na loss -> grad += lambda * w\n"
+            "• Weight decay: w <- w - lr * lambda * w, fora do gradiente\n"
+            "• SGD: praticamente equivalentes (PyTorch SGD implementa como L2)")
+    slide = read_slide(Chunk("r.pdf", "pdf", text, Locator(page=4, heading="L2 vs weight decay: não são a mesma coisa"),
+                             "pt", 0, "h", 1))
+    assert OfflineWriter._vs_title(slide) == ("L2", "weight decay")
+    assert [it.label for it in OfflineWriter._vs_rows(slide)] == ["L2", "Weight decay"]
 
 
 def test_a_title_that_opens_on_an_infinitive_is_no_setting():

@@ -1865,7 +1865,8 @@ class OfflineWriter:
     @staticmethod
     def _vs_title(slide: Slide) -> tuple[str, str] | None:
         """The two sides an "A vs B" title compares ("FSDP1 vs FSDP2"), or None."""
-        m = re.match(r"^(?P<a>[^:]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^:]+)$", slide.title)
+        # (a comment after the comparison is no side: "L2 vs weight decay: não são a mesma coisa")
+        m = re.match(r"^(?P<a>[^:]+?)\s+(?:vs\.?|versus)\s+(?P<b>[^:]+?)(?::\s.*)?$", slide.title)
         if not m or re.search(r"\s(?:vs\.?|versus)\s", m.group("b")):
             return None  # (three sides, "BPE vs WordPiece vs Unigram", are no pair)
         return m.group("a").strip(), m.group("b").strip()
@@ -1927,7 +1928,7 @@ class OfflineWriter:
         "Asíncrono: …" stand in lists of their own (each with its consequence under it: "La
         sincronización supone un cuello de botella"): how the two differ, each side with its
         consequence. Asking each side alone asks "asíncrono = sin sincronización"."""
-        m = re.match(r"^(?P<head>.+?\s)?(?P<a>[^\W\d_]+)\s+(?:vs\.?|versus)\s+(?P<b>[^\W\d_]+)$", slide.title)
+        m = re.match(r"^(?P<head>.+?\s)?(?P<a>[^\W\d_]+)\s+(?:vs\.?|versus)\s+(?P<b>[^\W\d_]+)(?::\s.*)?$", slide.title)
         if not m:
             return
         labelled = {fold(it.label): it for it in slide.items if it.label and it.whole}
