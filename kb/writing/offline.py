@@ -73,6 +73,15 @@ _T = {
     "made_of": {"pt": "De que partes se compõe {t}?", "es": "¿De qué partes se compone {t}?",
                 "en": "What parts make up {t}?"},
     "computed": {"pt": "Como se calcula {t}?", "es": "¿Cómo se calcula {t}?", "en": "How is {t} computed?"},
+    # what a bullet labelled with its role says of the slide's subject ("Coste: …" under "QAT")
+    "role_cost": {"pt": "Qual é o custo {of}?", "es": "¿Qué coste tiene {t}?", "en": "What does {t} cost?"},
+    "role_idea": {"pt": "Qual é a ideia {of}?", "es": "¿Cuál es la idea de {t}?", "en": "What is the idea behind {t}?"},
+    "role_problem": {"pt": "Que problema {t} resolve?", "es": "¿Qué problema resuelve {t}?",
+                     "en": "What problem does {t} solve?"},
+    "role_advantage": {"pt": "Qual é a vantagem {of}?", "es": "¿Qué ventaja tiene {t}?",
+                       "en": "What is the advantage of {t}?"},
+    "role_limit": {"pt": "Qual é a limitação {of}?", "es": "¿Qué limitación tiene {t}?",
+                   "en": "What is the limitation of {t}?"},
     "what_are": {"pt": "O que são {t}?", "es": "¿Qué son {t}?", "en": "What are {t}?"},
     "means": {"pt": "Em {c}, o que significa «{t}»?", "es": "En {c}, ¿qué significa «{t}»?",
               "en": "In {c}, what does «{t}» mean?"},
@@ -299,6 +308,28 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         return head
     return " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+", w) or is_name(w) else w.lower()
                     for w in head.split(" "))
+
+
+# a bullet's label that says its role about the slide's subject, and the question that asks it
+_ROLE = {**dict.fromkeys(("coste", "custo", "costo", "cost"), "role_cost"),
+         **dict.fromkeys(("idea", "ideia", "idea central", "ideia central", "idea clave", "ideia-chave", "key idea"),
+                         "role_idea"),
+         **dict.fromkeys(("problema", "problem"), "role_problem"),
+         **dict.fromkeys(("ventaja", "vantagem", "advantage"), "role_advantage"),
+         **dict.fromkeys(("limitacion", "limitacao", "limitation"), "role_limit")}
+# labels that say the slide's subject is the remedy: a "Problema:" beside one of them is what it solves
+_REMEDY_LABELS = frozenset({"solucion", "solucao", "solution", "remedio", "fix", "idea", "ideia", "ventaja", "vantagem",
+                            "advantage"})
+
+
+def _of(shown: str, lang: str) -> str:
+    """"de" before a subject, contracted with its article: "do checkpoint", "da cuantização", "de QAT"."""
+    if lang == "pt":
+        m = re.match(r"^(o|a|os|as)\s+(.*)$", shown)
+        return f"d{m.group(1)} {m.group(2)}" if m else f"de {shown}"
+    if lang == "es":
+        return re.sub(r"^el\s", "del ", shown) if shown.startswith("el ") else f"de {shown}"
+    return f"of {shown}"
 
 
 def _infinitive(word: str) -> bool:
@@ -905,8 +936,9 @@ _NOT_A_NAME = frozenset(
 def _bare_attribute(q: Question) -> list[str]:
     """["no-subject"] for "¿Cuál es el cuello de botella?" with nothing saying of what: an attribute
     asked where no subject a student knows could situate it."""
-    return ["no-subject"] if q.type == "short" and re.match(
-        r"^(?:¿\s*)?(?:Cu[aá]l es|Qual [eé]|What is) (?:el|la|o|a|the)\s(?!diferen)", q.prompt) else []
+    m = re.match(r"^(?:¿\s*)?(?:Cu[aá]l es|Qual [eé]|What is) (?:el|la|o|a|the)\s(?!diferen)\S+"
+                 r"(?P<of>\s(?:de|del|do|da|dos|das|of)\s)?", q.prompt)
+    return ["no-subject"] if q.type == "short" and m and not m.group("of") else []  # ("… la idea de QAT?" says)
 
 
 def _untagged(label: str) -> str:
@@ -1268,6 +1300,7 @@ class OfflineWriter:
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
             self._equations(slide, lang, course, drafts)
+            self._roles(slide, lang, course, drafts)
             self._parts(slide, lang, course, drafts)
             self._labels(slide, lang, course, drafts)
             self._entity_items(slide, lang, course, entities, drafts)
@@ -1676,10 +1709,16 @@ class OfflineWriter:
                 and complete_sentence(main[:1].upper() + main[1:], min_words=5) and not _NOT_DEF.match(main)
             if not parts and not defines:
                 continue  # "Batch grande = mais negativos": an effect, no definition
-            shown = term if name else self._shown(term, lang, course)
+            shown = term if name else self._shown(term, lang, course, slide.chunk.source)
             prompt = _t(key or "what_is", lang, t=shown)
-            topic = "" if name else self._deck_topic(slide.chunk.source)
-            if topic and not self._names(prompt, topic):  # "o scheduler": of a diffusion model, not the lr's
+            # the slide's subject, else the deck's ("o scheduler": of a diffusion model, not the lr's); the
+            # deck's alone situated a slide's formula wrongly ("En entrenamiento con precisión mixta, ¿cómo
+            # se calcula el batch efectivo?" on a gradient-accumulation slide: both raters of the "=" packet)
+            topic = "" if name else self._topic(slide) or self._deck_topic(slide.chunk.source)
+            if re.fullmatch(r"[A-ZÁÉÍÓÚ][a-záéíóúàâêôãõçñ]+", topic):
+                inside, low = name_uses(topic, self._whole(slide.chunk.source))
+                topic = topic if inside > low else topic.lower()  # "Batching: …" is a title's capital
+            if topic and not self._names(prompt, topic):
                 prompt = _situate(prompt, topic, lang).replace(f"«{topic}»", topic)
             answer = _sentence_end(f"{term} = {rhs}")
             if parts:
@@ -1694,13 +1733,52 @@ class OfflineWriter:
             out.append(self._draft(slide, item, q, "eq:" + fold(term)[:50], 2.5 + self._centrality(term, slide, course),
                                    quote=item.text))
 
-    def _shown(self, term: str, lang: str, course: CourseTerms) -> str:
+    def _roles(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
+        """A bullet labelled with its role on a slide about one technique ("Quantization-aware
+        training (QAT)": "Idea: simular la cuantización durante el entrenamiento …", "Coste:
+        entrenamiento más lento …"; "GradScaler: escalado de la pérdida": "Problema: en FP16 los
+        gradientes muy pequeños se redondean a cero"): what the technique costs, consists of, solves,
+        gains or cannot do. Slides say these about four times a deck (about 170 role labels in the 46
+        held-out decks), and a teacher asks exactly that. A problem is asked as one the technique
+        solves only where the slide also gives its solution or the technique is the slide's one
+        subject, named by its title; a role bullet on a slide about two things (a "vs" title) is not
+        asked."""
+        topic = self._topic(slide)
+        if topic[:1].islower() and topic[:1].upper() + topic[1:] in slide.title:
+            inside, low = name_uses(topic[:1].upper() + topic[1:], self._whole(slide.chunk.source))
+            topic = topic[:1].upper() + topic[1:] if inside > low else topic  # "Adam: …" is a name, not "el adam"
+        if not topic or self._vs_title(slide) or fold(topic) in self._libraries() \
+                or generic_title(slide.title) or _MISTAKES_TITLE.search(slide.title):
+            return
+        labels = {fold(it.label) for it in slide.items if it.label}
+        for it in slide.items:
+            role = _ROLE.get(fold(it.label)) if it.label and it.whole and it.level == 0 else None
+            if not role or len(words(it.body)) < 4 or dangling(it.body):
+                continue
+            named = topic[:1].isupper() or _TECH.match(topic) or "." in topic
+            if role == "role_problem" and (not labels & _REMEDY_LABELS or not named and fold(topic).endswith("s")):
+                # the problem *of* something ("Problema: Q implícita = popularidade" beside no remedy), not one
+                # the subject solves; "Que problema os negativos resolve?" would need the plural
+                continue
+            shown = topic if named else self._shown(topic, lang, course, slide.chunk.source)
+            of = _of(shown, lang)
+            prompt = _t(role, lang, t=shown, of=of)
+            answer = _sentence_end(f"{it.label}: {it.body}")
+            gist = _gist(it.body, 14)
+            concepts = tuple(dict.fromkeys(((gist,) if gist else ()) + self._concepts(it.body, topic, course)[:1]))
+            if not concepts:
+                continue
+            q = Question("short", prompt, answer, (), concepts, "medium", lang, origin="role")
+            prio = 2.6 + self._centrality(topic, slide, course)
+            out.append(self._draft(slide, it, q, f"{role}:{fold(topic)[:50]}", prio, quote=it.text))
+
+    def _shown(self, term: str, lang: str, course: CourseTerms, source: str) -> str:
         """A common noun phrase with its definite article, as a stem says it ("el batch efectivo",
         "a latência"); a name as it is."""
         bare = self._case(_ARTICLE.sub("", term), course)
         first = words(bare)[0]
         if first[:1].isupper() and not _TECH.match(first) and not first[1:2].isupper():
-            inside, low = name_uses(first, self._whole(self._source))
+            inside, low = name_uses(first, self._whole(source))
             bare = bare if inside > low else _lower_first(bare)  # "Trabalho perdido por falha": a bullet's capital
         if _ARTICLE.match(term) or lang not in ("es", "pt") or bare[:1].isupper():
             return _ARTICLE.sub(lambda m: m.group(0).lower(), term) if _ARTICLE.match(term) else bare
