@@ -99,7 +99,7 @@ def test_held_out_pages_of_split_u_and_v(tmp_path_factory, course_template):
     equations = {q.prompt: q for deck in DECKS for q in written[f"corpora/{deck}.pdf"]["drafts"]
                  if q.origin == "equation"}
     made = equations["Em modelos de difusão, de que partes se compõe o scheduler?"]
-    assert made.concepts == ("schedule de ruído", "regra de atualização")
+    assert made.concepts == ("schedule de ruído", "regra de atualização", "não tem parâmetros treináveis")
     calc = equations["En entrenamiento con precisión mixta, ¿cómo se calcula el batch efectivo?"]
     assert calc.concepts == ("tamaño de micro-batch", "pasos de acumulación", "número de GPUs")
     assert "En detección de objetos con deep learning, ¿qué es AP?" in equations

@@ -1722,8 +1722,11 @@ class OfflineWriter:
                 prompt = _situate(prompt, topic, lang).replace(f"«{topic}»", topic)
             answer = _sentence_end(f"{term} = {rhs}")
             if parts:
+                # every part a reply must name ("pós-processamento" was the fifth, and both raters of the "="
+                # packet missed it), and what the answer says after them ("; não tem parâmetros treináveis")
+                tail = _gist(rhs.split("; ", 1)[1], 8) if "; " in rhs else ""
                 concepts = tuple(_gist(p, 6) or p for p in (re.sub(r"\s*\([^)]*\)", "", p).strip() for p in parts)
-                                 if p)[:4]
+                                 if p)[:6] + ((tail,) if tail else ())
             else:
                 gist = _gist(main, 14)
                 concepts = ((gist,) if gist else ()) + self._concepts(main, term, course)[:1]
