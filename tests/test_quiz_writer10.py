@@ -60,7 +60,7 @@ def test_a_description_that_opens_a_part_of_the_name_spells_it():
 
 
 DECKS = ("sparse_es", "kubernetes_pt", "detection_es", "contrastive_pt", "faiss_pt", "diffusion_pt", "amp_es",
-         "quant_es", "dask_pt", "deploy_es", "compile_es", "recsys_pt")
+         "quant_es", "dask_pt", "deploy_es", "compile_es", "recsys_pt", "memory_pt")
 
 
 def test_a_comparison_title_with_a_comment_still_names_its_sides():
@@ -112,3 +112,4 @@ def test_held_out_pages_of_split_u_and_v(tmp_path_factory, course_template):
     assert "¿Cuál es la idea de QAT?" in roles
     assert roles["¿Qué problema resuelve CUDA graphs?"].concepts[0].startswith("en modelos pequeños la CPU no lanza")
     assert not any("negativos" in p for p in roles), roles  # recsys_pt: a problem beside no remedy
+    assert not any("a ideia" in p or "la idea resuelve" in p for p in roles), roles

@@ -1753,6 +1753,8 @@ class OfflineWriter:
         if not topic or self._vs_title(slide) or fold(topic) in self._libraries() \
                 or generic_title(slide.title) or _MISTAKES_TITLE.search(slide.title):
             return
+        if fold(_ARTICLE.sub("", topic)) in _ROLE:
+            return  # "Acumulação de gradientes: a ideia" names a role, no subject ("Que problema a ideia resolve?", Z)
         labels = {fold(it.label) for it in slide.items if it.label}
         for it in slide.items:
             role = _ROLE.get(fold(it.label)) if it.label and it.whole and it.level == 0 else None
