@@ -22,7 +22,9 @@ eval/heldout_decks/*.txt, as eval/deck_pdf.py renders them):
 - role bullets on a slide about one technique ("Coste: …", "Idea: …", "Problema: …", "Ventaja: …",
   "Limitación: …"; about 170 in the 46 held-out decks) were never asked: "¿Qué coste tiene QAT?",
   "¿Qué problema resuelve CUDA graphs?"; a problem beside no remedy is the subject's own problem, not
-  one it solves ("Problema: Q implícita = frequência do item nos logs", recsys_pt).
+  one it solves ("Problema: Q implícita = frequência do item nos logs", recsys_pt), and a title's role
+  word is no subject ("Acumulação de gradientes: a ideia" → "Que problema a ideia resolve?", memory_pt,
+  split Z, rated before this fix).
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ def test_a_title_that_opens_on_an_infinitive_is_no_setting():
 
 
 @pytest.mark.slow
-def test_held_out_pages_of_split_u_and_v(tmp_path_factory, course_template):
+def test_held_out_pages_of_splits_p_to_z(tmp_path_factory, course_template):
     written = write_heldout_decks(tmp_path_factory.mktemp("w10"), DECKS, course_template / ".kb")
     drafts = {deck: [q.prompt for q in written[f"corpora/{deck}.pdf"]["drafts"]] for deck in DECKS}
     every = [p for ps in drafts.values() for p in ps]

@@ -1743,9 +1743,9 @@ class OfflineWriter:
         gradientes muy pequeños se redondean a cero"): what the technique costs, consists of, solves,
         gains or cannot do. Slides say these about four times a deck (about 170 role labels in the 46
         held-out decks), and a teacher asks exactly that. A problem is asked as one the technique
-        solves only where the slide also gives its solution or the technique is the slide's one
-        subject, named by its title; a role bullet on a slide about two things (a "vs" title) is not
-        asked."""
+        solves only where the slide also gives a remedy, its idea or an advantage; a role bullet on a
+        slide about two things (a "vs" title), on a mistakes slide or under a title whose subject is a
+        role word ("…: a ideia") is not asked."""
         topic = self._topic(slide)
         if topic[:1].islower() and topic[:1].upper() + topic[1:] in slide.title:
             inside, low = name_uses(topic[:1].upper() + topic[1:], self._whole(slide.chunk.source))
