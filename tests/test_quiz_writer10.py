@@ -24,7 +24,8 @@ eval/heldout_decks/*.txt, as eval/deck_pdf.py renders them):
   "¿Qué problema resuelve CUDA graphs?"; a problem beside no remedy is the subject's own problem, not
   one it solves ("Problema: Q implícita = frequência do item nos logs", recsys_pt), and a title's role
   word is no subject ("Acumulação de gradientes: a ideia" → "Que problema a ideia resolve?", memory_pt,
-  split Z, rated before this fix).
+  split Z, rated before this fix); and "qual é a diferença entre Estruturada e Estruturada?" from the
+  title "Não estruturada vs estruturada" (pruning_pt, split AA, rated before this fix).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def test_a_description_that_opens_a_part_of_the_name_spells_it():
 
 
 DECKS = ("sparse_es", "kubernetes_pt", "detection_es", "contrastive_pt", "faiss_pt", "diffusion_pt", "amp_es",
-         "quant_es", "dask_pt", "deploy_es", "compile_es", "recsys_pt", "memory_pt")
+         "quant_es", "dask_pt", "deploy_es", "compile_es", "recsys_pt", "memory_pt", "pruning_pt")
 
 
 def test_a_comparison_title_with_a_comment_still_names_its_sides():
@@ -115,3 +116,6 @@ def test_held_out_pages_of_splits_p_to_z(tmp_path_factory, course_template):
     assert roles["¿Qué problema resuelve CUDA graphs?"].concepts[0].startswith("en modelos pequeños la CPU no lanza")
     assert not any("negativos" in p for p in roles), roles  # recsys_pt: a problem beside no remedy
     assert not any("a ideia" in p or "la idea resuelve" in p for p in roles), roles
+    # split AA (pruning_pt, rated before the fix): a "Não estruturada vs estruturada" title is no comparison
+    # of "estruturada" with itself
+    assert not any(re.search(r"(?i)entre (\w+) e \1\?", p) for p in every), drafts["pruning_pt"]

@@ -2014,6 +2014,8 @@ class OfflineWriter:
         m = re.match(r"^(?P<head>.+?\s)?(?P<a>[^\W\d_]+)\s+(?:vs\.?|versus)\s+(?P<b>[^\W\d_]+)(?::\s.*)?$", slide.title)
         if not m:
             return
+        if fold(m.group("a")) == fold(m.group("b")):
+            return  # "Não estruturada vs estruturada": the sides are two words, not "estruturada" twice (split AA)
         labelled = {fold(it.label): it for it in slide.items if it.label and it.whole}
         a, b = labelled.get(fold(m.group("a"))), labelled.get(fold(m.group("b")))
         if a is None or b is None or a.run == b.run and abs(a.index - b.index) == 1:
