@@ -36,7 +36,7 @@ import pytest
 
 from kb.records import Chunk, Locator
 from kb.writing.ideas import read_slide
-from kb.writing.offline import OfflineWriter, _infinitive, _spelled_in, deck_topic, title_topic
+from kb.writing.offline import OfflineWriter, _gist, _infinitive, _spelled_in, deck_topic, title_topic
 
 from .conftest import write_heldout_decks
 
@@ -75,6 +75,12 @@ def test_a_comparison_title_with_a_comment_still_names_its_sides():
                              "pt", 0, "h", 1))
     assert OfflineWriter._vs_title(slide) == ("L2", "weight decay")
     assert [it.label for it in OfflineWriter._vs_rows(slide)] == ["L2", "Weight decay"]
+
+
+def test_a_brackets_colon_does_not_end_a_gist():
+    # split Z (memory_pt): "Problema: batch desejado (ex.: 512) não cabe na GPU" gave the concept "batch"
+    assert _gist("batch desejado (ex.: 512) não cabe na GPU", 14) == "batch desejado não cabe na GPU"
+    assert _gist("ds.map(f).batch(B) aplica la función a cada elemento", 14).startswith("ds.map(f).batch(B)")
 
 
 def test_a_title_that_opens_on_an_infinitive_is_no_setting():

@@ -1045,6 +1045,9 @@ def _gist(description: str, limit: int = 10) -> str:
     """What a label's description says, in a phrase ("reducir la cantidad de muestras en las
     clases dominantes" of "Undersampling: reducir … dominantes al eliminar o submuestrear datos"):
     its main clause without purpose, means or a leading article or "permite"; "" past ``limit`` words."""
+    # a bracket is a side detail, and its ": " is no clause's end ("batch desejado (ex.: 512) não cabe na
+    # GPU" gave "batch desejado (ex." and no gist; split Z); a call's brackets stay ("ds.map(f).batch(B)")
+    description = re.sub(r"\s+\([^()]*\)", "", description)
     clause = re.split(r";\s|:\s", description.strip().rstrip("."), maxsplit=1)[0]
     clause = _GIST_LEAD.sub("", re.sub(r"\s+\([^)]*\)", "", clause)).strip()
     if ", " in clause and 3 <= len(words(clause)) <= limit:
