@@ -1694,9 +1694,10 @@ class OfflineWriter:
                 continue  # "Cor = tipo; vermelho = transferência": a legend; "ds.transform = train_tf": code
             tw = words(term)
             whole = self._whole(slide.chunk.source)
+            inside, low = name_uses(term, whole)
             name = bool(_TECH.match(term) or re.fullmatch(r"[a-z]+\.[a-z_.]+", term)) \
                 or 2 <= len(tw) <= 3 and all(w[:1].isupper() for w in tw) \
-                or len(tw) == 1 and term[:1].isupper() and name_uses(term, whole)[0] > name_uses(term, whole)[1]
+                or len(tw) == 1 and term[:1].isupper() and inside > low
             if not name and not (1 <= len(tw) <= 4 and _term_ok(_ARTICLE.sub("", term))) \
                     or fold(tw[0]) in _PRONOUN or fold(tw[0]) in STOPWORDS \
                     or lang in ("es", "pt") and re.fullmatch(r"[a-z]+(?:ar|er|ir)", fold(tw[0])) \
@@ -1718,9 +1719,8 @@ class OfflineWriter:
             # deck's alone situated a slide's formula wrongly ("En entrenamiento con precisión mixta, ¿cómo
             # se calcula el batch efectivo?" on a gradient-accumulation slide: both raters of the "=" packet)
             topic = "" if name else self._topic(slide) or self._deck_topic(slide.chunk.source)
-            if re.fullmatch(r"[A-ZÁÉÍÓÚ][a-záéíóúàâêôãõçñ]+", topic):
-                inside, low = name_uses(topic, self._whole(slide.chunk.source))
-                topic = topic if inside > low else topic.lower()  # "Batching: …" is a title's capital
+            if _plain_words(topic, whole):
+                topic = topic.lower()  # "Batching: …" is a title's capital
             if topic and not self._names(prompt, topic):
                 prompt = _situate(prompt, topic, lang).replace(f"«{topic}»", topic)
             answer = _sentence_end(f"{term} = {rhs}")
@@ -1759,18 +1759,17 @@ class OfflineWriter:
         if fold(_ARTICLE.sub("", topic)) in _ROLE:
             return  # "Acumulação de gradientes: a ideia" names a role, no subject ("Que problema a ideia resolve?", Z)
         labels = {fold(it.label) for it in slide.items if it.label}
+        named = topic[:1].isupper() or bool(_TECH.match(topic)) or "." in topic
+        shown = topic if named else self._shown(topic, lang, course, slide.chunk.source)
         for it in slide.items:
             role = _ROLE.get(fold(it.label)) if it.label and it.whole and it.level == 0 else None
             if not role or len(words(it.body)) < 4 or dangling(it.body):
                 continue
-            named = topic[:1].isupper() or _TECH.match(topic) or "." in topic
             if role == "role_problem" and (not labels & _REMEDY_LABELS or not named and fold(topic).endswith("s")):
                 # the problem *of* something ("Problema: Q implícita = popularidade" beside no remedy), not one
                 # the subject solves; "Que problema os negativos resolve?" would need the plural
                 continue
-            shown = topic if named else self._shown(topic, lang, course, slide.chunk.source)
-            of = _of(shown, lang)
-            prompt = _t(role, lang, t=shown, of=of)
+            prompt = _t(role, lang, t=shown, of=_of(shown, lang))
             answer = _sentence_end(f"{it.label}: {it.body}")
             gist = _gist(it.body, 14)
             concepts = tuple(dict.fromkeys(((gist,) if gist else ()) + self._concepts(it.body, topic, course)[:1]))
@@ -1786,8 +1785,10 @@ class OfflineWriter:
         bare = self._case(_ARTICLE.sub("", term), course)
         first = words(bare)[0]
         if first[:1].isupper() and not _TECH.match(first) and not first[1:2].isupper():
+            # a bullet's capital unless the deck writes the word as a name ("Trabalho perdido por falha",
+            # said nowhere else: unlike _plain_words, no lower-case use is needed as evidence)
             inside, low = name_uses(first, self._whole(source))
-            bare = bare if inside > low else _lower_first(bare)  # "Trabalho perdido por falha": a bullet's capital
+            bare = bare if inside > low else _lower_first(bare)
         if _ARTICLE.match(term) or lang not in ("es", "pt") or bare[:1].isupper():
             return _ARTICLE.sub(lambda m: m.group(0).lower(), term) if _ARTICLE.match(term) else bare
         head = fold(words(bare)[0])
