@@ -114,6 +114,20 @@ def report(name: str, y, s) -> dict:
     return out
 
 
+def per_question_level(d: Data, pred: np.ndarray) -> None:
+    """How much of the disagreement is each question's level (its graders' strictness) and how much is
+    the ranking within it: per question, the human and kb means and Pearson; then the Pearson over all
+    replies had kb's scores of each question been shifted to that question's human mean."""
+    shifted = pred.copy()
+    for q in dict.fromkeys(d.qid):
+        m = d.qid == q
+        r = float(np.corrcoef(d.y[m], pred[m])[0, 1])
+        print(f"  question {q}: n={int(m.sum())} human={d.y[m].mean():.2f} kb={pred[m].mean():.2f} pearson={r:.3f}")
+        shifted[m] = pred[m] - pred[m].mean() + d.y[m].mean()
+    print(f"  Pearson with each question's level known (kb shifted to its human mean): "
+          f"{float(np.corrcoef(d.y, shifted)[0, 1]):.3f}")
+
+
 def reply_kinds(path: Path) -> dict[int, str]:
     """line → the ``kind`` column of a grading CSV (eval/grading_course.csv has one), if any."""
     import csv
@@ -138,6 +152,9 @@ def main() -> int:
     ap.add_argument("--ridge", type=float, default=1.0)
     ap.add_argument("--off-topic", type=float, default=CALIBRATION["off_topic"])
     ap.add_argument("--json", type=Path, help="write the calibration and the reports here")
+    ap.add_argument("--per-question", action="store_true",
+                    help="for the held-out report: each question's human and kb mean and Pearson within it, and "
+                         "the Pearson had kb known each question's human mean (what a per-question level can reach)")
     ap.add_argument("--calibrate-k", type=int, nargs="*", default=[],
                     help="also report a teacher calibration on k replies of each held-out course question")
     args = ap.parse_args()
@@ -186,7 +203,10 @@ def main() -> int:
     results.append(report("asag-dev (fitted)", dev.y, grade(cal, dev, emb)))
     if args.report:
         test = Data("asag-test", args.report, base)
-        results.append(report("asag-test 43-50 (held out)", test.y, grade(cal, test, emb)))
+        pred = grade(cal, test, emb)
+        results.append(report("asag-test 43-50 (held out)", test.y, pred))
+        if args.per_question:
+            per_question_level(test, pred)
     if args.json:
         args.json.write_text(json.dumps({"calibration": cal, "variant": args.variant, "results": results}, indent=2))
     return 0
