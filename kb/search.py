@@ -170,7 +170,7 @@ class LexicalIndex:
         import numpy as np
 
         out = np.zeros(len(self.ids), dtype=np.float32)
-        for t in set(lexical_tokens(query)):
+        for t in dict.fromkeys(lexical_tokens(query)):  # a fixed order: the same sums every run
             j = self.vocab.get(t)
             if j is not None:
                 a, b = self.indptr[j], self.indptr[j + 1]

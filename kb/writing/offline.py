@@ -789,6 +789,11 @@ _WHAT_FOR = re.compile(r"^(?:¿\s*)?(?:Qué (?:permiten?|devuelve)|Para qué sir
                        r"|Para que serve|What does \S+ (?:allow|return))\b")
 _WHAT_IS = re.compile(r"^(?:¿\s*)?(?:Qué (?:es|son|significa)|En qué consiste|O que (?:é|são|significa)|"
                       r"Em que consiste|What (?:is|are|does))\b")
+# what a role bullet says of a named subject ("¿Qué coste tiene PagedAttention?", "Qual é a ideia de TTA?"):
+# as bare as "what is" where the name is an acronym or a method of the deck's field
+_ROLE_STEM = re.compile("^(?:¿\\s*)?(?:" + "|".join(
+    re.escape(v[lang].split("{")[0].lstrip("¿").strip()) for k, v in _T.items() if k.startswith("role_")
+    for lang in ("pt", "es", "en")) + ")")
 
 # a file's name ("config.pbtxt", "model.onnx", "ckpt.pt") is no library's code: it situated a Triton
 # question "Em PyTorch"
@@ -1396,7 +1401,12 @@ class OfflineWriter:
         Split M's raters asked for it on every such stem ("Future" could be concurrent.futures'); a
         deck whose code is PyTorch but whose subject is MPI or SLURM gets nothing (v7: "Em PyTorch,
         MPI-1 em 1994 …" was wrong)."""
-        if _BARE_DIFFER.match(prompt):
+        role = bool(_ROLE_STEM.match(prompt))
+        if role:
+            # a method's cost or idea is the field's, not the library's: "Em regularização, qual é o custo do
+            # dropout?", not "Em PyTorch, …"; a stem without it was the context raters asked for (Z)
+            lib = self._deck_topic(slide.chunk.source)
+        elif _BARE_DIFFER.match(prompt):
             # "¿Qué diferencia hay entre par positivo y pares negativos?" — in what? The deck's subject
             # (raters of P–T added it to 4 of 6 such stems: "No janelamento de séries temporais, …");
             # the library only where the sides are its code ("Em PyTorch, … ColwiseParallel e
@@ -1405,14 +1415,15 @@ class OfflineWriter:
             lib = (self._framework(slide) if code else "") or self._deck_topic(slide.chunk.source)
         else:
             lib = self._deck_library(slide.chunk.source)
-        if not lib and ("«" in prompt or re.fullmatch(r"(?:¿\s*)?(?:Qué es|O que é|What is)\s+[\w-]+\?", prompt)):
+        if not lib and ("«" in prompt or role
+                        or re.fullmatch(r"(?:¿\s*)?(?:Qué es|O que é|What is)\s+[\w-]+\?", prompt)):
             # a slide's label asked bare ("O que significa «--requeue»?") by what the deck is about; a
             # definition the course states ("¿Qué es la transferencia de aprendizaje?") names its term
             # whole, and a deck's title need not cover every slide ("Conjuntos de datos" and DDP); a
             # label's one word asked bare ("O que é Zero-shot?": both raters of split V, "no context")
             lib = self._deck_topic(slide.chunk.source)
         if not lib or fold(lib) in fold(prompt) \
-                or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt) or _BARE_DIFFER.match(prompt)) \
+                or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt) or _BARE_DIFFER.match(prompt) or role) \
                 or re.search(r"[a-z]\.[a-z]", prompt):
             return prompt  # (a dotted name says its library: "¿Qué es tf.distribute.Strategy?")
         lead = {"pt": "Em", "es": "En"}.get(lang, "In")
@@ -2421,7 +2432,7 @@ class OfflineWriter:
         blanked = _sentence_end(s.replace(name, "_____", 1))
         pool = self._distractors(name, ent, s, slide.chunk.source, course, entities)
         prio = 2.4 + self._centrality(name, slide, course)
-        accepted = tuple(a for a in {name.rstrip("()"), name.split(".")[-1]} if a != name)
+        accepted = tuple(a for a in dict.fromkeys((name.rstrip("()"), name.split(".")[-1])) if a != name)
         concepts = (name,)
         choices = _uniform_names(name, pool, s)
         if choices:
@@ -2778,7 +2789,7 @@ class OfflineWriter:
         if "_____" not in blanked \
                 or re.search(r"_____,|, _____|_____ (y|o|e|ou|and|or) |(y|o|e|ou|and|or) _____", blanked):
             return  # an item of an enumeration: any of its siblings would fit the blank
-        accepted = tuple({term.lower(), fold(term)} - {term})
+        accepted = tuple(a for a in dict.fromkeys((term.lower(), fold(term))) if a != term)
         q = Question("cloze", self._cloze_prompt(slide, _sentence_end(blanked), term, lang), term, (),
                      (term,), "easy", lang, accepted=accepted, origin="cloze")
         out.append(self._draft(slide, item, q, fold(term), 1.4 + 0.02 * score, quote=s))
@@ -2798,7 +2809,7 @@ class OfflineWriter:
                         or _refers_back(s):
                     continue
                 first = words(s)[0] if words(s) else ""
-                for w in set(words(s)):
+                for w in dict.fromkeys(words(s)):  # in the sentence's order: ties go to the first
                     if not self._key_term(w, s, first, course) or self._trivial_blank(w, s, slide, course):
                         continue
                     score = course.importance(w) + self._centrality(w, slide, course)
