@@ -240,6 +240,11 @@ def quiz_eval(r: dict) -> None:
     bad = [p for p in r["per_question"] if p.get("defects")]
     for p in bad:
         stdout().print(f"  {p['id']}: {', '.join(p['defects'])}", markup=False)
+    # what these checks cannot see: teachers who read kb's questions on decks it was never tuned on kept
+    # about 1 in 5 as written and edited most of the rest (README, "What a teacher keeps")
+    stdout().print("These checks see form (cut-off text, giveaways, support, duplicates), not whether a "
+                   "teacher would ask it this way: read the questions before class.", markup=False,
+                   style="dim")
 
 
 def calibration(qc) -> None:

@@ -110,6 +110,7 @@ def test_eval_quiz_reports_quality(kbdir):
                for p in m["per_question"])
     human = run_kb(["eval", "quiz", "quizzes/course.json"], cwd=kbdir)
     assert human.returncode == 0 and "without any defect" in human.stdout
+    assert "not whether a teacher would ask it" in " ".join(human.stdout.split())  # a clean score is no KEEP
 
 
 def test_hand_edited_quiz_errors_name_question_and_field(kbdir):
