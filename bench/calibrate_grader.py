@@ -57,7 +57,7 @@ class Data:
     def X(self, names) -> np.ndarray:
         return np.array([[f.values[k] for k in names] for f in self.feats])
 
-    def subset(self, mask) -> "Data":
+    def subset(self, mask) -> Data:
         d = object.__new__(Data)
         d.name = self.name
         idx = np.flatnonzero(mask)
@@ -91,16 +91,17 @@ def fit(sets: list[Data], names, alpha: float, off_topic: float) -> dict:
     sem = [list(names).index(k) for k in SEMANTIC if k in names]
     ws, bs = ridge(X[:, sem], y, sw, alpha)
     raws = [x @ w + b for x in Xs]
-    cuts = fit_cuts([(r, d.y) for r, d in zip(raws, sets)])
-    return {"embedder": CALIBRATION["embedder"], "weights": {k: round(float(v), 4) for k, v in zip(names, w)},
+    cuts = fit_cuts([(r, d.y) for r, d in zip(raws, sets, strict=True)])
+    return {"embedder": CALIBRATION["embedder"],
+            "weights": {k: round(float(v), 4) for k, v in zip(names, w, strict=True)},
             "bias": round(b, 4),
-            "weights_crosslingual": {k: round(float(v), 4) for k, v in zip([names[i] for i in sem], ws)},
+            "weights_crosslingual": {k: round(float(v), 4) for k, v in zip([names[i] for i in sem], ws, strict=True)},
             "bias_crosslingual": round(bs, 4), "cuts": [round(float(c), 3) for c in cuts], "off_topic": off_topic}
 
 
 def grade(cal: dict, d: Data, emb) -> np.ndarray:
     g = OfflineGrader(emb, cal)
-    return np.array([g._judge(t, f).score * 3 for t, f in zip(d.tasks, d.feats)])
+    return np.array([g._judge(t, f).score * 3 for t, f in zip(d.tasks, d.feats, strict=True)])
 
 
 def report(name: str, y, s) -> dict:
@@ -193,7 +194,7 @@ def main() -> int:
         kinds = reply_kinds(args.course)
         if kinds:  # where the grader goes wrong, by the rubric's reply kinds
             by: dict[str, list[tuple[float, float]]] = {}
-            for r, h, p in zip(course.rows, course.y, pred):
+            for r, h, p in zip(course.rows, course.y, pred, strict=True):
                 by.setdefault(kinds.get(r.line, "?"), []).append((h, float(np.floor(p + 0.5))))
             print("  by kind (n, human mean, kb mean): " + "; ".join(
                 f"{k} {len(v)} {np.mean([h for h, _ in v]):.2f} {np.mean([p for _, p in v]):.2f}"

@@ -29,7 +29,8 @@ from kb.quiz import Question  # noqa: E402
 from kb.text import sentences  # noqa: E402
 
 ASAG = next((up / "shared" / "benchmarks" / "pt_asag_2018" for up in ROOT.parents
-             if (up / "shared" / "benchmarks" / "pt_asag_2018").is_dir()), ROOT.parent / "shared" / "benchmarks" / "pt_asag_2018")
+             if (up / "shared" / "benchmarks" / "pt_asag_2018").is_dir()),
+            ROOT.parent / "shared" / "benchmarks" / "pt_asag_2018")
 
 
 def asag_tasks(tmp: Path) -> list[Task]:
@@ -75,7 +76,8 @@ def main() -> int:
         t_grade, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"replies: {len(grades)} from {source}; distinct texts embedded: {distinct}")
     print(f"embedding: {t_embed:.1f} s ({distinct / t_embed:.0f} texts/s)")
-    print(f"grading with embeddings cached: {t_grade:.2f} s wall, {cpu:.2f} s CPU -> {len(grades) / t_grade:,.0f} replies/s")
+    print(f"grading with embeddings cached: {t_grade:.2f} s wall, {cpu:.2f} s CPU -> "
+          f"{len(grades) / t_grade:,.0f} replies/s")
     return 0
 
 

@@ -64,7 +64,8 @@ def main() -> None:
     if shared.is_dir():
         corpora.append(("3 slide PDFs (../shared/corpora)", sorted(shared.glob("*.pdf"))))
     print(f"embedder {args.embedder}")
-    print(f"{'corpus':34} {'files':>5} {'chunks':>6} {'kb chunks/s':>11} {'raw chunks/s':>12} {'ratio':>6} {'re-ingest s':>11}")
+    print(f"{'corpus':34} {'files':>5} {'chunks':>6} {'kb chunks/s':>11} {'raw chunks/s':>12} {'ratio':>6} "
+          f"{'re-ingest s':>11}")
     for name, paths in corpora:
         r = bench(name, paths, args.embedder)
         print(f"{r['corpus']:34} {r['files']:>5} {r['chunks']:>6} {r['e2e_cps']:>11.1f} {r['raw_cps']:>12.1f} "

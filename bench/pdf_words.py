@@ -33,7 +33,8 @@ def main() -> int:
         toks = [t for p in reader.pages for t in re.findall(r"\w+", p.extract_text(extraction_mode=mode).lower())]
         merged = [t for t in toks if t not in vocab and len(t) > 5 and any(
             t[:i] in vocab and t[i:] in vocab and len(t[:i]) > 1 and len(t[i:]) > 1 for i in range(2, len(t) - 1))]
-        print(f"{mode:8} {len(toks):>6} {len(merged):>7} {len(merged) / len(toks):>7.2%}  {', '.join(sorted(set(merged))[:6])}")
+        print(f"{mode:8} {len(toks):>6} {len(merged):>7} {len(merged) / len(toks):>7.2%}  "
+              f"{', '.join(sorted(set(merged))[:6])}")
     return 0
 
 

@@ -16,6 +16,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+
 def _find_default() -> Path:
     """../shared/benchmarks/pt_asag_2018 beside the checkout, or beside a folder above it (a git worktree)."""
     root = Path(__file__).resolve().parent.parent

@@ -57,13 +57,16 @@ def main() -> None:
         sys.exit(f"{SHARED / 'corpora'}: no PDFs (set KB_SHARED_DIR to the shared folder)")
     tmp = Path(tempfile.mkdtemp(prefix="kb-bench-retrieval-"))
     try:
-        ws = open_workspace(Settings(home=tmp / ".kb", **({"embedder": args.embedder} if args.embedder else {})), create=True)
+        ws = open_workspace(Settings(home=tmp / ".kb", **({"embedder": args.embedder} if args.embedder else {})),
+                            create=True)
         t = time.perf_counter()
         report = ingest([ROOT / "sources", *corpora], ws.store, ws.embedder)
-        print(f"knowledge base: {ws.store.count()} chunks from {len(report.files)} files, built in {time.perf_counter() - t:.1f} s")
+        print(f"knowledge base: {ws.store.count()} chunks from {len(report.files)} files, "
+              f"built in {time.perf_counter() - t:.1f} s")
         held_path = ROOT / "eval" / "queries_heldout.jsonl"
         held = load_queries(held_path)
-        split = {json.loads(x)["query"]: json.loads(x).get("split") for x in held_path.read_text(encoding="utf-8").splitlines()
+        split = {json.loads(x)["query"]: json.loads(x).get("split")
+                 for x in held_path.read_text(encoding="utf-8").splitlines()
                  if x.strip() and not x.startswith("#")}
         sets = [("queries.jsonl (tuned on)", load_queries(ROOT / "eval" / "queries.jsonl")),
                 ("heldout test (never tuned on)", [q for q in held if split[q.query] == "test"]),
@@ -73,16 +76,17 @@ def main() -> None:
         for label, qs in sets:
             for mode in args.modes.split(","):
                 results = ws.retriever.search_many([q.query for q in qs], k=10, mode=mode)
-                ranks = [judge(hits, q.evidence) for q, hits in zip(qs, results)]
+                ranks = [judge(hits, q.evidence) for q, hits in zip(qs, results, strict=True)]
                 n = len(qs)
                 h1 = sum(r == 1 for r in ranks) / n
                 h5 = sum(r is not None and r <= 5 for r in ranks) / n
                 mrr = sum(1 / r for r in ranks if r) / n
                 print(f"{label:32} {mode:7} {n:>3} {h1:6.3f} {h5:6.3f} {mrr:7.3f}")
                 if args.per_query and "test" not in label:  # never look at the test split's misses
-                    for q, r, hits in zip(qs, ranks, results):
+                    for q, r, hits in zip(qs, ranks, results, strict=True):
                         if r is None or r > 5:
-                            print(f"    miss ({r}) [{q.lang}] {q.query}  -> top: {hits[0].chunk.citation() if hits else '-'}")
+                            print(f"    miss ({r}) [{q.lang}] {q.query}  "
+                                  f"-> top: {hits[0].chunk.citation() if hits else '-'}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -81,7 +81,8 @@ RATINGS: dict[str, tuple[str, str]] = {
     "q7966c225f8": (K, "torch.save() recalled from 'Para guardar el estado…'"),
     "qd96b88a5a8": (K, "state_dict() recalled (typed) from its definition"),
     "q642e186fb4": (K, "torch.hub.load() recalled (typed) from its use"),
-    "qafbcb471de": (F, "'Para guardar …' → the only option with 'save': a giveaway by translation (no torch.load() among the options)"),
+    "qafbcb471de": (F, "'Para guardar …' → the only option with 'save': a giveaway by translation "
+                       "(no torch.load() among the options)"),
     "q69208be6e8": (F, "same item as qafbcb471de: 'guardar' gives torch.save() away"),
     "q3b29fd44fe": (K, "torch.load() recalled from 'Para cargar el estado…'"),
     "q6f7e45014f": (K, "what parameters() returns, contrasted on the slide with state_dict()"),
@@ -120,7 +121,8 @@ RATINGS: dict[str, tuple[str, str]] = {
     # sample course (sources/)
     "qa20927568a": (K, "replica_device_setter() from its purpose (book summary)"),
     "q047ab23bb7": (F, "the book's own exercise, but its typo 'ficar' (fixar) is kept in the stem"),
-    "q60c6377479": (F, "model answer 'paradigma popular para realizar grandes operações' says nothing about map/reduce"),
+    "q60c6377479": (F, "model answer 'paradigma popular para realizar grandes operações' says nothing "
+                       "about map/reduce"),
     "q8300a65ec6": (K, "true: sum as a reduce operation, from the MapReduce notes"),
     "qd2b5ae8f94": (K, "true: definition of a parallel computer"),
     "q2a7a4a0860": (K, "Spark's basic abstraction is the RDD: recall, answer from the notes"),

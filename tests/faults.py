@@ -174,7 +174,7 @@ class ChromaServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> "ChromaServer":
+    def start(self) -> ChromaServer:
         exe = Path(sys.executable).parent / "chroma"
         self.proc = subprocess.Popen([str(exe), "run", "--path", str(self.path), "--host", "127.0.0.1",
                                       "--port", str(self.port)], stdout=subprocess.DEVNULL,

@@ -71,7 +71,7 @@ class OpenAIStub:
             return self.script(body)
         return self.script.pop(0) if self.script else Behaviour("{}")
 
-    def __enter__(self) -> "OpenAIStub":
+    def __enter__(self) -> OpenAIStub:
         self.thread.start()
         return self
 

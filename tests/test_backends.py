@@ -107,7 +107,8 @@ def chroma_server(tmp_path):
 def test_chroma_server_store(workspace, chroma_server, course_template):
     seed_embedding_cache(workspace / ".kb", course_template / ".kb")  # the vectors are not the point here
     env = {"KB_STORE_URL": chroma_server}
-    r = run_kb(["ingest", "sources/001_96d83118e2ee854a.txt", "sources/003_54b53da49ba13546.txt"], cwd=workspace, env=env)
+    r = run_kb(["ingest", "sources/001_96d83118e2ee854a.txt", "sources/003_54b53da49ba13546.txt"],
+               cwd=workspace, env=env)
     assert r.returncode == 0, r.stderr
     assert not (workspace / ".kb" / "chroma").exists()  # vectors live on the server
     r = run_kb(["--store", chroma_server, "search", "o que é o GIL?", "--json"], cwd=workspace)

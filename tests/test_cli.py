@@ -4,7 +4,6 @@ exit codes, in a child process for what a fresh interpreter imports and what a p
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 
@@ -73,7 +72,8 @@ def test_ingest_search_sources_json_end_to_end(workspace):
     assert len(hits) == 3 and hits[0]["rank"] == 1
     assert {"source", "citation", "locator", "score", "text", "lang"} <= set(hits[0])
 
-    r = run_kb(["search", "Em que momento do vídeo o professor fala de espelhamento do modelo?", "--json"], cwd=workspace)
+    r = run_kb(["search", "Em que momento do vídeo o professor fala de espelhamento do modelo?", "--json"],
+               cwd=workspace)
     transcript = [h for h in json.loads(r.stdout)["hits"] if h["source"].startswith("sources/000_")]
     assert transcript and transcript[0]["locator"]["start"] and transcript[0]["locator"]["end"]
 

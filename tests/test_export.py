@@ -41,7 +41,8 @@ MIXED = {
     "generator": {"kind": "offline"}, "kb": {}, "params": {"topic": "concorrência"},
     "questions": [
         {"id": "qshortpt01", "type": "short", "lang": "pt", "difficulty": "hard",
-         "prompt": "O que faz este código?\n```python\nwith lock:  # {seção crítica}\n    x = a < b && c\n```\nExplique em 2 linhas.",
+         "prompt": "O que faz este código?\n```python\nwith lock:  # {seção crítica}\n    x = a < b && c\n```\n"
+                   "Explique em 2 linhas.",
          "answer": "Garante exclusão mútua: só uma thread executa `x = a < b` por vez; ~ = # { } : \\ ficam.",
          "concepts": ["exclusão mútua", "lock"], "citations": [CIT]},
         {"id": "qshortes01", "type": "short", "lang": "es",
@@ -58,7 +59,8 @@ MIXED = {
         {"id": "qclozept01", "type": "cloze", "lang": "pt",
          "prompt": "Complete a lacuna: em C++, o _____ protege a seção crítica {sempre}.",
          "answer": "std::mutex", "accepted": ["mutex", "std::*mutex*"], "concepts": [], "citations": [CIT]},
-        {"id": "qclozees01", "type": "cloze", "lang": "es", "prompt": "Completa: el bloqueo global de Python es el _____",
+        {"id": "qclozees01", "type": "cloze", "lang": "es",
+         "prompt": "Completa: el bloqueo global de Python es el _____",
          "answer": "GIL", "accepted": ["gil"], "concepts": [], "citations": [CIT]},
         {"id": "qclozees02", "type": "cloze", "lang": "es", "prompt": "Completa: la _____ de datos reparte lotes.",
          "answer": "paralelización", "concepts": [], "citations": [CIT]},
@@ -210,7 +212,7 @@ def test_gift_round_trip_keeps_every_question(mixed):
     category, got = parse_gift(text)
     assert category == "$course$/top/Semana 4: C//C++ & <threads>"
     assert len(got) == len(MIXED["questions"])
-    for q, g in zip(expected(mixed), got):
+    for q, g in zip(expected(mixed), got, strict=True):
         assert g["name"] == q["id"]
         assert g["prompt"] == q["prompt"], q["id"]
         lang = next(x["lang"] for x in MIXED["questions"] if x["id"] == q["id"])
@@ -281,7 +283,7 @@ def test_moodle_xml_round_trip_and_shape_per_type(mixed):
     category, got = parse_moodle(text)
     assert category == "$course$/top/Semana 4: C//C++ & <threads>"
     assert len(got) == len(MIXED["questions"])
-    for q, g in zip(expected(mixed), got):
+    for q, g in zip(expected(mixed), got, strict=True):
         assert g["idnumber"] == q["id"] and g["name"].startswith(q["id"] + " · ")
         assert g["prompt"] == q["prompt"], q["id"]
         assert {"kb", f"kb-{q['type']}"} <= set(g["tags"])
@@ -328,11 +330,12 @@ def read_apkg(data: bytes) -> dict:
                 models = json.loads(con.execute("SELECT models FROM col").fetchone()[0])
                 decks = json.loads(con.execute("SELECT decks FROM col").fetchone()[0])
                 notes = []
-                for guid, mid, flds, tags, mod in con.execute("SELECT guid, mid, flds, tags, mod FROM notes ORDER BY id"):
+                for guid, mid, flds, tags, mod in con.execute(
+                        "SELECT guid, mid, flds, tags, mod FROM notes ORDER BY id"):
                     model = models[str(mid)]
                     names = [f["name"] for f in model["flds"]]
                     notes.append({"guid": guid, "model": model["name"], "mod": mod, "tags": tags.split(),
-                                  "fields": dict(zip(names, flds.split("\x1f")))})
+                                  "fields": dict(zip(names, flds.split("\x1f"), strict=False))})
                 cards = con.execute("SELECT count(*), count(DISTINCT did) FROM cards").fetchone()
             finally:
                 con.close()
@@ -371,7 +374,7 @@ def test_anki_package_round_trip_tags_and_stable_ids(mixed):
     assert len(notes) == len(MIXED["questions"]) and pkg["cards"] == (len(notes), 1)
     deck = [d for d in pkg["decks"].values() if d["name"] == MIXED["title"]]
     assert len(deck) == 1
-    for q, n in zip(expected(mixed), notes):
+    for q, n in zip(expected(mixed), notes, strict=True):
         g = anki_question(n)
         assert g["id"] == q["id"] and g["prompt"] == q["prompt"], q["id"]
         if q["type"] == "mcq":
@@ -503,7 +506,8 @@ def test_gift_leaves_out_replies_it_cannot_carry(tmp_path):
 
 def test_anki_cloze_text_cannot_smuggle_a_deletion(tmp_path):
     doc = {"schema": 1, "title": "t", "questions": [
-        {"id": "qc", "type": "cloze", "prompt": "O {{c2::x}} e o _____ {}.", "answer": "GIL", "lang": "pt", "citations": []}]}
+        {"id": "qc", "type": "cloze", "prompt": "O {{c2::x}} e o _____ {}.", "answer": "GIL", "lang": "pt",
+         "citations": []}]}
     quiz = tmp_path / "q.json"
     quiz.write_text(json.dumps(doc), encoding="utf-8")
     note = read_apkg(export_quiz(quiz, "anki", out=tmp_path / "q.apkg").data)["notes"][0]
@@ -667,7 +671,8 @@ def test_generated_quiz_from_the_sample_course_survives_every_format(ingested, t
         assert g["name"] == m["idnumber"] == a["id"] == q["id"]
         assert g["prompt"] == m["prompt"] == a["prompt"] == q["prompt"]
         if q["type"] == "mcq":
-            assert [x[0] for x in g["answers"]] == [html_to_text(x[0]) for x in m["answers"]] == a["choices"] == q["choices"]
+            assert ([x[0] for x in g["answers"]] == [html_to_text(x[0]) for x in m["answers"]]
+                    == a["choices"] == q["choices"])
             assert a["correct"] == q["correct"] == [x[1] for x in g["answers"]].index(True)
         if q["type"] == "cloze":
             assert g["answers"][0] == m["answers"][0][0] == q["answer"].replace("*", "\\*")

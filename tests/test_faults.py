@@ -33,8 +33,7 @@ from kb.readers import read_document
 from kb.store import ASIDE, OLD, backend_failure
 from kb.workspace import open_workspace
 
-from .faults import (ChromaServer, alive, children, cmdline, kb, make_course, run_kb_process,
-                     snapshot, wait_until)
+from .faults import ChromaServer, alive, children, cmdline, kb, make_course, run_kb_process, snapshot, wait_until
 from .openai_stub import Behaviour, OpenAIStub
 from .pdfgen import encrypt_pdf, make_pdf
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from kb.embeddings import get_embedder
-from kb.grading.offline import OfflineGrader
 from kb.grading.base import Task
 from kb.grading.objective import grade_objective
+from kb.grading.offline import OfflineGrader
 from kb.grading.signals import is_keyword_list
 from kb.quiz import load_quiz
 
@@ -26,7 +26,8 @@ GIL = ("O GIL (Global Interpreter Lock) é uma trava do interpretador que permit
 QUIZ = {
     "schema": 1, "title": "Semana 3",
     "questions": [
-        {"id": "gil", "type": "short", "prompt": "O que é o GIL no Python e qual o seu efeito em programas com threads?",
+        {"id": "gil", "type": "short",
+         "prompt": "O que é o GIL no Python e qual o seu efeito em programas com threads?",
          "answer": GIL, "concepts": ["trava", "uma thread por vez", "paralelismo"], "lang": "pt",
          "citations": [{"source": "sources/003_54b53da49ba13546.txt", "locator": "GIL", "chunk_id": "c1",
                         "quote": "Global Interpreter Lock"}]},
@@ -162,7 +163,8 @@ def test_grader_is_deterministic(grader, quiz):
 
 REPLIES = [
     ("student", "question_id", "answer"),
-    ("Ana", "gil", "Uma trava do interpretador: só uma thread executa bytecode Python por vez, sem paralelismo de CPU."),
+    ("Ana", "gil",
+     "Uma trava do interpretador: só uma thread executa bytecode Python por vez, sem paralelismo de CPU."),
     ("Ana", "strat", "b"),
     ("Ana", "spark", "falso"),
     ("Ana", "allred", "all-reduce"),
@@ -238,7 +240,8 @@ def test_kb_grade_folder_of_sheets_and_latin1(quiz_file, tmp_path):
     sheets.mkdir()
     (sheets / "Dora.md").write_text("## 3\nb\n\n## gil\nUma trava: só uma thread por vez executa.\n\n## spark\nfalso\n",
                                     encoding="utf-8")
-    (sheets / "Édson.txt").write_bytes("## allred\nall-reduce\n## gpu\nSim, a transferência do valor entre dispositivos é automática.\n"
+    (sheets / "Édson.txt").write_bytes("## allred\nall-reduce\n## gpu\n"
+                                       "Sim, a transferência do valor entre dispositivos é automática.\n"
                                        .encode("cp1252"))
     (sheets / "notes.txt").write_text("sem cabeçalhos\n", encoding="utf-8")
     out = tmp_path / "out"
@@ -269,7 +272,8 @@ def test_reports_are_replaced_atomically(quiz_file, tmp_path):
     replies = _write_csv(tmp_path / "r.csv", REPLIES[:3])
     out = tmp_path / "rep"
     assert run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path).returncode == 0
-    assert sorted(p.name for p in out.iterdir()) == ["grades.csv", "grades.json", "grades.md", "grades.xlsx"]  # no temp files left
+    # no temp files left
+    assert sorted(p.name for p in out.iterdir()) == ["grades.csv", "grades.json", "grades.md", "grades.xlsx"]
 
 
 # --------------------------------------------------------------------------- LLM grader
@@ -515,7 +519,8 @@ def test_kb_grade_calibrate_refits_stores_and_reports_leave_one_out(tmp_path):
         ("gil", "Uma biblioteca de gráficos.", 0), ("gil", "Algo do Python.", 1), ("gil", "GIL", 2),
         ("nope", "x", 3), ("gil", "y", "muito"),
     ])
-    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "Uma trava global.")])
+    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"),
+                                              ("Ana", "gil", "Uma trava global.")])
     r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "--calibrate", str(graded), "-o",
                 str(tmp_path / "R"), "--json"], cwd=tmp_path)
     assert r.returncode == 1, r.stderr  # two rows of graded.csv skipped, named with their fix
@@ -621,8 +626,10 @@ def _scored(g, q, reply):
 def test_eval_grader_calibrate_k_reports_default_and_calibrated(tmp_path):
     rows = [("question_id", "question", "reference", "answer", "score")]
     for qid, qt, ref, good, bad in [
-        ("a", "O que é o GIL?", "Uma trava do interpretador que deixa uma thread por vez.", "Uma trava global", "Um banco"),
-        ("b", "O que faz o Map?", "Gera pares chave-valor a partir dos dados.", "Gera pares chave valor", "Apaga dados"),
+        ("a", "O que é o GIL?", "Uma trava do interpretador que deixa uma thread por vez.",
+         "Uma trava global", "Um banco"),
+        ("b", "O que faz o Map?", "Gera pares chave-valor a partir dos dados.",
+         "Gera pares chave valor", "Apaga dados"),
     ]:
         for i in range(4):
             rows += [(qid, qt, ref, f"{good} {i}", 3), (qid, qt, ref, f"{bad} {i}", 0)]
@@ -660,7 +667,8 @@ def test_partial_with_every_concept_present_says_why():
     fb = compose_feedback("pt", 2, ["trava", "thread"], [], [], "O GIL é uma trava. Outra frase.")
     assert fb == ("Parcialmente correto (2/3). Está certo: trava, thread. Os conceitos-chave estão lá, mas a "
                   "explicação não diz o mesmo que a resposta modelo. Esperado: «O GIL é uma trava.»")
-    assert compose_feedback("es", 0, [], [], ["empty"], "Un grafo.") == "Incorrecto (0/3). Sin respuesta. Se esperaba: «Un grafo.»"
+    assert compose_feedback("es", 0, [], [], ["empty"], "Un grafo.") == (
+        "Incorrecto (0/3). Sin respuesta. Se esperaba: «Un grafo.»")
 
 
 def test_llm_grader_takes_the_teachers_graded_replies_as_few_shot(tmp_path):
@@ -669,7 +677,8 @@ def test_llm_grader_takes_the_teachers_graded_replies_as_few_shot(tmp_path):
     graded = _write_csv(tmp_path / "graded.csv", [("question_id", "answer", "points"),
                                                   ("gil", "Uma trava que serializa as threads.", 3),
                                                   ("gil", "Um compilador.", 0)])
-    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "Uma trava global.")])
+    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"),
+                                              ("Ana", "gil", "Uma trava global.")])
     with OpenAIStub(lambda b: reply({"reasoning": "ok", "score": 3, "feedback": "Certo."})) as stub:
         env = {"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "judge", "OPENAI_API_KEY": "k"}
         r = run_kb(["grade", str(quiz_path), str(replies), "--calibrate", str(graded), "-o", str(tmp_path / "o")],

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kb.embeddings import get_embedder
-from kb.grading.offline import OfflineGrader
 from kb.grading.base import Task
+from kb.grading.offline import OfflineGrader
 from kb.grading.roles import contrast_pairs, role_swap
 from kb.quiz import Question
 

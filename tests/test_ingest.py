@@ -75,7 +75,8 @@ def test_bad_files_do_not_stop_the_others_nor_touch_the_store(ingested_workspace
     st = _statuses(report)
     assert st == {"corrupto.pdf": "failed", "vazio.md": "failed", "bom.pdf": "added", "nao-existe.txt": "failed"}
     msgs = {Path(f.source).name: f.message for f in report.failed}
-    assert msgs["corrupto.pdf"].startswith("bad/corrupto.pdf: damaged PDF") or "corrupto.pdf: damaged PDF" in msgs["corrupto.pdf"]
+    assert (msgs["corrupto.pdf"].startswith("bad/corrupto.pdf: damaged PDF")
+            or "corrupto.pdf: damaged PDF" in msgs["corrupto.pdf"])
     assert msgs["nao-existe.txt"] == "nao-existe.txt: no such file or folder"
     assert ws.store.count() == before + 1
     assert all(r["complete"] for r in ws.store.sources())

@@ -12,9 +12,9 @@ import pytest
 
 from kb.config import Settings
 from kb.errors import BackendError
-from kb.writing.generate import GenerationRequest, generate_quiz
 from kb.llm import LLMClient, LLMWriter, parse_json_object
 from kb.workspace import open_workspace
+from kb.writing.generate import GenerationRequest, generate_quiz
 
 from .conftest import run_kb
 from .openai_stub import Behaviour, OpenAIStub, reply
@@ -40,7 +40,8 @@ def _good_questions(body: dict) -> Behaviour:
     words = [w for w in re.findall(r"\w{5,}", sentence) if sentence.lower().count(w.lower()) == 1]
     term = words[len(words) // 2] if words else "termo"
     return reply({"questions": [
-        {"type": "short", "passage": n, "prompt": f"O que o curso explica sobre {' e '.join(sorted(words, key=len)[-2:])}?",
+        {"type": "short", "passage": n,
+         "prompt": f"O que o curso explica sobre {' e '.join(sorted(words, key=len)[-2:])}?",
          "answer": sentence,
          "quote": sentence, "concepts": words[:3], "difficulty": "medium"},
         {"type": "cloze", "passage": n, "prompt": sentence.replace(term, "_____", 1), "answer": term,
@@ -151,7 +152,8 @@ def test_ask_with_llm_cites_passages(ws):
 
 
 def test_ask_with_llm_says_when_course_lacks_answer(ws):
-    with OpenAIStub(lambda b: reply({"answer": "O curso não contém essa informação.", "found": False, "cited": []})) as stub:
+    with OpenAIStub(lambda b: reply({"answer": "O curso não contém essa informação.", "found": False,
+                                     "cited": []})) as stub:
         r = run_kb(["ask", "Quem ganhou a copa de 2022?", "--json"], cwd=ws,
                    env={"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "stub-model"})
     assert json.loads(r.stdout)["found"] is False

@@ -13,9 +13,9 @@ import pytest
 
 from kb.config import Settings
 from kb.evaluate import evaluate_quiz
-from kb.writing.generate import GenerationRequest, generate_quiz
 from kb.llm import LLMClient, LLMWriter
 from kb.workspace import open_workspace
+from kb.writing.generate import GenerationRequest, generate_quiz
 
 from .openai_stub import Behaviour, OpenAIStub, reply
 

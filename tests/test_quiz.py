@@ -84,7 +84,8 @@ def test_exercise_without_answer_is_reported_not_kept(kbdir):
 
 
 def test_topic_quiz_stays_on_topic_and_in_language(kbdir):
-    r = run_kb(["quiz", "generate", "--topic", "dependências de controle", "-n", "3", "--lang", "pt", "--json"], cwd=kbdir)
+    r = run_kb(["quiz", "generate", "--topic", "dependências de controle", "-n", "3", "--lang", "pt", "--json"],
+               cwd=kbdir)
     assert r.returncode == 0, r.stderr
     qs = json.loads(r.stdout)["questions"]
     assert qs and all(q["lang"] == "pt" for q in qs)
@@ -105,8 +106,9 @@ def test_eval_quiz_reports_quality(kbdir):
     # banda; comunicação" — which the thin-concepts check flags, as a teacher would)
     assert m["clean"] >= 0.8 and m["short_by"] == 0 and 0 < m["section_coverage"] <= 1
     assert m["mcq"] < 2 or m["position_skew"] <= 0.5
-    assert all(set(p["defects"]) <= {"cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor",
-                                     "off-topic", "language", "near-duplicate", "thin-concepts"}
+    assert all(set(p["defects"]) <= {"cut-off", "giveaway", "duplicate-choices", "unsupported",
+                                     "implausible-distractor", "off-topic", "language", "near-duplicate",
+                                     "thin-concepts"}
                for p in m["per_question"])
     human = run_kb(["eval", "quiz", "quizzes/course.json"], cwd=kbdir)
     assert human.returncode == 0 and "without any defect" in human.stdout
@@ -137,7 +139,8 @@ def test_markdown_export_matches_golden_files(answers, golden):
 
 def test_export_command_writes_file_and_rejects_unknown_format(tmp_path):
     r = run_kb(["quiz", "export", str(GOLDEN / "quiz.json"), "--answers", "-o", str(tmp_path / "key.md")], cwd=tmp_path)
-    assert r.returncode == 0 and (tmp_path / "key.md").read_text(encoding="utf-8") == (GOLDEN / "key.md").read_text(encoding="utf-8")
+    assert r.returncode == 0 and ((tmp_path / "key.md").read_text(encoding="utf-8")
+                                  == (GOLDEN / "key.md").read_text(encoding="utf-8"))
     r = run_kb(["quiz", "export", str(GOLDEN / "quiz.json"), "--format", "docx"], cwd=tmp_path)
     assert r.returncode == 2 and "--format docx: unknown export format" in r.stderr
 

@@ -14,8 +14,8 @@ import pytest
 
 from kb.config import Settings
 from kb.quiz import Citation, Question
-from kb.writing.checks import cut_off, defects, duplicate_choices, foreign_material, giveaway, unsupported
 from kb.workspace import open_workspace
+from kb.writing.checks import cut_off, defects, duplicate_choices, foreign_material, giveaway, unsupported
 
 from .conftest import CORPORA, SOURCES, needs_corpora, run_kb, seed_embedding_cache
 
@@ -159,7 +159,8 @@ def test_wrapped_bullet_comes_back_whole_and_the_right_way_round(course):
     assert qs, "p. 31 (train-only augmentation) should be asked"
     for q in qs:
         text = (q["prompt"] + " " + q["answer"]).lower()  # the answer may open on "Solo …"
-        assert "solo en el conjunto de datos de entrenamiento y no en el conjunto de datos de prueba o validación" in text
+        assert ("solo en el conjunto de datos de entrenamiento y no en el conjunto de datos de prueba o validación"
+                in text)
 
 
 def test_giveaway_stem_is_seen_and_no_longer_written(course):

@@ -110,8 +110,8 @@ def test_a_title_names_a_topic_only_where_it_is_one():
     # a section of a library, then its topic: the topic
     assert title_topic("Distributed training en TF: Data parallelism", mentions, libs) == "data parallelism"
     assert title_topic("Distributed training: Data parallelism", mentions, libs) == ""
-    assert title_topic("Distributed training: Data parallelism", lambda p, titles=True: 3 * (p == "Data parallelism"), libs) \
-        == "data parallelism"
+    assert title_topic("Distributed training: Data parallelism",
+                       lambda p, titles=True: 3 * (p == "Data parallelism"), libs) == "data parallelism"
 
 
 def test_a_term_is_named_not_worded():

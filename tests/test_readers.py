@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from kb.chunking import chunk_document
@@ -244,7 +243,7 @@ def test_no_url_footnote_or_code_line_is_a_heading_or_text():
     assert headings
     for h in headings:
         assert "http" not in h and "www." not in h and not h.lower().startswith(("fuente", "source")), h
-        assert not h[0] in "¹²³⁴⁵⁶⁷⁸⁹⁰." and "(x,y" not in h and "$" not in h, h
+        assert h[0] not in "¹²³⁴⁵⁶⁷⁸⁹⁰." and "(x,y" not in h and "$" not in h, h
     prose = "\n".join(b.text for d in docs for b in d.blocks if not b.is_code)
     assert "$^{" not in prose and "\\mathrm" not in prose and "³http" not in prose and "<u>" not in prose
     assert "Fuente: https://www.youtube.com" not in prose

@@ -84,7 +84,8 @@ def test_cold_kb_search_does_not_import_chromadb(ingested_workspace):
     ws.retriever.search("aquecer", k=1)
     code = (
         "import sys\nfrom kb.cli import app\n"
-        "try:\n    app(['search', 'o que é all-reduce?', '--json'])\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "try:\n    app(['search', 'o que é all-reduce?', '--json'])\n"
+        "except SystemExit as e:\n    assert not e.code, e.code\n"
         "print('chromadb' in sys.modules)\n"
     )
     env = {"KB_HOME": str(workspace / ".kb"), "PYTHONPATH": str(ROOT), "HOME": str(workspace)}

@@ -37,7 +37,7 @@ def study_ws(tmp_path, monkeypatch):
     return tmp_path
 
 
-def _spawn(ws: Path, args: list[str], **env_extra) -> "pexpect.spawn":
+def _spawn(ws: Path, args: list[str], **env_extra) -> pexpect.spawn:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_", "NO_COLOR"))}
     env.update({"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"})
     env.update(env_extra)
@@ -136,7 +136,7 @@ def test_no_colour_with_NO_COLOR_and_plain_text_when_piped(study_ws):
     assert "correct 3/3" in r.stdout and not ANSI.search(r.stdout)
 
 
-def _answer_first_of_five(ws: Path, reply: str) -> "pexpect.spawn":
+def _answer_first_of_five(ws: Path, reply: str) -> pexpect.spawn:
     """A session of 5 questions: answer the first (free text), go on, stop at the second's prompt."""
     child = _spawn(ws, ["study", "--new", "5"])
     child.expect("1/5")
