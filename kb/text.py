@@ -267,7 +267,12 @@ def rejoin_lines(lines: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
         marker, text = strip_bullet(raw)
         if not text:
             continue
-        if " | " in text:  # a table row stays a row
+        cur = items[-1] if items and not broke else None
+        if " | " in text and not marker \
+                and not (cur and cur[0] and text[:1].islower() and ends_open(cur[1])):
+            # a table row stays a row; a bullet that says "pros | cons" is a bullet, and its wrapped
+            # rest ("• WebDataset (tar): …, blobs" / "grandes | sem índice") is its rest: read as rows,
+            # "• TFRecord: … | amarrado ao TF," lost its bullet and the Parquet bullet ran on into it
             items.append(["", text, indent])
             broke = True
             continue

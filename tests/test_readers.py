@@ -436,3 +436,31 @@ def test_a_shell_command_under_a_bullet_is_code_not_the_bullets_rest():
     assert "• Conferir quantas GPUs cada nó oferece\n" in prose
     assert "refazem o rendezvous\n" in prose
     assert "o srun não herda --cpus-per-task do sbatch; passe explicitamente" in prose
+
+
+def test_a_bullet_that_holds_a_bar_keeps_its_bullet_and_its_wrapped_rest():
+    """Held-out split AB (dataformats_pt): a line holding " | " was taken for a table row, so
+    "• TFRecord: … | amarrado ao TF," lost its bullet (the Parquet bullet's model answer ran on into it)
+    and "grandes | sem índice …", the wrapped rest of the WebDataset bullet, became a row of its own.
+    17 of the 58 held-out decks had such bullets ("BN: sim | LN: não", "Tarea: CUDA C++ | Triton").
+    A line without a bullet that is no wrapped rest is still a table row."""
+    from kb.readers import split_slide
+
+    raw = "\n".join([
+        "Comparativo de formatos",
+        "• WebDataset (tar): sequencial, agnóstico de framework, blobs",
+        "  grandes | sem índice, shuffle aproximado",
+        "• Parquet: colunar, compressão, pushdown, ecossistema de dados |",
+        "  blobs grandes sem vantagem",
+        "• TFRecord: integrado ao tf.data, CRC por registro | amarrado ao TF,",
+        "  protobuf verboso",
+        "GPU | Memória",
+        "A100 | 80 GB",
+    ])
+    _, parts = split_slide(raw)
+    lines = "\n".join(t for t, _ in parts).split("\n")
+    assert lines == ["• WebDataset (tar): sequencial, agnóstico de framework, blobs grandes | sem índice, shuffle "
+                     "aproximado",
+                     "• Parquet: colunar, compressão, pushdown, ecossistema de dados | blobs grandes sem vantagem",
+                     "• TFRecord: integrado ao tf.data, CRC por registro | amarrado ao TF, protobuf verboso",
+                     "GPU | Memória", "A100 | 80 GB"]

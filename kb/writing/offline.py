@@ -322,6 +322,11 @@ _REMEDY_LABELS = frozenset({"solucion", "solucao", "solution", "remedio", "fix",
                             "advantage"})
 
 
+# words in -a (and -ão) that take "el"/"o": "el sistema", "o problema", "o padrão"
+_MASCULINE_A = frozenset("""sistema problema programa esquema diagrama paradigma tema teorema dilema idioma clima
+mapa dia planeta cometa padrao""".split())
+
+
 def _of(shown: str, lang: str) -> str:
     """"de" before a subject, contracted with its article: "do checkpoint", "da cuantização", "de QAT"."""
     if lang == "pt":
@@ -818,6 +823,30 @@ def _library_code(text: str, source: str | None = None) -> bool:
     # (a call has no space before its bracket: "OnFailure (Always não é permitido)", "SimSiam (Chen y He,
     # 2021)" are prose — "Em PyTorch, o que significa «restartPolicy em Job»?" in a deck on Kubernetes)
     return any(re.search(rf"(?:\.{w}\b|\b{w}\()", source) for w in camel)
+
+
+def _framework_code(text: str, source: str) -> bool:
+    """The text names code (:func:`_library_code`) and no library of its own that the source's code
+    imports: "WebDataset (tar)" where the code says "import webdataset" is a tool compared with
+    Parquet, not TensorFlow code ("Em TensorFlow, qual é a diferença entre WebDataset (tar) e Parquet?",
+    split AB)."""
+    return _library_code(text, source) and not _imported_modules(source) & {fold(w) for w in words(text)}
+
+
+def _imported_modules(text: str) -> set[str]:
+    """The modules a source's code imports, folded, their top-level names and what they are imported
+    as: "import random, webdataset as wds" → {random, webdataset, wds}; "from datasets.distributed
+    import …" → {datasets}."""
+    out: set[str] = set()
+    for m in re.finditer(r"(?m)^\s*import\s+([\w., ]+)", text):
+        for part in m.group(1).split(","):
+            bits = part.split()
+            if bits:
+                out.add(fold(bits[0].split(".")[0]))
+                if len(bits) == 3 and bits[1] == "as":
+                    out.add(fold(bits[2]))
+    out.update(fold(m.group(1)) for m in re.finditer(r"(?m)^\s*from\s+(\w+)", text))
+    return out
 
 
 # title words that say what kind of slide it is, not what it is about ("Motivación: …")
@@ -1375,7 +1404,9 @@ class OfflineWriter:
         cache = self._course.__dict__.setdefault("_deck_topic", {})
         if source not in cache:
             title = _deck_title(self._course, source)
-            text = self._whole(source)
+            # the title's own capitals are no evidence ("Formatos e Carregamento de Dados", said nowhere
+            # else, was "Em formatos e Carregamento de dados, …": split AB)
+            text = self._whole(source).replace(title, " ") if title else self._whole(source)
 
             def is_name(w: str) -> bool:  # written with its capital inside sentences more often than without
                 inside, low = name_uses(w, text)
@@ -1411,7 +1442,7 @@ class OfflineWriter:
             # (raters of P–T added it to 4 of 6 such stems: "No janelamento de séries temporais, …");
             # the library only where the sides are its code ("Em PyTorch, … ColwiseParallel e
             # RowwiseParallel?"): "En PyTorch, ¿qué diferencia hay entre SimCLR y MoCo?" was struck
-            code = _library_code(prompt, self._whole(slide.chunk.source))
+            code = _framework_code(prompt, self._whole(slide.chunk.source))
             lib = (self._framework(slide) if code else "") or self._deck_topic(slide.chunk.source)
         else:
             lib = self._deck_library(slide.chunk.source)
@@ -1480,7 +1511,7 @@ class OfflineWriter:
         title, rest = m.group("title"), prompt[m.end():]
         subject = _title_subject(title, self._texts(slide.chunk.source))
         whole = self._whole(slide.chunk.source)
-        code = _library_code(rest, whole) or _library_code(answer, whole) or bool(lib) and fold(lib) in fold(title)
+        code = _framework_code(rest, whole) or _framework_code(answer, whole) or bool(lib) and fold(lib) in fold(title)
         plain = _plain_title(title)
         if re.match(r"(?i)^(?:¿\s*)?(?:o que|qu[eé]|c[oó]mo|como|por qu[eé]|what|how|why)\b", plain):
             plain = ""  # "o que salvar em um checkpoint": a question is no subject to be "in"
@@ -1804,7 +1835,9 @@ class OfflineWriter:
             return _ARTICLE.sub(lambda m: m.group(0).lower(), term) if _ARTICLE.match(term) else bare
         head = fold(words(bare)[0])
         plural = head.endswith("s") and not head.endswith(("is", "us"))
-        fem = head.endswith(("a", "ao", "dad", "cion", "ade", "cia", "ncia", "ie")) or head in ("memoria", "memória")
+        # (every "-ión" is feminine here: "la fusión", "la versión"; "el fusión" was split AB's)
+        fem = (head.endswith(("a", "ao", "dad", "ion", "ade", "cia", "ncia", "ie", "agem", "tud"))
+               and head not in _MASCULINE_A) or head in ("memoria", "memória")
         art = {"es": (("el", "la"), ("los", "las")), "pt": (("o", "a"), ("os", "as"))}[lang][plural][fem]
         return f"{art} {bare}"
 
@@ -2806,7 +2839,7 @@ class OfflineWriter:
             # one clause: "Normalizar las entradas …; ReLU en la _____ tiende a explotar" asked two things
             for s in [c for x in sentences(item.text) or [item.text] for c in re.split(r";\s+", x)]:
                 if not complete_sentence(s, min_words=8, max_words=40) or "?" in s or not _statement_start(s) \
-                        or _refers_back(s):
+                        or _refers_back(s) or " | " in s:  # (a table's row in cells is no sentence)
                     continue
                 first = words(s)[0] if words(s) else ""
                 for w in dict.fromkeys(words(s)):  # in the sentence's order: ties go to the first
