@@ -796,9 +796,10 @@ _WHAT_IS = re.compile(r"^(?:¿\s*)?(?:Qué (?:es|son|significa)|En qué consiste
                       r"Em que consiste|What (?:is|are|does))\b")
 # what a role bullet says of a named subject ("¿Qué coste tiene PagedAttention?", "Qual é a ideia de TTA?"):
 # as bare as "what is" where the name is an acronym or a method of the deck's field
-_ROLE_STEM = re.compile("^(?:¿\\s*)?(?:" + "|".join(
-    re.escape(v[lang].split("{")[0].lstrip("¿").strip()) for k, v in _T.items() if k.startswith("role_")
-    for lang in ("pt", "es", "en")) + ")")
+# (each template whole, its subject any text: "What does … cost?", not every "What does …")
+_ROLE_STEM = re.compile("^(?:" + "|".join(
+    re.sub(r"\\\{(?:t|of)\\\}", ".+", re.escape(v[lang])) for k, v in _T.items() if k.startswith("role_")
+    for lang in ("pt", "es", "en")) + ")$")
 
 # a file's name ("config.pbtxt", "model.onnx", "ckpt.pt") is no library's code: it situated a Triton
 # question "Em PyTorch"
