@@ -186,6 +186,9 @@ def test_split_ab_pages(tmp_path_factory, course_template):
     # the reader keeps "• X: a | b" a bullet now (chunking v7); a body in cells is a table's row, no
     # description of its label ("¿qué término corresponde a «NVIDIA (HIP para AMD) | NVIDIA + AMD | …»?")
     assert not any(" | " in p for p in every), every
+    # ... while it stays a row of the comparison it is in, which no longer runs on into the next bullet
+    differ = [q for q in written["corpora/dataformats_pt.pdf"]["drafts"] if "WebDataset (tar) e Parquet" in q.prompt]
+    assert differ and "TFRecord" not in differ[0].answer and differ[0].answer.endswith("blobs grandes sem vantagem.")
 
 
 def test_a_library_of_its_own_is_no_frameworks_code():

@@ -138,10 +138,7 @@ def _items(raw: list[tuple[str, int | None, bool, int]]) -> list[Item]:
             continue
         m = _LABEL.match(t)
         label = body = ""
-        if m and len(words(m.group("label"))) <= 7 and not re.search(r"https?|www\.|\d{3,}", m.group("label")) \
-                and " | " not in m.group("body"):
-            # (a body in cells, "Portabilidad: NVIDIA (HIP para AMD) | NVIDIA + AMD | según backend", is a
-            # table's row, read against column heads the item does not hold: no term and its description)
+        if m and len(words(m.group("label"))) <= 7 and not re.search(r"https?|www\.|\d{3,}", m.group("label")):
             label, body = m.group("label").strip(), m.group("body").strip()
         sibling = _sibling_above(items, indent) if label and not prev_label else None
         if sibling is not None:

@@ -327,6 +327,13 @@ _MASCULINE_A = frozenset("""sistema problema programa esquema diagrama paradigma
 mapa dia planeta cometa padrao""".split())
 
 
+def _feminine(head: str) -> bool:
+    """A Spanish or Portuguese noun (folded) that takes "la"/"a": by its ending, every "-ión" included
+    ("la fusión", "la versión": "el fusión" was split AB's), but "el sistema", "o padrão"."""
+    return (head.endswith(("a", "ao", "dad", "ion", "ade", "cia", "ncia", "ie", "agem", "tud"))
+            and head not in _MASCULINE_A) or head == "memoria"
+
+
 def _of(shown: str, lang: str) -> str:
     """"de" before a subject, contracted with its article: "do checkpoint", "da cuantização", "de QAT"."""
     if lang == "pt":
@@ -1836,10 +1843,7 @@ class OfflineWriter:
             return _ARTICLE.sub(lambda m: m.group(0).lower(), term) if _ARTICLE.match(term) else bare
         head = fold(words(bare)[0])
         plural = head.endswith("s") and not head.endswith(("is", "us"))
-        # (every "-ión" is feminine here: "la fusión", "la versión"; "el fusión" was split AB's)
-        fem = (head.endswith(("a", "ao", "dad", "ion", "ade", "cia", "ncia", "ie", "agem", "tud"))
-               and head not in _MASCULINE_A) or head in ("memoria", "memória")
-        art = {"es": (("el", "la"), ("los", "las")), "pt": (("o", "a"), ("os", "as"))}[lang][plural][fem]
+        art = {"es": (("el", "la"), ("los", "las")), "pt": (("o", "a"), ("os", "as"))}[lang][plural][_feminine(head)]
         return f"{art} {bare}"
 
     def _parts(self, slide: Slide, lang: str, course: CourseTerms, out: list[Draft]) -> None:
@@ -1982,15 +1986,19 @@ class OfflineWriter:
         for run in runs:
             context, in_ctx = self._run_context(slide, run, title, setting)
             real = self._real_labels(run, context, lang)
-            self._label_definitions(slide, run, real, (context, in_ctx), lang, course, out)
+            # a body in cells ("Portabilidad: NVIDIA (HIP para AMD) | NVIDIA + AMD | según backend") is a
+            # table's row, read against column heads it does not hold: no description of its label (split
+            # AB); it stays a row of the comparison it belongs to ("Offload: DeepSpeed CPU + NVMe | FSDP solo CPU")
+            described = [it for it in real if " | " not in it.body]
+            self._label_definitions(slide, run, described, (context, in_ctx), lang, course, out)
             # multiple choice among ≥ 4 siblings: same list, same kind by construction
             if len(run) >= 4 and context:
-                self._label_choices(slide, run, real, in_ctx, lang, course, out)
+                self._label_choices(slide, run, described, in_ctx, lang, course, out)
             # the difference between two siblings that describe comparable things
             self._label_difference(slide, real, context, lang, course, out)
             # false statements: one sibling's description attached to another
-            if len(real) >= 2 and context:
-                self._label_false(slide, real, in_ctx, lang, course, out)
+            if len(described) >= 2 and context:
+                self._label_false(slide, described, in_ctx, lang, course, out)
         self._title_vs_difference(slide, lang, course, out)
         self._vs_table(slide, lang, course, out)
 
@@ -2209,8 +2217,7 @@ class OfflineWriter:
             # (a plural, "Condições de corrida", would need "quais são as …": asked as a term instead)
             # "Cuello de botella: actualización de …" under «Data parallelism»: what the
             # bottleneck *is* there, not what the idiom means
-            fem = fold(words(bare)[0]).endswith(("a", "ao", "dad", "cion", "ade"))
-            art = {"es": ("el", "la"), "pt": ("o", "a")}[lang][fem]
+            art = {"es": ("el", "la"), "pt": ("o", "a")}[lang][_feminine(fold(words(bare)[0]))]
             return _t("which_is", lang, c=in_ctx, t=f"{art} {_lower_first(bare)}")
         if context and fold(context) != fold(bare):
             return _t("means", lang, c=in_ctx, t=bare)
