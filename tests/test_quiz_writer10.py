@@ -162,6 +162,16 @@ def test_the_same_course_writes_the_same_quiz_in_every_process(tmp_path, course_
     assert len(quizzes[0]) == 20 and quizzes[0] == quizzes[1]
 
 
+def test_the_courses_whole_field_is_no_subject():
+    # split AD (edge_pt): "Redes Neurais em Dispositivos de Borda (Edge)" is cut before "em Dispositivos"
+    # as a title's setting is, which left the whole field: "Em redes neurais, qual é a vantagem de ExecuTorch?"
+    assert deck_topic("Redes Neurais em Dispositivos de Borda (Edge)") == ""
+    assert deck_topic("Redes neuronales con PyTorch") == ""
+    assert deck_topic("Programación de GPUs para Deep Learning") == "programación de GPUs"
+    assert deck_topic("Formatos e Carregamento de Dados em Escala para Deep Learning") == \
+        "formatos e carregamento de dados"
+
+
 def test_imported_modules():
     code = ("    import random, webdataset as wds\n    import pyarrow as pa, pyarrow.parquet as pq\n"
             "    from datasets.distributed import split_dataset_by_node\n")

@@ -306,8 +306,16 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         return ""  # ("Exportar modelos a ONNX …": "En exportar modelos, …" is no setting)
     if re.search(r"\([A-Z][A-Za-z]*[A-Z]\)", head):  # "Mixture of Experts (MoE)": a name, as written
         return head
-    return " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+", w) or is_name(w) else w.lower()
-                    for w in head.split(" "))
+    topic = " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+", w) or is_name(w) else w.lower()
+                     for w in head.split(" "))
+    # the whole course's field narrows nothing ("Em redes neurais, qual é a vantagem de ExecuTorch?", split AD)
+    return "" if fold(topic) in _WHOLE_FIELD else topic
+
+
+_WHOLE_FIELD = frozenset(("redes neurais", "redes neuronales", "redes neurais profundas", "redes neuronales profundas",
+                          "deep learning", "aprendizaje profundo", "aprendizado profundo", "neural networks",
+                          "deep neural networks", "machine learning", "aprendizaje automatico",
+                          "aprendizado de maquina"))
 
 
 # a bullet's label that says its role about the slide's subject, and the question that asks it
