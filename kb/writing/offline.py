@@ -26,6 +26,7 @@ Every draft then passes the checks of :mod:`kb.writing.checks` against the passa
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -338,8 +339,7 @@ mapa dia planeta cometa padrao""".split())
 def _feminine(head: str) -> bool:
     """A Spanish or Portuguese noun (folded) that takes "la"/"a": by its ending, every "-ión" included
     ("la fusión", "la versión": "el fusión" was split AB's), but "el sistema", "o padrão"."""
-    return (head.endswith(("a", "ao", "dad", "ion", "ade", "cia", "ncia", "ie", "agem", "tud"))
-            and head not in _MASCULINE_A) or head == "memoria"
+    return head.endswith(("a", "ao", "dad", "ion", "ade", "ie", "agem", "tud")) and head not in _MASCULINE_A
 
 
 def _of(shown: str, lang: str) -> str:
@@ -849,7 +849,8 @@ def _framework_code(text: str, source: str) -> bool:
     return _library_code(text, source) and not _imported_modules(source) & {fold(w) for w in words(text)}
 
 
-def _imported_modules(text: str) -> set[str]:
+@functools.lru_cache(maxsize=64)
+def _imported_modules(text: str) -> frozenset[str]:
     """The modules a source's code imports, folded, their top-level names and what they are imported
     as: "import random, webdataset as wds" → {random, webdataset, wds}; "from datasets.distributed
     import …" → {datasets}."""
@@ -862,7 +863,7 @@ def _imported_modules(text: str) -> set[str]:
                 if len(bits) == 3 and bits[1] == "as":
                     out.add(fold(bits[2]))
     out.update(fold(m.group(1)) for m in re.finditer(r"(?m)^\s*from\s+(\w+)", text))
-    return out
+    return frozenset(out)
 
 
 # title words that say what kind of slide it is, not what it is about ("Motivación: …")
@@ -1462,8 +1463,7 @@ class OfflineWriter:
             lib = (self._framework(slide) if code else "") or self._deck_topic(slide.chunk.source)
         else:
             lib = self._deck_library(slide.chunk.source)
-        if not lib and ("«" in prompt or role
-                        or re.fullmatch(r"(?:¿\s*)?(?:Qué es|O que é|What is)\s+[\w-]+\?", prompt)):
+        if not lib and ("«" in prompt or re.fullmatch(r"(?:¿\s*)?(?:Qué es|O que é|What is)\s+[\w-]+\?", prompt)):
             # a slide's label asked bare ("O que significa «--requeue»?") by what the deck is about; a
             # definition the course states ("¿Qué es la transferencia de aprendizaje?") names its term
             # whole, and a deck's title need not cover every slide ("Conjuntos de datos" and DDP); a
