@@ -11,6 +11,7 @@ from ..quiz import Question
 from ..text import detect_language, sentences, words
 from .base import MAX_POINTS, Grade, Task, make_grade, needs_judgement
 from .objective import grade_objective
+from .polarity import opposite_claim
 from .roles import role_swap
 from .signals import (
     _char_grams,
@@ -39,6 +40,9 @@ CONCEPT_MATCH = 0.45
 # Only from GRADED_LIKE_MIN graded replies of a question on: with 3–5 it cost the course sets 0.1–0.2 QWK
 # (their replies are few and deliberately mixed: a contradiction is as near a right paraphrase as
 # another right one) and PT_ASAG nothing (k = 5: QWK 0.635 → 0.632).
+# A reply that says the opposite of the model answer in its own words (kb.grading.polarity) is graded 0,
+# as the rubric grades a contradiction; chosen before the blind set eval/grading_course_heldout2.csv was read.
+OPPOSITE_CAP = 0.49
 GRADED_LIKE_TAU = 0.05
 GRADED_LIKE_WEIGHT = 0.3
 GRADED_LIKE_MIN = 10
@@ -261,6 +265,12 @@ class OfflineGrader:
             flags.append("swapped_roles")
             reasons.append("swapped_roles")
             x = 0.0
+        opp = None if x < 0.5 or "swapped_roles" in flags else \
+            opposite_claim(q.prompt, references(q), reply, q.lang or "pt")
+        if opp is not None:
+            flags.append("opposite")
+            reasons.append("opposite")
+            x = min(x, OPPOSITE_CAP)
         if x >= 1.5 and is_keyword_list(reply):
             flags.append("keyword_list")
             reasons.append("keyword_list")
@@ -268,8 +278,9 @@ class OfflineGrader:
         g = make_grade(q, x, "", score=x / MAX_POINTS, present=f.present, missing=f.missing, flags=flags,
                        grader=self.name)
         lang = reply_language(reply, q)
+        detail = swap.terms if swap is not None and swap.clear else (opp.said, opp.instead) if opp else ("", "")
         return replace(g, feedback=compose_feedback(lang, g.points, f.present, f.missing, reasons, references(q)[0],
-                                                    swap.terms if swap is not None else ("", "")))
+                                                    detail))
 
 
 def graded_like(sims: Any, points: Sequence[float]) -> float:
@@ -321,6 +332,7 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "inverted_no": "A resposta modelo diz que não; a resposta diz o contrário.",
         "keyword_list": "Só palavras-chave: explique como elas se relacionam.",
         "swapped_roles": "A resposta troca os papéis de {} e {}: o que diz de um, a resposta modelo diz do outro.",
+        "opposite": "A resposta diz o contrário da resposta modelo: «{}» onde ela diz «{}».",
         "expected": "Esperado: «{}»",
         "empty": "Sem resposta.",
     },
@@ -338,6 +350,7 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "keyword_list": "Solo palabras clave: explica cómo se relacionan.",
         "swapped_roles": "La respuesta intercambia los papeles de {} y {}: lo que dice de uno, la respuesta modelo "
                          "lo dice del otro.",
+        "opposite": "La respuesta dice lo contrario de la respuesta modelo: «{}» donde ella dice «{}».",
         "expected": "Se esperaba: «{}»",
         "empty": "Sin respuesta.",
     },
@@ -355,6 +368,7 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "keyword_list": "Only keywords: explain how they relate.",
         "swapped_roles": "The reply swaps the roles of {} and {}: what it says of one, the model answer says of "
                          "the other.",
+        "opposite": "The reply says the opposite of the model answer: \"{}\" where it says \"{}\".",
         "expected": "Expected: «{}»",
         "empty": "No answer given.",
     },
@@ -362,11 +376,13 @@ FEEDBACK: dict[str, dict[str, str]] = {
 
 
 def compose_feedback(lang: str, points: int, present: Sequence[str], missing: Sequence[str],
-                     reasons: Sequence[str], reference: str, swapped: Sequence[str] = ("", "")) -> str:
+                     reasons: Sequence[str], reference: str, detail: Sequence[str] = ("", "")) -> str:
     """The verdict, the guards' reasons, what was right and missing, and why a grade is partial
-    (``swapped``: the two terms whose roles the reply exchanges, for that reason)."""
+    (``detail``: the two terms whose roles the reply exchanges, or what the reply says and the model
+    answer says instead, for those reasons)."""
     m = FEEDBACK.get(lang, FEEDBACK["en"])
-    parts = [m[str(points)]] + [m[r].format(*swapped) if r == "swapped_roles" else m[r] for r in reasons if r in m]
+    parts = [m[str(points)]] + [m[r].format(*detail) if r in ("swapped_roles", "opposite") else m[r]
+                                for r in reasons if r in m]
     guarded = any(r != "other_language" for r in reasons)
     if present and not (guarded and points == 0):
         parts.append(m["right"].format(", ".join(present)))

@@ -1,0 +1,124 @@
+"""Grading v4: a reply that says the opposite of the model answer in its own words (a negation the
+model answer does not make, or a word's opposite next to the same words) — the pure detector, the
+readings it must not take for a contradiction (each one a reply a teacher graded 2–3), and the real
+offline grader with the use-m3 embedder."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.embeddings import get_embedder
+from kb.grading.base import Task
+from kb.grading.offline import OfflineGrader
+from kb.grading.polarity import opposite_claim
+from kb.quiz import Question
+
+RDD_Q = "O que é um RDD no Spark e o que significa ser resiliente?"
+RDD_A = ("RDD (Resilient Distributed Dataset) é a unidade fundamental de dados do Spark, distribuída na memória por "
+         "todo o cluster; resiliente significa que, se os dados forem perdidos, podem ser recriados a partir da "
+         "linhagem de transformações.")
+TF_Q = "¿Qué hace el decorador @tf.function?"
+TF_A = ("La primera vez que se ejecuta la función genera un grafo de la computación que se reutiliza en las "
+        "ejecuciones siguientes, lo que la hace más rápida.")
+SHARD_Q = "What is dataset sharding in distributed training?"
+SHARD_A = "Splitting the dataset among the workers so that each one processes a different part, a shard, of the data."
+
+
+def test_a_negation_the_model_answer_does_not_make_is_an_opposite():
+    o = opposite_claim(RDD_Q, [RDD_A], "RDD é a estrutura de dados distribuída do Spark; resiliente quer dizer que "
+                                       "os dados ficam gravados em disco e, se forem perdidos, não podem ser "
+                                       "recriados.", "pt")
+    assert o is not None and o.said == "não recriados" and o.instead == "recriados"
+    o = opposite_claim(TF_Q, [TF_A], "Hace que la función se ejecute en modo eager, sin construir ningún grafo.", "es")
+    assert o is not None and o.said == "no grafo"
+
+
+def test_an_opposite_word_next_to_the_same_words():
+    o = opposite_claim(SHARD_Q, [SHARD_A], "Every worker receives a full copy of the whole dataset, so all workers "
+                                           "process the same data.", "en")
+    assert o is not None and (o.said, o.instead) == ("same", "different")
+    # the same pair about other things is no contradiction: "a mesma placa" vs "GPUs diferentes"
+    ref = ("O TensorFlow aloca toda a memória das GPUs visíveis, e outro processo já ocupa memória numa GPU. "
+           "Soluções: dar a cada processo GPUs diferentes ou alocar só parte da memória.")
+    assert opposite_claim("Por que o segundo programa falha com CUDA_ERROR_OUT_OF_MEMORY?", [ref],
+                          "O TensorFlow reserva toda a RAM de cada GPU que enxerga, então um segundo programa na "
+                          "mesma placa falha; limite a fração de memória por processo.", "pt") is None
+
+
+def test_right_replies_that_negate_in_other_words_are_not_opposites():
+    # "limita o paralelismo" says what "no parallelism" says (and across languages stems prove nothing)
+    gil = ("O GIL é uma trava que deixa só uma thread executar bytecode Python por vez, o que limita o paralelismo "
+           "de threads em tarefas de CPU.")
+    assert opposite_claim("O que é o GIL?", [gil], "It is a global interpreter lock: only one thread runs "
+                          "bytecode at a time, so threads give no parallelism for CPU-bound work.", "pt") is None
+    assert opposite_claim("O que é o GIL?", [gil], "Uma trava do interpretador: só uma thread roda por vez, então "
+                          "não há paralelismo entre as threads em tarefas de CPU.", "pt") is None
+    # a negated aim: "para que no se sature" is what the fix is for
+    gan = ("Al principio D gana con facilidad; minimizar log(1 − D(G(z))) da un gradiente casi nulo (satura) y G no "
+           "aprende. La non-saturating da una señal fuerte.")
+    assert opposite_claim("¿Por qué se usa la pérdida non-saturating?", [gan],
+                          "Para que no se sature el gradiente de G", "es") is None
+    # a negated bound: "nunca tem mais que p" is "no máximo p"
+    pipe = "O 1F1B mantém no máximo p micro-batches em voo, limitando a memória."
+    assert opposite_claim("Como o 1F1B limita a memória?", [pipe],
+                          "O 1F1B nunca tem mais que p micro-batches pendentes.", "pt") is None
+    # pt "precisa" (needs) and es "precisión" share a stem, not a meaning
+    bf16 = "BF16 tiene el mismo rango que FP32, aunque menos precisión, así que no sufre ese underflow."
+    assert opposite_claim("¿Por qué BF16 no necesita GradScaler?", [bf16],
+                          "O BF16 tem o mesmo range do FP32, só perde precisão, então não precisa.", "es") is None
+
+
+def test_relations_that_turn_with_their_terms_and_the_questions_own_words_are_no_evidence():
+    order = "Primero optimizer.step() y después scheduler.step(); si se invierte, se salta el primer valor."
+    assert opposite_claim("¿En qué orden se llaman optimizer.step() y scheduler.step()?", [order],
+                          "optimizer.step() antes; si no, se pierde el primer lr", "es") is None
+    cells = "A célula vegetal tem parede celular e cloroplastos; a célula animal tem centríolos."
+    assert opposite_claim("Qual a diferença entre a célula animal e a célula vegetal?", [cells],
+                          "A vegetal tem parede celular e cloroplastos, que não existem nas células animais.",
+                          "pt") is None
+
+
+def test_a_comparison_is_checked_term_by_term():
+    ref = ("En el síncrono hay que esperar a todos los trabajadores para promediar los pesos; en el asíncrono no "
+           "se espera, pero los gradientes pueden quedar obsoletos y la convergencia es más lenta.")
+    q = "¿Qué desventaja tiene el entrenamiento síncrono y cuál el asíncrono?"
+    assert opposite_claim(q, [ref], "Sincrónico: el worker más lento frena a todos. Asincrónico: no hay espera, "
+                                    "pero el entrenamiento tarda más en converger.", "es") is None
+    o = opposite_claim(q, [ref], "En el síncrono hay que esperar a todos; en el asíncrono la convergencia es más "
+                                 "rápida.", "es")
+    assert o is not None and (o.said, o.instead) == ("rápida", "lenta")
+
+
+def test_a_reply_that_agrees_with_any_accepted_answer_is_not_opposite():
+    other = "Resiliente: os dados perdidos não podem ser recriados, só relidos do disco."  # accepted, oddly
+    reply = "Resiliente quer dizer que, se forem perdidos, os dados não podem ser recriados."
+    assert opposite_claim(RDD_Q, [RDD_A], reply, "pt") is not None
+    assert opposite_claim(RDD_Q, [RDD_A, other], reply, "pt") is None
+
+
+@pytest.fixture(scope="module")
+def grader():
+    return OfflineGrader(get_embedder("use-m3"))
+
+
+def test_the_grader_gives_an_opposite_0_and_says_where(grader):
+    q = Question("short", RDD_Q, RDD_A, (), concepts=("Resilient Distributed Dataset", "memória", "recriados"),
+                 id="rdd", lang="pt")
+    right, opposite = grader.grade([
+        Task(q, "É o Resilient Distributed Dataset, os dados distribuídos na memória do cluster; resiliente porque "
+                "os dados perdidos podem ser recriados pela linhagem."),
+        Task(q, "É o Resilient Distributed Dataset, os dados distribuídos na memória do cluster; resiliente quer "
+                "dizer que os dados perdidos não podem ser recriados."),
+    ])
+    assert right.points >= 2 and "opposite" not in right.flags
+    assert opposite.points == 0 and "opposite" in opposite.flags
+    assert "A resposta diz o contrário da resposta modelo: «não recriados» onde ela diz «recriados»." \
+        in opposite.feedback
+
+
+def test_opposite_feedback_is_in_the_replys_language(grader):
+    q = Question("short", TF_Q, TF_A, (), concepts=("grafo", "reutiliza"), id="tf", lang="es")
+    (g,) = grader.grade([Task(q, "Hace que la función se ejecute en modo eager, sin construir ningún grafo, para "
+                                 "facilitar la depuración.")])
+    assert g.points == 0 and "opposite" in g.flags
+    assert "La respuesta dice lo contrario de la respuesta modelo: «no grafo» donde ella dice «grafo»." in g.feedback
