@@ -81,3 +81,27 @@ def test_swapped_roles_feedback_in_the_replys_language(grader):
                                  "automática do TensorFlow.")])
     assert g.points == 0 and "swapped_roles" in g.flags
     assert "A resposta troca os papéis de pinning e placement" in g.feedback  # as the reply names them
+
+
+RED_Q = ("Qual é a diferença entre as coletivas reduce e all-reduce, e qual delas é a operação central do paralelismo "
+         "de dados?")
+RED_A = ("As duas combinam (por exemplo, somam) os buffers de todos os processos, mas no reduce o resultado fica só no "
+         "processo raiz, enquanto no all-reduce fica disponível em todos os processos. O all-reduce é a operação "
+         "central do data parallel: soma os gradientes de todas as réplicas.")
+ACC_Q = ("Na acumulação de gradientes, por que a loss de cada micro-batch é dividida por accum_steps e em que momento "
+         "se chamam optimizer.step() e zero_grad()?")
+ACC_A = ("Porque o backward() soma os gradientes em .grad a cada micro-batch; dividindo a loss por accum_steps "
+         "obtém-se a média, e não um gradiente k vezes maior. O optimizer.step() e o zero_grad() só são chamados a "
+         "cada accum_steps micro-batches (na fronteira da acumulação), não a cada micro-batch.")
+
+
+def test_a_swap_that_keeps_a_few_shared_words_in_place_is_still_a_swap():
+    # blind set 2: "soma" and "processos" stay with both terms, six words moved (a teacher's 0)
+    s = role_swap(RED_Q, [RED_A], "No all-reduce o resultado da soma fica so no processo raiz, e no reduce todos os "
+                                  "processos recebem o resultado; por isso no data parallel usa-se o reduce para "
+                                  "somar os gradientes.", "pt")
+    assert s is not None and s.kept > 0 and s.clear
+    # a right partial reply with three words moved against one kept is not (a teacher's 2)
+    p = role_swap(ACC_Q, [ACC_A], "Dividimos pra tirar a média dos gradientes dos micro-batches, e o "
+                                  "optimizer.step() é chamado so no fim da acumulação.", "pt")
+    assert p is None or not p.clear

@@ -25,6 +25,12 @@ _CLAUSE = re.compile(r"[.;:!?,()\n]|\s[-–]\s")
 _ALIAS = re.compile(r"([0-9A-Za-zÀ-ÖØ-öø-ÿ_.\-]+)\s*\(([^()]{1,40})\)")
 _CONJUNCTIONS = frozenset({"e", "y", "and", "ou", "or", "vs", "versus"})  # + Spanish "o": in pt it is "the"
 SWAP_EVIDENCE = 3  # predicate words that moved to the other term, with none in place, before the guard fires
+# ... or this many moved and at least SWAP_OUTWEIGHS times as many as stayed in place: "No all-reduce o
+# resultado fica só no processo raiz, e no reduce todos os processos recebem" keeps "soma" and "processos"
+# with both terms (blind set 2: 3 contradictions of 5–8 moved words against 1–2 kept; a right partial
+# reply had 3 moved against 1).
+SWAP_EVIDENCE_MIXED = 5
+SWAP_OUTWEIGHS = 3
 
 
 def _predicate_stems(text: str, lang: str, alias: dict[str, str]) -> list[tuple[str, bool]]:
@@ -112,8 +118,10 @@ class RoleSwap:
 
     @property
     def clear(self) -> bool:
-        """Every predicate word that matches sits with the other term, and there are enough of them."""
-        return self.kept == 0 and self.swapped >= SWAP_EVIDENCE
+        """Every predicate word that matches sits with the other term, and there are enough of them;
+        or many more sit with the other term than with the right one."""
+        return (self.kept == 0 and self.swapped >= SWAP_EVIDENCE) or \
+            (self.swapped >= SWAP_EVIDENCE_MIXED and self.swapped >= SWAP_OUTWEIGHS * self.kept)
 
 
 @lru_cache(maxsize=2048)
