@@ -101,7 +101,7 @@ def grader():
     return OfflineGrader(get_embedder("use-m3"))
 
 
-def test_the_grader_gives_an_opposite_0_and_says_where(grader):
+def test_the_grader_gives_a_negation_at_most_1_and_says_where(grader):
     q = Question("short", RDD_Q, RDD_A, (), concepts=("Resilient Distributed Dataset", "memória", "recriados"),
                  id="rdd", lang="pt")
     right, opposite = grader.grade([
@@ -110,15 +110,31 @@ def test_the_grader_gives_an_opposite_0_and_says_where(grader):
         Task(q, "É o Resilient Distributed Dataset, os dados distribuídos na memória do cluster; resiliente quer "
                 "dizer que os dados perdidos não podem ser recriados."),
     ])
-    assert right.points >= 2 and "opposite" not in right.flags
-    assert opposite.points == 0 and "opposite" in opposite.flags
-    assert "A resposta diz o contrário da resposta modelo: «não recriados» onde ela diz «recriados»." \
+    assert right.points >= 2 and not {"negates", "opposite"} & set(right.flags)
+    # a negation is a contradiction about half the time on unseen replies ("que não são treinados" may be
+    # about another subject): at most 1, and the teacher is told where to look
+    assert opposite.points == 1 and "negates" in opposite.flags
+    assert "A resposta parece negar o que a resposta modelo afirma: «não recriados» onde ela diz «recriados»." \
         in opposite.feedback
 
 
-def test_opposite_feedback_is_in_the_replys_language(grader):
+def test_the_grader_gives_an_opposite_word_0_in_the_replys_language(grader):
+    q = Question("short", SHARD_Q, SHARD_A, (), concepts=("workers", "different part", "shard"), id="shard",
+                 lang="en")
+    right, opposite = grader.grade([
+        Task(q, "Each worker gets a different part (a shard) of the dataset, so the workers process disjoint data."),
+        Task(q, "Cada worker recibe una copia completa del dataset, así que todos procesan los mismos datos."),
+    ])
+    assert right.points >= 2 and "opposite" not in right.flags
+    assert opposite.points == 0 and "opposite" in opposite.flags
+    assert "La respuesta dice lo contrario de la respuesta modelo: «mismos» donde ella dice «different»." \
+        in opposite.feedback
+
+
+def test_negation_feedback_is_in_the_replys_language(grader):
     q = Question("short", TF_Q, TF_A, (), concepts=("grafo", "reutiliza"), id="tf", lang="es")
     (g,) = grader.grade([Task(q, "Hace que la función se ejecute en modo eager, sin construir ningún grafo, para "
                                  "facilitar la depuración.")])
-    assert g.points == 0 and "opposite" in g.flags
-    assert "La respuesta dice lo contrario de la respuesta modelo: «no grafo» donde ella dice «grafo»." in g.feedback
+    assert g.points <= 1 and "negates" in g.flags
+    assert "La respuesta parece negar lo que afirma la respuesta modelo: «no grafo» donde ella dice «grafo»." \
+        in g.feedback

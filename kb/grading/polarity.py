@@ -76,6 +76,7 @@ class Opposition:
 
     said: str
     instead: str
+    negation: bool = False  # a negated word, not a word's opposite
 
 
 _BOUND = frozenset({"mais", "mas", "menos", "more", "less", "fewer", "alem", "beyond", "over", "under"})
@@ -147,12 +148,9 @@ def _opposed(ref: Sequence[Token], reply: Sequence[Token], skip: set[str],
     for i, (t, n, _) in enumerate(reply):
         if t in skip or t in _PASS or n is None:
             continue
-        if n and t in plain and t not in negated:
-            j = next(j for j, (u, m, _) in enumerate(ref) if u == t and m is False)
-            return Opposition(_phrase(reply, i, reply_lang), _phrase(ref, j, ref_lang))
-        if not n and t in negated and t not in plain:
-            j = next(j for j, (u, m, _) in enumerate(ref) if u == t and m)
-            return Opposition(_phrase(reply, i, reply_lang), _phrase(ref, j, ref_lang))
+        if (n and t in plain and t not in negated) or (not n and t in negated and t not in plain):
+            there = [j for j, (u, m, _) in enumerate(ref) if u == t and m is (not n)]
+            return Opposition(_phrase(reply, i, reply_lang), _phrase(ref, there[0], ref_lang), negation=True)
     return None
 
 
