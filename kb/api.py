@@ -414,9 +414,9 @@ def _write_predictions(path: Path, rows: Sequence[Any], grades: Sequence[Any]) -
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["line", "question", "answer", "human", "points", "score", "verdict", "flags", "feedback"])
+    w.writerow(["line", "question", "answer", "human", "points", "score", "verdict", "flags", "feedback", "check"])
     for r, g in zip(rows, grades, strict=True):
         w.writerow([r.line, r.question, r.answer, f"{r.human:.3f}", g.points, f"{g.score:.3f}", g.verdict,
-                    ";".join(g.flags), g.feedback])
+                    ";".join(g.flags), g.feedback, g.check])
     write_atomic(path, buf.getvalue())
     return path

@@ -1,9 +1,12 @@
-"""Grading v4: a reply that says the opposite of the model answer in its own words (a negation the
+"""Grading v4: a reply that may say the opposite of the model answer in its own words (a negation the
 model answer does not make, or a word's opposite next to the same words) — the pure detector, the
-readings it must not take for a contradiction (each one a reply a teacher graded 2–3), and the real
-offline grader with the use-m3 embedder."""
+readings it must not take for a contradiction (each one a reply a teacher graded 2–3), and what the
+real offline grader and `kb grade` do with it: tell the teacher, not count it."""
 
 from __future__ import annotations
+
+import csv
+import json
 
 import pytest
 
@@ -12,6 +15,8 @@ from kb.grading.base import Task
 from kb.grading.offline import OfflineGrader
 from kb.grading.polarity import opposite_claim
 from kb.quiz import Question
+
+from .conftest import run_kb
 
 RDD_Q = "O que é um RDD no Spark e o que significa ser resiliente?"
 RDD_A = ("RDD (Resilient Distributed Dataset) é a unidade fundamental de dados do Spark, distribuída na memória por "
@@ -101,40 +106,59 @@ def grader():
     return OfflineGrader(get_embedder("use-m3"))
 
 
-def test_the_grader_gives_a_negation_at_most_1_and_says_where(grader):
+RDD_RIGHT = ("É o Resilient Distributed Dataset, os dados distribuídos na memória do cluster; resiliente porque os "
+             "dados perdidos podem ser recriados pela linhagem.")
+RDD_NEGATED = ("É o Resilient Distributed Dataset, os dados distribuídos na memória do cluster; resiliente quer dizer "
+               "que os dados perdidos não podem ser recriados.")
+
+
+def test_the_grader_points_the_teacher_to_a_possible_contradiction_without_counting_it(grader):
+    """On replies written after the detector, about half of what it finds were contradictions: it tells
+    the teacher where to look (Grade.check, in the question's language) and leaves points and the
+    student's feedback alone."""
     q = Question("short", RDD_Q, RDD_A, (), concepts=("Resilient Distributed Dataset", "memória", "recriados"),
                  id="rdd", lang="pt")
-    right, opposite = grader.grade([
-        Task(q, "É o Resilient Distributed Dataset, os dados distribuídos na memória do cluster; resiliente porque "
-                "os dados perdidos podem ser recriados pela linhagem."),
-        Task(q, "É o Resilient Distributed Dataset, os dados distribuídos na memória do cluster; resiliente quer "
-                "dizer que os dados perdidos não podem ser recriados."),
-    ])
-    assert right.points >= 2 and not {"negates", "opposite"} & set(right.flags)
-    # a negation is a contradiction about half the time on unseen replies ("que não são treinados" may be
-    # about another subject): at most 1, and the teacher is told where to look
-    assert opposite.points == 1 and "negates" in opposite.flags
-    assert "A resposta parece negar o que a resposta modelo afirma: «não recriados» onde ela diz «recriados»." \
-        in opposite.feedback
+    right, negated = grader.grade([Task(q, RDD_RIGHT), Task(q, RDD_NEGATED)])
+    assert not right.check and "may_contradict" not in right.flags
+    assert "may_contradict" in negated.flags and negated.points >= 2
+    assert negated.check == "Pode dizer o contrário da resposta modelo: «não recriados» onde ela diz «recriados»."
+    assert "contrário" not in negated.feedback
+    assert negated.to_json()["check"] == negated.check and "check" not in right.to_json()
+    q_es = Question("short", SHARD_Q, SHARD_A, (), concepts=("workers", "different part", "shard"), id="shard",
+                    lang="es")
+    (g,) = grader.grade([Task(q_es, "Every worker receives a full copy of the whole dataset, so all workers process "
+                                    "the same data.")])
+    assert g.check == "Puede decir lo contrario de la respuesta modelo: «same» donde ella dice «different»."
 
 
-def test_the_grader_gives_an_opposite_word_0_in_the_replys_language(grader):
-    q = Question("short", SHARD_Q, SHARD_A, (), concepts=("workers", "different part", "shard"), id="shard",
-                 lang="en")
-    right, opposite = grader.grade([
-        Task(q, "Each worker gets a different part (a shard) of the dataset, so the workers process disjoint data."),
-        Task(q, "Cada worker recibe una copia completa del dataset, así que todos procesan los mismos datos."),
-    ])
-    assert right.points >= 2 and "opposite" not in right.flags
-    assert opposite.points == 0 and "opposite" in opposite.flags
-    assert "La respuesta dice lo contrario de la respuesta modelo: «mismos» donde ella dice «different»." \
-        in opposite.feedback
+QUIZ = {"schema": 1, "title": "Spark", "questions": [
+    {"id": "rdd", "type": "short", "prompt": RDD_Q, "answer": RDD_A, "lang": "pt",
+     "concepts": ["Resilient Distributed Dataset", "memória", "recriados"]}]}
 
 
-def test_negation_feedback_is_in_the_replys_language(grader):
-    q = Question("short", TF_Q, TF_A, (), concepts=("grafo", "reutiliza"), id="tf", lang="es")
-    (g,) = grader.grade([Task(q, "Hace que la función se ejecute en modo eager, sin construir ningún grafo, para "
-                                 "facilitar la depuración.")])
-    assert g.points <= 1 and "negates" in g.flags
-    assert "La respuesta parece negar lo que afirma la respuesta modelo: «no grafo» donde ella dice «grafo»." \
-        in g.feedback
+def test_kb_grade_lists_the_replies_to_check_until_the_teacher_overrides_them(tmp_path):
+    quiz = tmp_path / "quiz.json"
+    quiz.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
+    replies = tmp_path / "replies.csv"
+    with replies.open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows([("student", "question_id", "answer"), ("Ana", "rdd", RDD_RIGHT),
+                                 ("Bruno", "rdd", RDD_NEGATED)])
+    out = tmp_path / "grades"
+    assert run_kb(["grade", str(quiz), str(replies), "--out", str(out)], cwd=tmp_path).returncode == 0
+    md = (out / "grades.md").read_text(encoding="utf-8")
+    section = md.split("## Replies to check", 1)[1].split("## Feedback", 1)[0]
+    assert "- **Bruno**, Q1" in section and "«não recriados» onde ela diz «recriados»" in section
+    assert "Ana" not in section
+    with (out / "grades.csv").open(encoding="utf-8") as f:
+        rows = {r["student"]: r for r in csv.DictReader(f)}
+    assert rows["Bruno"]["check"].startswith("Pode dizer o contrário") and rows["Ana"]["check"] == ""
+    # the teacher agrees it is a contradiction: the override takes it off the list, and the check is kept
+    rows["Bruno"]["override"] = "0"
+    with (out / "grades.csv").open("w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows["Ana"]))
+        w.writeheader()
+        w.writerows(rows.values())
+    assert run_kb(["grade", str(quiz), str(replies), "--out", str(out)], cwd=tmp_path).returncode == 0
+    assert "## Replies to check" not in (out / "grades.md").read_text(encoding="utf-8")
+    data = json.loads((out / "grades.json").read_text(encoding="utf-8"))
+    assert data["students"]["Bruno"]["grades"]["rdd"]["points"] == 0

@@ -16,7 +16,7 @@ MAX_POINTS = 3
 @dataclass(frozen=True)
 class Grade:
     """A reply's grade: points 0–3, a 0–1 score, a verdict, feedback, the concepts present and
-    missing, the guards that fired and which grader gave it."""
+    missing, the guards that fired, which grader gave it, and what the teacher should check."""
 
     question_id: str
     points: int  # 0–3
@@ -27,12 +27,16 @@ class Grade:
     missing: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()  # guards that fired: empty, dont_know, copies_question, ...
     grader: str = "offline"
+    # for the teacher, not the student: why this grade deserves a second look (a possible contradiction
+    # that the points do not count); empty for most grades
+    check: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """The grade as a JSON object."""
-        return {"question_id": self.question_id, "points": self.points, "score": round(self.score, 3),
-                "verdict": self.verdict, "feedback": self.feedback, "present": list(self.present),
-                "missing": list(self.missing), "flags": list(self.flags), "grader": self.grader}
+        """The grade as a JSON object (``check`` only when there is one)."""
+        out = {"question_id": self.question_id, "points": self.points, "score": round(self.score, 3),
+               "verdict": self.verdict, "feedback": self.feedback, "present": list(self.present),
+               "missing": list(self.missing), "flags": list(self.flags), "grader": self.grader}
+        return {**out, "check": self.check} if self.check else out
 
 
 def verdict_for(points: int) -> str:
@@ -43,7 +47,8 @@ def verdict_for(points: int) -> str:
 def make_grade(question: Question, points: float, feedback: str, *, score: float | None = None,
                present: Sequence[str] = (), missing: Sequence[str] = (), flags: Sequence[str] = (),
                grader: str = "offline") -> Grade:
-    """A Grade with points rounded half up and clipped to 0..MAX_POINTS."""
+    """A Grade with points rounded half up and clipped to 0..MAX_POINTS (``check``: set it with
+    ``dataclasses.replace``)."""
     p = int(min(MAX_POINTS, max(0, math.floor(points + 0.5))))
     s = p / MAX_POINTS if score is None else min(1.0, max(0.0, score))
     return Grade(question.id, p, s, verdict_for(p), feedback, tuple(present), tuple(missing), tuple(flags), grader)

@@ -40,8 +40,7 @@ if TYPE_CHECKING:
 
 SUFFIX = ".calibration"
 SHRINK = 3.0  # a question's offset is sum(teacher − kb) / (its examples + SHRINK)
-ZEROING_FLAGS = frozenset({"off_topic", "inverted", "swapped_roles", "opposite", "copies_question", "empty",
-                           "dont_know"})
+ZEROING_FLAGS = frozenset({"off_topic", "inverted", "swapped_roles", "copies_question", "empty", "dont_know"})
 
 
 @dataclass(frozen=True)

@@ -227,7 +227,8 @@ class ClassReport:
         return out
 
 
-OVERRIDE_COLUMNS = ("student", "question_id", "points", "score", "verdict", "override", "feedback", "grader")
+OVERRIDE_COLUMNS = ("student", "question_id", "points", "score", "verdict", "override", "feedback", "grader",
+                    "check")
 
 
 def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]], list[str]]:
@@ -309,7 +310,7 @@ def read_previous(out_dir: Path, quiz: Quiz) -> list[GradedReply]:
             for qid, g in row["grades"].items():
                 grade = Grade(str(g.get("question_id", qid)), int(g["points"]), float(g["score"]), str(g["verdict"]),
                               str(g.get("feedback", "")), tuple(g.get("present", ())), tuple(g.get("missing", ())),
-                              tuple(g.get("flags", ())), str(g.get("grader", "offline")))
+                              tuple(g.get("flags", ())), str(g.get("grader", "offline")), str(g.get("check", "")))
                 out.append(GradedReply(Reply(student, qid, str(g.get("answer", "")), f"{path} (earlier run)"), grade))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise InputError(f"{path}: cannot read the earlier grades ({type(e).__name__}: {e})", fix) from e
@@ -350,7 +351,7 @@ def gradebook_rows(report: ClassReport) -> list[list[Any]]:
     for g in sorted(report.graded, key=lambda x: (x.reply.student, _number(report.quiz, x.reply.question_id))):
         gr = g.grade
         rows.append([g.reply.student, g.reply.question_id, gr.points, round(gr.score, 3), gr.verdict,
-                     gr.points if gr.grader == "override" else "", gr.feedback, gr.grader])
+                     gr.points if gr.grader == "override" else "", gr.feedback, gr.grader, gr.check])
     return rows
 
 
@@ -420,7 +421,16 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
                  if q.id in table[s] else "–" for q in asked]
         t = totals[s]
         lines.append(f"| {_md(s)} | " + " | ".join(cells) + f" | {t['points']}/{t['max']} | {t['percent']:.0f} |")
-    lines += ["", "Points and % count the questions each student was given.", "", "## Feedback", ""]
+    lines += ["", "Points and % count the questions each student was given.", ""]
+    checks = [(s, q, table[s][q.id]) for s in report.students for q in asked
+              if q.id in table[s] and table[s][q.id].check and table[s][q.id].grader != "override"]
+    if checks:
+        lines += ["## Replies to check", "", "kb did not count these in the points: each reply may say the opposite "
+                  "of the model answer. On replies kb had never seen, about half of them did. Override the points "
+                  "in grades.csv where it does.", ""]
+        lines += [f"- **{_md(s)}**, Q{nums[q.id]} ({g.points}/{MAX_POINTS}): {_md(g.check)}" for s, q, g in checks]
+        lines.append("")
+    lines += ["## Feedback", ""]
     for s in report.students:
         lines += [f"### {_md(s)}", ""]
         for q in asked:

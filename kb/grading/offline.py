@@ -40,14 +40,11 @@ CONCEPT_MATCH = 0.45
 # Only from GRADED_LIKE_MIN graded replies of a question on: with 3–5 it cost the course sets 0.1–0.2 QWK
 # (their replies are few and deliberately mixed: a contradiction is as near a right paraphrase as
 # another right one) and PT_ASAG nothing (k = 5: QWK 0.635 → 0.632).
-# A reply that uses the opposite of a word of the model answer next to the same words (kb.grading.polarity) is
-# graded 0, as the rubric grades a contradiction: on four course-domain sets it fired on 9 replies, all graded
-# 0–1 by the teacher. One that negates a word the model answer states is graded at most 1 and says so: on the
-# first two unseen sets those were contradictions 8 times in 15 (a negation about another subject, "os pesos
-# do modelo original, que não são treinados", reads the same), and at that precision 1 loses less than 0 or
-# no guard at all.
-OPPOSITE_CAP = 0.49
-NEGATION_CAP = 1.49
+# A reply that may say the opposite of the model answer in its own words (kb.grading.polarity: a negation of a
+# word it states, or a word's opposite next to the same words) is pointed out to the teacher (Grade.check),
+# not graded down: on three course-domain sets written after the detector it was a contradiction about half
+# the time (blind sets 3 and 4: 3 of 7 and 5 of 11; "os pesos do modelo original, que não são treinados" is
+# about another subject), and grading those down cost more agreement than it gained (set 4 QWK 0.670 → 0.635).
 GRADED_LIKE_TAU = 0.05
 GRADED_LIKE_WEIGHT = 0.3
 GRADED_LIKE_MIN = 10
@@ -273,9 +270,7 @@ class OfflineGrader:
         opp = None if x < 0.5 or "swapped_roles" in flags else \
             opposite_claim(q.prompt, references(q), reply, q.lang or "pt")
         if opp is not None:
-            flags.append("negates" if opp.negation else "opposite")
-            reasons.append("negates" if opp.negation else "opposite")
-            x = min(x, NEGATION_CAP if opp.negation else OPPOSITE_CAP)
+            flags.append("may_contradict")
         if x >= 1.5 and is_keyword_list(reply):
             flags.append("keyword_list")
             reasons.append("keyword_list")
@@ -283,9 +278,10 @@ class OfflineGrader:
         g = make_grade(q, x, "", score=x / MAX_POINTS, present=f.present, missing=f.missing, flags=flags,
                        grader=self.name)
         lang = reply_language(reply, q)
-        detail = swap.terms if swap is not None and swap.clear else (opp.said, opp.instead) if opp else ("", "")
+        detail = swap.terms if swap is not None and swap.clear else ("", "")
+        check = FEEDBACK.get(q.lang, FEEDBACK["en"])["may_contradict"].format(opp.said, opp.instead) if opp else ""
         return replace(g, feedback=compose_feedback(lang, g.points, f.present, f.missing, reasons, references(q)[0],
-                                                    detail))
+                                                    detail), check=check)
 
 
 def graded_like(sims: Any, points: Sequence[float]) -> float:
@@ -337,8 +333,7 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "inverted_no": "A resposta modelo diz que não; a resposta diz o contrário.",
         "keyword_list": "Só palavras-chave: explique como elas se relacionam.",
         "swapped_roles": "A resposta troca os papéis de {} e {}: o que diz de um, a resposta modelo diz do outro.",
-        "opposite": "A resposta diz o contrário da resposta modelo: «{}» onde ela diz «{}».",
-        "negates": "A resposta parece negar o que a resposta modelo afirma: «{}» onde ela diz «{}».",
+        "may_contradict": "Pode dizer o contrário da resposta modelo: «{}» onde ela diz «{}».",
         "expected": "Esperado: «{}»",
         "empty": "Sem resposta.",
     },
@@ -356,8 +351,7 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "keyword_list": "Solo palabras clave: explica cómo se relacionan.",
         "swapped_roles": "La respuesta intercambia los papeles de {} y {}: lo que dice de uno, la respuesta modelo "
                          "lo dice del otro.",
-        "opposite": "La respuesta dice lo contrario de la respuesta modelo: «{}» donde ella dice «{}».",
-        "negates": "La respuesta parece negar lo que afirma la respuesta modelo: «{}» donde ella dice «{}».",
+        "may_contradict": "Puede decir lo contrario de la respuesta modelo: «{}» donde ella dice «{}».",
         "expected": "Se esperaba: «{}»",
         "empty": "Sin respuesta.",
     },
@@ -375,8 +369,7 @@ FEEDBACK: dict[str, dict[str, str]] = {
         "keyword_list": "Only keywords: explain how they relate.",
         "swapped_roles": "The reply swaps the roles of {} and {}: what it says of one, the model answer says of "
                          "the other.",
-        "opposite": "The reply says the opposite of the model answer: \"{}\" where it says \"{}\".",
-        "negates": "The reply seems to deny what the model answer states: \"{}\" where it says \"{}\".",
+        "may_contradict": "May say the opposite of the model answer: \"{}\" where it says \"{}\".",
         "expected": "Expected: «{}»",
         "empty": "No answer given.",
     },
@@ -386,10 +379,9 @@ FEEDBACK: dict[str, dict[str, str]] = {
 def compose_feedback(lang: str, points: int, present: Sequence[str], missing: Sequence[str],
                      reasons: Sequence[str], reference: str, detail: Sequence[str] = ("", "")) -> str:
     """The verdict, the guards' reasons, what was right and missing, and why a grade is partial
-    (``detail``: the two terms whose roles the reply exchanges, or what the reply says and the model
-    answer says instead, for those reasons)."""
+    (``detail``: the two terms whose roles the reply exchanges, for that reason)."""
     m = FEEDBACK.get(lang, FEEDBACK["en"])
-    parts = [m[str(points)]] + [m[r].format(*detail) if r in ("swapped_roles", "opposite", "negates") else m[r]
+    parts = [m[str(points)]] + [m[r].format(*detail) if r == "swapped_roles" else m[r]
                                 for r in reasons if r in m]
     guarded = any(r != "other_language" for r in reasons)
     if present and not (guarded and points == 0):
