@@ -306,6 +306,12 @@ def class_report(report, paths: dict | None = None) -> None:
     err = stderr()
     if report.overrides_kept:
         err.print(f"{report.overrides_kept} instructor override(s) kept (marked *)", markup=False)
+    checks = report.to_check()
+    if checks:
+        where = f" in {paths['markdown']}" if paths and "markdown" in paths else ""
+        err.print(f"{len(checks)} {'reply' if len(checks) == 1 else 'replies'} to check: "
+                  f"{'it' if len(checks) == 1 else 'each'} may say the opposite of the model answer, "
+                  f"not counted in the points (see 'Replies to check'{where})", markup=False)
     for p in report.problems:
         err.print(f"kb: skipped: {p}", markup=False, style="yellow")
     for n in report.notes:

@@ -144,7 +144,8 @@ def test_kb_grade_lists_the_replies_to_check_until_the_teacher_overrides_them(tm
         csv.writer(f).writerows([("student", "question_id", "answer"), ("Ana", "rdd", RDD_RIGHT),
                                  ("Bruno", "rdd", RDD_NEGATED)])
     out = tmp_path / "grades"
-    assert run_kb(["grade", str(quiz), str(replies), "--out", str(out)], cwd=tmp_path).returncode == 0
+    r = run_kb(["grade", str(quiz), str(replies), "--out", str(out)], cwd=tmp_path)
+    assert r.returncode == 0 and "1 reply to check: it may say the opposite of the model answer" in r.stderr
     md = (out / "grades.md").read_text(encoding="utf-8")
     section = md.split("## Replies to check", 1)[1].split("## Feedback", 1)[0]
     assert "- **Bruno**, Q1" in section and "«não recriados» onde ela diz «recriados»" in section
@@ -158,7 +159,8 @@ def test_kb_grade_lists_the_replies_to_check_until_the_teacher_overrides_them(tm
         w = csv.DictWriter(f, fieldnames=list(rows["Ana"]))
         w.writeheader()
         w.writerows(rows.values())
-    assert run_kb(["grade", str(quiz), str(replies), "--out", str(out)], cwd=tmp_path).returncode == 0
+    r = run_kb(["grade", str(quiz), str(replies), "--out", str(out)], cwd=tmp_path)
+    assert r.returncode == 0 and "to check" not in r.stderr
     assert "## Replies to check" not in (out / "grades.md").read_text(encoding="utf-8")
     data = json.loads((out / "grades.json").read_text(encoding="utf-8"))
     assert data["students"]["Bruno"]["grades"]["rdd"]["points"] == 0

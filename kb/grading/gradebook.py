@@ -207,6 +207,11 @@ class ClassReport:
                       "given": n, "answered": answered[s]}
         return out
 
+    def to_check(self) -> list[GradedReply]:
+        """The grades kb asks the teacher to look at again (Grade.check), unless already overridden."""
+        return [g for g in sorted(self.graded, key=lambda x: (x.reply.student, _number(self.quiz, x.reply.question_id)))
+                if g.grade.check and g.grade.grader != "override"]
+
     def question_stats(self) -> list[dict[str, Any]]:
         """Per quiz question: replies, mean and spread of points, how many got it right, the concepts most missed."""
         by_q: dict[str, list[Grade]] = defaultdict(list)
@@ -422,13 +427,13 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
         t = totals[s]
         lines.append(f"| {_md(s)} | " + " | ".join(cells) + f" | {t['points']}/{t['max']} | {t['percent']:.0f} |")
     lines += ["", "Points and % count the questions each student was given.", ""]
-    checks = [(s, q, table[s][q.id]) for s in report.students for q in asked
-              if q.id in table[s] and table[s][q.id].check and table[s][q.id].grader != "override"]
+    checks = report.to_check()
     if checks:
         lines += ["## Replies to check", "", "kb did not count these in the points: each reply may say the opposite "
                   "of the model answer. On replies kb had never seen, about half of them did. Override the points "
                   "in grades.csv where it does.", ""]
-        lines += [f"- **{_md(s)}**, Q{nums[q.id]} ({g.points}/{MAX_POINTS}): {_md(g.check)}" for s, q, g in checks]
+        lines += [f"- **{_md(g.reply.student)}**, Q{nums[g.reply.question_id]} ({g.grade.points}/{MAX_POINTS}): "
+                  f"{_md(g.grade.check)}" for g in checks]
         lines.append("")
     lines += ["## Feedback", ""]
     for s in report.students:
