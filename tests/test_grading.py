@@ -16,7 +16,7 @@ from kb.grading.base import Task
 from kb.grading.objective import grade_objective
 from kb.grading.offline import OfflineGrader
 from kb.grading.signals import is_keyword_list
-from kb.quiz import load_quiz
+from kb.quiz import Question, load_quiz
 
 from .conftest import SHARED, run_kb
 from .openai_stub import Behaviour, OpenAIStub, reply
@@ -126,6 +126,11 @@ def test_guards(grader, quiz):
     assert _grade(grader, quiz, "gil", "").flags == ("empty",)
     assert _grade(grader, quiz, "gil", "Não sei.").points == 0
     assert "dont_know" in _grade(grader, quiz, "gil", "no sé").flags
+    # saying what one does not know is still not knowing; a guess after it is an answer
+    for text in ("não lembro dessa parte", "ni idea, no llegué a estudiar esto", "I don't remember this part",
+                  "não estudei essa matéria, desculpa professor"):
+        assert "dont_know" in _grade(grader, quiz, "gil", text).flags, text
+    assert "dont_know" not in _grade(grader, quiz, "gil", "não sei, mas acho que é uma trava do interpretador").flags
     copy = _grade(grader, quiz, "gil", "O que é o GIL no Python e qual o seu efeito em programas com threads")
     assert copy.points == 0 and "copies_question" in copy.flags
     inverted = _grade(grader, quiz, "gpu", "Não, a variável só pode ser usada na própria GPU.")
@@ -136,6 +141,25 @@ def test_guards(grader, quiz):
     assert keywords.points <= 1
     off = _grade(grader, quiz, "gil", "Receita de bolo de cenoura com cobertura de chocolate.")
     assert off.points == 0
+
+
+def test_a_key_concept_right_is_worth_1_unless_a_guard_says_it_is_no_answer(grader, quiz):
+    # "one relevant correct idea" is the rubric's 1, never "Incorreto (0/3). Está certo: compilação JIT…"
+    # (unseen set 4: the teacher gave this reply 2; the linear model alone gives it 0)
+    q = Question("short", "Por que a primeira chamada de uma função @njit costuma ser muito mais lenta que as "
+                          "seguintes, e o que isso implica para medir desempenho?",
+                 "Principalmente porque a primeira chamada inclui a compilação JIT: o Numba infere os tipos dos "
+                 "argumentos e gera código nativo via LLVM para essa combinação de tipos, e as chamadas seguintes só "
+                 "despacham. Por isso deve-se fazer uma chamada de aquecimento (warm-up) antes de medir, ou usar "
+                 "cache=True ou assinatura explícita.", (),
+                 concepts=("compilação JIT na primeira chamada", "especialização pelos tipos dos argumentos",
+                           "warm-up antes de medir"), id="njit", lang="pt")
+    (one,) = grader.grade([Task(q, "Compilação JIT.")])
+    assert one.present == ("compilação JIT na primeira chamada",) and one.points == 1
+    assert one.feedback.startswith("Pouco completo (1/3). Está certo: compilação JIT na primeira chamada.")
+    # a guard that says the reply is no answer wins over the concepts it names: a wrong yes/no
+    no = _grade(grader, quiz, "gpu", "Não: o TensorFlow não transfere o valor entre os dispositivos.")
+    assert "inverted" in no.flags and no.present and no.points == 0
 
 
 def test_keyword_list_detection():

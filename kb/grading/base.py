@@ -72,9 +72,15 @@ class Grader(Protocol):
         """One grade per task, in order."""
 
 
+# "não sei", "no me acuerdo de eso", "I don't remember this part", "ni idea, no llegué a estudiar esto": a
+# reply that says only that the student does not know (its tail names what, never an answer)
 _DONT_KNOW = re.compile(
-    r"^\W*(n[aã]o\s+(sei|lembro|tenho\s+ideia|fa[cç]o\s+ideia)|no\s+(s[eé]|lo\s+s[eé]|recuerdo|tengo\s+idea)|"
-    r"i\s+(don'?t|do\s+not)\s+know|no\s+idea|sei\s+l[aá]|n/?a|-+|\?+|\.+|x+)\W*$",
+    r"^\W*(n[aã]o\s+(sei|lembro|me\s+lembro|recordo|tenho\s+(a\s+menor\s+)?ideia|fa[cç]o\s+(a\s+menor\s+)?ideia|"
+    r"estudei)|no\s+(s[eé]|lo\s+s[eé]|recuerdo|me\s+acuerdo|tengo\s+(ni\s+)?idea|estudi[eé])|ni\s+idea|"
+    r"i\s+(don'?t|do\s+not)\s+(know|remember)|no\s+idea|sei\s+l[aá]|n/?a|-+|\?+|\.+|x+)"
+    r"(\W+(d?[ea]ss[ae]|d?est[ae]|disso|isso|de|eso|esto|esa|esta|this|that|it|about|part[e]?|mat[eé]ria|pergunta|"
+    r"pregunta|question|resposta|respuesta|answer|a|la|o|el|the|no|n[aã]o|llegu[eé]|cheguei|a|estudiar|estudar|"
+    r"to|study|studied|sorry|desculp[ae]|perd[oó]n|professor[a]?|profe)){0,8}\W*$",
     re.IGNORECASE,
 )
 

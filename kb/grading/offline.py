@@ -45,6 +45,9 @@ CONCEPT_MATCH = 0.45
 # not graded down: on three course-domain sets written after the detector it was a contradiction about half
 # the time (blind sets 3 and 4: 3 of 7 and 5 of 11; "os pesos do modelo original, que não são treinados" is
 # about another subject), and grading those down cost more agreement than it gained (set 4 QWK 0.670 → 0.635).
+# guards that say a reply is no answer, whatever concepts it names (a key concept in any other reply is worth 1:
+# on the five course-domain sets teachers gave 1–2 to 11 of the 12 replies kb graded 0 with one)
+_ZEROING = frozenset({"off_topic", "copies_question", "inverted", "swapped_roles"})
 GRADED_LIKE_TAU = 0.05
 GRADED_LIKE_WEIGHT = 0.3
 GRADED_LIKE_MIN = 10
@@ -275,6 +278,8 @@ class OfflineGrader:
             flags.append("keyword_list")
             reasons.append("keyword_list")
             x = min(x, 1.49)
+        if x < 0.5 and f.present and not _ZEROING & set(flags):
+            x = 0.5  # a key concept right, and no guard says it is no answer: "one relevant correct idea" is 1
         g = make_grade(q, x, "", score=x / MAX_POINTS, present=f.present, missing=f.missing, flags=flags,
                        grader=self.name)
         lang = reply_language(reply, q)
