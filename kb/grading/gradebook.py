@@ -430,7 +430,7 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
     checks = report.to_check()
     if checks:
         lines += ["## Replies to check", "", "kb did not count these in the points: each reply may say the opposite "
-                  "of the model answer. On replies kb had never seen, about half of them did. Override the points "
+                  "of the model answer. On replies kb had never seen, about 4 in 10 of them did. Override the points "
                   "in grades.csv where it does.", ""]
         lines += [f"- **{_md(g.reply.student)}**, Q{nums[g.reply.question_id]} ({g.grade.points}/{MAX_POINTS}): "
                   f"{_md(g.grade.check)}" for g in checks]
