@@ -34,20 +34,23 @@ SEMANTIC = ("sim", "sim_sentence", "sim_question", "concept_sim", "log_words", "
 # use-m3 cosine of a concept and a reply at or above which the concept is present (course set: 7 % of
 # concept–reply pairs in complete replies pass, 0 % in wrong ones; 0.40 named wrong concepts)
 CONCEPT_MATCH = 0.45
+# A reply that may say the opposite of the model answer in its own words (kb.grading.polarity: a negation of a
+# word it states, or a word's opposite next to the same words) is pointed out to the teacher (Grade.check),
+# not graded down: on the course-domain sets written after the detector it found a contradiction or a wrong
+# reply 14 times in 33 (blind sets 3–5; "os pesos do modelo original, que não são treinados" is about another
+# subject), and grading those down cost more agreement than it gained (set 4 QWK 0.670 → 0.635).
+
+# Guards that say a reply is no answer, whatever concepts it names. In any other reply a key concept is worth 1
+# (the rubric's "one relevant correct idea"): on the five course-domain sets teachers gave 1–2 to 11 of the 12
+# replies kb graded 0 with one.
+_ZEROING = frozenset({"off_topic", "copies_question", "inverted", "swapped_roles"})
+
 # Replies a teacher graded (a quiz's calibration) grade the replies like them: the grade is blended with
 # the teacher's grades of the same question's graded replies, each weighed exp(cosine / GRADED_LIKE_TAU)
 # (the nearest count most). Chosen on PT_ASAG dev (36–42; tau 0.02–1, weight 0–0.75), reported on 43–50.
 # Only from GRADED_LIKE_MIN graded replies of a question on: with 3–5 it cost the course sets 0.1–0.2 QWK
 # (their replies are few and deliberately mixed: a contradiction is as near a right paraphrase as
 # another right one) and PT_ASAG nothing (k = 5: QWK 0.635 → 0.632).
-# A reply that may say the opposite of the model answer in its own words (kb.grading.polarity: a negation of a
-# word it states, or a word's opposite next to the same words) is pointed out to the teacher (Grade.check),
-# not graded down: on the course-domain sets written after the detector it found a contradiction or a wrong
-# reply 14 times in 33 (blind sets 3–5; "os pesos do modelo original, que não são treinados" is about another
-# subject), and grading those down cost more agreement than it gained (set 4 QWK 0.670 → 0.635).
-# guards that say a reply is no answer, whatever concepts it names (a key concept in any other reply is worth 1:
-# on the five course-domain sets teachers gave 1–2 to 11 of the 12 replies kb graded 0 with one)
-_ZEROING = frozenset({"off_topic", "copies_question", "inverted", "swapped_roles"})
 GRADED_LIKE_TAU = 0.05
 GRADED_LIKE_WEIGHT = 0.3
 GRADED_LIKE_MIN = 10
