@@ -6,9 +6,12 @@ pass" where it says "the forward pass").
 
 Word overlap and sentence embeddings cannot see these: every key term is there, and USE-m3 puts
 "podem" and "não podem" side by side. What the reply negates, or which of two opposites it uses
-next to the same words, can be read off the words. This finds the clearest cases only; a
-contradiction in other words ("os dados ficam gravados em disco" for "na memória") still needs a
-model that reads meaning (an LLM behind ``KB_LLM_MODEL``).
+next to the same words, can be read off the words — but not who or what it is said of: on course
+replies written after this module, about 4 in 10 of the replies it finds were contradictions ("os
+pesos do modelo original, que não são treinados" is about another subject than the model answer's
+"treinados"). So the offline grader does not grade with it; it lists the reply for the teacher
+(``Grade.check``, "Replies to check" in grades.md). A contradiction in other words ("os dados ficam
+gravados em disco" for "na memória") needs a model that reads meaning (an LLM behind ``KB_LLM_MODEL``).
 """
 
 from __future__ import annotations
@@ -62,12 +65,12 @@ _PASS = frozenset(stem(fold_word(w)) for w in (
     "tem têm tiene tienen has have do does did will deve devem debe deben should must consegue conseguem "
     "logra logran hay há existe existem").split())
 # Verbs that deny what follows in other words: "limita o paralelismo" says about what "no parallelism"
-# says, so the next words are neither plainly said nor negated (the blind course set's English reply).
+# says, so the next words are neither plainly said nor negated.
 _DENYING = frozenset(stem(fold_word(w)) for w in (
     "limita limitam limitar limits limit limitan impede impedem impedir impide impiden prevents prevent "
     "evita evitam evitar evitan avoids avoid perde perdem pierde pierden loses lose falta faltam faltan lacks "
     "lack bloqueia bloqueiam bloquea bloquean blocks block elimina eliminam eliminan eliminates eliminate "
-    "removes remove remove remueve dispensa dispensan").split())
+    "removes remove remueve dispensa dispensan").split())
 
 
 @dataclass(frozen=True)
