@@ -41,7 +41,7 @@ CONCEPT_MATCH = 0.45
 # subject), and grading those down cost more agreement than it gained (set 4 QWK 0.670 → 0.635).
 
 # Guards that say a reply is no answer, whatever concepts it names. In any other reply a key concept is worth 1
-# (the rubric's "one relevant correct idea"): on the five course-domain sets teachers gave 1–2 to 11 of the 12
+# (the rubric's "one relevant correct idea"): on the course sets and unseen sets 2–4 teachers gave 1–2 to 11 of the 12
 # replies kb graded 0 with one.
 _ZEROING = frozenset({"off_topic", "copies_question", "inverted", "swapped_roles"})
 
