@@ -345,3 +345,35 @@ def test_the_independent_raters_defects_are_seen_by_kb_eval_quiz():
                          "Un conjunto de imágenes en color de 10 clases diferentes"))
     assert not giveaway(swap("Undersampling", "asignar pesos diferentes a las clases durante el entrenamiento",
                              "reducir la cantidad de muestras en las clases dominantes"))
+
+
+def test_the_review_decks_2026_11_24_blanks_and_concepts(course):
+    """Both fresh raters of the review decks (CA, CB) dropped two clozes v13 wrote on 05modelos.pdf
+    and fixed a concept list: a blank on an adjective ("En torch.hub, descarga _____ de los pesos" →
+    automática), a blank on an item of a list behind its article ("la seguridad, el costo y la _____"
+    → escalabilidad: disponibilidad would fit as well), and "load_state_dict()" with
+    "model.load_state_dict" as two concepts. Both raters of v7 and both of the clozes that came
+    back with the list fix dropped "¿Qué permite cargar el estado del modelo?" (a benefit in everyday
+    words: "reanudar la capacitación … hacer predicciones")."""
+    r, _ = _generate(course, ["--source", "corpora/05modelos.pdf", "-n", "12"], "m05-review")
+    qs = json.loads(r.stdout)["questions"]
+    assert not [q for q in qs if q["type"] == "cloze" and q["answer"] in ("automática", "escalabilidad")]
+    assert not [q for q in qs if "permite cargar el estado" in q["prompt"]]
+    for q in qs:
+        bare = [c.removesuffix("()").split(".")[-1] for c in q["concepts"]]
+        assert len(bare) == len(set(bare)), q["concepts"]
+    assert len(qs) >= 10  # the issue's floor on this deck
+
+
+def test_a_blank_is_no_list_item_behind_its_article_nor_an_adjective():
+    from kb.text import fold
+    from kb.writing.offline import _LIST_BLANK, _NOT_NOUN_W
+
+    # 05modelos.pdf p. 18 and p. 20, as v13 asked them in the tuning workspace
+    assert _LIST_BLANK.search("Al utilizar servicios en la nube, es importante considerar aspectos como la "
+                              "seguridad, el costo y la _____ de los servicios seleccionados.")
+    assert _LIST_BLANK.search("considerar la seguridad, la _____ y el costo")
+    assert _LIST_BLANK.search("Guards: cambio de dtype o device, o de _____.")  # compile_es.pdf
+    assert not _LIST_BLANK.search("utiliza torch.load() con el parámetro _____ para cargar el modelo en la GPU.")
+    assert _NOT_NOUN_W.search(fold("automática")) and _NOT_NOUN_W.search(fold("estáticos"))
+    assert not _NOT_NOUN_W.search(fold("escalabilidad")) and not _NOT_NOUN_W.search(fold("DataParallel"))

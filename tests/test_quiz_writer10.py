@@ -206,3 +206,14 @@ def test_a_library_of_its_own_is_no_frameworks_code():
               "import torch\nloader = torch.utils.data.DataLoader(ds)")
     assert not _framework_code("Qual é a diferença entre WebDataset (tar) e Parquet?", source)
     assert _framework_code("Qual é a diferença entre DataLoader e Dataset?", source)
+
+
+def test_split_ae_and_af_pages(tmp_path_factory, course_template):
+    """Splits AE and AF (normalization_pt: eval/quiz_review_heldout_decks_ae.csv, both raters FIX;
+    sampler_pt, rated before this fix): two labels that are a verdict ("Vale a pena" / "Não vale") or a
+    pitfall beside a clause ("set_epoch continua funcionando" / "Armadilha") are no terms to compare."""
+    decks = ("normalization_pt", "sampler_pt")
+    written = write_heldout_decks(tmp_path_factory.mktemp("ae"), decks, course_template / ".kb")
+    every = [q.prompt for d in decks for q in written[f"corpora/{d}.pdf"]["drafts"]]
+    assert not any(re.search(r"Vale a pena|Não vale|Armadilha|continua funcionando", p) for p in every), every
+    assert any("reduz em (N, H, W)" in p for p in every), every  # the deck's other question stays
