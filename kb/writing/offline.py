@@ -988,6 +988,7 @@ def term_like(label: str, mentions: Callable[[str], int], lang: str = "") -> boo
     return len(ws) <= 3 and mentions(bare) >= 2
 
 
+# a label that is a verdict or a pitfall, not a term: no side of a comparison
 _VERDICT_LABEL = re.compile(r"(?i)^(?:vale a pena|vale la pena|n[aã]o vale|no vale|compensa|n[aã]o compensa|"
                             r"no compensa|armadilhas?|trampas?|pitfalls?|gotchas?|pros|contras?|cons)\b")
 # (folded) words after which a blank is any good quality ("Mejor _____", "Maior _____", "Higher _____")
@@ -2156,7 +2157,7 @@ class OfflineWriter:
         if not ws or len(ws) > 3 or re.match(r"(?i)^(si|se|if|cuando|quando|when|al|ao|on|en|em|in|durante|during|"
                                               r"antes|before|después|depois|after|ex|p\.|e\.g|i\.e)\b", bare):
             return False
-        if _VERDICT_LABEL.match(bare) or any(fold(w).endswith("ndo") for w in ws[1:]):
+        if _VERDICT_LABEL.match(bare) or any(re.search(r"[aei]ndo$", fold(w)) for w in ws[1:]):
             # a verdict or a pitfall, or a clause with a gerund, names no term: "Em SyncBatchNorm, qual é a
             # diferença entre Vale a pena e Não vale?" (split AE), "… entre set_epoch continua funcionando e
             # Armadilha?" (split AF)
