@@ -217,3 +217,17 @@ def test_split_ae_and_af_pages(tmp_path_factory, course_template):
     every = [q.prompt for d in decks for q in written[f"corpora/{d}.pdf"]["drafts"]]
     assert not any(re.search(r"Vale a pena|Não vale|Armadilha|continua funcionando", p) for p in every), every
     assert any("reduz em (N, H, W)" in p for p in every), every  # the deck's other question stays
+
+
+def test_an_intensifier_ends_no_phrase():
+    # split AG (lrfinder_es): "LR alta a mitad = regularización (ruido) + exploración; cola muy" — the PDF
+    # wrapped the line before "baja = afinado final" — was a model answer; both raters: "cut off"
+    from kb.quiz import Question
+    from kb.writing.checks import cut_off
+    from kb.writing.ideas import dangling
+
+    assert dangling("regularización (ruido) + exploración; cola muy") and dangling("uma rede muito, muito tão")
+    q = Question("short", "En One-cycle, ¿qué aporta una LR alta a mitad?",
+                 "LR alta a mitad = regularización (ruido) + exploración; cola muy.", (), ("regularización",))
+    assert cut_off(q) == "cut-off"
+    assert not dangling("el batch grande ayuda muy poco")

@@ -20,10 +20,11 @@ _MARK = re.compile(r"^\s*(?:(?P<glyph>[•◦▪●○■□➢➤►▶‣⁃·
                    r"(?P<letter>[A-H])[.)](?=\s+[A-ZÁÉÍÓÚ]))\s*")
 _END = re.compile(r"[.!?…]['\"”»)]*$")
 _LABEL = re.compile(r"^(?P<label>[^:]{2,70}?)\s*:\s+(?P<body>\S.{14,})$")
-# words a title or phrase never ends with when it is whole
+# words a title or phrase never ends with when it is whole (an intensifier always has its word after it:
+# "cola muy" was a line wrapped before "baja", asked as a model answer on split AG)
 _DANGLING = frozenset("""a al ao aos as com como de del do dos da das e el em en entre la las los o os para por
     pelo pela que sin sem su sus un una um uma y the of and to for in on with from an or ate hasta until desde
-    sobre""".split())
+    sobre muy very tao""".split())
 
 
 _QUANTIFIERS = frozenset("""algunos algunas alguns algumas varios varias vários várias muchos muchas muitos muitas
