@@ -28,7 +28,7 @@ EVAL = Path(__file__).resolve().parent
 D_O = "D E F G H I J K L M N O".split()
 P_AA = "PQ R S T U V W X Y Z AA".split()
 AB_AD = "AB AC AD".split()
-AE = ["AE", "AF", "AG"]  # measured only: AE, AF with v13 (v14's fixes came after), AG with v14
+AE_AG = ["AE", "AF", "AG"]  # measured only: AE, AF with v13 (v14's fixes came after), AG with v14
 
 _DEF = re.compile(r"(qué es|qué son|qué significa|o que é|o que são|o que significa|what is|what are|"
                   r"what does)\b", re.I)
@@ -88,7 +88,7 @@ def auc(scores: list[float], truth: list[float]) -> float:
 
 def main() -> None:
     rows = load()
-    for name, splits in (("D–AA", D_O + P_AA), ("D–AD", D_O + P_AA + AB_AD), ("D–AG", D_O + P_AA + AB_AD + AE)):
+    for name, splits in (("D–AA", D_O + P_AA), ("D–AD", D_O + P_AA + AB_AD), ("D–AG", D_O + P_AA + AB_AD + AE_AG)):
         part = [r for r in rows if r["split"] in splits]
         c: Counter[str] = Counter()
         for r in part:
