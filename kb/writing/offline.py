@@ -729,8 +729,7 @@ def _everyday(text: str, lang: str) -> bool:
     ws = [w for w in words(text) if len(w) >= 4 and fold(w) not in STOPWORDS]
     if not ws or any(_TECH.match(w) or _CODE_NAME.search(w) or re.search(r"\d", w) for w in ws):
         return False
-    common = sum(_zipf(w.lower(), lang if lang in ("es", "pt") else "en") >= 3 for w in ws)
-    return common >= 0.8 * len(ws)
+    return sum(everyday_word(w.lower(), lang if lang in ("es", "pt") else "en") for w in ws) >= 0.6 * len(ws)
 
 
 def _english_adjective(label: str) -> bool:
