@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..text import STOPWORDS, detect_language, fold_word, words
-from .roles import _CLAUSE, _NEGATORS, _aliases, contrast_pairs
+from .roles import _CLAUSE, _NEGATORS, _aliases, contrast_pairs, spans
 from .signals import _close, content_stems, stem
 
 # Opposites a course states and a student swaps: each pair's words in pt / es / en, inflections
@@ -157,16 +157,6 @@ def _opposed(ref: Sequence[Token], reply: Sequence[Token], skip: set[str],
     return None
 
 
-def _units(toks: Sequence[Token], a: str, b: str) -> dict[str, list[Token]] | None:
-    """What is said of each of two compared terms: from its first mention to the other's (or the end)."""
-    ia = next((i for i, (t, _, _) in enumerate(toks) if _close(t, a)), None)
-    ib = next((i for i, (t, _, _) in enumerate(toks) if _close(t, b)), None)
-    if ia is None or ib is None:
-        return None
-    lo, hi = list(toks[min(ia, ib):max(ia, ib)]), list(toks[max(ia, ib):])
-    return {a: lo, b: hi} if ia < ib else {a: hi, b: lo}
-
-
 @lru_cache(maxsize=2048)
 def _reference(question: str, ref: str, lang: str
                ) -> tuple[dict[str, str], tuple[Token, ...], tuple[tuple[str, str], ...]]:
@@ -191,7 +181,7 @@ def opposite_claim(question: str, refs: Sequence[str], reply: str, lang: str) ->
         units: list[tuple[list[Token], list[Token]]] = []
         skip: set[str] = set()
         for a, b in pairs:
-            r, p = _units(ref_toks, a, b), _units(rep_toks, a, b)
+            r, p = spans(ref_toks, a, b), spans(rep_toks, a, b)
             skip |= {a, b}
             if r and p:
                 units = [(r[a], p[a]), (r[b], p[b])]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from ..text import STOPWORDS, detect_language, fold, fold_word, words
 from .signals import (
@@ -88,17 +88,25 @@ def contrast_pairs(question: str, alias: dict[str, str] | None = None, lang: str
     return list(dict.fromkeys(pairs))
 
 
-def _first(s: str, toks: Sequence[tuple[str, bool]]) -> int | None:
-    return next((i for i, (t, _) in enumerate(toks) if _close(s, t)), None)
+T = TypeVar("T", bound=tuple)
+
+
+def spans(toks: Sequence[T], a: str, b: str) -> dict[str, list[T]] | None:
+    """What is said of each of two compared terms: the tokens (stem first) from each one's first
+    mention to the other's, or to the end; None unless both are mentioned."""
+    ia = next((i for i, t in enumerate(toks) if _close(a, t[0])), None)
+    ib = next((i for i, t in enumerate(toks) if _close(b, t[0])), None)
+    if ia is None or ib is None:
+        return None
+    lo, hi = list(toks[min(ia, ib):max(ia, ib)]), list(toks[max(ia, ib):])
+    return {a: lo, b: hi} if ia < ib else {a: hi, b: lo}
 
 
 def _segments(toks: Sequence[tuple[str, bool]], a: str, b: str) -> dict[str, set[tuple[str, bool]]] | None:
-    """What is said of a and of b: the words from each one's first mention to the other's (or the end)."""
-    ia, ib = _first(a, toks), _first(b, toks)
-    if ia is None or ib is None:
+    """:func:`spans` as sets of (stem, negated), without the two terms themselves."""
+    seg = spans(toks, a, b)
+    if seg is None:
         return None
-    lo, hi = toks[min(ia, ib):max(ia, ib)], toks[max(ia, ib):]
-    seg = {a: lo, b: hi} if ia < ib else {a: hi, b: lo}
     return {k: {(t, n) for t, n in v if not _close(t, a) and not _close(t, b)} for k, v in seg.items()}
 
 
