@@ -207,10 +207,13 @@ class ClassReport:
                       "given": n, "answered": answered[s]}
         return out
 
+    def ordered(self) -> list[GradedReply]:
+        """The graded replies by student, then by question number."""
+        return sorted(self.graded, key=lambda x: (x.reply.student, _number(self.quiz, x.reply.question_id)))
+
     def to_check(self) -> list[GradedReply]:
         """The grades kb asks the teacher to look at again (Grade.check), unless already overridden."""
-        return [g for g in sorted(self.graded, key=lambda x: (x.reply.student, _number(self.quiz, x.reply.question_id)))
-                if g.grade.check and g.grade.grader != "override"]
+        return [g for g in self.ordered() if g.grade.check and g.grade.grader != "override"]
 
     def question_stats(self) -> list[dict[str, Any]]:
         """Per quiz question: replies, mean and spread of points, how many got it right, the concepts most missed."""
@@ -353,7 +356,7 @@ def merge_reports(previous: Sequence[GradedReply], report: ClassReport,
 def gradebook_rows(report: ClassReport) -> list[list[Any]]:
     """One row per graded reply, in OVERRIDE_COLUMNS order (numbers as numbers)."""
     rows: list[list[Any]] = []
-    for g in sorted(report.graded, key=lambda x: (x.reply.student, _number(report.quiz, x.reply.question_id))):
+    for g in report.ordered():
         gr = g.grade
         rows.append([g.reply.student, g.reply.question_id, gr.points, round(gr.score, 3), gr.verdict,
                      gr.points if gr.grader == "override" else "", gr.feedback, gr.grader, gr.check])
