@@ -128,7 +128,7 @@ def test_guards(grader, quiz):
     assert "dont_know" in _grade(grader, quiz, "gil", "no sé").flags
     # saying what one does not know is still not knowing; a guess after it is an answer
     for text in ("não lembro dessa parte", "ni idea, no llegué a estudiar esto", "I don't remember this part",
-                  "não estudei essa matéria, desculpa professor"):
+                  "não estudei essa matéria, desculpa professor", "Não sei explicar"):  # (unseen set 5)
         assert "dont_know" in _grade(grader, quiz, "gil", text).flags, text
     assert "dont_know" not in _grade(grader, quiz, "gil", "não sei, mas acho que é uma trava do interpretador").flags
     copy = _grade(grader, quiz, "gil", "O que é o GIL no Python e qual o seu efeito em programas com threads")

@@ -79,8 +79,8 @@ _DONT_KNOW = re.compile(
     r"estudei)|no\s+(s[eé]|lo\s+s[eé]|recuerdo|me\s+acuerdo|tengo\s+(ni\s+)?idea|estudi[eé])|ni\s+idea|"
     r"i\s+(don'?t|do\s+not)\s+(know|remember)|no\s+idea|sei\s+l[aá]|n/?a|-+|\?+|\.+|x+)"
     r"(\W+(d?[ea]ss[ae]|d?est[ae]|disso|isso|de|eso|esto|esa|esta|this|that|it|about|part[e]?|mat[eé]ria|pergunta|"
-    r"pregunta|question|resposta|respuesta|answer|a|la|o|el|the|no|n[aã]o|llegu[eé]|cheguei|a|estudiar|estudar|"
-    r"to|study|studied|sorry|desculp[ae]|perd[oó]n|professor[a]?|profe)){0,8}\W*$",
+    r"pregunta|question|resposta|respuesta|answer|la|o|el|the|no|n[aã]o|llegu[eé]|cheguei|a|estudiar|estudar|"
+    r"explicar|explain|responder|to|study|studied|sorry|desculp[ae]|perd[oó]n|professor[a]?|profe)){0,8}\W*$",
     re.IGNORECASE,
 )
 
