@@ -433,6 +433,33 @@ def test_a_yes_no_reply_built_from_the_question_words_is_not_a_copy(grader):
     assert "copies_question" in copy.flags and copy.points == 0
 
 
+def test_a_short_reply_that_adds_the_model_answers_words_is_not_a_copy(grader):
+    """Built from the question's words plus a word of the model answer the question lacks, a reply
+    answers it (unseen set 5: 'taint = nó, toleration = pod', graded 1 by the teacher, was 0 as a copy)."""
+    q = Question("short", "Qual a diferença entre um taint e uma toleration no Kubernetes?",
+                 "O taint é colocado no nó e repele os pods; a toleration é colocada no pod e permite que ele seja "
+                 "agendado num nó com aquele taint (não obriga).",
+                 (), ("taint no nó repele pods", "toleration no pod permite"), lang="pt")
+    g = grader.grade([Task(q, "taint = nó, toleration = pod")])[0]
+    assert "copies_question" not in g.flags and g.points >= 1
+    copy = grader.grade([Task(q, "qual é a diferença entre o taint e a toleration do kubernetes")])[0]
+    assert "copies_question" in copy.flags and copy.points == 0
+
+
+def test_a_reply_naming_a_concept_beyond_the_question_is_not_off_topic(grader):
+    """Off-topic zeroes only replies that use none of a concept's own words beyond the question's (unseen
+    set 4: 'Throughput vs latência.', graded 1, had similarity 0.03 and was 0)."""
+    q = Question("short", "O que é o batching dinâmico num servidor de inferência e qual é o seu trade-off?",
+                 "O servidor agrupa requisições que chegam em um intervalo curto num único batch; esperar mais forma "
+                 "batches maiores e dá mais throughput, mas aumenta a latência de cada requisição.",
+                 (), ("servidor agrupa requisições", "mais throughput", "mais latência"), lang="pt")
+    g = grader.grade([Task(q, "Throughput vs latência.")])[0]
+    assert "off_topic" not in g.flags and g.points >= 1
+    other = grader.grade([Task(q, "O TorchServe usa arquivos .mar com pesos e handler, e tem APIs nas portas "
+                                  "8080 e 8081.")])[0]
+    assert "off_topic" in other.flags and other.points == 0
+
+
 @pytest.mark.parametrize("reply,points", [("cpu", 3), ("CPUs", 3), ("as cpus", 3), ("gpu", 0), ("redes", 0)])
 def test_cloze_accepts_singular_for_plural(reply, points):
     from kb.quiz import Question

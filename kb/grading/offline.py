@@ -119,6 +119,7 @@ class Features:
     flags: list[str] = field(default_factory=list)
     crosslingual: bool = False  # the reply is in another language than the model answer
     graded_like: float | None = None  # the teacher's grade of the replies most like this one (0–3), if any
+    named: list[str] = field(default_factory=list)  # the concepts whose own words the reply uses
 
 
 class OfflineGrader:
@@ -184,6 +185,9 @@ class OfflineGrader:
         precision = sum(_has_stem(s, allref) for s in bag) / len(bag) if bag else 0.0
         concepts = [c for c in t.question.concepts if c.strip()]
         present, _ = concept_hits(concepts, reply)
+        # named: the reply uses a concept's own words beyond the question's ('Throughput vs latência.')
+        q_bag = set(content_stems(t.question.prompt))
+        named, _ = concept_hits(concepts, " ".join(w for w in words(reply) if not _has_stem_of(w, q_bag)))
         # a concept is there when its words are (inflected, typos) or its meaning is (synonyms, other
         # languages): cosine of the concept and the reply ≥ concept_match, measured on the course set
         sims = dict(zip(concepts, concept_sims, strict=False))
@@ -203,7 +207,7 @@ class OfflineGrader:
         if cross:  # word overlap means nothing across languages: grade on meaning; concepts by meaning only
             sem = [c for c in concepts if sims.get(c, 0.0) >= concept_match]
             return Features(v, sem, [c for c in concepts if c not in sem], ["other_language"], crosslingual=True)
-        return Features(v, present, missing)
+        return Features(v, present, missing, named=named)
 
     def raw_points(self, f: Features) -> float:
         """Unrounded points: the calibrated linear model of the features."""
@@ -255,7 +259,7 @@ class OfflineGrader:
         flags = list(f.flags)
         if f.crosslingual:
             reasons.append("other_language")
-        if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2):
+        if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2) and not f.named:
             flags.append("off_topic")
             reasons.append("off_topic")
             x = 0.0
@@ -313,10 +317,19 @@ def copies_question(q: Question, reply: str, f: Features) -> bool:
         return False
     q_bag = set(content_stems(q.prompt))
     new = [s for s in reply_stems if not _has_stem(s, q_bag)]
+    # a word of the model answer the question does not have is an answer ('taint = nó, toleration = pod')
+    answer_bag = set(content_stems(" ".join([*references(q), *q.concepts])))
+    if any(_has_stem(s, answer_bag) for s in new):
+        return False
     # a restatement, not a short reply that reuses a term or two of the question ('map e reduce')
     restates = len(set(reply_stems)) >= max(3, 0.4 * len(q_bag))
     return restates and len(new) <= max(1, len(reply_stems) // 5) and f.values["recall"] < 0.5 \
         and f.values["sim_question"] >= f.values["sim"]
+
+
+def _has_stem_of(word: str, bag: set[str]) -> bool:
+    stems = content_stems(word)
+    return bool(stems) and all(_has_stem(x, bag) for x in stems)
 
 
 def reply_language(reply: str, q: Question) -> str:
