@@ -427,7 +427,7 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
                 continue
             flush_code()
         if text and not strip_bullet(text)[0] and (looks_like_code_line(text) or _pasted_command(text, indent, prose)) \
-                and not _prose_like(text) and not _continues(prose, indent):
+                and not _prose_like(text) and not _prose_assignment(text) and not _continues(prose, indent):
             flush_prose()
             code.append((indent, text))
             continue
@@ -465,6 +465,21 @@ def _prose_like(text: str) -> bool:
     "El resultado = la suma de los pesos" is not)."""
     ws = words(text)
     return len(ws) >= _PROSE_MIN_WORDS and sum(w.lower() in STOPWORDS for w in ws) / len(ws) > _PROSE_STOPWORD_SHARE
+
+
+# "baja = afinado final": words after the "=" with no operator between them are no Python (a slide's
+# "X = what it does", wrapped onto its own line), unless a keyword joins them ("f = lambda x: x"); a
+# one-letter word is a formula's ("B = a x b", "Y = X W")
+_WORDS_ASSIGNED = re.compile(r"^\s*[\w.]+\s*=\s*(?P<a>[^\W\d]\w+)\s+(?P<b>[^\W\d]\w+)(?!\w|=)")
+_PY_KEYWORDS = frozenset("lambda not if else and or in is for await yield async from".split())
+
+
+def _prose_assignment(text: str) -> bool:
+    """An assignment whose right side is words ("cola muy / baja = afinado final"), not code."""
+    m = _WORDS_ASSIGNED.match(text)
+    # (a shell line: "HOROVOD_GPU_OPERATIONS=NCCL HOROVOD_WITH_PYTORCH=1 pip install … --no-cache-dir")
+    return bool(m) and m.group("a") not in _PY_KEYWORDS and m.group("b") not in _PY_KEYWORDS \
+        and not re.search(r"\s--?[A-Za-z]", text)
 
 
 def _render_item(marker: str, text: str) -> str:

@@ -464,3 +464,32 @@ def test_a_bullet_that_holds_a_bar_keeps_its_bullet_and_its_wrapped_rest():
                      "• Parquet: colunar, compressão, pushdown, ecossistema de dados | blobs grandes sem vantagem",
                      "• TFRecord: integrado ao tf.data, CRC por registro | amarrado ao TF, protobuf verboso",
                      "GPU | Memória", "A100 | 80 GB"]
+
+
+def test_a_wrapped_line_that_reads_x_equals_words_is_the_bullets_rest():
+    """Held-out split AG (lrfinder_es): "• LR alta a mitad = regularización (ruido) + exploración; cola muy"
+    wrapped onto "baja = afinado final", which looked like an assignment and became a code block: the
+    bullet ended on "cola muy." and a question's model answer with it. Words after the "=" with no
+    operator between them are no Python; real assignments, a shell line with variables and a formula of
+    one-letter terms stay code."""
+    from kb.readers import split_slide
+
+    raw = "\n".join([
+        "One-cycle: idea (super-convergence)",
+        "• LR alta a mitad = regularización (ruido) + exploración; cola muy",
+        "  baja = afinado final",
+        "• Por defecto la entrada es (L, N, H_in), tiempo primero;",
+        "  batch_first=True la cambia a (N, L, H_in)",
+        "    sched = OneCycleLR(opt, max_lr=0.1, total_steps=1000)",
+        "    f = lambda step: min(1.0, step / warmup)",
+        "    HOROVOD_GPU_OPERATIONS=NCCL HOROVOD_WITH_PYTORCH=1 pip install --no-cache-dir horovod",
+        "• Batch global:",
+        "    B_global = batch_por_gpu x world_size x accum_steps",
+    ])
+    _, parts = split_slide(raw)
+    prose = "\n".join(t for t, is_code in parts if not is_code)
+    code = "\n".join(t for t, is_code in parts if is_code)
+    assert "cola muy baja = afinado final\n" in prose
+    assert "tiempo primero; batch_first=True la cambia a (N, L, H_in)" in prose
+    for line in ("sched = OneCycleLR", "f = lambda step", "HOROVOD_GPU_OPERATIONS=NCCL", "B_global = batch_por_gpu"):
+        assert line in code and line not in prose, line
