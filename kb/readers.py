@@ -478,7 +478,7 @@ def _prose_assignment(text: str) -> bool:
     """An assignment whose right side is words ("cola muy / baja = afinado final"), not code."""
     m = _WORDS_ASSIGNED.match(text)
     # (a shell line: "HOROVOD_GPU_OPERATIONS=NCCL HOROVOD_WITH_PYTORCH=1 pip install … --no-cache-dir")
-    return bool(m) and m.group("a") not in _PY_KEYWORDS and m.group("b") not in _PY_KEYWORDS \
+    return m is not None and m.group("a") not in _PY_KEYWORDS and m.group("b") not in _PY_KEYWORDS \
         and not re.search(r"\s--?[A-Za-z]", text)
 
 
