@@ -202,7 +202,8 @@ def looks_like_code_line(line: str) -> bool:
 
 
 _CODE_LINE_RE = re.compile(
-    r"^\s*(?:(?:cd|pip3?|python3?|git|conda|source|export|mkdir|module|srun|sbatch|sudo|apt(?:-get)?|ls|nvidia-smi)\s+\S|"
+    r"^\s*(?:(?:cd|pip3?|python3?|git|conda|source|export|mkdir|module|srun|sbatch|sudo|apt(?:-get)?|ls|nvidia-smi|docker|kubectl)\s+\S|"
+    r"(?:FROM|RUN|COPY|ADD|ENV|ARG|WORKDIR|ENTRYPOINT|CMD|EXPOSE|USER|VOLUME|LABEL)\s+\S|"  # a Dockerfile's
     r"\S*\$\{?[A-Z_]{2,}|import \w|from [\w.]+ import|#\s*[A-Za-z]|try:|except\b|else:|def \w+\(|class \w+[(:]|"
     r"return\b|print\(|for \w+ in .*:$|if .*:$|"
     r"with .*:$|@\w[\w.]*$|\$ |\w[\w.\[\]]*\s*[+\-*/]?=\s*\S|[\w.]+\([^()]*(?:\([^()]*\)[^()]*)*\)\s*(?:#.*)?$|"

@@ -493,3 +493,28 @@ def test_a_wrapped_line_that_reads_x_equals_words_is_the_bullets_rest():
     assert "tiempo primero; batch_first=True la cambia a (N, L, H_in)" in prose
     for line in ("sched = OneCycleLR", "f = lambda step", "HOROVOD_GPU_OPERATIONS=NCCL", "B_global = batch_por_gpu"):
         assert line in code and line not in prose, line
+
+
+def test_a_dockerfile_and_docker_commands_on_a_slide_are_code():
+    """Held-out kubernetes_pt: a Dockerfile pasted on a slide was read as one sentence ("FROM pytorch/… WORKDIR
+    /app COPY requirements.txt. RUN pip install …") and, once the cut-off check let it through, asked as a
+    cloze on "--nproc_per_node"; "docker push …" stayed prose."""
+    from kb.readers import split_slide
+
+    raw = "\n".join([
+        "Dockerfile de treinamento",
+        "    FROM pytorch/pytorch:2.4.0-cuda12.1-cudnn9-runtime",
+        "    WORKDIR /app",
+        "    COPY requirements.txt .",
+        '    ENTRYPOINT ["torchrun"]',
+        "• requirements antes do código: reaproveita cache de camadas no rebuild",
+        "    docker build -t registry.exemplo.com/ml/bert-ddp:1.0.3 .",
+        "    docker push registry.exemplo.com/ml/bert-ddp:1.0.3",
+        "    kubectl apply -f job.yaml",
+    ])
+    _, parts = split_slide(raw)
+    code = [t for t, is_code in parts if is_code]
+    prose = "\n".join(t for t, is_code in parts if not is_code)
+    assert prose == "• requirements antes do código: reaproveita cache de camadas no rebuild"
+    assert code[0].splitlines()[0].startswith("FROM pytorch") and 'ENTRYPOINT ["torchrun"]' in code[0]
+    assert "docker push" in code[1] and "kubectl apply" in code[1]
