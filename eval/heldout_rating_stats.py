@@ -29,6 +29,8 @@ D_O = "D E F G H I J K L M N O".split()
 P_AA = "PQ R S T U V W X Y Z AA".split()
 AB_AD = "AB AC AD".split()
 AE_AG = ["AE", "AF", "AG"]  # measured only: AE, AF with v13 (v14's fixes came after), AG with v14
+# AH with v14; AI and AJ each rated blind with v14 and v15 in one packet (the union of both quizzes)
+AH_AJ = ["AH", "AI", "AJ"]
 
 _DEF = re.compile(r"(qué es|qué son|qué significa|o que é|o que são|o que significa|what is|what are|"
                   r"what does)\b", re.I)
@@ -88,7 +90,8 @@ def auc(scores: list[float], truth: list[float]) -> float:
 
 def main() -> None:
     rows = load()
-    for name, splits in (("D–AA", D_O + P_AA), ("D–AD", D_O + P_AA + AB_AD), ("D–AG", D_O + P_AA + AB_AD + AE_AG)):
+    for name, splits in (("D–AA", D_O + P_AA), ("D–AD", D_O + P_AA + AB_AD), ("D–AG", D_O + P_AA + AB_AD + AE_AG),
+                          ("D–AJ", D_O + P_AA + AB_AD + AE_AG + AH_AJ)):
         part = [r for r in rows if r["split"] in splits]
         c: Counter[str] = Counter()
         for r in part:

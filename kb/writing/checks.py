@@ -144,7 +144,8 @@ def cut_in_passage(fragment: str, passage: str) -> bool:
                 # the passage continues the sentence unless punctuation closes it first
                 tail = re.escape(words(fragment)[-1])
                 m = re.search(tail + r"(?P<gap>[^\w]*)" + re.escape(nxt), passage)
-                if not m or not re.search(r"[.!?;:]", m.group("gap")):
+                # (a new bullet closes it too: "… -> NÃO conta)" then "• restore_best_weights: …")
+                if not m or not re.search(r"[.!?;:]|\n\s*(?:[•▪◦*–-]|\d+[.)])\s", m.group("gap")):
                     return True
             return False
     return False

@@ -64,7 +64,13 @@ def clean_inline(text: str) -> str:
     t = re.sub(r"(\w) \(\)", r"\1()", t)
     t = re.sub(r"(__\w+) (__)", r"\1\2", t)
     t = re.sub(r"\b(pre|pós|pos|post|sub|multi|semi|non|auto)- (\w)", r"\1-\2", t)  # "pre- entrenados" wrapped
-    t = re.sub(r"\s*->\s*[^.]*$", "", t)  # "… parámetros. -> batch size": a pointer to another slide
+    # "… parámetros. -> batch size" after a full stop points to another slide; an arrow inside a bullet is
+    # what follows from it ("val ruidosa / dataset pequeno -> 10-20", "(0.4512 -> 0.4510 com 1e-3 -> NÃO
+    # conta)"), and cutting there left fragments: "(adivinha pelo nome" (held-out split AH)
+    t = re.sub(r"(?<=[.!?])\s*->\s*[^.]*$", "", t)
+    # ... and so does an arrow to "another subject" ("modelo não cabe em 1 GPU -> outro assunto (FSDP, …)")
+    t = re.sub(r"\s*->\s*(?:outro assunto|otro tema|another topic|próxima aula|próxima clase|next lecture)\b.*$", "", t,
+               flags=re.I)
     return t.strip()
 
 

@@ -142,7 +142,7 @@ _ARTICLE = re.compile(r"^(el|la|los|las|un|una|o|a|os|as|um|uma|the|an)\s+", re.
 _EQUATION = re.compile(r"^(?P<t>[A-Za-zÀ-ÿ][\w .À-ÿ-]{0,40}?)\s=\s(?!True\b|False\b|None\b)(?P<d>[A-Za-zÀ-ÿ].{8,})$")
 _PLURAL_VERB = {"son", "são", "are"}
 _DEF = re.compile(
-    r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<term>[^,;:()¿?]{2,60}?)\s+(?P<verb>es|son|é|são|is|are)\s+"
+    r"^(?:(?P<ctx>(?:En|Em|In)\s[^,]{2,40}),\s+)?(?P<term>(?:(?!->)[^,;:()¿?]){2,60}?)\s+(?P<verb>es|son|é|são|is|are)\s+"
     r"(?P<def>.{12,})$")
 _DEF_START = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)\s", re.I)
 _NOT_DEF = re.compile(r"^(el que|la que|lo que|los que|las que|o que|a que|os que|as que|the one|"
@@ -689,8 +689,9 @@ def _name_reveals(a: Item, b: Item) -> bool:
     """The term's own words say what it is ("Tamaño del lote (batch size)": determina el número
     de muestras en cada lote; "CIFAR-10": 10 clases): a false description is obvious."""
     label = stems(a.label, 4) | _stems4(a.label)
-    own = stems(a.body, 4) | _stems4(a.body)
-    other = stems(b.body, 4) | _stems4(b.body)
+    own_body, other_body = _before_arrow(a.body), _before_arrow(b.body)  # (what follows an arrow is not what it is)
+    own = stems(own_body, 4) | _stems4(own_body)
+    other = stems(other_body, 4) | _stems4(other_body)
     return bool(label & own) or bool(label & other) or bool(re.search(r"\d", a.label))
 
 
@@ -1115,6 +1116,22 @@ _GIST_LEAD = re.compile(r"^(?:(?:un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)
                         r"habilitan|determina|maneja|allows|enables|para|to)\s+)+", re.I)
 
 
+def _before_arrow(text: str) -> str:
+    """What a description says before an arrow: what follows one is a consequence, not what the thing
+    is ("mismo equipo, misma máquina y mismo código -> mismo resultado"); a chain of short steps is the
+    point and stays whole ("podar pouco -> fine-tune -> podar mais")."""
+    cause = text.split(" -> ", 1)[0]
+    return cause if len(words(cause)) >= 3 else text
+
+
+def _claim(text: str) -> str:
+    """What a description says before any arrow: whether it says enough to ask about is judged on this
+    ("Dropout na entrada -> já é uma forma de denoising", "201 bins -> 64 ou 80 mels" say little before
+    theirs; once arrows were read, such bodies passed the length checks: both raters of split AI fixed
+    the first and dropped the second)."""
+    return text.split(" -> ", 1)[0]
+
+
 def _gist(description: str, limit: int = 10) -> str:
     """What a label's description says, in a phrase ("reducir la cantidad de muestras en las
     clases dominantes" of "Undersampling: reducir … dominantes al eliminar o submuestrear datos"):
@@ -1122,6 +1139,7 @@ def _gist(description: str, limit: int = 10) -> str:
     # a bracket is a side detail, and its ": " is no clause's end ("batch desejado (ex.: 512) não cabe na
     # GPU" gave "batch desejado (ex." and no gist; split Z); a call's brackets stay ("ds.map(f).batch(B)")
     description = re.sub(r"\s+\([^()]*\)", "", description)
+    description = _before_arrow(description)
     clause = re.split(r";\s|:\s", description.strip().rstrip("."), maxsplit=1)[0]
     clause = _GIST_LEAD.sub("", re.sub(r"\s+\([^)]*\)", "", clause)).strip()
     if ", " in clause and 3 <= len(words(clause)) <= limit:
@@ -1137,6 +1155,7 @@ def _gist(description: str, limit: int = 10) -> str:
         head = re.split(r"\s(?:que|which|that|donde|onde)\s", head, maxsplit=1)[0].strip()
     if len(words(head)) > limit:  # "cargar un tile … una vez y reutilizarlo …": its first action
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0].strip()
+    head = re.sub(r"\s*(?:->|[+=*/])$", "", head)  # "índice do processo no nó ->" (cut at "usado para")
     # a cut that leaves a preposition ("… valor intermédio até" of "até ao passo t") is no phrase
     return head if 3 <= len(words(head)) <= limit and not dangling(head) else ""
 
@@ -2205,7 +2224,7 @@ class OfflineWriter:
                 self._copula(slide, it, f"{it.label} {it.body}", lang, course, out, term=it.label,
                              verb=verb.lower(), definition=rest)
                 continue
-            if it not in real or dangling(it.body) or len(words(it.body)) < 5 or _restates_label(it) \
+            if it not in real or dangling(it.body) or len(words(_claim(it.body))) < 5 or _restates_label(it) \
                     or it in rows:
                 continue  # "Tamaño del lote: … muestras en cada lote" restates the term; "API: X vs Y" compares
             bare = _ARTICLE.sub("", it.label)
@@ -2213,7 +2232,7 @@ class OfflineWriter:
                     or fold(bare) in self._libraries():
                 continue  # (the library a deck is about is its subject, no term of it: "¿qué significa «Ray»?")
             attribute = bool(ctx[0]) and lang in ("es", "pt") and _attribute(bare, it.body, course)
-            if not (_definitional(it.body) or attribute):
+            if not (_definitional(_claim(it.body)) or attribute):
                 continue  # "Gradientes: normalmente el mismo tamaño que …": a fact about X here, not what X means
             if _under_uses(slide, it) or lang in ("es", "pt") and re.fullmatch(r"[A-Z]{2,}[0-9]*", bare) \
                     and re.fullmatch(r"[a-z]+(?:ar|er|ir)", words(it.body)[0]) \
@@ -2272,8 +2291,9 @@ class OfflineWriter:
         """Which label a description is, the run's other labels as the options."""
         rows = self._vs_rows(slide)
         for it in real:
-            if dangling(it.body) or len(words(it.body)) < 5 or not self._term_like(it.label, slide) \
-                    or re.search(r"\w\(.*=", it.body) or it.body.rstrip().endswith("?") or it in rows:
+            if dangling(it.body) or len(words(_claim(it.body))) < 5 or not self._term_like(it.label, slide) \
+                    or re.search(r"\w\(.*=|<->|\w=\w", it.body) or it.body.rstrip().endswith("?") or it in rows:
+                # (a signature or settings — "save_best_only=True <-> save_top_k=1 + monitor" — is no description)
                 # "Cuándo usar trace" is no term; a signature or a question is no description; a row
                 # of "TorchServe vs Triton" ("Desempenho: Triton geralmente tem …") names an aspect
                 continue
@@ -2305,7 +2325,7 @@ class OfflineWriter:
         rows = self._vs_rows(slide)  # two aspects of one comparison are no pair to compare
         if _MISTAKES_TITLE.search(slide.title):
             return  # two pitfalls are no alternatives to tell apart ("Samplers sequenciais em paralelo" and "Falhas")
-        pairs = [(a, b) for a, b in pairwise(real) if len(stems(a.body) & stems(b.body)) >= 2
+        pairs = [(a, b) for a, b in pairwise(real) if len(stems(_claim(a.body)) & stems(_claim(b.body))) >= 2
                  and fold(a.label) != fold(b.label)  # "Uso" and "Uso" under two operations: no pair
                  and a.level == b.level  # a sub-list ("Bitwise", "Estadística") and the list after it
                  # figures make it an example's setup ("all-reduce … entre los 64 ranks"; "8 réplicas"), which
@@ -2376,7 +2396,9 @@ class OfflineWriter:
         for a, b in zip(real, real[1:] + real[:1], strict=True):
             if a is b or a in rows or b in rows or not self._swappable(a, b, slide, lang, course):
                 continue  # (rows of a comparison table: each row true of something, "false" only by its label)
-            plain = _plain_false(a.label, b.body, lang)
+            # (what b is, without what follows from it: "… reduce-scatter dos gradientes -> ~3N (1,5x o DDP)"
+            # said of DDP names DDP in its own claim)
+            plain = _plain_false(a.label, _before_arrow(b.body), lang)
             if not plain:
                 continue
             lead = {"pt": "Em", "es": "En"}.get(lang, "In")
@@ -2398,12 +2420,13 @@ class OfflineWriter:
 
     def _swappable(self, a: Item, b: Item, slide: Slide, lang: str, course: CourseTerms) -> bool:
         """``b``'s description said of ``a``'s label makes a false statement worth checking."""
-        if dangling(b.body) or len(words(b.body)) < 5 or a.level != b.level \
-                or fold(b.body.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
+        claim = _before_arrow(b.body)  # what b is, not what follows from it
+        if dangling(claim) or len(words(claim)) < 5 or a.level != b.level \
+                or fold(claim.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
             return False  # (a sub-bullet's "Remedios: router z-loss, …" is no description of its parent)
         if _name_reveals(a, b):
             return False  # "Multiprocesamiento" described as the batch size: false at a glance
-        if not (self._says_what(a.body, course) and _definitional(b.body, figures=True)):
+        if not (self._says_what(_before_arrow(a.body), course) and _definitional(claim, figures=True)):
             # the statement says what a thing is, and the label's own description does too: a figure,
             # tip or step on another's label ("«Peticiones heterogéneas» es un forward pass por token …"
             # beside "prompts de 50 a 100K tokens"; "«Mixed precision» consiste en entrenar con 512x1024
@@ -2892,7 +2915,9 @@ class OfflineWriter:
             # one clause: "Normalizar las entradas …; ReLU en la _____ tiende a explotar" asked two things
             for s in [c for x in sentences(item.text) or [item.text] for c in re.split(r";\s+", x)]:
                 if not complete_sentence(s, min_words=8, max_words=40) or "?" in s or not _statement_start(s) \
-                        or _refers_back(s) or " | " in s:  # (a table's row in cells is no sentence)
+                        or _refers_back(s) or " | " in s or " -> " in s:
+                    # (a table's row in cells is no sentence; "X -> Y" says two things, and a blank in either
+                    # half asked the other: both raters kept 2 of the 25 such clozes once arrows were read)
                     continue
                 first = words(s)[0] if words(s) else ""
                 for w in dict.fromkeys(words(s)):  # in the sentence's order: ties go to the first
