@@ -328,6 +328,7 @@ def copies_question(q: Question, reply: str, f: Features) -> bool:
 
 
 def _has_stem_of(word: str, bag: set[str]) -> bool:
+    """Every content stem of the word is in the bag (a function word has none: it is in no bag)."""
     stems = content_stems(word)
     return bool(stems) and all(_has_stem(x, bag) for x in stems)
 

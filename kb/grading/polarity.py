@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..text import STOPWORDS, detect_language, fold_word, words
-from .roles import _CLAUSE, _NEGATORS, _aliases, contrast_pairs, spans
+from .roles import CLAUSE, NEGATORS, aliases, contrast_pairs, spans
 from .signals import _close, content_stems, stem
 
 # Opposites a course states and a student swaps: each pair's words in pt / es / en, inflections
@@ -94,11 +94,11 @@ def _tokens(text: str, lang: str, alias: dict[str, str]) -> list[Token]:
     a denying verb ("limita", "evita"), a negated aim ("para que no se sature") or a negated bound
     ("nunca mais que p") are marked None: neither said nor negated."""
     out: list[Token] = []
-    for clause in _CLAUSE.split(text):
+    for clause in CLAUSE.split(text):
         left, denied, prev = 0, 0, ("", "")
         for w in words(clause):
             f = fold_word(w)
-            if f in _NEGATORS or (f == "no" and lang != "pt") or f.endswith("n't"):
+            if f in NEGATORS or (f == "no" and lang != "pt") or f.endswith("n't"):
                 left = 1
                 # "para que no se sature", "para não perder", "so as not to": an aim, said in other words
                 denied = 2 if prev[1] in _PURPOSE or (prev[1] == "que" and prev[0] in _PURPOSE) else denied
@@ -160,7 +160,7 @@ def _opposed(ref: Sequence[Token], reply: Sequence[Token], skip: set[str],
 @lru_cache(maxsize=2048)
 def _reference(question: str, ref: str, lang: str
                ) -> tuple[dict[str, str], tuple[Token, ...], tuple[tuple[str, str], ...]]:
-    alias = {**_aliases(ref), **_aliases(question)}
+    alias = {**aliases(ref), **aliases(question)}
     return alias, tuple(_tokens(ref, lang, alias)), tuple(contrast_pairs(question, alias, lang))
 
 

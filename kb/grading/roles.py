@@ -19,9 +19,9 @@ from .signals import (
 # what each compared term is said to do can. The terms are those the question sets side by side
 # ("a diferença entre X e Y", "atualizações síncronas e assíncronas", "Map e Reduce").
 
-_NEGATORS = frozenset({"nao", "nunca", "jamais", "sem", "nem", "nenhum", "nenhuma", "sin", "ni", "ningun",
+NEGATORS = frozenset({"nao", "nunca", "jamais", "sem", "nem", "nenhum", "nenhuma", "sin", "ni", "ningun",
                        "ninguna", "not", "never", "without", "none", "nor", "cannot"})
-_CLAUSE = re.compile(r"[.;:!?,()\n]|\s[-–]\s")
+CLAUSE = re.compile(r"[.;:!?,()\n]|\s[-–]\s")
 _ALIAS = re.compile(r"([0-9A-Za-zÀ-ÖØ-öø-ÿ_.\-]+)\s*\(([^()]{1,40})\)")
 _CONJUNCTIONS = frozenset({"e", "y", "and", "ou", "or", "vs", "versus"})  # + Spanish "o": in pt it is "the"
 SWAP_EVIDENCE = 3  # predicate words that moved to the other term, with none in place, before the guard fires
@@ -38,11 +38,11 @@ def _predicate_stems(text: str, lang: str, alias: dict[str, str]) -> list[tuple[
     two content words of its clause, so that "sem esperar" is not "esperar". "no" negates only outside
     Portuguese, where it is "in the"."""
     out: list[tuple[str, bool]] = []
-    for clause in _CLAUSE.split(text):
+    for clause in CLAUSE.split(text):
         left = 0
         for w in words(clause):
             f = fold_word(w)
-            if f in _NEGATORS or (f == "no" and lang != "pt") or f.endswith("n't"):
+            if f in NEGATORS or (f == "no" and lang != "pt") or f.endswith("n't"):
                 left = 2
                 continue
             if f in STOPWORDS or (len(f) < 2 and not f.isdigit()):
@@ -53,7 +53,7 @@ def _predicate_stems(text: str, lang: str, alias: dict[str, str]) -> list[tuple[
     return out
 
 
-def _aliases(text: str) -> dict[str, str]:
+def aliases(text: str) -> dict[str, str]:
     """Stems of a short parenthesis → the stem of the word before it: "fixar (pinning)", "GIL (Global…)"."""
     out: dict[str, str] = {}
     for m in _ALIAS.finditer(text):
@@ -76,7 +76,7 @@ def contrast_pairs(question: str, alias: dict[str, str] | None = None, lang: str
     def content(ws: Sequence[str]) -> list[str]:
         return list(dict.fromkeys(alias.get(stem(w), stem(w)) for w in ws if w not in STOPWORDS and len(w) > 1))
 
-    for clause in _CLAUSE.split(re.sub(r"\([^()]*\)", " ", question)):
+    for clause in CLAUSE.split(re.sub(r"\([^()]*\)", " ", question)):
         ws = [fold_word(w) for w in words(clause)]
         for i, w in enumerate(ws):
             if w not in conjunctions:
@@ -136,7 +136,7 @@ class RoleSwap:
 def _reference_roles(question: str, ref: str, lang: str
                      ) -> tuple[dict[str, str], tuple[tuple[str, bool], ...], tuple[tuple[str, str], ...]]:
     """The model answer's side, the same for every reply (cached): aliases, predicate stems, compared terms."""
-    alias = {**_aliases(ref), **_aliases(question)}
+    alias = {**aliases(ref), **aliases(question)}
     return alias, tuple(_predicate_stems(ref, lang, alias)), tuple(contrast_pairs(question, alias, lang))
 
 
