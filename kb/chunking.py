@@ -174,18 +174,19 @@ def chunk_document(
     each chunk's time span stays exact."""
     doc_lang = detect_language(" ".join(b.text for b in doc.blocks[:_LANG_SAMPLE_BLOCKS]))
     seen: set[str] = set()
-    groups: list[tuple[str, Locator, bool, tuple]] = []
+    groups: list[tuple[str, Locator, bool, tuple, list[Block]]] = []
     cur_key: tuple | None = None
     cur_text = ""
     cur_loc: Locator | None = None
     cur_code = False
+    cur_blocks: list[Block] = []  # the blocks of the open group whose author set phrases in bold
 
     def flush() -> None:
         """Close the group being packed (when it holds text) and start an empty one."""
-        nonlocal cur_text, cur_loc
+        nonlocal cur_text, cur_loc, cur_blocks
         if cur_text.strip() and cur_loc is not None:
-            groups.append((cur_text.strip(), cur_loc, cur_code, cur_key or ()))
-        cur_text, cur_loc = "", None
+            groups.append((cur_text.strip(), cur_loc, cur_code, cur_key or (), cur_blocks))
+        cur_text, cur_loc, cur_blocks = "", None, []
 
     for b in doc.blocks:
         text = b.text.strip()
@@ -204,21 +205,23 @@ def chunk_document(
         else:
             cur_text = f"{cur_text}\n{text}"
             cur_loc = _merge_locators(cur_loc, b.locator) if cur_loc else b.locator
+        if b.emphasis:
+            cur_blocks.append(b)
     flush()
 
-    packed: list[tuple[str, Locator, bool]] = []
-    for text, loc, is_code, key in groups:
+    packed: list[tuple[str, Locator, bool, tuple[str, ...]]] = []
+    for text, loc, is_code, key, bold in groups:
         if is_code:
             pieces = _split_code(text, max_chars)
         elif key == ("cue",):
             pieces = _split_long(text, max_chars, target)
         else:
             pieces = _windows(text, target, max_chars, overlap)
-        packed.extend((p, loc, is_code) for p in pieces)
+        packed.extend((p, loc, is_code, _emphasis_in(p, bold)) for p in pieces)
 
     n = len(packed)
     chunks = []
-    for i, (text, loc, is_code) in enumerate(packed):
+    for i, (text, loc, is_code, emph) in enumerate(packed):
         lang = _passage_language(text, doc_lang)
         chunks.append(
             Chunk(
@@ -231,9 +234,23 @@ def chunk_document(
                 source_hash=doc.source_hash,
                 n_in_source=n,
                 is_code=is_code,
+                emphasis=emph,
             )
         )
     return chunks
+
+
+def _emphasis_in(piece: str, blocks: list[Block]) -> tuple[str, ...]:
+    """The bold phrases this piece holds whole (spacing ignored), once each: a block's phrases count
+    only in the pieces that hold a line of that block (a word bold in one answer is not the point
+    of the next one that uses it)."""
+    lines = {" ".join(ln.split()) for ln in piece.split("\n") if ln.strip()}
+    flat = " ".join(piece.split())
+    out: list[str] = []
+    for b in blocks:
+        if lines & {" ".join(ln.split()) for ln in b.text.split("\n")}:
+            out += [p for p in b.emphasis if " ".join(p.split()) in flat]
+    return tuple(dict.fromkeys(out))
 
 
 def index_text(chunk: Chunk) -> str:

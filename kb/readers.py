@@ -566,6 +566,7 @@ class _MarkdownBlocks:
         self.list_level = 0
         self.row: list[str] = []
         self.ordered: list[int] = []  # per open list: the next item number, 0 for a bullet list
+        self.emphasis: list[str] = []  # the bold phrases of the open block
 
     def read(self) -> list[Block]:
         """Walk every token and return the blocks, each under its heading path."""
@@ -586,8 +587,10 @@ class _MarkdownBlocks:
     def _flush(self) -> None:
         body = "\n".join(ln for ln in self.lines if ln.strip()).strip()
         if body:
-            self.blocks.append(Block(text=body, locator=Locator(heading=self._heading_path()), is_code=False))
+            self.blocks.append(Block(text=body, locator=Locator(heading=self._heading_path()), is_code=False,
+                                     emphasis=tuple(dict.fromkeys(self.emphasis))))
         self.lines.clear()
+        self.emphasis.clear()
 
     def _open_group(self) -> None:
         if self.depth == 0:
@@ -645,12 +648,15 @@ class _MarkdownBlocks:
         if kind == "tr_open":
             self.row = []
         elif kind in ("th_open", "td_open"):
-            self.row.append(_inline_text(self.tokens[i + 1]) if self.tokens[i + 1].type == "inline" else "")
+            cell = self.tokens[i + 1]
+            self.row.append(_inline_text(cell) if cell.type == "inline" else "")
+            self.emphasis += _strong_phrases(cell) if cell.type == "inline" else []
         elif any(c for c in self.row):  # tr_close
             self.lines.append(" | ".join(self.row))
 
     def _paragraph(self, i: int) -> None:
         para = _inline_text(self.tokens[i])
+        self.emphasis += _strong_phrases(self.tokens[i])
         if self.list_level and self.tokens[i - 2].type == "list_item_open":
             if self.ordered[-1]:
                 para = f"{self.ordered[-1]}. {para}"
@@ -686,6 +692,29 @@ def _inline_text(tok) -> str:
         elif child.type == "image":
             out.append(child.content or "")
     return clean_inline(" ".join("".join(out).split()))
+
+
+def _strong_phrases(tok) -> list[str]:
+    """The phrases an inline token sets in bold (``**…**``, ``__…__``), as :func:`_inline_text`
+    writes them: in a book summary's answers they are what its author marked as the point
+    ("os valores … são armazenados em **contêineres gerenciados pelo próprio cluster**")."""
+    out: list[str] = []
+    buf: list[str] = []
+    depth = 0
+    for child in tok.children or []:
+        if child.type == "strong_open":
+            depth += 1
+            buf = buf if depth > 1 else []
+        elif child.type == "strong_close" and depth:
+            depth -= 1
+            phrase = clean_inline(" ".join("".join(buf).split())) if not depth else ""
+            if phrase:
+                out.append(phrase)
+        elif depth and child.type in ("text", "code_inline"):
+            buf.append(child.content)
+        elif depth and child.type in ("softbreak", "hardbreak"):
+            buf.append(" ")
+    return out
 
 
 def _strip_md(s: str) -> str:

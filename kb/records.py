@@ -70,6 +70,8 @@ class Block:
     text: str
     locator: Locator
     is_code: bool = False
+    # phrases its author set in bold (Markdown ``**…**``): what the author marked as the point
+    emphasis: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ class Chunk:
     n_in_source: int  # how many chunks the source produced (to detect half-written sources)
     is_code: bool = False
     id: str = field(default="")
+    # the phrases of its text its author set in bold (see Block.emphasis); not part of its id
+    emphasis: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -110,6 +114,8 @@ class Chunk:
             "is_code": self.is_code,
             "ingested_at": ingested_at,
         }
+        if self.emphasis:  # Chroma metadata holds no lists: one phrase a line
+            meta["emphasis"] = "\n".join(self.emphasis)
         meta.update(self.locator.to_metadata())
         return meta
 
@@ -128,6 +134,7 @@ class Chunk:
             source_hash=meta.get("source_hash", ""),
             n_in_source=int(meta.get("n_in_source", 0)),
             is_code=bool(meta.get("is_code", False)),
+            emphasis=tuple(p for p in str(meta.get("emphasis") or "").split("\n") if p),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -73,6 +73,28 @@ def test_harvests_the_books_exercises_with_their_answers(kbdir):
     assert (kbdir / "quizzes" / "001-96d83118e2ee854a.json").exists()
 
 
+def test_a_harvested_exercise_is_graded_on_what_its_author_set_in_bold(kbdir):
+    """The book's answers mark their point in bold; those phrases, not words picked by rarity ("banda;
+    comunicação", "sessão; cliente"), are what a reply must hold."""
+    r = run_kb(["quiz", "generate", "--source", "sources/001_96d83118e2ee854a.txt", "--difficulty", "hard",
+                "--types", "short", "-n", "7", "--json"], cwd=kbdir)
+    assert r.returncode == 0, r.stderr
+    qs = json.loads(r.stdout)["questions"]
+
+    def asking(start: str) -> list[str]:
+        return next(q["concepts"] for q in qs if q["prompt"].startswith(start))
+
+    assert asking("O que é uma dependência de controle") == [
+        "adiar a avaliação de uma operação", "postegar a avaliação de operações que consomem muita memória",
+        "executar operações intensivas em I/O sequencialmente"]  # was "avaliação; banda; comunicação; …"
+    assert asking("Suponha que você treine uma DNN") == ["contêineres gerenciados pelo próprio cluster"]
+    # the stem's own words are no concept ("posicionamento" is bold in the answer and asked in the stem)
+    assert asking("Qual é a diferença entre fixar") == ["sua instrução explícita", "decisão final do TensorFlow",
+                                                       "tf.device()"]
+    # a bold phrase of 24 words is a highlighted sentence, not a key term
+    assert asking('Se você ficar uma variável na "/gpu:0"') == ["transferir o valor da variável entre os dispositivos"]
+
+
 def test_exercise_without_answer_is_reported_not_kept(kbdir):
     r = run_kb(["quiz", "generate", "--source", "sources/002_79add5e0e3bc6419.txt", "-n", "5"], cwd=kbdir)
     assert r.returncode == 0, r.stderr

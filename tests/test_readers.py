@@ -7,6 +7,7 @@ import pytest
 from kb.chunking import chunk_document
 from kb.errors import InputError
 from kb.readers import read_document
+from kb.records import Chunk
 from kb.text import detect_language
 
 from .conftest import CORPORA, SOURCES, needs_corpora
@@ -276,6 +277,40 @@ def test_markdown_read_as_commonmark(tmp_path):
     table = next(b for b in blocks if "A100" in b.text)
     assert table.text == "GPU | Memória\nA100 | 80 GB"
     assert blocks[-1].text == "• item um\n  • sub item"
+
+
+def test_markdown_bold_phrases_are_kept_with_the_passage_that_holds_their_block(tmp_path):
+    """What an author sets in bold is the point of an answer (the sample book's exercises): the reader
+    keeps those phrases beside the text, which loses the marks, and each passage holds only the bold
+    phrases of its own blocks: a word bold in one answer is not the point of the next one that uses it."""
+    md = tmp_path / "cap.md"
+    md.write_text(
+        "# Cap\n\n## Exercícios\n\n1. O que é o posicionamento?\n\nO **posicionamento** é a **decisão final do "
+        "TensorFlow** sobre o dispositivo.\n\n2. Qual é o posicionamento padrão?\n\nO posicionamento padrão usa a "
+        "`/gpu:0`, e **nem todas as operações** vão para ela.\n\n"
+        "| termo | sentido |\n|---|---|\n| **fixar** | pedir |\n",
+        encoding="utf-8",
+    )
+    doc = read_document(md)
+    by_text = {b.text: b.emphasis for b in doc.blocks}
+    assert by_text["O posicionamento é a decisão final do TensorFlow sobre o dispositivo."] == (
+        "posicionamento", "decisão final do TensorFlow")
+    assert by_text["O posicionamento padrão usa a /gpu:0, e nem todas as operações vão para ela."] == (
+        "nem todas as operações",)
+    assert by_text["termo | sentido\nfixar | pedir"] == ("fixar",)
+    assert "**" not in " ".join(by_text)
+    # small windows: each answer in a passage of its own
+    chunks = chunk_document(doc, "cap.md", target=90, max_chars=200, overlap=0)
+    second = next(c for c in chunks if "padrão usa" in c.text)
+    # "posicionamento" is bold only in the first answer; the table shares the second's passage
+    assert second.emphasis == ("nem todas as operações", "fixar")
+    assert next(c for c in chunks if "decisão final" in c.text).emphasis == (
+        "posicionamento", "decisão final do TensorFlow")
+    question = next(c for c in chunks if c.text == "2. Qual é o posicionamento padrão?")
+    assert question.emphasis == () and "emphasis" not in question.to_metadata("2026-11-28T00:00:00Z")
+    # the store keeps them (Chroma metadata holds no lists)
+    meta = second.to_metadata("2026-11-28T00:00:00Z")
+    assert Chunk.from_store(second.id, second.text, meta).emphasis == ("nem todas as operações", "fixar")
 
 
 def test_html_keeps_header_h1_and_table_rows(tmp_path):

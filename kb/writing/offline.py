@@ -2974,19 +2974,7 @@ class OfflineWriter:
             by_source[c.source].append(c)
         for source, chunks in by_source.items():
             chunks.sort(key=lambda c: c.ordinal)
-            items: list[tuple[str, list[str], Chunk]] = []
-            for c in chunks:
-                in_section = bool(c.locator.heading and _EXERCISE_HEADING.search(c.locator.heading))
-                open_item = False
-                for line in c.text.split("\n"):
-                    m = re.match(r"^\s*(\d{1,2})[.)]\s+(.{10,})$", line)
-                    if m and not c.is_code:
-                        open_item = in_section or m.group(2).rstrip().endswith("?")
-                        if open_item:
-                            items.append((m.group(2).strip(), [], c))
-                    elif items and line.strip() and (in_section or (open_item and items[-1][2].id == c.id)):
-                        items[-1][1].append(line.strip())
-            for prompt, answer_lines, chunk in items:
+            for prompt, answer_lines, chunk, bold in _exercise_items(chunks):
                 answer = _clean(" ".join(answer_lines))
                 lang = detect_language(prompt, default=chunk.lang)
                 if request.lang and lang != request.lang:
@@ -3002,6 +2990,10 @@ class OfflineWriter:
                 # the code names the answer gives (CUDA_VISIBLE_DEVICES, tf.device()) before its words
                 named = _with_code_names(re.sub(r"\S+\.(?:py|txt|csv|json)\b", " ", answer), prompt,
                                          course.key_concepts(answer, exclude=prompt))
+                # what the author set in bold in the answer is its point, as a teacher's key: "contêineres
+                # gerenciados pelo próprio cluster", not "sessão; cliente" picked by rarity
+                if key := _bold_concepts(bold, answer):
+                    named = (*key, *(n for n in named if _CODE_NAME.fullmatch(n)))
                 q = Question(type="short", prompt=_clean(prompt), answer=answer,
                              citations=(_citation(chunk, first),),
                              concepts=answer_concepts(named, prompt, answer, course, source),
@@ -3009,6 +3001,39 @@ class OfflineWriter:
                              origin="harvested")
                 # the course's own exercises first
                 out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))
+
+
+def _exercise_items(chunks: Sequence[Chunk]) -> list[tuple[str, list[str], Chunk, list[str]]]:
+    """A source's numbered exercises, in order: each one's question, the lines of its answer (the
+    text up to the next exercise), the passage that asks it, and the bold phrases of its answer.
+    In an exercises section every numbered item is one; elsewhere only one that asks ("…?")."""
+    items: list[tuple[str, list[str], Chunk, list[str]]] = []
+    for c in chunks:
+        in_section = bool(c.locator.heading and _EXERCISE_HEADING.search(c.locator.heading))
+        open_item = False
+        for line in c.text.split("\n"):
+            m = re.match(r"^\s*(\d{1,2})[.)]\s+(.{10,})$", line)
+            if m and not c.is_code:
+                open_item = in_section or m.group(2).rstrip().endswith("?")
+                if open_item:
+                    items.append((m.group(2).strip(), [], c, []))
+            elif items and line.strip() and (in_section or (open_item and items[-1][2].id == c.id)):
+                items[-1][1].append(line.strip())
+                items[-1][3].extend(p for p in c.emphasis if " ".join(p.split()) in " ".join(line.split()))
+    return items
+
+
+# A bold phrase longer than this is a highlighted sentence, not a key term a reply must hold; set by
+# hand on the sample course's exercises (their bold phrases run 1-9 words, one 24).
+_BOLD_CONCEPT_MAX_WORDS = 10
+
+
+def _bold_concepts(bold: Sequence[str], answer: str) -> tuple[str, ...]:
+    """The phrases of a model answer its author set in bold, as concepts: in the answer, short
+    enough to be a key term (see _BOLD_CONCEPT_MAX_WORDS), once each."""
+    flat = " ".join(answer.split())
+    return tuple(p for p in dict.fromkeys(" ".join(b.split()) for b in bold)
+                 if p in flat and 1 <= len(words(p)) <= _BOLD_CONCEPT_MAX_WORDS)
 
 
 def _whole_pages(passages: Sequence[Chunk]) -> list[tuple[Chunk, list[Chunk]]]:
