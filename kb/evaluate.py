@@ -96,6 +96,12 @@ def _mrr_at(per_query: list[dict], k: int) -> float:
     return sum(1.0 / q["rank"] for q in per_query if q["rank"] and q["rank"] <= k) / max(1, len(per_query))
 
 
+def _section(chunk) -> tuple:
+    """The part of a source a citation points a student to: its page, heading or transcript segment."""
+    loc = chunk.locator
+    return (chunk.source, loc.page, loc.heading, loc.segment)
+
+
 def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     """What a teacher would find wrong with a quiz, checked against the knowledge base.
 
@@ -127,6 +133,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         position_skew,
         source_defects,
         thin_concepts,
+        unsupported,
         vocabulary,
     )
     from .writing.generate import passage_usable, topic_relevance
@@ -137,15 +144,21 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     cited_ids = [q.citations[0].chunk_id if q.citations else "" for q in qs]
     chunks = {c.id: c for c in ws.store.get([i for i in cited_ids if i])}
     source_text: dict[str, str] = defaultdict(str)
+    section_text: dict[tuple, str] = defaultdict(str)  # a page or heading's passages, in order
     cited_sources = {c.source for c in chunks.values()}
-    for c in ws.store.all_chunks():
+    for c in sorted(ws.store.all_chunks(), key=lambda c: (c.source, c.ordinal)):
         if c.source in cited_sources:
             source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
+            section_text[_section(c)] += f"\n{c.text}"
     found: list[list[str]] = []
     vocabs = {src: vocabulary(text) for src, text in source_text.items()}
     for q, cid in zip(qs, cited_ids, strict=True):
         chunk = chunks.get(cid)
         f = defects(q, chunk.text, ws.embedder, vocabs.get(chunk.source)) if chunk else ["unsupported"]
+        if chunk and "unsupported" in f and not unsupported(q, section_text[_section(chunk)], ws.embedder):
+            # a long answer runs on past its passage's window ("O modelo não será perdido. Em um cluster
+            # …" over two passages of the book's exercises): what the citation's section says backs it
+            f.remove("unsupported")
         found.append(f + (source_defects(q, source_text[chunk.source]) if chunk else []))
         if thin_concepts(q):  # a grader's concepts, judged by the evaluation only: the writer keeps the question
             found[-1].append("thin-concepts")
