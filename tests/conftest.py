@@ -121,6 +121,23 @@ def decks_home(tmp_path_factory, model_cache):
     return home
 
 
+@pytest.fixture(scope="session")
+def real_decks_course(tmp_path_factory, decks_home, course_template) -> Path:
+    """The sample course in sources/ and the three real decks in corpora/, ingested once per session
+    by ``kb ingest`` with the session's embedding caches (read-only: a test that writes copies it)."""
+    def add(corpora: Path) -> None:
+        for name in ("03Datos.pdf", "05modelos.pdf", "001TFDist.pdf"):
+            shutil.copy(CORPORA / name, corpora / name)
+
+    return course_with_decks(tmp_path_factory.mktemp("real-decks"), add, decks_home, course_template / ".kb")
+
+
+# the two averagings of 001TFDist, situated by the deck's subject (writer v10: a comparison stem with
+# nothing before it said not in what)
+SYNC_ASYNC = ("En TensorFlow distribuido, ¿qué diferencia hay entre el promediado síncrono y el promediado "
+              "asíncrono de los pesos?")
+
+
 def seed_embedding_cache(home: Path, *from_homes: Path) -> None:
     """Give a new workspace ``home`` the embedding caches of ``from_homes`` (vectors keyed by model
     and text hash): ingesting the same passages there reads their vectors instead of computing

@@ -7,8 +7,6 @@ The writer must no longer write it, and where the defect can be seen in a questi
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from kb.config import Settings
@@ -28,12 +26,7 @@ from kb.writing.checks import (
 from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
 from kb.writing.offline import OfflineWriter
 
-from .conftest import CORPORA, SOURCES, needs_corpora, run_kb
-
-# the two averagings of 001TFDist, situated by the deck's subject (writer v10: a comparison stem with
-# nothing before it said not in what)
-SYNC_ASYNC = ("En TensorFlow distribuido, ¿qué diferencia hay entre el promediado síncrono y el promediado "
-              "asíncrono de los pesos?")
+from .conftest import SYNC_ASYNC, needs_corpora
 
 pytestmark = needs_corpora
 
@@ -41,16 +34,9 @@ DECKS = ("03Datos.pdf", "05modelos.pdf", "001TFDist.pdf")
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory):
-    """The sample course and the three real decks, ingested once."""
-    root = tmp_path_factory.mktemp("w3")
-    shutil.copytree(SOURCES, root / "sources")
-    (root / "corpora").mkdir()
-    for name in DECKS:
-        shutil.copy(CORPORA / name, root / "corpora" / name)
-    r = run_kb(["ingest", "sources", "corpora"], cwd=root)
-    assert r.returncode == 0, r.stderr
-    return open_workspace(Settings(home=root / ".kb"))
+def ws(real_decks_course):
+    """The sample course and the three real decks (read-only)."""
+    return open_workspace(Settings(home=real_decks_course / ".kb"))
 
 
 @pytest.fixture(scope="module")
