@@ -144,6 +144,21 @@ def reply_kinds(path: Path) -> dict[int, str]:
     return out
 
 
+def report_others(cal: dict, args, base: OfflineGrader, emb) -> list[dict]:
+    """The fitted level on the ``--also`` sets and on the held-out ``--report`` set (never fitted on)."""
+    out = []
+    for path in args.also:
+        extra = Data(path.stem, path, base)
+        out.append(report(path.stem, extra.y, grade(cal, extra, emb)))
+    if args.report:
+        test = Data("asag-test", args.report, base)
+        pred = grade(cal, test, emb)
+        out.append(report("asag-test 43-50 (held out)", test.y, pred))
+        if args.per_question:
+            per_question_level(test, pred)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dev", type=Path, help="PT_ASAG dev CSV (questions 36-42)")
@@ -156,6 +171,8 @@ def main() -> int:
     ap.add_argument("--per-question", action="store_true",
                     help="for the held-out report: each question's human and kb mean and Pearson within it, and "
                          "the Pearson had kb known each question's human mean (what a per-question level can reach)")
+    ap.add_argument("--also", type=Path, nargs="*", default=[],
+                    help="more human-graded CSVs to report on with the level fitted on dev and the course set")
     ap.add_argument("--calibrate-k", type=int, nargs="*", default=[],
                     help="also report a teacher calibration on k replies of each held-out course question")
     args = ap.parse_args()
@@ -202,12 +219,7 @@ def main() -> int:
     cal = fit([dev] + ([course] if course is not None else []), names, args.ridge, args.off_topic)
     print("CALIBRATION =", json.dumps(cal, indent=4))
     results.append(report("asag-dev (fitted)", dev.y, grade(cal, dev, emb)))
-    if args.report:
-        test = Data("asag-test", args.report, base)
-        pred = grade(cal, test, emb)
-        results.append(report("asag-test 43-50 (held out)", test.y, pred))
-        if args.per_question:
-            per_question_level(test, pred)
+    results += report_others(cal, args, base, emb)
     if args.json:
         args.json.write_text(json.dumps({"calibration": cal, "variant": args.variant, "results": results}, indent=2))
     return 0
