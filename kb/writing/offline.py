@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..quiz import Question
 from ..records import Chunk, content_hash
@@ -3003,23 +3003,45 @@ class OfflineWriter:
                 out.drafts.append(Draft(q, chunk, key="x:" + fold(prompt)[:60], priority=3.3))
 
 
-def _exercise_items(chunks: Sequence[Chunk]) -> list[tuple[str, list[str], Chunk, list[str]]]:
-    """A source's numbered exercises, in order: each one's question, the lines of its answer (the
-    text up to the next exercise), the passage that asks it, and the bold phrases of its answer.
-    In an exercises section every numbered item is one; elsewhere only one that asks ("…?")."""
-    items: list[tuple[str, list[str], Chunk, list[str]]] = []
+class _Exercise(NamedTuple):
+    """A numbered exercise of a source: its question, the lines of its answer (the text up to the
+    next exercise), the passage that holds the answer's first line (or the question's, with none),
+    and the phrases of its answer set in bold."""
+
+    prompt: str
+    lines: list[str]
+    chunk: Chunk
+    bold: list[str]
+
+
+def _exercise_items(chunks: Sequence[Chunk]) -> list[_Exercise]:
+    """A source's numbered exercises, in order. In an exercises section every numbered item is one;
+    elsewhere only one that asks ("…?"), with its answer in the same passage."""
+    items: list[_Exercise] = []
+    asked_in = ""  # the passage of the last exercise's question
+    prev: Chunk | None = None
     for c in chunks:
         in_section = bool(c.locator.heading and _EXERCISE_HEADING.search(c.locator.heading))
         open_item = False
-        for line in c.text.split("\n"):
+        lines = c.text.split("\n")
+        if prev is not None and c.ordinal == prev.ordinal + 1:
+            # overlapping windows repeat the lines before: read them once, or an exercise whose question
+            # ends one window and opens the next is asked twice, once "without an answer"
+            a = prev.text.split("\n")
+            lines = lines[next((k for k in range(min(len(a), len(lines)), 0, -1) if a[-k:] == lines[:k]), 0):]
+        prev = c
+        for line in lines:
             m = re.match(r"^\s*(\d{1,2})[.)]\s+(.{10,})$", line)
             if m and not c.is_code:
                 open_item = in_section or m.group(2).rstrip().endswith("?")
                 if open_item:
-                    items.append((m.group(2).strip(), [], c, []))
-            elif items and line.strip() and (in_section or (open_item and items[-1][2].id == c.id)):
-                items[-1][1].append(line.strip())
-                items[-1][3].extend(p for p in c.emphasis if " ".join(p.split()) in " ".join(line.split()))
+                    items.append(_Exercise(m.group(2).strip(), [], c, []))
+                    asked_in = c.id
+            elif items and line.strip() and (in_section or (open_item and asked_in == c.id)):
+                if not items[-1].lines:
+                    items[-1] = items[-1]._replace(chunk=c)  # cited where the answer starts
+                items[-1].lines.append(line.strip())
+                items[-1].bold.extend(p for p in c.emphasis if " ".join(p.split()) in " ".join(line.split()))
     return items
 
 
