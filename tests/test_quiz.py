@@ -104,6 +104,19 @@ def test_a_harvested_exercise_is_graded_on_what_its_author_set_in_bold(kbdir):
     assert asking('Se você ficar uma variável na "/gpu:0"') == ["transferir o valor da variável entre os dispositivos"]
 
 
+def test_a_term_the_author_set_in_bold_joins_the_course_terms():
+    """The pool of course terms (distractors, term checks) takes what a Markdown source sets in bold;
+    it looked for ** in passages the readers had already stripped of them."""
+    from kb.records import Chunk, Locator
+    from kb.writing.generate import CourseTerms
+
+    c = Chunk(source="cap.md", kind="markdown", text="A replicação in-graph usa um só cliente para todas as torres.",
+              locator=Locator(heading="Cap"), lang="pt", ordinal=0, source_hash="h", n_in_source=1,
+              emphasis=("replicação in-graph", "usa um só cliente para todas as torres"))
+    pool = CourseTerms([c], embedder=None).pool
+    assert "replicação in-graph" in pool and not any("cliente" in t for t in pool)  # a term, not a phrase of 8
+
+
 def test_exercise_without_answer_is_reported_not_kept(kbdir):
     r = run_kb(["quiz", "generate", "--source", "sources/002_79add5e0e3bc6419.txt", "-n", "5"], cwd=kbdir)
     assert r.returncode == 0, r.stderr

@@ -208,9 +208,9 @@ class CourseTerms:
                     t = _strip_article(m.group("term").strip())
                     if _term_ok(t):
                         pool.setdefault(fold(t), t)
-            for m in re.finditer(r"\*\*([^*]{3,50})\*\*", c.text):
-                t = _strip_article(m.group(1).strip(" :"))
-                if _term_ok(t) and len(t.split()) <= 4:
+            for phrase in c.emphasis:  # what a Markdown source sets in bold (the readers drop the marks)
+                t = _strip_article(phrase.strip(" :"))
+                if 3 <= len(t) <= 50 and _term_ok(t) and len(t.split()) <= 4:
                     pool.setdefault(fold(t), t)
             for w in words(c.text):
                 if _TECH.match(w) and len(w) >= 3 and fold(w) not in STOPWORDS:
