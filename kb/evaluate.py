@@ -156,8 +156,9 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         chunk = chunks.get(cid)
         f = defects(q, chunk.text, ws.embedder, vocabs.get(chunk.source)) if chunk else ["unsupported"]
         if chunk and "unsupported" in f and not unsupported(q, section_text[_section(chunk)], ws.embedder):
-            # a long answer runs on past its passage's window ("O modelo não será perdido. Em um cluster
-            # …" over two passages of the book's exercises): what the citation's section says backs it
+            # an answer that runs on past its passage's window (the book's CUDA_ERROR_OUT_OF_MEMORY answer
+            # fills four), or a citation of the passage that asks while the next one answers: what the
+            # citation's section (page, heading) says backs it
             f.remove("unsupported")
         found.append(f + (source_defects(q, source_text[chunk.source]) if chunk else []))
         if thin_concepts(q):  # a grader's concepts, judged by the evaluation only: the writer keeps the question
