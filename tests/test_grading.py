@@ -421,6 +421,39 @@ def test_spanish_si_meaning_if_is_not_yes(grader):
     assert "inverted" not in g.flags and g.points >= 1
 
 
+def test_a_model_answer_that_says_no_in_a_sentence_answers_a_yes_no_question(grader):
+    """The sample book's 'Seu modelo treinado foi perdido?' is answered 'O modelo não será perdido.', with
+    no leading 'Não': a 'Sim, o modelo se perde…' was graded 2/3 as partly right."""
+    from kb.grading.signals import answer_polarity, yes_no_question
+    from kb.quiz import Question
+
+    asked = ("Suponha que você treine uma DNN por dias em um cluster do Tensorflow e, imediatamente após o término "
+             "do seu programa de treinamento, percebe que esqueceu de salvar o modelo ao utilizar um Saver. Seu "
+             "modelo treinado foi perdido?")
+    q = Question("short", asked, "O modelo não será perdido. Em um cluster TensorFlow distribuído, os valores das "
+                 "variáveis ficam em contêineres gerenciados pelo próprio cluster, e não nas sessões do cliente.", (),
+                 concepts=("contêineres gerenciados pelo próprio cluster",), lang="pt")
+    yes, no = grader.grade([Task(q, "Sim, o modelo se perde porque as variáveis ficam na sessão do cliente e somem "
+                                    "quando ela fecha."),
+                            Task(q, "Não, as variáveis ficam em contêineres do próprio cluster; basta abrir outra "
+                                    "sessão e salvar.")])
+    assert "inverted" in yes.flags and yes.points == 0 and "A resposta modelo diz que não" in yes.feedback
+    assert "inverted" not in no.flags and no.points >= 2
+    assert yes_no_question(asked) and yes_no_question("¿Se puede usar DDP en una sola GPU?")
+    for other in ("Por que o DDP não reduz a memória?", "What does tf.GradientTape do?", "É síncrono ou assíncrono?",
+                  "Ao lançar torchrun em vários nós, por que se usa --ntasks-per-node=1?",
+                  "Devemos ficar atentos ao calendário de vacinação.Quais são as funções das vacinas?"):
+        assert not yes_no_question(other), other
+    assert answer_polarity("Seu modelo foi salvo?", "No disco fica só o checkpoint.") is None  # pt "no": in the
+    # nor does a Portuguese reply that opens "No DDP, …" say no (it would be zeroed as the opposite of a "Sim")
+    from kb.grading.signals import _leading_polarity
+
+    assert _leading_polarity("No DDP cada processo tem a sua cópia do modelo.", "pt") is None
+    assert _leading_polarity("No DDP cada processo tem a sua cópia do modelo.") is None  # detected as pt
+    assert _leading_polarity("No, solo en la GPU 0.") == "no" and _leading_polarity("No se transfiere.", "es") == "no"
+    assert answer_polarity("¿Se guarda el modelo?", "No se guarda: solo quedan los pesos.") == "no"
+
+
 def test_a_yes_no_reply_built_from_the_question_words_is_not_a_copy(grader):
     from kb.quiz import Question
 

@@ -18,6 +18,7 @@ from .signals import (
     _cosine_counts,
     _has_stem,
     _leading_polarity,
+    answer_polarity,
     concept_hits,
     content_stems,
     is_keyword_list,
@@ -263,7 +264,8 @@ class OfflineGrader:
             flags.append("off_topic")
             reasons.append("off_topic")
             x = 0.0
-        pol_ref, pol_reply = _leading_polarity(references(q)[0]), _leading_polarity(reply)
+        pol_ref, pol_reply = answer_polarity(q.prompt, references(q)[0], q.lang), \
+            _leading_polarity(reply, detect_language(reply, "") if len(words(reply)) >= 4 else q.lang)
         if copies_question(q, reply, f) and not pol_reply:
             flags.append("copies_question")
             reasons.append("copies_question")

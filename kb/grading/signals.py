@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..quiz import Question
-from ..text import STOPWORDS, fold, fold_word, words
+from ..text import STOPWORDS, detect_language, fold, fold_word, words
 
 _YES = frozenset({"sim", "si", "sí", "yes", "verdadeiro", "verdadero", "true", "correto", "cierto"})
 _NO = frozenset({"nao", "não", "no", "not", "falso", "false", "incorreto", "errado"})
@@ -89,12 +89,15 @@ def references(q: Question) -> list[str]:
     return refs or [q.answer]
 
 
+_NO_STOP = re.compile(r"^\W*no\s*([,.;:!]|$)", re.IGNORECASE)  # "No, …", "No." (es/en/pt: a no)
 _YES_SI = re.compile(r"^\W*(s[ií])\b\s*([,.;:!]|$)?", re.IGNORECASE)
 
 
-def _leading_polarity(text: str) -> str | None:
+def _leading_polarity(text: str, lang: str = "") -> str | None:
     """'yes' / 'no' when the reply opens with one ('Sim, …', 'No, …'). Spanish 'si' without an
-    accent is 'if' ('Si la GPU…'): it means yes only when written 'sí' or followed by a comma or full stop."""
+    accent is 'if' ('Si la GPU…'): it means yes only when written 'sí' or followed by a comma or full stop.
+    Portuguese 'no' is 'in the' ('No DDP, cada processo…'): in a text that is not Spanish or English
+    (``lang``, or detected) it means no only when a comma or a full stop follows it."""
     ws = [fold(w) for w in words(text)[:2]]
     if not ws:
         return None
@@ -103,9 +106,49 @@ def _leading_polarity(text: str) -> str | None:
         return "yes" if m and (m.group(1).lower() == "sí" or m.group(2) is not None) else None
     if ws[0] in {fold(w) for w in _YES}:
         return "yes"
+    if ws[0] == "no" and _NO_STOP.match(text):
+        return "no"  # "No, solo en la GPU 0." ("no solo" without the comma is "not only")
+    if ws[0] == "no" and (lang or detect_language(text, "")) not in ("es", "en"):
+        return None
     if ws[0] in _NO and not (len(ws) > 1 and ws[1] in {"so", "solo", "apenas", "only"}):
         return "no"
     return None
+
+
+# words that open a question asking for something other than yes or no (pt, es, en), folded
+_ASKS_FOR = frozenset({
+    "que", "qual", "quais", "como", "porque", "quando", "onde", "quem", "quanto", "quantos", "quantas", "cual",
+    "cuales", "cuando", "donde", "quien", "cuanto", "cuantos", "cuantas", "what", "which", "how", "why", "when",
+    "where", "who", "whom", "whose", "explique", "explica", "explain", "descreva", "describe", "cite", "liste"})
+_NEGATORS = frozenset({"nao", "no", "not", "nunca", "never", "nem", "ni"})
+
+
+def yes_no_question(prompt: str) -> bool:
+    """The prompt's last question asks to be answered yes or no ("Seu modelo treinado foi perdido?",
+    "¿Puede una variable…?"): it holds no interrogative word and offers no alternatives ("A ou B?")."""
+    # sentences start upper case: "COPY . . do código?", "(p. ej. <|im_end|>)" are inside one
+    asked = [q for q in re.split(r"(?<=[.?!])\s+(?=[¿¡\"«(]?[A-ZÁÉÍÓÚÂÊÔÃÕÇ])", prompt.strip())
+             if q.rstrip().endswith("?")]
+    if not asked:
+        return False
+    # an interrogative anywhere ("Ao lançar torchrun …, por que se usa …?"), also after a stop with no
+    # space ("… de vacinação.Quais são …?"), or a relative "que": no yes/no question, to be safe
+    ws = {fold(w) for w in re.findall(r"\w+", asked[-1])}
+    return bool(ws) and not (_ASKS_FOR & ws) and not ({"ou", "o", "or"} & ws)
+
+
+def answer_polarity(prompt: str, reference: str, lang: str = "") -> str | None:
+    """'yes' / 'no' a model answer gives: the word it opens with ('Sim, …'), or, for a yes/no question,
+    a first sentence that says no near its start ('O modelo não será perdido.' to 'Seu modelo treinado
+    foi perdido?')."""
+    lead = _leading_polarity(reference, lang)
+    if lead or not yes_no_question(prompt):
+        return lead
+    first = re.split(r"(?<=[.!?])\s+", reference.strip(), maxsplit=1)[0]
+    # "no" says no in es and en; in pt (or a text too short to tell) it is "in the"
+    says_no = (lang or detect_language(f"{prompt} {reference}", "")) in ("es", "en")
+    negators = _NEGATORS if says_no else _NEGATORS - {"no"}
+    return "no" if negators & {fold(w) for w in words(first)[:5]} else None
 
 
 def is_keyword_list(reply: str) -> bool:
