@@ -73,6 +73,22 @@ def test_right_replies_that_negate_in_other_words_are_not_opposites():
                           "O BF16 tem o mesmo range do FP32, só perde precisão, então não precisa.", "es") is None
 
 
+def test_a_singular_and_its_plural_in_oes_are_one_word():
+    """The sample book says the values live "não nas sessões individuais do cliente" (and, later, that "a sessão"
+    may close): "não na sessão" agrees with it; "sessão" and "sessões" differ at the fifth letter."""
+    from kb.grading.signals import stem
+
+    assert stem("sessões") == stem("sessão") == stem("SESSÕES") and stem("pães") == stem("pão")
+    assert stem("héroes") == stem("héroe")  # Spanish "-oes" is no "-ões"
+    book = ("O modelo não será perdido. Em um cluster TensorFlow distribuído, os valores das variáveis do modelo são "
+            "armazenados em contêineres gerenciados pelo próprio cluster, e não nas sessões individuais do cliente. "
+            "Isso significa que, mesmo que seu programa cliente termine e a sessão seja fechada, os parâmetros do "
+            "modelo permanecem ativos no cluster.")
+    assert opposite_claim("Seu modelo treinado foi perdido?", [book], "Não, as variáveis ficam guardadas em "
+                          "containers do próprio cluster e não na sessão do cliente, basta abrir outra sessão.",
+                          "pt") is None
+
+
 def test_relations_that_turn_with_their_terms_and_the_questions_own_words_are_no_evidence():
     order = "Primero optimizer.step() y después scheduler.step(); si se invierte, se salta el primer valor."
     assert opposite_claim("¿En qué orden se llaman optimizer.step() y scheduler.step()?", [order],

@@ -55,18 +55,18 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
     ("permite permitem permiten allows allow", "impede impedem impide impiden prevents prevent"),
 )
 _PAIRS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
-    (frozenset(stem(fold_word(w)) for w in a.split()), frozenset(stem(fold_word(w)) for w in b.split()))
+    (frozenset(stem(w) for w in a.split()), frozenset(stem(w) for w in b.split()))
     for a, b in OPPOSITES)
 _OPPOSITE_STEMS = frozenset().union(*[a | b for a, b in _PAIRS])
 NEIGHBOURHOOD = 3  # content words either side of an opposite that must share a word with the other's
 # Words a negation passes over to reach what it negates: "não podem ser recriados" negates "recriados".
-_PASS = frozenset(stem(fold_word(w)) for w in (
+_PASS = frozenset(stem(w) for w in (
     "pode podem puede pueden can could é são es son is are ser estar fica ficam queda quedan stay stays "
     "tem têm tiene tienen has have do does did will deve devem debe deben should must consegue conseguem "
     "logra logran hay há existe existem").split())
 # Verbs that deny what follows in other words: "limita o paralelismo" says about what "no parallelism"
 # says, so the next words are neither plainly said nor negated.
-_DENYING = frozenset(stem(fold_word(w)) for w in (
+_DENYING = frozenset(stem(w) for w in (
     "limita limitam limitar limits limit limitan impede impedem impedir impide impiden prevents prevent "
     "evita evitam evitar evitan avoids avoid perde perdem pierde pierden loses lose falta faltam faltan lacks "
     "lack bloqueia bloqueiam bloquea bloquean blocks block elimina eliminam eliminan eliminates eliminate "
@@ -109,7 +109,7 @@ def _tokens(text: str, lang: str, alias: dict[str, str]) -> list[Token]:
                 continue
             if f in STOPWORDS or (len(f) < 2 and not f.isdigit()):
                 continue
-            s = stem(f)
+            s = stem(w)
             out.append((alias.get(s, s), None if denied else left > 0, w))
             left = left if left and s in _PASS else 0
             denied = 2 if s in _DENYING else max(0, denied - 1)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence, TypeVar
 
-from ..text import STOPWORDS, detect_language, fold, fold_word, words
+from ..text import STOPWORDS, detect_language, fold_word, words
 from .signals import (
     _close,
     stem,
@@ -47,7 +47,7 @@ def _predicate_stems(text: str, lang: str, alias: dict[str, str]) -> list[tuple[
                 continue
             if f in STOPWORDS or (len(f) < 2 and not f.isdigit()):
                 continue
-            s = stem(f)
+            s = stem(w)
             out.append((alias.get(s, s), left > 0))
             left = max(0, left - 1)
     return out
@@ -57,8 +57,8 @@ def aliases(text: str) -> dict[str, str]:
     """Stems of a short parenthesis → the stem of the word before it: "fixar (pinning)", "GIL (Global…)"."""
     out: dict[str, str] = {}
     for m in _ALIAS.finditer(text):
-        head = stem(fold(m.group(1)))
-        inner = [stem(fold_word(w)) for w in words(m.group(2)) if fold_word(w) not in STOPWORDS]
+        head = stem(m.group(1))
+        inner = [stem(w) for w in words(m.group(2)) if fold_word(w) not in STOPWORDS]
         if 1 <= len(inner) <= 3 and head not in STOPWORDS:
             for s in inner:
                 out.setdefault(s, head)
@@ -165,7 +165,7 @@ def role_swap(question: str, refs: Sequence[str], reply: str, lang: str) -> Role
             return None
         surface: dict[str, str] = {}
         for w in words(reply):
-            s = stem(fold_word(w))
+            s = stem(w)
             for t in here[:2]:
                 if _close(alias.get(s, s), t):
                     surface.setdefault(t, w)

@@ -16,8 +16,12 @@ _YES = frozenset({"sim", "si", "sí", "yes", "verdadeiro", "verdadero", "true", 
 _NO = frozenset({"nao", "não", "no", "not", "falso", "false", "incorreto", "errado"})
 
 def stem(word: str) -> str:
-    """Accent-free prefix stem: inflections of pt/es/en words share their first 5 letters."""
-    f = fold(word).strip(".-'")
+    """Accent-free prefix stem: inflections of pt/es/en words share their first 5 letters. Give it the
+    word as written: a Portuguese plural in "-ões"/"-ães" is first its singular in "-ão" ("sessões" and
+    "sessão" differ at the fifth letter; "héroes" is no "-ões")."""
+    f = fold_word(word).strip(".-'")
+    if word[-3:].lower() in ("ões", "ães"):
+        f = f[:-3] + "ao"
     return f[:5] if len(f) > 5 else f
 
 
@@ -29,7 +33,7 @@ def content_stems(text: str) -> tuple[str, ...]:
         f = fold_word(w)
         if f in STOPWORDS or (len(f) < 2 and not f.isdigit()):
             continue
-        out.append(stem(f))
+        out.append(stem(w))
     return tuple(out)
 
 
