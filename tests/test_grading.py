@@ -440,6 +440,8 @@ def test_a_model_answer_that_says_no_in_a_sentence_answers_a_yes_no_question(gra
     assert "inverted" in yes.flags and yes.points == 0 and "A resposta modelo diz que não" in yes.feedback
     assert "inverted" not in no.flags and no.points >= 2
     assert yes_no_question(asked) and yes_no_question("¿Se puede usar DDP en una sola GPU?")
+    assert yes_no_question("O TensorFlow libera a memória depois de alocá-la?")  # "o" the article
+    assert not yes_no_question("¿Es síncrono o asíncrono?")  # "o" the alternative
     for other in ("Por que o DDP não reduz a memória?", "What does tf.GradientTape do?", "É síncrono ou assíncrono?",
                   "Ao lançar torchrun em vários nós, por que se usa --ntasks-per-node=1?",
                   "Devemos ficar atentos ao calendário de vacinação.Quais são as funções das vacinas?"):

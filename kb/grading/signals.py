@@ -138,7 +138,9 @@ def yes_no_question(prompt: str) -> bool:
     # an interrogative anywhere ("Ao lançar torchrun …, por que se usa …?"), also after a stop with no
     # space ("… de vacinação.Quais são …?"), or a relative "que": no yes/no question, to be safe
     ws = {fold(w) for w in re.findall(r"\w+", asked[-1])}
-    return bool(ws) and not (_ASKS_FOR & ws) and not ({"ou", "o", "or"} & ws)
+    # alternatives: pt "ou", en "or", es "o" (in Portuguese "o" is the article: "O TensorFlow libera …?")
+    offers = bool({"ou", "or"} & ws) or ("o" in ws and "¿" in asked[-1])
+    return bool(ws) and not (_ASKS_FOR & ws) and not offers
 
 
 def answer_polarity(prompt: str, reference: str, lang: str = "") -> str | None:
