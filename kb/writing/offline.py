@@ -1740,7 +1740,11 @@ class OfflineWriter:
         does not name the answer ("Batch Sampling" for Sampler)."""
         if not _title_ok(slide.title) or answer and _stems4(answer) & _stems4(slide.title):
             return ""
-        return f" ({slide.title})"
+        # "(Paralelismo de datos (data paralellism) Dimensiones del entrenamiento:):" read as a typo: a
+        # gloss in brackets goes (between two joined titles it leaves a dash), and so does a closing colon
+        title = re.sub(r"\s*\([^()]*\)\s*(?=\S)", " — ", slide.title)
+        title = re.sub(r"\s*\([^()]*\)\s*$", "", title).strip().rstrip(":;,.-–— ").strip()
+        return f" ({title})" if title else ""
 
     def _cloze_prompt(self, slide: Slide, blanked: str, answer: str, lang: str) -> str:
         """A sentence to complete, situated by the topic its slide's title names (:meth:`_topic`:
