@@ -264,8 +264,9 @@ class OfflineGrader:
             flags.append("off_topic")
             reasons.append("off_topic")
             x = 0.0
-        pol_ref, pol_reply = answer_polarity(q.prompt, references(q)[0], q.lang), \
-            _leading_polarity(reply, detect_language(reply, "") if len(words(reply)) >= 4 else q.lang)
+        # a reply of four words or more speaks its own language (detected only if it opens on "no")
+        pol_ref = answer_polarity(q.prompt, references(q)[0], q.lang)
+        pol_reply = _leading_polarity(reply, "" if len(words(reply)) >= 4 else q.lang)
         if copies_question(q, reply, f) and not pol_reply:
             flags.append("copies_question")
             reasons.append("copies_question")

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..quiz import Question
-from ..text import STOPWORDS, detect_language, fold, fold_word, words
+from ..text import STOPWORDS, detect_language, fold, fold_word, sentences, words
 
 _YES = frozenset({"sim", "si", "sí", "yes", "verdadeiro", "verdadero", "true", "correto", "cierto"})
 _NO = frozenset({"nao", "não", "no", "not", "falso", "false", "incorreto", "errado"})
@@ -130,9 +130,7 @@ _NEGATORS = frozenset({"nao", "no", "not", "nunca", "never", "nem", "ni"})
 def yes_no_question(prompt: str) -> bool:
     """The prompt's last question asks to be answered yes or no ("Seu modelo treinado foi perdido?",
     "¿Puede una variable…?"): it holds no interrogative word and offers no alternatives ("A ou B?")."""
-    # sentences start upper case: "COPY . . do código?", "(p. ej. <|im_end|>)" are inside one
-    asked = [q for q in re.split(r"(?<=[.?!])\s+(?=[¿¡\"«(]?[A-ZÁÉÍÓÚÂÊÔÃÕÇ])", prompt.strip())
-             if q.rstrip().endswith("?")]
+    asked = [q for q in sentences(prompt) if q.rstrip().endswith("?")]
     if not asked:
         return False
     # an interrogative anywhere ("Ao lançar torchrun …, por que se usa …?"), also after a stop with no
@@ -150,7 +148,7 @@ def answer_polarity(prompt: str, reference: str, lang: str = "") -> str | None:
     lead = _leading_polarity(reference, lang)
     if lead or not yes_no_question(prompt):
         return lead
-    first = re.split(r"(?<=[.!?])\s+", reference.strip(), maxsplit=1)[0]
+    first = (sentences(reference) or [reference])[0]
     # "no" says no in es and en; in pt (or a text too short to tell) it is "in the"
     says_no = (lang or detect_language(f"{prompt} {reference}", "")) in ("es", "en")
     negators = _NEGATORS if says_no else _NEGATORS - {"no"}
