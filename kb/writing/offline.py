@@ -3031,8 +3031,7 @@ def _exercise_items(chunks: Sequence[Chunk]) -> list[_Exercise]:
         if prev is not None and c.ordinal == prev.ordinal + 1:
             # overlapping windows repeat the lines before: read them once, or an exercise whose question
             # ends one window and opens the next is asked twice, once "without an answer"
-            a = prev.text.split("\n")
-            lines = lines[next((k for k in range(min(len(a), len(lines)), 0, -1) if a[-k:] == lines[:k]), 0):]
+            lines = lines[_overlap(prev.text.split("\n"), lines):]
         prev = c
         for line in lines:
             m = re.match(r"^\s*(\d{1,2})[.)]\s+(.{10,})$", line)
@@ -3062,6 +3061,11 @@ def _bold_concepts(bold: Sequence[str], answer: str) -> tuple[str, ...]:
                  if p in flat and 1 <= len(words(p)) <= _BOLD_CONCEPT_MAX_WORDS)
 
 
+def _overlap(a: list[str], b: list[str]) -> int:
+    """How many lines ``b`` opens with that ``a`` ends on: what a window repeats of the one before."""
+    return next((k for k in range(min(len(a), len(b)), 0, -1) if a[-k:] == b[:k]), 0)
+
+
 def _whole_pages(passages: Sequence[Chunk]) -> list[tuple[Chunk, list[Chunk]]]:
     """The passages as the writer reads them: the text passages of one slide (a PDF page), which
     the chunker cut into overlapping windows, joined back into the whole slide, each with the
@@ -3074,8 +3078,7 @@ def _whole_pages(passages: Sequence[Chunk]) -> list[tuple[Chunk, list[Chunk]]]:
                 and c.source == last[0].source and c.locator.page is not None \
                 and c.locator.page == last[0].locator.page and c.ordinal == last[1][-1].ordinal + 1:
             a, b = last[0].text.split("\n"), c.text.split("\n")
-            k = next((k for k in range(min(len(a), len(b)), 0, -1) if a[-k:] == b[:k]), 0)
-            out[-1] = (replace(last[0], text="\n".join(a + b[k:])), [*last[1], c])
+            out[-1] = (replace(last[0], text="\n".join(a + b[_overlap(a, b):])), [*last[1], c])
         else:
             out.append((c, [c]))
     return out
