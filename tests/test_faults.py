@@ -19,7 +19,6 @@ import sqlite3
 import stat
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -277,21 +276,18 @@ def test_second_ingest_says_another_is_running(course, clean):
 def test_second_ingest_waits_for_the_first(course, clean):
     from kb.lock import writer_lock
 
-    held = threading.Event()
-    release = threading.Event()
-
-    def hold():
-        with writer_lock(course / ".kb"):
-            held.set()
-            release.wait(10)
-
-    t = threading.Thread(target=hold)
-    t.start()
-    held.wait(10)
-    threading.Timer(1.0, release.set).start()
-    r = kb(["ingest", "course"], env={"KB_LOCK_WAIT": "60"})
-    t.join()
-    assert r.exit_code == 0 and "waiting for it" in r.said
+    # the lock is released once the second ingest says it is waiting (not after a fixed sleep,
+    # which a loaded machine outlasts before the ingest reaches the lock)
+    with writer_lock(course / ".kb"):
+        p = run_kb_process(["ingest", "course"], course, env={"KB_LOCK_WAIT": "300"})
+        said = ""
+        while p.stderr is not None and "waiting for it" not in said:  # bounded: readline ends at EOF
+            line = p.stderr.readline()
+            if not line:
+                break
+            said += line
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 0 and "waiting for it" in said, (p.returncode, said + err)
     _kept(course, clean)
 
 
@@ -553,11 +549,12 @@ def server(tmp_path):
 
 
 def test_server_down_at_start_is_exit_4(tmp_path, monkeypatch):
-    from .faults import free_port
+    from .faults import refused_port
 
     make_course(tmp_path / "course")
     monkeypatch.chdir(tmp_path)
-    r = kb(["--store", f"http://127.0.0.1:{free_port()}", "ingest", "course"])
+    with refused_port() as port:  # no other worker's server can take it meanwhile
+        r = kb(["--store", f"http://127.0.0.1:{port}", "ingest", "course"])
     assert r.exit_code == ExitCode.STORE
     err = r.said
     assert "cannot reach the Chroma server at http://127.0.0.1:" in err and "chroma run" in err
@@ -616,6 +613,7 @@ def test_frozen_server_mid_command(server, tmp_path, monkeypatch):
     # the short timeout only for the frozen call: an ingest on a loaded machine may take longer per call
     monkeypatch.setenv("KB_STORE_TIMEOUT", "2")
     ws = open_workspace(Settings(home=tmp_path / ".kb", store_url=server.url))
+    assert server.proc.poll() is None  # our own server (ChromaServer.start checks it owns the port)
     os.kill(server.proc.pid, signal.SIGSTOP)
     try:
         with pytest.raises(StoreError) as e:
