@@ -970,3 +970,25 @@ def test_sigterm_outside_the_commands_work_still_exits_130():
             "cli.run()\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == ExitCode.INTERRUPTED, (r.returncode, r.stderr)
+
+
+# --------------------------------------------------------------------------- calibration files
+
+@pytest.mark.parametrize("content, why", [
+    ("[" * 100000 + "]" * 100000, "nested too deeply to read"),
+    ('{"schema": 2, "cuts": [NaN, 1, 2]}', "'cuts' must be three increasing finite numbers"),
+    ('{"schema": 2, "cuts": [0.5, 1, Infinity]}', "'cuts' must be three increasing finite numbers"),
+    ('{"schema": 2, "cuts": [0.5, 1, 2], "offsets": {"cl": NaN}}', "'offsets' must map question ids to finite"),
+], ids=["nested_100000_deep", "nan_cut", "infinite_cut", "nan_offset"])
+def test_bad_calibration_file_is_exit_3_for_grade_and_a_note_for_study(tmp_path, monkeypatch, content, why):
+    monkeypatch.chdir(tmp_path)
+    quiz = _quiz(tmp_path / "quizzes" / "q.json")
+    (tmp_path / "quizzes" / "q.calibration").write_text(content, encoding="utf-8")
+    (tmp_path / "replies.csv").write_text("student,question_id,answer\nrui,cl,prefetch\n", encoding="utf-8")
+    r = kb(["grade", str(quiz), "replies.csv", "--out", "out", "--offline"])
+    assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+    assert f"quizzes/q.calibration: not a kb calibration ({why}" in r.said and "delete it, or refit it" in r.said
+    assert not (tmp_path / "out").exists()  # nothing graded at a level nobody chose
+    r = kb(["study", "--offline", "--new", "1"], input=":q\n")
+    assert r.exit_code == 0, (r.said, r.exception)  # study grades at the default level and says so
+    assert "q.calibration: not a kb calibration" in r.said and "default grading level used" in r.said
