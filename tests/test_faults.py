@@ -992,3 +992,41 @@ def test_bad_calibration_file_is_exit_3_for_grade_and_a_note_for_study(tmp_path,
     r = kb(["study", "--offline", "--new", "1"], input=":q\n")
     assert r.exit_code == 0, (r.said, r.exception)  # study grades at the default level and says so
     assert "q.calibration: not a kb calibration" in r.said and "default grading level used" in r.said
+
+
+# --------------------------------------------------------------------------- terminal escape codes
+
+EVIL = "\x1b[31m\u202e"  # colour red, then right-to-left override: obeyed if written raw
+
+
+def _raw_codes(text: str) -> bool:
+    return "\x1b" in text or "\u202e" in text
+
+
+def test_escape_codes_in_a_quiz_prompt_are_shown_escaped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    quiz = _quiz(tmp_path / "quizzes" / "q.json", q_prompt=f"O {EVIL}_____ sobrepõe preparação e treino.")
+    r = kb(["quiz", "show", str(quiz)])
+    assert r.exit_code == 0 and not _raw_codes(r.stdout)
+    assert "O \\x1b[31m\\u202e_____ sobrepõe" in r.stdout  # shown, visibly, not hidden
+    r = kb(["study", "--offline", "--new", "5"], input="x\n\n\n:q\n")
+    assert r.exit_code == 0, (r.said, r.exception)
+    assert not _raw_codes(r.stdout + r.stderr) and "O \\x1b[31m\\u202e_____ sobrepõe" in r.stdout
+
+
+def test_escape_codes_in_a_file_name_are_shown_escaped(course):
+    from typer.testing import CliRunner
+
+    from kb.cli import app
+
+    (course / "course" / f"aula{EVIL}4.md").write_text("# Prefetch\n\nO prefetch de tf.data sobrepõe lotes.\n",
+                                                       encoding="utf-8")
+    (course / "course" / f"vazio{EVIL}.md").write_text("", encoding="utf-8")
+    shown = "aula\\x1b[31m\\u202e4.md"
+    r = CliRunner().invoke(app, ["ingest", "course"], env={"COLUMNS": "200"})  # the table, not --json
+    assert r.exit_code == ExitCode.FAILED and not _raw_codes(r.stdout + r.stderr)
+    assert shown in r.stderr and "vazio\\x1b[31m\\u202e.md" in r.stderr
+    r = kb(["sources"])
+    assert r.exit_code == 0 and not _raw_codes(r.stdout) and shown in r.stdout
+    r = kb(["search", "prefetch tf.data sobrepõe lotes"])
+    assert r.exit_code == 0 and not _raw_codes(r.stdout) and shown in r.stdout
