@@ -1030,3 +1030,46 @@ def test_escape_codes_in_a_file_name_are_shown_escaped(course):
     assert r.exit_code == 0 and not _raw_codes(r.stdout) and shown in r.stdout
     r = kb(["search", "prefetch tf.data sobrepõe lotes"])
     assert r.exit_code == 0 and not _raw_codes(r.stdout) and shown in r.stdout
+
+
+# --------------------------------------------------------------------------- unreadable and oddly named files
+
+def test_permission_error_on_a_file_names_it_and_the_fix(course, clean):
+    import errno
+
+    def denying(path, max_mb):  # what the reader meets on a file it may not open (also as root, here)
+        if path.name == "aula2.txt":
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return read_document(path, max_mb)
+
+    (course / "course" / "aula2.txt").write_text(AULA_EXTRA.format(i=1), encoding="utf-8")  # changed: re-read
+    ws = open_workspace(Settings(home=course / ".kb"))
+    report = ingest([Path("course")], ws.store, ws.embedder, reader=denying)
+    [failed] = [f for f in report.files if f.status == "failed"]
+    assert failed.source == "course/aula2.txt"
+    assert failed.message == "course/aula2.txt: cannot read (Permission denied)"
+    assert "chmod u+r 'course/aula2.txt'" in failed.hint and "--traceback" not in failed.hint
+    assert snapshot(course / ".kb") == clean  # the old chunks of the unreadable file are kept
+
+
+@not_root
+def test_unreadable_file_is_a_permission_message_not_a_bug_report(course, clean):
+    (course / "course" / "aula2.txt").chmod(0)
+    try:
+        r = kb(["ingest", "course"])
+    finally:
+        (course / "course" / "aula2.txt").chmod(0o644)
+    assert r.exit_code == ExitCode.FAILED
+    assert "aula2.txt" in r.said and "permission" in r.said.lower() and "--traceback" not in r.said
+    _kept(course, clean)
+
+
+def test_non_utf8_file_name_is_named_with_its_bytes_and_the_fix(course, clean):
+    name = os.fsencode(course / "course") + b"/caf\xe9.md"  # Latin-1 bytes, as from an old zip
+    with open(name, "w", encoding="utf-8") as f:
+        f.write("# Café\n\nO prefetch sobrepõe lotes.\n")
+    r = kb(["ingest", "course"])
+    assert r.exit_code == ExitCode.FAILED, r.said
+    assert "course/caf\\xe9.md: failed; course/caf\\xe9.md: the file name is not UTF-8" in r.said
+    assert "rename the file" in r.said and "--traceback" not in r.said and "3 unchanged" in r.said
+    _kept(course, clean)
