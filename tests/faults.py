@@ -275,3 +275,32 @@ class ChromaServer:
 def names(text: str) -> set[str]:
     """File names mentioned in a message."""
     return set(re.findall(r"[\w.-]+\.(?:md|txt|vtt|srt|pdf|json|csv|sqlite)", text))
+
+
+@contextmanager
+def read_only(folder: Path) -> Iterator[None]:
+    """``folder`` and everything in it read-only for the block: permissions taken away (a normal
+    user), or a read-only bind mount over it (root, whom permissions do not stop); skips the test
+    where neither is possible."""
+    import pytest
+
+    if os.geteuid() != 0:
+        paths = [folder, *folder.rglob("*")]
+        modes = {p: p.stat().st_mode for p in paths}
+        for p in paths:
+            p.chmod(modes[p] & ~0o222)
+        try:
+            yield
+        finally:
+            for p in reversed(paths):
+                p.chmod(modes[p])
+        return
+    bind = subprocess.run(["mount", "--bind", str(folder), str(folder)], capture_output=True)
+    if bind.returncode != 0:
+        pytest.skip("cannot make a read-only folder here (root, and no mount)")
+    try:
+        if subprocess.run(["mount", "-o", "remount,bind,ro", str(folder)], capture_output=True).returncode != 0:
+            pytest.skip("cannot remount a folder read-only here")
+        yield
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)

@@ -1073,3 +1073,49 @@ def test_non_utf8_file_name_is_named_with_its_bytes_and_the_fix(course, clean):
     assert "course/caf\\xe9.md: failed; course/caf\\xe9.md: the file name is not UTF-8" in r.said
     assert "rename the file" in r.said and "--traceback" not in r.said and "3 unchanged" in r.said
     _kept(course, clean)
+
+
+# --------------------------------------------------------------------------- output paths
+
+@pytest.mark.parametrize("fmt", ["md", "moodle", "anki"])
+def test_export_o_naming_a_folder(tmp_path, monkeypatch, fmt):
+    monkeypatch.chdir(tmp_path)
+    quiz = _quiz(tmp_path / "quizzes" / "q.json")
+    (tmp_path / "out").mkdir()
+    r = kb(["quiz", "export", str(quiz), "--format", fmt, "-o", "out"])
+    assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+    ext = {"md": "md", "moodle": "xml", "anki": "apkg"}[fmt]
+    assert "-o out: is a folder, and this writes one file" in r.said and f"-o out/q.{ext}" in r.said
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_generate_o_naming_a_folder(course):
+    (course / "out").mkdir()
+    for extra in ([], ["--force"]):
+        r = kb(["quiz", "generate", "-n", "2", "--offline", "-o", "out", *extra])
+        assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+        assert "--out out: is a folder" in r.said and "--out out/quiz.json" in r.said
+    assert list((course / "out").iterdir()) == []
+
+
+def test_export_to_a_read_only_folder(tmp_path, monkeypatch):
+    from .faults import read_only
+
+    monkeypatch.chdir(tmp_path)
+    quiz = _quiz(tmp_path / "quizzes" / "q.json")
+    (tmp_path / "shared").mkdir()
+    with read_only(tmp_path / "shared"):
+        for target in ("shared/q.xml", "shared/sub/q.xml"):  # the folder, or one to be made in it
+            r = kb(["quiz", "export", str(quiz), "--format", "moodle", "-o", target])
+            assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+            assert f"-o {target}: cannot write in shared" in r.said and "choose a folder you can write to" in r.said
+
+
+def test_generate_into_a_read_only_folder(course):
+    from .faults import read_only
+
+    (course / "quizzes").mkdir()
+    with read_only(course / "quizzes"):
+        r = kb(["quiz", "generate", "-n", "2", "--offline"])  # the default, quizzes/course.json
+        assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+        assert "--out quizzes/course.json: cannot write in quizzes" in r.said and "chmod u+w" in r.said
