@@ -303,4 +303,4 @@ def read_only(folder: Path) -> Iterator[None]:
             pytest.skip("cannot remount a folder read-only here")
         yield
     finally:
-        subprocess.run(["umount", str(folder)], capture_output=True)
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True)  # lazy: an open handle must not keep it

@@ -397,7 +397,7 @@ def test_study_can_be_interrupted_when_started_with_sigint_ignored(tmp_path):
     child.kill(signal.SIGINT)
     child.expect(pexpect.EOF, timeout=30)
     child.close()
-    assert child.exitstatus == 0 or child.signalstatus == signal.SIGINT
+    assert child.exitstatus == ExitCode.INTERRUPTED, (child.exitstatus, child.signalstatus)
 
 
 # --------------------------------------------------------------------------- bad files (ingest goes on)
@@ -1119,3 +1119,103 @@ def test_generate_into_a_read_only_folder(course):
         r = kb(["quiz", "generate", "-n", "2", "--offline"])  # the default, quizzes/course.json
         assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
         assert "--out quizzes/course.json: cannot write in quizzes" in r.said and "chmod u+w" in r.said
+
+
+# --------------------------------------------------------------------------- study database: read-only, locked, Ctrl-C
+
+def _healthy_study_db(root: Path) -> Path:
+    from kb.quiz import load_quiz
+    from kb.study import Item, StudyDB
+
+    q = load_quiz(_quiz(root / "quizzes" / "q.json"))
+    db = StudyDB(root / ".kb" / "study.sqlite")
+    db.record(Item(q.question("cl"), "q"), Grade("cl", 3, 1.0, "correct", "ok"), "prefetch")
+    db.close()
+    return root / ".kb" / "study.sqlite"
+
+
+def test_read_only_study_db_is_not_damaged_nor_replaced(tmp_path, monkeypatch):
+    from .faults import read_only
+
+    monkeypatch.chdir(tmp_path)
+    db = _healthy_study_db(tmp_path)
+    before = db.read_bytes()
+    with read_only(db):
+        r = kb(["study", "--offline", "--new", "5"], input="Impede threads em paralelo\n\n\n:q\n")
+        assert r.exit_code == ExitCode.STORE, (r.said, r.exception)
+        assert "study.sqlite: the study database cannot be written: the file or its folder is read-only" in r.said
+        assert "damaged" not in r.said and "chmod u+w" in r.said
+        r = kb(["progress", "--json"])  # reading it needs no write to the file itself
+        assert r.exit_code == 0, r.said
+        assert json.loads(r.stdout)["reviews"] == 1
+    assert not list(db.parent.glob("study.sqlite.damaged-*")) and db.read_bytes() == before
+
+
+def test_progress_and_study_on_a_read_only_workspace_say_read_only(tmp_path, monkeypatch):
+    from .faults import read_only
+
+    monkeypatch.chdir(tmp_path)
+    db = _healthy_study_db(tmp_path)
+    before = db.read_bytes()
+    with read_only(tmp_path / ".kb"):
+        for args, fix in ((["progress"], "-wal and -shm"), (["study", "--offline"], "kb study saves every answer")):
+            r = kb(args, input=":q\n")
+            assert r.exit_code == ExitCode.STORE, (args, r.said, r.exception)
+            assert "the study database cannot be written: the file or its folder is read-only" in r.said
+            assert "damaged" not in r.said and fix in r.said and "--home" in r.said
+    assert sorted(p.name for p in db.parent.iterdir()) == ["study.sqlite"] and db.read_bytes() == before
+
+
+def test_study_db_locked_by_another_process_keeps_the_answer(tmp_path):
+    db = _healthy_study_db(tmp_path)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process writing, for longer than kb's 10 s busy timeout
+    p = run_kb_process(["study", "--offline", "--new", "5"], tmp_path, stdin=subprocess.PIPE)
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write("Impede threads em paralelo\n\n")
+    p.stdin.flush()
+    seen = ""
+    while "locked by another process" not in seen:  # bounded: readline ends at EOF
+        line = p.stdout.readline()
+        if not line:
+            break
+        seen += line
+    holder.execute("ROLLBACK")  # the other process is done: Enter tries again
+    holder.close()
+    out, err = p.communicate("\nq\n", timeout=120)
+    assert "locked by another process" in seen, (seen + out, err)
+    assert p.returncode == 0, (seen + out, err)
+    replies = [r[0] for r in sqlite3.connect(db).execute("SELECT reply FROM reviews")]
+    assert replies.count("Impede threads em paralelo") == 1  # saved once, not lost
+
+
+def test_study_db_locked_to_the_end_is_exit_4_with_the_answer_shown(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db = _healthy_study_db(tmp_path)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        r = kb(["study", "--offline", "--new", "5"], input="Impede threads em paralelo\n\nq\n")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert r.exit_code == ExitCode.STORE, (r.said, r.exception)
+    assert "study.sqlite: the study database is locked by another process" in r.said
+    assert "was not saved (it was: 'Impede threads em paralelo')" in r.said and "close the other kb study" in r.said
+
+
+def test_ctrl_c_in_study_exits_130(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    _quiz(tmp_path / "quizzes" / "q.json")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
+    env.update({"PYTHONPATH": str(Path(__file__).parent.parent), "COLUMNS": "100"})
+    # the child starts with SIGINT at its default, whatever the CI runner left (it may ignore it)
+    child = pexpect.spawn(os.sys.executable, ["-m", "kb.cli", "study", "--offline"], cwd=str(tmp_path), env=env,
+                          encoding="utf-8", timeout=60, use_poll=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child.expect("O que o GIL impede")
+    child.expect("> ")
+    child.sendintr()  # Ctrl-C, as typed on the terminal
+    child.expect(pexpect.EOF, timeout=30)
+    child.close()
+    assert child.exitstatus == ExitCode.INTERRUPTED, (child.exitstatus, child.signalstatus, child.before)
