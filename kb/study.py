@@ -304,6 +304,16 @@ class StudyDB:
     def override(self, review_id: int, item: Item, grade: Grade) -> str:
         """The student says they were right: redo that review as Good (undoing the graded one
         when it is still the card's latest). → next due."""
+        try:
+            return self._override(review_id, item, grade)
+        except sqlite3.OperationalError as e:
+            if _locked(e):
+                raise self._busy(e, "; your answer is saved, the 'I was right' was not") from e
+            if _read_only(e):
+                raise self._cannot_write(e) from e
+            raise
+
+    def _override(self, review_id: int, item: Item, grade: Grade) -> str:
         from fsrs import Card, Rating
 
         with self._tx() as db:

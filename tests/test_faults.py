@@ -1219,3 +1219,18 @@ def test_ctrl_c_in_study_exits_130(tmp_path):
     child.expect(pexpect.EOF, timeout=30)
     child.close()
     assert child.exitstatus == ExitCode.INTERRUPTED, (child.exitstatus, child.signalstatus, child.before)
+
+
+def test_escape_codes_in_a_quiz_exported_to_the_terminal_are_shown_escaped(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    quiz = _quiz(tmp_path / "quizzes" / "q.json", q_prompt=f"O {EVIL}_____ sobrepõe preparação e treino.")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
+    env.update({"PYTHONPATH": str(Path(__file__).parent.parent), "NO_COLOR": "1"})
+    child = pexpect.spawn(os.sys.executable, ["-m", "kb.cli", "quiz", "export", str(quiz)], cwd=str(tmp_path),
+                          env=env, encoding="utf-8", timeout=60, use_poll=True)
+    child.expect(pexpect.EOF)
+    child.close()
+    shown = child.before
+    assert child.exitstatus == 0 and "O \\x1b[31m\\u202e_____ sobrepõe" in shown and not _raw_codes(shown)
+    r = kb(["quiz", "export", str(quiz)])  # piped: the data as it is
+    assert f"O {EVIL}_____ sobrepõe" in r.stdout
