@@ -213,6 +213,9 @@ class KB:
                                     difficulty=difficulty, lang=lang)
         request.validate()
         path = Path(out) if out else default_quiz_path(request, Path("quizzes"))
+        from .sheets import check_output_file
+
+        check_output_file(path, "--out", path.name if not path.is_dir() else "quiz.json")
         if path.exists() and not force:
             raise InputError(f"{path} exists", "pass --force to replace it, or --out another.json")
         writer = OfflineWriter() if offline else get_writer(self.settings)

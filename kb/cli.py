@@ -323,6 +323,10 @@ def quiz_export(
         data = result.data if isinstance(result.data, bytes) else result.data.encode("utf-8")
         write_atomic_bytes(out, data)
         ui.message(f"wrote {out}")
+    elif sys.stdout.isatty():  # a terminal obeys control codes in a prompt: show them escaped
+        from .text import visible
+
+        sys.stdout.write(visible(str(result.data)))
     else:
         sys.stdout.write(str(result.data))
 

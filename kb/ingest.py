@@ -423,6 +423,15 @@ def read_and_chunk(path: Path, key: str, max_mb: float,
                    reader: Callable[[Path, float], Document] = read_document):
     """(document, chunks, None) or (None, [], failed FileResult). Runs in a worker process."""
     try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:  # a name in another encoding (Latin-1 from an old zip, a Windows share)
+        from .text import visible
+
+        shown = visible(key)  # the odd bytes as \xNN: the name can be printed and found
+        return None, [], FileResult(shown, "failed", message=f"{shown}: the file name is not UTF-8, and a name "
+                                    "kb cannot store", hint="rename the file (e.g. convmv -f latin1 -t utf8 "
+                                    "--notest FILE), then run kb ingest again")
+    try:
         if path.suffix.lower() != ".pdf":
             check_text(path)
         doc = reader(path, max_mb)
@@ -431,6 +440,14 @@ def read_and_chunk(path: Path, key: str, max_mb: float,
         return None, [], FileResult(key, "failed", message=e.message, hint=e.hint)
     except (KeyboardInterrupt, SystemExit):
         raise
+    except OSError as e:  # the file itself (permissions, a disk error), not a bug of kb's
+        import errno
+
+        denied = e.errno in (errno.EACCES, errno.EPERM)
+        return None, [], FileResult(key, "failed", message=f"{path}: cannot read ({e.strerror or e})",
+                                    hint=f"give read permission (chmod u+r '{path}') or move it out of the course "
+                                    "folder" if denied else "check the file and the disk it is on, then run kb "
+                                    "ingest again")
     except Exception as e:  # a reader bug must not stop the other files
         return None, [], FileResult(key, "failed", message=f"{path}: cannot read ({type(e).__name__}: {e})",
                                     hint="report this with kb --traceback ingest ...")

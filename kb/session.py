@@ -16,7 +16,7 @@ from typing import Callable
 
 from .grading.base import MAX_POINTS, Grade, Task, with_override
 from .grading.objective import CORRECT_FEEDBACK
-from .study import Item, StudyDB
+from .study import Item, StudyDB, StudyDBLocked
 from .text import fold, words
 
 # Hint masking hides the answer's words longer than this many letters; shorter ones ("de", "the")
@@ -34,6 +34,7 @@ class SessionSummary:
     verdicts: dict[str, int] = field(default_factory=lambda: {"correct": 0, "partial": 0, "incorrect": 0})
     overridden: int = 0
     quit_early: bool = False
+    interrupted: bool = False  # ended by Ctrl-C: kb study exits 130
 
 
 class Quit(Exception):
@@ -78,8 +79,9 @@ class Session:
                 self._one(n, total, item)
         except Quit:
             self.summary.quit_early = True
-        except (KeyboardInterrupt, EOFError):
+        except (KeyboardInterrupt, EOFError) as e:
             self.summary.quit_early = True
+            self.summary.interrupted = isinstance(e, KeyboardInterrupt)
             self.con.print()
         return self.summary
 
@@ -100,7 +102,7 @@ class Session:
             self.con.print("[dim]skipped[/dim]")
             return
         grade = self.grader.grade([Task(q, reply)])[0]
-        review_id, due = self.db.record(item, grade, reply)
+        review_id, due = self._save(item, grade, reply)
         self.summary.answered += 1
         self.summary.verdicts[grade.verdict] += 1
         graded_as = grade.verdict
@@ -119,6 +121,23 @@ class Session:
                 self.summary.verdicts["correct"] += 1
                 self.con.print(f"[green]marked right[/green] — next review {when(due, _now())}")
                 return
+
+    def _save(self, item: Item, grade: Grade, reply: str) -> tuple[int, str]:
+        """Record the review; while another process keeps the database locked, say so and try again
+        when the student presses Enter. Quitting there (or the end of input) is exit 4 with the
+        unsaved answer shown, never a silent loss."""
+        while True:
+            try:
+                return self.db.record(item, grade, reply)
+            except StudyDBLocked as e:
+                self.con.print(f"kb: {e.message}", style="yellow", markup=False)
+                try:
+                    key = self.read("your answer is kept: Enter tries again, q gives up: ").strip().lower()
+                except EOFError:
+                    key = "q"
+                if key == "q":
+                    raise StudyDBLocked(f"{e.message}; your answer to question {item.question.id} was not saved "
+                                        f"(it was: {reply!r})", e.hint) from None
 
     def _ask(self, q, src) -> str | None:
         from rich.markup import escape
@@ -225,6 +244,8 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
     if queue.db.repaired != repaired:
         ui.message(f"kb: {queue.db.repaired}; your answer was saved", "yellow")
     ui.study_summary(summary, queue.db.progress(queue.quizzes))
+    if summary.interrupted:  # Ctrl-C: everything graded is saved, and the exit code says it was stopped
+        raise KeyboardInterrupt
 
 
 def _now() -> str:

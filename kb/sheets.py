@@ -127,6 +127,32 @@ def write_atomic_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+def check_output_file(path: Path, option: str, example: str) -> None:
+    """Before any work: ``path`` (given as ``option``) can be written as one file. An InputError
+    naming the path and the fix when it is a folder, or when the folder that would hold it (the
+    nearest one that exists: the rest is made) cannot be written — tried with a temporary file,
+    the only test that holds for root, read-only mounts and ACLs alike. ``example`` is a file
+    name to suggest."""
+    from .errors import InputError
+
+    if path.is_dir():
+        raise InputError(f"{option} {path}: is a folder, and this writes one file",
+                         f"name a file in it, e.g. {option} {path / example}")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise InputError(f"{option} {path}: {folder} is a file, not a folder",
+                         f"choose another path, e.g. {option} {example}")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise InputError(f"{option} {path}: cannot write in {folder} ({e.strerror or e})",
+                         f"choose a folder you can write to (e.g. {option} {Path.home() / example}), or make "
+                         f"{folder} writable (chmod u+w, or a read-write mount)") from e
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)

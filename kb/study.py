@@ -15,7 +15,9 @@ The database is checked (``PRAGMA quick_check``) when opened. A damaged one is r
 read-only commands (``kb progress``: exit 4 and the fix); ``kb study`` moves it aside as
 ``study.sqlite.damaged-<time>`` after copying every row it can still read into a fresh one.
 A write that finds the damage mid-session does the same and then saves the reply it was
-saving, so a typed answer is never lost.
+saving, so a typed answer is never lost. A healthy file that is read-only, or a folder kb may
+not write, is not damage: a StoreError says so (exit 4) and nothing is moved; a database
+another process keeps locked past the busy timeout is :class:`StudyDBLocked`.
 """
 
 from __future__ import annotations
@@ -110,7 +112,10 @@ class StudyDB:
         self.repaired = ""  # what repair() did, for the caller to tell the user
         self._create = create
         if create:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise self._cannot_write(e) from e
         problem = self._open()
         if problem:
             if not create:
@@ -134,8 +139,27 @@ class StudyDB:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
+            if _locked(e):
+                raise self._busy(e) from e
+            if _read_only(e):  # a healthy file kb may not write: never "damaged", never moved aside
+                raise self._cannot_write(e) from e
             return str(e)
         return ""
+
+    def _cannot_write(self, e: BaseException) -> StoreError:
+        folder = self.path.parent
+        what = "kb study saves every answer there" if self._create else \
+            "SQLite writes beside it even to read it (its -wal and -shm files)"
+        return StoreError(f"{self.path}: the study database cannot be written: the file or its folder is read-only "
+                          f"({getattr(e, 'strerror', None) or e})",
+                          f"{what}: make {folder} and the file writable (chmod u+w, or a read-write mount), or use "
+                          "a workspace you can write with --home")
+
+    def _busy(self, e: BaseException, unsaved: str = "") -> StoreError:
+        return StudyDBLocked(f"{self.path}: the study database is locked by another process (still after "
+                             f"{_BUSY_TIMEOUT_S:g} s: {e}){unsaved}",
+                             "close the other kb study (or the program that has the file open, e.g. a "
+                             "database browser), then run the command again")
 
     def repair(self, problem: str) -> None:
         """Copy every readable card and review into a fresh database and move the damaged
@@ -211,8 +235,10 @@ class StudyDB:
             saved = self._record(item, grade, reply, at)
             problem = self._damage()  # a write into a damaged file can "succeed": check after it
         except sqlite3.DatabaseError as e:
-            if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
-                raise
+            if _locked(e):
+                raise self._busy(e) from e
+            if _read_only(e):
+                raise self._cannot_write(e) from e
             saved, problem = None, str(e)
         if not problem:
             assert saved is not None
@@ -278,6 +304,16 @@ class StudyDB:
     def override(self, review_id: int, item: Item, grade: Grade) -> str:
         """The student says they were right: redo that review as Good (undoing the graded one
         when it is still the card's latest). → next due."""
+        try:
+            return self._override(review_id, item, grade)
+        except sqlite3.OperationalError as e:
+            if _locked(e):
+                raise self._busy(e, "; your answer is saved, the 'I was right' was not") from e
+            if _read_only(e):
+                raise self._cannot_write(e) from e
+            raise
+
+    def _override(self, review_id: int, item: Item, grade: Grade) -> str:
         from fsrs import Card, Rating
 
         with self._tx() as db:
@@ -401,6 +437,23 @@ class StudyDB:
             n += 1
             d -= _dt.timedelta(days=1)
         return n
+
+
+class StudyDBLocked(StoreError):
+    """Another process holds the study database's write lock past the busy timeout."""
+
+
+def _locked(e: sqlite3.DatabaseError) -> bool:
+    """SQLITE_BUSY/LOCKED: another connection holds the lock (not damage)."""
+    name = getattr(e, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(e)
+
+
+def _read_only(e: sqlite3.DatabaseError) -> bool:
+    """The file or its folder cannot be written or opened for writing (not damage)."""
+    name = getattr(e, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")) \
+        or "readonly database" in str(e) or "unable to open database file" in str(e)
 
 
 def _end_of_day(t: _dt.datetime) -> _dt.datetime:

@@ -288,3 +288,25 @@ def rejoin_lines(lines: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
                 items.append(["", text, indent])
         broke = False
     return [(m, re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", re.sub(r"\s+", " ", t)).strip(), ind) for m, t, ind in items]
+
+
+# Characters a terminal obeys instead of showing: C0/C1 controls (ESC starts colour, cursor and
+# title sequences; CR overwrites the line), the bidirectional marks, embeddings, overrides and
+# isolates (RLO, U+202E, reverses what follows: "exe.txt" shown as "txt.exe"), and lone
+# surrogates (the bytes of a file name that is not UTF-8, as Python reads it, which no
+# terminal can be sent). Tab and newline are layout, kept.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every control, bidi-override and lone-surrogate character shown as an escape
+    (``\\x1b``, ``\\u202e``; a non-UTF-8 byte of a file name as ``\\xe9``): safe to write to a
+    terminal, and what is there can be seen. Everything else is kept as it is."""
+
+    def shown(m: re.Match) -> str:
+        o = ord(m.group(0))
+        if 0xDC80 <= o <= 0xDCFF:  # os.fsdecode's surrogateescape of the byte o - 0xDC00
+            return f"\\x{o - 0xDC00:02x}"
+        return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+    return _HIDDEN.sub(shown, text)

@@ -10,19 +10,35 @@ import json
 import sys
 from typing import Any, Sequence
 
+_console_class: Any = None
+
+
+def _console(**options: Any):
+    """A rich Console whose every string (printed, in a table cell, a rule's title) passes through
+    :func:`kb.text.visible` first: a file name, quiz prompt or passage holding ``ESC[31m`` or RLO
+    (U+202E) is shown escaped, never obeyed by the terminal. The one place text meets the terminal."""
+    global _console_class
+    if _console_class is None:
+        from rich.console import Console
+
+        from .text import visible
+
+        class ShownConsole(Console):
+            def render_str(self, text: str, **kwargs: Any):
+                return super().render_str(visible(text), **kwargs)
+
+        _console_class = ShownConsole
+    return _console_class(**options)
+
 
 def stdout():
     """A rich console on stdout, for data: no soft wrapping and no syntax highlighting of numbers."""
-    from rich.console import Console
-
-    return Console(soft_wrap=False, highlight=False)
+    return _console(soft_wrap=False, highlight=False)
 
 
 def stderr():
     """A rich console on stderr, for messages, warnings and progress."""
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False)
+    return _console(stderr=True, highlight=False)
 
 
 def print_json(obj: Any) -> None:
@@ -65,17 +81,26 @@ class IngestProgress:
     def file_done(self, result) -> None:
         """Advance the bar by one file and show the end of its name (``result`` is a ``FileResult``)."""
         if self._progress is not None:
-            self._progress.update(self._task, advance=1, description=result.source[-40:])
+            self._progress.update(self._task, advance=1, description=_shown(result.source[-40:]))
 
     def embedding(self, source: str, done: int, total: int) -> None:
         """Show how many of one file's chunks are embedded, so a huge file shows progress within it."""
         if self._progress is not None:
-            self._progress.update(self._task, description=f"{source[-40:]}: {done}/{total} chunks embedded")
+            self._progress.update(self._task, description=f"{_shown(source[-40:])}: {done}/{total} chunks embedded")
 
     def stop(self) -> None:
         """Remove the bar (it is transient); safe to call when none was started."""
         if self._progress is not None:
             self._progress.stop()
+
+
+def _shown(text: str) -> str:
+    """A progress bar's description (rich markup, not a console string): escaped and made visible."""
+    from rich.markup import escape
+
+    from .text import visible
+
+    return escape(visible(text))
 
 
 def ingest_summary(report) -> None:

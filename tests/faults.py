@@ -10,7 +10,9 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from typer.testing import CliRunner
 
@@ -158,13 +160,61 @@ def wait_until(check, timeout: float, step: float = 0.05) -> bool:
 
 
 def free_port() -> int:
+    """A port nothing listens on now. Another process may take it before it is used: a server
+    started on it must check that it got it (see :class:`ChromaServer`)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
+@contextmanager
+def refused_port() -> Iterator[int]:
+    """A port that refuses connections for the duration of the block: bound, never listening,
+    so no other process (another xdist worker's server) can take it meanwhile."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield s.getsockname()[1]
+
+
+def listening_inodes(port: int) -> set[str]:
+    """Socket inodes listening on TCP ``port`` (any address), read from /proc/net/tcp{,6}."""
+    out = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                out.add(f[9])
+    return out
+
+
+def owns_socket(pid: int, inodes: set[str]) -> bool:
+    """True when process ``pid`` holds one of the sockets ``inodes`` (its /proc/PID/fd links)."""
+    wanted = {f"socket:[{i}]" for i in inodes}
+    try:
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(fd) in wanted:
+                return True
+        except OSError:
+            continue
+    return False
+
+
 class ChromaServer:
-    """``chroma run`` on 127.0.0.1 and a free port, with a data folder that outlives restarts."""
+    """``chroma run`` on 127.0.0.1 and a free port, with a data folder that outlives restarts.
+
+    Started only when OUR process listens on the port: a free port can be taken by another
+    process (another xdist worker's server) between choosing and binding it; our ``chroma run``
+    then exits ("Address ... is not available") while the other server answers the heartbeat,
+    and a test would freeze or kill a dead process and talk to a live stranger. ``start`` then
+    tries again on another port (``url`` follows ``port``)."""
 
     def __init__(self, path: Path, port: int | None = None) -> None:
         self.path, self.port = path, port or free_port()
@@ -176,17 +226,31 @@ class ChromaServer:
 
     def start(self) -> ChromaServer:
         exe = Path(sys.executable).parent / "chroma"
-        self.proc = subprocess.Popen([str(exe), "run", "--path", str(self.path), "--host", "127.0.0.1",
-                                      "--port", str(self.port)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
-        if not wait_until(self._up, 60, 0.25):
-            self.stop()
-            raise RuntimeError("chroma run did not start within 60 s")
-        return self
+        for _attempt in range(5):
+            self.proc = subprocess.Popen([str(exe), "run", "--path", str(self.path), "--host", "127.0.0.1",
+                                          "--port", str(self.port)], stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL,
+                                         env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
+            wait_until(lambda: self._up() or self._exited(), 90, 0.25)
+            if self._up():
+                return self
+            if not self._exited():
+                break  # alive but not serving within 90 s
+            self.port = free_port()  # ours exited: the port was taken; try another
+        self.stop()
+        raise RuntimeError("chroma run did not start within 90 s")
+
+    def _exited(self) -> bool:
+        return self.proc is None or self.proc.poll() is not None
 
     def _up(self) -> bool:
+        """Our own process is alive, holds the listening socket, and answers the heartbeat."""
         import urllib.request
 
+        if self.proc is None or self.proc.poll() is not None:
+            return False
+        if Path("/proc/net/tcp").exists() and not owns_socket(self.proc.pid, listening_inodes(self.port)):
+            return False
         try:
             with urllib.request.urlopen(f"{self.url}/api/v2/heartbeat", timeout=1) as r:
                 return r.status == 200
@@ -211,3 +275,32 @@ class ChromaServer:
 def names(text: str) -> set[str]:
     """File names mentioned in a message."""
     return set(re.findall(r"[\w.-]+\.(?:md|txt|vtt|srt|pdf|json|csv|sqlite)", text))
+
+
+@contextmanager
+def read_only(folder: Path) -> Iterator[None]:
+    """``folder`` and everything in it read-only for the block: permissions taken away (a normal
+    user), or a read-only bind mount over it (root, whom permissions do not stop); skips the test
+    where neither is possible."""
+    import pytest
+
+    if os.geteuid() != 0:
+        paths = [folder, *folder.rglob("*")]
+        modes = {p: p.stat().st_mode for p in paths}
+        for p in paths:
+            p.chmod(modes[p] & ~0o222)
+        try:
+            yield
+        finally:
+            for p in reversed(paths):
+                p.chmod(modes[p])
+        return
+    bind = subprocess.run(["mount", "--bind", str(folder), str(folder)], capture_output=True)
+    if bind.returncode != 0:
+        pytest.skip("cannot make a read-only folder here (root, and no mount)")
+    try:
+        if subprocess.run(["mount", "-o", "remount,bind,ro", str(folder)], capture_output=True).returncode != 0:
+            pytest.skip("cannot remount a folder read-only here")
+        yield
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True)  # lazy: an open handle must not keep it

@@ -4,11 +4,7 @@ and a Chroma server started by the test."""
 from __future__ import annotations
 
 import json
-import shutil
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -72,35 +68,16 @@ def test_e5_models_get_query_and_passage_prefixes():
     assert seen == ["query: q", "passage: d"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def chroma_server(tmp_path):
-    exe = Path(sys.executable).parent / "chroma"
-    if not exe.exists():
-        exe = shutil.which("chroma")
-    if not exe:
+    from .faults import ChromaServer
+
+    if not (Path(sys.executable).parent / "chroma").exists():
         pytest.skip("the chroma CLI is not installed")
-    port = _free_port()
-    proc = subprocess.Popen([str(exe), "run", "--path", str(tmp_path / "server-data"), "--host", "127.0.0.1",
-                             "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("chroma server did not start in 60 s")
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=20)
+    # ChromaServer checks that its own process got the port (another worker's server may take it)
+    server = ChromaServer(tmp_path / "server-data").start()
+    yield server.url
+    server.stop()
 
 
 @pytest.mark.slow
@@ -119,5 +96,8 @@ def test_chroma_server_store(workspace, chroma_server, course_template):
 
 
 def test_unreachable_chroma_server(workspace):
-    r = run_kb(["--store", f"http://127.0.0.1:{_free_port()}", "search", "gpu"], cwd=workspace)
+    from .faults import refused_port
+
+    with refused_port() as port:  # nothing listens there, and no other worker can take it meanwhile
+        r = run_kb(["--store", f"http://127.0.0.1:{port}", "search", "gpu"], cwd=workspace)
     assert r.returncode == 4 and "cannot reach the Chroma server" in r.stderr and "chroma run" in r.stderr

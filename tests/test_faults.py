@@ -19,7 +19,6 @@ import sqlite3
 import stat
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -277,21 +276,18 @@ def test_second_ingest_says_another_is_running(course, clean):
 def test_second_ingest_waits_for_the_first(course, clean):
     from kb.lock import writer_lock
 
-    held = threading.Event()
-    release = threading.Event()
-
-    def hold():
-        with writer_lock(course / ".kb"):
-            held.set()
-            release.wait(10)
-
-    t = threading.Thread(target=hold)
-    t.start()
-    held.wait(10)
-    threading.Timer(1.0, release.set).start()
-    r = kb(["ingest", "course"], env={"KB_LOCK_WAIT": "60"})
-    t.join()
-    assert r.exit_code == 0 and "waiting for it" in r.said
+    # the lock is released once the second ingest says it is waiting (not after a fixed sleep,
+    # which a loaded machine outlasts before the ingest reaches the lock)
+    with writer_lock(course / ".kb"):
+        p = run_kb_process(["ingest", "course"], course, env={"KB_LOCK_WAIT": "300"})
+        said = ""
+        while p.stderr is not None and "waiting for it" not in said:  # bounded: readline ends at EOF
+            line = p.stderr.readline()
+            if not line:
+                break
+            said += line
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 0 and "waiting for it" in said, (p.returncode, said + err)
     _kept(course, clean)
 
 
@@ -401,7 +397,7 @@ def test_study_can_be_interrupted_when_started_with_sigint_ignored(tmp_path):
     child.kill(signal.SIGINT)
     child.expect(pexpect.EOF, timeout=30)
     child.close()
-    assert child.exitstatus == 0 or child.signalstatus == signal.SIGINT
+    assert child.exitstatus == ExitCode.INTERRUPTED, (child.exitstatus, child.signalstatus)
 
 
 # --------------------------------------------------------------------------- bad files (ingest goes on)
@@ -553,11 +549,12 @@ def server(tmp_path):
 
 
 def test_server_down_at_start_is_exit_4(tmp_path, monkeypatch):
-    from .faults import free_port
+    from .faults import refused_port
 
     make_course(tmp_path / "course")
     monkeypatch.chdir(tmp_path)
-    r = kb(["--store", f"http://127.0.0.1:{free_port()}", "ingest", "course"])
+    with refused_port() as port:  # no other worker's server can take it meanwhile
+        r = kb(["--store", f"http://127.0.0.1:{port}", "ingest", "course"])
     assert r.exit_code == ExitCode.STORE
     err = r.said
     assert "cannot reach the Chroma server at http://127.0.0.1:" in err and "chroma run" in err
@@ -616,6 +613,7 @@ def test_frozen_server_mid_command(server, tmp_path, monkeypatch):
     # the short timeout only for the frozen call: an ingest on a loaded machine may take longer per call
     monkeypatch.setenv("KB_STORE_TIMEOUT", "2")
     ws = open_workspace(Settings(home=tmp_path / ".kb", store_url=server.url))
+    assert server.proc.poll() is None  # our own server (ChromaServer.start checks it owns the port)
     os.kill(server.proc.pid, signal.SIGSTOP)
     try:
         with pytest.raises(StoreError) as e:
@@ -972,3 +970,267 @@ def test_sigterm_outside_the_commands_work_still_exits_130():
             "cli.run()\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == ExitCode.INTERRUPTED, (r.returncode, r.stderr)
+
+
+# --------------------------------------------------------------------------- calibration files
+
+@pytest.mark.parametrize("content, why", [
+    ("[" * 100000 + "]" * 100000, "nested too deeply to read"),
+    ('{"schema": 2, "cuts": [NaN, 1, 2]}', "'cuts' must be three increasing finite numbers"),
+    ('{"schema": 2, "cuts": [0.5, 1, Infinity]}', "'cuts' must be three increasing finite numbers"),
+    ('{"schema": 2, "cuts": [0.5, 1, 2], "offsets": {"cl": NaN}}', "'offsets' must map question ids to finite"),
+], ids=["nested_100000_deep", "nan_cut", "infinite_cut", "nan_offset"])
+def test_bad_calibration_file_is_exit_3_for_grade_and_a_note_for_study(tmp_path, monkeypatch, content, why):
+    monkeypatch.chdir(tmp_path)
+    quiz = _quiz(tmp_path / "quizzes" / "q.json")
+    (tmp_path / "quizzes" / "q.calibration").write_text(content, encoding="utf-8")
+    (tmp_path / "replies.csv").write_text("student,question_id,answer\nrui,cl,prefetch\n", encoding="utf-8")
+    r = kb(["grade", str(quiz), "replies.csv", "--out", "out", "--offline"])
+    assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+    assert f"quizzes/q.calibration: not a kb calibration ({why}" in r.said and "delete it, or refit it" in r.said
+    assert not (tmp_path / "out").exists()  # nothing graded at a level nobody chose
+    r = kb(["study", "--offline", "--new", "1"], input=":q\n")
+    assert r.exit_code == 0, (r.said, r.exception)  # study grades at the default level and says so
+    assert "q.calibration: not a kb calibration" in r.said and "default grading level used" in r.said
+
+
+# --------------------------------------------------------------------------- terminal escape codes
+
+EVIL = "\x1b[31m\u202e"  # colour red, then right-to-left override: obeyed if written raw
+
+
+def _raw_codes(text: str) -> bool:
+    return "\x1b" in text or "\u202e" in text
+
+
+def test_escape_codes_in_a_quiz_prompt_are_shown_escaped(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    quiz = _quiz(tmp_path / "quizzes" / "q.json", q_prompt=f"O {EVIL}_____ sobrepõe preparação e treino.")
+    r = kb(["quiz", "show", str(quiz)])
+    assert r.exit_code == 0 and not _raw_codes(r.stdout)
+    assert "O \\x1b[31m\\u202e_____ sobrepõe" in r.stdout  # shown, visibly, not hidden
+    r = kb(["study", "--offline", "--new", "5"], input="x\n\n\n:q\n")
+    assert r.exit_code == 0, (r.said, r.exception)
+    assert not _raw_codes(r.stdout + r.stderr) and "O \\x1b[31m\\u202e_____ sobrepõe" in r.stdout
+
+
+def test_escape_codes_in_a_file_name_are_shown_escaped(course):
+    from typer.testing import CliRunner
+
+    from kb.cli import app
+
+    (course / "course" / f"aula{EVIL}4.md").write_text("# Prefetch\n\nO prefetch de tf.data sobrepõe lotes.\n",
+                                                       encoding="utf-8")
+    (course / "course" / f"vazio{EVIL}.md").write_text("", encoding="utf-8")
+    shown = "aula\\x1b[31m\\u202e4.md"
+    r = CliRunner().invoke(app, ["ingest", "course"], env={"COLUMNS": "200"})  # the table, not --json
+    assert r.exit_code == ExitCode.FAILED and not _raw_codes(r.stdout + r.stderr)
+    assert shown in r.stderr and "vazio\\x1b[31m\\u202e.md" in r.stderr
+    r = kb(["sources"])
+    assert r.exit_code == 0 and not _raw_codes(r.stdout) and shown in r.stdout
+    r = kb(["search", "prefetch tf.data sobrepõe lotes"])
+    assert r.exit_code == 0 and not _raw_codes(r.stdout) and shown in r.stdout
+
+
+# --------------------------------------------------------------------------- unreadable and oddly named files
+
+def test_permission_error_on_a_file_names_it_and_the_fix(course, clean):
+    import errno
+
+    def denying(path, max_mb):  # what the reader meets on a file it may not open (also as root, here)
+        if path.name == "aula2.txt":
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return read_document(path, max_mb)
+
+    (course / "course" / "aula2.txt").write_text(AULA_EXTRA.format(i=1), encoding="utf-8")  # changed: re-read
+    ws = open_workspace(Settings(home=course / ".kb"))
+    report = ingest([Path("course")], ws.store, ws.embedder, reader=denying)
+    [failed] = [f for f in report.files if f.status == "failed"]
+    assert failed.source == "course/aula2.txt"
+    assert failed.message == "course/aula2.txt: cannot read (Permission denied)"
+    assert "chmod u+r 'course/aula2.txt'" in failed.hint and "--traceback" not in failed.hint
+    assert snapshot(course / ".kb") == clean  # the old chunks of the unreadable file are kept
+
+
+@not_root
+def test_unreadable_file_is_a_permission_message_not_a_bug_report(course, clean):
+    (course / "course" / "aula2.txt").chmod(0)
+    try:
+        r = kb(["ingest", "course"])
+    finally:
+        (course / "course" / "aula2.txt").chmod(0o644)
+    assert r.exit_code == ExitCode.FAILED
+    assert "aula2.txt" in r.said and "permission" in r.said.lower() and "--traceback" not in r.said
+    _kept(course, clean)
+
+
+def test_non_utf8_file_name_is_named_with_its_bytes_and_the_fix(course, clean):
+    name = os.fsencode(course / "course") + b"/caf\xe9.md"  # Latin-1 bytes, as from an old zip
+    with open(name, "w", encoding="utf-8") as f:
+        f.write("# Café\n\nO prefetch sobrepõe lotes.\n")
+    r = kb(["ingest", "course"])
+    assert r.exit_code == ExitCode.FAILED, r.said
+    assert "course/caf\\xe9.md: failed; course/caf\\xe9.md: the file name is not UTF-8" in r.said
+    assert "rename the file" in r.said and "--traceback" not in r.said and "3 unchanged" in r.said
+    _kept(course, clean)
+
+
+# --------------------------------------------------------------------------- output paths
+
+@pytest.mark.parametrize("fmt", ["md", "moodle", "anki"])
+def test_export_o_naming_a_folder(tmp_path, monkeypatch, fmt):
+    monkeypatch.chdir(tmp_path)
+    quiz = _quiz(tmp_path / "quizzes" / "q.json")
+    (tmp_path / "out").mkdir()
+    r = kb(["quiz", "export", str(quiz), "--format", fmt, "-o", "out"])
+    assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+    ext = {"md": "md", "moodle": "xml", "anki": "apkg"}[fmt]
+    assert "-o out: is a folder, and this writes one file" in r.said and f"-o out/q.{ext}" in r.said
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_generate_o_naming_a_folder(course):
+    (course / "out").mkdir()
+    for extra in ([], ["--force"]):
+        r = kb(["quiz", "generate", "-n", "2", "--offline", "-o", "out", *extra])
+        assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+        assert "--out out: is a folder" in r.said and "--out out/quiz.json" in r.said
+    assert list((course / "out").iterdir()) == []
+
+
+def test_export_to_a_read_only_folder(tmp_path, monkeypatch):
+    from .faults import read_only
+
+    monkeypatch.chdir(tmp_path)
+    quiz = _quiz(tmp_path / "quizzes" / "q.json")
+    (tmp_path / "shared").mkdir()
+    with read_only(tmp_path / "shared"):
+        for target in ("shared/q.xml", "shared/sub/q.xml"):  # the folder, or one to be made in it
+            r = kb(["quiz", "export", str(quiz), "--format", "moodle", "-o", target])
+            assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+            assert f"-o {target}: cannot write in shared" in r.said and "choose a folder you can write to" in r.said
+
+
+def test_generate_into_a_read_only_folder(course):
+    from .faults import read_only
+
+    (course / "quizzes").mkdir()
+    with read_only(course / "quizzes"):
+        r = kb(["quiz", "generate", "-n", "2", "--offline"])  # the default, quizzes/course.json
+        assert r.exit_code == ExitCode.INPUT, (r.said, r.exception)
+        assert "--out quizzes/course.json: cannot write in quizzes" in r.said and "chmod u+w" in r.said
+
+
+# --------------------------------------------------------------------------- study database: read-only, locked, Ctrl-C
+
+def _healthy_study_db(root: Path) -> Path:
+    from kb.quiz import load_quiz
+    from kb.study import Item, StudyDB
+
+    q = load_quiz(_quiz(root / "quizzes" / "q.json"))
+    db = StudyDB(root / ".kb" / "study.sqlite")
+    db.record(Item(q.question("cl"), "q"), Grade("cl", 3, 1.0, "correct", "ok"), "prefetch")
+    db.close()
+    return root / ".kb" / "study.sqlite"
+
+
+def test_read_only_study_db_is_not_damaged_nor_replaced(tmp_path, monkeypatch):
+    from .faults import read_only
+
+    monkeypatch.chdir(tmp_path)
+    db = _healthy_study_db(tmp_path)
+    before = db.read_bytes()
+    with read_only(db):
+        r = kb(["study", "--offline", "--new", "5"], input="Impede threads em paralelo\n\n\n:q\n")
+        assert r.exit_code == ExitCode.STORE, (r.said, r.exception)
+        assert "study.sqlite: the study database cannot be written: the file or its folder is read-only" in r.said
+        assert "damaged" not in r.said and "chmod u+w" in r.said
+        r = kb(["progress", "--json"])  # reading it needs no write to the file itself
+        assert r.exit_code == 0, r.said
+        assert json.loads(r.stdout)["reviews"] == 1
+    assert not list(db.parent.glob("study.sqlite.damaged-*")) and db.read_bytes() == before
+
+
+def test_progress_and_study_on_a_read_only_workspace_say_read_only(tmp_path, monkeypatch):
+    from .faults import read_only
+
+    monkeypatch.chdir(tmp_path)
+    db = _healthy_study_db(tmp_path)
+    before = db.read_bytes()
+    with read_only(tmp_path / ".kb"):
+        for args, fix in ((["progress"], "-wal and -shm"), (["study", "--offline"], "kb study saves every answer")):
+            r = kb(args, input=":q\n")
+            assert r.exit_code == ExitCode.STORE, (args, r.said, r.exception)
+            assert "the study database cannot be written: the file or its folder is read-only" in r.said
+            assert "damaged" not in r.said and fix in r.said and "--home" in r.said
+    assert sorted(p.name for p in db.parent.iterdir()) == ["study.sqlite"] and db.read_bytes() == before
+
+
+def test_study_db_locked_by_another_process_keeps_the_answer(tmp_path):
+    db = _healthy_study_db(tmp_path)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process writing, for longer than kb's 10 s busy timeout
+    p = run_kb_process(["study", "--offline", "--new", "5"], tmp_path, stdin=subprocess.PIPE)
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write("Impede threads em paralelo\n\n")
+    p.stdin.flush()
+    seen = ""
+    while "locked by another process" not in seen:  # bounded: readline ends at EOF
+        line = p.stdout.readline()
+        if not line:
+            break
+        seen += line
+    holder.execute("ROLLBACK")  # the other process is done: Enter tries again
+    holder.close()
+    out, err = p.communicate("\nq\n", timeout=120)
+    assert "locked by another process" in seen, (seen + out, err)
+    assert p.returncode == 0, (seen + out, err)
+    replies = [r[0] for r in sqlite3.connect(db).execute("SELECT reply FROM reviews")]
+    assert replies.count("Impede threads em paralelo") == 1  # saved once, not lost
+
+
+def test_study_db_locked_to_the_end_is_exit_4_with_the_answer_shown(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db = _healthy_study_db(tmp_path)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        r = kb(["study", "--offline", "--new", "5"], input="Impede threads em paralelo\n\nq\n")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert r.exit_code == ExitCode.STORE, (r.said, r.exception)
+    assert "study.sqlite: the study database is locked by another process" in r.said
+    assert "was not saved (it was: 'Impede threads em paralelo')" in r.said and "close the other kb study" in r.said
+
+
+def test_ctrl_c_in_study_exits_130(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    _quiz(tmp_path / "quizzes" / "q.json")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
+    env.update({"PYTHONPATH": str(Path(__file__).parent.parent), "COLUMNS": "100"})
+    # the child starts with SIGINT at its default, whatever the CI runner left (it may ignore it)
+    child = pexpect.spawn(os.sys.executable, ["-m", "kb.cli", "study", "--offline"], cwd=str(tmp_path), env=env,
+                          encoding="utf-8", timeout=60, use_poll=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child.expect("O que o GIL impede")
+    child.expect("> ")
+    child.sendintr()  # Ctrl-C, as typed on the terminal
+    child.expect(pexpect.EOF, timeout=30)
+    child.close()
+    assert child.exitstatus == ExitCode.INTERRUPTED, (child.exitstatus, child.signalstatus, child.before)
+
+
+def test_escape_codes_in_a_quiz_exported_to_the_terminal_are_shown_escaped(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    quiz = _quiz(tmp_path / "quizzes" / "q.json", q_prompt=f"O {EVIL}_____ sobrepõe preparação e treino.")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
+    env.update({"PYTHONPATH": str(Path(__file__).parent.parent), "NO_COLOR": "1"})
+    child = pexpect.spawn(os.sys.executable, ["-m", "kb.cli", "quiz", "export", str(quiz)], cwd=str(tmp_path),
+                          env=env, encoding="utf-8", timeout=60, use_poll=True)
+    child.expect(pexpect.EOF)
+    child.close()
+    shown = child.before
+    assert child.exitstatus == 0 and "O \\x1b[31m\\u202e_____ sobrepõe" in shown and not _raw_codes(shown)
+    r = kb(["quiz", "export", str(quiz)])  # piped: the data as it is
+    assert f"O {EVIL}_____ sobrepõe" in r.stdout

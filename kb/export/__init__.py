@@ -66,6 +66,10 @@ def export_quiz(quiz_path: Path, fmt: str, answers: bool = False, out: Path | No
     if out is not None and _is_quiz_file(out):
         raise UsageError(f"-o {out} is a quiz file: exporting would replace that quiz with this one's {fmt} export",
                          f"write the export to another file, e.g. -o {quiz_path.with_suffix('.' + exporter.extension)}")
+    if out is not None:
+        from ..sheets import check_output_file
+
+        check_output_file(out, "-o", f"{quiz_path.stem}.{exporter.extension}")
     if out is None and exporter.binary:
         raise UsageError(f"--format {fmt} writes a binary .{exporter.extension} file, not text for the terminal",
                          f"add -o {quiz_path.with_suffix('.' + exporter.extension)}")

@@ -73,12 +73,14 @@ class Calibration:
     def from_json(cls, d: Any) -> Calibration:
         """Read a calibration file's object; ValueError naming the bad field."""
         cuts = d.get("cuts") if isinstance(d, dict) else None
-        if not (isinstance(cuts, list) and len(cuts) == 3 and all(isinstance(c, (int, float)) for c in cuts)
+        # JSON as Python reads it allows NaN and Infinity: a NaN cut point compares false with every
+        # score and would grade every reply 0 without a word
+        if not (isinstance(cuts, list) and len(cuts) == 3 and all(_finite(c) for c in cuts)
                 and cuts == sorted(cuts)):
-            raise ValueError("'cuts' must be three increasing numbers")
+            raise ValueError("'cuts' must be three increasing finite numbers")
         offsets = d.get("offsets") or {}
-        if not isinstance(offsets, dict) or not all(isinstance(v, (int, float)) for v in offsets.values()):
-            raise ValueError("'offsets' must map question ids to numbers")
+        if not isinstance(offsets, dict) or not all(_finite(v) for v in offsets.values()):
+            raise ValueError("'offsets' must map question ids to finite numbers")
         graded = d.get("graded") or {}  # absent in schema 1
         if not isinstance(graded, dict) or not all(
                 isinstance(v, list) and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str)
@@ -88,6 +90,11 @@ class Calibration:
         return cls((float(cuts[0]), float(cuts[1]), float(cuts[2])), {str(k): float(v) for k, v in offsets.items()},
                    int(d.get("examples") or 0), dict(d.get("agreement") or {}),
                    {str(q): [(r, p) for r, p in v] for q, v in graded.items()})
+
+
+def _finite(x: Any) -> bool:
+    """A real number (not a bool), neither NaN nor infinite."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def calibration_path(quiz_path: Path) -> Path:
@@ -102,6 +109,9 @@ def load_calibration(quiz_path: Path) -> Calibration | None:
         return None
     try:
         return Calibration.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except RecursionError:  # nested past Python's recursion limit: not one of ours
+        raise InputError(f"{path}: not a kb calibration (nested too deeply to read)",
+                         f"delete it, or refit it with kb grade {quiz_path} REPLIES --calibrate graded.csv") from None
     except (OSError, ValueError) as e:
         raise InputError(f"{path}: not a kb calibration ({e})",
                          f"delete it, or refit it with kb grade {quiz_path} REPLIES --calibrate graded.csv") from e
