@@ -186,7 +186,7 @@ def run_editor(text: str, command: str) -> str:
         saved = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             done = subprocess.run([*argv, name], check=False,
-                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
+                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         except OSError as e:
             raise EditError(f"cannot start the editor {argv[0]!r} ({e.strerror or e}); set VISUAL or EDITOR") from None
         finally:

@@ -60,7 +60,10 @@ def rws(tmp_path, monkeypatch):
     (tmp_path / "quizzes" / "semana3.json").write_text(json.dumps(twelve(), ensure_ascii=False), encoding="utf-8")
     # the good editor: rewrites the line under PROMPT:
     (tmp_path / "edit_prompt.py").write_text(
-        f"#!{sys.executable}\nimport sys\np = sys.argv[1]\nlines = open(p, encoding='utf-8').read().split('\\n')\n"
+        f"#!{sys.executable}\nimport signal, sys\np = sys.argv[1]\n"
+        "lines = open(p, encoding='utf-8').read().split('\\n')\n"
+        # kb ignores Ctrl-C while the editor runs; the editor must not inherit that
+        "assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN, 'the editor started with SIGINT ignored'\n"
         "i = lines.index('PROMPT:')\nlines[i + 1] = 'Como o all-reduce em anel soma os gradientes? (revista)'\n"
         "open(p, 'w', encoding='utf-8').write('\\n'.join(lines))\n", encoding="utf-8")
     # the clumsy editor: the first time it removes the mark of the right option (a damaged edit),
@@ -236,6 +239,8 @@ def test_a_teacher_reviews_twelve_questions_with_keystrokes_and_one_edit(rws):
     r = run_kb(["quiz", "show", str(path)], cwd=rws)
     assert r.returncode == 0, r.stderr
     assert "1. [edited] (short" in r.stdout and "4. [dropped] (cloze" in r.stdout and "2. [kept] (mcq" in r.stdout
+    r = run_kb(["quiz", "review", str(path)], cwd=rws, input="")
+    assert r.returncode == 0 and "reviewed 12 of 12: every question has a decision" in r.stdout
 
 
 def test_ctrl_c_in_the_middle_loses_only_the_question_on_screen(rws):
@@ -262,6 +267,19 @@ def test_ctrl_c_in_the_middle_loses_only_the_question_on_screen(rws):
     child.sendline("q")
     child.expect(r"reviewed 3 of 12")
     child.expect(pexpect.EOF)
+
+
+def test_a_closed_terminal_keeps_every_decision_made_before(rws):
+    path = rws / "quizzes" / "semana3.json"
+    child = _spawn(rws, ["quiz", "review", str(path)])
+    for key in ("d", "k"):
+        child.expect(KEYS)
+        child.sendline(key)
+    child.expect(f"3/12{E} · ")
+    child.expect(KEYS)
+    child.close(force=True)  # the terminal goes away (SIGHUP)
+    st = _statuses(path)
+    assert (st["q01"], st["q02"], st["q03"]) == ("dropped", "kept", "")
 
 
 def test_a_damaged_edit_is_shown_with_the_reason_and_re_edited_never_saved_broken(rws):
