@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from .errors import KbError
 from .quiz import STATUSES, Question, Quiz, load_quiz, save_quiz
 from .quiz import _question_from_json as checked_question  # the quiz file's own checks, for an edit
-from .teacher import record_decision
+from .teacher import load_decisions, record_decision
 
 KEYS_LINE = "[k]eep [e]dit [d]rop [r]eplace [s]kip [q]uit"
 _ACTIONS = {"k": "keep", "e": "edit", "d": "drop", "r": "replace", "s": "skip", "q": "quit"}
@@ -234,6 +234,7 @@ def review_quiz(path: Path, screen: ReviewScreen, *, editor: str | None = None,
     ``replacement(quiz, q)`` writes another question on the same passage (None: none found). Ctrl-C
     ends the review with ``interrupted`` set: only the question on screen is lost."""
     quiz = load_quiz(path)
+    load_decisions(path.parent)  # a damaged record of decisions is reported before the first decision, not at it
     total = len(quiz.questions)
     summary = ReviewSummary(path, total, reviewed_count(quiz))
     todo = [i for i, q in enumerate(quiz.questions) if again or not q.status]

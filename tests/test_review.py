@@ -420,6 +420,16 @@ def test_pattern_weights_follow_the_decisions_and_a_later_decision_replaces_an_e
     assert e.value.hint == "delete it: kb quiz review writes it again from the next decision"
 
 
+def test_a_damaged_record_of_decisions_stops_the_review_before_the_first_decision(rws):
+    path = rws / "quizzes" / "semana3.json"
+    decisions_path(rws / "quizzes").write_text("[]", encoding="utf-8")
+    r = run_kb(["quiz", "review", str(path)], cwd=rws, input="k\n")
+    assert r.returncode == 3
+    assert "quizzes/teacher.decisions: not kb's record of review decisions (no \"decisions\" object)" in r.stderr
+    assert "fix: delete it: kb quiz review writes it again from the next decision" in r.stderr
+    assert set(_statuses(path).values()) == {""}
+
+
 def test_teacher_examples_are_the_kept_questions_nearest_to_the_passage(rws):
     _reviewed_quiz(rws)
     doc = json.loads((rws / "quizzes" / "semana3.json").read_text(encoding="utf-8"))
