@@ -207,6 +207,7 @@ class KB:
         file is written only when at least one question passed the checks."""
         from .llm import get_writer
         from .quiz import save_quiz
+        from .teacher import with_teacher
         from .writing.generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
 
         request = GenerationRequest(n=n, types=tuple(types), topic=topic, sources=tuple(sources),
@@ -218,7 +219,7 @@ class KB:
         check_output_file(path, "--out", path.name if not path.is_dir() else "quiz.json")
         if path.exists() and not force:
             raise InputError(f"{path} exists", "pass --force to replace it, or --out another.json")
-        writer = OfflineWriter() if offline else get_writer(self.settings)
+        writer = with_teacher(OfflineWriter() if offline else get_writer(self.settings), path.parent)
         report = generate_quiz(self.workspace, request, writer)
         result = Result(QuizRun(report, path), backend_failure="; ".join(report.errors), notes=list(report.notes))
         if report.quiz.questions:
@@ -227,6 +228,28 @@ class KB:
         elif not report.errors:
             result.problems.append("no question passed the checks")
         return result
+
+    def review_quiz(self, quiz_file: str | Path, screen: Any, *, editor: str | None = None, offline: bool = False,
+                    again: bool = False) -> Any:
+        """Review a quiz question by question on ``screen`` (see :func:`kb.review.review_quiz`); replace
+        asks the course's writer (``offline``: the rule-based one) for another question on the passage."""
+        from .review import review_quiz
+
+        path = Path(quiz_file)
+        return review_quiz(path, screen, editor=editor, again=again,
+                           replacement=lambda quiz, q: self.replacement_question(path, quiz, q, offline=offline))
+
+    def replacement_question(self, quiz_file: str | Path, quiz: Quiz, question: Any, *,
+                             offline: bool = False) -> Any:
+        """Another question on ``question``'s passage from the writer (taught by the teacher's decisions
+        stored beside the quiz), or None when it has none the quiz does not already hold."""
+        from .llm import get_writer
+        from .review import write_replacement
+        from .teacher import with_teacher
+        from .writing.generate import OfflineWriter
+
+        writer = with_teacher(OfflineWriter() if offline else get_writer(self.settings), Path(quiz_file).parent)
+        return write_replacement(self.workspace, quiz, question, writer)
 
     # --- grading ----------------------------------------------------------------------------
     def grader(self, *, offline: bool = False) -> Any:
@@ -271,7 +294,7 @@ class KB:
         qc = calibrate_grader(grader, quiz_file, quiz, Path(calibrate) if calibrate else None, overrides, answers)
         got.problems.extend(qc.notes)  # bad rows of the teacher-graded CSV: named, skipped, exit 1
         run = GradeRun(None, qc if qc.calibration is not None else None, out_dir)
-        result = Result(run, problems=list(got.problems), notes=got.notes + notes)
+        result = Result(run, problems=list(got.problems), notes=got.notes + notes + _dropped_replies(quiz, got.items))
         if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
             result.notes.append(f"no replies to grade in {replies} — nothing written"
                                 + (f"; {out_dir} unchanged" if out_dir.exists() else ""))
@@ -315,16 +338,17 @@ class KB:
         return result
 
     # --- studying ---------------------------------------------------------------------------
-    def load_quizzes(self, paths: Sequence[str | Path] = (), *, warn: Callable[[str], None] = _quiet
-                     ) -> list[tuple[str, Quiz]]:
-        """The quizzes named (errors raise), or every ``quizzes/*.json`` (a bad one is skipped via ``warn``)."""
+    def load_quizzes(self, paths: Sequence[str | Path] = (), *, warn: Callable[[str], None] = _quiet,
+                     reviewed_only: bool = False) -> list[tuple[str, Quiz]]:
+        """The quizzes named (errors raise), or every ``quizzes/*.json`` (a bad one is skipped via ``warn``),
+        as students get them: without the questions dropped in review (``reviewed_only``: only kept/edited)."""
         from .quiz import load_quiz
 
         explicit = bool(paths)
         out = []
         for p in [Path(x) for x in paths] or sorted(Path("quizzes").glob("*.json")):
             try:
-                out.append((str(p), load_quiz(p)))
+                out.append((str(p), load_quiz(p).for_students(reviewed_only)))
             except KbError as e:
                 if explicit:
                     raise
@@ -345,12 +369,12 @@ class KB:
         return Path(path)
 
     def study_queue(self, quizzes: Sequence[str | Path] = (), *, new: int = 10, topic: str | None = None,
-                    warn: Callable[[str], None] = _quiet) -> StudyQueue:
+                    warn: Callable[[str], None] = _quiet, reviewed_only: bool = False) -> StudyQueue:
         """Due questions first, then at most ``new`` never-studied ones (``topic`` filters), from the
         quizzes named or every ``quizzes/*.json``; answers are saved in ``<home>/study.sqlite``."""
         from .study import StudyDB, study_db_path
 
-        loaded = self.load_quizzes(quizzes, warn=warn)
+        loaded = self.load_quizzes(quizzes, warn=warn, reviewed_only=reviewed_only)
         if not loaded:
             raise InputError("no readable quiz in quizzes/", "generate one with kb quiz generate -n 10")
         db = StudyDB(study_db_path(self.settings.home))
@@ -399,6 +423,17 @@ def _cache_search_index(ws: Workspace) -> None:
         SearchIndex.for_store(ws.store, ws.settings.cache_dir)
     except (KbError, OSError):
         pass  # only speed is lost; the next search builds it
+
+
+def _dropped_replies(quiz: Quiz, replies: Sequence[Any]) -> list[str]:
+    """A warning naming the questions dropped in ``kb quiz review`` that replies still answer (they are graded)."""
+    dropped = {q.id for q in quiz.questions if q.status == "dropped"}
+    hit = [r.question_id for r in replies if r.question_id in dropped]
+    if not hit:
+        return []
+    ids = ", ".join(sorted(set(hit)))
+    return [f"warning: {len(hit)} repl{'y answers' if len(hit) == 1 else 'ies answer'} question(s) dropped in "
+            f"kb quiz review ({ids}): graded all the same; leave them out of the replies, or keep the question"]
 
 
 def _check_report_folder(out_dir: Path) -> None:

@@ -299,6 +299,42 @@ def quiz_show(
         ui.quiz(q, show_answers=not no_answers)
 
 
+@quiz_app.command("review")
+@boundary
+def quiz_review(
+    quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
+    again: bool = typer.Option(False, "--again", help="Go through every question again, reviewed ones too."),
+    offline: bool = typer.Option(False, "--offline", help="Replace questions with the rule-based writer even when an "
+            "LLM is configured."),
+) -> None:
+    """Review a quiz before students see it: keep, edit, drop or replace each question.
+
+    Shows one question at a time (type, prompt, choices, model answer, concepts, the cited
+    passage with its locator) and reads a key then Enter: [k]eep [e]dit [d]rop [r]eplace
+    [s]kip [q]uit. Edit opens $VISUAL or $EDITOR on the question as plain text (with neither
+    set, it asks field by field); an edit that is not valid is shown with the reason and never
+    saved; an edited question keeps its id. Replace asks the writer for another question on
+    the same passage. Each decision is written to the quiz at once; run it again to go on from
+    the first question not reviewed. Exports and kb study leave dropped questions out.
+
+    Example: kb quiz review quizzes/course.json
+    """
+    import os
+    import signal
+
+    from . import ui
+    from .review import summary_line
+
+    # started with SIGINT ignored (nohup, CI, `cmd &`), Ctrl-C would never end the review
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    summary = _course().review_quiz(quiz_file, ui.ReviewScreen(), offline=offline, again=again,
+                                    editor=os.environ.get("VISUAL") or os.environ.get("EDITOR"))
+    if summary.interrupted:
+        sys.stderr.write("\nkb: interrupted; " + summary_line(summary) + "\n")
+        raise typer.Exit(int(ExitCode.INTERRUPTED))
+    ui.message(summary_line(summary))
+
+
 @quiz_app.command("export")
 @boundary
 def quiz_export(
@@ -309,6 +345,8 @@ def quiz_export(
             "other formats always carry the answers."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout (required for "
             "anki)."),
+    reviewed_only: bool = typer.Option(False, "--reviewed-only", help="Only the questions kept or edited in kb quiz "
+            "review (dropped ones are always left out)."),
 ) -> None:
     """Export a quiz: a Markdown sheet or key, Moodle XML, GIFT, or an Anki deck.
 
@@ -318,7 +356,7 @@ def quiz_export(
     from .export import export_quiz
     from .sheets import write_atomic_bytes
 
-    result = export_quiz(quiz_file, fmt, answers=answers, out=out)
+    result = export_quiz(quiz_file, fmt, answers=answers, out=out, reviewed_only=reviewed_only)
     if out:
         data = result.data if isinstance(result.data, bytes) else result.data.encode("utf-8")
         write_atomic_bytes(out, data)
@@ -449,6 +487,8 @@ def study(
     topic: str | None = typer.Option(None, "--topic", help="Only questions about this topic."),
     new: int = typer.Option(10, "--new", help="At most this many never-studied questions this session."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline grader even when an LLM is configured."),
+    reviewed_only: bool = typer.Option(False, "--reviewed-only", help="Only questions kept or edited in kb quiz "
+            "review (dropped ones are always left out)."),
 ) -> None:
     """Study in the terminal: due questions first, then new ones; graded, scheduled by FSRS.
 
@@ -464,7 +504,7 @@ def study(
 
     # started with SIGINT ignored (nohup, CI, `cmd &`), Ctrl-C would never end the session
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    study_session(_course(), quizzes or (), topic=topic, new=new, offline=offline)
+    study_session(_course(), quizzes or (), topic=topic, new=new, offline=offline, reviewed_only=reviewed_only)
 
 
 @app.command()

@@ -19,6 +19,7 @@ from .config import Settings
 from .errors import BackendError
 from .quiz import TYPES, Citation, Question
 from .records import Chunk
+from .teacher import examples_prompt
 from .text import detect_language, fold
 from .writing.checks import defects, norm, source_defects, vocabulary
 from .writing.generate import (
@@ -236,6 +237,7 @@ class LLMWriter:
     batch_passages: int = 3
     _source_text: dict[str, tuple[str, Any]] = field(default_factory=dict, repr=False)
     _terms: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    teacher_dir: Any = None  # the course's quiz folder: its kept questions are shown as examples (kb.teacher)
 
     @property
     def name(self) -> str:
@@ -262,6 +264,7 @@ class LLMWriter:
             want = min(_MAX_PER_REPLY, max(2, target - len(out.drafts)))
             try:
                 user = self._prompt(batch, request, want, self._deck_terms(batch, course))
+                user += examples_prompt(self.teacher_dir, batch)  # the teacher's kept questions, few-shot
                 reply = self.client.chat_json(_SYSTEM, user, max_tokens=_TOKENS_PER_QUESTION * want + 300)
             except BackendError as e:
                 out.errors.append(e.message + (f" — {e.hint}" if e.hint else ""))

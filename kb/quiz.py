@@ -18,10 +18,14 @@ from typing import Any
 from .errors import InputError
 from .records import content_hash
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: a question may carry the teacher's review "status" (issue 27)
+READABLE_SCHEMAS = (1, 2)  # a schema-1 quiz reads as one whose questions are all drafts
 TYPES = ("short", "mcq", "cloze", "tf")
 DIFFICULTIES = ("easy", "medium", "hard")
 LANGS = ("pt", "es", "en")
+# what `kb quiz review` decided; no status (the empty string) is a draft nobody has checked yet
+STATUSES = ("kept", "edited", "dropped")
+REVIEWED = ("kept", "edited")  # what --reviewed-only takes
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class Question:
     accepted: tuple[str, ...] = ()  # other accepted replies (cloze, short)
     origin: str = ""  # harvested | definition | cloze | mcq | tf | llm
     id: str = ""
+    status: str = ""  # "" (draft), kept, edited or dropped; not part of the id: an edit keeps the id
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -77,6 +82,8 @@ class Question:
         })
         if self.origin:
             d["origin"] = self.origin
+        if self.status:
+            d["status"] = self.status
         return d
 
     @property
@@ -110,6 +117,15 @@ class Quiz:
         """The question with id ``qid``, or None when the quiz has none."""
         return next((q for q in self.questions if q.id == qid), None)
 
+    def for_students(self, reviewed_only: bool = False) -> Quiz:
+        """The quiz as students get it: without the questions the teacher dropped and, with
+        ``reviewed_only``, with only those kept or edited in ``kb quiz review``."""
+        from dataclasses import replace
+
+        keep = [q for q in self.questions
+                if (q.status in REVIEWED if reviewed_only else q.status != "dropped")]
+        return self if len(keep) == len(self.questions) else replace(self, questions=tuple(keep))
+
 
 def save_quiz(quiz: Quiz, path: Path) -> None:
     """Write atomically (temp file + rename): a crash never leaves half a quiz."""
@@ -142,9 +158,9 @@ def load_quiz(path: Path) -> Quiz:
         raise InputError(f"{path}: no \"questions\" list", "a quiz file is a JSON object with a \"questions\" list")
     check_types(data, path)
     schema = data.get("schema", SCHEMA_VERSION)
-    if schema != SCHEMA_VERSION:
-        raise InputError(f"{path}: quiz schema {schema} is not supported (this kb reads {SCHEMA_VERSION})",
-                         "regenerate it with this version of kb")
+    if schema not in READABLE_SCHEMAS:
+        raise InputError(f"{path}: quiz schema {schema} is not supported (this kb reads "
+                         f"{', '.join(map(str, READABLE_SCHEMAS))})", "regenerate it with this version of kb")
     questions = []
     seen: set[str] = set()
     for i, raw in enumerate(data["questions"], start=1):
@@ -201,6 +217,7 @@ def _schemas():
         difficulty: StrictStr | None = None
         lang: StrictStr | None = None
         origin: StrictStr | None = None
+        status: StrictStr | None = None
 
     class QuizModel(Strict):
         """The types of the top-level fields (``schema`` is ``schema_``: the name would shadow ``BaseModel.schema``)."""
@@ -218,7 +235,7 @@ _EXPECTED = {
     "id": "str", "type": "str", "prompt": "str", "answer": "str", "choices": "list[str]", "correct": "int|bool",
     "accepted": "list[str]", "citations": "citations", "concepts": "list[str]", "difficulty": "str", "lang": "str",
     "origin": "str", "title": "str", "created_at": "str", "generator": "dict", "kb": "dict", "params": "dict",
-    "schema": "int",
+    "schema": "int", "status": "str",
 }
 
 
@@ -308,8 +325,13 @@ def _question_from_json(raw: Any, path: Path, n: int) -> Question:
     concepts = raw.get("concepts") or []
     if not isinstance(concepts, list) or not all(isinstance(c, str) for c in concepts):
         raise bad("\"concepts\" that is not a list of strings", "write \"concepts\": [\"idea 1\", \"idea 2\"]")
+    status = raw.get("status") or ""
+    if status not in ("", *STATUSES):
+        raise bad(f"an unknown \"status\" {status!r}",
+                  f"use one of {', '.join(STATUSES)}, or remove \"status\" (a draft not reviewed yet)")
     return Question(
         id=str(raw.get("id") or ""), type=qtype, prompt=prompt.strip(), answer=answer.strip(), citations=tuple(cits),
         concepts=tuple(concepts), difficulty=difficulty, lang=str(raw.get("lang", "pt")), choices=tuple(choices),
         correct=correct, accepted=tuple(str(a) for a in raw.get("accepted") or []), origin=str(raw.get("origin", "")),
+        status=status,
     )

@@ -214,7 +214,8 @@ def read_line(prompt: str) -> str:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool) -> None:
+def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool,
+                  reviewed_only: bool = False) -> None:
     """`kb study`: generate a first quiz when there is none, build the queue (due, then new), run
     the session on the terminal and print the summary."""
     from pathlib import Path
@@ -230,7 +231,7 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
         ui.message(f"no quiz in quizzes/ yet: generating {FIRST_QUIZ_QUESTIONS} questions from the knowledge base "
                    "(offline)…")
         ui.message(f"wrote {course.first_quiz()}")
-    queue = course.study_queue(quizzes, new=new, topic=topic, warn=warn)
+    queue = course.study_queue(quizzes, new=new, topic=topic, warn=warn, reviewed_only=reviewed_only)
     if not queue.items:
         p = queue.db.progress(queue.quizzes)
         nxt = f"; next review {p['next_due'][:16].replace('T', ' ')} UTC" if p.get("next_due") else ""

@@ -179,6 +179,9 @@ def retrieval_table(results: Sequence[dict]) -> None:
     stdout().print(table)
 
 
+STATUS_STYLE = {"kept": "green", "edited": "cyan", "dropped": "red"}  # the review status of a question
+
+
 def quiz(q_, show_answers: bool = True) -> None:
     """A quiz, readable in the terminal."""
     from rich.markup import escape
@@ -187,8 +190,11 @@ def quiz(q_, show_answers: bool = True) -> None:
     con.print(f"[bold]{escape(q_.title)}[/bold]  [dim]{len(q_.questions)} questions · "
               f"{escape(q_.generator.get('model') or q_.generator.get('kind', ''))}[/dim]")
     con.print()
+    reviewed = any(q.status for q in q_.questions)  # a quiz nobody reviewed yet is not all "draft" labels
     for n, q in enumerate(q_.questions, start=1):
-        con.print(f"[bold]{n}.[/bold] [dim]({q.type}, {q.difficulty}, {q.lang}, {q.id})[/dim] {escape(q.prompt)}")
+        label = f"[{STATUS_STYLE.get(q.status, 'yellow')}]\\[{q.status or 'draft'}][/] " if reviewed else ""
+        con.print(f"[bold]{n}.[/bold] {label}[dim]({q.type}, {q.difficulty}, {q.lang}, {q.id})[/dim] "
+                  f"{escape(q.prompt)}")
         for i, choice in enumerate(q.choices):
             mark = " [green]✓[/green]" if show_answers and i == q.correct else ""
             con.print(f"    {'abcdefghij'[i]}) {escape(choice)}{mark}")
@@ -200,6 +206,53 @@ def quiz(q_, show_answers: bool = True) -> None:
             for c in q.citations:
                 con.print(f"    [cyan]{escape(c.source)} · {escape(c.locator)}[/cyan]")
         con.print()
+
+
+class ReviewScreen:
+    """`kb quiz review`'s terminal (see :class:`kb.review.ReviewScreen`): one question card at a time,
+    fitting 80×24, coloured unless NO_COLOR or piped; the teacher's keys are read from stdin."""
+
+    QUOTE_CHARS = 240  # the cited passage is shown up to this many characters: the card fits 24 lines
+
+    def __init__(self, read=input) -> None:
+        self.con = stdout()
+        self._read = read
+
+    def card(self, q, n: int, total: int, reviewed: int) -> None:
+        """Type, prompt, choices, model answer, concepts and the cited passage with its locator."""
+        from rich.markup import escape
+
+        con = self.con
+        status = f" · [{STATUS_STYLE.get(q.status, 'yellow')}]{q.status or 'draft'}[/]"
+        con.print()
+        con.print(f"[bold]{n}/{total}[/bold] · {q.type} · {q.difficulty} · {q.lang} · {q.id}{status}  "
+                  f"[dim](reviewed {reviewed} of {total})[/dim]")
+        con.print(f"[bold]{escape(q.prompt)}[/bold]")
+        for i, choice in enumerate(q.choices):
+            mark = " [green]✓[/green]" if i == q.correct else ""
+            con.print(f"  {'abcdefghij'[i]}) {escape(choice)}{mark}")
+        if q.type == "tf":
+            con.print(f"[green]Answer:[/green] {escape(q.answer)} ({'true' if q.correct else 'false'})")
+        elif q.type != "mcq":
+            also = f" [dim](also: {escape('; '.join(q.accepted))})[/dim]" if q.accepted else ""
+            con.print(f"[green]Answer:[/green] {escape(q.answer)}{also}")
+        if q.concepts:
+            con.print(f"[dim]Concepts:[/dim] {escape('; '.join(q.concepts))}")
+        for c in q.citations[:1]:
+            con.print(f"[cyan]Source: {escape(c.source)}{' · ' + escape(c.locator) if c.locator else ''}[/cyan]")
+            if c.quote:
+                quote = " ".join(c.quote.split())
+                quote = quote if len(quote) <= self.QUOTE_CHARS else quote[:self.QUOTE_CHARS - 1].rstrip() + "…"
+                con.print(f"[dim]  “{escape(quote)}”[/dim]")
+
+    def say(self, text: str, style: str = "") -> None:
+        """One message line (rich markup in ``text`` is not interpreted)."""
+        self.con.print(text, style=style or None, markup=False)
+
+    def read(self, prompt: str) -> str:
+        """One line from the teacher (EOFError when stdin has ended)."""
+        sys.stdout.flush()
+        return self._read(prompt)
 
 
 def generation_summary(report, path) -> None:

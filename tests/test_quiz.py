@@ -31,7 +31,7 @@ def test_offline_quiz_has_every_field_and_is_deterministic(kbdir):
     r = run_kb(["quiz", "generate", "-n", "12", "--json"], cwd=kbdir)
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert doc["schema"] == 1 and doc["generator"] == {"kind": "offline"}
+    assert doc["schema"] == 2 and doc["generator"] == {"kind": "offline"}
     assert doc["kb"]["embedder"] == "use-m3" and doc["kb"]["chunks"] > 100
     qs = doc["questions"]
     assert len(qs) == 12

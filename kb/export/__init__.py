@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..quiz import Quiz, load_quiz
 
 
@@ -55,10 +55,12 @@ class Export:
     binary: bool
 
 
-def export_quiz(quiz_path: Path, fmt: str, answers: bool = False, out: Path | None = None) -> Export:
+def export_quiz(quiz_path: Path, fmt: str, answers: bool = False, out: Path | None = None,
+                reviewed_only: bool = False) -> Export:
     """Render the quiz file ``quiz_path`` as ``fmt``. ``out`` is checked before anything is
     rendered: it may not be the quiz file itself (an export never replaces the source of
-    truth), and a binary format needs a file."""
+    truth), and a binary format needs a file. Questions dropped in ``kb quiz review`` are left
+    out; ``reviewed_only`` takes only the kept and edited ones."""
     exporter = get_exporter(fmt, **({"timestamp": _mtime(quiz_path)} if fmt == "anki" else {}))
     if out is not None and _same_file(out, quiz_path):
         raise UsageError(f"-o {out} is the quiz file itself: exporting would replace the quiz with its {fmt} export",
@@ -73,8 +75,18 @@ def export_quiz(quiz_path: Path, fmt: str, answers: bool = False, out: Path | No
     if out is None and exporter.binary:
         raise UsageError(f"--format {fmt} writes a binary .{exporter.extension} file, not text for the terminal",
                          f"add -o {quiz_path.with_suffix('.' + exporter.extension)}")
-    quiz = load_quiz(quiz_path)
+    quiz = _for_students(load_quiz(quiz_path), quiz_path, reviewed_only)
     return Export(exporter.render(quiz, answers=answers), exporter.extension, exporter.binary)
+
+
+def _for_students(quiz: Quiz, quiz_path: Path, reviewed_only: bool) -> Quiz:
+    shown = quiz.for_students(reviewed_only)
+    if quiz.questions and not shown.questions:
+        what = "no question kept or edited" if reviewed_only else "every question dropped"
+        raise InputError(f"{quiz_path}: {what} in kb quiz review: nothing to export",
+                         f"review it with kb quiz review {quiz_path}"
+                         + (", or leave out --reviewed-only" if reviewed_only else ""))
+    return shown
 
 
 def _same_file(a: Path, b: Path) -> bool:
