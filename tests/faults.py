@@ -149,6 +149,16 @@ def cmdline(pid: int) -> str:
         return ""
 
 
+def all_threads_stopped(pid: int) -> bool:
+    """True when every thread of ``pid`` is in the stopped state (T, or t when traced)."""
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        states = [(t / "stat").read_text() for t in tasks]
+    except OSError:
+        return False
+    return bool(states) and all(st[st.rfind(")") + 2 :].split()[0] in ("T", "t") for st in states)
+
+
 def wait_until(check, timeout: float, step: float = 0.05) -> bool:
     """Poll ``check`` until true or ``timeout`` seconds pass (a bounded loop)."""
     end = time.monotonic() + timeout
@@ -256,6 +266,21 @@ class ChromaServer:
                 return r.status == 200
         except OSError:
             return False
+
+    def freeze(self) -> None:
+        """SIGSTOP the server and wait until every one of its threads is stopped. kill() returns as
+        soon as the signal is queued; the kernel wakes one thread to take it, and the others stop
+        only once that thread runs: on a loaded machine another thread may still answer a request
+        meanwhile (how test_frozen_server_mid_command once saw no timeout)."""
+        assert self.proc is not None and self.proc.poll() is None, "the server is not running"
+        pid = self.proc.pid
+        os.kill(pid, signal.SIGSTOP)
+        if not wait_until(lambda: all_threads_stopped(pid), 60, 0.01):
+            raise RuntimeError(f"chroma run (process {pid}) did not stop within 60 s of SIGSTOP")
+
+    def thaw(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGCONT)
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:

@@ -595,13 +595,13 @@ def test_frozen_server_times_out_with_exit_4(server, tmp_path, monkeypatch):
     make_course(tmp_path / "course")
     monkeypatch.chdir(tmp_path)
     assert kb(["--store", server.url, "ingest", "course"]).exit_code == 0
-    os.kill(server.proc.pid, signal.SIGSTOP)
+    server.freeze()
     try:
         t0 = time.monotonic()
         r = kb(["--store", server.url, "search", "memória"], env={"KB_STORE_TIMEOUT": "2"})
         took = time.monotonic() - t0
     finally:
-        os.kill(server.proc.pid, signal.SIGCONT)
+        server.thaw()
     assert r.exit_code == ExitCode.STORE and took < 60
     assert "Chroma server" in r.said and server.url in r.said
 
@@ -613,13 +613,12 @@ def test_frozen_server_mid_command(server, tmp_path, monkeypatch):
     # the short timeout only for the frozen call: an ingest on a loaded machine may take longer per call
     monkeypatch.setenv("KB_STORE_TIMEOUT", "2")
     ws = open_workspace(Settings(home=tmp_path / ".kb", store_url=server.url))
-    assert server.proc.poll() is None  # our own server (ChromaServer.start checks it owns the port)
-    os.kill(server.proc.pid, signal.SIGSTOP)
+    server.freeze()  # our own server (start checked it holds the port), every thread stopped
     try:
         with pytest.raises(StoreError) as e:
             ws.store.count()
     finally:
-        os.kill(server.proc.pid, signal.SIGCONT)
+        server.thaw()
     assert "did not answer in time" in e.value.message and "KB_STORE_TIMEOUT" in e.value.hint
 
 
