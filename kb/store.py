@@ -36,6 +36,11 @@ if TYPE_CHECKING:
 
 _GET_PAGE = 2000  # rows per Chroma get() when reading the whole collection; set by hand, not measured
 _WRITE_BATCH = 500  # rows per Chroma upsert()/delete(); set by hand, not measured
+# Ids named in one Chroma get()/delete(). chromadb puts every id of a call (and every row a get()
+# matches) in one SQL statement: 32,766 of them fail with "too many SQL variables" (SQLite 3.32+;
+# 999 in older builds, as a Chroma server may have), so a 40,000-chunk file could not be ingested.
+# 500 is under both limits and under chromadb's max batch size (5,461 here); not a tuning.
+_ID_BATCH = 500
 _DEFAULT_TIMEOUT_S = "60"  # KB_STORE_TIMEOUT's default, in seconds; set by hand, not measured
 _CONNECT_TIMEOUT_S = 10.0  # at most this long to connect to a Chroma server; set by hand, not measured
 # A reader that finds no collection while a rebuild swaps one in polls this often, this many times
@@ -169,6 +174,7 @@ class ChromaStore:
         self.location = location
         self.target_name: str | None = None  # set on a rebuild's aside collection: the name it replaces
         self.root: str | None = None  # the folder relative names are relative to (local workspaces)
+        self._max_batch: int | None = None  # the backend's own limit on rows per write, once asked
 
     def key_for(self, path: os.PathLike[str] | str) -> str:
         """The name a file is stored under: resolved, relative to :attr:`root` when inside it."""
@@ -274,45 +280,66 @@ class ChromaStore:
         meta.pop("hnsw:space", None)  # not modifiable after creation
         self._col.modify(metadata=meta)
 
+    def _batch(self) -> int:
+        """Rows per write: :data:`_WRITE_BATCH`, or less where the backend says its batches must be
+        smaller (``get_max_batch_size``, asked once)."""
+        if self._max_batch is None:
+            try:
+                self._max_batch = max(1, min(_WRITE_BATCH, int(self._client.get_max_batch_size())))
+            except Exception:  # an older chromadb or a server that does not say: keep ours
+                self._max_batch = _WRITE_BATCH
+        return self._max_batch
+
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray, ingested_at: str) -> None:
-        """See :meth:`Store.upsert`; written in batches of :data:`_WRITE_BATCH` rows."""
-        for i in range(0, len(chunks), _WRITE_BATCH):
-            part = chunks[i : i + _WRITE_BATCH]
+        """See :meth:`Store.upsert`; written in batches of :data:`_WRITE_BATCH` rows (at most)."""
+        step = self._batch()
+        for i in range(0, len(chunks), step):
+            part = chunks[i : i + step]
             self._col.upsert(
                 ids=[c.id for c in part],
-                embeddings=vectors[i : i + _WRITE_BATCH],
+                embeddings=vectors[i : i + step],
                 documents=[c.text for c in part],
                 metadatas=[c.to_metadata(ingested_at) for c in part],
             )
 
     def delete(self, ids: Sequence[str]) -> None:
-        """See :meth:`Store.delete`; removed in batches of :data:`_WRITE_BATCH` ids."""
+        """See :meth:`Store.delete`; removed in batches of :data:`_ID_BATCH` ids."""
         ids = list(ids)
-        for i in range(0, len(ids), _WRITE_BATCH):
-            self._col.delete(ids=ids[i : i + _WRITE_BATCH])
+        step = min(_ID_BATCH, self._batch())
+        for i in range(0, len(ids), step):
+            self._col.delete(ids=ids[i : i + step])
+
+    def _get_ids(self, ids: Sequence[str], include: list[str]) -> Iterator[dict[str, Any]]:
+        """Chroma get() of these ids (duplicates dropped), :data:`_ID_BATCH` ids per call."""
+        unique = list(dict.fromkeys(ids))
+        for i in range(0, len(unique), _ID_BATCH):
+            yield self._col.get(ids=unique[i : i + _ID_BATCH], include=include)
 
     def source_state(self, source: str, *, raw: bool = False) -> SourceState | None:
         """What the store holds of ``source`` (a path, relative to the cwd or absolute; ``raw``:
         a name exactly as stored)."""
         if not raw:
             source = self.key_for(source)
-        got = self._col.get(where={"source": source}, include=["metadatas"])
-        if not got["ids"]:
+        ids: list[str] = []
+        metas: list[dict[str, Any]] = []
+        for got in self._pages(["metadatas"], where={"source": source}):  # a page: see _ID_BATCH
+            ids.extend(got["ids"])
+            metas.extend(got["metadatas"])
+        if not ids:
             return None
-        metas = got["metadatas"]
         return SourceState(
             source=source,
             source_hash=metas[0].get("source_hash", ""),
             kind=metas[0].get("kind", ""),
-            ids=tuple(got["ids"]),
+            ids=tuple(ids),
             hashes=frozenset(m.get("source_hash", "") for m in metas),
             expected=int(metas[0].get("n_in_source", -1)),
         )
 
-    def _pages(self, include: list[str]) -> Iterator[dict[str, Any]]:
+    def _pages(self, include: list[str], where: dict | None = None) -> Iterator[dict[str, Any]]:
         offset = 0
         while True:
-            got = self._col.get(include=include, limit=_GET_PAGE, offset=offset)
+            got = self._col.get(include=include, where=where, limit=_GET_PAGE, offset=offset)
             if not got["ids"]:
                 return
             yield got
@@ -341,29 +368,29 @@ class ChromaStore:
 
     def add_records(self, records: Sequence[tuple[str, str, dict[str, Any], Any]]) -> None:
         """Write rows exactly as :meth:`all_records` gives them (vectors included): a rebuild's carry-over."""
-        for i in range(0, len(records), _WRITE_BATCH):
-            part = records[i : i + _WRITE_BATCH]
+        step = self._batch()
+        for i in range(0, len(records), step):
+            part = records[i : i + step]
             self._col.upsert(ids=[r[0] for r in part], documents=[r[1] for r in part],
                              metadatas=[r[2] for r in part], embeddings=[r[3] for r in part])
 
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         """See :meth:`Store.get`."""
-        if not ids:
-            return []
-        got = self._col.get(ids=list(dict.fromkeys(ids)), include=["metadatas", "documents"])
         cwd = os.getcwd()
-        rows = zip(got["ids"], got["documents"], got["metadatas"], strict=True)
-        by_id = {i: Chunk.from_store(i, d, m, cwd, self.root) for i, d, m in rows}
+        by_id = {}
+        for got in self._get_ids(ids, ["metadatas", "documents"]):
+            for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
+                by_id[i] = Chunk.from_store(i, d, m, cwd, self.root)
         return [by_id[i] for i in ids if i in by_id]
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """The stored vector of each of these ids that is present (float32), so ingest can reuse it."""
         import numpy as np
 
-        if not ids:
-            return {}
-        got = self._col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
-        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
+        out: dict[str, np.ndarray] = {}
+        for got in self._get_ids(ids, ["embeddings"]):
+            out.update((i, np.asarray(v, dtype=np.float32)) for i, v in zip(got["ids"], got["embeddings"], strict=True))
+        return out
 
     def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]:
         """See :meth:`Store.query`; Chroma's cosine distance is turned into similarity (1 - distance)."""

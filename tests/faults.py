@@ -211,3 +211,21 @@ class ChromaServer:
 def names(text: str) -> set[str]:
     """File names mentioned in a message."""
     return set(re.findall(r"[\w.-]+\.(?:md|txt|vtt|srt|pdf|json|csv|sqlite)", text))
+
+
+class TinyEmbedder:
+    """A 4-d embedder made of each text's hash: for cases about the store, where tens of thousands of
+    chunks through the real model (1.7 ms each) would be the whole cost of the test."""
+
+    id = "test:tiny"
+    dim = 4
+
+    def embed_documents(self, texts):
+        import hashlib
+
+        import numpy as np
+
+        rows = [np.frombuffer(hashlib.sha256(t.encode()).digest()[:16], dtype=np.uint32) for t in texts]
+        return (np.array(rows, dtype=np.float64).reshape(-1, 4) + 1.0).astype(np.float32)
+
+    embed_queries = embed_documents

@@ -541,6 +541,42 @@ def test_huge_single_line_file_shows_progress_within_the_file(tmp_path):
     assert all(len(c.text) <= 1100 for c in ws.store.all_chunks())
 
 
+def test_too_many_sql_variables_reading_ids_of_a_big_file(course, clean):
+    """Chroma puts every id of one get() in one SQL statement: 32,766 ids (a 40,000-section file's
+    chunks, or a search index over a big store) failed with "too many SQL variables"."""
+    from kb.store import open_store
+
+    store = open_store(Settings(home=course / ".kb"))
+    ids = [f"absent{i}" for i in range(40000)] + sorted(clean["course/aula1.md"])
+    assert set(store.get_vectors(ids)) == set(clean["course/aula1.md"])
+    assert {c.id for c in store.get(ids)} == set(clean["course/aula1.md"])
+    store.delete([f"absent{i}" for i in range(40000)])
+    _kept(course, clean)
+
+
+@pytest.mark.slow
+def test_too_many_sql_variables_one_file_of_33000_sections_does_not_stop_the_ingest(tmp_path):
+    """A Markdown file of 33,000 sections (33,000 chunks, over SQLite's 32,766 variables): the file and
+    the one after it are ingested, and what the next run reads of the file is read page by page, not in one
+    get() of every chunk of it."""
+    from kb.store import open_store
+
+    from .faults import TinyEmbedder
+
+    (tmp_path / "course").mkdir()
+    with open(tmp_path / "course" / "a_big.md", "w", encoding="utf-8") as f:
+        for i in range(33000):
+            f.write(f"# Seção {i}\n\nTexto curto da seção {i} sobre dados.\n\n")
+    (tmp_path / "course" / "b_after.md").write_text("# Depois\n\nO arquivo depois do grande.\n", encoding="utf-8")
+    store = open_store(Settings(home=tmp_path / ".kb"), TinyEmbedder.id, TinyEmbedder.dim, create=True)
+    report = ingest([tmp_path / "course"], store, TinyEmbedder())
+    assert [(f.source.rsplit("/", 1)[-1], f.status) for f in report.files] == [("a_big.md", "added"),
+                                                                               ("b_after.md", "added")]
+    assert report.files[0].chunks > 32766 and store.count() == report.files[0].chunks + 1
+    state = store.source_state(tmp_path / "course" / "a_big.md")  # what the next run reads of it
+    assert state is not None and state.complete and len(state.ids) == report.files[0].chunks
+
+
 # --------------------------------------------------------------------------- Chroma server
 
 @pytest.fixture
