@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Sequence
 
-from .errors import BackendError
+from .errors import BackendError, StoreError, read_only
 from .records import content_hash
 
 if TYPE_CHECKING:  # numpy is cheap, but keep the CLI's import graph minimal
@@ -314,10 +314,7 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder, path: Path) -> None:
         self.inner = inner
         self.id = inner.id
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS vec (model TEXT, hash TEXT, v BLOB, PRIMARY KEY (model, hash))")
+        self._db = _open_cache(path)
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -353,9 +350,64 @@ class CachedEmbedder:
             vecs = self.inner.embed_documents([texts[i] for i in missing])
             for j, i in enumerate(missing):
                 out[i] = vecs[j]
-            with self._lock, self._db:
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO vec VALUES (?,?,?)",
-                    [(self.id, keys[i], vecs[j].astype(np.float32).tobytes()) for j, i in enumerate(missing)],
-                )
+            rows = [(self.id, keys[i], vecs[j].astype(np.float32).tobytes()) for j, i in enumerate(missing)]
+            with self._lock:
+                try:
+                    with self._db:
+                        self._db.executemany("INSERT OR REPLACE INTO vec VALUES (?,?,?)", rows)
+                except sqlite3.OperationalError as e:  # the cache became read-only: keep going without it
+                    if read_only(e, "") is None:
+                        raise
+                    self._db = _memory_cache()
         return out
+
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS vec (model TEXT, hash TEXT, v BLOB, PRIMARY KEY (model, hash))"
+
+
+def _memory_cache() -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    db.execute(_SCHEMA)
+    return db
+
+
+def _open_cache(path: Path) -> sqlite3.Connection:
+    """The vector cache at ``path``. It only saves time, so what cannot be written is worked around:
+    a read-only workspace gets a cache in memory (search and ask work on a read-only course), and a
+    file that is not a SQLite database is moved aside (``embeddings.sqlite.damaged-<time>``) and a
+    new cache started. A ``cache`` that is a file, not a folder, is a StoreError naming the fix."""
+    import time
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as e:
+        raise StoreError(f"{path.parent} is a file, not a folder: kb keeps its caches there",
+                         f"move it aside (mv {path.parent} {path.parent}.old) and run the command again; "
+                         "kb rebuilds its caches") from e
+    except OSError as e:
+        if read_only(e, "") is None:
+            raise
+        return _memory_cache()
+    for attempt in range(2):
+        db = None
+        try:
+            db = sqlite3.connect(str(path), check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(_SCHEMA)
+            return db
+        except sqlite3.DatabaseError as e:
+            if db is not None:
+                db.close()
+            if isinstance(e, sqlite3.OperationalError):  # cannot open or write it: a read-only workspace
+                if read_only(e, "") is None and "unable to open" not in str(e):
+                    raise
+                return _memory_cache()
+            if attempt:  # "file is not a database" again, after moving the first aside
+                raise
+            try:  # "file is not a database": damaged; keep it for a look, start a new cache
+                path.rename(path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"))
+                for extra in ("-wal", "-shm"):
+                    path.with_name(path.name + extra).unlink(missing_ok=True)
+            except OSError:
+                return _memory_cache()
+    raise AssertionError("unreachable")

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
 from urllib.parse import urlparse
 
 from .config import CHUNKING_VERSION, Settings
-from .errors import MissingStoreError, StoreError, UsageError
+from .errors import MissingStoreError, StoreError, UsageError, read_only
 from .records import Chunk, display_source
 
 if TYPE_CHECKING:
@@ -61,6 +61,9 @@ def backend_failure(e: BaseException, location: str) -> StoreError | None:
     if full:
         return StoreError(f"the disk holding the knowledge base at {location} is full ({text})",
                           "free some space, then run the same kb command again: what was written is kept")
+    refused = read_only(e, location)
+    if refused is not None:  # a read-only mount or files the user may not write: not damaged
+        return refused
     if "Timeout" in type(e).__name__:
         return StoreError(f"the Chroma server at {location} did not answer in time ({text})",
                           "check that the server is running and not stuck, or raise KB_STORE_TIMEOUT (seconds)")
@@ -501,6 +504,9 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
         err = backend_failure(e, str(path))
         if err and "full" in err.message:
             raise err from e
+        refused = read_only(e, str(settings.home))
+        if refused is not None:
+            raise refused from e
         raise StoreError(f"cannot open the knowledge base at {path} ({type(e).__name__}: {e})",
                          "check permissions, or move it aside and run kb ingest again") from e
 

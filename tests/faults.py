@@ -3,6 +3,7 @@ snapshots of what a store holds, a real Chroma server, and processes seen throug
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -229,3 +230,31 @@ class TinyEmbedder:
         return (np.array(rows, dtype=np.float64).reshape(-1, 4) + 1.0).astype(np.float32)
 
     embed_queries = embed_documents
+
+
+@contextlib.contextmanager
+def read_only(folder: Path):
+    """``folder`` read-only for this process while the block runs: a read-only bind mount as root
+    (root writes whatever the permissions say; EROFS), else every file and folder chmod a-w (EACCES).
+    Skips the test where neither can be done."""
+    import pytest
+
+    if os.geteuid() != 0:
+        modes = {p: p.stat().st_mode for p in [folder, *folder.rglob("*")]}
+        for p in modes:
+            p.chmod(modes[p] & ~0o222)
+        try:
+            yield folder
+        finally:
+            for p, mode in modes.items():
+                p.chmod(mode)
+        return
+    f = str(folder)
+    if subprocess.run(["mount", "--bind", f, f], capture_output=True).returncode != 0:
+        pytest.skip("cannot bind-mount a folder read-only here")
+    try:
+        if subprocess.run(["mount", "-o", "remount,ro,bind", f], capture_output=True).returncode != 0:
+            pytest.skip("cannot remount a folder read-only here")
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", f], capture_output=True)

@@ -893,6 +893,80 @@ def test_one_bad_quiz_is_skipped_by_study(tmp_path, monkeypatch):
     assert "O que o GIL impede?" in r.stdout
 
 
+# --------------------------------------------------------------------------- read-only workspace, caches
+
+def test_read_only_kb_home_search_and_ask_answer_from_the_cached_index(course):
+    from .faults import read_only
+
+    with read_only(course / ".kb"):
+        r = kb(["search", "memória da GPU", "--json"])
+        assert r.exit_code == 0, r.said
+        assert any(h["source"] == "course/aula1.md" for h in json.loads(r.stdout)["hits"])
+        r = kb(["ask", "--offline", "Como limitar a memória da GPU?"])
+        assert r.exit_code == 0, r.said
+
+
+def test_read_only_kb_home_without_a_cached_index_is_reported_read_only(course):
+    from .faults import read_only
+
+    for index in (course / ".kb" / "cache").glob("index-*.pkl"):
+        index.unlink()
+    with read_only(course / ".kb"):
+        for args in (["search", "memória da GPU"], ["ask", "--offline", "Como limitar a memória?"], ["sources"]):
+            r = kb(args)
+            assert r.exit_code == ExitCode.STORE, (args, r.said)
+            assert "the knowledge base at .kb is read-only" in r.said and "chmod -R u+w .kb" in r.said, r.said
+            assert "damaged" not in r.said and "Traceback" not in r.stderr
+
+
+def test_read_only_kb_home_ingest_is_exit_4_and_changes_nothing(course, clean):
+    from .faults import read_only
+
+    (course / "course" / "aula4.md").write_text("# Nova\n\nUma aula nova sobre filas de dados.\n", encoding="utf-8")
+    with read_only(course / ".kb"):
+        for args in (["ingest", "course"], ["ingest", "--rebuild", "course"]):
+            r = kb(args)
+            assert r.exit_code == ExitCode.STORE, (args, r.said)
+            assert "the knowledge base at .kb is read-only" in r.said and "--home/KB_HOME" in r.said
+            assert "damaged" not in r.said
+            assert r.exception is None or isinstance(r.exception, SystemExit)  # no traceback
+    _kept(course, clean)
+
+
+def test_read_only_cache_folder_study_still_grades_and_saves(course):
+    from .faults import read_only
+
+    _quiz(course / "quizzes" / "q.json")
+    with read_only(course / ".kb" / "cache"):
+        r = kb(["study", "--offline", "--new", "1"], input="Que threads executem bytecode em paralelo\n\n:q\n")
+    assert r.exit_code == 0, (r.said, r.exception)
+    assert "1 answered" in r.said or "1 answered" in r.stdout
+
+
+def test_damaged_embedding_cache_is_moved_aside_and_rebuilt(course, clean):
+    cache = course / ".kb" / "cache" / "embeddings.sqlite"
+    cache.write_bytes(b"not a database " * 500)  # a bad copy, a failing disk
+    assert kb(["search", "memória da GPU"]).exit_code == 0
+    (course / "course" / "aula2.txt").write_text(
+        (course / "course" / "aula2.txt").read_text(encoding="utf-8") + "\nMais uma frase.\n", encoding="utf-8")
+    r = kb(["ingest", "course"])
+    assert r.exit_code == 0, r.said
+    assert "1 updated" in r.said
+    assert [p.name[:len("embeddings.sqlite.damaged-")] for p in cache.parent.glob("embeddings.sqlite.damaged-*")] \
+        == ["embeddings.sqlite.damaged-"]
+    assert sqlite3.connect(cache).execute("SELECT count(*) FROM vec").fetchone()[0] > 0  # a new, working cache
+
+
+def test_cache_folder_replaced_by_a_file_is_named_with_the_fix(course, clean):
+    shutil.rmtree(course / ".kb" / "cache")
+    (course / ".kb" / "cache").write_text("not a folder")
+    for args in (["search", "memória da GPU"], ["ingest", "course"]):
+        r = kb(args)
+        assert r.exit_code == ExitCode.STORE, (args, r.said)
+        assert ".kb/cache is a file, not a folder" in r.said and "mv .kb/cache .kb/cache.old" in r.said
+    _kept(course, clean)
+
+
 # --------------------------------------------------------------------------- study database
 
 def _damage(db: Path) -> None:
