@@ -893,6 +893,40 @@ def test_one_bad_quiz_is_skipped_by_study(tmp_path, monkeypatch):
     assert "O que o GIL impede?" in r.stdout
 
 
+# --------------------------------------------------------------------------- --source paths
+
+def _chosen(root: Path, *sources: str) -> set[str]:
+    from kb.writing.generate import GenerationRequest, choose_passages
+
+    ws = open_workspace(Settings(home=root / ".kb"))
+    return {c.source for c in choose_passages(ws, GenerationRequest(n=2, sources=sources), list(ws.store.all_chunks()))}
+
+
+def test_source_given_as_an_absolute_path_is_found(course):
+    assert _chosen(course, str(course / "course" / "aula1.md")) == {"course/aula1.md"}
+
+
+def test_source_given_through_dot_dot_is_found(course):
+    assert _chosen(course, "./course/../course/aula1.md") == {"course/aula1.md"}
+    assert _chosen(course, "course/./aula2.txt", "./course/aula3.vtt") == {"course/aula2.txt", "course/aula3.vtt"}
+
+
+def test_source_relative_to_the_workspace_folder_is_found_from_elsewhere(course, monkeypatch):
+    (course / "other").mkdir()
+    monkeypatch.chdir(course / "other")
+    assert _chosen(course, "course/aula2.txt") == {str(course / "course" / "aula2.txt")}
+    assert _chosen(course, "../course/aula2.txt") == {str(course / "course" / "aula2.txt")}
+
+
+def test_source_that_does_not_exist_never_picks_another_file_of_the_same_name(course):
+    for wrong in ("../aula1.md", "aula1.md", "outro/aula1.md"):
+        r = kb(["quiz", "generate", "--offline", "-n", "2", "--source", wrong])
+        assert r.exit_code == ExitCode.USAGE, (wrong, r.said)
+        assert f"--source {wrong}: not in the knowledge base" in r.said
+        assert "did you mean --source course/aula1.md?" in r.said
+    assert not (course / "quizzes").exists()
+
+
 # --------------------------------------------------------------------------- read-only workspace, caches
 
 def test_read_only_kb_home_search_and_ask_answer_from_the_cached_index(course):
