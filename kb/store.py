@@ -71,6 +71,12 @@ def backend_failure(e: BaseException, location: str) -> StoreError | None:
         return StoreError(f"lost the connection to the Chroma server at {location} ({text})",
                           "restart the server (chroma run --path DIR --port PORT) and run the same command "
                           "again: what was written is kept and ingest resumes where it stopped")
+    if "Error finding id" in str(e):  # chromadb: a row in SQLite whose vector is not in the index
+        return VectorIndexError(
+            f"the knowledge base at {location} lists chunks its vector index does not hold (chromadb: {e}): "
+            "either a kb ingest is writing right now, or the index files were deleted or damaged",
+            "if no kb ingest is running, rebuild the index from the course files: kb ingest --rebuild "
+            "<course folder> (vectors already computed are reused from the cache)")
     if "Nothing found on disk" in str(e):  # chromadb: a collection whose index is not flushed yet
         return StoreError(f"the knowledge base at {location} is being written for the first time (by a kb ingest "
                           "still running?) and cannot be searched yet",
@@ -79,6 +85,11 @@ def backend_failure(e: BaseException, location: str) -> StoreError | None:
         return StoreError(f"the knowledge base at {location} failed: {text}",
                           "run the command again; if it keeps failing, move the store aside and run kb ingest again")
     return None
+
+
+class VectorIndexError(StoreError):
+    """Chroma's SQLite lists chunks whose vectors its index (the HNSW segment files) does not hold:
+    a write in progress, or segment files deleted or damaged. ``kb ingest --rebuild`` repairs it."""
 
 
 @dataclass(frozen=True)
@@ -365,9 +376,16 @@ class ChromaStore:
                 yield Chunk.from_store(id_, doc, meta, cwd, self.root)
 
     def all_records(self) -> Iterator[tuple[str, str, dict[str, Any], Any]]:
-        """(id, text, metadata as stored, vector) for every chunk: what a rebuild carries over."""
-        for got in self._pages(["metadatas", "documents", "embeddings"]):
-            yield from zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"], strict=True)
+        """(id, text, metadata as stored, vector) for every chunk: what a rebuild carries over. The
+        vector is None where the index cannot give it (:class:`VectorIndexError`: its files deleted or
+        damaged), for the rebuild to embed the text again: that is how ``--rebuild`` repairs it."""
+        for got in self._pages(["metadatas", "documents"]):
+            try:
+                vectors = self.get_vectors(got["ids"])
+            except VectorIndexError:
+                vectors = {}
+            for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
+                yield id_, doc, meta, vectors.get(id_)
 
     def add_records(self, records: Sequence[tuple[str, str, dict[str, Any], Any]]) -> None:
         """Write rows exactly as :meth:`all_records` gives them (vectors included): a rebuild's carry-over."""

@@ -255,6 +255,46 @@ def test_rebuild_after_a_chunker_change_rereads_every_source(course, clean):
     assert kb(["search", "memória"]).exit_code == 0
 
 
+def _sections(path: Path, n: int, word: str = "dados") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"# Seção {i}\n\nTexto curto da seção {i} sobre {word}.\n\n" for i in range(n)),
+                    encoding="utf-8")
+    return path
+
+
+def test_deleted_hnsw_segment_is_named_and_repaired_by_rebuild(tmp_path):
+    """Chroma keeps vectors in its HNSW segment files once a collection passes its sync threshold
+    (1,000 rows): with those files deleted every read of vectors failed with "Error finding id",
+    and --rebuild too (it read the old vectors to carry the other sources over)."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    from kb.store import open_store
+
+    from .faults import TinyEmbedder
+
+    home = tmp_path / ".kb"
+    big = _sections(tmp_path / "course" / "big.md", 1500)
+    _sections(tmp_path / "extra" / "other.md", 20, "redes")
+    store = open_store(Settings(home=home), TinyEmbedder.id, TinyEmbedder.dim, create=True)
+    assert not ingest([tmp_path / "course", tmp_path / "extra"], store, TinyEmbedder()).failed
+    segments = [d for d in (home / "chroma").iterdir() if d.is_dir()]
+    assert segments
+    for d in segments:
+        shutil.rmtree(d)
+    SharedSystemClient.clear_system_cache()  # what a new kb process sees
+    big.write_text(big.read_text(encoding="utf-8") + "# Fim\n\nUma seção nova.\n", encoding="utf-8")
+    store = open_store(Settings(home=home))
+    with pytest.raises(StoreError) as e:
+        ingest([tmp_path / "course"], store, TinyEmbedder())
+    assert "vector index does not hold" in e.value.message and "kb ingest --rebuild" in e.value.hint
+    aside = open_store(Settings(home=home), TinyEmbedder.id, TinyEmbedder.dim, create=True, rebuild=True)
+    report = rebuild([tmp_path / "course"], aside, TinyEmbedder())
+    assert report.rebuild == "applied" and report.carried == 20  # other.md carried, its text embedded again
+    store = open_store(Settings(home=home))
+    ids = [i for i, _ in store.all_metadata()]
+    assert len(ids) == 1521 and len(store.get_vectors(ids)) == 1521
+
+
 def test_full_rebuild_reproduces_a_clean_store(course, clean):
     r = kb(["ingest", "--rebuild", "course"])
     assert r.exit_code == 0, r.stderr
