@@ -189,6 +189,7 @@ class ChromaStore:
         self.target_name: str | None = None  # set on a rebuild's aside collection: the name it replaces
         self.root: str | None = None  # the folder relative names are relative to (local workspaces)
         self._max_batch: int | None = None  # the backend's own limit on rows per write, once asked
+        self.notes: list[str] = []  # what opening it cleaned up, for the command's report
 
     def key_for(self, path: os.PathLike[str] | str) -> str:
         """The name a file is stored under: resolved, relative to :attr:`root` when inside it."""
@@ -236,6 +237,24 @@ class ChromaStore:
         if old is not None:
             self._client.delete_collection(name + OLD)
         self.target_name = None
+
+    def drop_unfinished_rebuild(self) -> None:
+        """Drop the collection a stopped ``kb ingest --rebuild`` left beside this one (its name +
+        ``__rebuild``: a copy of the vectors, never read) and say so in :attr:`notes`. A writer's chore:
+        call it under the writer lock, where no other rebuild can be filling it."""
+        try:
+            left = _get(self._client, self._col.name + ASIDE)
+            if left is not None:
+                n = left.count()
+                self._client.delete_collection(left.name)
+                self.notes.append(_dropped(left.name, n))
+        except StoreError:
+            raise
+        except Exception as e:
+            err = backend_failure(e, self.location)
+            if err is None:
+                raise
+            raise err from e
 
     def discard(self) -> None:
         """Drop this aside collection; the current one stays as it was."""
@@ -570,8 +589,10 @@ def _open_aside(client, settings: Settings, location: str, embedder_id: str | No
                 dim: int | None) -> ChromaStore:
     """A fresh collection beside the current one, for a rebuild (any unfinished one dropped)."""
     name = settings.collection
-    if _get(client, name + ASIDE) is not None:
-        client.delete_collection(name + ASIDE)  # a rebuild that did not finish
+    left = _get(client, name + ASIDE)
+    if left is not None:  # a rebuild that did not finish
+        n = left.count()
+        client.delete_collection(name + ASIDE)
     col = client.create_collection(
         name + ASIDE,
         metadata={"kb_embedder": embedder_id, "kb_dim": dim, "kb_chunking": CHUNKING_VERSION, "kb_revision": 0},
@@ -581,7 +602,14 @@ def _open_aside(client, settings: Settings, location: str, embedder_id: str | No
     store = ChromaStore(client, col, location)
     store.target_name = name
     store.root = _root(settings)
+    if left is not None:
+        store.notes.append(_dropped(name + ASIDE, n))
     return store
+
+
+def _dropped(name: str, n: int) -> str:
+    return (f"removed '{name}' ({n} chunks), left by a kb ingest --rebuild that was stopped before it "
+            "finished; the knowledge base itself was not affected")
 
 
 def _wait_for_swap(client, name: str):

@@ -238,6 +238,30 @@ def test_crash_between_the_swap_renames_is_undone_by_the_next_ingest(course, cle
     _kept(course, clean)
 
 
+def _left_by_a_killed_rebuild(root: Path) -> None:
+    """What a SIGKILLed ``kb ingest --rebuild`` leaves: a half-filled collection beside the store."""
+    import chromadb
+
+    client = chromadb.PersistentClient(path=str(root / ".kb" / "chroma"))
+    aside = client.create_collection("course" + ASIDE, configuration={"hnsw": {"space": "cosine"}},
+                                     embedding_function=None)
+    aside.add(ids=["half"], documents=["meio"], embeddings=[[0.1] * 512], metadatas=[{"source": "course/aula1.md"}])
+
+
+@pytest.mark.parametrize("args", [["ingest", "course"], ["ingest", "--rebuild", "course/aula2.txt"]])
+def test_killed_rebuild_leftover_is_removed_by_the_next_ingest_which_says_so(course, clean, args):
+    import chromadb
+
+    _left_by_a_killed_rebuild(course)
+    r = kb(args)
+    assert r.exit_code == 0, r.said
+    assert f"removed 'course{ASIDE}' (1 chunks), left by a kb ingest --rebuild that was stopped" in r.said
+    names = {c.name for c in chromadb.PersistentClient(path=str(course / ".kb" / "chroma")).list_collections()}
+    assert names == {"course"}
+    _kept(course, clean)
+    assert "removed" not in kb(["ingest", "course"]).said.split("|")[0]  # said once, not every time
+
+
 def test_rebuild_after_a_chunker_change_rereads_every_source(course, clean):
     import chromadb
 
