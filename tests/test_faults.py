@@ -1041,9 +1041,13 @@ def test_read_only_cache_folder_study_still_grades_and_saves(course):
     assert "1 answered" in r.said or "1 answered" in r.stdout
 
 
-def test_damaged_embedding_cache_is_moved_aside_and_rebuilt(course, clean):
+@pytest.mark.parametrize("damage", ["not_a_database", "damaged_pages"])
+def test_damaged_embedding_cache_is_moved_aside_and_rebuilt(course, clean, damage):
     cache = course / ".kb" / "cache" / "embeddings.sqlite"
-    cache.write_bytes(b"not a database " * 500)  # a bad copy, a failing disk
+    if damage == "not_a_database":
+        cache.write_bytes(b"not a database " * 500)  # a bad copy
+    else:
+        _damage(cache)  # a failing disk: the header reads, the rows do not ("database disk image is malformed")
     assert kb(["search", "memória da GPU"]).exit_code == 0
     (course / "course" / "aula2.txt").write_text(
         (course / "course" / "aula2.txt").read_text(encoding="utf-8") + "\nMais uma frase.\n", encoding="utf-8")
