@@ -239,15 +239,20 @@ class ChromaStore:
         self.target_name = None
 
     def drop_unfinished_rebuild(self) -> None:
-        """Drop the collection a stopped ``kb ingest --rebuild`` left beside this one (its name +
-        ``__rebuild``: a copy of the vectors, never read) and say so in :attr:`notes`. A writer's chore:
-        call it under the writer lock, where no other rebuild can be filling it."""
+        """Drop what a stopped ``kb ingest --rebuild`` left beside this collection and say so in
+        :attr:`notes`: the collection it was filling (its name + ``__rebuild``, never read), and the one
+        it replaced when it stopped just before deleting it (+ ``__old``: the next swap's rename would
+        fail on it). A writer's chore: call it under the writer lock, where no rebuild is running."""
+        name = self.target_name or self._col.name
         try:
-            left = _get(self._client, self._col.name + ASIDE)
-            if left is not None:
-                n = left.count()
-                self._client.delete_collection(left.name)
-                self.notes.append(_dropped(left.name, n))
+            if _get(self._client, name) is None:
+                return  # stopped between the swap's renames: _recover_swap puts the old one back first
+            for suffix in (OLD,) if self.target_name else (ASIDE, OLD):
+                left = _get(self._client, name + suffix)
+                if left is not None:
+                    n = left.count()
+                    self._client.delete_collection(left.name)
+                    self.notes.append(_dropped(left.name, n))
         except StoreError:
             raise
         except Exception as e:
@@ -608,8 +613,9 @@ def _open_aside(client, settings: Settings, location: str, embedder_id: str | No
 
 
 def _dropped(name: str, n: int) -> str:
-    return (f"removed '{name}' ({n} chunks), left by a kb ingest --rebuild that was stopped before it "
-            "finished; the knowledge base itself was not affected")
+    what = "the store it replaced" if name.endswith(OLD) else "what it had filled"
+    return (f"removed '{name}' ({n} chunks): {what}, left by a kb ingest --rebuild that was stopped before "
+            "it finished; the knowledge base itself was not affected")
 
 
 def _wait_for_swap(client, name: str):

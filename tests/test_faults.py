@@ -238,24 +238,26 @@ def test_crash_between_the_swap_renames_is_undone_by_the_next_ingest(course, cle
     _kept(course, clean)
 
 
-def _left_by_a_killed_rebuild(root: Path) -> None:
-    """What a SIGKILLed ``kb ingest --rebuild`` leaves: a half-filled collection beside the store."""
+def _left_by_a_killed_rebuild(root: Path, suffix: str) -> None:
+    """What a SIGKILLed ``kb ingest --rebuild`` leaves beside the store: the collection it was filling
+    (``__rebuild``), or, killed after the swap's renames, the one it replaced (``__old``)."""
     import chromadb
 
     client = chromadb.PersistentClient(path=str(root / ".kb" / "chroma"))
-    aside = client.create_collection("course" + ASIDE, configuration={"hnsw": {"space": "cosine"}},
-                                     embedding_function=None)
-    aside.add(ids=["half"], documents=["meio"], embeddings=[[0.1] * 512], metadatas=[{"source": "course/aula1.md"}])
+    left = client.create_collection("course" + suffix, configuration={"hnsw": {"space": "cosine"}},
+                                    embedding_function=None)
+    left.add(ids=["half"], documents=["meio"], embeddings=[[0.1] * 512], metadatas=[{"source": "course/aula1.md"}])
 
 
+@pytest.mark.parametrize("suffix", [ASIDE, OLD])
 @pytest.mark.parametrize("args", [["ingest", "course"], ["ingest", "--rebuild", "course/aula2.txt"]])
-def test_killed_rebuild_leftover_is_removed_by_the_next_ingest_which_says_so(course, clean, args):
+def test_killed_rebuild_leftover_is_removed_by_the_next_ingest_which_says_so(course, clean, args, suffix):
     import chromadb
 
-    _left_by_a_killed_rebuild(course)
+    _left_by_a_killed_rebuild(course, suffix)
     r = kb(args)
     assert r.exit_code == 0, r.said
-    assert f"removed 'course{ASIDE}' (1 chunks), left by a kb ingest --rebuild that was stopped" in r.said
+    assert f"removed 'course{suffix}' (1 chunks)" in r.said and "kb ingest --rebuild that was stopped" in r.said
     names = {c.name for c in chromadb.PersistentClient(path=str(course / ".kb" / "chroma")).list_collections()}
     assert names == {"course"}
     _kept(course, clean)
