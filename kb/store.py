@@ -343,6 +343,8 @@ class ChromaStore:
     def delete(self, ids: Sequence[str]) -> None:
         """See :meth:`Store.delete`; removed in batches of :data:`_ID_BATCH` ids."""
         ids = list(ids)
+        if not ids:
+            return
         step = min(_ID_BATCH, self._batch())
         for i in range(0, len(ids), step):
             self._col.delete(ids=ids[i : i + step])
@@ -360,7 +362,8 @@ class ChromaStore:
             source = self.key_for(source)
         ids: list[str] = []
         metas: list[dict[str, Any]] = []
-        for got in self._pages(["metadatas"], where={"source": source}):  # a page: see _ID_BATCH
+        # page by page: one get() of every row of a 33,000-chunk file fails as one of every id does (_ID_BATCH)
+        for got in self._pages(["metadatas"], where={"source": source}):
             ids.extend(got["ids"])
             metas.extend(got["metadatas"])
         if not ids:
