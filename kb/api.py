@@ -162,6 +162,8 @@ class KB:
                              f"v{CHUNKING_VERSION}): every source was read and embedded again into a new "
                              "store, which replaced the old one only once complete")
             ws = open_workspace(self.settings, embedder, create=True, rebuild=rebuild)
+            ws.store.drop_unfinished_rebuild()
+            notes.extend(ws.store.notes)
             report = (run_rebuild if rebuild else run_ingest)(
                 files, ws.store, ws.embedder, prune=prune, prune_empty=prune_empty, max_mb=max_mb, progress=progress)
             if not (rebuild or report.interrupted):

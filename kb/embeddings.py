@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Sequence
 
-from .errors import BackendError
+from .errors import BackendError, StoreError, disk_full, read_only
 from .records import content_hash
 
 if TYPE_CHECKING:  # numpy is cheap, but keep the CLI's import graph minimal
@@ -314,10 +314,8 @@ class CachedEmbedder:
     def __init__(self, inner: Embedder, path: Path) -> None:
         self.inner = inner
         self.id = inner.id
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS vec (model TEXT, hash TEXT, v BLOB, PRIMARY KEY (model, hash))")
+        self._path = path
+        self._db = _open_cache(path)
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -338,10 +336,14 @@ class CachedEmbedder:
         keys = [content_hash(t) for t in texts]
         found: dict[str, bytes] = {}
         with self._lock:
-            for i in range(0, len(keys), _LOOKUP_BATCH):
-                part = keys[i : i + _LOOKUP_BATCH]
-                q = f"SELECT hash, v FROM vec WHERE model=? AND hash IN ({','.join('?' * len(part))})"
-                found.update(self._db.execute(q, [self.id, *part]).fetchall())
+            try:
+                for i in range(0, len(keys), _LOOKUP_BATCH):
+                    part = keys[i : i + _LOOKUP_BATCH]
+                    q = f"SELECT hash, v FROM vec WHERE model=? AND hash IN ({','.join('?' * len(part))})"
+                    found.update(self._db.execute(q, [self.id, *part]).fetchall())
+            except sqlite3.DatabaseError as e:
+                self._failed(e)
+                found = {}
         missing = [i for i, k in enumerate(keys) if k not in found]
         self.hits += len(keys) - len(missing)
         self.misses += len(missing)
@@ -353,9 +355,84 @@ class CachedEmbedder:
             vecs = self.inner.embed_documents([texts[i] for i in missing])
             for j, i in enumerate(missing):
                 out[i] = vecs[j]
-            with self._lock, self._db:
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO vec VALUES (?,?,?)",
-                    [(self.id, keys[i], vecs[j].astype(np.float32).tobytes()) for j, i in enumerate(missing)],
-                )
+            rows = [(self.id, keys[i], vecs[j].astype(np.float32).tobytes()) for j, i in enumerate(missing)]
+            with self._lock:
+                try:
+                    with self._db:
+                        self._db.executemany("INSERT OR REPLACE INTO vec VALUES (?,?,?)", rows)
+                except sqlite3.DatabaseError as e:
+                    self._failed(e)
         return out
+
+    def _failed(self, e: sqlite3.DatabaseError) -> None:
+        """The cache failed in use. It only saves time: when it became read-only or stayed locked,
+        go on with one in memory; when it is damaged ("database disk image is malformed"), move it
+        aside and start a new one. A full disk is raised (the CLI says so)."""
+        if isinstance(e, sqlite3.OperationalError) and disk_full(e, "") is not None:
+            raise e
+        try:
+            self._db.close()
+        except sqlite3.Error:
+            pass
+        damaged = not isinstance(e, sqlite3.OperationalError)
+        self._db = _open_cache(self._path, set_aside=True) if damaged else _memory_cache()
+
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS vec (model TEXT, hash TEXT, v BLOB, PRIMARY KEY (model, hash))"
+
+
+def _memory_cache() -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    db.execute(_SCHEMA)
+    return db
+
+
+def _open_cache(path: Path, set_aside: bool = False) -> sqlite3.Connection:
+    """The vector cache at ``path``. It only saves time, so what cannot be written is worked around:
+    a read-only workspace gets a cache in memory (search and ask work on a read-only course), and a
+    file that is not a SQLite database (or ``set_aside``: found damaged in use) is moved aside
+    (``embeddings.sqlite.damaged-<time>``) and a new cache started. A ``cache`` that is a file, not a
+    folder, is a StoreError naming the fix."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as e:
+        raise StoreError(f"{path.parent} is a file, not a folder: kb keeps its caches there",
+                         f"move it aside (mv {path.parent} {path.parent}.old) and run the command again; "
+                         "kb rebuilds its caches") from e
+    except OSError as e:
+        if read_only(e, "") is None:
+            raise
+        return _memory_cache()
+    if set_aside and not _set_aside(path):
+        return _memory_cache()
+    for attempt in range(2):
+        db = None
+        try:
+            db = sqlite3.connect(str(path), check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(_SCHEMA)
+            return db
+        except sqlite3.DatabaseError as e:
+            if db is not None:
+                db.close()
+            if isinstance(e, sqlite3.OperationalError):  # cannot open or write it: read-only, locked
+                if disk_full(e, "") is not None:
+                    raise
+                return _memory_cache()
+            # "file is not a database": damaged; keep it for a look, start a new cache
+            if attempt or not _set_aside(path):
+                return _memory_cache()
+    raise AssertionError("unreachable")
+
+
+def _set_aside(path: Path) -> bool:
+    """Move a damaged cache to ``<name>.damaged-<time>`` (its WAL files dropped); False when it cannot be."""
+    import time
+
+    try:
+        path.rename(path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"))
+        for extra in ("-wal", "-shm"):
+            path.with_name(path.name + extra).unlink(missing_ok=True)
+    except OSError:
+        return False
+    return True

@@ -70,3 +70,18 @@ def disk_full(e: BaseException, where: str) -> StoreError | None:
     target = getattr(e, "filename", None) or where
     return StoreError(f"the disk is full: cannot write {target} ({type(e).__name__}: {e})",
                       "free some space, then run the same kb command again: what was written is kept")
+
+
+def read_only(e: BaseException, where: str) -> StoreError | None:
+    """A StoreError for a write refused because the knowledge base at ``where`` is read-only (a
+    read-only mount, or files the user may not write: EROFS, EACCES, EPERM, SQLite's "attempt to
+    write a readonly database"), naming it and the fix; None otherwise. Never "damaged": nothing is."""
+    import errno
+
+    text = str(e)
+    refused = (isinstance(e, OSError) and e.errno in (errno.EROFS, errno.EACCES, errno.EPERM)) \
+        or "readonly database" in text or "Read-only file system" in text or "Permission denied" in text
+    if not refused:
+        return None
+    return StoreError(f"the knowledge base at {where} is read-only: kb cannot write there ({type(e).__name__}: {e})",
+                      f"make it writable (chmod -R u+w {where}), or point --home/KB_HOME at a writable copy")

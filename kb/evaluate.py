@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .errors import InputError
+from .records import source_matcher
 from .search import Retriever
 from .text import fold
 
@@ -194,9 +195,9 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
 
     # coverage of what the quiz was asked to cover
     kb_sources = sorted({r["source"] for r in ws.store.sources()})
-    wanted = [str(x).replace("\\", "/").lstrip("./") for x in (quiz.params.get("sources") or [])] \
-        if isinstance(quiz.params, dict) else []
-    scope = [s for s in kb_sources if not wanted or s in wanted or any(s.endswith("/" + w) for w in wanted)]
+    wanted = [str(x) for x in (quiz.params.get("sources") or [])] if isinstance(quiz.params, dict) else []
+    chosen = source_matcher(wanted, root=getattr(ws.store, "root", None))
+    scope = [s for s in kb_sources if not wanted or chosen(s)]
     used = {c.source for q in qs for c in q.citations}
 
     def section(c) -> tuple[str, str]:

@@ -386,12 +386,15 @@ def _carry(current: ChromaStore, aside: ChromaStore, embedder: Embedder, fresh: 
     n = 0
 
     def flush() -> None:
-        """Write the batch into ``aside``, re-embedding its text first when the embedder changed."""
+        """Write the batch into ``aside``, re-embedding its text first when the embedder changed
+        or the old index lost the vector (the cache skips known passages)."""
         nonlocal batch
-        if not same:  # another embedder: re-embed the stored passages (the cache skips known ones)
-            chunks = [Chunk.from_store(i, t, m) for i, t, m, _ in batch]
+        redo = [k for k, r in enumerate(batch) if not same or r[3] is None]
+        if redo:
+            chunks = [Chunk.from_store(*batch[k][:3]) for k in redo]
             vecs = embedder.embed_documents([index_text(c) for c in chunks])
-            batch = [(i, t, m, np.asarray(v, dtype=np.float32)) for (i, t, m, _), v in zip(batch, vecs, strict=True)]
+            for k, v in zip(redo, vecs, strict=True):
+                batch[k] = (*batch[k][:3], np.asarray(v, dtype=np.float32))
         aside.add_records(batch)
         batch = []
 

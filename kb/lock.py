@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .errors import StoreError, UsageError
+from .errors import StoreError, UsageError, read_only
 
 DEFAULT_WAIT = 600.0  # seconds (KB_LOCK_WAIT's default); set by hand, not measured
 
@@ -59,6 +59,11 @@ def writer_lock(home: Path, on_wait: Callable[[str], None] = lambda _: None,
         except Timeout:
             raise StoreError(f"another kb ingest{holder} is still writing to {home} after {wait:g} s",
                              "wait for it to finish (or stop it), then run the command again") from None
+    except OSError as e:  # (after Timeout, one of them) no lock file can be made: a read-only workspace
+        refused = read_only(e, str(home))
+        if refused is None:
+            raise
+        raise refused from e
     try:
         try:
             info.write_text(str(os.getpid()), encoding="utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable, Sequence
 
 
 def content_hash(*parts: str, n: int = 16) -> str:
@@ -28,6 +28,27 @@ def display_source(source: str, cwd: str | None = None, root: str | None = None)
         return source
     base = (cwd or os.getcwd()).rstrip("/") + "/"
     return path[len(base):] if path.startswith(base) else path
+
+
+def source_matcher(wanted: Sequence[str], cwd: str | None = None, root: str | None = None) -> Callable[[str], bool]:
+    """A test of whether a source, named as :func:`display_source` shows it, is one of the ``wanted``
+    paths a person typed (``--source``). Paths are compared whole, after resolving them (``..``,
+    ``./``, symbolic links, ``~``): each against the working directory ``cwd`` and, when relative,
+    against ``root`` (the folder holding the workspace) too. Never by file name alone: a mistyped
+    ``../x.pdf`` must not pick another ``x.pdf``."""
+    base = cwd or os.getcwd()
+    targets: set[str] = set()
+    for w in wanted:
+        w = os.path.expanduser(w.replace("\\", "/"))
+        targets.add(os.path.realpath(os.path.join(base, w)))
+        if root and not os.path.isabs(w):
+            targets.add(os.path.realpath(os.path.join(root, w)))
+
+    def match(source: str) -> bool:
+        """True when ``source`` is one of the wanted paths."""
+        return os.path.normpath(os.path.join(base, source)) in targets
+
+    return match
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
 from urllib.parse import urlparse
 
 from .config import CHUNKING_VERSION, Settings
-from .errors import MissingStoreError, StoreError, UsageError
+from .errors import MissingStoreError, StoreError, UsageError, read_only
 from .records import Chunk, display_source
 
 if TYPE_CHECKING:
@@ -36,6 +36,11 @@ if TYPE_CHECKING:
 
 _GET_PAGE = 2000  # rows per Chroma get() when reading the whole collection; set by hand, not measured
 _WRITE_BATCH = 500  # rows per Chroma upsert()/delete(); set by hand, not measured
+# Ids named in one Chroma get()/delete(). chromadb puts every id of a call (and every row a get()
+# matches) in one SQL statement: 32,766 of them fail with "too many SQL variables" (SQLite 3.32+;
+# 999 in older builds, as a Chroma server may have), so a 40,000-chunk file could not be ingested.
+# 500 is under both limits and under chromadb's max batch size (5,461 here); not a tuning.
+_ID_BATCH = 500
 _DEFAULT_TIMEOUT_S = "60"  # KB_STORE_TIMEOUT's default, in seconds; set by hand, not measured
 _CONNECT_TIMEOUT_S = 10.0  # at most this long to connect to a Chroma server; set by hand, not measured
 # A reader that finds no collection while a rebuild swaps one in polls this often, this many times
@@ -56,6 +61,9 @@ def backend_failure(e: BaseException, location: str) -> StoreError | None:
     if full:
         return StoreError(f"the disk holding the knowledge base at {location} is full ({text})",
                           "free some space, then run the same kb command again: what was written is kept")
+    refused = read_only(e, location)
+    if refused is not None:  # a read-only mount or files the user may not write: not damaged
+        return refused
     if "Timeout" in type(e).__name__:
         return StoreError(f"the Chroma server at {location} did not answer in time ({text})",
                           "check that the server is running and not stuck, or raise KB_STORE_TIMEOUT (seconds)")
@@ -63,6 +71,12 @@ def backend_failure(e: BaseException, location: str) -> StoreError | None:
         return StoreError(f"lost the connection to the Chroma server at {location} ({text})",
                           "restart the server (chroma run --path DIR --port PORT) and run the same command "
                           "again: what was written is kept and ingest resumes where it stopped")
+    if "Error finding id" in str(e):  # chromadb: a row in SQLite whose vector is not in the index
+        return VectorIndexError(
+            f"the knowledge base at {location} lists chunks its vector index does not hold (chromadb: {e}): "
+            "either a kb ingest is writing right now, or the index files were deleted or damaged",
+            "if no kb ingest is running, rebuild the index from the course files: kb ingest --rebuild "
+            "<course folder> (vectors already computed are reused from the cache)")
     if "Nothing found on disk" in str(e):  # chromadb: a collection whose index is not flushed yet
         return StoreError(f"the knowledge base at {location} is being written for the first time (by a kb ingest "
                           "still running?) and cannot be searched yet",
@@ -71,6 +85,11 @@ def backend_failure(e: BaseException, location: str) -> StoreError | None:
         return StoreError(f"the knowledge base at {location} failed: {text}",
                           "run the command again; if it keeps failing, move the store aside and run kb ingest again")
     return None
+
+
+class VectorIndexError(StoreError):
+    """Chroma's SQLite lists chunks whose vectors its index (the HNSW segment files) does not hold:
+    a write in progress, or segment files deleted or damaged. ``kb ingest --rebuild`` repairs it."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +188,8 @@ class ChromaStore:
         self.location = location
         self.target_name: str | None = None  # set on a rebuild's aside collection: the name it replaces
         self.root: str | None = None  # the folder relative names are relative to (local workspaces)
+        self._max_batch: int | None = None  # the backend's own limit on rows per write, once asked
+        self.notes: list[str] = []  # what opening it cleaned up, for the command's report
 
     def key_for(self, path: os.PathLike[str] | str) -> str:
         """The name a file is stored under: resolved, relative to :attr:`root` when inside it."""
@@ -216,6 +237,29 @@ class ChromaStore:
         if old is not None:
             self._client.delete_collection(name + OLD)
         self.target_name = None
+
+    def drop_unfinished_rebuild(self) -> None:
+        """Drop what a stopped ``kb ingest --rebuild`` left beside this collection and say so in
+        :attr:`notes`: the collection it was filling (its name + ``__rebuild``, never read), and the one
+        it replaced when it stopped just before deleting it (+ ``__old``: the next swap's rename would
+        fail on it). A writer's chore: call it under the writer lock, where no rebuild is running."""
+        name = self.target_name or self._col.name
+        try:
+            if _get(self._client, name) is None:
+                return  # stopped between the swap's renames: _recover_swap puts the old one back first
+            for suffix in (OLD,) if self.target_name else (ASIDE, OLD):
+                left = _get(self._client, name + suffix)
+                if left is not None:
+                    n = left.count()
+                    self._client.delete_collection(left.name)
+                    self.notes.append(_dropped(left.name, n))
+        except StoreError:
+            raise
+        except Exception as e:
+            err = backend_failure(e, self.location)
+            if err is None:
+                raise
+            raise err from e
 
     def discard(self) -> None:
         """Drop this aside collection; the current one stays as it was."""
@@ -274,45 +318,69 @@ class ChromaStore:
         meta.pop("hnsw:space", None)  # not modifiable after creation
         self._col.modify(metadata=meta)
 
+    def _batch(self) -> int:
+        """Rows per write: :data:`_WRITE_BATCH`, or less where the backend says its batches must be
+        smaller (``get_max_batch_size``, asked once)."""
+        if self._max_batch is None:
+            try:
+                self._max_batch = max(1, min(_WRITE_BATCH, int(self._client.get_max_batch_size())))
+            except Exception:  # an older chromadb or a server that does not say: keep ours
+                self._max_batch = _WRITE_BATCH
+        return self._max_batch
+
     def upsert(self, chunks: Sequence[Chunk], vectors: np.ndarray, ingested_at: str) -> None:
-        """See :meth:`Store.upsert`; written in batches of :data:`_WRITE_BATCH` rows."""
-        for i in range(0, len(chunks), _WRITE_BATCH):
-            part = chunks[i : i + _WRITE_BATCH]
+        """See :meth:`Store.upsert`; written in batches of :data:`_WRITE_BATCH` rows (at most)."""
+        step = self._batch()
+        for i in range(0, len(chunks), step):
+            part = chunks[i : i + step]
             self._col.upsert(
                 ids=[c.id for c in part],
-                embeddings=vectors[i : i + _WRITE_BATCH],
+                embeddings=vectors[i : i + step],
                 documents=[c.text for c in part],
                 metadatas=[c.to_metadata(ingested_at) for c in part],
             )
 
     def delete(self, ids: Sequence[str]) -> None:
-        """See :meth:`Store.delete`; removed in batches of :data:`_WRITE_BATCH` ids."""
+        """See :meth:`Store.delete`; removed in batches of :data:`_ID_BATCH` ids."""
         ids = list(ids)
-        for i in range(0, len(ids), _WRITE_BATCH):
-            self._col.delete(ids=ids[i : i + _WRITE_BATCH])
+        if not ids:
+            return
+        step = min(_ID_BATCH, self._batch())
+        for i in range(0, len(ids), step):
+            self._col.delete(ids=ids[i : i + step])
+
+    def _get_ids(self, ids: Sequence[str], include: list[str]) -> Iterator[dict[str, Any]]:
+        """Chroma get() of these ids (duplicates dropped), :data:`_ID_BATCH` ids per call."""
+        unique = list(dict.fromkeys(ids))
+        for i in range(0, len(unique), _ID_BATCH):
+            yield self._col.get(ids=unique[i : i + _ID_BATCH], include=include)
 
     def source_state(self, source: str, *, raw: bool = False) -> SourceState | None:
         """What the store holds of ``source`` (a path, relative to the cwd or absolute; ``raw``:
         a name exactly as stored)."""
         if not raw:
             source = self.key_for(source)
-        got = self._col.get(where={"source": source}, include=["metadatas"])
-        if not got["ids"]:
+        ids: list[str] = []
+        metas: list[dict[str, Any]] = []
+        # page by page: one get() of every row of a 33,000-chunk file fails as one of every id does (_ID_BATCH)
+        for got in self._pages(["metadatas"], where={"source": source}):
+            ids.extend(got["ids"])
+            metas.extend(got["metadatas"])
+        if not ids:
             return None
-        metas = got["metadatas"]
         return SourceState(
             source=source,
             source_hash=metas[0].get("source_hash", ""),
             kind=metas[0].get("kind", ""),
-            ids=tuple(got["ids"]),
+            ids=tuple(ids),
             hashes=frozenset(m.get("source_hash", "") for m in metas),
             expected=int(metas[0].get("n_in_source", -1)),
         )
 
-    def _pages(self, include: list[str]) -> Iterator[dict[str, Any]]:
+    def _pages(self, include: list[str], where: dict | None = None) -> Iterator[dict[str, Any]]:
         offset = 0
         while True:
-            got = self._col.get(include=include, limit=_GET_PAGE, offset=offset)
+            got = self._col.get(include=include, where=where, limit=_GET_PAGE, offset=offset)
             if not got["ids"]:
                 return
             yield got
@@ -335,35 +403,42 @@ class ChromaStore:
                 yield Chunk.from_store(id_, doc, meta, cwd, self.root)
 
     def all_records(self) -> Iterator[tuple[str, str, dict[str, Any], Any]]:
-        """(id, text, metadata as stored, vector) for every chunk: what a rebuild carries over."""
-        for got in self._pages(["metadatas", "documents", "embeddings"]):
-            yield from zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"], strict=True)
+        """(id, text, metadata as stored, vector) for every chunk: what a rebuild carries over. The
+        vector is None where the index cannot give it (:class:`VectorIndexError`: its files deleted or
+        damaged), for the rebuild to embed the text again: that is how ``--rebuild`` repairs it."""
+        for got in self._pages(["metadatas", "documents"]):
+            try:
+                vectors = self.get_vectors(got["ids"])
+            except VectorIndexError:
+                vectors = {}
+            for id_, doc, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
+                yield id_, doc, meta, vectors.get(id_)
 
     def add_records(self, records: Sequence[tuple[str, str, dict[str, Any], Any]]) -> None:
         """Write rows exactly as :meth:`all_records` gives them (vectors included): a rebuild's carry-over."""
-        for i in range(0, len(records), _WRITE_BATCH):
-            part = records[i : i + _WRITE_BATCH]
+        step = self._batch()
+        for i in range(0, len(records), step):
+            part = records[i : i + step]
             self._col.upsert(ids=[r[0] for r in part], documents=[r[1] for r in part],
                              metadatas=[r[2] for r in part], embeddings=[r[3] for r in part])
 
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         """See :meth:`Store.get`."""
-        if not ids:
-            return []
-        got = self._col.get(ids=list(dict.fromkeys(ids)), include=["metadatas", "documents"])
         cwd = os.getcwd()
-        rows = zip(got["ids"], got["documents"], got["metadatas"], strict=True)
-        by_id = {i: Chunk.from_store(i, d, m, cwd, self.root) for i, d, m in rows}
+        by_id = {}
+        for got in self._get_ids(ids, ["metadatas", "documents"]):
+            for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
+                by_id[i] = Chunk.from_store(i, d, m, cwd, self.root)
         return [by_id[i] for i in ids if i in by_id]
 
     def get_vectors(self, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """The stored vector of each of these ids that is present (float32), so ingest can reuse it."""
         import numpy as np
 
-        if not ids:
-            return {}
-        got = self._col.get(ids=list(dict.fromkeys(ids)), include=["embeddings"])
-        return {i: np.asarray(v, dtype=np.float32) for i, v in zip(got["ids"], got["embeddings"], strict=True)}
+        out: dict[str, np.ndarray] = {}
+        for got in self._get_ids(ids, ["embeddings"]):
+            out.update((i, np.asarray(v, dtype=np.float32)) for i, v in zip(got["ids"], got["embeddings"], strict=True))
+        return out
 
     def query(self, vector: np.ndarray, n: int, where: dict | None = None) -> list[tuple[str, float]]:
         """See :meth:`Store.query`; Chroma's cosine distance is turned into similarity (1 - distance)."""
@@ -474,6 +549,9 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
         err = backend_failure(e, str(path))
         if err and "full" in err.message:
             raise err from e
+        refused = read_only(e, str(settings.home))
+        if refused is not None:
+            raise refused from e
         raise StoreError(f"cannot open the knowledge base at {path} ({type(e).__name__}: {e})",
                          "check permissions, or move it aside and run kb ingest again") from e
 
@@ -519,8 +597,10 @@ def _open_aside(client, settings: Settings, location: str, embedder_id: str | No
                 dim: int | None) -> ChromaStore:
     """A fresh collection beside the current one, for a rebuild (any unfinished one dropped)."""
     name = settings.collection
-    if _get(client, name + ASIDE) is not None:
-        client.delete_collection(name + ASIDE)  # a rebuild that did not finish
+    left = _get(client, name + ASIDE)
+    if left is not None:  # a rebuild that did not finish
+        n = left.count()
+        client.delete_collection(name + ASIDE)
     col = client.create_collection(
         name + ASIDE,
         metadata={"kb_embedder": embedder_id, "kb_dim": dim, "kb_chunking": CHUNKING_VERSION, "kb_revision": 0},
@@ -530,7 +610,15 @@ def _open_aside(client, settings: Settings, location: str, embedder_id: str | No
     store = ChromaStore(client, col, location)
     store.target_name = name
     store.root = _root(settings)
+    if left is not None:
+        store.notes.append(_dropped(name + ASIDE, n))
     return store
+
+
+def _dropped(name: str, n: int) -> str:
+    what = "the store it replaced" if name.endswith(OLD) else "what it had filled"
+    return (f"removed '{name}' ({n} chunks): {what}, left by a kb ingest --rebuild that was stopped before "
+            "it finished; the knowledge base itself was not affected")
 
 
 def _wait_for_swap(client, name: str):

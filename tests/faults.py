@@ -3,6 +3,7 @@ snapshots of what a store holds, a real Chroma server, and processes seen throug
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -302,30 +303,47 @@ def names(text: str) -> set[str]:
     return set(re.findall(r"[\w.-]+\.(?:md|txt|vtt|srt|pdf|json|csv|sqlite)", text))
 
 
-@contextmanager
-def read_only(folder: Path) -> Iterator[None]:
-    """``folder`` and everything in it read-only for the block: permissions taken away (a normal
-    user), or a read-only bind mount over it (root, whom permissions do not stop); skips the test
-    where neither is possible."""
+class TinyEmbedder:
+    """A 4-d embedder made of each text's hash: for cases about the store, where tens of thousands of
+    chunks through the real model (1.7 ms each) would be the whole cost of the test."""
+
+    id = "test:tiny"
+    dim = 4
+
+    def embed_documents(self, texts):
+        import hashlib
+
+        import numpy as np
+
+        rows = [np.frombuffer(hashlib.sha256(t.encode()).digest()[:16], dtype=np.uint32) for t in texts]
+        return (np.array(rows, dtype=np.float64).reshape(-1, 4) + 1.0).astype(np.float32)
+
+    embed_queries = embed_documents
+
+
+@contextlib.contextmanager
+def read_only(folder: Path):
+    """``folder`` read-only for this process while the block runs: a read-only bind mount as root
+    (root writes whatever the permissions say; EROFS), else every file and folder chmod a-w (EACCES).
+    Skips the test where neither can be done."""
     import pytest
 
     if os.geteuid() != 0:
-        paths = [folder, *folder.rglob("*")]
-        modes = {p: p.stat().st_mode for p in paths}
-        for p in paths:
+        modes = {p: p.stat().st_mode for p in [folder, *folder.rglob("*")]}
+        for p in modes:
             p.chmod(modes[p] & ~0o222)
         try:
-            yield
+            yield folder
         finally:
-            for p in reversed(paths):
-                p.chmod(modes[p])
+            for p, mode in modes.items():
+                p.chmod(mode)
         return
-    bind = subprocess.run(["mount", "--bind", str(folder), str(folder)], capture_output=True)
-    if bind.returncode != 0:
-        pytest.skip("cannot make a read-only folder here (root, and no mount)")
+    f = str(folder)
+    if subprocess.run(["mount", "--bind", f, f], capture_output=True).returncode != 0:
+        pytest.skip("cannot bind-mount a folder read-only here")
     try:
-        if subprocess.run(["mount", "-o", "remount,bind,ro", str(folder)], capture_output=True).returncode != 0:
+        if subprocess.run(["mount", "-o", "remount,ro,bind", f], capture_output=True).returncode != 0:
             pytest.skip("cannot remount a folder read-only here")
-        yield
+        yield folder
     finally:
-        subprocess.run(["umount", "-l", str(folder)], capture_output=True)  # lazy: an open handle must not keep it
+        subprocess.run(["umount", "-l", f], capture_output=True)

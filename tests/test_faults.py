@@ -237,6 +237,32 @@ def test_crash_between_the_swap_renames_is_undone_by_the_next_ingest(course, cle
     _kept(course, clean)
 
 
+def _left_by_a_killed_rebuild(root: Path, suffix: str) -> None:
+    """What a SIGKILLed ``kb ingest --rebuild`` leaves beside the store: the collection it was filling
+    (``__rebuild``), or, killed after the swap's renames, the one it replaced (``__old``)."""
+    import chromadb
+
+    client = chromadb.PersistentClient(path=str(root / ".kb" / "chroma"))
+    left = client.create_collection("course" + suffix, configuration={"hnsw": {"space": "cosine"}},
+                                    embedding_function=None)
+    left.add(ids=["half"], documents=["meio"], embeddings=[[0.1] * 512], metadatas=[{"source": "course/aula1.md"}])
+
+
+@pytest.mark.parametrize("suffix", [ASIDE, OLD])
+@pytest.mark.parametrize("args", [["ingest", "course"], ["ingest", "--rebuild", "course/aula2.txt"]])
+def test_killed_rebuild_leftover_is_removed_by_the_next_ingest_which_says_so(course, clean, args, suffix):
+    import chromadb
+
+    _left_by_a_killed_rebuild(course, suffix)
+    r = kb(args)
+    assert r.exit_code == 0, r.said
+    assert f"removed 'course{suffix}' (1 chunks)" in r.said and "kb ingest --rebuild that was stopped" in r.said
+    names = {c.name for c in chromadb.PersistentClient(path=str(course / ".kb" / "chroma")).list_collections()}
+    assert names == {"course"}
+    _kept(course, clean)
+    assert "removed" not in kb(["ingest", "course"]).said.split("|")[0]  # said once, not every time
+
+
 def test_rebuild_after_a_chunker_change_rereads_every_source(course, clean):
     import chromadb
 
@@ -252,6 +278,46 @@ def test_rebuild_after_a_chunker_change_rereads_every_source(course, clean):
     assert "3 added" in r.said  # the other two were read again, not carried over
     _kept(course, clean)
     assert kb(["search", "memória"]).exit_code == 0
+
+
+def _sections(path: Path, n: int, word: str = "dados") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"# Seção {i}\n\nTexto curto da seção {i} sobre {word}.\n\n" for i in range(n)),
+                    encoding="utf-8")
+    return path
+
+
+def test_deleted_hnsw_segment_is_named_and_repaired_by_rebuild(tmp_path):
+    """Chroma keeps vectors in its HNSW segment files once a collection passes its sync threshold
+    (1,000 rows): with those files deleted every read of vectors failed with "Error finding id",
+    and --rebuild too (it read the old vectors to carry the other sources over)."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    from kb.store import open_store
+
+    from .faults import TinyEmbedder
+
+    home = tmp_path / ".kb"
+    big = _sections(tmp_path / "course" / "big.md", 1500)
+    _sections(tmp_path / "extra" / "other.md", 20, "redes")
+    store = open_store(Settings(home=home), TinyEmbedder.id, TinyEmbedder.dim, create=True)
+    assert not ingest([tmp_path / "course", tmp_path / "extra"], store, TinyEmbedder()).failed
+    segments = [d for d in (home / "chroma").iterdir() if d.is_dir()]
+    assert segments
+    for d in segments:
+        shutil.rmtree(d)
+    SharedSystemClient.clear_system_cache()  # what a new kb process sees
+    big.write_text(big.read_text(encoding="utf-8") + "# Fim\n\nUma seção nova.\n", encoding="utf-8")
+    store = open_store(Settings(home=home))
+    with pytest.raises(StoreError) as e:
+        ingest([tmp_path / "course"], store, TinyEmbedder())
+    assert "vector index does not hold" in e.value.message and "kb ingest --rebuild" in e.value.hint
+    aside = open_store(Settings(home=home), TinyEmbedder.id, TinyEmbedder.dim, create=True, rebuild=True)
+    report = rebuild([tmp_path / "course"], aside, TinyEmbedder())
+    assert report.rebuild == "applied" and report.carried == 20  # other.md carried, its text embedded again
+    store = open_store(Settings(home=home))
+    ids = [i for i, _ in store.all_metadata()]
+    assert len(ids) == 1521 and len(store.get_vectors(ids)) == 1521
 
 
 def test_full_rebuild_reproduces_a_clean_store(course, clean):
@@ -535,6 +601,42 @@ def test_huge_single_line_file_shows_progress_within_the_file(tmp_path):
     n = report.files[0].chunks
     assert n > 256 and seen and seen[-1] == (n, n)  # progress moved inside the one file
     assert all(len(c.text) <= 1100 for c in ws.store.all_chunks())
+
+
+def test_too_many_sql_variables_reading_ids_of_a_big_file(course, clean):
+    """Chroma puts every id of one get() in one SQL statement: 32,766 ids (a 40,000-section file's
+    chunks, or a search index over a big store) failed with "too many SQL variables"."""
+    from kb.store import open_store
+
+    store = open_store(Settings(home=course / ".kb"))
+    ids = [f"absent{i}" for i in range(40000)] + sorted(clean["course/aula1.md"])
+    assert set(store.get_vectors(ids)) == set(clean["course/aula1.md"])
+    assert {c.id for c in store.get(ids)} == set(clean["course/aula1.md"])
+    store.delete([f"absent{i}" for i in range(40000)])
+    _kept(course, clean)
+
+
+@pytest.mark.slow
+def test_too_many_sql_variables_one_file_of_33000_sections_does_not_stop_the_ingest(tmp_path):
+    """A Markdown file of 33,000 sections (33,000 chunks, over SQLite's 32,766 variables): the file and
+    the one after it are ingested, and what the next run reads of the file is read page by page, not in one
+    get() of every chunk of it."""
+    from kb.store import open_store
+
+    from .faults import TinyEmbedder
+
+    (tmp_path / "course").mkdir()
+    with open(tmp_path / "course" / "a_big.md", "w", encoding="utf-8") as f:
+        for i in range(33000):
+            f.write(f"# Seção {i}\n\nTexto curto da seção {i} sobre dados.\n\n")
+    (tmp_path / "course" / "b_after.md").write_text("# Depois\n\nO arquivo depois do grande.\n", encoding="utf-8")
+    store = open_store(Settings(home=tmp_path / ".kb"), TinyEmbedder.id, TinyEmbedder.dim, create=True)
+    report = ingest([tmp_path / "course"], store, TinyEmbedder())
+    assert [(f.source.rsplit("/", 1)[-1], f.status) for f in report.files] == [("a_big.md", "added"),
+                                                                               ("b_after.md", "added")]
+    assert report.files[0].chunks > 32766 and store.count() == report.files[0].chunks + 1
+    state = store.source_state(tmp_path / "course" / "a_big.md")  # what the next run reads of it
+    assert state is not None and state.complete and len(state.ids) == report.files[0].chunks
 
 
 # --------------------------------------------------------------------------- Chroma server
@@ -852,6 +954,118 @@ def test_one_bad_quiz_is_skipped_by_study(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.stderr
     assert "skipped quizzes/bad.json" in r.said
     assert "O que o GIL impede?" in r.stdout
+
+
+# --------------------------------------------------------------------------- --source paths
+
+def _chosen(root: Path, *sources: str) -> set[str]:
+    from kb.writing.generate import GenerationRequest, choose_passages
+
+    ws = open_workspace(Settings(home=root / ".kb"))
+    return {c.source for c in choose_passages(ws, GenerationRequest(n=2, sources=sources), list(ws.store.all_chunks()))}
+
+
+def test_source_given_as_an_absolute_path_is_found(course):
+    assert _chosen(course, str(course / "course" / "aula1.md")) == {"course/aula1.md"}
+
+
+def test_source_given_through_dot_dot_is_found(course):
+    assert _chosen(course, "./course/../course/aula1.md") == {"course/aula1.md"}
+    assert _chosen(course, "course/./aula2.txt", "./course/aula3.vtt") == {"course/aula2.txt", "course/aula3.vtt"}
+
+
+def test_source_relative_to_the_workspace_folder_is_found_from_elsewhere(course, monkeypatch):
+    (course / "other").mkdir()
+    monkeypatch.chdir(course / "other")
+    assert _chosen(course, "course/aula2.txt") == {str(course / "course" / "aula2.txt")}
+    assert _chosen(course, "../course/aula2.txt") == {str(course / "course" / "aula2.txt")}
+
+
+def test_source_that_does_not_exist_never_picks_another_file_of_the_same_name(course):
+    for wrong in ("../aula1.md", "aula1.md", "outro/aula1.md"):
+        r = kb(["quiz", "generate", "--offline", "-n", "2", "--source", wrong])
+        assert r.exit_code == ExitCode.USAGE, (wrong, r.said)
+        assert f"--source {wrong}: not in the knowledge base" in r.said
+        assert "did you mean --source course/aula1.md?" in r.said
+    assert not (course / "quizzes").exists()
+
+
+# --------------------------------------------------------------------------- read-only workspace, caches
+
+def test_read_only_kb_home_search_and_ask_answer_from_the_cached_index(course):
+    from .faults import read_only
+
+    with read_only(course / ".kb"):
+        r = kb(["search", "memória da GPU", "--json"])
+        assert r.exit_code == 0, r.said
+        assert any(h["source"] == "course/aula1.md" for h in json.loads(r.stdout)["hits"])
+        r = kb(["ask", "--offline", "Como limitar a memória da GPU?"])
+        assert r.exit_code == 0, r.said
+
+
+def test_read_only_kb_home_without_a_cached_index_is_reported_read_only(course):
+    from .faults import read_only
+
+    for index in (course / ".kb" / "cache").glob("index-*.pkl"):
+        index.unlink()
+    with read_only(course / ".kb"):
+        for args in (["search", "memória da GPU"], ["ask", "--offline", "Como limitar a memória?"], ["sources"]):
+            r = kb(args)
+            assert r.exit_code == ExitCode.STORE, (args, r.said)
+            assert "the knowledge base at .kb is read-only" in r.said and "chmod -R u+w .kb" in r.said, r.said
+            assert "damaged" not in r.said and "Traceback" not in r.stderr
+
+
+def test_read_only_kb_home_ingest_is_exit_4_and_changes_nothing(course, clean):
+    from .faults import read_only
+
+    (course / "course" / "aula4.md").write_text("# Nova\n\nUma aula nova sobre filas de dados.\n", encoding="utf-8")
+    with read_only(course / ".kb"):
+        for args in (["ingest", "course"], ["ingest", "--rebuild", "course"]):
+            r = kb(args)
+            assert r.exit_code == ExitCode.STORE, (args, r.said)
+            assert "the knowledge base at .kb is read-only" in r.said and "--home/KB_HOME" in r.said
+            assert "damaged" not in r.said
+            assert r.exception is None or isinstance(r.exception, SystemExit)  # no traceback
+    _kept(course, clean)
+
+
+def test_read_only_cache_folder_study_still_grades_and_saves(course):
+    from .faults import read_only
+
+    _quiz(course / "quizzes" / "q.json")
+    with read_only(course / ".kb" / "cache"):
+        r = kb(["study", "--offline", "--new", "1"], input="Que threads executem bytecode em paralelo\n\n:q\n")
+    assert r.exit_code == 0, (r.said, r.exception)
+    assert "1 answered" in r.said or "1 answered" in r.stdout
+
+
+@pytest.mark.parametrize("damage", ["not_a_database", "damaged_pages"])
+def test_damaged_embedding_cache_is_moved_aside_and_rebuilt(course, clean, damage):
+    cache = course / ".kb" / "cache" / "embeddings.sqlite"
+    if damage == "not_a_database":
+        cache.write_bytes(b"not a database " * 500)  # a bad copy
+    else:
+        _damage(cache)  # a failing disk: the header reads, the rows do not ("database disk image is malformed")
+    assert kb(["search", "memória da GPU"]).exit_code == 0
+    (course / "course" / "aula2.txt").write_text(
+        (course / "course" / "aula2.txt").read_text(encoding="utf-8") + "\nMais uma frase.\n", encoding="utf-8")
+    r = kb(["ingest", "course"])
+    assert r.exit_code == 0, r.said
+    assert "1 updated" in r.said
+    assert [p.name[:len("embeddings.sqlite.damaged-")] for p in cache.parent.glob("embeddings.sqlite.damaged-*")] \
+        == ["embeddings.sqlite.damaged-"]
+    assert sqlite3.connect(cache).execute("SELECT count(*) FROM vec").fetchone()[0] > 0  # a new, working cache
+
+
+def test_cache_folder_replaced_by_a_file_is_named_with_the_fix(course, clean):
+    shutil.rmtree(course / ".kb" / "cache")
+    (course / ".kb" / "cache").write_text("not a folder")
+    for args in (["search", "memória da GPU"], ["ingest", "course"]):
+        r = kb(args)
+        assert r.exit_code == ExitCode.STORE, (args, r.said)
+        assert ".kb/cache is a file, not a folder" in r.said and "mv .kb/cache .kb/cache.old" in r.said
+    _kept(course, clean)
 
 
 # --------------------------------------------------------------------------- study database

@@ -13,6 +13,7 @@ it writes fewer and the report's notes say why. Multiple-choice correct position
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 from ..errors import UsageError
 from ..quiz import DIFFICULTIES, LANGS, TYPES, Citation, Question, Quiz
-from ..records import Chunk
+from ..records import Chunk, source_matcher
 from ..text import STOPWORDS, fold, words
 
 if TYPE_CHECKING:
@@ -683,11 +684,14 @@ def choose_passages(ws, request: GenerationRequest, course_chunks: Sequence[Chun
     that are really about it (see :data:`TOPIC_FLOOR`); an off-course topic is an error."""
     chunks = sorted(course_chunks, key=lambda c: (c.source, c.ordinal))
     if request.sources:
-        wanted = {s.replace("\\", "/").lstrip("./") for s in request.sources}
-        chunks = [c for c in chunks if c.source in wanted or any(c.source.endswith("/" + w) for w in wanted)]
+        wanted = source_matcher(request.sources, root=getattr(ws.store, "root", None))
+        everything, chunks = chunks, [c for c in chunks if wanted(c.source)]
         if not chunks:
+            names = {os.path.basename(s.replace("\\", "/")) for s in request.sources}
+            near = sorted({c.source for c in everything if os.path.basename(c.source) in names})
             raise UsageError(f"--source {', '.join(request.sources)}: not in the knowledge base",
-                             "check kb sources for the exact paths, or ingest the file first")
+                             (f"did you mean --source {' / '.join(near)}? " if near else "")
+                             + "check kb sources for the exact paths, or ingest the file first")
     if request.topic:
         allowed = {c.id for c in chunks}
         hits = ws.retriever.search(request.topic, k=max(12, 2 * request.n))
