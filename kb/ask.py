@@ -52,13 +52,15 @@ def ask(ws, question: str, k: int = 5, client=None) -> Answer:
     """Answer `question` from the `k` best passages of the workspace's store: an extractive
     answer of whole cited sentences offline, or an LLM's cited synthesis when `client` is given.
     Nothing relevant found → the "course does not seem to contain" answer, found=False."""
+    if client is None:  # offline: the unit of the course that answers the question's kind (kb.answering)
+        from .answering import answer_offline
+
+        return answer_offline(ws.retriever, ws.embedder, question, k=k)
     hits = ws.retriever.search(question, k=k)
     lang = detect_language(question)
     if not hits:
         return Answer(question, NOT_FOUND[lang], [], False, "extractive")
-    if client is not None:
-        return _ask_llm(client, question, hits, lang)
-    return _extractive(ws.embedder, question, hits, lang)
+    return _ask_llm(client, question, hits, lang)
 
 
 def answer_candidates(hits: list[Hit]) -> list[tuple[int, str, str]]:
