@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from .records import Chunk, Hit
 from .search import lexical_tokens
-from .text import fold, sentences, words
+from .text import fold, fold_word, sentences, words
 
 KINDS = ("difference", "how", "why", "list", "what", "other")
 
@@ -54,6 +54,10 @@ MIN_SIMILARITY = 0.42  # USE-m3 cosine of the unit to the question
 EMBEDDED_UNITS = 16  # units embedded per question, the best by words; set by hand for a cold ask under 1 s
 EMBEDDED_CHARS = 240  # of each unit: its label and first lines say what it is about
 LIST_HEADING_SHARE = 0.6  # a "which / list" question whose subject the page's heading names gets the page's list
+WHOLE_WORD_LETTERS = 7  # longer words also match whole (see _term_list)
+WHOLE_WORD_IDF = 1.0  # a whole word weighs its stem's idf plus this
+LANGUAGE_BONUS = 0.05  # a page in the question's language, between pages equal otherwise
+BM25_CANDIDATES = 12  # passages BM25 alone ranks best, added to the candidates (short questions embed poorly)
 MAX_UNIT_LINES = 12  # a unit longer than this is cut after its 12th line (with "…")
 
 _DEFINITION = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|idea|ideia|concepto|conceito|es una?|[eé] uma?|"
@@ -62,6 +66,8 @@ _CAUSE = re.compile(r"\b(porque|por eso|por isso|motivo|raz[oó]n|raz[aã]o|prob
                     r"desvantagem|evita|permite|ahorra|economiza|mejora|melhora|debido|devido|causa|para que|"
                     r"objetivo|consecuencia|consequ[eê]ncia|debilidad|debilidade|inconveniente|limitaci[oó]n|limita[cç][aã]o|"
                     r"riesgo|risco|peligro|perigo|necesario|necess[aá]rio|importa)\b|->", re.I)
+_STEPS = re.compile(r"\b(procedimiento|procedimento|pasos|passos|etapas|uso|flujo|fluxo|receta|receita|c[oó]mo|"
+                    r"instrucciones|instru[cç][oõ]es|steps)\b", re.I)
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪\-*]|\d{1,2}[.)])\s+")
 
 
@@ -94,9 +100,21 @@ def question_kind(question: str) -> str:
 
 
 def _subject_tokens(question: str) -> list[str]:
-    """The question's lexical tokens (prefix stems) without the words that only say what kind of answer is wanted."""
+    """The question's terms (:func:`_terms`) without the words that only say what kind of answer is wanted."""
     keep = " ".join(w for w in words(question) if fold(w) not in _CUE_WORDS)
-    return list(dict.fromkeys(lexical_tokens(keep)))
+    return list(dict.fromkeys(_term_list(keep)))
+
+
+def _term_list(text: str) -> list[str]:
+    """The lexical index's tokens (5-letter prefix stems) and, for words longer than 7 letters, the whole
+    word marked with "=": "ReduceLROnPlateau" is more than its stem "reduc", which "reducen" shares."""
+    out = lexical_tokens(text)
+    out += ["=" + fold_word(w) for w in words(text) if len(w) > WHOLE_WORD_LETTERS]
+    return out
+
+
+def _terms(text: str) -> set[str]:
+    return set(_term_list(text))
 
 
 def _sides(question: str) -> tuple[list[str], list[str]] | None:
@@ -156,11 +174,29 @@ def whole_pages(index_chunks: list[Chunk], hits: list[Hit]) -> list[tuple[Hit, l
         seen.add(k)
         prose = [c for c in same[k] if not c.is_code] or [h.chunk]
         code = [c for c in same[k] if c.is_code]
-        merged = replace(h.chunk, text=_merge(prose), id="") if len(prose) > 1 or prose[0] is not h.chunk else h.chunk
-        if h.chunk.is_code and prose == [h.chunk]:
-            merged = h.chunk
+        prose.sort(key=lambda c: c.ordinal)
+        merged = replace(prose[0], text=_merge(prose), id="") if len(prose) > 1 else prose[0]
         out.append((Hit(merged, h.score, h.rank), sorted(code, key=lambda c: c.ordinal)))
     return out
+
+
+def candidates(index, question: str, qv) -> list[Hit]:
+    """The passages worth reading for a question: the hybrid ranking's best (kb.search's fusion) and
+    BM25's best, which finds what a short question ("¿Qué es LoRA?") names but embeds poorly; each
+    with its hybrid score, best first."""
+    import numpy as np
+
+    from .search import LEXICAL_WEIGHT as FUSION_WEIGHT
+    from .search import _top
+
+    if not index.chunks:
+        return []
+    cos = index.vectors @ qv
+    lex = index.lexical.scores(question)
+    fused = (np.maximum(cos, 0.0) + FUSION_WEIGHT * lex / (float(lex.max()) or 1.0)) / (1 + FUSION_WEIGHT)
+    picked = list(_top(fused, CANDIDATES)) + [j for j in _top(lex, BM25_CANDIDATES) if lex[j] > 0]
+    order = sorted(dict.fromkeys(int(j) for j in picked), key=lambda j: -fused[j])
+    return [Hit(index.chunks[j], float(fused[j]), r) for r, j in enumerate(order, start=1)]
 
 
 def units(page: int, chunk: Chunk) -> list[Unit]:
@@ -197,12 +233,14 @@ def _kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) 
     """How well a unit's shape suits the kind of question (0–1)."""
     first = re.sub(_BULLET, "", unit.lines[0])
     if kind == "what":
-        head = set(lexical_tokens(first.split(":")[0])) if ":" in first else set()
+        head = _terms((first.split(":")[0])) if ":" in first else set()
         return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
+    if kind == "how" and unit.children >= 2 and _STEPS.search(first):
+        return 1.0
     if kind in ("list", "how"):
         if unit.is_code:
             return 0.5 if kind == "how" else 0.0
-        return 1.0 if unit.children >= 2 else (0.5 if first.rstrip().endswith(":") else 0.0)
+        return (1.0 if kind == "list" else 0.75) if unit.children >= 2 else (0.5 if first.rstrip().endswith(":") else 0.0)
     if kind == "why":
         return 1.0 if _CAUSE.search(unit.text) else 0.0
     return 0.0
@@ -219,7 +257,7 @@ class Scored:
 def _label(unit: Unit) -> set[str]:
     """The tokens of what a unit is labelled: its first line up to a colon, or its first 60 characters."""
     first = re.sub(_BULLET, "", unit.lines[0])
-    return set(lexical_tokens(first.split(":")[0] if ":" in first[:80] else first[:60]))
+    return _terms((first.split(":")[0] if ":" in first[:80] else first[:60]))
 
 
 def _compose(kind: str, question: str, best: Scored, scored: list[Scored], all_units: list[Unit],
@@ -230,7 +268,7 @@ def _compose(kind: str, question: str, best: Scored, scored: list[Scored], all_u
 
     page = [u for u in all_units if u.page == best.unit.page and not u.is_code]
     heading = read[best.unit.page][0].chunk.locator.heading or ""
-    head_share = _idf_share(subject, set(lexical_tokens(heading)), idf)
+    head_share = _idf_share(subject, _terms((heading)), idf)
     if kind == "difference":
         sides = _sides(question)
         if not sides:
@@ -240,7 +278,7 @@ def _compose(kind: str, question: str, best: Scored, scored: list[Scored], all_u
 
         def side_score(s: Scored, toks: list[str]) -> float:  # a unit labelled with that side answers for it
             return (s.score + LEXICAL_WEIGHT * _idf_share(toks, _label(s.unit), idf)
-                    + 0.5 * LEXICAL_WEIGHT * _idf_share(toks, set(lexical_tokens(s.unit.text)), idf))
+                    + 0.5 * LEXICAL_WEIGHT * _idf_share(toks, _terms((s.unit.text)), idf))
 
         a = max(scored, key=lambda s: side_score(s, sides[0]))
         b = max((s for s in scored if s.unit is not a.unit), key=lambda s: side_score(s, sides[1]), default=None)
@@ -284,22 +322,28 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     from .text import detect_language
 
     lang = detect_language(question)
-    hits = retriever.search(question, k=max(k, CANDIDATES))
+    qv = embedder.embed_queries([question])[0]
+    index = retriever.index
+    hits = candidates(index, question, qv)
     if not hits:
         return Answer(question, NOT_FOUND[lang], [], False, "extractive")
-    index = retriever.index
     idf = {t: float(index.lexical.idf[j]) for t in lexical_tokens(question)
            if (j := index.lexical.vocab.get(t)) is not None}
+    for t in _term_list(question):
+        if t.startswith("="):
+            stem = lexical_tokens(t[1:])
+            idf[t] = (idf.get(stem[0], 1.0) if stem else 1.0) + WHOLE_WORD_IDF
     kind = question_kind(question)
     subject = _subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question)))
     pages = whole_pages(index.chunks, hits)
 
     # re-rank pages: retrieval score, plus a heading that names the subject, plus the subject in the page
     def page_score(h: Hit) -> float:
-        head = set(lexical_tokens(h.chunk.locator.heading or ""))
-        body = set(lexical_tokens(h.chunk.text))
+        head = _terms((h.chunk.locator.heading or ""))
+        body = _terms((h.chunk.text))
         return (h.score + HEADING_WEIGHT * _idf_share(subject, head, idf)
-                + 0.5 * LEXICAL_WEIGHT * _idf_share(subject, body | head, idf))
+                + 0.5 * LEXICAL_WEIGHT * _idf_share(subject, body | head, idf)
+                + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0))
 
     pages.sort(key=lambda p: -page_score(p[0]))
     read = pages[:PAGES_READ]
@@ -312,22 +356,21 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
         return Answer(question, NOT_FOUND[lang], [p[0] for p in pages[:k]], False, "extractive")
     # the units worth a closer look, by words alone; only they are embedded (USE-m3 costs ~5 ms a short text)
     def words_score(u: Unit) -> float:
-        head = set(lexical_tokens(read[u.page][0].chunk.locator.heading or ""))
-        return (LEXICAL_WEIGHT * _idf_share(subject, set(lexical_tokens(u.text)) | head, idf)
+        head = _terms((read[u.page][0].chunk.locator.heading or ""))
+        return (LEXICAL_WEIGHT * _idf_share(subject, _terms((u.text)) | head, idf)
                 + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * _kind_fit(kind, u, subject, idf))
 
     all_units = cands
     cands = sorted(cands, key=words_score, reverse=True)[:EMBEDDED_UNITS]
-    qv = embedder.embed_queries([question])[0]
     uv = embedder.embed_documents([u.text[:EMBEDDED_CHARS] for u in cands])
     cos = uv @ qv
     scored: list[Scored] = []
     for u, c in zip(cands, cos, strict=True):
         h = read[u.page][0]
-        head = set(lexical_tokens(h.chunk.locator.heading or ""))
-        s_unit = _idf_share(subject, set(lexical_tokens(u.text)), idf)
+        head = _terms((h.chunk.locator.heading or ""))
+        s_unit = _idf_share(subject, _terms((u.text)), idf)
         s_head = _idf_share(subject, head, idf)
-        both = _idf_share(subject, set(lexical_tokens(u.text)) | head, idf)
+        both = _idf_share(subject, _terms((u.text)) | head, idf)
         score = (float(c) + LEXICAL_WEIGHT * both + HEADING_WEIGHT * s_head + RANK_WEIGHT * (PAGES_READ - u.page)
                  + KIND_WEIGHT * _kind_fit(kind, u, subject, idf))
         scored.append(Scored(u, score, max(s_unit, both), float(c)))
@@ -343,7 +386,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     order = used + [n for n in range(len(pages)) if n not in used]
     shown = [Hit(pages[n][0].chunk, pages[n][0].score, r) for r, n in enumerate(order[:max(k, len(used))], start=1)]
     rank_of = {n: r for r, n in enumerate(order, start=1)}
-    picked.sort(key=lambda s: (rank_of[s.unit.page], s.unit.start))
+    picked.sort(key=lambda s: (rank_of[s.unit.page], s.unit.is_code, s.unit.start))
     parts: list[str] = []
     for s in picked:
         if s.unit.extra is not None:  # the code is its own passage: shown after the pages

@@ -510,7 +510,7 @@ def _on_page(chunk, item: AskItem) -> bool:
     return Path(chunk.source).name == item.source and chunk.locator.page in item.pages
 
 
-_CITE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
+_CITE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\](?=\s*(?:\n|$|\[))")  # a marker ends a line
 
 
 def _quoted(answer) -> bool:
@@ -522,7 +522,9 @@ def _quoted(answer) -> bool:
     for i in range(0, len(parts) - 1, 2):
         text = _squash(re.sub(r"^[-•*\d.)\s]+", "", parts[i]).rstrip("."))
         ranks = [int(r) for r in parts[i + 1].split(",")]
-        pieces = [p for p in re.split(r"…|\.\.\.|;", text) if p]
+        # each quoted line on its own: a list may skip lines of its page (code shown as its own passage)
+        pieces = [p for line in parts[i].split("\n")
+                  for p in re.split(r"…|\.\.\.|;", _squash(re.sub(r"^[-•*\d.)\s]+", "", line)).rstrip(".")) if p]
         if text and not all(any(p.rstrip(".") in by_rank.get(r, "") for r in ranks) for p in pieces):
             return False
     return True
