@@ -13,7 +13,7 @@ best passages are shown instead: never a confident wrong answer.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .records import Chunk, Hit
 from .search import lexical_tokens
@@ -51,6 +51,8 @@ CANDIDATES = 12  # passages retrieved before pages are merged and re-ranked
 # The evidence floor: below both, no unit is about the question and the answer says so.
 MIN_SUBJECT_SHARE = 0.45  # idf share of the question's subject words in the unit or its heading
 MIN_SIMILARITY = 0.42  # USE-m3 cosine of the unit to the question
+OUTLINE_PENALTY = 0.3  # an agenda / index slide names every topic and explains none
+MIN_COVERAGE = 0.4  # idf share of the question's subject words that the candidate pages hold at all
 EMBEDDED_UNITS = 16  # units embedded per question, the best by words; set by hand for a cold ask under 1 s
 EMBEDDED_CHARS = 240  # of each unit: its label and first lines say what it is about
 LIST_HEADING_SHARE = 0.6  # a "which / list" question whose subject the page's heading names gets the page's list
@@ -62,10 +64,14 @@ MAX_UNIT_LINES = 12  # a unit longer than this is cut after its 12th line (with 
 
 _DEFINITION = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|idea|ideia|concepto|conceito|es una?|[eé] uma?|"
                          r"consiste|son|s[aã]o)\b", re.I)
-_CAUSE = re.compile(r"\b(porque|por eso|por isso|motivo|raz[oó]n|raz[aã]o|problema|ventaja|vantagem|desventaja|"
-                    r"desvantagem|evita|permite|ahorra|economiza|mejora|melhora|debido|devido|causa|para que|"
-                    r"objetivo|consecuencia|consequ[eê]ncia|debilidad|debilidade|inconveniente|limitaci[oó]n|limita[cç][aã]o|"
-                    r"riesgo|risco|peligro|perigo|necesario|necess[aá]rio|importa)\b|->", re.I)
+_DEFINITION_LABEL = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|definition)\s*:", re.I)
+_WHY_LABEL = re.compile(r"^\W*(por ?qu[eé]|motivo|raz[oó]n|raz[aã]o|why)\b", re.I)
+_OUTLINE = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents)\W*$")
+_CAUSE = re.compile(r"\b(porque|por ?qu[eé]|por eso|por isso|motivo|raz[oó]n|raz[aã]o|problema|ventaja|vantagem|"
+                    r"desventaja|desvantagem|evita|permite|ahorra|economiza|mejora|melhora|debido|devido|causa|"
+                    r"para que|objetivo|consecuencia|consequ[eê]ncia|debilidad|debilidade|inconveniente|"
+                    r"limitaci[oó]n|limita[cç][aã]o|riesgo|risco|peligro|perigo|necesario|"
+                    r"necess[aá]rio|importa)\b|->", re.I)
 _STEPS = re.compile(r"\b(procedimiento|procedimento|pasos|passos|etapas|uso|flujo|fluxo|receta|receita|c[oó]mo|"
                     r"instrucciones|instru[cç][oõ]es|steps)\b", re.I)
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪\-*]|\d{1,2}[.)])\s+")
@@ -83,10 +89,12 @@ class Unit:
 
     @property
     def text(self) -> str:
+        """The unit's lines as one text."""
         return "\n".join(self.lines)
 
     @property
     def children(self) -> int:
+        """How many lines follow its first (sub-bullets, explanations)."""
         return len(self.lines) - 1
 
 
@@ -130,7 +138,9 @@ def _sides(question: str) -> tuple[list[str], list[str]] | None:
 
 
 def _idf_share(tokens: list[str], text_tokens: set[str], idf: dict[str, float]) -> float:
-    total = sum(idf.get(t, 1.0) for t in tokens)
+    """The idf-weighted share of ``tokens`` found in ``text_tokens``. Whole words ("=…") count only when
+    found: a bonus over their stem, so a question in pt about a slide in es is not sunk by "otimizador"."""
+    total = sum(idf.get(t, 1.0) for t in tokens if not t.startswith("="))
     return sum(idf.get(t, 1.0) for t in tokens if t in text_tokens) / total if total else 0.0
 
 
@@ -233,78 +243,39 @@ def _kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) 
     """How well a unit's shape suits the kind of question (0–1)."""
     first = re.sub(_BULLET, "", unit.lines[0])
     if kind == "what":
-        head = _terms((first.split(":")[0])) if ":" in first else set()
+        if _DEFINITION_LABEL.match(first):
+            return 2.0  # the slide says it is the definition
+        head = _terms(first.split(":")[0]) if ":" in first else set()
         return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
     if kind == "how" and unit.children >= 2 and _STEPS.search(first):
         return 1.0
     if kind in ("list", "how"):
         if unit.is_code:
             return 0.5 if kind == "how" else 0.0
-        return (1.0 if kind == "list" else 0.75) if unit.children >= 2 else (0.5 if first.rstrip().endswith(":") else 0.0)
+        if unit.children >= 2:
+            return 1.0 if kind == "list" else 0.75
+        return 0.5 if first.rstrip().endswith(":") else 0.0
     if kind == "why":
+        if _WHY_LABEL.match(first):
+            return 2.0  # "Por que blocos: …", "Motivo: …" — the slide answers the question asked
         return 1.0 if _CAUSE.search(unit.text) else 0.0
     return 0.0
 
 
 @dataclass
 class Scored:
+    """A unit with its score, its share of the question's subject and its cosine to the question."""
+
     unit: Unit
     score: float
-    subject: float  # idf share of the subject in the unit, or in its page's heading when higher
+    subject: float  # idf share of the subject in the unit with its page's heading
     cosine: float
 
 
 def _label(unit: Unit) -> set[str]:
-    """The tokens of what a unit is labelled: its first line up to a colon, or its first 60 characters."""
+    """The terms of what a unit is labelled: its first line up to a colon, or its first 60 characters."""
     first = re.sub(_BULLET, "", unit.lines[0])
-    return _terms((first.split(":")[0] if ":" in first[:80] else first[:60]))
-
-
-def _compose(kind: str, question: str, best: Scored, scored: list[Scored], all_units: list[Unit],
-             read: list, subject: list[str], idf: dict[str, float]) -> list[Scored]:
-    """The units the answer quotes, by the kind of question (the best unit alone by default)."""
-    def plain(u: Unit) -> Scored:
-        return next((s for s in scored if s.unit is u), Scored(u, 0.0, 0.0, 0.0))
-
-    page = [u for u in all_units if u.page == best.unit.page and not u.is_code]
-    heading = read[best.unit.page][0].chunk.locator.heading or ""
-    head_share = _idf_share(subject, _terms((heading)), idf)
-    if kind == "difference":
-        sides = _sides(question)
-        if not sides:
-            second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
-                         key=lambda s: s.score, default=None)
-            return [best] + ([second] if second is not None else [])
-
-        def side_score(s: Scored, toks: list[str]) -> float:  # a unit labelled with that side answers for it
-            return (s.score + LEXICAL_WEIGHT * _idf_share(toks, _label(s.unit), idf)
-                    + 0.5 * LEXICAL_WEIGHT * _idf_share(toks, _terms((s.unit.text)), idf))
-
-        a = max(scored, key=lambda s: side_score(s, sides[0]))
-        b = max((s for s in scored if s.unit is not a.unit), key=lambda s: side_score(s, sides[1]), default=None)
-        return [a] + ([b] if b is not None else [])
-    if kind == "list":
-        labelled = best.unit.children >= 2 and _idf_share(subject, _label(best.unit), idf) >= 0.5
-        if not labelled and head_share >= LIST_HEADING_SHARE and len(page) >= 3:  # the slide is the list
-            lines = sum(len(u.lines) for u in page)
-            if lines <= MAX_UNIT_LINES:
-                return [plain(u) for u in page]
-            return [plain(Unit(u.page, u.lines[:1], u.start)) for u in page][:MAX_UNIT_LINES]
-        if best.unit.children == 0 and best.unit.lines[0].rstrip().endswith(":"):
-            return [best] + [plain(u) for u in page if u.start > best.unit.start][:1]
-        return [best]
-    if kind == "why" and not best.unit.is_code and not _CAUSE.search(best.unit.text):
-        cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
-                     and _CAUSE.search(s.unit.text)), key=lambda s: s.score, default=None)
-        return [best] + ([cause] if cause is not None else [])
-    if kind == "how" and not best.unit.is_code:
-        code = read[best.unit.page][1]
-        if code and len(code[0].text.split("\n")) <= MAX_UNIT_LINES:
-            return [best, plain(Unit(best.unit.page, code[0].text.split("\n"), 0, True, code[0]))]
-        return [best]
-    if best.unit.children == 0 and best.unit.lines[0].rstrip().endswith(":"):
-        return [best] + [plain(u) for u in page if u.start > best.unit.start][:1]
-    return [best]
+    return _terms(first.split(":")[0] if ":" in first[:80] else first[:60])
 
 
 def _quote(unit: Unit) -> str:
@@ -313,89 +284,184 @@ def _quote(unit: Unit) -> str:
     return text + ("\n…" if len(unit.lines) > MAX_UNIT_LINES else "")
 
 
-def answer_offline(retriever, embedder, question: str, k: int = 5):
-    """The answer ``kb ask`` gives without an LLM (see the module's docstring): an :class:`kb.ask.Answer`
-    quoting the unit(s) that answer the question's kind, with the k best pages as its passages."""
-    import numpy as np
+@dataclass
+class _Question:
+    """One question being answered: its kind, its subject terms with their idf, and the pages read."""
 
-    from .ask import NOT_FOUND, Answer
-    from .text import detect_language
+    text: str
+    kind: str
+    subject: list[str]
+    idf: dict[str, float]
+    read: list[tuple[Hit, list[Chunk]]] = field(default_factory=list)
 
-    lang = detect_language(question)
-    qv = embedder.embed_queries([question])[0]
-    index = retriever.index
-    hits = candidates(index, question, qv)
-    if not hits:
-        return Answer(question, NOT_FOUND[lang], [], False, "extractive")
+    def share(self, terms: list[str], found: set[str]) -> float:
+        return _idf_share(terms, found, self.idf)
+
+    def heading(self, page: int) -> set[str]:
+        return _terms(self.read[page][0].chunk.locator.heading or "")
+
+    def page_score(self, h: Hit, lang: str) -> float:
+        """Retrieval score, plus a heading that names the subject, plus the subject in the page."""
+        head = _terms(h.chunk.locator.heading or "")
+        return (h.score + HEADING_WEIGHT * self.share(self.subject, head)
+                + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, _terms(h.chunk.text) | head)
+                + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0)
+                - (OUTLINE_PENALTY if _OUTLINE.match(fold(h.chunk.locator.heading or "")) else 0.0))
+
+    def words_score(self, u: Unit) -> float:
+        """A unit's score by words alone: which units are worth embedding."""
+        return (LEXICAL_WEIGHT * self.share(self.subject, _terms(u.text) | self.heading(u.page))
+                + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * _kind_fit(self.kind, u, self.subject, self.idf))
+
+    def score(self, u: Unit, cosine: float) -> Scored:
+        head = self.heading(u.page)
+        both = self.share(self.subject, _terms(u.text) | head)
+        total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.subject, head)
+                 + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * _kind_fit(self.kind, u, self.subject, self.idf))
+        return Scored(u, total, both, cosine)
+
+    def compose(self, best: Scored, scored: list[Scored], all_units: list[Unit]) -> list[Scored]:
+        """The units the answer quotes, by the kind of question (the best unit alone by default)."""
+        page = [u for u in all_units if u.page == best.unit.page and not u.is_code]
+        if self.kind == "difference":
+            return self._difference(best, scored)
+        if self.kind == "list":
+            return self._list(best, scored, page)
+        if self.kind == "why" and not best.unit.is_code and not _CAUSE.search(best.unit.text):
+            cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
+                         and _CAUSE.search(s.unit.text)), key=lambda s: s.score, default=None)
+            return [best] + ([cause] if cause is not None else [])
+        if self.kind == "how" and not best.unit.is_code:
+            code = self.read[best.unit.page][1]
+            if code and len(code[0].text.split("\n")) <= MAX_UNIT_LINES:
+                return [best, _plain(Unit(best.unit.page, code[0].text.split("\n"), 0, True, code[0]), scored)]
+            return [best]
+        return self._with_follower(best, scored, page)
+
+    def _with_follower(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
+        """A line that only introduces ("… incluye:") is quoted with the unit after it."""
+        if best.unit.children == 0 and best.unit.lines[0].rstrip().endswith(":"):
+            return [best] + [_plain(u, scored) for u in page if u.start > best.unit.start][:1]
+        return [best]
+
+    def _list(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
+        """A labelled list whole; or the page's bullets when its heading names the subject (the slide is the list)."""
+        labelled = best.unit.children >= 2 and self.share(self.subject, _label(best.unit)) >= 0.5
+        if not labelled and self.share(self.subject, self.heading(best.unit.page)) >= LIST_HEADING_SHARE \
+                and len(page) >= 3:
+            if sum(len(u.lines) for u in page) <= MAX_UNIT_LINES:
+                return [_plain(u, scored) for u in page]
+            return [_plain(Unit(u.page, u.lines[:1], u.start), scored) for u in page][:MAX_UNIT_LINES]
+        return self._with_follower(best, scored, page)
+
+    def _difference(self, best: Scored, scored: list[Scored]) -> list[Scored]:
+        """Both sides: the comparison slide when a heading names both, a unit that compares them, or the
+        best unit labelled with each side."""
+        sides = _sides(self.text)
+        if not sides:
+            second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
+                         key=lambda s: s.score, default=None)
+            return [best] + ([second] if second is not None else [])
+        on_both = [s for s in scored if all(self.share(t, self.heading(s.unit.page)) >= 0.99 for t in sides)]
+        if on_both:  # "Full FT vs LoRA vs QLoRA": answer from that slide
+            top_page = max(on_both, key=lambda s: s.score).unit.page
+            scored = [s for s in on_both if s.unit.page == top_page]
+
+        def compares(s: Scored) -> bool:  # names one side while its page's heading names the other
+            text, head = _terms(s.unit.text), self.heading(s.unit.page)
+            named = [(self.share(t, head) >= 0.99, self.share(t, text) >= 0.99) for t in sides]
+            return any(named[i][0] and not named[1 - i][0] and named[1 - i][1] for i in (0, 1))
+
+        comparing = [s for s in scored if compares(s)]
+        if comparing:
+            top = max(comparing, key=lambda s: s.score)
+            return sorted((s for s in comparing if s.unit.page == top.unit.page), key=lambda s: -s.score)[:2]
+
+        def side_score(s: Scored, terms: list[str]) -> float:  # a unit labelled with that side answers for it
+            return (s.score + LEXICAL_WEIGHT * self.share(terms, _label(s.unit))
+                    + 0.5 * LEXICAL_WEIGHT * self.share(terms, _terms(s.unit.text)))
+
+        a = max(scored, key=lambda s: side_score(s, sides[0]))
+        b = max((s for s in scored if s.unit is not a.unit), key=lambda s: side_score(s, sides[1]), default=None)
+        return [a] + ([b] if b is not None else [])
+
+
+def _plain(u: Unit, scored: list[Scored]) -> Scored:
+    return next((s for s in scored if s.unit is u), Scored(u, 0.0, 0.0, 0.0))
+
+
+def _idf(index, question: str) -> dict[str, float]:
+    """The lexical index's idf of the question's terms; a whole word weighs its stem's idf plus WHOLE_WORD_IDF."""
     idf = {t: float(index.lexical.idf[j]) for t in lexical_tokens(question)
            if (j := index.lexical.vocab.get(t)) is not None}
     for t in _term_list(question):
         if t.startswith("="):
             stem = lexical_tokens(t[1:])
             idf[t] = (idf.get(stem[0], 1.0) if stem else 1.0) + WHOLE_WORD_IDF
-    kind = question_kind(question)
-    subject = _subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question)))
-    pages = whole_pages(index.chunks, hits)
+    return idf
 
-    # re-rank pages: retrieval score, plus a heading that names the subject, plus the subject in the page
-    def page_score(h: Hit) -> float:
-        head = _terms((h.chunk.locator.heading or ""))
-        body = _terms((h.chunk.text))
-        return (h.score + HEADING_WEIGHT * _idf_share(subject, head, idf)
-                + 0.5 * LEXICAL_WEIGHT * _idf_share(subject, body | head, idf)
-                + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0))
 
-    pages.sort(key=lambda p: -page_score(p[0]))
-    read = pages[:PAGES_READ]
-    cands: list[Unit] = []
-    for n, (h, code) in enumerate(read):
-        cands.extend(units(n, h.chunk))
-        if kind == "how":
-            cands.extend(Unit(n, c.text.split("\n"), 0, True, c) for c in code)
-    if not cands:
-        return Answer(question, NOT_FOUND[lang], [p[0] for p in pages[:k]], False, "extractive")
+def answer_offline(retriever, embedder, question: str, k: int = 5):
+    """The answer ``kb ask`` gives without an LLM (see the module's docstring): an :class:`kb.ask.Answer`
+    quoting the unit(s) that answer the question's kind, with the k best pages as its passages."""
+    from .ask import NOT_FOUND, Answer
+    from .text import detect_language
+
+    lang = detect_language(question)
+    qv = embedder.embed_queries([question])[0]
+    index = retriever.index
+    pages = whole_pages(index.chunks, candidates(index, question, qv))
+    q = _Question(question, question_kind(question),
+                  _subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question))
+
+    def not_found() -> Answer:  # say so, and show the best passages
+        return Answer(question, NOT_FOUND[lang], [Hit(p[0].chunk, p[0].score, r) for r, p in
+                                                  enumerate(pages[:k], start=1)], False, "extractive")
+
+    # words of the question that no candidate holds ("otimizador" where the slides say "optimizador") cannot
+    # tell the candidates apart: the subject is what they hold, unless that is too little of the question
+    held = set().union(*(_terms(f"{h.chunk.locator.heading or ''} {h.chunk.text}") for h, _ in pages))
+    if not pages or q.share([t for t in q.subject if not t.startswith("=")], held) < MIN_COVERAGE:
+        return not_found()
+    q.subject = [t for t in q.subject if t in held]
+    pages.sort(key=lambda p: -q.page_score(p[0], lang))
+    q.read = pages[:PAGES_READ]
+    # a question in the course ("6. O que é …?") is not an answer to it
+    all_units = [u for n, (h, code) in enumerate(q.read) for u in units(n, h.chunk)
+                 if u.children or not u.lines[0].rstrip().endswith("?")]
+    if q.kind == "how":
+        all_units += [Unit(n, c.text.split("\n"), 0, True, c) for n, (_, code) in enumerate(q.read) for c in code]
+    if not all_units:
+        return not_found()
     # the units worth a closer look, by words alone; only they are embedded (USE-m3 costs ~5 ms a short text)
-    def words_score(u: Unit) -> float:
-        head = _terms((read[u.page][0].chunk.locator.heading or ""))
-        return (LEXICAL_WEIGHT * _idf_share(subject, _terms((u.text)) | head, idf)
-                + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * _kind_fit(kind, u, subject, idf))
-
-    all_units = cands
-    cands = sorted(cands, key=words_score, reverse=True)[:EMBEDDED_UNITS]
-    uv = embedder.embed_documents([u.text[:EMBEDDED_CHARS] for u in cands])
-    cos = uv @ qv
-    scored: list[Scored] = []
-    for u, c in zip(cands, cos, strict=True):
-        h = read[u.page][0]
-        head = _terms((h.chunk.locator.heading or ""))
-        s_unit = _idf_share(subject, _terms((u.text)), idf)
-        s_head = _idf_share(subject, head, idf)
-        both = _idf_share(subject, _terms((u.text)) | head, idf)
-        score = (float(c) + LEXICAL_WEIGHT * both + HEADING_WEIGHT * s_head + RANK_WEIGHT * (PAGES_READ - u.page)
-                 + KIND_WEIGHT * _kind_fit(kind, u, subject, idf))
-        scored.append(Scored(u, score, max(s_unit, both), float(c)))
+    cands = sorted(all_units, key=q.words_score, reverse=True)[:EMBEDDED_UNITS]
+    cos = embedder.embed_documents([u.text[:EMBEDDED_CHARS] for u in cands]) @ qv
+    scored = [q.score(u, float(c)) for u, c in zip(cands, cos, strict=True)]
     best = max(scored, key=lambda s: s.score)
     if best.subject < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
-        shown = [Hit(p[0].chunk, p[0].score, r) for r, p in enumerate(pages[:k], start=1)]
-        return Answer(question, NOT_FOUND[lang], shown, False, "extractive")
+        return not_found()
+    return _render(question, q.compose(best, scored, all_units), pages, q.read, k)
 
-    picked = _compose(kind, question, best, scored, all_units, read, subject, idf)
 
-    # the pages the answer quotes come first among the passages shown, in the order read
+def _render(question: str, picked: list[Scored], pages: list[tuple[Hit, list[Chunk]]],
+            read: list[tuple[Hit, list[Chunk]]], k: int):
+    """The answer: each quoted unit with the number of the passage it comes from; the pages it quotes
+    come first among the passages shown, then the best of the rest, then any code it quotes."""
+    from .ask import Answer
+
     used = sorted({s.unit.page for s in picked})
     order = used + [n for n in range(len(pages)) if n not in used]
     shown = [Hit(pages[n][0].chunk, pages[n][0].score, r) for r, n in enumerate(order[:max(k, len(used))], start=1)]
     rank_of = {n: r for r, n in enumerate(order, start=1)}
     picked.sort(key=lambda s: (rank_of[s.unit.page], s.unit.is_code, s.unit.start))
-    parts: list[str] = []
+    parts: list[tuple[str, int]] = []  # (quoted unit, passage number): units in a row from one passage cite it once
     for s in picked:
         if s.unit.extra is not None:  # the code is its own passage: shown after the pages
             shown.append(Hit(s.unit.extra, read[s.unit.page][0].score, len(shown) + 1))
-            parts.append(f"{_quote(s.unit)} [{len(shown)}]")
+            parts.append((_quote(s.unit), len(shown)))
+        elif parts and parts[-1][1] == rank_of[s.unit.page]:
+            parts[-1] = (parts[-1][0] + "\n" + _quote(s.unit), parts[-1][1])
         else:
-            parts.append(f"{_quote(s.unit)} [{rank_of[s.unit.page]}]")
-    text = "\n".join(parts)
-    cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
-    return Answer(question, text, shown, True, "extractive", cited)
-
-
+            parts.append((_quote(s.unit), rank_of[s.unit.page]))
+    text = "\n".join(f"{quoted} [{n}]" for quoted, n in parts)
+    return Answer(question, text, shown, True, "extractive", sorted({n for _, n in parts}))

@@ -245,7 +245,7 @@ def eval_retrieval(
 @eval_app.command("ask")
 @boundary
 def eval_ask(
-    ask_set: Path = typer.Argument(..., help="JSONL: one {\"question\", \"source\", \"pages\", \"evidence\"} per line."),
+    ask_set: Path = typer.Argument(..., help="JSONL: {\"question\", \"source\", \"pages\", \"evidence\"} a line."),
     split: str = typer.Option("", "--split", help="Only the questions of this split (dev while tuning, test once)."),
     k: int = typer.Option(5, "-k", help="How many passages each answer consults."),
     offline: bool = typer.Option(False, "--offline", help="Extractive answers even when an LLM is configured."),

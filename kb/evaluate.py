@@ -510,7 +510,7 @@ def _on_page(chunk, item: AskItem) -> bool:
     return Path(chunk.source).name == item.source and chunk.locator.page in item.pages
 
 
-_CITE = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\](?=\s*(?:\n|$|\[))")  # a marker ends a line
+_CITE = re.compile(r"[ \t]*\[(\d+(?:\s*,\s*\d+)*)\](?=[ \t]*(?:\n|$))")  # a marker ends a line
 
 
 def _quoted(answer) -> bool:
