@@ -4,6 +4,7 @@
     python bench/ask.py --split test         # the headline: run once, at the end
     python bench/ask.py --home /tmp/kb-ask   # keep (or reuse) the knowledge base there
     python bench/ask.py --embedder e5-small  # another embedder for the store
+    python bench/ask.py --home /tmp/kb-ask --cold 7 [--baseline /other/checkout]   # cold `kb ask` processes
 
 The knowledge base holds the sample course (sources/), the three decks of ../shared/corpora, the
 three real decks of ../shared/heldout_decks and the held-out decks of eval/ask_set.jsonl rendered
@@ -19,6 +20,8 @@ import argparse
 import json
 import os
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -64,6 +67,27 @@ def build(home: Path, embedder: str | None):
     return ws
 
 
+def cold(home: Path, runs: int, baseline: Path | None) -> None:
+    """Wall time of `kb ask --offline` in fresh processes (a student typing it), a different dev question
+    each run; with a baseline checkout, its runs alternate with ours so both see the same machine load."""
+    questions = [i.question for i in load_ask_set(ASK_SET) if i.split == "dev"]
+    times: dict[str, list[float]] = {}
+    for n in range(runs + 1):  # the first round warms the model snapshot and the index cache: not counted
+        for name, code in [("this checkout", ROOT)] + ([("baseline", baseline)] if baseline else []):
+            env = dict(os.environ, KB_HOME=str(home / ".kb"), PYTHONPATH=str(code))
+            env.pop("KB_LLM_MODEL", None)
+            t = time.perf_counter()
+            r = subprocess.run([sys.executable, "-m", "kb.cli", "ask", questions[n % len(questions)], "--offline",
+                                "--json"], cwd=home, env=env, capture_output=True, text=True)
+            if r.returncode != 0:
+                sys.exit(f"kb ask failed ({name}):\n{r.stderr}")
+            if n:
+                times.setdefault(name, []).append(time.perf_counter() - t)
+    for name, ts in times.items():
+        print(f"cold kb ask --offline, {name}: median {statistics.median(ts):.2f} s, worst {max(ts):.2f} s "
+              f"({len(ts)} runs; load average {os.getloadavg()[0]:.1f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", default="dev", choices=("dev", "test", "all"))
@@ -71,10 +95,15 @@ def main() -> None:
     ap.add_argument("--embedder", default=None)
     ap.add_argument("-k", type=int, default=5)
     ap.add_argument("--show", action="store_true", help="print every answer (dev only: never read the test's)")
+    ap.add_argument("--cold", type=int, default=0, help="time N cold `kb ask` processes instead")
+    ap.add_argument("--baseline", type=Path, default=None, help="with --cold: another checkout, run alternately")
     args = ap.parse_args()
     tmp = args.home or Path(tempfile.mkdtemp(prefix="kb-bench-ask-"))
     try:
         ws = build(tmp, args.embedder)
+        if args.cold:
+            cold(tmp, args.cold, args.baseline)
+            return
         items = [i for i in load_ask_set(ASK_SET) if args.split == "all" or i.split == args.split]
         t = time.perf_counter()
         r = evaluate_ask(lambda q: ask(ws, q, k=args.k), items)

@@ -196,14 +196,14 @@ def candidates(index, question: str, qv) -> list[Hit]:
     with its hybrid score, best first."""
     import numpy as np
 
-    from .search import LEXICAL_WEIGHT as FUSION_WEIGHT
-    from .search import _top
+    from .search import _top, lexical_weight
 
     if not index.chunks:
         return []
     cos = index.vectors @ qv
     lex = index.lexical.scores(question)
-    fused = (np.maximum(cos, 0.0) + FUSION_WEIGHT * lex / (float(lex.max()) or 1.0)) / (1 + FUSION_WEIGHT)
+    w = lexical_weight(index.embedder_id)
+    fused = (np.maximum(cos, 0.0) + w * lex / (float(lex.max()) or 1.0)) / (1 + w)
     picked = list(_top(fused, CANDIDATES)) + [j for j in _top(lex, BM25_CANDIDATES) if lex[j] > 0]
     order = sorted(dict.fromkeys(int(j) for j in picked), key=lambda j: -fused[j])
     return [Hit(index.chunks[j], float(fused[j]), r) for r, j in enumerate(order, start=1)]
