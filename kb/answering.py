@@ -28,7 +28,9 @@ _KIND_PATTERNS = (
     ("why", r"\bpor ?que\b|\bpara que\b|\bwhy\b|\bque problema\b|\bmotivo\b"),
     ("list", r"^\W*(quais|cuales|which)\b|\b(que|what) (tipos|partes|pasos|passos|etapas|componentes|familias|"
              r"estrategias|modos|metodos|parametros|hiperparametros|atributos|caracteristicas|capas|camadas|"
-             r"buffers|observers|elementos|funciones|funcoes|algoritmos|valores|opciones|opcoes)\b"),
+             r"buffers|observers|elementos|funciones|funcoes|algoritmos|valores|opciones|opcoes)\b"
+             # or any plural after "qué" ("¿en qué puntos…?"), which is not "es"/"son" or an article
+             r"|\b(que|what)\s+(?!(?:es|son|sao|as|os|los|las|sus|seus|suas|is|does)\b)[a-z_]{2,}s\b"),
     ("what", r"\b(que|what) (es|e|son|sao|is|are|hace|faz|mide|mede|does)\b|\bo que\b|\bpara que serve\b"),
 )
 # Words that say what kind of answer is wanted, not what it is about.
@@ -346,6 +348,11 @@ class _Question:
 
     def _list(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
         """A labelled list whole; or the page's bullets when its heading names the subject (the slide is the list)."""
+        if best.unit.children < 2:  # a list asked for: a labelled list on the same page beats a single line
+            lists = [s for s in scored if s.unit.page == best.unit.page and s.unit.children >= 2
+                     and self.share(self.subject, _label(s.unit)) > 0]
+            if lists:
+                best = max(lists, key=lambda s: s.score)
         labelled = best.unit.children >= 2 and self.share(self.subject, _label(best.unit)) >= 0.5
         if not labelled and self.share(self.subject, self.heading(best.unit.page)) >= LIST_HEADING_SHARE \
                 and len(page) >= 3:
