@@ -339,6 +339,20 @@ class KB:
             result.backend_failure = f"the LLM grader stopped: {grader.failure}"
         return result
 
+    def evaluate_ask(self, ask_set: str | Path, *, split: str | None = None, k: int = 5,
+                     offline: bool = False) -> dict[str, Any]:
+        """Ask every question of an ask set (see :func:`kb.evaluate.load_ask_set`) and judge each answer:
+        correct (every evidence phrase, and the right page cited), partly, or wrong; ``split`` keeps
+        only the questions of that split ("dev" while tuning, "test" once at the end)."""
+        from .evaluate import evaluate_ask, load_ask_set
+
+        items = load_ask_set(Path(ask_set))
+        if split:
+            items = [i for i in items if i.split == split]
+            if not items:
+                raise InputError(f"{ask_set}: no questions in split {split!r}", "use a split the file names, or none")
+        return evaluate_ask(lambda q: self.ask(q, k=k, offline=offline), items)
+
     # --- studying ---------------------------------------------------------------------------
     def load_quizzes(self, paths: Sequence[str | Path] = (), *, warn: Callable[[str], None] = _quiet,
                      reviewed_only: bool = False) -> list[tuple[str, Quiz]]:

@@ -242,6 +242,25 @@ def eval_retrieval(
         ui.retrieval_table(results)
 
 
+@eval_app.command("ask")
+@boundary
+def eval_ask(
+    ask_set: Path = typer.Argument(..., help="JSONL: {\"question\", \"source\", \"pages\", \"evidence\"} a line."),
+    split: str = typer.Option("", "--split", help="Only the questions of this split (dev while tuning, test once)."),
+    k: int = typer.Option(5, "-k", help="How many passages each answer consults."),
+    offline: bool = typer.Option(False, "--offline", help="Extractive answers even when an LLM is configured."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout, every answer included."),
+) -> None:
+    """Judge `kb ask` on a question set: correct (every evidence phrase, right page cited) / partly / wrong.
+
+    Example: kb eval ask eval/ask_set.jsonl --split dev
+    """
+    from . import ui
+
+    result = _course().evaluate_ask(ask_set, split=split or None, k=k, offline=offline)
+    ui.print_json(result) if json_out else ui.ask_eval(result)
+
+
 def _csv(value: str) -> tuple[str, ...]:
     return tuple(x.strip() for x in value.split(",") if x.strip())
 

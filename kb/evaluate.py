@@ -442,3 +442,135 @@ def _summary(human, grades) -> dict:
     a = agreement(human, [g.score * 3 for g in grades], [g.points for g in grades])
     return {"n": a["n"], "human_mean": float(np.mean(human)), "kb_mean": float(np.mean([g.points for g in grades])),
             "pearson": a["pearson"], "qwk": a["qwk"], "exact": a["exact"]}
+
+
+# --- kb eval ask: answers judged by the evidence they hold and the page they cite -------------------------
+
+ASK_KINDS = ("what", "how", "why", "which", "list", "difference")
+
+
+@dataclass(frozen=True)
+class AskItem:
+    """One question of an ask set: the source file and pages that answer it and the phrases a right
+    answer holds (all of them)."""
+
+    question: str
+    evidence: tuple[str, ...]
+    source: str  # file name, e.g. "03Datos.pdf"
+    pages: tuple[int, ...]
+    kind: str | None = None
+    lang: str | None = None
+    split: str | None = None
+    line: int = 0
+
+
+def load_ask_set(path: Path) -> list[AskItem]:
+    """Read an ask set: one ``{"question", "source", "pages", "evidence", ["kind", "lang", "split"]}``
+    per line (``#`` lines are comments); errors name the file, the line and the fix."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file", "give a JSONL file with one {\"question\", \"source\", "
+                                                  "\"pages\", \"evidence\"} object per line")
+    out: list[AskItem] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError(f"{path}:{n}: not valid JSON ({e.msg})", "write one JSON object per line") from e
+        if not isinstance(obj, dict):
+            obj = {}
+        q, ev, src, pages = obj.get("question"), obj.get("evidence"), obj.get("source"), obj.get("pages")
+        if not isinstance(q, str) or not q.strip():
+            raise InputError(f"{path}:{n}: missing \"question\"", "add \"question\": \"the student's question\"")
+        if isinstance(ev, str):
+            ev = [ev]
+        if not isinstance(ev, list) or not ev or not all(isinstance(e, str) and e.strip() for e in ev):
+            raise InputError(f"{path}:{n}: \"evidence\" must be a non-empty list of phrases",
+                             "add \"evidence\": [\"a phrase a right answer holds\"]")
+        if not isinstance(src, str) or not src.strip():
+            raise InputError(f"{path}:{n}: missing \"source\"", "add \"source\": \"the file name that answers it\"")
+        if isinstance(pages, int):
+            pages = [pages]
+        if not isinstance(pages, list) or not pages or not all(isinstance(p, int) and p > 0 for p in pages):
+            raise InputError(f"{path}:{n}: \"pages\" must be a non-empty list of page numbers",
+                             "add \"pages\": [the page that answers it]")
+        out.append(AskItem(q, tuple(ev), Path(src).name, tuple(pages), obj.get("kind"), obj.get("lang"),
+                           obj.get("split"), n))
+    if not out:
+        raise InputError(f"{path}: no questions found", "add one JSON object per line")
+    return out
+
+
+def _squash(s: str) -> str:
+    """Accents, case and every space dropped: slide PDFs glue words ("tensortridimensional") or split them."""
+    return "".join(fold(s).split())
+
+
+def _on_page(chunk, item: AskItem) -> bool:
+    return Path(chunk.source).name == item.source and chunk.locator.page in item.pages
+
+
+_CITE = re.compile(r"[ \t]*\[(\d+(?:\s*,\s*\d+)*)\](?=[ \t]*(?:\n|$))")  # a marker ends a line
+
+
+def _quoted(answer) -> bool:
+    """Whether every part of the answer is text of the passage it cites (what an extractive answer
+    promises: it states nothing its cited passage does not)."""
+    by_rank = {h.rank: _squash(seen_text(h.chunk)) for h in answer.hits}
+    parts = _CITE.split(answer.text)
+    # split: [text, "1", text, "2, 3", text...]
+    for i in range(0, len(parts) - 1, 2):
+        text = _squash(re.sub(r"^[-•*\d.)\s]+", "", parts[i]).rstrip("."))
+        ranks = [int(r) for r in parts[i + 1].split(",")]
+        # each quoted line on its own: a list may skip lines of its page (code shown as its own passage)
+        pieces = [p for line in parts[i].split("\n")
+                  for p in re.split(r"…|\.\.\.|;", _squash(re.sub(r"^[-•*\d.)\s]+", "", line)).rstrip(".")) if p]
+        if text and not all(any(p.rstrip(".") in by_rank.get(r, "") for r in ranks) for p in pieces):
+            return False
+    return True
+
+
+def judge_answer(item: AskItem, answer) -> dict:
+    """The verdict on one answer: ``correct`` (every evidence phrase in the answer, and a cited
+    passage from the right page), ``partly`` (some of the evidence, or the right page cited),
+    ``wrong`` otherwise (a "not found" answer included)."""
+    text = _squash(answer.text)
+    held = [e for e in item.evidence if _squash(e) in text]
+    cited = [h for h in answer.hits if h.rank in answer.cited]
+    page_cited = any(_on_page(h.chunk, item) for h in cited)
+    retrieved = next((h.rank for h in answer.hits if _on_page(h.chunk, item)), None)
+    if answer.found and len(held) == len(item.evidence) and page_cited:
+        verdict = "correct"
+    elif answer.found and (held or page_cited):
+        verdict = "partly"
+    else:
+        verdict = "wrong"
+    return {"question": item.question, "kind": item.kind, "split": item.split, "verdict": verdict,
+            "found": answer.found, "evidence_held": len(held), "evidence": len(item.evidence),
+            "page_cited": page_cited, "retrieved_rank": retrieved, "quoted": _quoted(answer) if answer.found else True,
+            "answer": answer.text, "cited": [h.chunk.citation() for h in cited],
+            "expected": f"{item.source} · p. {'/'.join(map(str, item.pages))}"}
+
+
+def summarize_ask(per: list[dict]) -> dict:
+    """Shares of correct / partly / wrong answers, "not found" answers, answers that quote their cited
+    passage, and whether the right page was among the passages (hit@1, hit@5)."""
+    n = max(1, len(per))
+    return {"n": len(per),
+            "correct": sum(p["verdict"] == "correct" for p in per) / n,
+            "partly": sum(p["verdict"] == "partly" for p in per) / n,
+            "wrong": sum(p["verdict"] == "wrong" for p in per) / n,
+            "not_found": sum(not p["found"] for p in per) / n,
+            "quoted": sum(p["quoted"] for p in per) / n,
+            "page_hit@1": sum(p["retrieved_rank"] == 1 for p in per) / n,
+            "page_hit@5": sum(p["retrieved_rank"] is not None and p["retrieved_rank"] <= 5 for p in per) / n}
+
+
+def evaluate_ask(answer_fn, items: Sequence[AskItem]) -> dict:
+    """Ask every question with ``answer_fn(question) -> Answer`` and judge each answer
+    (:func:`judge_answer`); totals for the whole set and for each split it names."""
+    per = [judge_answer(item, answer_fn(item.question)) for item in items]
+    splits = sorted({p["split"] for p in per if p["split"]})
+    return {**summarize_ask(per), "splits": {s: summarize_ask([p for p in per if p["split"] == s]) for s in splits},
+            "questions": per}

@@ -179,6 +179,27 @@ def retrieval_table(results: Sequence[dict]) -> None:
     stdout().print(table)
 
 
+def ask_eval(r: dict) -> None:
+    """Print ``kb eval ask`` results: one row per split and for all, then each answer not judged correct."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table()
+    cols = ("questions", "n", "correct", "partly", "wrong", "not found", "quoted", "page hit@1", "page hit@5")
+    for col in cols:
+        table.add_column(col, justify="right" if col != "questions" else "left")
+    rows = [*r["splits"].items(), ("all", r)]
+    for name, s in rows:
+        table.add_row(name, str(s["n"]), *(f"{s[key]:.0%}" for key in (
+            "correct", "partly", "wrong", "not_found", "quoted", "page_hit@1", "page_hit@5")))
+    stdout().print(table)
+    for q in r["questions"]:
+        if q["verdict"] != "correct":
+            stdout().print(f"  [{q['verdict']}] {escape(q['question'])}  [dim](expected {escape(q['expected'])}; "
+                           f"evidence {q['evidence_held']}/{q['evidence']}; cited "
+                           f"{escape(', '.join(q['cited']) or '-')})[/dim]")
+
+
 STATUS_STYLE = {"kept": "green", "edited": "cyan", "dropped": "red"}  # the review status of a question
 
 

@@ -1,0 +1,135 @@
+"""`kb ask` on the honest ask set, and retrieval on decks kb was never tuned on, in one knowledge base.
+
+    python bench/ask.py                      # dev split (what tuning may look at)
+    python bench/ask.py --split test         # the headline: run once, at the end
+    python bench/ask.py --home /tmp/kb-ask   # keep (or reuse) the knowledge base there
+    python bench/ask.py --embedder e5-small  # another embedder for the store
+    python bench/ask.py --home /tmp/kb-ask --cold 7 [--baseline /other/checkout]   # cold `kb ask` processes
+
+The knowledge base holds the sample course (sources/), the three decks of ../shared/corpora, the
+three real decks of ../shared/heldout_decks and the held-out decks of eval/ask_set.jsonl rendered
+from eval/heldout_decks/*.txt by eval/deck_pdf.py, so every question competes with every passage.
+Reported: correct / partly / wrong answers (eval/ask_set.jsonl's rule, see kb.evaluate.judge_answer),
+answers that quote their cited passage, the right page among the passages; and hit@1 / hit@5 /
+MRR@10 of eval/queries_heldout.jsonl's split of the same name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "eval"))
+
+from deck_pdf import render  # noqa: E402
+
+from kb.ask import ask  # noqa: E402
+from kb.config import Settings  # noqa: E402
+from kb.evaluate import evaluate_ask, evaluate_retrieval, load_ask_set, load_queries  # noqa: E402
+from kb.ingest import ingest  # noqa: E402
+from kb.workspace import open_workspace  # noqa: E402
+
+SHARED = Path(os.environ.get("KB_SHARED_DIR") or ROOT.parent / "shared")
+ASK_SET = ROOT / "eval" / "ask_set.jsonl"
+
+
+def build(home: Path, embedder: str | None):
+    """The workspace at ``home`` with every file ingested (unchanged files are skipped on reuse)."""
+    corpora = sorted((SHARED / "corpora").glob("*.pdf"))
+    heldout = sorted((SHARED / "heldout_decks").glob("*.pdf"))
+    if not corpora or not heldout:
+        sys.exit(f"{SHARED}: no corpora/ or heldout_decks/ PDFs (set KB_SHARED_DIR to the shared folder)")
+    decks = home / "decks"
+    decks.mkdir(parents=True, exist_ok=True)
+    rendered = []
+    for item in load_ask_set(ASK_SET):
+        txt = ROOT / "eval" / "heldout_decks" / item.source.replace(".pdf", ".txt")
+        out = decks / item.source
+        if txt.exists() and out not in rendered:
+            if not out.exists():
+                render(txt, out)
+            rendered.append(out)
+    ws = open_workspace(Settings(home=home / ".kb", **({"embedder": embedder} if embedder else {})), create=True)
+    t = time.perf_counter()
+    report = ingest([ROOT / "sources", *corpora, *heldout, *rendered], ws.store, ws.embedder)
+    print(f"knowledge base: {ws.store.count()} chunks from {len(report.files)} files "
+          f"({time.perf_counter() - t:.1f} s)", file=sys.stderr)
+    return ws
+
+
+def cold(home: Path, runs: int, baseline: Path | None) -> None:
+    """Wall time of `kb ask --offline` in fresh processes (a student typing it), a different dev question
+    each run; with a baseline checkout, its runs alternate with ours so both see the same machine load."""
+    questions = [i.question for i in load_ask_set(ASK_SET) if i.split == "dev"]
+    times: dict[str, list[float]] = {}
+    for n in range(runs + 1):  # the first round warms the model snapshot and the index cache: not counted
+        for name, code in [("this checkout", ROOT)] + ([("baseline", baseline)] if baseline else []):
+            env = dict(os.environ, KB_HOME=str(home / ".kb"), PYTHONPATH=str(code))
+            env.pop("KB_LLM_MODEL", None)
+            t = time.perf_counter()
+            r = subprocess.run([sys.executable, "-m", "kb.cli", "ask", questions[n % len(questions)], "--offline",
+                                "--json"], cwd=home, env=env, capture_output=True, text=True)
+            if r.returncode != 0:
+                sys.exit(f"kb ask failed ({name}):\n{r.stderr}")
+            if n:
+                times.setdefault(name, []).append(time.perf_counter() - t)
+    for name, ts in times.items():
+        print(f"cold kb ask --offline, {name}: median {statistics.median(ts):.2f} s, worst {max(ts):.2f} s "
+              f"({len(ts)} runs; load average {os.getloadavg()[0]:.1f})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--split", default="dev", choices=("dev", "test", "all"))
+    ap.add_argument("--home", type=Path, default=None, help="keep the knowledge base here (reused when present)")
+    ap.add_argument("--embedder", default=None)
+    ap.add_argument("-k", type=int, default=5)
+    ap.add_argument("--show", action="store_true", help="print every answer (dev only: never read the test's)")
+    ap.add_argument("--cold", type=int, default=0, help="time N cold `kb ask` processes instead")
+    ap.add_argument("--baseline", type=Path, default=None, help="with --cold: another checkout, run alternately")
+    args = ap.parse_args()
+    tmp = args.home or Path(tempfile.mkdtemp(prefix="kb-bench-ask-"))
+    try:
+        ws = build(tmp, args.embedder)
+        if args.cold:
+            cold(tmp, args.cold, args.baseline)
+            return
+        items = [i for i in load_ask_set(ASK_SET) if args.split == "all" or i.split == args.split]
+        t = time.perf_counter()
+        r = evaluate_ask(lambda q: ask(ws, q, k=args.k), items)
+        per_q = (time.perf_counter() - t) / max(1, len(items))
+        print(f"ask set, {args.split}: n={r['n']} correct {r['correct']:.3f} partly {r['partly']:.3f} "
+              f"wrong {r['wrong']:.3f} not-found {r['not_found']:.3f} quoted {r['quoted']:.3f} "
+              f"page hit@1 {r['page_hit@1']:.3f} hit@5 {r['page_hit@5']:.3f} ({per_q * 1000:.0f} ms a question)")
+        kinds = sorted({q["kind"] for q in r["questions"] if q["kind"]})
+        print("  by kind: " + ", ".join(
+            f"{k} {sum(q['verdict'] == 'correct' for q in r['questions'] if q['kind'] == k)}/"
+            f"{sum(q['kind'] == k for q in r['questions'])}" for k in kinds))
+        if args.show and args.split == "dev":
+            for q in r["questions"]:
+                print(json.dumps({k: q[k] for k in ("verdict", "question", "expected", "answer", "cited",
+                                                    "retrieved_rank", "quoted")}, ensure_ascii=False))
+        held = load_queries(ROOT / "eval" / "queries_heldout.jsonl")
+        for split in (("dev", "test") if args.split == "all" else (args.split,)):
+            qs = [q for q in held if q.split == split]
+            for mode in ("hybrid", "dense", "bm25"):
+                m = evaluate_retrieval(ws.retriever, qs, k=10, mode=mode)
+                print(f"queries_heldout {split:4} {mode:6} n={m['n']} hit@1 {m['hit@1']:.3f} "
+                      f"hit@5 {m['hit@5']:.3f} MRR@10 {m['mrr@10']:.3f}")
+    finally:
+        if args.home is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,474 @@
+"""The offline answer to a student's question: the passage unit that answers the kind of question asked.
+
+``kb ask`` without an LLM quotes the course, it does not write: the question's kind (what is / how /
+why / which or list / difference) decides which unit of a passage answers it — a definition for
+"¿qué es?", the steps or the code for "¿cómo?", the whole labelled list for "¿qué métodos…?", a line
+for each side of a difference — and the unit is quoted whole (bullets whole and in order), with the
+number of the passage it comes from. A passage here is a whole page (or section): the overlapping
+windows the store holds of one slide are put back together, so a list is never cut at a window's
+edge. Below an evidence floor the answer says the course does not seem to hold the answer and the
+best passages are shown instead: never a confident wrong answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from .records import Chunk, Hit
+from .search import lexical_tokens
+from .text import fold, fold_word, sentences, words
+
+KINDS = ("difference", "how", "why", "list", "what", "other")
+
+# Which kind a question is, on its accent-free lower-case text (pt/es/en). Checked in this order.
+_KIND_PATTERNS = (
+    ("difference", r"\bdiferen|\bdifere|\bdistingu|\bvs\b|\bversus\b|\bfrente a\b|\bcompar"),
+    ("how", r"^\W*(como|how)\b|\bcomo se\b|\bde que forma\b|\bde que manera\b|\bpasos\b|\bpassos\b|\bsteps\b"),
+    ("why", r"\bpor ?que\b|\bpara que\b|\bwhy\b|\bque problema\b|\bmotivo\b"),
+    ("list", r"^\W*(quais|cuales|which)\b|\b(que|what) (tipos|partes|pasos|passos|etapas|componentes|familias|"
+             r"estrategias|modos|metodos|parametros|hiperparametros|atributos|caracteristicas|capas|camadas|"
+             r"buffers|observers|elementos|funciones|funcoes|algoritmos|valores|opciones|opcoes)\b"
+             # or any plural after "qué" ("¿en qué puntos…?"), which is not "es"/"son" or an article
+             r"|\b(que|what)\s+(?!(?:es|son|sao|as|os|los|las|sus|seus|suas|is|does)\b)[a-z_]{2,}s\b"),
+    ("what", r"\b(que|what) (es|e|son|sao|is|are|hace|faz|mide|mede|does)\b|\bo que\b|\bpara que serve\b"),
+)
+# Words that say what kind of answer is wanted, not what it is about.
+_CUE_WORDS = frozenset(fold(w) for w in (
+    "diferencia diferença diferencias diferenças difere diferem distinguir entre vs versus frente compara comparar "
+    "cómo como pasos passos etapas forma manera "
+    "por porque qué que para problema motivo sirve serve sirven servem "
+    "cuáles cuales quais qual cuál cual tipos partes componentes "
+    "hace faz hacen fazem mide mede usa usar utiliza utilizar se puede pode existen existem hay tem tiene "
+    "definición definição significa principales principais básicos basicos"
+).split())
+
+# Scores, set by hand on the dev split of eval/ask_set.jsonl (never the test split).
+HEADING_WEIGHT = 0.35  # a page whose heading names the question's subject (share of its idf) gains this much
+LEXICAL_WEIGHT = 0.5  # a unit holding all of the question's subject words (idf-weighted) gains this much
+RANK_WEIGHT = 0.03  # per place above the 6th passage retrieved
+KIND_WEIGHT = 0.25  # a unit of the shape the question asks for (a list for "which", a definition for "what"...)
+PAGES_READ = 6  # best pages (after the heading re-rank) whose units compete
+CANDIDATES = 12  # passages retrieved before pages are merged and re-ranked
+# The evidence floor: below both, no unit is about the question and the answer says so.
+MIN_SUBJECT_SHARE = 0.45  # idf share of the question's subject words in the unit or its heading
+MIN_SIMILARITY = 0.42  # USE-m3 cosine of the unit to the question
+OUTLINE_PENALTY = 0.3  # an agenda / index slide names every topic and explains none
+MIN_COVERAGE = 0.4  # idf share of the question's subject words that the candidate pages hold at all
+EMBEDDED_UNITS = 16  # units embedded per question, the best by words; set by hand for a cold ask under 1 s
+EMBEDDED_CHARS = 240  # of each unit: its label and first lines say what it is about
+LIST_HEADING_SHARE = 0.6  # a "which / list" question whose subject the page's heading names gets the page's list
+WHOLE_WORD_LETTERS = 7  # longer words also match whole (see _term_list)
+WHOLE_WORD_IDF = 1.0  # a whole word weighs its stem's idf plus this
+LANGUAGE_BONUS = 0.05  # a page in the question's language, between pages equal otherwise
+BM25_CANDIDATES = 12  # passages BM25 alone ranks best, added to the candidates (short questions embed poorly)
+MAX_UNIT_LINES = 12  # a unit longer than this is cut after its 12th line (with "…")
+
+_DEFINITION = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|idea|ideia|concepto|conceito|es una?|[eé] uma?|"
+                         r"consiste|son|s[aã]o)\b", re.I)
+_DEFINITION_LABEL = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|definition)\s*:", re.I)
+_WHY_LABEL = re.compile(r"^\W*(por ?qu[eé]|motivo|raz[oó]n|raz[aã]o|why)\b", re.I)
+_OUTLINE = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents)\W*$")
+_CAUSE = re.compile(r"\b(porque|por ?qu[eé]|por eso|por isso|motivo|raz[oó]n|raz[aã]o|problema|ventaja|vantagem|"
+                    r"desventaja|desvantagem|evita|permite|ahorra|economiza|mejora|melhora|debido|devido|causa|"
+                    r"para que|objetivo|consecuencia|consequ[eê]ncia|debilidad|debilidade|inconveniente|"
+                    r"limitaci[oó]n|limita[cç][aã]o|riesgo|risco|peligro|perigo|necesario|"
+                    r"necess[aá]rio|importa)\b|->", re.I)
+_STEPS = re.compile(r"\b(procedimiento|procedimento|pasos|passos|etapas|uso|flujo|fluxo|receta|receita|c[oó]mo|"
+                    r"instrucciones|instru[cç][oõ]es|steps)\b", re.I)
+_BULLET = re.compile(r"^(\s*)(?:[•◦▪\-*]|\d{1,2}[.)])\s+")
+
+
+@dataclass
+class Unit:
+    """Lines of a page that answer together: a bullet with its sub-bullets, a paragraph's sentence, or code."""
+
+    page: int  # index into the pages read
+    lines: list[str]  # verbatim from the page's text
+    start: int  # index of its first line in the page
+    is_code: bool = False
+    extra: Chunk | None = None  # a code chunk of the page, quoted from outside the page's prose passage
+
+    @property
+    def text(self) -> str:
+        """The unit's lines as one text."""
+        return "\n".join(self.lines)
+
+    @property
+    def children(self) -> int:
+        """How many lines follow its first (sub-bullets, explanations)."""
+        return len(self.lines) - 1
+
+
+def question_kind(question: str) -> str:
+    """``difference``, ``how``, ``why``, ``list``, ``what`` or ``other``, from the question's words."""
+    q = fold(question)
+    for kind, pattern in _KIND_PATTERNS:
+        if re.search(pattern, q):
+            return kind
+    return "other"
+
+
+def _subject_tokens(question: str) -> list[str]:
+    """The question's terms (:func:`_terms`) without the words that only say what kind of answer is wanted."""
+    keep = " ".join(w for w in words(question) if fold(w) not in _CUE_WORDS)
+    return list(dict.fromkeys(_term_list(keep)))
+
+
+def _term_list(text: str) -> list[str]:
+    """The lexical index's tokens (5-letter prefix stems) and, for words longer than 7 letters, the whole
+    word marked with "=": "ReduceLROnPlateau" is more than its stem "reduc", which "reducen" shares."""
+    out = lexical_tokens(text)
+    out += ["=" + fold_word(w) for w in words(text) if len(w) > WHOLE_WORD_LETTERS]
+    return out
+
+
+def _terms(text: str) -> set[str]:
+    return set(_term_list(text))
+
+
+def _sides(question: str) -> tuple[list[str], list[str]] | None:
+    """The two things a "difference" question compares, as token lists (None when it names fewer)."""
+    q = re.sub(r"[¿?¡!]", " ", question)
+    q = re.sub(r"(?i)^.*?\b(?:entre|between|difere de|diferencia de)\b", " ", q)
+    parts = re.split(r"(?i)\s(?:y|e|and|vs\.?|versus|frente a|do|de la|del|da)\s", q, maxsplit=1)
+    if len(parts) != 2:
+        return None
+    a, b = (_subject_tokens(p) for p in parts)
+    b = [t for t in b if t not in a]
+    return (a, b) if a and b else None
+
+
+def _idf_share(tokens: list[str], text_tokens: set[str], idf: dict[str, float]) -> float:
+    """The idf-weighted share of ``tokens`` found in ``text_tokens``. Whole words ("=…") count only when
+    found: a bonus over their stem, so a question in pt about a slide in es is not sunk by "otimizador"."""
+    total = sum(idf.get(t, 1.0) for t in tokens if not t.startswith("="))
+    return sum(idf.get(t, 1.0) for t in tokens if t in text_tokens) / total if total else 0.0
+
+
+def _page_key(c: Chunk) -> tuple:
+    return (c.source, c.locator.page) if c.locator.page is not None else (c.source, c.locator.heading)
+
+
+def _merge(chunks: list[Chunk]) -> str:
+    """The text of a page's windows put back together: a window's lines that the text so far already
+    ends with (the overlap) are skipped."""
+    lines: list[str] = []
+    for c in sorted(chunks, key=lambda c: c.ordinal):
+        new = c.text.split("\n")
+        overlap = 0
+        for n in range(min(len(new), len(lines)), 0, -1):
+            if lines[-n:] == new[:n]:
+                overlap = n
+                break
+        if overlap == 0 and len(new) > 0 and new[0] in lines:  # a window that starts inside what we have
+            at = len(lines) - 1 - lines[::-1].index(new[0])
+            overlap = len(lines) - at if lines[at:] == new[: len(lines) - at] else 0
+        lines.extend(new[overlap:])
+    return "\n".join(lines)
+
+
+def whole_pages(index_chunks: list[Chunk], hits: list[Hit]) -> list[tuple[Hit, list[Chunk]]]:
+    """Each retrieved passage widened to its whole page (or section): the hit with a chunk holding the
+    page's text, and the page's code chunks. Hits on a page already seen are dropped."""
+    keys = {_page_key(h.chunk) for h in hits}
+    same: dict[tuple, list[Chunk]] = {k: [] for k in keys}
+    for c in index_chunks:
+        k = _page_key(c)
+        if k in same:
+            same[k].append(c)
+    out: list[tuple[Hit, list[Chunk]]] = []
+    seen: set[tuple] = set()
+    for h in hits:
+        k = _page_key(h.chunk)
+        if k in seen:
+            continue
+        seen.add(k)
+        prose = [c for c in same[k] if not c.is_code] or [h.chunk]
+        code = [c for c in same[k] if c.is_code]
+        prose.sort(key=lambda c: c.ordinal)
+        merged = replace(prose[0], text=_merge(prose), id="") if len(prose) > 1 else prose[0]
+        out.append((Hit(merged, h.score, h.rank), sorted(code, key=lambda c: c.ordinal)))
+    return out
+
+
+def candidates(index, question: str, qv) -> list[Hit]:
+    """The passages worth reading for a question: the hybrid ranking's best (kb.search's fusion) and
+    BM25's best, which finds what a short question ("¿Qué es LoRA?") names but embeds poorly; each
+    with its hybrid score, best first."""
+    import numpy as np
+
+    from .search import _top, lexical_weight
+
+    if not index.chunks:
+        return []
+    cos = index.vectors @ qv
+    lex = index.lexical.scores(question)
+    w = lexical_weight(index.embedder_id)
+    fused = (np.maximum(cos, 0.0) + w * lex / (float(lex.max()) or 1.0)) / (1 + w)
+    picked = list(_top(fused, CANDIDATES)) + [j for j in _top(lex, BM25_CANDIDATES) if lex[j] > 0]
+    order = sorted(dict.fromkeys(int(j) for j in picked), key=lambda j: -fused[j])
+    return [Hit(index.chunks[j], float(fused[j]), r) for r, j in enumerate(order, start=1)]
+
+
+def units(page: int, chunk: Chunk) -> list[Unit]:
+    """A page's answer units: each top-level bullet with its sub-bullets; each sentence of a paragraph
+    line; a code chunk whole."""
+    if chunk.is_code:
+        return [Unit(page, chunk.text.split("\n"), 0, True)]
+    out: list[Unit] = []
+    current: Unit | None = None
+    for i, line in enumerate(chunk.text.split("\n")):
+        if not line.strip():
+            current = None
+            continue
+        m = _BULLET.match(line)
+        indent = len(line) - len(line.lstrip())
+        if m and indent > 0 and current is not None:
+            current.lines.append(line)
+            continue
+        if not m and indent == 0 and current is not None and _BULLET.match(current.lines[0]) and len(line) <= 200:
+            current.lines.append(line)  # a slide's explanation under its bullet, set without a marker
+            continue
+        if m or len(line) <= 200:
+            current = Unit(page, [line], i)
+            out.append(current)
+            continue
+        current = None  # a paragraph: each sentence answers alone (quoted as written)
+        for s in sentences(line) or [line]:
+            if s.strip():
+                out.append(Unit(page, [s.strip()], i))
+    return out
+
+
+def _kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -> float:
+    """How well a unit's shape suits the kind of question (0–1)."""
+    first = re.sub(_BULLET, "", unit.lines[0])
+    if kind == "what":
+        if _DEFINITION_LABEL.match(first):
+            return 2.0  # the slide says it is the definition
+        head = _terms(first.split(":")[0]) if ":" in first else set()
+        return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
+    if kind == "how" and unit.children >= 2 and _STEPS.search(first):
+        return 1.0
+    if kind in ("list", "how"):
+        if unit.is_code:
+            return 0.5 if kind == "how" else 0.0
+        if unit.children >= 2:
+            return 1.0 if kind == "list" else 0.75
+        return 0.5 if first.rstrip().endswith(":") else 0.0
+    if kind == "why":
+        if _WHY_LABEL.match(first):
+            return 2.0  # "Por que blocos: …", "Motivo: …" — the slide answers the question asked
+        return 1.0 if _CAUSE.search(unit.text) else 0.0
+    return 0.0
+
+
+@dataclass
+class Scored:
+    """A unit with its score, its share of the question's subject and its cosine to the question."""
+
+    unit: Unit
+    score: float
+    subject: float  # idf share of the subject in the unit with its page's heading
+    cosine: float
+
+
+def _label(unit: Unit) -> set[str]:
+    """The terms of what a unit is labelled: its first line up to a colon, or its first 60 characters."""
+    first = re.sub(_BULLET, "", unit.lines[0])
+    return _terms(first.split(":")[0] if ":" in first[:80] else first[:60])
+
+
+def _quote(unit: Unit) -> str:
+    lines = unit.lines[:MAX_UNIT_LINES]
+    text = "\n".join(ln.rstrip() for ln in lines)
+    return text + ("\n…" if len(unit.lines) > MAX_UNIT_LINES else "")
+
+
+@dataclass
+class _Question:
+    """One question being answered: its kind, its subject terms with their idf, and the pages read."""
+
+    text: str
+    kind: str
+    subject: list[str]
+    idf: dict[str, float]
+    read: list[tuple[Hit, list[Chunk]]] = field(default_factory=list)
+
+    def share(self, terms: list[str], found: set[str]) -> float:
+        return _idf_share(terms, found, self.idf)
+
+    def heading(self, page: int) -> set[str]:
+        return _terms(self.read[page][0].chunk.locator.heading or "")
+
+    def page_score(self, h: Hit, lang: str) -> float:
+        """Retrieval score, plus a heading that names the subject, plus the subject in the page."""
+        head = _terms(h.chunk.locator.heading or "")
+        return (h.score + HEADING_WEIGHT * self.share(self.subject, head)
+                + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, _terms(h.chunk.text) | head)
+                + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0)
+                - (OUTLINE_PENALTY if _OUTLINE.match(fold(h.chunk.locator.heading or "")) else 0.0))
+
+    def words_score(self, u: Unit) -> float:
+        """A unit's score by words alone: which units are worth embedding."""
+        return (LEXICAL_WEIGHT * self.share(self.subject, _terms(u.text) | self.heading(u.page))
+                + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * _kind_fit(self.kind, u, self.subject, self.idf))
+
+    def score(self, u: Unit, cosine: float) -> Scored:
+        head = self.heading(u.page)
+        both = self.share(self.subject, _terms(u.text) | head)
+        total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.subject, head)
+                 + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * _kind_fit(self.kind, u, self.subject, self.idf))
+        return Scored(u, total, both, cosine)
+
+    def compose(self, best: Scored, scored: list[Scored], all_units: list[Unit]) -> list[Scored]:
+        """The units the answer quotes, by the kind of question (the best unit alone by default)."""
+        page = [u for u in all_units if u.page == best.unit.page and not u.is_code]
+        if self.kind == "difference":
+            return self._difference(best, scored)
+        if self.kind == "list":
+            return self._list(best, scored, page)
+        if self.kind == "why" and not best.unit.is_code and not _CAUSE.search(best.unit.text):
+            cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
+                         and _CAUSE.search(s.unit.text)), key=lambda s: s.score, default=None)
+            return [best] + ([cause] if cause is not None else [])
+        if self.kind == "how" and not best.unit.is_code:
+            code = self.read[best.unit.page][1]
+            if code and len(code[0].text.split("\n")) <= MAX_UNIT_LINES:
+                return [best, _plain(Unit(best.unit.page, code[0].text.split("\n"), 0, True, code[0]), scored)]
+            return [best]
+        return self._with_follower(best, scored, page)
+
+    def _with_follower(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
+        """A line that only introduces ("… incluye:") is quoted with the unit after it."""
+        if best.unit.children == 0 and best.unit.lines[0].rstrip().endswith(":"):
+            return [best] + [_plain(u, scored) for u in page if u.start > best.unit.start][:1]
+        return [best]
+
+    def _list(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
+        """A labelled list whole; or the page's bullets when its heading names the subject (the slide is the list)."""
+        if best.unit.children < 2:  # a list asked for: a labelled list on the same page beats a single line
+            lists = [s for s in scored if s.unit.page == best.unit.page and s.unit.children >= 2
+                     and self.share(self.subject, _label(s.unit)) > 0]
+            if lists:
+                best = max(lists, key=lambda s: s.score)
+        labelled = best.unit.children >= 2 and self.share(self.subject, _label(best.unit)) >= 0.5
+        if not labelled and self.share(self.subject, self.heading(best.unit.page)) >= LIST_HEADING_SHARE \
+                and len(page) >= 3:
+            if sum(len(u.lines) for u in page) <= MAX_UNIT_LINES:
+                return [_plain(u, scored) for u in page]
+            return [_plain(Unit(u.page, u.lines[:1], u.start), scored) for u in page][:MAX_UNIT_LINES]
+        return self._with_follower(best, scored, page)
+
+    def _difference(self, best: Scored, scored: list[Scored]) -> list[Scored]:
+        """Both sides: the comparison slide when a heading names both, a unit that compares them, or the
+        best unit labelled with each side."""
+        sides = _sides(self.text)
+        if not sides:
+            second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
+                         key=lambda s: s.score, default=None)
+            return [best] + ([second] if second is not None else [])
+        on_both = [s for s in scored if all(self.share(t, self.heading(s.unit.page)) >= 0.99 for t in sides)]
+        if on_both:  # "Full FT vs LoRA vs QLoRA": answer from that slide
+            top_page = max(on_both, key=lambda s: s.score).unit.page
+            scored = [s for s in on_both if s.unit.page == top_page]
+
+        def compares(s: Scored) -> bool:  # names one side while its page's heading names the other
+            text, head = _terms(s.unit.text), self.heading(s.unit.page)
+            named = [(self.share(t, head) >= 0.99, self.share(t, text) >= 0.99) for t in sides]
+            return any(named[i][0] and not named[1 - i][0] and named[1 - i][1] for i in (0, 1))
+
+        comparing = [s for s in scored if compares(s)]
+        if comparing:
+            top = max(comparing, key=lambda s: s.score)
+            return sorted((s for s in comparing if s.unit.page == top.unit.page), key=lambda s: -s.score)[:2]
+
+        def side_score(s: Scored, terms: list[str]) -> float:  # a unit labelled with that side answers for it
+            return (s.score + LEXICAL_WEIGHT * self.share(terms, _label(s.unit))
+                    + 0.5 * LEXICAL_WEIGHT * self.share(terms, _terms(s.unit.text)))
+
+        a = max(scored, key=lambda s: side_score(s, sides[0]))
+        b = max((s for s in scored if s.unit is not a.unit), key=lambda s: side_score(s, sides[1]), default=None)
+        return [a] + ([b] if b is not None else [])
+
+
+def _plain(u: Unit, scored: list[Scored]) -> Scored:
+    return next((s for s in scored if s.unit is u), Scored(u, 0.0, 0.0, 0.0))
+
+
+def _idf(index, question: str) -> dict[str, float]:
+    """The lexical index's idf of the question's terms; a whole word weighs its stem's idf plus WHOLE_WORD_IDF."""
+    idf = {t: float(index.lexical.idf[j]) for t in lexical_tokens(question)
+           if (j := index.lexical.vocab.get(t)) is not None}
+    for t in _term_list(question):
+        if t.startswith("="):
+            stem = lexical_tokens(t[1:])
+            idf[t] = (idf.get(stem[0], 1.0) if stem else 1.0) + WHOLE_WORD_IDF
+    return idf
+
+
+def answer_offline(retriever, embedder, question: str, k: int = 5):
+    """The answer ``kb ask`` gives without an LLM (see the module's docstring): an :class:`kb.ask.Answer`
+    quoting the unit(s) that answer the question's kind, with the k best pages as its passages."""
+    from .ask import NOT_FOUND, Answer
+    from .text import detect_language
+
+    lang = detect_language(question)
+    qv = embedder.embed_queries([question])[0]
+    index = retriever.index
+    pages = whole_pages(index.chunks, candidates(index, question, qv))
+    q = _Question(question, question_kind(question),
+                  _subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question))
+
+    def not_found() -> Answer:  # say so, and show the best passages
+        return Answer(question, NOT_FOUND[lang], [Hit(p[0].chunk, p[0].score, r) for r, p in
+                                                  enumerate(pages[:k], start=1)], False, "extractive")
+
+    # words of the question that no candidate holds ("otimizador" where the slides say "optimizador") cannot
+    # tell the candidates apart: the subject is what they hold, unless that is too little of the question
+    held = set().union(*(_terms(f"{h.chunk.locator.heading or ''} {h.chunk.text}") for h, _ in pages))
+    if not pages or q.share([t for t in q.subject if not t.startswith("=")], held) < MIN_COVERAGE:
+        return not_found()
+    q.subject = [t for t in q.subject if t in held]
+    pages.sort(key=lambda p: -q.page_score(p[0], lang))
+    q.read = pages[:PAGES_READ]
+    # a question in the course ("6. O que é …?") is not an answer to it
+    all_units = [u for n, (h, code) in enumerate(q.read) for u in units(n, h.chunk)
+                 if u.children or not u.lines[0].rstrip().endswith("?")]
+    if q.kind == "how":
+        all_units += [Unit(n, c.text.split("\n"), 0, True, c) for n, (_, code) in enumerate(q.read) for c in code]
+    if not all_units:
+        return not_found()
+    # the units worth a closer look, by words alone; only they are embedded (USE-m3 costs ~5 ms a short text)
+    cands = sorted(all_units, key=q.words_score, reverse=True)[:EMBEDDED_UNITS]
+    cos = embedder.embed_documents([u.text[:EMBEDDED_CHARS] for u in cands]) @ qv
+    scored = [q.score(u, float(c)) for u, c in zip(cands, cos, strict=True)]
+    best = max(scored, key=lambda s: s.score)
+    if best.subject < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
+        return not_found()
+    return _render(question, q.compose(best, scored, all_units), pages, q.read, k)
+
+
+def _render(question: str, picked: list[Scored], pages: list[tuple[Hit, list[Chunk]]],
+            read: list[tuple[Hit, list[Chunk]]], k: int):
+    """The answer: each quoted unit with the number of the passage it comes from; the pages it quotes
+    come first among the passages shown, then the best of the rest, then any code it quotes."""
+    from .ask import Answer
+
+    used = sorted({s.unit.page for s in picked})
+    order = used + [n for n in range(len(pages)) if n not in used]
+    shown = [Hit(pages[n][0].chunk, pages[n][0].score, r) for r, n in enumerate(order[:max(k, len(used))], start=1)]
+    rank_of = {n: r for r, n in enumerate(order, start=1)}
+    picked.sort(key=lambda s: (rank_of[s.unit.page], s.unit.is_code, s.unit.start))
+    parts: list[tuple[str, int]] = []  # (quoted unit, passage number): units in a row from one passage cite it once
+    for s in picked:
+        if s.unit.extra is not None:  # the code is its own passage: shown after the pages
+            shown.append(Hit(s.unit.extra, read[s.unit.page][0].score, len(shown) + 1))
+            parts.append((_quote(s.unit), len(shown)))
+        elif parts and parts[-1][1] == rank_of[s.unit.page]:
+            parts[-1] = (parts[-1][0] + "\n" + _quote(s.unit), parts[-1][1])
+        else:
+            parts.append((_quote(s.unit), rank_of[s.unit.page]))
+    text = "\n".join(f"{quoted} [{n}]" for quoted, n in parts)
+    return Answer(question, text, shown, True, "extractive", sorted({n for _, n in parts}))
