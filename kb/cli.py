@@ -418,6 +418,9 @@ def eval_grader(
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
     calibrate_k: int | None = typer.Option(None, "--calibrate-k", min=0, help="Also fit a teacher calibration on K "
             "graded replies per question and report both levels on the other replies (offline grader)."),
+    review_budget: str | None = typer.Option(None, "--review-budget", help="Simulate a teacher grading answer "
+            "groups in kb's review order (and in a random one) with decisions numbering these % of the replies, "
+            "e.g. 5,10,20."),
 ) -> None:
     """Grade human-graded replies with kb's grader and measure the agreement.
 
@@ -427,9 +430,11 @@ def eval_grader(
     Example: kb eval grader data.csv --scale 0-3
     """
     from . import ui
+    from .evaluate import parse_budgets
 
+    budgets = parse_budgets(review_budget) if review_budget is not None else []
     result = _course().evaluate_grader(data, scale=scale, predictions=predictions, offline=offline,
-                                       calibrate_k=calibrate_k)
+                                       calibrate_k=calibrate_k, review_budget=budgets)
     for n in result.notes:
         ui.message(f"kb: note: {n}", "dim")
     ui.print_json(result.value) if json_out else ui.grader_eval(result.value)

@@ -435,6 +435,35 @@ def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Seque
     return {"k": k, "seeds": list(seeds), **mean}
 
 
+def parse_budgets(text: str) -> list[float]:
+    """`--review-budget 5,10,20` → [5.0, 10.0, 20.0]; InputError naming the fix for anything else."""
+    try:
+        out = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        out = []
+    if not out or not all(0 < b <= 100 for b in out):
+        raise InputError(f"bad --review-budget '{text}'",
+                         "give percentages of the replies, e.g. --review-budget 5,10,20")
+    return out
+
+
+def evaluate_review(grader, rows: Sequence[GradedRow], grades: Sequence, budgets: Sequence[float],
+                    seeds: Sequence[int] = (0, 1, 2)) -> dict:
+    """``review``: at each budget, a teacher's decisions (as many as that % of the replies) on answer
+    groups in kb's review order, propagated (:func:`kb.grading.review.simulate`), measured on every
+    row; ``review_random``: the same decisions in a random order of the same groups (mean of
+    ``seeds``), the baseline."""
+    from .grading.review import simulate
+
+    tasks = grading_tasks(rows)
+    human = [r.human for r in rows]
+    kb = simulate(grader, tasks, human, grades, budgets)
+    runs = [simulate(grader, tasks, human, grades, budgets, order="random", seed=s) for s in seeds]
+    rnd = [{k: (v if k in ("budget_pct", "read") else sum(r[i][k] for r in runs) / len(runs))
+            for k, v in first.items()} for i, first in enumerate(runs[0])]
+    return {"review": kb, "review_random": rnd}
+
+
 def _summary(human, grades) -> dict:
     import numpy as np
 
