@@ -321,6 +321,12 @@ class KB:
             from .evaluate import evaluate_calibration
 
             metrics["calibration"] = evaluate_calibration(getattr(grader, "offline", grader), rows, calibrate_k)
+            left = metrics["calibration"]["left_out"]
+            if left:
+                shown = ", ".join(f"{x['question'][:40]} ({x['rows']})" for x in left[:10])
+                result.notes.append(f"--calibrate-k {calibrate_k}: {len(left)} question(s) left out of the "
+                                    f"calibration report, each with {calibrate_k} replies or fewer (none would "
+                                    f"remain to report on): {shown}" + (" …" if len(left) > 10 else ""))
         if review_budget:
             from .evaluate import evaluate_review
 

@@ -222,3 +222,22 @@ def test_grade_out_naming_a_file_is_refused_before_any_work(quiz_file, tmp_path)
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", "grades.csv"], cwd=tmp_path)
     assert r.returncode == 3 and "--out grades.csv: names a file" in r.stderr
     assert not (tmp_path / "grades.csv").exists()
+
+
+def test_calibrate_k_names_the_questions_it_leaves_out_and_reports_on_the_rest(tmp_path):
+    rows = [("question_id", "question", "reference", "answer", "score")]
+    ref = "Uma trava do interpretador que deixa uma thread por vez."
+    rows += [("a", "O que é o GIL?", ref, f"Uma trava global {i}" if i % 2 else f"Um banco {i}", 3 * (i % 2))
+             for i in range(8)]
+    rows += [("b", "O que faz o Map?", "Gera pares chave-valor.", f"Gera pares {i}", 3) for i in range(3)]
+    data = _write_csv(tmp_path / "d.csv", rows)
+    r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "5", "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "--calibrate-k 5: 1 question(s) left out of the calibration report, each with 5 replies or fewer" \
+        in r.stderr and "b (3)" in r.stderr
+    c = json.loads(r.stdout)["calibration"]
+    assert c["left_out"] == [{"question": "b", "rows": 3}]
+    assert c["default"]["n"] == 3 and c["calibrated"]["n"] == 3  # question a's 8 rows less its 5 graded ones
+    r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "10"], cwd=tmp_path)
+    assert r.returncode == 3 and "every question has 10 rows or fewer (at most 8)" in r.stderr
+    assert "use a k below 8" in r.stderr

@@ -175,6 +175,7 @@ def simulate(grader: Any, tasks: Sequence[Task], human: Sequence[float], grades:
                 graded[m] = teacher[it.group.representative]
         final = list(grades)
         if graded:
+            # as kb grade does: every member is an override, and overrides refit the calibration
             cal = fit_calibration(grader, [(tasks[i], p) for i, p in graded.items()], leave_one_out=False)
             rest = [i for i in range(len(tasks)) if i not in graded]
             for i, g in zip(rest, cal.grader(grader, ids).grade([tasks[i] for i in rest]), strict=True):
