@@ -241,3 +241,38 @@ def test_calibrate_k_names_the_questions_it_leaves_out_and_reports_on_the_rest(t
     r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "10"], cwd=tmp_path)
     assert r.returncode == 3 and "every question has 10 rows or fewer (at most 8)" in r.stderr
     assert "use a k below 8" in r.stderr
+
+
+def test_one_binary_sheet_or_nul_byte_does_not_stop_the_class(quiz_file, tmp_path):
+    """Fault: a binary file among the sheets, a NUL byte in one sheet's answer and in one CSV row:
+    those are skipped and named, the rest is graded, exit 1."""
+    sheets = tmp_path / "sheets"
+    sheets.mkdir()
+    (sheets / "Ana.md").write_text("## gil\nUma trava global do interpretador.\n", encoding="utf-8")
+    (sheets / "Bia.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 20)
+    (sheets / "Caio.md").write_bytes(b"## strat\nb\n## gil\nUma tra\x00va.\n")
+    r = run_kb(["grade", str(quiz_file), str(sheets), "--out", str(tmp_path / "o1"), "--json"], cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert "Bia.txt: looks like a binary file, not text — sheet skipped" in r.stderr
+    assert "Caio.md:3: a NUL byte in the answer (a damaged export) — block skipped" in r.stderr
+    students = json.loads(r.stdout)["students"]
+    assert set(students) == {"Ana", "Caio"} and set(students["Caio"]["grades"]) == {"strat"}
+    rows = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "uma trava"),
+                                          ("Bia", "gil", "uma\0 trava"), ("Caio", "strat", "b")])
+    r = run_kb(["grade", str(quiz_file), str(rows), "--out", str(tmp_path / "o2"), "--json"], cwd=tmp_path)
+    assert r.returncode == 1 and "r.csv:3: a NUL byte in the answer (a damaged export) — row skipped" in r.stderr
+    assert set(json.loads(r.stdout)["students"]) == {"Ana", "Caio"}
+
+
+def test_a_1mb_reply_is_graded_on_its_first_characters(quiz_file, tmp_path):
+    """Fault: a 1 MB reply (113 s and 3.6 GB when graded whole) is graded on its first 5,000
+    characters, with a note; the report keeps it whole. Its speed is measured in bench/, not here."""
+    huge = "trava global e paralelismo " * 40000
+    rows = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", huge),
+                                          ("Bia", "gil", "uma trava")])
+    r = run_kb(["grade", str(quiz_file), str(rows), "--out", str(tmp_path / "o"), "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert any(n.endswith("r.csv:2: answer of 1,080,000 characters from Ana — graded on its first 5,000")
+               for n in data["notes"])
+    assert data["students"]["Ana"]["grades"]["gil"]["answer"] == huge

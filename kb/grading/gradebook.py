@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from ..errors import InputError
 from ..quiz import Quiz, write_atomic
-from .base import MAX_POINTS, Grade, Grader, Task, with_override
+from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Grader, Task, with_override
 
 
 def read_text_file(path: Path) -> tuple[str, list[str]]:
@@ -39,8 +39,20 @@ def read_text_file(path: Path) -> tuple[str, list[str]]:
     except OSError as e:
         raise InputError(f"{path}: cannot read ({e.strerror})", "check the path and its permissions") from e
     notes: list[str] = []
+    nuls = data.count(b"\x00")
+    # a few stray NUL bytes in a text file (a damaged export): the rows holding them are named and skipped
+    if nuls and nuls <= max(8, len(data) // 100):
+        try:
+            data.replace(b"\x00", b"").decode("utf-8-sig")
+            data = data.replace(b"\x00", NUL_MARK.encode("utf-8"))
+        except UnicodeDecodeError:
+            pass  # not UTF-8 text: binary
     text = decode_text(data, path, notes)
     return text, [f"{path}: {n}" for n in notes]
+
+
+NUL_MARK = "\uffff"  # a NUL byte of a replies file, kept as a noncharacter so that its row is skipped and named
+_NUL_PROBLEM = "a NUL byte in the answer (a damaged export) — {what} skipped; re-export the replies as UTF-8 text"
 
 
 def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -105,7 +117,11 @@ def read_replies(path: Path, quiz: Quiz) -> Replies:
             raise InputError(f"{path}: no .md/.txt/.csv answer sheets in this folder",
                              "one file per student, named after the student, with '## <question id>' blocks")
         for sheet in sheets:
-            part = _read_csv_replies(sheet, quiz) if sheet.suffix.lower() == ".csv" else _read_sheet(sheet, quiz)
+            try:
+                part = _read_csv_replies(sheet, quiz) if sheet.suffix.lower() == ".csv" else _read_sheet(sheet, quiz)
+            except InputError as e:  # one unreadable sheet (binary, missing columns) must not stop the class
+                out.problems.append(f"{e.message} — sheet skipped; {e.hint}")
+                continue
             out.items += part.items
             out.problems += part.problems
             out.notes += part.notes
@@ -126,6 +142,9 @@ def _read_csv_replies(path: Path, quiz: Quiz) -> Replies:
         if qid is None:
             out.problems.append(f"{where}: unknown question id '{r['question_id'].strip()}' — row skipped; "
                                 f"use an id from the quiz (kb quiz show) or its number 1–{len(quiz.questions)}")
+            continue
+        if NUL_MARK in r["answer"] or NUL_MARK in student:
+            out.problems.append(f"{where}: " + _NUL_PROBLEM.format(what="row"))
             continue
         if not r["answer"].strip():
             out.notes.append(f"{where}: empty answer from {student} for {qid} — graded 0")
@@ -153,6 +172,9 @@ def _read_sheet(path: Path, quiz: Quiz) -> Replies:
         if qid is None:
             out.problems.append(f"{path}:{line}: unknown question '{raw_id}' — block skipped; "
                                 f"use an id from the quiz or its number 1–{len(quiz.questions)}")
+            continue
+        if NUL_MARK in answer:
+            out.problems.append(f"{path}:{line}: " + _NUL_PROBLEM.format(what="block"))
             continue
         if not answer:
             out.notes.append(f"{path}:{line}: empty answer for {qid} — graded 0")
@@ -289,7 +311,12 @@ def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
                             f"the one at {latest[key].where} is not")
         latest[key] = r
     items = list(latest.values())
-    tasks = [Task(quiz.question(r.question_id), r.answer, r.student) for r in items]  # type: ignore[arg-type]
+    for r in items:
+        if len(r.answer) > MAX_REPLY_CHARS:
+            notes.append(f"{r.where}: answer of {len(r.answer):,} characters from {r.student} — graded on its first "
+                         f"{MAX_REPLY_CHARS:,}")
+    tasks = [Task(quiz.question(r.question_id), r.answer[:MAX_REPLY_CHARS], r.student)  # type: ignore[arg-type]
+             for r in items]
     grades = grader.grade(tasks) if tasks else []
     graded, kept = [], 0
     for r, g in zip(items, grades, strict=True):

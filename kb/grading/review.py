@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from .base import MAX_POINTS, Grade, Task, make_grade, needs_judgement, verdict_for
+from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Task, make_grade, needs_judgement, verdict_for
 from .groups import AnswerGroup, group_id, group_replies
 
 # uncertainty of a group = UNCERTAINTY_FLOOR + nearness of its grade to a cut point (0–1) + spread of its
@@ -216,7 +216,7 @@ def class_review(report: Any, embedder: Any) -> ClassReview:
            and needs_judgement(Task(report.quiz.question(g.reply.question_id), g.reply.answer))]
     if not idx:
         return ClassReview([], 0, 0)
-    texts = [graded[i].reply.answer for i in idx]
+    texts = [graded[i].reply.answer[:MAX_REPLY_CHARS] for i in idx]
     vecs = unit_vectors(embedder, texts)
     groups = group_replies([graded[i].reply.question_id for i in idx], texts, vecs)
     groups = [AnswerGroup(g.question_id, tuple(idx[m] for m in g.members)) for g in groups]
@@ -232,7 +232,8 @@ def review_rows(report: Any, review: ClassReview) -> list[list[Any]]:
     for rank, it in enumerate(review.items, 1):
         rep = graded[it.group.representative]
         students = "; ".join(graded[m].reply.student for m in it.group.members)
-        rows.append([rank, it.gid, it.group.question_id, it.group.size, it.kb_points, it.why, rep.reply.answer,
+        rows.append([rank, it.gid, it.group.question_id, it.group.size, it.kb_points, it.why,
+                     rep.reply.answer[:MAX_REPLY_CHARS],
                      students, ""])
     return rows
 
@@ -296,9 +297,9 @@ def pull_report(report: Any, embedder: Any, overrides: dict[tuple[str, str], tup
     examples = [(k, answers[k], p) for k, (p, _) in overrides.items() if k in answers and answers[k].strip()]
     if not examples:
         return 0
-    tasks = [Task(report.quiz.question(g.reply.question_id), g.reply.answer) for g in graded]
+    tasks = [Task(report.quiz.question(g.reply.question_id), g.reply.answer[:MAX_REPLY_CHARS]) for g in graded]
     qs = {t.question.id: t.question for t in tasks}
-    ex_tasks = [Task(qs[k[1]], text) for k, text, _ in examples if k[1] in qs]
+    ex_tasks = [Task(qs[k[1]], text[:MAX_REPLY_CHARS]) for k, text, _ in examples if k[1] in qs]
     ex_points = [p for k, _, p in examples if k[1] in qs]
     vecs = unit_vectors(embedder, [t.reply for t in tasks] + [t.reply for t in ex_tasks])
     n = len(tasks)
