@@ -121,7 +121,7 @@ def test_kb_grade_writes_the_review_sheet_and_a_teachers_group_grades_reach_ever
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out), "--json"], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "teacher 'muito' is not 0–3 — ignored" in r.stderr
-    assert "your grades of 1 answer group(s) gave 5 replies their grade" in r.stderr
+    assert "your grades of 1 answer group gave 5 replies their grade" in r.stderr
     data = json.loads(r.stdout)
     book = _gradebook(out)
     for student in wrong["students"].split("; "):

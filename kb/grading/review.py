@@ -335,10 +335,12 @@ def review_summary(previous: Sequence[Any], report: Any, reviewed: dict[tuple[st
             elif key in before and before[key] != g.grade.points:
                 changed += 1
                 up += g.grade.points > before[key]
-        notes.append(f"your grades of {len(groups)} answer group(s) gave {took} replies their grade; "
+        notes.append(f"your grades of {len(groups)} answer group{'s' if len(groups) > 1 else ''} gave {took} "
+                     f"replies their grade; "
                      f"{changed} other grades changed ({up} up, {changed - up} down): the calibration was "
                      "refitted and replies like the ones you graded were graded more like them")
     if review is not None and review.items:
-        notes.append(f"grade these {review.first} groups (covering {review.covering} replies) first: "
+        these = "this group" if review.first == 1 else f"these {review.first} groups"
+        notes.append(f"grade {these} (covering {review.covering} replies) first: "
                      f"{Path(out_dir) / REVIEW_FILE} — fill the teacher column (0-3), then re-run")
     return notes
