@@ -388,6 +388,8 @@ def grade(
     calibrate: Path | None = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, "
             "points 0-3): refit this quiz's grade levels, stored beside it with your graded replies (from 10 "
             "per question, a reply like one you graded is graded partly like it)."),
+    review: bool = typer.Option(False, "--review", help="Then grade the answer groups of grades-review.csv one "
+            "by one in the terminal (0-3, s skip, q quit; each key saved) and re-grade with them."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
@@ -403,6 +405,12 @@ def grade(
     result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
                              csv_dialect=csv_dialect)
     ui.grade_result(result, str(quiz_file), json_out)
+    if review and result.value.report is not None:
+        from .review_session import review_groups
+
+        if review_groups(result.value.out_dir, ui.stderr()):  # the teacher's grades, applied by a re-run
+            result = _course().grade(quiz_file, replies, out=out, offline=offline, csv_dialect=csv_dialect)
+            ui.grade_result(result, str(quiz_file), json_out)
     _finish(result)
 
 

@@ -276,3 +276,19 @@ def test_a_1mb_reply_is_graded_on_its_first_characters(quiz_file, tmp_path):
     assert any(n.endswith("r.csv:2: answer of 1,080,000 characters from Ana — graded on its first 5,000")
                for n in data["notes"])
     assert data["students"]["Ana"]["grades"]["gil"]["answer"] == huge
+
+
+def test_kb_grade_review_in_the_terminal_saves_each_key_and_applies_them(quiz_file, tmp_path):
+    replies = _write_csv(tmp_path / "replies.csv", _class())
+    out = tmp_path / "reports"
+    # first group: 0; second: a wrong key, then skipped; third: 2; at the fourth, quit
+    r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out), "--review", "--json"], cwd=tmp_path,
+               input="0\nmuito\ns\n2\nq\n")
+    assert r.returncode == 0, r.stderr
+    assert "group 1 of 4" in r.stderr and "type 0-3, s or q" in r.stderr and "group 4 of 4" in r.stderr
+    assert "your grades of 2 answer groups gave" in r.stderr
+    first = json.loads(r.stdout[: r.stdout.index("\n}\n") + 2])  # the report before the review, then after
+    after = json.loads(r.stdout[r.stdout.index("\n}\n") + 3:])
+    assert first["overrides_kept"] == 0 and after["overrides_kept"] > 0
+    book = _gradebook(out)
+    assert sum(row["grader"] == "override" for row in book.values()) == after["overrides_kept"]

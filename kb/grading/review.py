@@ -344,3 +344,37 @@ def review_summary(previous: Sequence[Any], report: Any, reviewed: dict[tuple[st
         notes.append(f"grade {these} (covering {review.covering} replies) first: "
                      f"{Path(out_dir) / REVIEW_FILE} — fill the teacher column (0-3), then re-run")
     return notes
+
+
+def read_review_sheet(out_dir: Any) -> list[dict[str, Any]]:
+    """The rows of ``out_dir/grades-review.csv`` (none when absent), keys as REVIEW_COLUMNS."""
+    from pathlib import Path
+
+    from .gradebook import read_csv
+
+    path = Path(out_dir) / REVIEW_FILE
+    return read_csv(path, required=("group", "teacher"))[0] if path.exists() else []
+
+
+def save_teacher_grade(out_dir: Any, group: str, points: int) -> None:
+    """Write ``points`` in the teacher column of ``group``'s row of grades-review.csv, atomically (the
+    terminal review saves each key at once)."""
+    from pathlib import Path
+
+    from ..quiz import write_atomic
+    from ..sheets import csv_text, unescape_cell
+
+    path = Path(out_dir) / REVIEW_FILE
+    rows = read_review_sheet(out_dir)
+    dialect = "excel-eu" if path.read_bytes().startswith(b"\xef\xbb\xbf") else "comma"
+    cols = [c for c in REVIEW_COLUMNS if rows and c in rows[0]] or list(REVIEW_COLUMNS)
+    out = []
+    for r in rows:
+        if r["group"].strip() == group:
+            r["teacher"] = str(points)
+        out.append([_number_or_text(unescape_cell(r.get(c, ""))) for c in cols])  # csv_text escapes them again
+    write_atomic(path, csv_text(cols, out, dialect))
+
+
+def _number_or_text(v: str) -> Any:
+    return int(v) if v.strip().isdigit() else v
