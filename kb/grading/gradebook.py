@@ -551,7 +551,10 @@ def write_reports(report: ClassReport, out_dir: Path, quiz_path: str, csv_dialec
             with os.fdopen(fd, "wb") as f:
                 f.write(doc)
             os.chmod(tmp, 0o666 & ~mask)
-        for k in ("json", "markdown", "xlsx", "review", "csv"):
+        # grades.json first: a run killed after it leaves the old grades.csv and the old manifest naming it,
+        # so none of the old points is read as a teacher's; grades-review.csv last: until the teacher's
+        # group grades are in grades.csv, the file that holds them stays
+        for k in ("json", "markdown", "xlsx", "csv", "review"):
             if k in aside:
                 os.replace(aside[k], paths[k])
                 del aside[k]
