@@ -525,8 +525,11 @@ def write_reports(report: ClassReport, out_dir: Path, quiz_path: str, csv_dialec
     from ..sheets import csv_text
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.glob(_TEMP + "*"):  # what a killed run left aside
-        stale.unlink(missing_ok=True)
+    # what a killed run left aside: ours, and write_atomic's temp files of the reports and the manifest
+    for pattern in (_TEMP + "*", *(f".{name}.*" for name in (*REPORT_FILES.values(), MANIFEST))):
+        for stale in out_dir.glob(pattern):
+            if stale.is_file():
+                stale.unlink(missing_ok=True)
     data = report_json(report, quiz_path)
     review_sheet = None
     if review is not None:
