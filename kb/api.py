@@ -279,6 +279,7 @@ class KB:
             read_replies,
             write_reports,
         )
+        from .grading.review import class_review, pull_report, read_review, review_summary
         from .quiz import load_quiz
         from .sheets import check_dialect
 
@@ -290,6 +291,10 @@ class KB:
         got = read_replies(replies, quiz)
         previous = read_previous(out_dir, quiz)  # an earlier batch's grades: merged, never dropped
         overrides, notes = read_overrides(out_dir)
+        reviewed, review_notes = read_review(out_dir)  # a teacher's grade of an answer group: its members'
+        notes += review_notes
+        for key, ov in reviewed.items():
+            overrides.setdefault(key, ov)  # an override typed in grades.csv wins over the group's grade
         answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in previous}
         answers.update({(r.student, r.question_id): r.answer for r in got.items})
         grader = self.grader(offline=offline)
@@ -302,11 +307,17 @@ class KB:
                                 + (f"; {out_dir} unchanged" if out_dir.exists() else ""))
             return result
         report = grade_class(quiz, got, grader, overrides)
+        embedder = getattr(getattr(grader, "offline", grader), "embedder", None)
+        if embedder is not None:  # replies like the ones the teacher graded are graded more like them
+            pull_report(report, embedder, overrides, answers)
         if previous:
             merge_reports(previous, report, overrides)
         run.report = report
         result.problems = list(report.problems)
-        run.paths = write_reports(report, out_dir, str(quiz_file), csv_dialect=csv_dialect)
+        review = class_review(report, embedder) if embedder is not None else None
+        run.paths = write_reports(report, out_dir, str(quiz_file), csv_dialect=csv_dialect,
+                                  review=review if review is not None and review.items else None)
+        result.notes += review_summary(previous, report, reviewed, review, out_dir)
         result.written = list(run.paths.values())
         if report.merged:
             m = report.merged
@@ -319,10 +330,13 @@ class KB:
         return result
 
     def evaluate_grader(self, data: str | Path, *, scale: str | None = None, predictions: str | Path | None = None,
-                        offline: bool = False, calibrate_k: int | None = None) -> Result[dict[str, Any]]:
+                        offline: bool = False, calibrate_k: int | None = None,
+                        review_budget: Sequence[float] = ()) -> Result[dict[str, Any]]:
         """Grade human-graded replies (CSV) and measure agreement: n, means, Pearson, Spearman, QWK,
         exact, confusion; ``predictions`` writes every row's grade; ``calibrate_k`` also fits a teacher
-        calibration on K graded replies per question and reports both levels on the rest."""
+        calibration on K graded replies per question and reports both levels on the rest;
+        ``review_budget`` (% of the replies) simulates a teacher grading answer groups in kb's review
+        order and in a random one (:func:`kb.evaluate.evaluate_review`)."""
         from .evaluate import evaluate_grader, load_grading_data, parse_scale
 
         rows, notes = load_grading_data(Path(data), parse_scale(scale) if scale else None)
@@ -335,6 +349,16 @@ class KB:
             from .evaluate import evaluate_calibration
 
             metrics["calibration"] = evaluate_calibration(getattr(grader, "offline", grader), rows, calibrate_k)
+            left = metrics["calibration"]["left_out"]
+            if left:
+                shown = ", ".join(f"{x['question'][:40]} ({x['rows']})" for x in left[:10])
+                result.notes.append(f"--calibrate-k {calibrate_k}: {len(left)} question(s) left out of the "
+                                    f"calibration report, each with {calibrate_k} replies or fewer (none would "
+                                    f"remain to report on): {shown}" + (" …" if len(left) > 10 else ""))
+        if review_budget:
+            from .evaluate import evaluate_review
+
+            metrics.update(evaluate_review(getattr(grader, "offline", grader), rows, grades, review_budget))
         if getattr(grader, "failure", ""):
             result.backend_failure = f"the LLM grader stopped: {grader.failure}"
         return result
@@ -458,6 +482,12 @@ def _check_report_folder(out_dir: Path) -> None:
         raise InputError(f"--out {out_dir}: names a file; kb grade writes a folder of reports "
                          "(grades.md, grades.csv, grades.json)",
                          f"give a folder, e.g. --out {out_dir.with_suffix('')}/")
+    import os
+
+    existing = next((p for p in (out_dir, *out_dir.parents) if p.exists()), None)
+    if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError(f"--out {out_dir}: {existing} is read-only; kb grade cannot write its reports there",
+                         "grade into a folder you can write to, e.g. --out ~/reports/")
 
 
 def _write_predictions(path: Path, rows: Sequence[Any], grades: Sequence[Any]) -> Path:

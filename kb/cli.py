@@ -449,6 +449,8 @@ def grade(
     calibrate: Path | None = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, "
             "points 0-3): refit this quiz's grade levels, stored beside it with your graded replies (from 10 "
             "per question, a reply like one you graded is graded partly like it)."),
+    review: bool = typer.Option(False, "--review", help="Then grade the answer groups of grades-review.csv one "
+            "by one in the terminal (0-3, s skip, q quit; each key saved) and re-grade with them."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
@@ -464,6 +466,12 @@ def grade(
     result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
                              csv_dialect=csv_dialect)
     ui.grade_result(result, str(quiz_file), json_out)
+    if review and result.value.report is not None:
+        from .review_session import review_groups
+
+        if review_groups(result.value.out_dir, ui.stderr()):  # the teacher's grades, applied by a re-run
+            result = _course().grade(quiz_file, replies, out=out, offline=offline, csv_dialect=csv_dialect)
+            ui.grade_result(result, str(quiz_file), json_out)
     _finish(result)
 
 
@@ -479,6 +487,9 @@ def eval_grader(
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
     calibrate_k: int | None = typer.Option(None, "--calibrate-k", min=0, help="Also fit a teacher calibration on K "
             "graded replies per question and report both levels on the other replies (offline grader)."),
+    review_budget: str | None = typer.Option(None, "--review-budget", help="Simulate a teacher grading answer "
+            "groups in kb's review order (and in a random one) with decisions numbering these % of the replies, "
+            "e.g. 5,10,20."),
 ) -> None:
     """Grade human-graded replies with kb's grader and measure the agreement.
 
@@ -488,9 +499,11 @@ def eval_grader(
     Example: kb eval grader data.csv --scale 0-3
     """
     from . import ui
+    from .evaluate import parse_budgets
 
+    budgets = parse_budgets(review_budget) if review_budget is not None else []
     result = _course().evaluate_grader(data, scale=scale, predictions=predictions, offline=offline,
-                                       calibrate_k=calibrate_k)
+                                       calibrate_k=calibrate_k, review_budget=budgets)
     for n in result.notes:
         ui.message(f"kb: note: {n}", "dim")
     ui.print_json(result.value) if json_out else ui.grader_eval(result.value)

@@ -409,11 +409,21 @@ def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Seque
     """What a teacher's own grades buy: for each seed, ``k`` rows per question are the teacher's
     examples (:func:`kb.grading.calibration.fit_calibration`), the other rows are graded by the default
     level and by the calibrated one, and both are compared with the human scores. Metrics are the
-    mean over seeds; questions with ≤ k rows are left out (nothing would remain to report on)."""
+    mean over seeds. Questions with ≤ k rows are left out, named in ``left_out`` with their row count
+    (nothing of them would remain to report on), and the rest is reported; InputError when every
+    question has ≤ k rows."""
+    from collections import Counter
+
     import numpy as np
 
     from .grading.calibration import fit_calibration, sample_per_question
 
+    counts = Counter(r.question_id or r.question for r in rows)
+    left_out = [{"question": q, "rows": n} for q, n in counts.items() if k and n <= k]
+    if left_out and len(left_out) == len(counts):
+        raise InputError(f"--calibrate-k {k} leaves no row to report on: every question has {k} rows or fewer "
+                         f"(at most {max(counts.values())})", f"use a k below {max(counts.values())}")
+    rows = [r for r in rows if counts[r.question_id or r.question] > k or not k]
     tasks = grading_tasks(rows)
     keys = [r.question_id or r.question for r in rows]
     per_seed: dict[str, list[dict]] = {"default": [], "calibrated": []}
@@ -433,7 +443,36 @@ def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Seque
         else:
             per_seed["calibrated"].append(per_seed["default"][-1])
     mean = {name: {m: float(np.mean([s[m] for s in runs])) for m in runs[0]} for name, runs in per_seed.items()}
-    return {"k": k, "seeds": list(seeds), **mean}
+    return {"k": k, "seeds": list(seeds), **mean, "left_out": left_out}
+
+
+def parse_budgets(text: str) -> list[float]:
+    """`--review-budget 5,10,20` → [5.0, 10.0, 20.0]; InputError naming the fix for anything else."""
+    try:
+        out = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        out = []
+    if not out or not all(0 < b <= 100 for b in out):
+        raise InputError(f"bad --review-budget '{text}'",
+                         "give percentages of the replies, e.g. --review-budget 5,10,20")
+    return out
+
+
+def evaluate_review(grader, rows: Sequence[GradedRow], grades: Sequence, budgets: Sequence[float],
+                    seeds: Sequence[int] = (0, 1, 2)) -> dict:
+    """``review``: at each budget, a teacher's decisions (as many as that % of the replies) on answer
+    groups in kb's review order, propagated (:func:`kb.grading.review.simulate`), measured on every
+    row; ``review_random``: the same decisions in a random order of the same groups (mean of
+    ``seeds``), the baseline."""
+    from .grading.review import simulate
+
+    tasks = grading_tasks(rows)
+    human = [r.human for r in rows]
+    kb = simulate(grader, tasks, human, grades, budgets)
+    runs = [simulate(grader, tasks, human, grades, budgets, order="random", seed=s) for s in seeds]
+    rnd = [{k: (v if k in ("budget_pct", "read") else sum(r[i][k] for r in runs) / len(runs))
+            for k, v in first.items()} for i, first in enumerate(runs[0])]
+    return {"review": kb, "review_random": rnd}
 
 
 def _summary(human, grades) -> dict:

@@ -442,6 +442,24 @@ def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
         error(result.backend_failure, "check the endpoint and re-run, or add --offline")
 
 
+def _review_table(r: dict) -> None:
+    """The ``--review-budget`` table: 0 % (the default grade), then each budget, kb's order and random."""
+    from rich.table import Table
+
+    con = stdout()
+    rt = Table(title="a teacher's decisions on answer groups, propagated (every reply counted; random: the same "
+                     "groups in a random order, mean of 3 seeds)")
+    for col in ("budget", "decisions", "replies covered", "qwk kb order", "qwk random", "pearson", "exact",
+                "mean"):
+        rt.add_column(col, justify="right")
+    rt.add_row("0 %", "0", "0", f"{r['qwk']:.3f}", f"{r['qwk']:.3f}", f"{r['pearson']:.3f}", f"{r['exact']:.3f}",
+               f"{r['kb_mean']:.2f}")
+    for m, b in zip(r["review"], r["review_random"], strict=True):
+        rt.add_row(f"{m['budget_pct']:g} %", str(m["read"]), str(m["covered"]), f"{m['qwk']:.3f}",
+                   f"{b['qwk']:.3f}", f"{m['pearson']:.3f}", f"{m['exact']:.3f}", f"{m['mean']:.2f}")
+    con.print(rt)
+
+
 def grader_eval(r: dict) -> None:
     """Print ``kb eval grader`` results: agreement with the human scores, the calibration comparison when
     present, the confusion matrix and per-question agreement."""
@@ -466,6 +484,8 @@ def grader_eval(r: dict) -> None:
             ct.add_row(name, f"{m['n']:.0f}", f"{m['human_mean']:.2f}", f"{m['kb_mean']:.2f}", f"{m['pearson']:.3f}",
                        f"{m['qwk']:.3f}", f"{m['exact']:.3f}")
         con.print(ct)
+    if "review" in r:
+        _review_table(r)
     cm = Table(title="confusion (rows: human, columns: kb)")
     cm.add_column("human")
     for j in range(4):

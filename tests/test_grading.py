@@ -297,7 +297,8 @@ def test_reports_are_replaced_atomically(quiz_file, tmp_path):
     out = tmp_path / "rep"
     assert run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path).returncode == 0
     # no temp files left
-    assert sorted(p.name for p in out.iterdir()) == ["grades.csv", "grades.json", "grades.md", "grades.xlsx"]
+    assert sorted(p.name for p in out.iterdir()) == [".grades-manifest.json", "grades-review.csv", "grades.csv",
+                                                     "grades.json", "grades.md", "grades.xlsx"]
 
 
 # --------------------------------------------------------------------------- LLM grader

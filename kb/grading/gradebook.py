@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from ..errors import InputError
 from ..quiz import Quiz, write_atomic
-from .base import MAX_POINTS, Grade, Grader, Task, with_override
+from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Grader, Task, with_override
 
 
 def read_text_file(path: Path) -> tuple[str, list[str]]:
@@ -39,8 +39,20 @@ def read_text_file(path: Path) -> tuple[str, list[str]]:
     except OSError as e:
         raise InputError(f"{path}: cannot read ({e.strerror})", "check the path and its permissions") from e
     notes: list[str] = []
+    nuls = data.count(b"\x00")
+    # a few stray NUL bytes in a text file (a damaged export): the rows holding them are named and skipped
+    if nuls and nuls <= max(8, len(data) // 100):
+        try:
+            data.replace(b"\x00", b"").decode("utf-8-sig")
+            data = data.replace(b"\x00", NUL_MARK.encode("utf-8"))
+        except UnicodeDecodeError:
+            pass  # not UTF-8 text: binary
     text = decode_text(data, path, notes)
     return text, [f"{path}: {n}" for n in notes]
+
+
+NUL_MARK = "\uffff"  # a NUL byte of a replies file, kept as a noncharacter so that its row is skipped and named
+_NUL_PROBLEM = "a NUL byte in the answer (a damaged export) — {what} skipped; re-export the replies as UTF-8 text"
 
 
 def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -105,7 +117,11 @@ def read_replies(path: Path, quiz: Quiz) -> Replies:
             raise InputError(f"{path}: no .md/.txt/.csv answer sheets in this folder",
                              "one file per student, named after the student, with '## <question id>' blocks")
         for sheet in sheets:
-            part = _read_csv_replies(sheet, quiz) if sheet.suffix.lower() == ".csv" else _read_sheet(sheet, quiz)
+            try:
+                part = _read_csv_replies(sheet, quiz) if sheet.suffix.lower() == ".csv" else _read_sheet(sheet, quiz)
+            except InputError as e:  # one unreadable sheet (binary, missing columns) must not stop the class
+                out.problems.append(f"{e.message} — sheet skipped; {e.hint}")
+                continue
             out.items += part.items
             out.problems += part.problems
             out.notes += part.notes
@@ -126,6 +142,9 @@ def _read_csv_replies(path: Path, quiz: Quiz) -> Replies:
         if qid is None:
             out.problems.append(f"{where}: unknown question id '{r['question_id'].strip()}' — row skipped; "
                                 f"use an id from the quiz (kb quiz show) or its number 1–{len(quiz.questions)}")
+            continue
+        if NUL_MARK in r["answer"] or NUL_MARK in student:
+            out.problems.append(f"{where}: " + _NUL_PROBLEM.format(what="row"))
             continue
         if not r["answer"].strip():
             out.notes.append(f"{where}: empty answer from {student} for {qid} — graded 0")
@@ -153,6 +172,9 @@ def _read_sheet(path: Path, quiz: Quiz) -> Replies:
         if qid is None:
             out.problems.append(f"{path}:{line}: unknown question '{raw_id}' — block skipped; "
                                 f"use an id from the quiz or its number 1–{len(quiz.questions)}")
+            continue
+        if NUL_MARK in answer:
+            out.problems.append(f"{path}:{line}: " + _NUL_PROBLEM.format(what="block"))
             continue
         if not answer:
             out.notes.append(f"{path}:{line}: empty answer for {qid} — graded 0")
@@ -247,6 +269,7 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
     if not path.exists():
         return {}, []
     rows, notes = read_csv(path, required=("student", "question_id", "points", "override"))
+    as_written = csv_as_written(out_dir)  # then no points cell was edited (and a stale csv is not read as edits)
     from ..sheets import unescape_cell
     written: dict[tuple[str, str], int] = {}
     try:
@@ -260,7 +283,7 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
     for r in rows:
         key = (unescape_cell(r["student"].strip()), r["question_id"].strip())
         v = r["override"].strip()
-        if not v and key in written and r["points"].strip() not in ("", str(written[key])):
+        if not v and not as_written and key in written and r["points"].strip() not in ("", str(written[key])):
             v = r["points"].strip()  # the points cell itself was edited
         if not v:
             continue
@@ -288,7 +311,12 @@ def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
                             f"the one at {latest[key].where} is not")
         latest[key] = r
     items = list(latest.values())
-    tasks = [Task(quiz.question(r.question_id), r.answer, r.student) for r in items]  # type: ignore[arg-type]
+    for r in items:
+        if len(r.answer) > MAX_REPLY_CHARS:
+            notes.append(f"{r.where}: answer of {len(r.answer):,} characters from {r.student} — graded on its first "
+                         f"{MAX_REPLY_CHARS:,}")
+    tasks = [Task(quiz.question(r.question_id), r.answer[:MAX_REPLY_CHARS], r.student)  # type: ignore[arg-type]
+             for r in items]
     grades = grader.grade(tasks) if tasks else []
     graded, kept = [], 0
     for r, g in zip(items, grades, strict=True):
@@ -370,14 +398,19 @@ def gradebook_csv(report: ClassReport, dialect: str = "comma") -> str:
     return csv_text(OVERRIDE_COLUMNS, gradebook_rows(report), dialect)
 
 
-def gradebook_xlsx(report: ClassReport) -> bytes:
-    """grades.xlsx: the gradebook rows, and one row per student with the totals."""
+def gradebook_xlsx(report: ClassReport, review: tuple[Sequence[str], list[list[Any]]] | None = None) -> bytes:
+    """grades.xlsx: the gradebook rows, one row per student with the totals and, with ``review``
+    (columns, rows), the answer groups to review."""
     from ..sheets import xlsx_bytes
 
     totals = [[s, t["points"], t["max"], round(t["percent"], 1), t["answered"]]
               for s, t in sorted(report.totals().items())]
-    return xlsx_bytes({"Grades": (OVERRIDE_COLUMNS, gradebook_rows(report)),
-                       "Students": (("student", "points", "max", "percent", "answered"), totals)})
+    sheets: dict[str, tuple[Sequence[str], Sequence[Sequence[Any]]]] = {
+        "Grades": (OVERRIDE_COLUMNS, gradebook_rows(report)),
+        "Students": (("student", "points", "max", "percent", "answered"), totals)}
+    if review is not None:
+        sheets["Review"] = review
+    return xlsx_bytes(sheets)
 
 
 def _number(quiz: Quiz, qid: str) -> int:
@@ -456,17 +489,87 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def write_reports(report: ClassReport, out_dir: Path, quiz_path: str, csv_dialect: str = "comma") -> dict[str, Path]:
+REPORT_FILES = {"json": "grades.json", "markdown": "grades.md", "csv": "grades.csv", "xlsx": "grades.xlsx",
+                "review": "grades-review.csv"}
+MANIFEST = ".grades-manifest.json"  # the sha256 of each report of the current set, written last
+_TEMP = ".kb-report-"  # prefix of the reports written aside before the swap
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def csv_as_written(out_dir: Path) -> bool:
+    """True when ``out_dir/grades.csv`` is byte for byte the one the manifest names: nobody edited it,
+    so none of its points is a teacher's (a run killed before the manifest was written leaves the old
+    manifest, which names the old csv: its old points are not read as overrides either)."""
+    try:
+        manifest = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
+        return _sha256((out_dir / "grades.csv").read_bytes()) == manifest["files"]["grades.csv"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def write_reports(report: ClassReport, out_dir: Path, quiz_path: str, csv_dialect: str = "comma",
+                  review: Any = None) -> dict[str, Path]:
     """grades.md, grades.csv (with the override column; ``csv_dialect`` comma or excel-eu),
-    grades.xlsx (the same rows for spreadsheets) and grades.json, each written atomically."""
-    from ..sheets import write_atomic_bytes
+    grades.xlsx (the same rows for spreadsheets), grades.json and, with a ``review``
+    (:class:`kb.grading.review.ClassReview`), grades-review.csv and a Review sheet — written as one
+    unit: every file is written aside first, then all are swapped in, then a manifest naming the set
+    (:func:`csv_as_written`). A failure or an interrupt removes what was written aside."""
+    import os
+    import tempfile
+
+    from ..sheets import csv_text
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {"markdown": out_dir / "grades.md", "csv": out_dir / "grades.csv", "json": out_dir / "grades.json",
-             "xlsx": out_dir / "grades.xlsx"}
-    csv_doc = gradebook_csv(report, csv_dialect)  # an unknown dialect fails before anything is written
-    write_atomic(paths["json"], json.dumps(report_json(report, quiz_path), ensure_ascii=False, indent=2) + "\n")
-    write_atomic(paths["markdown"], report_markdown(report, quiz_path))
-    write_atomic(paths["csv"], csv_doc)
-    write_atomic_bytes(paths["xlsx"], gradebook_xlsx(report))
+    # what a killed run left aside: ours, and write_atomic's temp files of the reports and the manifest
+    for pattern in (_TEMP + "*", *(f".{name}.*" for name in (*REPORT_FILES.values(), MANIFEST))):
+        for stale in out_dir.glob(pattern):
+            if stale.is_file():
+                stale.unlink(missing_ok=True)
+    data = report_json(report, quiz_path)
+    review_sheet = None
+    if review is not None:
+        from .review import REVIEW_COLUMNS, review_manifest, review_rows
+
+        data["review"] = review_manifest(report, review)
+        review_sheet = (REVIEW_COLUMNS, review_rows(report, review))
+    docs = {"csv": gradebook_csv(report, csv_dialect).encode("utf-8"),  # an unknown dialect fails first
+            "json": (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8"),
+            "markdown": report_markdown(report, quiz_path).encode("utf-8"),
+            "xlsx": gradebook_xlsx(report, review_sheet)}
+    if review_sheet is not None:
+        docs["review"] = csv_text(*review_sheet, csv_dialect).encode("utf-8")
+    paths = {k: out_dir / REPORT_FILES[k] for k in docs}
+    mask = os.umask(0o022)
+    os.umask(mask)
+    aside: dict[str, str] = {}
+    try:
+        for k, doc in docs.items():
+            fd, tmp = tempfile.mkstemp(prefix=_TEMP, dir=str(out_dir))
+            aside[k] = tmp
+            with os.fdopen(fd, "wb") as f:
+                f.write(doc)
+            os.chmod(tmp, 0o666 & ~mask)
+        # grades.json first: a run killed after it leaves the old grades.csv and the old manifest naming it,
+        # so none of the old points is read as a teacher's; grades-review.csv last: until the teacher's
+        # group grades are in grades.csv, the file that holds them stays
+        for k in ("json", "markdown", "xlsx", "csv", "review"):
+            if k in aside:
+                os.replace(aside[k], paths[k])
+                del aside[k]
+        manifest = {"files": {REPORT_FILES[k]: _sha256(doc) for k, doc in docs.items()}}
+        write_atomic(out_dir / MANIFEST, json.dumps(manifest, indent=2) + "\n")
+    except OSError as e:
+        raise InputError(f"{e.filename2 or e.filename or out_dir}: cannot write the reports ({e.strerror or e})",
+                         f"check that {out_dir} is a writable folder whose grades.* are files, or grade into "
+                         "another --out") from e
+    finally:
+        for tmp in aside.values():
+            Path(tmp).unlink(missing_ok=True)
+    if review_sheet is None:
+        (out_dir / REPORT_FILES["review"]).unlink(missing_ok=True)  # no group left to review
     return paths

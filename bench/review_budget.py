@@ -1,0 +1,66 @@
+"""What a teacher's few decisions buy: the review-budget table, and the search that set the constants
+of kb/grading/groups.py and kb/grading/review.py (on PT_ASAG dev 36-42 only).
+
+    python bench/pt_asag_to_csv.py --split dev  -o asag-dev.csv
+    python bench/pt_asag_to_csv.py --split test -o asag-test.csv
+    python bench/review_budget.py asag-test.csv                 # the table: kb order vs random, 0/5/10/20 %
+    python bench/review_budget.py asag-dev.csv --tune           # the constants' search (dev only)
+
+The table is what ``kb eval grader DATA.csv --review-budget 5,10,20`` prints, with the random
+order's mean over three seeds beside kb's order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kb.config import Settings  # noqa: E402
+from kb.embeddings import CachedEmbedder, get_embedder  # noqa: E402
+from kb.evaluate import evaluate_grader, grading_tasks, load_grading_data  # noqa: E402
+from kb.grading import groups, review  # noqa: E402
+from kb.grading.offline import CALIBRATION, OfflineGrader  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("data", type=Path)
+    ap.add_argument("--budgets", default="5,10,20")
+    ap.add_argument("--tune", action="store_true", help="search the constants (on dev data only)")
+    args = ap.parse_args()
+    emb = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), Settings.from_env().cache_dir / "embeddings.sqlite")
+    grader = OfflineGrader(emb)
+    rows, _ = load_grading_data(args.data, (0.0, 3.0))
+    tasks = grading_tasks(rows)
+    human = [r.human for r in rows]
+    base, grades = evaluate_grader(grader, rows)
+    budgets = [float(b) for b in args.budgets.split(",")]
+    print(f"{args.data}: n={len(rows)} default qwk={base['qwk']:.3f} pearson={base['pearson']:.3f}")
+    if not args.tune:
+        kb = review.simulate(grader, tasks, human, grades, budgets)
+        rnd = [review.simulate(grader, tasks, human, grades, budgets, order="random", seed=s) for s in (0, 1, 2)]
+        print("| budget | decisions | replies covered | QWK kb order | QWK random | Pearson kb | exact kb |")
+        for i, r in enumerate(kb):
+            q_rnd = sum(x[i]["qwk"] for x in rnd) / len(rnd)
+            print(f"| {r['budget_pct']:g} % | {r['read']} | {r['covered']} | {r['qwk']:.3f} | {q_rnd:.3f} | "
+                  f"{r['pearson']:.3f} | {r['exact']:.3f} |")
+        return
+    grid = {"GROUP_COSINE": (0.85, 0.90), "GROUP_CHARS": (0.0, 0.6), "UNCERTAINTY_FLOOR": (0.5, 1.0, 3.0),
+            "PULL_FROM": (0.6, 0.7), "PULL_MAX": (0.7, 0.9)}
+    for values in itertools.product(*grid.values()):
+        conf = dict(zip(grid, values, strict=True))
+        for k, v in conf.items():
+            setattr(groups if k.startswith("GROUP") else review, k, v)
+        # group_replies takes its thresholds as defaults bound at import: pass them through the module
+        groups.group_replies.__kwdefaults__.update(cosine=conf["GROUP_COSINE"], chars=conf["GROUP_CHARS"])
+        res = review.simulate(grader, tasks, human, grades, budgets)
+        print(conf, " ".join(f"{r['budget_pct']:g}%:{r['qwk']:.3f}" for r in res), flush=True)
+
+
+if __name__ == "__main__":
+    main()

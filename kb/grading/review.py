@@ -1,0 +1,380 @@
+"""A teacher's few decisions, multiplied: which answer groups to grade first, and what their grades
+do to the rest of the class.
+
+- :func:`review_order` ranks a class's answer groups (:mod:`kb.grading.groups`) by how many grades a
+  teacher's decision would fix: the group's size × kb's uncertainty about it (its grade near a cut
+  point, its members graded differently, a guard fired or a possible contradiction);
+- :func:`apply_decisions` gives each graded group's members the teacher's grade (marked like an
+  override), refits the quiz's calibration on them, regrades the rest, and pulls each reply towards
+  the grades of the graded replies most like it — the nearer, the more (:func:`pull_towards`);
+- :func:`simulate` is ``kb eval grader --review-budget``: a teacher who makes as many decisions as
+  a share of the replies, giving each group the human grade of its representative.
+
+The constants were measured on PT_ASAG dev questions 36–42 only (``bench/review_budget.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Task, make_grade, needs_judgement, verdict_for
+from .groups import AnswerGroup, group_id, group_replies
+
+# uncertainty of a group = UNCERTAINTY_FLOOR + nearness of its grade to a cut point (0–1) + spread of its
+# members' points + GUARD_WEIGHT when a guard fired or a contradiction is possible; priority = size × that.
+# The floor keeps a large group kb is sure of ahead of a singleton it is unsure of.
+UNCERTAINTY_FLOOR = 1.0
+GUARD_WEIGHT = 0.5
+_GUARDS = frozenset({"off_topic", "copies_question", "inverted", "swapped_roles", "keyword_list", "may_contradict",
+                     "other_language"})
+# a reply's pull towards the teacher's grades of the replies most like it: none below PULL_FROM cosine, all
+# of PULL_MAX at PULL_FULL and above
+PULL_FROM = 0.60
+PULL_FULL = 0.95
+PULL_MAX = 0.9
+PULL_TAU = 0.03  # the nearest graded replies weigh exp(cosine / PULL_TAU)
+REVIEW_NOTE = "review group"
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """One answer group in the review order: its id, the group, kb's grade of its representative, kb's
+    uncertainty and the priority (size × uncertainty), and why kb is unsure."""
+
+    gid: str
+    group: AnswerGroup
+    kb_points: int
+    uncertainty: float
+    priority: float
+    why: str
+
+
+def _uncertainty(grades: Sequence[Grade]) -> tuple[float, str]:
+    xs = [g.score * MAX_POINTS for g in grades]
+    mean = sum(xs) / len(xs)
+    near_cut = max(0.0, 1.0 - 2.0 * min(abs(mean - c) for c in (0.5, 1.5, 2.5)))
+    pts = [g.points for g in grades]
+    spread = (max(pts) - min(pts)) / MAX_POINTS
+    guards = sorted({f for g in grades for f in g.flags if f in _GUARDS})
+    u = UNCERTAINTY_FLOOR + near_cut + spread + (GUARD_WEIGHT if guards else 0.0)
+    why = []
+    if near_cut >= 0.5:
+        why.append("between two grades")
+    if spread:
+        why.append("members graded differently")
+    why += guards
+    return u, ", ".join(why)
+
+
+def review_order(groups: Sequence[AnswerGroup], grades: Sequence[Grade], replies: Sequence[str]) -> list[ReviewItem]:
+    """The groups a teacher should grade first: size × kb's uncertainty, highest first (``grades``
+    and ``replies``: one per index the groups name)."""
+    items = []
+    for g in groups:
+        u, why = _uncertainty([grades[i] for i in g.members])
+        items.append(ReviewItem(group_id(g.question_id, replies[g.representative]), g,
+                                grades[g.representative].points, u, g.size * u, why))
+    return sorted(items, key=lambda it: (-it.priority, -it.group.size, it.group.members[0]))
+
+
+def random_order(groups: Sequence[AnswerGroup], grades: Sequence[Grade], replies: Sequence[str],
+                 seed: int = 0) -> list[ReviewItem]:
+    """The same groups in a random order (the baseline a review order must beat)."""
+    items = review_order(groups, grades, replies)
+    random.Random(seed).shuffle(items)
+    return items
+
+
+def pull_towards(x: float, sims: Any, points: Sequence[int]) -> float:
+    """``x`` (kb's 0–3 grade) pulled towards the teacher's grades of the graded replies most like
+    this one: weight 0 below PULL_FROM cosine to the nearest, PULL_MAX from PULL_FULL on."""
+    import numpy as np
+
+    s = np.asarray(sims, float)
+    if not len(s):
+        return x
+    top = float(s.max())
+    w = PULL_MAX * min(1.0, max(0.0, (top - PULL_FROM) / (PULL_FULL - PULL_FROM)))
+    if w == 0.0:
+        return x
+    k = np.exp((s - top) / PULL_TAU)
+    near = float((k * np.asarray(points, float)).sum() / k.sum())
+    return (1 - w) * x + w * near
+
+
+def regrade(grade: Grade, task: Task, x: float) -> Grade:
+    """``grade`` with its points moved to ``x`` (0–3), its feedback kept; the same grade when the
+    points do not change."""
+    p = int(min(MAX_POINTS, max(0, math.floor(x + 0.5))))
+    if p == grade.points:
+        return grade
+    g = make_grade(task.question, x, grade.feedback, present=grade.present, missing=grade.missing,
+                   flags=grade.flags, grader=grade.grader)
+    return replace(g, check=grade.check, verdict=verdict_for(p))
+
+
+def unit_vectors(embedder: Any, texts: Sequence[str]) -> Any:
+    """Each text's embedding, of length 1 (an empty text as '-')."""
+    import numpy as np
+
+    if not texts:
+        return np.zeros((0, 1), dtype=np.float32)
+    v = np.asarray(embedder.embed_documents([t.strip() or "-" for t in texts]), dtype=np.float32)
+    n = np.linalg.norm(v, axis=1, keepdims=True)
+    return v / np.where(n == 0, 1, n)
+
+
+def pull_rest(tasks: Sequence[Task], grades: list[Grade], vecs: Any, graded: dict[int, int]) -> list[Grade]:
+    """Every reply not in ``graded`` (index → the teacher's points) pulled towards the teacher's
+    grades of the graded replies of its question most like it (:func:`pull_towards`); guards that
+    zero a reply keep it zero."""
+
+    from .calibration import ZEROING_FLAGS
+
+    by_q: dict[str, list[int]] = {}
+    for i in graded:
+        by_q.setdefault(tasks[i].question.id, []).append(i)
+    out = list(grades)
+    for i, t in enumerate(tasks):
+        near = by_q.get(t.question.id)
+        if i in graded or not near or not needs_judgement(t) or ZEROING_FLAGS & set(grades[i].flags):
+            continue
+        sims = vecs[near] @ vecs[i]
+        out[i] = regrade(grades[i], t, pull_towards(grades[i].score * MAX_POINTS, sims, [graded[j] for j in near]))
+    return out
+
+
+def simulate(grader: Any, tasks: Sequence[Task], human: Sequence[float], grades: Sequence[Grade],
+             budgets: Sequence[float], *, order: str = "kb", seed: int = 0) -> list[dict[str, Any]]:
+    """What a teacher's decisions buy: at each budget (% of the replies), the teacher grades that many
+    groups in ``order`` (``kb`` or ``random``), giving each the human grade of its representative
+    (members that differ from it become errors); kb propagates, refits and regrades; the whole set is
+    compared with the human grades. ``grades``: kb's default grades of ``tasks``."""
+    import numpy as np
+
+    from ..evaluate import agreement
+    from .calibration import fit_calibration
+
+    free = [i for i, t in enumerate(tasks) if needs_judgement(t)]
+    replies = [t.reply for t in tasks]
+    vecs = unit_vectors(grader.embedder, replies)
+    groups = group_replies([tasks[i].question.id for i in free], [replies[i] for i in free], vecs[free])
+    groups = [AnswerGroup(g.question_id, tuple(free[m] for m in g.members)) for g in groups]
+    items = review_order(groups, grades, replies) if order == "kb" else random_order(groups, grades, replies, seed)
+    teacher = [int(np.clip(np.rint(h), 0, MAX_POINTS)) for h in human]
+    ids = sorted({t.question.id for t in tasks})
+    out = []
+    for budget in budgets:
+        n_dec = min(len(items), int(round(budget / 100 * len(tasks))))
+        graded: dict[int, int] = {}
+        for it in items[:n_dec]:
+            for m in it.group.members:
+                graded[m] = teacher[it.group.representative]
+        final = list(grades)
+        if graded:
+            # as kb grade does: every member is an override, and overrides refit the calibration
+            cal = fit_calibration(grader, [(tasks[i], p) for i, p in graded.items()], leave_one_out=False)
+            rest = [i for i in range(len(tasks)) if i not in graded]
+            for i, g in zip(rest, cal.grader(grader, ids).grade([tasks[i] for i in rest]), strict=True):
+                final[i] = g
+            final = pull_rest(tasks, final, vecs, graded)
+            for i, p in graded.items():
+                final[i] = make_grade(tasks[i].question, p, "", grader="override")
+        a = agreement(human, [g.score * MAX_POINTS for g in final], [g.points for g in final])
+        out.append({"budget_pct": budget, "read": n_dec, "covered": len(graded), "qwk": a["qwk"],
+                    "pearson": a["pearson"], "exact": a["exact"],
+                    "mean": float(np.mean([g.points for g in final]))})
+    return out
+
+
+# --------------------------------------------------------------------------- kb grade: the review sheet
+
+REVIEW_FILE = "grades-review.csv"
+REVIEW_COLUMNS = ("rank", "group", "question_id", "replies", "kb_points", "why", "representative", "students",
+                  "teacher")
+FIRST_SHARE = 0.10  # "grade these first": as many groups as 10 % of the replies to judge
+
+
+@dataclass
+class ClassReview:
+    """A graded class's answer groups in review order (members: indices into ``report.graded``), how
+    many to grade first and how many replies they cover."""
+
+    items: list[ReviewItem]
+    first: int
+    covering: int
+
+
+def class_review(report: Any, embedder: Any) -> ClassReview:
+    """The review order of a class report's free-text replies kb graded (overridden ones are the
+    teacher's already)."""
+    graded = report.graded
+    idx = [i for i, g in enumerate(graded) if g.grade.grader != "override"
+           and needs_judgement(Task(report.quiz.question(g.reply.question_id), g.reply.answer))]
+    if not idx:
+        return ClassReview([], 0, 0)
+    texts = [graded[i].reply.answer[:MAX_REPLY_CHARS] for i in idx]
+    vecs = unit_vectors(embedder, texts)
+    groups = group_replies([graded[i].reply.question_id for i in idx], texts, vecs)
+    groups = [AnswerGroup(g.question_id, tuple(idx[m] for m in g.members)) for g in groups]
+    items = review_order(groups, [g.grade for g in graded], [g.reply.answer for g in graded])
+    first = min(len(items), max(1, math.ceil(FIRST_SHARE * len(idx))))
+    return ClassReview(items, first, sum(it.group.size for it in items[:first]))
+
+
+def review_rows(report: Any, review: ClassReview) -> list[list[Any]]:
+    """One row per group, in REVIEW_COLUMNS order, the teacher column empty."""
+    graded = report.graded
+    rows: list[list[Any]] = []
+    for rank, it in enumerate(review.items, 1):
+        rep = graded[it.group.representative]
+        students = "; ".join(graded[m].reply.student for m in it.group.members)
+        rows.append([rank, it.gid, it.group.question_id, it.group.size, it.kb_points, it.why,
+                     rep.reply.answer[:MAX_REPLY_CHARS],
+                     students, ""])
+    return rows
+
+
+def review_manifest(report: Any, review: ClassReview) -> dict[str, list[list[str]]]:
+    """Group id → its members' [student, question id]: kept in grades.json, so that the teacher's
+    grade of a group in grades-review.csv finds every member on the next run."""
+    g = report.graded
+    return {it.gid: [[g[m].reply.student, g[m].reply.question_id] for m in it.group.members] for it in review.items}
+
+
+def read_review(out_dir: Any) -> tuple[dict[tuple[str, str], tuple[int, str]], list[str]]:
+    """The teacher's grades of answer groups in ``out_dir/grades-review.csv`` as overrides: (student,
+    question id) → (points, 'review group G') for every member that grades.json lists for the group.
+    A value that is not 0–3, or a group grades.json does not know, is a note naming the line."""
+    import json
+    from pathlib import Path
+
+    from ..sheets import unescape_cell
+    from .gradebook import read_csv
+
+    path = Path(out_dir) / REVIEW_FILE
+    if not path.exists():
+        return {}, []
+    rows, notes = read_csv(path, required=("group", "teacher"))
+    try:
+        manifest = json.loads((Path(out_dir) / "grades.json").read_text(encoding="utf-8")).get("review", {})
+        if not isinstance(manifest, dict):
+            manifest = {}
+    except (OSError, ValueError, AttributeError):
+        manifest = {}
+    out: dict[tuple[str, str], tuple[int, str]] = {}
+    for r in rows:
+        v, gid = r["teacher"].strip(), unescape_cell(r["group"].strip())
+        if not v:
+            continue
+        try:
+            p = float(v.replace(",", "."))
+            if not 0 <= p <= MAX_POINTS:
+                raise ValueError
+        except ValueError:
+            notes.append(f"{path}:{r['_line']}: teacher '{v}' is not 0–3 — ignored; write 0, 1, 2 or 3")
+            continue
+        members = manifest.get(gid)
+        if not isinstance(members, list):
+            notes.append(f"{path}:{r['_line']}: group '{gid}' is not in grades.json — ignored; grade the groups "
+                         "of the latest grades-review.csv")
+            continue
+        for m in members:
+            if isinstance(m, list) and len(m) == 2:
+                out[(str(m[0]), str(m[1]))] = (int(p + 0.5), f"{REVIEW_NOTE} {gid}")
+    return out, notes
+
+
+def pull_report(report: Any, embedder: Any, overrides: dict[tuple[str, str], tuple[int, str]],
+                answers: dict[tuple[str, str], str]) -> int:
+    """Each reply of ``report`` kb graded pulled towards the teacher's grades (``overrides`` of the
+    replies in ``answers``, this batch's and earlier ones) of the replies to its question most like it
+    (:func:`pull_rest`); returns how many grades it changed."""
+    graded = report.graded
+    examples = [(k, answers[k], p) for k, (p, _) in overrides.items() if k in answers and answers[k].strip()]
+    if not examples:
+        return 0
+    tasks = [Task(report.quiz.question(g.reply.question_id), g.reply.answer[:MAX_REPLY_CHARS]) for g in graded]
+    qs = {t.question.id: t.question for t in tasks}
+    ex_tasks = [Task(qs[k[1]], text[:MAX_REPLY_CHARS]) for k, text, _ in examples if k[1] in qs]
+    ex_points = [p for k, _, p in examples if k[1] in qs]
+    vecs = unit_vectors(embedder, [t.reply for t in tasks] + [t.reply for t in ex_tasks])
+    n = len(tasks)
+    # the teacher's replies join the list as graded ones; only this report's replies are pulled
+    grades = [g.grade for g in graded] + [make_grade(t.question, p, "") for t, p in zip(ex_tasks, ex_points,
+                                                                                          strict=True)]
+    teacher = {n + j: p for j, p in enumerate(ex_points)}
+    teacher.update({i: g.grade.points for i, g in enumerate(graded) if g.grade.grader == "override"})
+    pulled = pull_rest(list(tasks) + ex_tasks, grades, vecs, teacher)
+    changed = 0
+    for i, g in enumerate(graded):
+        if pulled[i] is not g.grade:
+            g.grade = pulled[i]
+            changed += 1
+    return changed
+
+
+def review_summary(previous: Sequence[Any], report: Any, reviewed: dict[tuple[str, str], tuple[int, str]],
+                   review: ClassReview | None, out_dir: Any) -> list[str]:
+    """What ``kb grade`` says about the review: what the teacher's group grades changed, and which
+    groups to grade next."""
+    from pathlib import Path
+
+    notes = []
+    if reviewed:
+        before = {(g.reply.student, g.reply.question_id): g.grade.points for g in previous}
+        groups = {ov[1] for ov in reviewed.values()}
+        took = changed = up = 0
+        for g in report.graded:
+            key = (g.reply.student, g.reply.question_id)
+            if key in reviewed and g.grade.feedback.endswith(f"[overridden: {reviewed[key][1]}]"):
+                took += 1
+            elif key in before and before[key] != g.grade.points:
+                changed += 1
+                up += g.grade.points > before[key]
+        notes.append(f"your grades of {len(groups)} answer group{'s' if len(groups) > 1 else ''} gave {took} "
+                     f"replies their grade; "
+                     f"{changed} other grades changed ({up} up, {changed - up} down): the calibration was "
+                     "refitted and replies like the ones you graded were graded more like them")
+    if review is not None and review.items:
+        these = "this group" if review.first == 1 else f"these {review.first} groups"
+        notes.append(f"grade {these} (covering {review.covering} replies) first: "
+                     f"{Path(out_dir) / REVIEW_FILE} — fill the teacher column (0-3), then re-run")
+    return notes
+
+
+def read_review_sheet(out_dir: Any) -> list[dict[str, Any]]:
+    """The rows of ``out_dir/grades-review.csv`` (none when absent), keys as REVIEW_COLUMNS."""
+    from pathlib import Path
+
+    from .gradebook import read_csv
+
+    path = Path(out_dir) / REVIEW_FILE
+    return read_csv(path, required=("group", "teacher"))[0] if path.exists() else []
+
+
+def save_teacher_grade(out_dir: Any, group: str, points: int) -> None:
+    """Write ``points`` in the teacher column of ``group``'s row of grades-review.csv, atomically (the
+    terminal review saves each key at once)."""
+    from pathlib import Path
+
+    from ..quiz import write_atomic
+    from ..sheets import csv_text, unescape_cell
+
+    path = Path(out_dir) / REVIEW_FILE
+    rows = read_review_sheet(out_dir)
+    dialect = "excel-eu" if path.read_bytes().startswith(b"\xef\xbb\xbf") else "comma"
+    cols = [c for c in REVIEW_COLUMNS if rows and c in rows[0]] or list(REVIEW_COLUMNS)
+    out = []
+    for r in rows:
+        if r["group"].strip() == group:
+            r["teacher"] = str(points)
+        out.append([_number_or_text(unescape_cell(r.get(c, ""))) for c in cols])  # csv_text escapes them again
+    write_atomic(path, csv_text(cols, out, dialect))
+
+
+def _number_or_text(v: str) -> Any:
+    return int(v) if v.strip().isdigit() else v
