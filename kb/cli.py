@@ -283,8 +283,9 @@ def quiz_generate(
     from . import ui
 
     _no_cache(no_cache)
-    result = _course().generate_quiz(n=n, topic=topic, sources=source or (), types=_csv(types),
-                                     difficulty=difficulty, lang=lang, out=out, force=force, offline=offline)
+    with _interruptible():  # Ctrl-C during LLM requests, even when started with SIGINT ignored
+        result = _course().generate_quiz(n=n, topic=topic, sources=source or (), types=_csv(types),
+                                         difficulty=difficulty, lang=lang, out=out, force=force, offline=offline)
     run = result.value
     ui.print_json(run.quiz.to_json()) if json_out else ui.quiz(run.quiz)
     ui.generation_summary(run.report, run.path)
@@ -359,7 +360,8 @@ def ask(
     from . import ui
 
     _no_cache(no_cache)
-    ans = _course().ask(question, k=k, offline=offline)
+    with _interruptible():
+        ans = _course().ask(question, k=k, offline=offline)
     if ans.warning:
         ui.message(f"kb: warning: {ans.warning}", "yellow")
     ui.print_json(ans.to_json()) if json_out else ui.answer(ans)
@@ -441,8 +443,9 @@ def grade(
     from . import ui
 
     _no_cache(no_cache)
-    result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
-                             csv_dialect=csv_dialect)
+    with _interruptible():
+        result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
+                                 csv_dialect=csv_dialect)
     ui.grade_result(result, str(quiz_file), json_out)
     _finish(result)
 

@@ -32,7 +32,6 @@ from ..config import Settings
 from ..errors import BackendError
 
 MODES = ("json_schema", "json_object", "prose")
-_CHUNK = 4096  # bytes read at a time; the deadline is checked between reads
 
 
 class EndpointError(BackendError):
@@ -171,7 +170,8 @@ class LLMClient:
             if self.cache.error and self.cache.error not in self.notes:
                 self.notes.append(self.cache.error)
             return reply
-        raise self._fail(f"failed {self.retries + 1} times: {last}")
+        n = self.retries + 1
+        raise self._fail(f"failed {n} time{'s' if n != 1 else ''}: {last}")
 
     def close(self) -> None:
         """Stop: workers give up at their next read; open connections are closed."""
@@ -233,7 +233,7 @@ class LLMClient:
         try:
             with self._http.stream("POST", f"{self.base_url}/chat/completions", json=body) as r:
                 out = bytearray()
-                for piece in r.iter_raw(_CHUNK):
+                for piece in r.iter_raw():  # each piece as it arrives (a size would wait to fill it)
                     out += piece
                     if self.cancel.is_set():
                         raise Cancelled()
