@@ -84,6 +84,8 @@ _FORMAT = """Return JSON: {"questions": [{
 _TF_WORDS = {"pt": ("Falso", "Verdadeiro"), "es": ("Falso", "Verdadero"), "en": ("False", "True")}
 # a batch's requests stop when a reply asked for this few questions is cut again
 _MIN_PER_REPLY = 1
+# batches that failed after their retries, one after another (no success between): the run stops
+_FAILED_IN_A_ROW = 2
 
 
 @dataclass
@@ -156,7 +158,7 @@ class LLMWriter:
         max_batches = max(3, request.n)  # a model that keeps failing validation must not walk the whole course
         batches = [tuple(usable[i : i + self.batch_passages]) for i in range(0, len(usable), self.batch_passages)]
         context = getattr(request, "context", None) or self.context
-        done = 0
+        done = in_a_row = 0
         while done < min(len(batches), max_batches) and len(out.drafts) < target:
             need = target - len(out.drafts)
             want = min(_MAX_PER_REPLY, max(2, need))
@@ -168,7 +170,8 @@ class LLMWriter:
             done += size
             results = run_parallel(lambda br: self._ask(br, request), wave, self.client.concurrency, self.client)
             failed, fatal = self._take(wave, results, request, course, out)
-            if fatal or failed and len(failed) == len(wave):  # the endpoint is failing: keep what we have
+            in_a_row = 0 if len(failed) < len(wave) else in_a_row + len(failed)
+            if fatal or in_a_row >= _FAILED_IN_A_ROW:  # the endpoint is failing: keep what we have
                 out.errors.extend(dict.fromkeys(failed))
                 break
             for f in dict.fromkeys(failed):  # one bad batch: said, and the others are kept
