@@ -159,13 +159,12 @@ class LLMClient:
                 continue
             if got is None:  # the endpoint rejected the output mode: the next one, not counted as an attempt
                 continue
-            message, finish, usage = got
+            message, finish, _usage = got
             reply = self._reply(message, finish, mode, accept_truncated, cached=False)
             if isinstance(reply, str):
                 attempts += 1
                 last = reply
                 continue
-            self._count_tokens(usage)
             self.cache.put(key, {"content": message, "finish_reason": finish, "mode": mode, "model": self.model})
             if self.cache.error and self.cache.error not in self.notes:
                 self.notes.append(self.cache.error)
@@ -226,7 +225,10 @@ class LLMClient:
                 self.usage.seconds += time.monotonic() - start
         if isinstance(got, str):
             return got
-        return self._judge(got, body)
+        judged = self._judge(got, body)
+        if isinstance(judged, tuple):
+            self._count_tokens(judged[2])  # every reply the server wrote, used or not
+        return judged
 
     def _post(self, body: dict[str, Any], deadline: float) -> _Attempt | str:
         httpx = self._httpx

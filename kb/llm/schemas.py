@@ -5,9 +5,17 @@ describes in words for the JSON-mode and prose fallbacks. kb still checks every 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
+
+# Lengths in characters: bounds sent in the JSON Schema (``maxLength``/``maxItems``) that llama.cpp
+# turns into its grammar, so that a small model cannot ramble in one string until its token cap
+# (SmolLM2-135M filled a free "reasoning" with 700 tokens, every time). kb's own checks still read
+# whatever a server without schemas sends.
+_SENTENCES = 400
+_QUOTE = 600
+Term = Annotated[str, Field(max_length=60)]  # a concept or an option: a few words
 
 
 class DraftQuestion(BaseModel):
@@ -15,42 +23,42 @@ class DraftQuestion(BaseModel):
 
     type: Literal["short", "mcq", "cloze", "tf"]
     passage: int = Field(ge=1, le=12)
-    prompt: str
-    answer: str
-    choices: list[str] = Field(default_factory=list)
+    prompt: str = Field(max_length=_SENTENCES)
+    answer: str = Field(max_length=_SENTENCES)
+    choices: list[Term] = Field(default_factory=list, max_length=4)
     correct: int | bool | None = None
-    quote: str
-    concepts: list[str] = Field(default_factory=list)
+    quote: str = Field(max_length=_QUOTE)
+    concepts: list[Term] = Field(default_factory=list, max_length=4)
     difficulty: Literal["easy", "medium", "hard"] = "medium"
 
 
 class QuestionsReply(BaseModel):
     """The writer's reply: a list of questions."""
 
-    questions: list[DraftQuestion]
+    questions: list[DraftQuestion] = Field(max_length=6)
 
 
 class GradeReply(BaseModel):
     """The grader's reply: reasoning first (a model that reasons before scoring scores better), an
     integer score 0-3, feedback to the student, the key concepts present and missing."""
 
-    reasoning: str
+    reasoning: str = Field(max_length=_SENTENCES)
     score: Literal[0, 1, 2, 3]
-    feedback: str
-    present: list[str] = Field(default_factory=list)
-    missing: list[str] = Field(default_factory=list)
+    feedback: str = Field(max_length=_SENTENCES)
+    present: list[Term] = Field(default_factory=list, max_length=6)
+    missing: list[Term] = Field(default_factory=list, max_length=6)
 
 
 class AskReply(BaseModel):
     """The ask-answerer's reply: the answer citing passages as [n], whether the course holds it."""
 
-    answer: str
+    answer: str = Field(max_length=1200)
     found: bool
-    cited: list[int] = Field(default_factory=list)
+    cited: list[int] = Field(default_factory=list, max_length=10)
 
 
 class CheckReply(BaseModel):
     """The tiny structured request of ``kb llm check``."""
 
     ok: bool
-    word: str
+    word: str = Field(max_length=20)
