@@ -201,3 +201,32 @@ def test_an_exception_stays_in_its_item(tmp_path):
 
     out = run_parallel(fn, list(range(5)), 3)
     assert out[:2] == [0, 1] and isinstance(out[2], BackendError) and out[3:] == [3, 4]
+
+
+def test_grading_never_imports_the_llm_package_and_the_llm_package_imports_no_client_at_import():
+    import subprocess
+    import sys
+
+    code = ("import sys, kb.grading, kb.writing.generate\n"
+            "assert not [m for m in sys.modules if m.startswith('kb.llm')], 'kb.grading imports kb.llm'\n"
+            "import kb.llm\n"
+            "assert 'httpx' not in sys.modules and 'kb.llm.client' not in sys.modules\n"
+            "from kb.llm import LLMGrader, LLMWriter\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_factory_picks_by_name(tmp_path):
+    from kb.errors import UsageError
+    from kb.llm.factory import backend_name, get_writer
+    from kb.llm.writer import LLMWriter
+    from kb.writing.offline import OfflineWriter
+
+    settings = Settings(home=tmp_path, llm_base_url="http://127.0.0.1:9/v1", llm_model="m")
+    assert backend_name(settings) == "llm:m" and backend_name(settings, offline=True) == "offline"
+    assert isinstance(get_writer(settings), LLMWriter) and get_writer(settings).name == "m"
+    assert isinstance(get_writer(settings, "offline"), OfflineWriter)
+    assert get_writer(settings, "llm:other").name == "other"
+    with pytest.raises(UsageError, match="unknown LLM backend 'gpt'"):
+        get_writer(settings, "gpt")
