@@ -291,3 +291,23 @@ def test_llm_check_names_the_fix(ws):
     assert "model 'stub-model' is not served at" in wrong_model.stderr
     assert "set KB_LLM_MODEL to one of: qwen2.5, llama3" in wrong_model.stderr
     assert "cannot be reached" in gone.stderr and "OPENAI_BASE_URL" in gone.stderr
+
+
+def test_the_writer_prompt_carries_the_optional_context():
+    from kb.llm.writer import LLMWriter, WriterContext
+    from kb.quiz import Question
+    from kb.records import Chunk, Locator
+
+    chunk = Chunk("aula.md", "markdown", "O GIL impede que threads executem bytecode em paralelo.", Locator(), "pt",
+                  0, "h", 1)
+    kept = Question("short", "O que o GIL impede?", "Threads em paralelo.", (), ("GIL",), "easy", "pt")
+    bare = LLMWriter._prompt([chunk], GenerationRequest(n=2, types=("short",)), 2)
+    rich = LLMWriter._prompt([chunk], GenerationRequest(n=2, types=("short",)), 2, context=WriterContext(
+        idea="o GIL e as threads", outline="1. Concorrência\n  1.1 O GIL", examples=(kept, {"prompt": "P?",
+                                                                                          "answer": "R."})))
+    assert "outline" not in bare and "teacher kept" not in bare and "Ask about this idea" not in bare
+    assert "The deck's outline (where these passages sit):\n1. Concorrência\n  1.1 O GIL" in rich
+    assert "Questions the teacher kept (follow their style; do not repeat them):\n- O que o GIL impede? → " \
+           "Threads em paralelo.\n- P? → R." in rich
+    assert "Ask about this idea: o GIL e as threads." in rich
+    assert rich.startswith(bare.split("Passage 1:")[0])  # the fixed instructions still open the prompt

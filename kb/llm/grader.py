@@ -114,6 +114,9 @@ class LLMGrader:
         parts = [f"Question: {q.prompt}", "Model answer(s):\n" + "\n".join(f"- {r}" for r in references(q))]
         if q.concepts:
             parts.append("Key concepts: " + "; ".join(q.concepts))
+        quotes = [c.quote.strip() for c in q.citations if c.quote.strip()][:2]
+        if quotes:  # what the course says: the model answer's ground, for a reply that says it otherwise
+            parts.append("The course passage the question comes from:\n" + "\n".join(f"> {x[:600]}" for x in quotes))
         parts.append(_RUBRIC)
         for reply, pts in self._nearest_examples(t):
             parts.append(f"Example graded by the instructor ({pts}/3): {reply}")
