@@ -110,6 +110,19 @@ def _no_cache(no_cache: bool) -> None:
         State.settings = replace(State.settings, llm_cache=False)
 
 
+@contextlib.contextmanager
+def _llm_progress():
+    """A progress bar for LLM requests on a terminal, and notes before a long run (kb.llm.pool)."""
+    from . import ui
+    from .llm import pool
+
+    previous = pool.set_reporter(ui.LLMProgress())
+    try:
+        yield
+    finally:
+        pool.set_reporter(previous)
+
+
 def _course():
     """The library object every command calls (kb.api.KB) for the global options given."""
     from .api import KB
@@ -283,7 +296,7 @@ def quiz_generate(
     from . import ui
 
     _no_cache(no_cache)
-    with _interruptible():  # Ctrl-C during LLM requests, even when started with SIGINT ignored
+    with _interruptible(), _llm_progress():  # Ctrl-C during LLM requests, even when started with SIGINT ignored
         result = _course().generate_quiz(n=n, topic=topic, sources=source or (), types=_csv(types),
                                          difficulty=difficulty, lang=lang, out=out, force=force, offline=offline)
     run = result.value
@@ -360,7 +373,7 @@ def ask(
     from . import ui
 
     _no_cache(no_cache)
-    with _interruptible():
+    with _interruptible(), _llm_progress():
         ans = _course().ask(question, k=k, offline=offline)
     if ans.warning:
         ui.message(f"kb: warning: {ans.warning}", "yellow")
@@ -443,7 +456,7 @@ def grade(
     from . import ui
 
     _no_cache(no_cache)
-    with _interruptible():
+    with _interruptible(), _llm_progress():
         result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
                                  csv_dialect=csv_dialect)
     ui.grade_result(result, str(quiz_file), json_out)

@@ -311,3 +311,13 @@ def test_the_writer_prompt_carries_the_optional_context():
            "Threads em paralelo.\n- P? → R." in rich
     assert "Ask about this idea: o GIL e as threads." in rich
     assert rich.startswith(bare.split("Passage 1:")[0])  # the fixed instructions still open the prompt
+
+
+def test_a_long_run_is_estimated_before_it_starts(ws):
+    with OpenAIStub(lambda b: reply({"questions": []})) as stub:
+        r = run_kb(["quiz", "generate", "-n", "12", "--types", "short"], cwd=ws, env=_env(stub.url))
+    assert r.returncode == 1, r.stderr
+    m = re.search(r"kb: the LLM writer may send up to (\d+) requests to stub-model: ~(\d+) prompt and ≤1580 "
+                  r"completion tokens each, 4 at a time \(it stops once 18 questions pass the checks\)", r.stderr)
+    assert m and int(m.group(1)) == 12 and len(stub.requests) == 12, r.stderr
+    assert r.stderr.index("may send up to") < r.stderr.index("no question written")  # said before, not after

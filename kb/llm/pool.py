@@ -15,12 +15,30 @@ from typing import Any, Callable, Sequence, TypeVar
 
 T = TypeVar("T")
 
+# What shows the requests' progress and says things before a long run (kb.ui.LLMProgress, set by the
+# CLI for its LLM commands); None in a library call. Has start(total, what), advance(), stop(), note(text).
+_reporter: Any = None
+
+
+def set_reporter(reporter: Any) -> Any:
+    """Install ``reporter`` (or None) for the requests that follow; returns the one it replaces."""
+    global _reporter
+    previous, _reporter = _reporter, reporter
+    return previous
+
+
+def note(text: str) -> None:
+    """Say ``text`` now (an estimate before a long run) where a reporter is installed."""
+    if _reporter is not None:
+        _reporter.note(text)
+
 
 def run_parallel(fn: Callable[[T], Any], items: Sequence[T], workers: int, client: Any = None,
-                 on_done: Callable[[int], None] | None = None) -> list[Any]:
+                 what: str = "LLM requests") -> list[Any]:
     """``[fn(item) for item in items]`` on up to ``workers`` threads; an item whose call raised an
-    Exception holds that exception. ``on_done(i)`` runs in the main thread as item ``i`` finishes
-    (a progress bar). ``client``: its ``cancel`` event and ``close()`` stop the run on Ctrl-C."""
+    Exception holds that exception; an item never started (the run was cancelled) holds None. The
+    installed reporter (:func:`set_reporter`) shows ``what`` advancing as items finish.
+    ``client``: its ``cancel`` event and ``close()`` stop the run on Ctrl-C."""
     n = len(items)
     results: list[Any] = [None] * n
     if not n:
@@ -36,22 +54,28 @@ def run_parallel(fn: Callable[[T], Any], items: Sequence[T], workers: int, clien
     for t in threads:
         t.start()
     done = 0
+    reporter = _reporter
+    if reporter is not None:
+        reporter.start(n, what)
     try:
         while done < n:
             try:
-                i = finished.get(timeout=0.1)
+                finished.get(timeout=0.1)
             except queue.Empty:
                 if not any(t.is_alive() for t in threads) and finished.empty():
                     break  # cancelled: the rest was never started
                 continue
             done += 1
-            if on_done is not None:
-                on_done(i)
+            if reporter is not None:
+                reporter.advance()
     except BaseException:
         cancel.set()
         if client is not None:
             client.close()
         raise
+    finally:
+        if reporter is not None:
+            reporter.stop()
     return results
 
 

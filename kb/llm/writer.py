@@ -84,6 +84,8 @@ _FORMAT = """Return JSON: {"questions": [{
 _TF_WORDS = {"pt": ("Falso", "Verdadeiro"), "es": ("Falso", "Verdadero"), "en": ("False", "True")}
 # a batch's requests stop when a reply asked for this few questions is cut again
 _MIN_PER_REPLY = 1
+# from this many planned requests, the writer says what the run may cost before it starts
+_ESTIMATE_FROM = 10
 # batches that failed after their retries, one after another (no success between): the run stops
 _FAILED_IN_A_ROW = 2
 
@@ -158,6 +160,14 @@ class LLMWriter:
         max_batches = max(3, request.n)  # a model that keeps failing validation must not walk the whole course
         batches = [tuple(usable[i : i + self.batch_passages]) for i in range(0, len(usable), self.batch_passages)]
         context = getattr(request, "context", None) or self.context
+        planned = min(len(batches), max_batches)
+        if planned >= _ESTIMATE_FROM and batches:  # a long run: what it may cost, before it starts
+            from .pool import note
+
+            prompt = len(self._prompt(batches[0], request, _MAX_PER_REPLY, (), context)) // 4  # ~4 characters a token
+            note(f"the LLM writer may send up to {planned} requests to {self.client.model}: ~{prompt} prompt and "
+                 f"≤{_TOKENS_PER_QUESTION * _MAX_PER_REPLY + 300} completion tokens each, "
+                 f"{self.client.concurrency} at a time (it stops once {target} questions pass the checks)")
         done = in_a_row = 0
         while done < min(len(batches), max_batches) and len(out.drafts) < target:
             need = target - len(out.drafts)
