@@ -63,7 +63,7 @@ def ask(ws, question: str, k: int = 5, client=None) -> Answer:
         from .llm.answerer import answer_with_llm
 
         try:
-            return answer_with_llm(client, question, hits, lang)
+            return answer_with_llm(client, question, hits, lang, ws.embedder)
         except BackendError as e:  # the course's own sentences rather than no answer
             offline = _extractive(ws.embedder, question, hits, lang)
             offline.warning = (f"{e.message} — the extractive answer is shown instead "

@@ -321,3 +321,22 @@ def test_a_long_run_is_estimated_before_it_starts(ws):
                   r"completion tokens each, 4 at a time \(it stops once 18 questions pass the checks\)", r.stderr)
     assert m and int(m.group(1)) == 12 and len(stub.requests) == 12, r.stderr
     assert r.stderr.index("may send up to") < r.stderr.index("no question written")  # said before, not after
+
+
+def test_ask_marks_the_sentences_its_passages_do_not_confirm(ws):
+    def script(body):
+        user = body["messages"][-1]["content"]
+        first = re.search(r"\[1\] \([^\n]*\)\n(.*?)(?:\n\n\[2\])", user, re.S).group(1)
+        lines = [x.strip(" •*-") for x in re.split(r"(?<=[.!?])\s+|\n", first)]
+        sentence = max((x for x in lines if x.endswith(".")), key=len, default=max(lines, key=len))
+        return reply({"answer": f"{sentence.rstrip('.')} [1]. Napoleão Bonaparte venceu a batalha de Austerlitz "
+                                "em 1805 com canhões de bronze [2].", "found": True, "cited": [1, 2]})
+
+    with OpenAIStub(script) as stub:
+        r = run_kb(["ask", "Como o paralelismo de dados é implementado no TensorFlow?", "--json"], cwd=ws,
+                   env=_env(stub.url))
+    assert r.returncode == 0, r.stderr
+    text = json.loads(r.stdout)["answer"]
+    kept, invented = text.split(" [1]. ")
+    assert "[não confirmado" not in kept  # the passage's own sentence is the course's word
+    assert invented.endswith("em 1805 com canhões de bronze [2]. [não confirmado pelas passagens]"), text

@@ -1,12 +1,24 @@
 """The ask-answerer over the LLM client: the best passages, numbered, go to the model, which
 answers citing them as ``[n]`` and says when the course lacks the answer (JSON Schema
-:class:`~kb.llm.schemas.AskReply`). :func:`kb.ask.ask` falls back to the extractive answer, with
-a warning, when the endpoint fails."""
+:class:`~kb.llm.schemas.AskReply`). Each sentence of the answer is then checked against the
+passages it cites (or, citing none, against all): one that neither shares most of its words with
+them nor is close in meaning to one of their sentences is marked as not confirmed by the course,
+never shown as the course's word. :func:`kb.ask.ask` falls back to the extractive answer, with a
+warning, when the endpoint fails."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+# A sentence is the course's word when this share of its content words is in the passages it cites,
+# or when its cosine (USE-m3) to one of their sentences reaches SUPPORTED_COSINE. Set by hand on the
+# sample course's passages (a copied or lightly reworded sentence passes both; an invented fact about
+# the same topic passes neither), not measured on a set.
+SUPPORTED_WORDS = 0.6
+SUPPORTED_COSINE = 0.6
+UNCONFIRMED = {"pt": "[não confirmado pelas passagens]", "es": "[no confirmado por los pasajes]",
+               "en": "[not confirmed by the passages]"}
 
 _ASK_SYSTEM = (
     "You answer students' questions using only the numbered course passages given. Cite the passages you use as [n]. "
@@ -14,9 +26,10 @@ _ASK_SYSTEM = (
 )
 
 
-def answer_with_llm(client: Any, question: str, hits: list, lang: str) -> Any:
-    """An :class:`kb.ask.Answer` synthesized by the model from ``hits``; BackendError when the
-    endpoint fails (after its retries)."""
+def answer_with_llm(client: Any, question: str, hits: list, lang: str, embedder: Any = None) -> Any:
+    """An :class:`kb.ask.Answer` synthesized by the model from ``hits``, each sentence the passages
+    do not confirm marked (with ``embedder``, by meaning too); BackendError when the endpoint fails
+    (after its retries)."""
     from ..ask import NOT_FOUND, Answer
     from .pool import run_parallel
     from .schemas import AskReply
@@ -40,4 +53,27 @@ def answer_with_llm(client: Any, question: str, hits: list, lang: str) -> Any:
     cited = [n for n in cited if n in valid]
     if not text:
         text = NOT_FOUND[lang]
+    elif found:
+        text = mark_unconfirmed(text, hits, lang, embedder)
     return Answer(question, text, hits, found, f"llm:{client.model}", cited)
+
+
+def mark_unconfirmed(text: str, hits: list, lang: str, embedder: Any = None) -> str:
+    """``text`` with every sentence the passages it cites do not confirm followed by a marker."""
+    from ..text import STOPWORDS, fold, sentences, words
+
+    by_rank = {h.rank: h.chunk.text for h in hits}
+    out = []
+    for s in sentences(text) or [text]:
+        refs = [int(n) for n in re.findall(r"\[(\d+)\]", s) if int(n) in by_rank]
+        passages = [by_rank[n] for n in refs] or list(by_rank.values())
+        content = {fold(w) for w in words(re.sub(r"\[\d+\]", " ", s))} - STOPWORDS
+        source = {fold(w) for p in passages for w in words(p)}
+        ok = not content or len(content & source) / len(content) >= SUPPORTED_WORDS
+        if not ok and embedder is not None:
+            cands = [x for p in passages for x in sentences(p.replace("\n", " ")) if len(x) > 20]
+            if cands:
+                vecs = embedder.embed_documents([re.sub(r"\[\d+\]", "", s)] + cands)
+                ok = float((vecs[1:] @ vecs[0]).max()) >= SUPPORTED_COSINE
+        out.append(s if ok else f"{s} {UNCONFIRMED.get(lang, UNCONFIRMED['en'])}")
+    return " ".join(out)
