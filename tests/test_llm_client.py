@@ -230,3 +230,18 @@ def test_the_factory_picks_by_name(tmp_path):
     assert get_writer(settings, "llm:other").name == "other"
     with pytest.raises(UsageError, match="unknown LLM backend 'gpt'"):
         get_writer(settings, "gpt")
+
+
+def test_a_server_that_answers_one_at_a_time_gets_one_request_at_a_time_after_a_timeout(tmp_path):
+    one_slot = threading.Lock()
+
+    def script(body):  # a local server with one slot: requests queue, the queue eats their deadline
+        with one_slot:
+            time.sleep(0.6)
+        return Behaviour('{"ok": true}')
+
+    with OpenAIStub(script) as stub:
+        client = _client(tmp_path, stub.url, concurrency=4, timeout=1.5, retries=2, cache=False)
+        out = run_parallel(lambda u: client.chat_json("s", u), [f"u{i}" for i in range(6)], 4, client)
+    assert out == [{"ok": True}] * 6, out
+    assert any("timed out while other requests were in flight" in n for n in client.notes)

@@ -107,6 +107,10 @@ class LLMClient:
         self._lock = threading.Lock()
         self._pause_until = 0.0
         self._in_flight = 0
+        # requests allowed in flight at once: the workers' number, until a reply times out while others
+        # were in flight — a local server with one slot queues them, and the queue eats the deadline
+        self._allowed = self.concurrency
+        self._gate = threading.Condition(self._lock)
         use_cache = getattr(settings, "llm_cache", True) if cache is None else cache
         from .cache import ResponseCache
 
@@ -212,18 +216,30 @@ class LLMClient:
         """One attempt: (message text, finish_reason, usage), or why asking again may help (str),
         or None when the endpoint rejected the output mode (the client moved to the next one)."""
         self._wait_for_pause()
-        start = time.monotonic()
-        with self._lock:
+        with self._gate:
+            while self._in_flight >= self._allowed:
+                self._gate.wait(0.2)
+                if self.cancel.is_set():
+                    raise Cancelled()
             self.usage.requests += 1
             self._in_flight += 1
+            crowded = self._in_flight > 1
             self.usage.max_in_flight = max(self.usage.max_in_flight, self._in_flight)
+        start = time.monotonic()
         try:
             got = self._post(body, start + self.timeout)
         finally:
-            with self._lock:
+            with self._gate:
                 self._in_flight -= 1
                 self.usage.seconds += time.monotonic() - start
+                self._gate.notify_all()
         if isinstance(got, str):
+            if got.startswith("timed out") and (crowded or self._in_flight) and self._allowed > 1:
+                with self._gate:
+                    self._allowed = 1
+                    self.notes.append("a reply timed out while other requests were in flight (a server that "
+                                      "answers one at a time?): the rest were sent one at a time; set "
+                                      "KB_LLM_CONCURRENCY=1 for this endpoint")
             return got
         judged = self._judge(got, body)
         if isinstance(judged, tuple):
