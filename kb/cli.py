@@ -475,6 +475,7 @@ def eval_grader(
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
     calibrate_k: int | None = typer.Option(None, "--calibrate-k", min=0, help="Also fit a teacher calibration on K "
             "graded replies per question and report both levels on the other replies (offline grader)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Ask the LLM again even for replies it graded before."),
 ) -> None:
     """Grade human-graded replies with kb's grader and measure the agreement.
 
@@ -485,6 +486,7 @@ def eval_grader(
     """
     from . import ui
 
+    _no_cache(no_cache)
     result = _course().evaluate_grader(data, scale=scale, predictions=predictions, offline=offline,
                                        calibrate_k=calibrate_k)
     for n in result.notes:
