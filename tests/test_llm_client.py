@@ -241,7 +241,7 @@ def test_a_server_that_answers_one_at_a_time_gets_one_request_at_a_time_after_a_
         return Behaviour('{"ok": true}')
 
     with OpenAIStub(script) as stub:
-        client = _client(tmp_path, stub.url, concurrency=4, timeout=1.5, retries=2, cache=False)
+        client = _client(tmp_path, stub.url, concurrency=4, timeout=1.5, retries=5, cache=False)
         out = run_parallel(lambda u: client.chat_json("s", u), [f"u{i}" for i in range(6)], 4, client)
     assert out == [{"ok": True}] * 6, out
     assert any("timed out while other requests were in flight" in n for n in client.notes)
