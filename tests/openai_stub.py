@@ -30,7 +30,8 @@ def reply(obj: Any) -> Behaviour:
 
 class OpenAIStub:
     def __init__(self, script: list[Behaviour] | Callable[[dict], Behaviour],  # noqa: C901 (the handler is inline)
-                 accepts: tuple[str, ...] = ("json_schema", "json_object"), models: list[str] | None = None) -> None:
+                 accepts: tuple[str, ...] = ("json_schema", "json_object"),
+                 models: list[str] | bytes | None = None) -> None:
         self.script = script
         self.accepts = accepts
         self.models = models
@@ -46,7 +47,9 @@ class OpenAIStub:
                 pass
 
             def do_GET(self):
-                if stub.models is None:
+                if isinstance(stub.models, bytes):  # a web page where the API should be
+                    payload, status = stub.models, 200
+                elif stub.models is None:
                     payload, status = b'{"error": {"message": "not found"}}', 404
                 else:
                     payload, status = json.dumps({"object": "list", "data": [

@@ -291,6 +291,11 @@ def test_llm_check_names_the_fix(ws):
     assert "model 'stub-model' is not served at" in wrong_model.stderr
     assert "set KB_LLM_MODEL to one of: qwen2.5, llama3" in wrong_model.stderr
     assert "cannot be reached" in gone.stderr and "OPENAI_BASE_URL" in gone.stderr
+    with OpenAIStub(lambda b: reply({}), models=b"<!DOCTYPE html><html><body>Welcome to nginx</body></html>") as web:
+        page = run_kb(["llm", "check"], cwd=ws, env=_env(web.url))
+    assert page.returncode == 5
+    assert "is not an OpenAI-compatible endpoint: GET /models answered '<!DOCTYPE" in page.stderr
+    assert "usually ending in /v1" in page.stderr
 
 
 def test_the_writer_prompt_carries_the_optional_context():
