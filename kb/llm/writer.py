@@ -111,6 +111,7 @@ class BatchRequest:
     want: int
     terms: tuple[str, ...] = ()
     context: WriterContext | None = None
+    examples: str = ""  # the teacher's kept questions nearest to the passages, as a prompt block (kb.teacher)
 
 
 @dataclass
@@ -127,6 +128,7 @@ class LLMWriter:
     client: LLMClient
     batch_passages: int = 3
     context: WriterContext | None = None
+    teacher_dir: Any = None  # the course's quiz folder: its kept questions are shown as examples (kb.teacher)
     _source_text: dict[str, tuple[str, Any]] = field(default_factory=dict, repr=False)
     _terms: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _modes: list[str] = field(default_factory=list, repr=False)
@@ -175,7 +177,7 @@ class LLMWriter:
             # as many requests as should give the questions still needed, plus one for rejections,
             # never more than the workers
             size = min(self.client.concurrency, -(-need // want) + 1, min(len(batches), max_batches) - done)
-            wave = [BatchRequest(b, want, tuple(self._deck_terms(b, course)), context)
+            wave = [BatchRequest(b, want, tuple(self._deck_terms(b, course)), context, self._teacher_examples(b))
                     for b in batches[done : done + size]]
             done += size
             results = run_parallel(lambda br: self._ask(br, request), wave, self.client.concurrency, self.client)
@@ -191,6 +193,15 @@ class LLMWriter:
         out.notes.extend(self.client.notes)
         out.notes.append("LLM: " + self.client.usage.summary() + f"; output mode {self.generator['output']}")
         return out
+
+    def _teacher_examples(self, batch: Sequence[Chunk]) -> str:
+        """The few-shot block of the teacher's kept questions nearest to ``batch`` (``kb.teacher``, set
+        through ``teacher_dir`` by ``kb.teacher.with_teacher``), or ""."""
+        if self.teacher_dir is None:
+            return ""
+        from ..teacher import examples_prompt
+
+        return str(examples_prompt(self.teacher_dir, batch))
 
     def _take(self, wave: list[BatchRequest], results: list[Any], request: GenerationRequest, course: CourseTerms,
               out: WriterOutput) -> tuple[list[str], bool]:
@@ -226,7 +237,7 @@ class LLMWriter:
         got = _BatchResult([], [], [])
         want = br.want
         while True:
-            user = self._prompt(br.passages, request, want, br.terms, br.context)
+            user = self._prompt(br.passages, request, want, br.terms, br.context) + br.examples
             reply: Reply = self.client.request(_SYSTEM, user, max_tokens=_TOKENS_PER_QUESTION * want + 300,
                                                schema=QuestionsReply, accept_truncated=True)
             got.modes.append(reply.mode)
