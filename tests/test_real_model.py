@@ -49,7 +49,8 @@ def smollm2_url():
 def test_quiz_generate_with_a_real_small_model(ingested, tmp_path, smollm2_url):
     ws = tmp_path / "ws"
     shutil.copytree(ingested, ws)
-    env = {"OPENAI_BASE_URL": smollm2_url, "KB_LLM_MODEL": "smollm2", "KB_LLM_RETRIES": "0", "KB_LLM_TIMEOUT": "120"}
+    env = {"OPENAI_BASE_URL": smollm2_url, "KB_LLM_MODEL": "smollm2", "KB_LLM_RETRIES": "0", "KB_LLM_TIMEOUT": "120",
+           "KB_LLM_CONCURRENCY": "1"}  # the server has one slot (n_parallel = 1)
     r = run_kb(["quiz", "generate", "-n", "2", "--source", "sources/001_96d83118e2ee854a.txt", "--types", "short",
                 "--json"], cwd=ws, env=env)
     assert "Traceback" not in r.stderr
@@ -102,7 +103,8 @@ def test_grade_with_a_real_small_model(tmp_path, smollm2_url):
 def test_ask_with_a_real_small_model(ingested, smollm2_url):
     # one attempt, as for the quiz: the tiny model runs to the 800-token limit (~30 s of CPU), and
     # asking again is tested against the stub server (tests/test_llm.py, tests/test_faults.py)
-    env = {"OPENAI_BASE_URL": smollm2_url, "KB_LLM_MODEL": "smollm2", "KB_LLM_RETRIES": "0", "KB_LLM_TIMEOUT": "120"}
+    env = {"OPENAI_BASE_URL": smollm2_url, "KB_LLM_MODEL": "smollm2", "KB_LLM_RETRIES": "0", "KB_LLM_TIMEOUT": "120",
+           "KB_LLM_CONCURRENCY": "1"}  # the server has one slot (n_parallel = 1)
     r = run_kb(["ask", "O que é uma dependência de controle?", "--json"], cwd=ingested, env=env)
     assert "Traceback" not in r.stderr
     if r.returncode == 0:
