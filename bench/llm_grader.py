@@ -85,10 +85,11 @@ def main() -> int:
             for name, extra, env in (
                     ("offline", ["--offline"], kb_env({})),
                     ("llm", [], kb_env({"OPENAI_BASE_URL": url + "/v1", "OPENAI_API_KEY": "local",
-                                        "KB_LLM_MODEL": MODEL_NAME, "KB_LLM_TIMEOUT": "900", "KB_LLM_RETRIES": "1"}))):
+                                        "KB_LLM_MODEL": MODEL_NAME, "KB_LLM_TIMEOUT": "900", "KB_LLM_RETRIES": "1",
+                                        "KB_LLM_CONCURRENCY": "1"}))):
                 t0 = time.perf_counter()
                 r = subprocess.run([sys.executable, "-m", "kb", "eval", "grader", str(data), "--scale", "0-3", "--json",
-                                    "--predictions", str(preds[name]), *extra], cwd=args.out, env=env,
+                                    "--predictions", str(preds[name]), "--no-cache", *extra], cwd=args.out, env=env,
                                    capture_output=True, text=True)
                 secs = time.perf_counter() - t0
                 if r.returncode not in (0, 5):

@@ -239,13 +239,15 @@ def main() -> int:  # noqa: C901 (a script: one straight run)
             return 1
         print(f"server {url} ready in {time.perf_counter() - t0:.0f} s", flush=True)
         env = kb_env({"OPENAI_BASE_URL": url + "/v1", "OPENAI_API_KEY": "local", "KB_LLM_MODEL": MODEL_NAME,
-                      "KB_LLM_TIMEOUT": "900", "KB_LLM_RETRIES": "1"})
+                      "KB_LLM_TIMEOUT": "900", "KB_LLM_RETRIES": "1",
+                      # one request at a time, as measured before parallel requests: the server has one slot
+                      "KB_LLM_CONCURRENCY": "1"})
         for deck in args.deck or DECKS:
             out = ws / "quizzes" / f"llm-{Path(deck).stem}.json"
             before = log_path.stat().st_size
             t0 = time.perf_counter()
             r = subprocess.run([sys.executable, "-m", "kb", "quiz", "generate", "--source", f"corpora/{deck}",
-                                "-n", str(args.n), "--force", "-o", str(out)], cwd=ws, env=env,
+                                "-n", str(args.n), "--force", "--no-cache", "-o", str(out)], cwd=ws, env=env,
                                capture_output=True, text=True)
             secs = time.perf_counter() - t0
             (ws / f"bench-llm-{Path(deck).stem}.stderr").write_text(r.stderr, encoding="utf-8")

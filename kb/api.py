@@ -190,14 +190,10 @@ class KB:
     def ask(self, question: str, k: int = 5, *, offline: bool = False) -> Answer:
         """An answer from the course citing its passages: extractive offline, synthesized with an LLM."""
         from .ask import ask as run_ask
+        from .llm.factory import get_answerer
         from .search import open_search
 
-        client = None
-        if self.settings.llm_model and not offline:
-            from .llm import LLMClient
-
-            client = LLMClient(self.settings)
-        return run_ask(open_search(self.settings), question, k=k, client=client)
+        return run_ask(open_search(self.settings), question, k=k, client=get_answerer(self.settings, offline=offline))
 
     # --- quizzes ----------------------------------------------------------------------------
     def generate_quiz(self, n: int = 10, *, topic: str | None = None, sources: Sequence[str] = (),
@@ -207,7 +203,7 @@ class KB:
         """Write exercises with model answers to a quiz file (default ``quizzes/<topic|source|course>.json``).
         The value holds the quiz, the report (``.notes`` say why fewer were written) and the path; the
         file is written only when at least one question passed the checks."""
-        from .llm import get_writer
+        from .llm.factory import get_writer
         from .quiz import save_quiz
         from .teacher import with_teacher
         from .writing.generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
@@ -259,7 +255,7 @@ class KB:
         weights were fitted with — whatever embedder built the knowledge base."""
         from .embeddings import CachedEmbedder, get_embedder
         from .grading.offline import CALIBRATION
-        from .llm import get_grader
+        from .llm.factory import get_grader
 
         embedder = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), self.settings.cache_dir / "embeddings.sqlite")
         return get_grader(self.settings, embedder, offline=offline)
@@ -323,6 +319,9 @@ class KB:
             m = report.merged
             result.notes.append(f"merged into {out_dir}: {m['kept']} earlier grades kept, "
                                 f"{m['replaced']} re-graded, {m['new']} new")
+        client = getattr(grader, "client", None)
+        if client is not None:  # what the LLM grading spent, and a cache that could not be written
+            result.notes += client.notes + ["LLM: " + client.usage.summary()]
         failure = getattr(grader, "failure", "")
         if failure:
             result.backend_failure = (f"the LLM grader stopped: {failure}; the replies after it got the offline "

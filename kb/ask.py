@@ -7,7 +7,6 @@ says when the course does not contain the answer.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,11 +30,13 @@ class Answer:
     found: bool
     method: str  # "extractive" or "llm:<model>"
     cited: list[int] = field(default_factory=list)  # passage numbers the answer uses
+    warning: str = ""  # why the LLM was not used (the endpoint failed: the extractive answer instead)
 
     def to_json(self) -> dict[str, Any]:
         """The answer as ``kb ask --json`` prints it, with every passage consulted."""
-        return {"question": self.question, "answer": self.text, "found": self.found, "method": self.method,
-                "cited": self.cited, "passages": [h.to_json() for h in self.hits]}
+        out = {"question": self.question, "answer": self.text, "found": self.found, "method": self.method,
+               "cited": self.cited, "passages": [h.to_json() for h in self.hits]}
+        return {**out, "warning": self.warning} if self.warning else out
 
 
 def ask(ws, question: str, k: int = 5, client=None) -> Answer:
@@ -50,30 +51,15 @@ def ask(ws, question: str, k: int = 5, client=None) -> Answer:
     lang = detect_language(question)
     if not hits:
         return Answer(question, NOT_FOUND[lang], [], False, "extractive")
-    return _ask_llm(client, question, hits, lang)
+    from .errors import BackendError
+    from .llm.answerer import answer_with_llm
 
+    try:
+        return answer_with_llm(client, question, hits, lang, ws.embedder)
+    except BackendError as e:  # the course's own words rather than no answer
+        from .answering import answer_offline
 
-_ASK_SYSTEM = (
-    "You answer students' questions using only the numbered course passages given. Cite the passages you use as [n]. "
-    "If the passages do not contain the answer, say so and set found to false. Reply with one JSON object only."
-)
-
-
-def _ask_llm(client, question: str, hits: list[Hit], lang: str) -> Answer:
-    from .llm import LANG_NAMES
-
-    passages = "\n\n".join(f"[{h.rank}] ({h.chunk.citation()})\n{h.chunk.text}" for h in hits)
-    user = (f"{passages}\n\nQuestion: {question}\n\nAnswer in {LANG_NAMES.get(lang, 'the language of the question')}. "
-            'Return JSON: {"answer": "... [n] ...", "found": true or false, "cited": [passage numbers]}')
-    reply = client.chat_json(_ASK_SYSTEM, user, max_tokens=800)
-    raw_answer, raw_cited = reply.get("answer"), reply.get("cited")
-    text = (raw_answer if isinstance(raw_answer, str) else "").strip()  # a model may send anything here
-    found = reply.get("found", True) is not False and bool(text)
-    valid = {h.rank for h in hits}
-    listed = raw_cited if isinstance(raw_cited, list) else []
-    cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)} | {int(n) for n in listed
-                                                                         if str(n).isdigit()})
-    cited = [n for n in cited if n in valid]
-    if not text:
-        text = NOT_FOUND[lang]
-    return Answer(question, text, hits, found, f"llm:{client.model}", cited)
+        offline = answer_offline(ws.retriever, ws.embedder, question, k=k)
+        offline.warning = (f"{e.message} — the offline answer is shown instead "
+                           f"({e.hint or 'check the endpoint'}; --offline skips the LLM)")
+        return offline

@@ -31,6 +31,9 @@ app.add_typer(eval_app, name="eval")
 quiz_app = typer.Typer(help="Generate, show and export quizzes.\n\nExample: kb quiz generate -n 10",
                        no_args_is_help=True)
 app.add_typer(quiz_app, name="quiz")
+llm_app = typer.Typer(help="Check the LLM endpoint kb is configured for.\n\nExample: kb llm check",
+                      no_args_is_help=True)
+app.add_typer(llm_app, name="llm")
 
 
 class State:
@@ -97,6 +100,27 @@ def boundary(fn: Callable) -> Callable:
             raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
 
     return wrapper
+
+
+def _no_cache(no_cache: bool) -> None:
+    """--no-cache: the LLM is asked again (its new replies still replace the cached ones)."""
+    if no_cache:
+        from dataclasses import replace
+
+        State.settings = replace(State.settings, llm_cache=False)
+
+
+@contextlib.contextmanager
+def _llm_progress():
+    """A progress bar for LLM requests on a terminal, and notes before a long run (kb.llm.pool)."""
+    from . import ui
+    from .llm import pool
+
+    previous = pool.set_reporter(ui.LLMProgress())
+    try:
+        yield
+    finally:
+        pool.set_reporter(previous)
 
 
 def _course():
@@ -279,6 +303,7 @@ def quiz_generate(
     force: bool = typer.Option(False, "--force", help="Replace an existing quiz file."),
     offline: bool = typer.Option(False, "--offline", help="Use the rule-based writer even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the quiz document on stdout."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Ask the LLM again even for requests it answered before."),
 ) -> None:
     """Generate exercises with model answers and citations, written to a quiz file.
 
@@ -289,8 +314,10 @@ def quiz_generate(
     """
     from . import ui
 
-    result = _course().generate_quiz(n=n, topic=topic, sources=source or (), types=_csv(types),
-                                     difficulty=difficulty, lang=lang, out=out, force=force, offline=offline)
+    _no_cache(no_cache)
+    with _interruptible(), _llm_progress():  # Ctrl-C during LLM requests, even when started with SIGINT ignored
+        result = _course().generate_quiz(n=n, topic=topic, sources=source or (), types=_csv(types),
+                                         difficulty=difficulty, lang=lang, out=out, force=force, offline=offline)
     run = result.value
     ui.print_json(run.quiz.to_json()) if json_out else ui.quiz(run.quiz)
     ui.generation_summary(run.report, run.path)
@@ -395,6 +422,7 @@ def ask(
     k: int = typer.Option(5, "-k", help="How many passages to consult and show."),
     offline: bool = typer.Option(False, "--offline", help="Extractive answer even when an LLM is configured."),
     json_out: bool = typer.Option(False, "--json", help="Print the answer and passages as JSON."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Ask the LLM again even if it answered this before."),
 ) -> None:
     """Answer a question from the course, citing the passages it comes from.
 
@@ -405,8 +433,34 @@ def ask(
     """
     from . import ui
 
-    ans = _course().ask(question, k=k, offline=offline)
+    _no_cache(no_cache)
+    with _interruptible(), _llm_progress():
+        ans = _course().ask(question, k=k, offline=offline)
+    if ans.warning:
+        ui.message(f"kb: warning: {ans.warning}", "yellow")
     ui.print_json(ans.to_json()) if json_out else ui.answer(ans)
+
+
+@llm_app.command("check")
+@boundary
+def llm_check(
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+) -> None:
+    """Reach the LLM endpoint, confirm the model, try one tiny structured request: latency and
+    the output mode that works (json_schema, json_object or prose). Each failure names its fix.
+
+    Example: OPENAI_BASE_URL=http://127.0.0.1:8080/v1 KB_LLM_MODEL=qwen2.5 kb llm check
+    """
+    from . import ui
+    from .llm.check import check_endpoint
+
+    report = check_endpoint(State.settings)
+    if json_out:
+        ui.print_json(report)
+        return
+    listed = {True: "listed by the endpoint", False: "not listed", None: "the endpoint lists no models"}
+    sys.stdout.write(f"endpoint: {report['endpoint']}\nmodel: {report['model']} ({listed[report['model_listed']]})\n"
+                     f"output mode: {report['output_mode']}\nlatency: {report['latency_s']} s\nok\n")
 
 
 @eval_app.command("quiz")
@@ -451,6 +505,7 @@ def grade(
             "per question, a reply like one you graded is graded partly like it)."),
     review: bool = typer.Option(False, "--review", help="Then grade the answer groups of grades-review.csv one "
             "by one in the terminal (0-3, s skip, q quit; each key saved) and re-grade with them."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Ask the LLM again even for replies it graded before."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
@@ -463,8 +518,10 @@ def grade(
     """
     from . import ui
 
-    result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
-                             csv_dialect=csv_dialect)
+    _no_cache(no_cache)
+    with _interruptible(), _llm_progress():
+        result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
+                                 csv_dialect=csv_dialect)
     ui.grade_result(result, str(quiz_file), json_out)
     if review and result.value.report is not None:
         from .review_session import review_groups
@@ -490,6 +547,7 @@ def eval_grader(
     review_budget: str | None = typer.Option(None, "--review-budget", help="Simulate a teacher grading answer "
             "groups in kb's review order (and in a random one) with decisions numbering these % of the replies, "
             "e.g. 5,10,20."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Ask the LLM again even for replies it graded before."),
 ) -> None:
     """Grade human-graded replies with kb's grader and measure the agreement.
 
@@ -502,6 +560,7 @@ def eval_grader(
     from .evaluate import parse_budgets
 
     budgets = parse_budgets(review_budget) if review_budget is not None else []
+    _no_cache(no_cache)
     result = _course().evaluate_grader(data, scale=scale, predictions=predictions, offline=offline,
                                        calibrate_k=calibrate_k, review_budget=budgets)
     for n in result.notes:

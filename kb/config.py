@@ -36,8 +36,12 @@ CHUNK_MAX_CHARS = 1100
 # were not measured.
 CHUNK_OVERLAP_CHARS = 200
 DEFAULT_MAX_MB = 20.0  # files larger than this are skipped with a message (--max-mb); set by hand, not measured
-DEFAULT_LLM_TIMEOUT = 60.0  # seconds per LLM call (KB_LLM_TIMEOUT); set by hand, not measured
+# seconds one LLM reply may take, from the request to its last byte (KB_LLM_TIMEOUT): a local CPU server
+# (SmolLM2-135M, llama.cpp, one thread) took ~30 s for 800 tokens, a 1.5B model ~10 tokens/s; hosted APIs
+# answer well within it. Was 60 s and per read, which let a dribbling reply hang kb (issue 34).
+DEFAULT_LLM_TIMEOUT = 300.0
 DEFAULT_LLM_RETRIES = 2  # retries of a failed LLM call (KB_LLM_RETRIES); set by hand, not measured
+DEFAULT_LLM_CONCURRENCY = 4  # LLM requests in flight at once (KB_LLM_CONCURRENCY); bench/llm_parallel.py
 
 
 def _number(env: os._Environ[str] | dict[str, str], name: str, default: str, kind: type, what: str):
@@ -67,6 +71,8 @@ class Settings:
     llm_model: str | None = None
     llm_timeout: float = DEFAULT_LLM_TIMEOUT
     llm_retries: int = DEFAULT_LLM_RETRIES
+    llm_concurrency: int = DEFAULT_LLM_CONCURRENCY
+    llm_cache: bool = True  # read replies from .kb/cache/llm (--no-cache: False; replies are still written)
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -84,6 +90,8 @@ class Settings:
                                 "a number of seconds, e.g. 60"),
             llm_retries=_number(env, "KB_LLM_RETRIES", str(DEFAULT_LLM_RETRIES), int,
                                 "a whole number of retries, e.g. 2"),
+            llm_concurrency=max(1, _number(env, "KB_LLM_CONCURRENCY", str(DEFAULT_LLM_CONCURRENCY), int,
+                                           "a whole number of parallel requests, e.g. 4")),
         )
         clean = {k: v for k, v in overrides.items() if v is not None}
         if "home" in clean:

@@ -110,6 +110,11 @@ class TeacherWriter:
         """The wrapped writer's name (``offline`` or the LLM model): the quiz records that one."""
         return self.inner.name
 
+    @property
+    def generator(self) -> Any:
+        """The wrapped writer's record of the run (LLM output mode and usage), which the quiz keeps."""
+        return getattr(self.inner, "generator", None)
+
     def write(self, passages, request, course):
         """The wrapped writer's drafts, re-weighted by the teacher's decisions."""
         out = self.inner.write(passages, request, course)

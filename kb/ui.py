@@ -103,6 +103,41 @@ def _shown(text: str) -> str:
     return escape(visible(text))
 
 
+class LLMProgress:
+    """LLM requests in flight as a rich progress bar on a terminal (silent when stderr is not one);
+    notes (an estimate before a long run) always go to stderr."""
+
+    def __init__(self) -> None:
+        self._progress: Any = None
+        self._task: Any = None
+
+    def start(self, total: int, what: str) -> None:
+        """Show a bar of ``total`` requests labelled ``what``."""
+        if not sys.stderr.isatty() or total == 0:
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                  console=stderr(), transient=True)
+        self._progress.start()
+        self._task = self._progress.add_task("", total=total)
+
+    def advance(self) -> None:
+        """One request answered."""
+        if self._progress is not None:
+            self._progress.update(self._task, advance=1)
+
+    def stop(self) -> None:
+        """Remove the bar (transient); safe when none was started."""
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+    def note(self, text: str) -> None:
+        """Say ``text`` now, on stderr."""
+        message(f"kb: {text}", "dim")
+
+
 def ingest_summary(report) -> None:
     """Print an ``IngestReport`` to stderr: one row per file (failures with their hint), then the counts."""
     from rich.table import Table

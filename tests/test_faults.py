@@ -33,7 +33,7 @@ from kb.store import ASIDE, OLD, backend_failure
 from kb.workspace import open_workspace
 
 from .faults import ChromaServer, alive, children, cmdline, kb, make_course, run_kb_process, snapshot, wait_until
-from .openai_stub import Behaviour, OpenAIStub
+from .openai_stub import Behaviour, OpenAIStub, reply
 from .pdfgen import encrypt_pdf, make_pdf
 
 CHROMA = Path(os.sys.executable).parent / "chroma"
@@ -808,12 +808,14 @@ def test_quiz_generate_with_a_failing_llm_is_exit_5_and_writes_nothing(course, f
 
 
 @pytest.mark.parametrize("fault", ["http500", "html200", "invalid_json_body"])
-def test_ask_with_a_failing_llm_is_exit_5(course, fault):
+def test_ask_with_a_failing_llm_falls_back_to_the_extractive_answer(course, fault):
     with OpenAIStub(LLM_FAULTS[fault]) as stub:
-        r = kb(["ask", "Como limitar a memória da GPU?"], env=_llm_env(stub.url))
+        r = kb(["ask", "Como limitar a memória da GPU?", "--json"], env=_llm_env(stub.url))
     err = r.said
-    assert r.exit_code == ExitCode.BACKEND and stub.url in err and "--offline" in err
-    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert r.exit_code == 0 and "kb: warning: the LLM at" in err and stub.url in err and "--offline" in err
+    answer = json.loads(r.stdout)
+    assert answer["method"] == "extractive" and "set_memory_growth" in answer["answer"]
+    assert stub.url in answer["warning"]
 
 
 @pytest.mark.parametrize("fault", ["html200", "invalid_json_body"])
@@ -849,6 +851,63 @@ def test_grade_with_a_grade_of_the_wrong_shape_falls_back_flagged(course):
     assert r.exit_code == 0, (r.said, r.exception)
     grades = json.loads((course / "out" / "grades.json").read_text(encoding="utf-8"))
     assert "llm_invalid" in json.dumps(grades)
+
+
+def _dribbling(body: dict) -> Behaviour:
+    # headers at once, then one byte every 50 ms: each read is quick, the whole reply would take ~3 min
+    return Behaviour('{"answer": "' + "x" * 3500 + '", "found": true, "cited": [1]}', dribble=0.05)
+
+
+@pytest.mark.parametrize("command", ["quiz generate", "grade", "ask"])
+def test_a_dribbling_reply_ends_at_the_whole_reply_deadline(course, command):
+    quiz = _quiz(course / "quizzes" / "q.json")
+    (course / "replies.csv").write_text("student,question_id,answer\nana,gil,O GIL impede threads em paralelo\n",
+                                        encoding="utf-8")
+    args = {"quiz generate": ["quiz", "generate", "-n", "2", "--types", "short"],
+            "grade": ["grade", str(quiz), "replies.csv", "--out", "out"],
+            "ask": ["ask", "Como limitar a memória da GPU?"]}[command]
+    with OpenAIStub(_dribbling) as stub:
+        start = time.monotonic()
+        r = kb(args, env={**_llm_env(stub.url), "KB_LLM_TIMEOUT": "1", "KB_LLM_RETRIES": "0"})
+        took = time.monotonic() - start
+    assert "failed 1 time: timed out after 1 s (the whole reply)" in r.said, r.said
+    assert took < 90, took  # bounded by KB_LLM_TIMEOUT, not by the server's pace (~3 min a reply)
+    expected = {"quiz generate": ExitCode.BACKEND, "grade": ExitCode.BACKEND, "ask": ExitCode.OK}[command]
+    assert r.exit_code == expected, r.said
+    if command == "grade":
+        assert "llm_unavailable" in (course / "out" / "grades.json").read_text(encoding="utf-8")
+
+
+def test_ctrl_c_during_llm_requests_ends_the_command_and_keeps_the_replies_received(course):
+    answered: list[str] = []
+
+    def first_fast_then_hang(body):
+        if not answered:
+            answered.append(body["messages"][-1]["content"])
+            return reply({"questions": []})
+        return Behaviour("{}", delay=120)  # the next requests hang: Ctrl-C must not wait for them
+
+    cache = course / ".kb" / "cache" / "llm"
+    with OpenAIStub(first_fast_then_hang) as stub:
+        env = {**_llm_env(stub.url), "KB_LLM_TIMEOUT": "600", "KB_LLM_CONCURRENCY": "2"}
+        # SIGINT ignored at start (nohup, `cmd &`): kb restores Ctrl-C for its LLM commands itself
+        p = run_kb_process(["quiz", "generate", "-n", "8", "--types", "short"], course, env=env, ignore_sigint=True)
+        try:
+            assert wait_until(lambda: len(stub.requests) >= 2 and any(cache.rglob("*.json")), 120), p.poll()
+            p.send_signal(signal.SIGINT)
+            _, err = p.communicate(timeout=60)  # not the 120 s a hanging request would take
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+        assert p.returncode == ExitCode.INTERRUPTED, err
+        assert "kb: interrupted" in err and "Traceback" not in err
+        assert len(list(cache.rglob("*.json"))) == 1  # the reply received is kept
+        sent = len(stub.requests)
+        stub.script = lambda b: reply({"questions": []})  # the same endpoint, answering now
+        kb(["quiz", "generate", "-n", "8", "--types", "short"], env=_llm_env(stub.url))
+    again = [b["messages"][-1]["content"] for b in stub.requests[sent:]]
+    assert again and answered[0] not in again  # what was received is not asked again
 
 
 # --------------------------------------------------------------------------- bad environment values

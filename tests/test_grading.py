@@ -307,7 +307,7 @@ def test_llm_grader_uses_rubric_and_instructor_examples(quiz_file, tmp_path):
     def judge(body):
         user = body["messages"][-1]["content"]
         assert "Rubric" in user and "Key concepts: trava; uma thread por vez; paralelismo" in user
-        score = 1 if "biblioteca" in user.split("Student answer:")[-1] else 3
+        score = 1 if "biblioteca" in user.split("<student_answer>")[-1] else 3
         return reply({"reasoning": "compara com a resposta modelo", "score": score, "feedback": "Bom.",
                       "present": ["trava"], "missing": ["paralelismo", "not a concept"]})
 
@@ -338,7 +338,8 @@ def test_llm_grader_failure_keeps_every_grade(quiz_file, tmp_path):
     replies = _write_csv(tmp_path / "r.csv", REPLIES[:6])
     script = [reply({"reasoning": "ok", "score": 2, "feedback": "Quase."})] + [Behaviour(status=500)] * 10
     with OpenAIStub(script) as stub:
-        env = {"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "judge", "KB_LLM_RETRIES": "1"}
+        # one request at a time: the script's first reply goes to the first reply graded
+        env = {"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "judge", "KB_LLM_RETRIES": "1", "KB_LLM_CONCURRENCY": "1"}
         r = run_kb(["grade", str(quiz_file), str(replies), "-o", str(tmp_path / "o"), "--json"], cwd=tmp_path, env=env)
     assert r.returncode == 5
     assert "the LLM grader stopped" in r.stderr and "--offline" in r.stderr
@@ -347,6 +348,9 @@ def test_llm_grader_failure_keeps_every_grade(quiz_file, tmp_path):
     assert ana["gil"]["grader"] == "llm:judge" and ana["gil"]["points"] == 2
     assert "llm_unavailable" in ana["gpu"]["flags"] and ana["gpu"]["grader"] == "offline"
     assert json.loads((tmp_path / "o" / "grades.json").read_text(encoding="utf-8"))["students"]["Ana"]["points"] >= 8
+    md = (tmp_path / "o" / "grades.md").read_text(encoding="utf-8")  # which replies fell back, named
+    assert "## LLM grading" in md and "1 free-text replies graded by judge;" in md
+    assert "- Ana, Q2: the LLM did not answer" in md
 
 
 def test_llm_grader_invalid_score_falls_back_with_flag(quiz_file, tmp_path):

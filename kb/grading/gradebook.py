@@ -471,6 +471,7 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
         lines += [f"- **{_md(g.reply.student)}**, Q{nums[g.reply.question_id]} ({g.grade.points}/{MAX_POINTS}): "
                   f"{_md(g.grade.check)}" for g in checks]
         lines.append("")
+    lines += _llm_section(report, nums)
     lines += ["## Feedback", ""]
     for s in report.students:
         lines += [f"### {_md(s)}", ""]
@@ -483,6 +484,21 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
     if report.problems or report.notes:
         lines += ["## Problems in the replies", ""] + [f"- {_md(p)}" for p in report.problems + report.notes] + [""]
     return "\n".join(lines)
+
+
+def _llm_section(report: ClassReport, nums: dict[str, int]) -> list[str]:
+    """Which replies an LLM graded and which fell back to the offline grader, and why."""
+    by_llm = [g for g in report.graded if g.grade.grader.startswith("llm:")]
+    fell = [g for g in report.graded if {"llm_unavailable", "llm_invalid"} & set(g.grade.flags)]
+    if not by_llm and not fell:
+        return []
+    who = ", ".join(sorted({g.grade.grader[4:] for g in by_llm})) or "the LLM"
+    lines = ["## LLM grading", "", f"{len(by_llm)} free-text replies graded by {_md(who)}; {len(fell)} fell back "
+             "to the offline grader" + (":" if fell else "."), ""]
+    for g in fell:
+        why = "the LLM did not answer" if "llm_unavailable" in g.grade.flags else "the LLM's reply was unusable"
+        lines.append(f"- {_md(g.reply.student)}, Q{nums.get(g.reply.question_id, '?')}: {why}")
+    return lines + ([""] if fell else [])
 
 
 def _md(text: str) -> str:

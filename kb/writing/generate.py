@@ -748,7 +748,8 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         title=title or _title(request),
         questions=tuple(questions),
         created_at=now or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
-        generator={"kind": "offline"} if writer.name == "offline" else {"kind": "llm", "model": writer.name},
+        generator=getattr(writer, "generator", None)
+        or ({"kind": "offline"} if writer.name == "offline" else {"kind": "llm", "model": writer.name}),
         kb={"location": info["location"], "collection": info["collection"], "revision": info["revision"],
             "embedder": info["embedder"], "chunks": info["chunks"]},
         params={"n": request.n, "types": list(request.types), "topic": request.topic, "sources": list(request.sources),

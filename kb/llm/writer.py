@@ -1,28 +1,26 @@
-"""The LLM side of the question-writer seam: any OpenAI-compatible endpoint (OpenAI, vLLM,
-Ollama, llama.cpp) through the ``openai`` client, asked for JSON.
+"""The LLM question writer: retrieval picks the passages, the model writes questions grounded in
+them, kb checks every one against the passage it cites (the same checks as the offline writer)
+and reports each rejection with its reason.
 
-Timeouts, rate limits, server errors, invalid JSON and truncated replies
-(``finish_reason="length"``) are retried a bounded number of times, then fail with a
-:class:`~kb.errors.BackendError` that says what happened and what to change. Every
-question the model writes is validated against the passage it cites; rejected ones are
-reported with the reason, never silently kept.
+Batches of passages go to the model in parallel (``KB_LLM_CONCURRENCY``) through
+:class:`kb.llm.client.LLMClient`, asked for the :class:`~kb.llm.schemas.QuestionsReply` schema;
+results are taken in batch order, so the quiz does not depend on which reply came first. A reply
+cut by the token cap (or repeating itself until it) keeps its complete questions and the batch is
+asked again for fewer; a batch that fails is reported and the run goes on with the others.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .config import Settings
-from .errors import BackendError
-from .quiz import TYPES, Citation, Question
-from .records import Chunk
-from .teacher import examples_prompt
-from .text import detect_language, fold
-from .writing.checks import defects, norm, source_defects, vocabulary
-from .writing.generate import (
+from ..errors import BackendError
+from ..quiz import TYPES, Citation, Question
+from ..records import Chunk
+from ..text import detect_language, fold
+from ..writing.checks import defects, norm, source_defects, vocabulary
+from ..writing.generate import (
     SUPPORT_THRESHOLD,
     CourseTerms,
     Draft,
@@ -34,6 +32,7 @@ from .writing.generate import (
     support,
     word_overlap,
 )
+from .client import EndpointError, LLMClient, Reply, complete_objects
 
 LANG_NAMES = {"pt": "Portuguese", "es": "Spanish", "en": "English"}
 # Qwen2.5-Coder-1.5B wrote ~240 tokens a question (bench/llm_writer.py on 03Datos.pdf); six asked
@@ -47,153 +46,6 @@ _NEGATED_STEM = {"es": re.compile(r"\b(no|excepto)\b", re.I), "pt": re.compile(r
                  "en": re.compile(r"\b(not|except)\b", re.I)}
 _GENERIC_CONCEPTS = frozenset("""tecnica technique valor value sistema system forma form proceso processo process
     manera way datos dados data""".split())
-
-
-class LLMClient:
-    """Chat completions that must come back as one JSON object.
-
-    Transport failures (timeouts, connection errors, 429 and 5xx) are retried by the openai
-    client itself (``max_retries``, honouring ``Retry-After``); kb retries only what the
-    transport cannot see: a body that is not a chat completion (an HTML page with status
-    200, invalid JSON), an empty or truncated reply, or a reply that is not a JSON object.
-    Every failure ends as a :class:`BackendError` (exit code 5) naming the endpoint and fix."""
-
-    def __init__(self, settings: Settings) -> None:
-        if not settings.llm_model:
-            raise BackendError("no LLM model configured", "set KB_LLM_MODEL (and OPENAI_BASE_URL for a local server)")
-        try:
-            import openai
-        except ImportError as e:  # pragma: no cover
-            raise BackendError("the openai package is not installed", "pip install openai") from e
-        self._openai = openai
-        self.model = settings.llm_model
-        self.base_url = settings.llm_base_url or "https://api.openai.com/v1"
-        self.retries = max(0, settings.llm_retries)
-        self._json_mode = True
-        import httpx
-
-        self._timeout = httpx.Timeout(settings.llm_timeout, connect=min(settings.llm_timeout, 10.0))
-        self.client = openai.OpenAI(
-            base_url=settings.llm_base_url, api_key=settings.llm_api_key or "not-needed",
-            # openai's annotation names its vendored httpx2.Timeout; it reads the same fields of an httpx one
-            timeout=self._timeout,  # type: ignore[arg-type]
-            max_retries=self.retries,
-        )
-
-    def _fail(self, what: str, hint: str = "") -> BackendError:
-        return BackendError(
-            f"the LLM at {self.base_url} {what}",
-            hint or "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or add --offline (or unset "
-            "KB_LLM_MODEL) to work without the LLM",
-        )
-
-    def chat_json(self, system: str, user: str, max_tokens: int = 1500) -> dict[str, Any]:
-        """One JSON object from the model, or BackendError."""
-        last = ""
-        for _attempt in range(self.retries + 1):
-            resp, last = self._complete(system, user, max_tokens)
-            if resp is None:
-                continue
-            content, why = completion_text(resp)
-            if why:
-                last = why
-                continue
-            try:
-                return parse_json_object(content)
-            except ValueError as e:
-                last = f"replied with invalid JSON ({e})"
-                continue
-        raise self._fail(f"failed {self.retries + 1} times: {last}")
-
-    def _complete(self, system: str, user: str, max_tokens: int) -> tuple[Any, str]:
-        """One chat completion: (response, "") or, for a reply worth asking again, (None, why);
-        an error that asking again cannot fix raises BackendError."""
-        o = self._openai
-        kwargs: dict[str, Any] = {}
-        if self._json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
-        try:
-            resp = self.client.chat.completions.create(
-                model=self.model, temperature=0.2, max_tokens=max_tokens,
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}], **kwargs,
-            )
-        except o.APITimeoutError as e:
-            raise self._fail(f"failed {self.retries + 1} times: "
-                             f"timed out after {self._timeout.read:g} s") from e
-        except o.RateLimitError as e:
-            raise self._fail(f"failed {self.retries + 1} times: rate limited (HTTP 429)",
-                             "wait and run again, or raise KB_LLM_RETRIES") from e
-        except o.APIConnectionError as e:
-            raise self._fail(f"cannot be reached ({e.__cause__ or e})",
-                             "start the server or fix OPENAI_BASE_URL, or add --offline") from e
-        except o.AuthenticationError as e:
-            raise BackendError(f"the LLM endpoint {self.base_url} refused the API key (HTTP 401)",
-                               "set OPENAI_API_KEY to a valid key") from e
-        except o.NotFoundError as e:
-            raise BackendError(f"model '{self.model}' not found at {self.base_url}",
-                               "set KB_LLM_MODEL to a model the endpoint serves") from e
-        except o.BadRequestError as e:
-            if self._json_mode and "response_format" in str(e):
-                self._json_mode = False  # some servers do not take JSON mode: ask in the prompt only
-                return None, "endpoint does not support JSON mode"
-            raise BackendError(f"the LLM endpoint rejected the request ({e})",
-                               "check KB_LLM_MODEL and the endpoint") from e
-        except o.APIStatusError as e:
-            raise self._fail(f"failed {self.retries + 1} times: server error (HTTP {e.status_code})") from e
-        except (ValueError, TypeError, o.APIResponseValidationError) as e:  # body not JSON (JSONDecodeError)
-            return None, f"answered with a body that is not JSON ({type(e).__name__})"
-        return resp, ""
-
-
-def completion_text(resp: Any) -> tuple[str, str]:
-    """(the reply's text, "") or ("", why it is not a usable chat completion)."""
-    from pydantic import BaseModel, ValidationError
-
-    class Message(BaseModel):
-        content: str | None = None
-
-    class Choice(BaseModel):
-        message: Message
-        finish_reason: str | None = None
-
-    class Completion(BaseModel):
-        choices: list[Choice]
-
-    if isinstance(resp, (str, bytes)):
-        head = (resp.decode("utf-8", "replace") if isinstance(resp, bytes) else resp).strip()[:60]
-        return "", f"answered with something that is not a chat completion ({head!r}…; an HTML page?)"
-    try:
-        data = resp.model_dump() if hasattr(resp, "model_dump") else resp
-        got = Completion.model_validate(data)
-    except ValidationError as e:
-        return "", f"answered with something that is not a chat completion ({e.errors()[0]['msg']})"
-    if not got.choices:
-        return "", "sent an empty reply (no choices)"
-    choice = got.choices[0]
-    if choice.finish_reason == "length":
-        return "", "reply truncated (finish_reason=length)"
-    if not (choice.message.content or "").strip():
-        return "", "sent an empty reply"
-    return choice.message.content or "", ""
-
-
-def parse_json_object(text: str) -> dict[str, Any]:
-    """The JSON object in a reply, tolerating code fences and prose around it."""
-    text = text.strip()
-    fence = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
-    if fence:
-        text = fence.group(1).strip()
-    start = text.find("{")
-    end = text.rfind("}")
-    if start < 0 or end <= start:
-        raise ValueError("no JSON object in the reply")
-    try:
-        obj = json.loads(text[start : end + 1])
-    except RecursionError:
-        raise ValueError("the reply nests too deeply") from None
-    if not isinstance(obj, dict):
-        raise ValueError("the reply is not a JSON object")
-    return obj
 
 
 # --------------------------------------------------------------------------- question writer
@@ -229,21 +81,76 @@ _FORMAT = """Return JSON: {"questions": [{
 }]}"""
 
 
+_TF_WORDS = {"pt": ("Falso", "Verdadeiro"), "es": ("Falso", "Verdadero"), "en": ("False", "True")}
+# a batch's requests stop when a reply asked for this few questions is cut again
+_MIN_PER_REPLY = 1
+# from this many planned requests, the writer says what the run may cost before it starts
+_ESTIMATE_FROM = 10
+# batches that failed after their retries, one after another (no success between): the run stops
+_FAILED_IN_A_ROW = 2
+
+
+@dataclass
+class WriterContext:
+    """What kb knows beyond the passages, for the prompt; every field optional. ``idea``: the idea
+    to ask about (one line of the deck's outline); ``outline``: the deck's outline as text;
+    ``examples``: questions a teacher kept or edited (Question objects or dicts with prompt and
+    answer), shown as the style to follow. Set it on the writer (``writer.context``) or as a
+    ``context`` attribute of the request."""
+
+    idea: str = ""
+    outline: str = ""
+    examples: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class BatchRequest:
+    """One request of the writer: the passages, how many questions, the deck's terms, the context."""
+
+    passages: tuple[Chunk, ...]
+    want: int
+    terms: tuple[str, ...] = ()
+    context: WriterContext | None = None
+    examples: str = ""  # the teacher's kept questions nearest to the passages, as a prompt block (kb.teacher)
+
+
+@dataclass
+class _BatchResult:
+    raws: list[Any]
+    notes: list[str]
+    modes: list[str]
+
+
 @dataclass
 class LLMWriter:
     """Retrieval picks the passages; the model writes questions grounded in them."""
 
     client: LLMClient
     batch_passages: int = 3
+    context: WriterContext | None = None
+    teacher_dir: Any = None  # the course's quiz folder: its kept questions are shown as examples (kb.teacher)
     _source_text: dict[str, tuple[str, Any]] = field(default_factory=dict, repr=False)
     _terms: dict[str, list[str]] = field(default_factory=dict, repr=False)
-    teacher_dir: Any = None  # the course's quiz folder: its kept questions are shown as examples (kb.teacher)
+    _modes: list[str] = field(default_factory=list, repr=False)
 
     @property
     def name(self) -> str:
+        """The model's name, as the quiz's generator records it."""
         return self.client.model
 
+    @property
+    def generator(self) -> dict[str, Any]:
+        """What the quiz file records of this writer: model, the output mode its replies came in
+        (``json_schema``, ``json_object`` or ``prose``) and what the run spent."""
+        modes = self._modes or [self.client.mode]
+        return {"kind": "llm", "model": self.client.model, "output": max(set(modes), key=modes.count),
+                "usage": self.client.usage.to_json()}
+
     def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
+        """Drafts from the model for ``request``, in waves of parallel batch requests until enough
+        questions passed the checks; each failed batch is named and the run goes on."""
+        from .pool import run_parallel
+
         out = WriterOutput()
         usable = [c for c in passages if passage_usable(c)]
         if not request.topic:  # spread over sources
@@ -253,30 +160,107 @@ class LLMWriter:
             usable = interleave(by_src.values())
         target = max(2, int(request.n * 1.5))
         max_batches = max(3, request.n)  # a model that keeps failing validation must not walk the whole course
-        for b, i in enumerate(range(0, len(usable), self.batch_passages)):
-            if len(out.drafts) >= target:
+        batches = [tuple(usable[i : i + self.batch_passages]) for i in range(0, len(usable), self.batch_passages)]
+        context = getattr(request, "context", None) or self.context
+        planned = min(len(batches), max_batches)
+        if planned >= _ESTIMATE_FROM and batches:  # a long run: what it may cost, before it starts
+            from .pool import note
+
+            prompt = len(self._prompt(batches[0], request, _MAX_PER_REPLY, (), context)) // 4  # ~4 characters a token
+            note(f"the LLM writer may send up to {planned} requests to {self.client.model}: ~{prompt} prompt and "
+                 f"≤{_TOKENS_PER_QUESTION * _MAX_PER_REPLY + 300} completion tokens each, "
+                 f"{self.client.concurrency} at a time (it stops once {target} questions pass the checks)")
+        done = in_a_row = 0
+        while done < min(len(batches), max_batches) and len(out.drafts) < target:
+            need = target - len(out.drafts)
+            want = min(_MAX_PER_REPLY, max(2, need))
+            # as many requests as should give the questions still needed, plus one for rejections,
+            # never more than the workers
+            size = min(self.client.concurrency, -(-need // want) + 1, min(len(batches), max_batches) - done)
+            wave = [BatchRequest(b, want, tuple(self._deck_terms(b, course)), context, self._teacher_examples(b))
+                    for b in batches[done : done + size]]
+            done += size
+            results = run_parallel(lambda br: self._ask(br, request), wave, self.client.concurrency, self.client)
+            failed, fatal = self._take(wave, results, request, course, out)
+            in_a_row = 0 if len(failed) < len(wave) else in_a_row + len(failed)
+            if fatal or in_a_row >= _FAILED_IN_A_ROW:  # the endpoint is failing: keep what we have
+                out.errors.extend(dict.fromkeys(failed))
                 break
-            if b >= max_batches:
-                out.errors.append(f"stopped after {b} batches with {len(out.drafts)} valid questions "
-                                  f"of {target} wanted")
-                break
-            batch = usable[i : i + self.batch_passages]
-            want = min(_MAX_PER_REPLY, max(2, target - len(out.drafts)))
-            try:
-                user = self._prompt(batch, request, want, self._deck_terms(batch, course))
-                user += examples_prompt(self.teacher_dir, batch)  # the teacher's kept questions, few-shot
-                reply = self.client.chat_json(_SYSTEM, user, max_tokens=_TOKENS_PER_QUESTION * want + 300)
-            except BackendError as e:
-                out.errors.append(e.message + (f" — {e.hint}" if e.hint else ""))
-                break  # the endpoint is failing; keep what we have
-            for raw in reply.get("questions", []) if isinstance(reply.get("questions"), list) else []:
-                draft, why = self._validate(raw, batch, request, course)
+            for f in dict.fromkeys(failed):  # one bad batch: said, and the others are kept
+                out.notes.append(f"one batch of passages got no usable reply ({f}); the run went on without it")
+        if len(out.drafts) < target and done >= max_batches and len(batches) > max_batches:
+            out.notes.append(f"stopped after {done} batches with {len(out.drafts)} valid questions of {target} wanted")
+        out.notes.extend(self.client.notes)
+        out.notes.append("LLM: " + self.client.usage.summary() + f"; output mode {self.generator['output']}")
+        return out
+
+    def _teacher_examples(self, batch: Sequence[Chunk]) -> str:
+        """The few-shot block of the teacher's kept questions nearest to ``batch`` (``kb.teacher``, set
+        through ``teacher_dir`` by ``kb.teacher.with_teacher``), or ""."""
+        if self.teacher_dir is None:
+            return ""
+        from ..teacher import examples_prompt
+
+        return str(examples_prompt(self.teacher_dir, batch))
+
+    def _take(self, wave: list[BatchRequest], results: list[Any], request: GenerationRequest, course: CourseTerms,
+              out: WriterOutput) -> tuple[list[str], bool]:
+        """A wave's replies validated into ``out``, in batch order: (why batches failed, whether
+        the endpoint cannot serve at all)."""
+        failed: list[str] = []
+        fatal = False
+        for br, res in zip(wave, results, strict=True):
+            if isinstance(res, BackendError):
+                failed.append(res.message + (f" — {res.hint}" if res.hint else ""))
+                fatal = fatal or isinstance(res, EndpointError)
+                continue
+            if isinstance(res, BaseException):
+                raise res
+            if res is None:  # never started: the run was cancelled
+                continue
+            self._modes.extend(res.modes)
+            out.notes.extend(res.notes)
+            for raw in res.raws:
+                draft, why = self._validate(raw, br.passages, request, course)
                 if draft:
                     out.drafts.append(draft)
                 else:
                     prompt = str(raw.get("prompt", ""))[:80] if isinstance(raw, dict) else str(raw)[:80]
                     out.rejected.append(Rejected(prompt or "(no prompt)", why))
-        return out
+        return failed, fatal
+
+    def _ask(self, br: BatchRequest, request: GenerationRequest) -> _BatchResult:
+        """One batch's questions (raw): a reply cut at its token cap keeps its complete questions
+        and the batch is asked again for fewer, down to one."""
+        from .schemas import QuestionsReply
+
+        got = _BatchResult([], [], [])
+        want = br.want
+        while True:
+            user = self._prompt(br.passages, request, want, br.terms, br.context) + br.examples
+            reply: Reply = self.client.request(_SYSTEM, user, max_tokens=_TOKENS_PER_QUESTION * want + 300,
+                                               schema=QuestionsReply, accept_truncated=True)
+            got.modes.append(reply.mode)
+            if reply.truncated:
+                complete = complete_objects(reply.text, "questions")
+                got.raws.extend(complete)
+                if want <= _MIN_PER_REPLY:
+                    got.notes.append(f"a reply asked for {want} question was cut at its token cap "
+                                     f"({len(complete)} complete kept); raise the server's context or use a "
+                                     "larger model")
+                    return got
+                fewer = max(_MIN_PER_REPLY, want // 2)
+                got.notes.append(f"a reply was cut at its token cap (repeating itself?): {len(complete)} complete "
+                                 f"question{'s' if len(complete) != 1 else ''} kept, asked again for {fewer}")
+                want = fewer
+                continue
+            questions = reply.data.get("questions")
+            if isinstance(questions, list):
+                got.raws.extend(questions)
+            else:
+                keys = ", ".join(map(str, list(reply.data)[:5])) or "none"
+                got.notes.append(f'a reply had no "questions" list (its keys: {keys}); its batch was skipped')
+            return got
 
     def _source(self, chunk: Chunk, course: CourseTerms) -> tuple[str, Any]:
         """The cited source's text (headings and passages, as ``kb eval quiz`` reads it) and its
@@ -300,19 +284,36 @@ class LLMWriter:
         return self._terms[key]
 
     @staticmethod
-    def _prompt(batch: Sequence[Chunk], request: GenerationRequest, want: int, terms: Sequence[str] = ()) -> str:
+    def _prompt(batch: Sequence[Chunk], request: GenerationRequest, want: int, terms: Sequence[str] = (),
+                context: WriterContext | None = None) -> str:
         lang = request.lang or batch[0].lang
         lang_name = LANG_NAMES.get(lang, "the passages' language")
         parts = [f"Passage {i}: ({c.citation()})\n{c.text}" for i, c in enumerate(batch, start=1)]
         diff = f" All of difficulty {request.difficulty}." if request.difficulty else " Mix the difficulties."
+        extra = ""
+        if context is not None:
+            if context.outline:
+                extra += f"The deck's outline (where these passages sit):\n{context.outline.strip()[:3000]}\n\n"
+            if context.examples:
+                lines = []
+                for ex in list(context.examples)[:4]:
+                    p = ex.get("prompt", "") if isinstance(ex, dict) else getattr(ex, "prompt", "")
+                    a = ex.get("answer", "") if isinstance(ex, dict) else getattr(ex, "answer", "")
+                    if p:
+                        lines.append(f"- {p} → {a}")
+                if lines:
+                    extra += ("Questions the teacher kept (follow their style; do not repeat them):\n"
+                              + "\n".join(lines) + "\n\n")
+        idea = f" Ask about this idea: {context.idea.strip()}." if context is not None and context.idea else ""
         # the fixed instructions first: a local server (llama.cpp) reuses the prefix it already read
         return (
             _FORMAT % {"types": ", ".join(request.types), "lang": lang_name} + "\n\n"
             + (f"The deck's term list (wrong options of a multiple choice come from it): {'; '.join(terms)}\n\n"
                if terms and "mcq" in request.types else "")
+            + extra
             + "\n\n".join(parts)
             + f"\n\nWrite {want} questions in {lang_name} about the most central ideas of these passages, "
-            f"types among {', '.join(request.types)}, each type only where the idea fits it.{diff} "
+            f"types among {', '.join(request.types)}, each type only where the idea fits it.{diff}{idea} "
             "Reply with the JSON object described above."
         )
 
@@ -352,6 +353,8 @@ class LLMWriter:
             correct = raw.get("correct")
             if not isinstance(correct, bool):
                 correct = fold(answer).startswith(("true", "verdad", "sim", "si", "yes"))
+            # the answer in the quiz's language ("Verdadeiro"), never the JSON words "true"/"false"
+            answer = _TF_WORDS.get(request.lang or chunk.lang, _TF_WORDS["en"])[int(correct)]
         elif qtype == "cloze" and "___" not in prompt:
             return None, "cloze prompt has no blank (_____)"
         if (qtype in ("short", "cloze", "mcq")
@@ -374,23 +377,3 @@ class LLMWriter:
         if found:  # the same checks as the offline writer and kb eval quiz
             return None, "failed checks: " + ", ".join(found)
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""
-
-
-def get_grader(settings: Settings, embedder, *, offline: bool = False, examples=None):
-    """The offline grader, or the LLM grader when KB_LLM_MODEL is set (and not ``offline``)."""
-    from .grading.llm import LLMGrader
-    from .grading.offline import OfflineGrader
-
-    base = OfflineGrader(embedder)
-    if settings.llm_model and not offline:
-        return LLMGrader(LLMClient(settings), base, examples or {})
-    return base
-
-
-def get_writer(settings: Settings):
-    """The offline writer, or the LLM writer when KB_LLM_MODEL (and an endpoint) is set."""
-    from .writing.generate import OfflineWriter
-
-    if settings.llm_model:
-        return LLMWriter(LLMClient(settings))
-    return OfflineWriter()

@@ -1,0 +1,91 @@
+"""Parallel LLM requests and the reply cache, against a local fake OpenAI-compatible server that
+answers every request in 1 s (``tests/openai_stub.py``, a real HTTP server on 127.0.0.1).
+
+Runs ``kb quiz generate -n 8`` (a child process, as a user would) three times on the sample course:
+
+1. ``KB_LLM_CONCURRENCY=1 --no-cache``: one request at a time (the sequential baseline);
+2. ``KB_LLM_CONCURRENCY=4 --no-cache`` (the default concurrency);
+3. the same command again, with the cache: it should send no request.
+
+Two stub scripts: ``empty`` (every reply holds no question, so the writer walks its 8 batches — the
+case issue 29 measured at 8 requests, 1 in flight, 13 s) and ``good`` (grounded questions built from
+the passages of each request, as tests/test_llm.py's stub writes them). For each run it prints the
+wall time, the requests the server received and the most it had in flight at once.
+
+    python bench/llm_parallel.py                       # ingests sources/ into a temp folder first (~1 min)
+    python bench/llm_parallel.py --workspace /tmp/kbws # one already ingested (sources/)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.openai_stub import Behaviour, OpenAIStub  # noqa: E402  (the tests' stub server)
+
+
+def empty(body: dict) -> Behaviour:
+    return Behaviour(json.dumps({"questions": []}), delay=1.0)
+
+
+def good(body: dict) -> Behaviour:
+    from tests.test_llm import _good_questions
+
+    b = _good_questions(body)
+    b.delay = 1.0
+    return b
+
+
+def run(ws: Path, url: str, concurrency: int, no_cache: bool, out: str) -> tuple[float, int]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
+    env.update({"OPENAI_BASE_URL": url, "KB_LLM_MODEL": "stub-model", "OPENAI_API_KEY": "k",
+                "KB_LLM_CONCURRENCY": str(concurrency), "PYTHONPATH": str(ROOT)})
+    args = [sys.executable, "-m", "kb.cli", "quiz", "generate", "-n", "8", "--types", "short,cloze", "-o", out,
+            "--force"] + (["--no-cache"] if no_cache else [])
+    t0 = time.perf_counter()
+    r = subprocess.run(args, cwd=ws, env=env, capture_output=True, text=True)
+    return time.perf_counter() - t0, r.returncode
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--workspace", type=Path, help="folder holding sources/ ingested into .kb (default: a fresh one)")
+    args = ap.parse_args()
+    ws = args.workspace
+    tmp = None
+    if ws is None:
+        tmp = Path(tempfile.mkdtemp(prefix="kb-llm-parallel-"))
+        shutil.copytree(ROOT / "sources", tmp / "sources")
+        subprocess.run([sys.executable, "-m", "kb.cli", "ingest", "sources"], cwd=tmp, check=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True)
+        ws = tmp
+    try:
+        print(f"{'stub':6} {'run':32} {'wall s':>7} {'requests':>8} {'max in flight':>13} exit")
+        for name, script in (("empty", empty), ("good", good)):
+            shutil.rmtree(ws / ".kb" / "cache" / "llm", ignore_errors=True)
+            with OpenAIStub(script) as stub:
+                for label, conc, no_cache in (("KB_LLM_CONCURRENCY=1 --no-cache", 1, True),
+                                              ("KB_LLM_CONCURRENCY=4 --no-cache", 4, True),
+                                              ("KB_LLM_CONCURRENCY=4, again (cache)", 4, False)):
+                    before = len(stub.requests)
+                    stub.max_in_flight = 0
+                    wall, rc = run(ws, stub.url, conc, no_cache, f"quizzes/bench-{name}.json")
+                    print(f"{name:6} {label:32} {wall:7.1f} {len(stub.requests) - before:8d} "
+                          f"{stub.max_in_flight:13d} {rc}", flush=True)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

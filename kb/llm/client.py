@@ -1,0 +1,427 @@
+"""The transport to any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, Ollama,
+llama.cpp), spoken with httpx directly so that kb controls what the openai client does not:
+
+- a **whole-reply deadline**: ``KB_LLM_TIMEOUT`` bounds one attempt from the request to the last
+  byte of its reply (read in pieces), so a server that sends its headers and then dribbles
+  bytes cannot hold a command for ever;
+- **structured output**: a JSON Schema made from a pydantic model (``response_format``
+  ``json_schema``), falling back to JSON mode (``json_object``) and then to prose parsed for
+  its JSON object, once per client, when the endpoint rejects the mode; :attr:`LLMClient.mode`
+  says which one works;
+- **retries** of what asking again can fix (timeouts, 429, 5xx, a body that is not a chat
+  completion, invalid JSON); a 429's ``Retry-After`` pauses every worker of the client;
+- a **response cache** (:mod:`kb.llm.cache`) and **usage** (requests, cached replies, tokens,
+  seconds) per client.
+
+Every failure ends as a :class:`~kb.errors.BackendError` (exit 5) naming the endpoint and the fix;
+:class:`EndpointError`, a subclass, marks the ones no retry or later request can fix (wrong URL,
+key or model), after which callers stop asking.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import Settings
+from ..errors import BackendError
+
+MODES = ("json_schema", "json_object", "prose")
+
+
+class EndpointError(BackendError):
+    """The endpoint cannot serve this client at all (unreachable, key refused, model unknown,
+    request rejected): asking again, or asking something else, will not help."""
+
+
+class Cancelled(Exception):
+    """The run was interrupted (Ctrl-C): the worker stops at the next read."""
+
+
+@dataclass
+class Usage:
+    """What one client spent: requests sent, replies served from the cache, tokens, seconds."""
+
+    requests: int = 0
+    cached: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0  # summed over requests (parallel requests overlap)
+    max_in_flight: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The usage as the quiz metadata and ``--json`` reports record it."""
+        return {"requests": self.requests, "cached": self.cached, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens, "seconds": round(self.seconds, 2)}
+
+    def summary(self) -> str:
+        """One line for a command's summary."""
+        return (f"{self.requests} request{'s' if self.requests != 1 else ''} sent, {self.cached} answered from "
+                f"the cache; {self.prompt_tokens} prompt + {self.completion_tokens} completion tokens; "
+                f"{self.seconds:.1f} s of requests")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One reply: its JSON object (``{}`` when a truncated reply held none), its text, whether the
+    model ran into its token cap, the output mode it was asked in and whether the cache served it."""
+
+    data: dict[str, Any]
+    text: str
+    truncated: bool = False
+    mode: str = "json_object"
+    cached: bool = False
+
+
+@dataclass
+class _Attempt:
+    status: int = 0
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class LLMClient:
+    """Chat completions that must come back as one JSON object; thread-safe (the workers of
+    :func:`kb.llm.pool.run_parallel` share one client, its mode, its pause and its usage)."""
+
+    def __init__(self, settings: Settings, *, cache: bool | None = None) -> None:
+        if not settings.llm_model:
+            raise EndpointError("no LLM model configured",
+                                "set KB_LLM_MODEL (and OPENAI_BASE_URL for a local server)")
+        import httpx
+
+        self.model = settings.llm_model
+        self.base_url = (settings.llm_base_url or "https://api.openai.com/v1").rstrip("/")
+        self.retries = max(0, settings.llm_retries)
+        self.timeout = float(settings.llm_timeout) or 1e9
+        self.concurrency = max(1, int(getattr(settings, "llm_concurrency", 4) or 1))
+        self.mode = "json_schema"
+        self.usage = Usage()
+        self.cancel = threading.Event()
+        self.notes: list[str] = []  # said once to the user (a cache that cannot be written, a mode fallback)
+        self._lock = threading.Lock()
+        self._pause_until = 0.0
+        self._in_flight = 0
+        # requests allowed in flight at once: the workers' number, until a reply times out while others
+        # were in flight — a local server with one slot queues them, and the queue eats the deadline
+        self._allowed = self.concurrency
+        self._gate = threading.Condition(self._lock)
+        use_cache = getattr(settings, "llm_cache", True) if cache is None else cache
+        from .cache import ResponseCache
+
+        self.cache = ResponseCache(settings.cache_dir / "llm", read=use_cache)
+        headers = {"Authorization": f"Bearer {settings.llm_api_key or 'not-needed'}"}
+        self._http = httpx.Client(headers=headers, timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0)),
+                                  limits=httpx.Limits(max_connections=self.concurrency + 2))
+        self._httpx = httpx
+
+    # ------------------------------------------------------------------ errors
+    def _fail(self, what: str, hint: str = "") -> BackendError:
+        return BackendError(
+            f"the LLM at {self.base_url} {what}",
+            hint or "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or add --offline (or unset "
+            "KB_LLM_MODEL) to work without the LLM",
+        )
+
+    # ------------------------------------------------------------------ public
+    def chat_json(self, system: str, user: str, max_tokens: int = 1500, *, schema: Any = None,
+                  temperature: float = 0.2) -> dict[str, Any]:
+        """One JSON object from the model, or BackendError."""
+        return self.request(system, user, max_tokens=max_tokens, schema=schema, temperature=temperature).data
+
+    def request(self, system: str, user: str, *, max_tokens: int = 1500, schema: Any = None,
+                temperature: float = 0.2, accept_truncated: bool = False) -> Reply:
+        """One reply as a JSON object, from the cache when this exact request was answered before.
+
+        ``schema``: a pydantic model the reply should follow (sent as JSON Schema where the
+        endpoint takes it). ``accept_truncated``: a reply cut by the token cap comes back with
+        ``truncated=True`` (its text, for the caller to salvage) instead of being asked again."""
+        key = self._key(system, user, max_tokens, schema, temperature)
+        hit = self.cache.get(key)
+        if hit is not None:
+            reply = self._reply(hit.get("content", ""), hit.get("finish_reason"), str(hit.get("mode", "")),
+                                accept_truncated, cached=True)
+            if isinstance(reply, Reply):
+                with self._lock:
+                    self.usage.cached += 1
+                return reply
+        last = ""
+        attempts = 0
+        while attempts <= self.retries:
+            if self.cancel.is_set():
+                raise Cancelled()
+            mode = self.mode
+            got = self._send(self._body(system, user, max_tokens, schema, temperature, mode))
+            if isinstance(got, str):  # worth asking again
+                attempts += 1
+                last = got
+                continue
+            if got is None:  # the endpoint rejected the output mode: the next one, not counted as an attempt
+                continue
+            message, finish, _usage = got
+            reply = self._reply(message, finish, mode, accept_truncated, cached=False)
+            if isinstance(reply, str):
+                attempts += 1
+                last = reply
+                continue
+            self.cache.put(key, {"content": message, "finish_reason": finish, "mode": mode, "model": self.model})
+            if self.cache.error and self.cache.error not in self.notes:
+                self.notes.append(self.cache.error)
+            return reply
+        n = self.retries + 1
+        raise self._fail(f"failed {n} time{'s' if n != 1 else ''}: {last}")
+
+    def close(self) -> None:
+        """Stop: workers give up at their next read; open connections are closed."""
+        self.cancel.set()
+        try:
+            self._http.close()
+        except Exception:  # noqa: BLE001 (closing while a worker reads: nothing to report)
+            pass
+
+    # ------------------------------------------------------------------ request
+    def _key(self, system: str, user: str, max_tokens: int, schema: Any, temperature: float) -> str:
+        spec = {"endpoint": self.base_url, "model": self.model, "system": system, "user": user,
+                "max_tokens": max_tokens, "temperature": temperature,
+                "schema": schema.model_json_schema() if schema is not None else None}
+        return hashlib.sha256(json.dumps(spec, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+    def _body(self, system: str, user: str, max_tokens: int, schema: Any, temperature: float,
+              mode: str) -> dict[str, Any]:
+        body: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens,
+                                "messages": [{"role": "system", "content": system},
+                                             {"role": "user", "content": user}]}
+        if mode == "json_schema" and schema is not None:
+            body["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": schema.__name__, "schema": schema.model_json_schema(), "strict": False}}
+        elif mode in ("json_schema", "json_object"):
+            body["response_format"] = {"type": "json_object"}
+        return body
+
+    def _wait_for_pause(self) -> None:
+        while True:
+            with self._lock:
+                wait = self._pause_until - time.monotonic()
+            if wait <= 0:
+                return
+            if self.cancel.wait(min(wait, 0.2)):
+                raise Cancelled()
+
+    def _send(self, body: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]] | str | None:
+        """One attempt: (message text, finish_reason, usage), or why asking again may help (str),
+        or None when the endpoint rejected the output mode (the client moved to the next one)."""
+        self._wait_for_pause()
+        with self._gate:
+            while self._in_flight >= self._allowed:
+                self._gate.wait(0.2)
+                if self.cancel.is_set():
+                    raise Cancelled()
+            self.usage.requests += 1
+            self._in_flight += 1
+            crowded = self._in_flight > 1
+            self.usage.max_in_flight = max(self.usage.max_in_flight, self._in_flight)
+        start = time.monotonic()
+        try:
+            got = self._post(body, start + self.timeout)
+        finally:
+            with self._gate:
+                self._in_flight -= 1
+                self.usage.seconds += time.monotonic() - start
+                self._gate.notify_all()
+        if isinstance(got, str):
+            if got.startswith("timed out") and (crowded or self._in_flight) and self._allowed > 1:
+                with self._gate:
+                    self._allowed = 1
+                    self.notes.append("a reply timed out while other requests were in flight (a server that "
+                                      "answers one at a time?): the rest were sent one at a time; set "
+                                      "KB_LLM_CONCURRENCY=1 for this endpoint")
+            return got
+        judged = self._judge(got, body)
+        if isinstance(judged, tuple):
+            self._count_tokens(judged[2])  # every reply the server wrote, used or not
+        return judged
+
+    def _post(self, body: dict[str, Any], deadline: float) -> _Attempt | str:
+        httpx = self._httpx
+        try:
+            with self._http.stream("POST", f"{self.base_url}/chat/completions", json=body) as r:
+                out = bytearray()
+                for piece in r.iter_raw():  # each piece as it arrives (a size would wait to fill it)
+                    out += piece
+                    if self.cancel.is_set():
+                        raise Cancelled()
+                    if time.monotonic() > deadline:
+                        return f"timed out after {self.timeout:g} s (the whole reply)"
+                return _Attempt(r.status_code, bytes(out), {k.lower(): v for k, v in r.headers.items()})
+        except httpx.TimeoutException:
+            if self.cancel.is_set():
+                raise Cancelled() from None
+            return f"timed out after {self.timeout:g} s"
+        except (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.InvalidURL) as e:
+            if self.cancel.is_set():
+                raise Cancelled() from None
+            raise EndpointError(f"the LLM at {self.base_url} cannot be reached ({e})",
+                                "start the server or fix OPENAI_BASE_URL (it usually ends in /v1), "
+                                "or add --offline") from e
+        except (httpx.TransportError, RuntimeError) as e:  # a dropped connection; RuntimeError: client closed
+            if self.cancel.is_set():
+                raise Cancelled() from None
+            return f"connection failed ({type(e).__name__}: {e})"
+
+    def _judge(self, got: _Attempt, body: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]] | str | None:
+        status = got.status
+        if status == 429:
+            wait = _retry_after(got.headers.get("retry-after"))
+            with self._lock:  # every worker waits, not just this one
+                self._pause_until = max(self._pause_until, time.monotonic() + wait)
+            return "rate limited (HTTP 429)"
+        if status >= 500:
+            time.sleep(0.2)
+            return f"server error (HTTP {status})"
+        if status in (401, 403):
+            raise EndpointError(f"the LLM endpoint {self.base_url} refused the API key (HTTP {status})",
+                                "set OPENAI_API_KEY to a valid key")
+        if status == 404:
+            raise EndpointError(f"model '{self.model}' not found at {self.base_url} (HTTP 404)",
+                                "set KB_LLM_MODEL to a model the endpoint serves (kb llm check lists them), and "
+                                "check OPENAI_BASE_URL (it usually ends in /v1)")
+        if status in (400, 422):
+            text = got.body.decode("utf-8", "replace")[:300]
+            fmt = body.get("response_format")
+            if fmt is not None:  # this output mode is not served here: the next one, for every worker
+                nxt = "json_object" if fmt.get("type") == "json_schema" else "prose"
+                with self._lock:
+                    if MODES.index(nxt) > MODES.index(self.mode):
+                        self.mode = nxt
+                return None
+            raise EndpointError(f"the LLM endpoint {self.base_url} rejected the request (HTTP {status}: {text})",
+                                "check KB_LLM_MODEL and the endpoint (kb llm check)")
+        if status != 200:
+            return f"answered HTTP {status}"
+        try:
+            data = json.loads(got.body)
+        except (ValueError, RecursionError):
+            head = got.body.decode("utf-8", "replace").strip()[:60]
+            return f"answered with something that is not a chat completion ({head!r}…; an HTML page?)"
+        content, finish, why = completion_parts(data)
+        if why:
+            return why
+        usage = data.get("usage") if isinstance(data, dict) else None
+        return content, finish, usage if isinstance(usage, dict) else {}
+
+    def _reply(self, content: str, finish: Any, mode: str, accept_truncated: bool, *, cached: bool) -> Reply | str:
+        if finish == "length":
+            if not accept_truncated:
+                return "reply truncated (finish_reason=length)"
+            try:
+                data = parse_json_object(content)
+            except ValueError:
+                data = {}
+            return Reply(data, content, True, mode, cached)
+        if not content.strip():
+            return "sent an empty reply"
+        try:
+            return Reply(parse_json_object(content), content, False, mode, cached)
+        except ValueError as e:
+            return f"replied with invalid JSON ({e})"
+
+    def _count_tokens(self, usage: dict[str, Any]) -> None:
+        with self._lock:
+            for k in ("prompt_tokens", "completion_tokens"):
+                v = usage.get(k)
+                if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+                    setattr(self.usage, k, getattr(self.usage, k) + v)
+
+
+def _retry_after(value: str | None) -> float:
+    """Seconds a 429 asks to wait (``Retry-After`` in seconds; capped at 60 s; 1 s when absent)."""
+    try:
+        return min(60.0, max(0.0, float(value))) if value is not None else 1.0
+    except ValueError:
+        return 1.0
+
+
+def completion_parts(data: Any) -> tuple[str, str | None, str]:
+    """(the reply's text, its finish_reason, "") or ("", None, why it is not a usable chat completion)."""
+    from pydantic import BaseModel, ValidationError
+
+    class Message(BaseModel):
+        content: str | None = None
+
+    class Choice(BaseModel):
+        message: Message
+        finish_reason: str | None = None
+
+    class Completion(BaseModel):
+        choices: list[Choice]
+
+    try:
+        got = Completion.model_validate(data)
+    except ValidationError as e:
+        return "", None, f"answered with something that is not a chat completion ({e.errors()[0]['msg']})"
+    if not got.choices:
+        return "", None, "sent an empty reply (no choices)"
+    choice = got.choices[0]
+    return choice.message.content or "", choice.finish_reason, ""
+
+
+def completion_text(resp: Any) -> tuple[str, str]:
+    """(the reply's text, "") or ("", why it is not a usable chat completion); a truncated or
+    empty reply is not usable."""
+    if isinstance(resp, (str, bytes)):
+        head = (resp.decode("utf-8", "replace") if isinstance(resp, bytes) else resp).strip()[:60]
+        return "", f"answered with something that is not a chat completion ({head!r}…; an HTML page?)"
+    data = resp.model_dump() if hasattr(resp, "model_dump") else resp
+    content, finish, why = completion_parts(data)
+    if why:
+        return "", why
+    if finish == "length":
+        return "", "reply truncated (finish_reason=length)"
+    if not content.strip():
+        return "", "sent an empty reply"
+    return content, ""
+
+
+def parse_json_object(text: str) -> dict[str, Any]:
+    """The JSON object in a reply, tolerating code fences and prose around it."""
+    text = text.strip()
+    fence = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
+    if fence:
+        text = fence.group(1).strip()
+    start = text.find("{")
+    end = text.rfind("}")
+    if start < 0 or end <= start:
+        raise ValueError("no JSON object in the reply")
+    try:
+        obj = json.loads(text[start : end + 1])
+    except RecursionError:
+        raise ValueError("the reply nests too deeply") from None
+    if not isinstance(obj, dict):
+        raise ValueError("the reply is not a JSON object")
+    return obj
+
+
+def complete_objects(text: str, key: str) -> list[Any]:
+    """The complete JSON objects of the list under ``key`` in a reply cut short (a truncated or
+    repeating reply): ``{"questions": [{...}, {...}, {"type": "sh`` gives the first two."""
+    m = re.search('"' + re.escape(key) + r'"\s*:\s*\[', text)
+    if not m:
+        return []
+    dec = json.JSONDecoder()
+    out: list[Any] = []
+    i = m.end()
+    while True:
+        while i < len(text) and text[i] in " \t\r\n,":
+            i += 1
+        if i >= len(text) or text[i] != "{":
+            return out
+        try:
+            obj, i = dec.raw_decode(text, i)
+        except (ValueError, RecursionError):
+            return out
+        out.append(obj)
