@@ -54,16 +54,32 @@ def main(
             "KB_STORE_URL)."),
     traceback: bool = typer.Option(False, "--traceback", help="Show the full stack on errors (for bug reports)."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+    ui_lang: str | None = typer.Option(None, "--ui-lang", help="Language of what students and teachers read: en, pt "
+            "or es (default: KB_UI_LANG, else the locale, else the course's; --json and CSV keys stay English)."),
 ) -> None:
     """Turn a course's materials into a searchable knowledge base, exercises and grades.
 
     Example: kb ingest sources/ && kb search "como limitar a memória da GPU?"
     """
     State.traceback = traceback
+    _choose_ui_lang(ui_lang)
     try:  # bad KB_* values are reported like every other error, not as a traceback
         State.settings = Settings.from_env(home=home, store_url=store)
     except KbError as e:
         _fail(e)
+
+
+def _choose_ui_lang(value: str | None) -> None:
+    """Set the interface language from --ui-lang, KB_UI_LANG or the locale (kb.i18n)."""
+    import os
+
+    from . import i18n
+    from .errors import UsageError
+
+    for what, given in (("--ui-lang", value), ("KB_UI_LANG", None if value else os.environ.get("KB_UI_LANG"))):
+        if given and i18n.normalize(given) is None:
+            _fail(UsageError(f"{what} {given}: not a language kb speaks", "use en, pt or es"))
+    i18n.choose(i18n.normalize(value))
 
 
 def _fail(e: KbError):

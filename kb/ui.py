@@ -463,39 +463,46 @@ def grader_eval(r: dict) -> None:
 
 def study_summary(summary, progress: dict) -> None:
     """Print the end of a study session: answers by verdict, skips, overrides, what is due and the streak."""
+    from .i18n import _, ngettext
+
     con = stdout()
     v = summary.verdicts
-    con.print(f"\nsession: {summary.answered} answered ({v['correct']} correct, {v['partial']} partial, "
-              f"{v['incorrect']} incorrect), {summary.skipped} skipped"
-              + (f", {summary.overridden} marked right by you" if summary.overridden else ""), markup=False)
+    con.print("\n" + _("session: {answered} answered ({correct} correct, {partial} partial, {incorrect} incorrect), "
+                       "{skipped} skipped").format(answered=summary.answered, skipped=summary.skipped, **v)
+              + (", " + _("{n} marked right by you").format(n=summary.overridden) if summary.overridden else ""),
+              markup=False)
     next_due = progress.get("next_due")
-    next_review = f" · next review {next_due[:16].replace('T', ' ')} UTC" if next_due else ""
-    con.print(f"saved. due now: {progress['due']} · reviewed so far: {progress['reviewed']} · "
-              f"streak: {progress['streak']} day(s)" + next_review, markup=False)
+    next_review = " · " + _("next review {when}").format(when=next_due[:16].replace("T", " ") + " UTC") \
+        if next_due else ""
+    con.print(_("saved. due now: {due} · reviewed so far: {reviewed} · streak: ").format(**progress)
+              + ngettext("{n} day", "{n} days", progress["streak"]).format(n=progress["streak"])
+              + next_review, markup=False)
 
 
 def progress_report(p: dict) -> None:
     """Print ``kb progress``: per-source table, counts, when reviews come due and the weakest topics."""
     from rich.table import Table
 
+    from .i18n import _, ngettext
+
     con = stdout()
-    t = Table(title="progress by source")
-    for col in ("source", "questions", "reviewed", "learned", "due", "mean pts"):
-        t.add_column(col, justify="left" if col == "source" else "right")
+    t = Table(title=_("progress by source"))
+    for col in (_("source"), _("questions"), _("reviewed"), _("learned"), _("due"), _("mean pts")):
+        t.add_column(col, justify="left" if col == _("source") else "right")
     for b in p["sources"]:
         src = b["source"] if len(b["source"]) <= 34 else "…" + b["source"][-33:]
         t.add_row(src, str(b["questions"]), str(b["reviewed"]), str(b["learned"]), str(b["due"]),
                   "–" if b["mean_points"] is None else f"{b['mean_points']:.1f}")
     con.print(t)
     u = p["upcoming"]
-    con.print(f"reviewed {p['reviewed']} · learned {p['learned']} · new {p['new']} · streak {p['streak']} day(s)",
-              markup=False)
-    con.print(f"due: now {u['now']} · later today {u['today']} · tomorrow {u['tomorrow']} · "
-              f"this week {u['this_week']} · later {u['later']}", markup=False)
+    con.print(_("reviewed {reviewed} · learned {learned} · new {new} · streak ").format(**p)
+              + ngettext("{n} day", "{n} days", p["streak"]).format(n=p["streak"]), markup=False)
+    con.print(_("due: now {now} · later today {today} · tomorrow {tomorrow} · this week {this_week} · "
+                "later {later}").format(**u), markup=False)
     if p["weakest"]:
-        w = Table(title="weakest topics")
-        for col in ("topic", "source", "mean pts", "questions"):
-            w.add_column(col, justify="right" if col in ("mean pts", "questions") else "left")
+        w = Table(title=_("weakest topics"))
+        for i, col in enumerate((_("topic"), _("source"), _("mean pts"), _("questions"))):
+            w.add_column(col, justify="right" if i >= 2 else "left")
         for r in p["weakest"]:
             w.add_row(r["topic"][:30], r["source"].rsplit("/", 1)[-1][:24], f"{r['mean_points']:.1f}",
                       str(r["questions"]))

@@ -407,48 +407,66 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
     """Per-question table first (what the class got right and missed), then one row per student
     over the questions they were given (``–`` for the others; ``*`` marks an instructor's override),
     then each student's feedback on the questions they were given."""
+    from ..export._common import quiz_lang
+    from ..i18n import course
+
+    with course(quiz_lang(report.quiz)):
+        return _report_markdown(report, quiz_path)
+
+
+def _report_markdown(report: ClassReport, quiz_path: str) -> str:
+    """:func:`report_markdown` in the interface language."""
+    from ..i18n import _, ngettext, verdict_word
+
     quiz = report.quiz
     nums = {q.id: i for i, q in enumerate(quiz.questions, 1)}
     table, totals = report.table(), report.totals()
     asked = [q for q in quiz.questions if any(q.id in row for row in table.values())]
     n_over = sum(g.grade.grader == "override" for g in report.graded)
-    lines = [f"# Grades — {quiz.title}", "", f"Quiz: `{quiz_path}` · {len(asked)} of {len(quiz.questions)} questions "
-             f"answered by {len(report.students)} students · 0–3 points per question"
-             + (f" · `*` = instructor's override ({n_over})" if n_over else ""), ""]
-    lines += ["## Questions", "", "| # | Type | Replies | Mean | Spread | Correct | Most missed |",
-              "|---|---|---|---|---|---|---|"]
+    lines = ["# " + _("Grades") + f" — {quiz.title}", "", _("Quiz:") + f" `{quiz_path}` · "
+             + ngettext("{n} of {total} question answered", "{n} of {total} questions answered", len(quiz.questions))
+             .format(n=len(asked), total=len(quiz.questions)) + " "
+             + ngettext("by {n} student", "by {n} students", len(report.students)).format(n=len(report.students))
+             + " · " + _("0–3 points per question")
+             + (" · `*` = " + _("instructor's override") + f" ({n_over})" if n_over else ""), ""]
+    lines += ["## " + _("Questions"), "", "| # | " + " | ".join((_("Type"), _("Replies"), _("Mean"), _("Spread"),
+              _("Correct"), _("Most missed"))) + " |", "|---|---|---|---|---|---|---|"]
     for st in report.question_stats():
         if not st["replies"]:
             continue
         lines.append(f"| {st['number']} | {st['type']} | {st['replies']} | {st['mean']:.2f} | {st['stdev']:.2f} | "
                      f"{st['correct']} | {_md(', '.join(st['missed_concepts'])) or '–'} |")
-    head = "| Student | " + " | ".join(f"Q{nums[q.id]}" for q in asked) + " | Points | % |"
-    lines += ["", "## Students", "", head, "|" + "---|" * (len(asked) + 3)]
+    head = f"| {_('Student')} | " + " | ".join(_("Q{n}").format(n=nums[q.id]) for q in asked) \
+        + f" | {_('Points')} | % |"
+    lines += ["", "## " + _("Students"), "", head, "|" + "---|" * (len(asked) + 3)]
     for s in report.students:
         cells = [(f"{table[s][q.id].points}" + ("*" if table[s][q.id].grader == "override" else ""))
                  if q.id in table[s] else "–" for q in asked]
         t = totals[s]
         lines.append(f"| {_md(s)} | " + " | ".join(cells) + f" | {t['points']}/{t['max']} | {t['percent']:.0f} |")
-    lines += ["", "Points and % count the questions each student was given.", ""]
+    lines += ["", _("Points and % count the questions each student was given."), ""]
     checks = report.to_check()
     if checks:
-        lines += ["## Replies to check", "", "kb did not count these in the points: each reply may say the opposite "
-                  "of the model answer. On replies kb had never seen, about 4 in 10 of them did. Override the points "
-                  "in grades.csv where it does.", ""]
-        lines += [f"- **{_md(g.reply.student)}**, Q{nums[g.reply.question_id]} ({g.grade.points}/{MAX_POINTS}): "
+        lines += ["## " + _("Replies to check"), "", _("kb did not count these in the points: each reply may say "
+                  "the opposite of the model answer. On replies kb had never seen, about 4 in 10 of them did. "
+                  "Override the points in grades.csv where it does."), ""]
+        lines += [f"- **{_md(g.reply.student)}**, {_('Q{n}').format(n=nums[g.reply.question_id])} "
+                  f"({g.grade.points}/{MAX_POINTS}): "
                   f"{_md(g.grade.check)}" for g in checks]
         lines.append("")
-    lines += ["## Feedback", ""]
+    lines += ["## " + _("Feedback"), ""]
     for s in report.students:
         lines += [f"### {_md(s)}", ""]
         for q in asked:
             g = table[s].get(q.id)
             if g is not None:
                 star = "*" if g.grader == "override" else ""
-                lines.append(f"- **Q{nums[q.id]}** {g.points}{star}/{MAX_POINTS} {g.verdict} — {_md(g.feedback)}")
+                lines.append(f"- **{_('Q{n}').format(n=nums[q.id])}** {g.points}{star}/{MAX_POINTS} "
+                             f"{verdict_word(g.verdict)} — {_md(g.feedback)}")
         lines.append("")
     if report.problems or report.notes:
-        lines += ["## Problems in the replies", ""] + [f"- {_md(p)}" for p in report.problems + report.notes] + [""]
+        lines += ["## " + _("Problems in the replies"), ""]
+        lines += [f"- {_md(p)}" for p in report.problems + report.notes] + [""]
     return "\n".join(lines)
 
 
