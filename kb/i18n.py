@@ -17,7 +17,7 @@ import gettext
 import io
 import os
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -151,3 +151,15 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def verdict_word(verdict: str) -> str:
     """A grade's verdict (``correct``, ``partial``, ``incorrect``) in the interface language."""
     return {"correct": _("correct"), "partial": _("partial"), "incorrect": _("incorrect")}.get(verdict, verdict)
+
+
+def in_language(lang: str, message: str) -> str:
+    """``message`` in ``lang`` whatever the interface language: for content students read in the
+    course's language (a quiz's title). Extracted like ``_()`` (see tests/test_i18n.py)."""
+    return translations(normalize(lang) or "en").gettext(message)
+
+
+def main_language(langs: Iterable[str | None]) -> str | None:
+    """The most common of ``langs`` (question languages); None when there is none."""
+    seen = [lang for lang in langs if lang]
+    return max(sorted(set(seen)), key=seen.count) if seen else None

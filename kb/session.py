@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .export._common import tf_answer
 from .grading.base import MAX_POINTS, Grade, Task, with_override
 from .grading.objective import CORRECT_FEEDBACK
-from .i18n import _, ngettext, verdict_word
+from .i18n import _, main_language, ngettext, verdict_word
 from .study import Item, StudyDB, StudyDBLocked
 from .text import fold, words
 
@@ -64,12 +65,6 @@ def when(due_iso: str, now_iso: str) -> str:
         return _("in {n} h").format(n=round(s / 3600))
     days = round(s / 86400)
     return ngettext("in {n} day", "in {n} days", days).format(n=days)
-
-
-def main_language(langs) -> str | None:
-    """The most common of ``langs`` (question languages), None when there is none."""
-    seen = [lang for lang in langs if lang]
-    return max(sorted(set(seen)), key=seen.count) if seen else None
 
 
 class Session:
@@ -194,7 +189,8 @@ class Session:
             self.con.print(escape(grade.feedback))
         if "llm_unavailable" in grade.flags or "llm_invalid" in grade.flags:
             self.con.print(f"[dim]({_('the LLM grader did not answer: graded offline')})[/dim]")
-        self.con.print(f"[bold]{_('Model answer:')}[/bold] {escape(q.correct_text if q.type != 'tf' else q.answer)}")
+        model = q.correct_text if q.type != "tf" else tf_answer(q)
+        self.con.print(f"[bold]{_('Model answer:')}[/bold] {escape(model)}")
         for c in q.citations[:1]:
             self.con.print(f"[cyan]{_('Source:')} {escape(c.source)} · {escape(c.locator)}[/cyan]")
         self.con.print("[dim]" + _("next review {when}").format(when=when(due, _now())) + "[/dim]")

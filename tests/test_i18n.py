@@ -32,6 +32,8 @@ def _messages() -> list[tuple[str, str | None]]:
             args = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             if node.func.id == "_" and len(args) == 1:
                 found.append((args[0], None))
+            elif node.func.id == "in_language" and len(args) == 1:  # in_language(lang, "message")
+                found.append((args[0], None))
             elif node.func.id == "ngettext" and len(args) == 2:
                 found.append((args[0], args[1]))
     return sorted(set(found), key=str)
@@ -158,3 +160,38 @@ def test_grade_report_in_each_language_with_english_csv_and_json(ws, lang):
         assert line in md, (lang, line, md)
     assert (ws / "rep" / "grades.csv").read_text(encoding="utf-8").startswith("student,")
     assert "students" in json.loads(r.stdout)
+
+
+TF_QUIZ = {"schema": 1, "title": "Semana 3", "questions": [
+    {"id": "spark", "type": "tf", "prompt": "O Spark guarda os dados intermediários sempre em disco.",
+     "answer": "false", "correct": False, "lang": "pt"},  # what an LLM writes
+    {"id": "gil", "type": "tf", "prompt": "El GIL permite una thread a la vez.", "answer": "True. Una por vez.",
+     "correct": True, "lang": "es"},
+    {"id": "off", "type": "tf", "prompt": "O GIL acelera threads.", "correct": False, "lang": "pt",
+     "answer": "Falso. A fonte diz: o GIL limita o paralelismo."},  # what the offline writer writes
+]}
+
+
+def test_true_false_in_the_key_and_moodle_feedback_in_the_question_language(ws):
+    (ws / "quizzes" / "tf.json").write_text(json.dumps(TF_QUIZ, ensure_ascii=False), encoding="utf-8")
+    r = run_kb(["quiz", "export", "quizzes/tf.json", "--format", "md", "--answers", "--out", "key.md"], cwd=ws)
+    assert r.returncode == 0, r.stderr
+    key = (ws / "key.md").read_text(encoding="utf-8")
+    assert "- **Resposta:** Falso.\n" in key and "- **Respuesta:** Verdadero. Una por vez.\n" in key
+    assert "- **Resposta:** Falso. A fonte diz: o GIL limita o paralelismo.\n" in key  # not "Falso. Falso."
+    assert not re.search(r"\b(true|false)\b", key, re.IGNORECASE)
+    r = run_kb(["quiz", "export", "quizzes/tf.json", "--format", "moodle", "--out", "q.xml"], cwd=ws)
+    assert r.returncode == 0, r.stderr
+    xml = (ws / "q.xml").read_text(encoding="utf-8")
+    assert "Incorreto. Falso." in xml and "Incorrecto. Verdadero. Una por vez." in xml
+    assert not re.search(r"Incorrec?to\. (true|false)", xml)
+
+
+def test_a_generated_quiz_title_is_in_the_questions_language():
+    from kb.writing.generate import GenerationRequest, _title
+
+    assert _title(GenerationRequest(topic="all-reduce"), ["pt", "pt", "es"]) == "Questionário: all-reduce"
+    assert _title(GenerationRequest(sources=("sources/03Datos.pdf",)), ["es"]) == "Cuestionario: 03Datos.pdf"
+    assert _title(GenerationRequest(), []) == "Quiz: whole course"
+    i18n.choose("es")  # the interface language does not change what students read in the quiz file
+    assert _title(GenerationRequest(), ["pt"]) == "Questionário: curso inteiro"

@@ -29,6 +29,19 @@ def labels(q: Question) -> dict[str, str]:
     return LABELS.get(q.lang, LABELS["en"])
 
 
+_TF_WORD = re.compile(r"^\s*(true|false|verdadeiro|verdadero|falso|v|f)\b[\s.:;,—–-]*", re.IGNORECASE)
+
+
+def tf_answer(q: Question) -> str:
+    """A true/false question's answer in its language: the word (``Falso``), then, when the model
+    answer says more (the corrected statement, what the source says), that, without a repeated
+    word; never the English ``true``/``false`` in a pt/es quiz."""
+    lab = labels(q)
+    word = lab["true"] if q.correct else lab["false"]
+    rest = _TF_WORD.sub("", q.answer, count=1).strip() if _TF_WORD.match(q.answer) else q.answer.strip()
+    return f"{word}. {rest}" if rest else f"{word}."
+
+
 def quiz_lang(quiz: Quiz) -> str:
     """The most common language of the quiz's questions (English when none is known)."""
     langs = [q.lang for q in quiz.questions if q.lang in LABELS]

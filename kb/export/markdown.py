@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 from ..quiz import Question, Quiz
-from ._common import LABELS, LETTERS, quiz_lang
+from ._common import LABELS, LETTERS, quiz_lang, tf_answer
 
 
 class MarkdownExporter:
@@ -43,6 +43,8 @@ class MarkdownExporter:
             return lines
         if q.type == "mcq":  # an mcq's correct is a choice index (checked when the quiz is read)
             lines.append(f"- **{lab['correct']}:** {LETTERS[cast(int, q.correct)]}) {q.correct_text}")
+        elif q.type == "tf":
+            lines.append(f"- **{lab['answer']}:** {tf_answer(q)}")
         else:
             accepted = f" *(+ {', '.join(q.accepted)})*" if q.accepted else ""
             lines.append(f"- **{lab['answer']}:** {q.answer}{accepted}")

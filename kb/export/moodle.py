@@ -16,7 +16,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ..quiz import Question, Quiz
-from ._common import citation_text, labels, to_html
+from ._common import citation_text, labels, tf_answer, to_html
 
 PENALTY = {"mcq": "0.3333333", "tf": "1", "cloze": "0.3333333", "short": "0"}
 MOODLE_TYPE = {"short": "essay", "mcq": "multichoice", "tf": "truefalse", "cloze": "shortanswer"}
@@ -94,7 +94,7 @@ class MoodleXmlExporter:
             for word, value in (("true", True), ("false", False)):
                 right = q.correct is value
                 _answer(el, "100" if right else "0", word, "moodle_auto_format",
-                        lab["right"] if right else f"{lab['wrong']} {to_html(q.answer)}")
+                        lab["right"] if right else f"{lab['wrong']} {to_html(tf_answer(q))}")
         else:  # cloze (and any future exact type): shortanswer with every accepted reply
             ET.SubElement(el, "usecase").text = "0"
             seen: list[str] = []
