@@ -404,8 +404,10 @@ def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
     run = result.value
     if run.calibration is not None:
         calibration(run.calibration)
+    shown_later = set(run.report.notes) if run.report is not None and not json_out else set()
     for note in result.notes:
-        message(f"kb: {note}", "yellow" if run.report is None else "dim")
+        if note not in shown_later:  # class_report prints the report's own notes: once, not twice
+            message(f"kb: {note}", "yellow" if run.report is None else "dim")
     if run.report is None:
         for p in result.problems:
             message(f"kb: {p}", "yellow")

@@ -752,7 +752,7 @@ def test_partial_with_every_concept_present_says_why():
 
     fb = compose_feedback("pt", 2, ["trava", "thread"], [], [], "O GIL é uma trava. Outra frase.")
     assert fb == ("Parcialmente correto (2/3). Está certo: trava, thread. Os conceitos-chave estão lá, mas a "
-                  "explicação não diz o mesmo que a resposta modelo. Esperado: «O GIL é uma trava.»")
+                  "explicação não diz o mesmo que a resposta modelo. Esperado: «O GIL é uma trava. Outra frase.»")
     assert compose_feedback("es", 0, [], [], ["empty"], "Un grafo.") == (
         "Incorrecto (0/3). Sin respuesta. Se esperaba: «Un grafo.»")
 
