@@ -446,6 +446,10 @@ def grade(
     calibrate: Path | None = typer.Option(None, "--calibrate", help="CSV of replies you graded (question_id, answer, "
             "points 0-3): refit this quiz's grade levels, stored beside it with your graded replies (from 10 "
             "per question, a reply like one you graded is graded partly like it)."),
+    scale: int = typer.Option(10, "--scale", help="class.csv/.xlsx and moodle_grades.csv give each student's grade "
+            "on 0-10, 0-20 or 0-100 (points are kept)."),
+    template: bool = typer.Option(False, "--template", help="Write REPLIES as the empty replies sheet of the quiz "
+            "(question numbers and text) for the class to fill, instead of grading."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
@@ -454,12 +458,19 @@ def grade(
     spreadsheets, rewritten each run) and grades.json. Rows that cannot
     be graded are listed with file, line and fix; the rest is graded and the exit code is 1.
 
-    Example: kb grade quizzes/course.json replies.csv --out reports/
+    Also writes class.csv/.xlsx (students x questions, the grade on --scale, a chart of each
+    question's points), students/<name>.md (each student's feedback) and moodle_grades.csv.
+
+    Example: kb grade quizzes/course.json replies.csv --out reports/ --scale 20
     """
     from . import ui
 
+    if template:
+        ui.message(f"wrote {_course().replies_template(quiz_file, replies)}")
+        return
+
     result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
-                             csv_dialect=csv_dialect)
+                             csv_dialect=csv_dialect, scale=scale)
     ui.grade_result(result, str(quiz_file), json_out)
     _finish(result)
 

@@ -419,6 +419,10 @@ def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
             message(f"kb: skipped: {p}", "yellow")
     else:
         class_report(run.report, run.paths)
+        from .grading.classfiles import terminal_chart
+
+        for line in terminal_chart(run.report):  # each question's points: how many got 0, 1, 2, 3
+            stdout().print(line, markup=False, style="dim")
     if result.backend_failure:
         error(result.backend_failure, "check the endpoint and re-run, or add --offline")
 

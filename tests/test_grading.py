@@ -297,7 +297,8 @@ def test_reports_are_replaced_atomically(quiz_file, tmp_path):
     out = tmp_path / "rep"
     assert run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path).returncode == 0
     # no temp files left
-    assert sorted(p.name for p in out.iterdir()) == ["grades.csv", "grades.json", "grades.md", "grades.xlsx"]
+    assert sorted(p.name for p in out.iterdir()) == ["class.csv", "class.xlsx", "grades.csv", "grades.json",
+                                                     "grades.md", "grades.xlsx", "moodle_grades.csv", "students"]
 
 
 # --------------------------------------------------------------------------- LLM grader
@@ -552,11 +553,11 @@ def test_kb_grade_header_only_csv_changes_nothing(quiz_file, tmp_path):
     out = tmp_path / "R"
     assert run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "a.csv", REPLIES[:6])), "-o", str(out)],
                   cwd=tmp_path).returncode == 0
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     r = run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "h.csv", REPLIES[:1])), "-o", str(out)],
                cwd=tmp_path)
     assert r.returncode == 0 and "nothing written" in r.stderr and "unchanged" in r.stderr
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
 def test_kb_grade_refuses_to_merge_into_unreadable_or_foreign_grades(quiz_file, tmp_path):

@@ -43,8 +43,10 @@ def read_text_file(path: Path) -> tuple[str, list[str]]:
     return text, [f"{path}: {n}" for n in notes]
 
 
-def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Rows as dicts (keys lower-cased, ``_line`` = the row's first line in the file).
+def read_csv(path: Path, required: Sequence[str],
+             aliases: dict[str, str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows as dicts (keys lower-cased, ``_line`` = the row's first line in the file; a header in
+    ``aliases`` — ``aluno`` — read as the column it names — ``student``).
     Missing columns are an error that names them and the columns found."""
     text, notes = read_text_file(path)
     csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))  # one long reply must not stop the class
@@ -52,6 +54,7 @@ def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]],
     delimiter = max(",;\t", key=header_line.count)  # spreadsheets export ';' in pt/es locales
     reader = csv.DictReader(io.StringIO(text), delimiter=delimiter if header_line.count(delimiter) else ",")
     header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    header = [(aliases or {}).get(h, h) if (aliases or {}).get(h) not in header else h for h in header]
     missing = [c for c in required if c not in header]
     if missing:
         raise InputError(f"{path}:1: missing column(s) {', '.join(missing)} (found: {', '.join(header) or 'nothing'})",
@@ -113,12 +116,25 @@ def read_replies(path: Path, quiz: Quiz) -> Replies:
     return _read_csv_replies(path, quiz)
 
 
+# the replies CSV's columns as a pt/es teacher heads them (Aluno,Questão,Resposta / Alumno,Pregunta,Respuesta)
+REPLY_COLUMN_NAMES = {
+    "aluno": "student", "aluna": "student", "estudante": "student", "alumno": "student", "alumna": "student",
+    "estudiante": "student", "nome": "student", "nombre": "student",
+    "questão": "question_id", "questao": "question_id", "pergunta": "question_id", "pregunta": "question_id",
+    "número": "question_id", "numero": "question_id", "number": "question_id",
+    "nº": "question_id", "n.º": "question_id",
+    "resposta": "answer", "respuesta": "answer", "reply": "answer",
+}
+
+
 def _read_csv_replies(path: Path, quiz: Quiz) -> Replies:
-    rows, notes = read_csv(path, required=("student", "question_id", "answer"))
+    rows, notes = read_csv(path, required=("student", "question_id", "answer"), aliases=REPLY_COLUMN_NAMES)
     out = Replies(notes=notes)
     for r in rows:
         where = f"{path}:{r['_line']}"
         student = r["student"].strip()
+        if not student and not r["answer"].strip():
+            continue  # a blank row (a template's row nobody filled) is nothing to grade, not a problem
         qid = _resolve_qid(quiz, r["question_id"])
         if not student:
             out.problems.append(f"{where}: no student name — row skipped; fill the student column")
@@ -236,7 +252,7 @@ class ClassReport:
 
 
 OVERRIDE_COLUMNS = ("student", "question_id", "points", "score", "verdict", "override", "feedback", "grader",
-                    "check")
+                    "check", "number", "question", "answer")  # the last three: to decide an override from the row
 
 
 def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]], list[str]]:
@@ -358,8 +374,10 @@ def gradebook_rows(report: ClassReport) -> list[list[Any]]:
     rows: list[list[Any]] = []
     for g in report.ordered():
         gr = g.grade
+        q = report.quiz.question(g.reply.question_id)
         rows.append([g.reply.student, g.reply.question_id, gr.points, round(gr.score, 3), gr.verdict,
-                     gr.points if gr.grader == "override" else "", gr.feedback, gr.grader, gr.check])
+                     gr.points if gr.grader == "override" else "", gr.feedback, gr.grader, gr.check,
+                     _number(report.quiz, g.reply.question_id), q.prompt if q else "", g.reply.answer])
     return rows
 
 
