@@ -195,3 +195,39 @@ def test_a_generated_quiz_title_is_in_the_questions_language():
     assert _title(GenerationRequest(), []) == "Quiz: whole course"
     i18n.choose("es")  # the interface language does not change what students read in the quiz file
     assert _title(GenerationRequest(), ["pt"]) == "Questionário: curso inteiro"
+
+
+MD_QUIZ = {"schema": 1, "title": "Semana_3 *revisão*", "questions": [
+    {"id": "len", "type": "short", "prompt": "O que faz o método __len__() de uma classe?", "lang": "pt",
+     "answer": "__len__() devolve o tamanho: len(x) chama x.__len__(); 2*3*4 não é ênfase.",
+     "concepts": ["__len__", "tamanho"], "citations": [{"source": "sources/aula_03.pdf", "locator": "p. 2",
+                                                        "quote": "o *dunder* __len__"}]},
+    {"id": "cz", "type": "cloze", "prompt": "O método _____ inicializa o objeto; use `self.__dict__`.", "lang": "pt",
+     "answer": "__init__", "accepted": ["[init]"]},
+    {"id": "mc", "type": "mcq", "prompt": "Qual?", "lang": "pt", "answer": "<b>a_b</b>",
+     "choices": ["<b>a_b</b>", "x[0]"], "correct": 0},
+]}
+
+
+def test_markdown_key_renders_as_written(ws):
+    from markdown_it import MarkdownIt
+
+    from kb.export import get_exporter
+    from kb.quiz import load_quiz
+
+    (ws / "md.json").write_text(json.dumps(MD_QUIZ, ensure_ascii=False), encoding="utf-8")
+    quiz = load_quiz(ws / "md.json")
+    md = MarkdownIt("commonmark")
+    for answers in (True, False):
+        html = md.render(get_exporter("md").render(quiz, answers=answers))
+        assert "<strong>" not in html.replace("<strong>Resposta:</strong>", "").replace(
+            "<strong>Conceitos-chave:</strong>", "").replace("<strong>Fonte:</strong>", "").replace(
+            "<strong>Correta:</strong>", "")
+        assert "<em>" not in html.replace("<em>(+ [init])</em>", "")
+        assert "método __len__() de uma classe" in html and "Semana_3 *revisão*" in html
+        assert "O método _____ inicializa o objeto; use <code>self.__dict__</code>." in html
+        assert "&lt;b&gt;a_b&lt;/b&gt;" in html and "x[0]" in html
+        if answers:
+            assert "__len__() devolve o tamanho: len(x) chama x.__len__(); 2*3*4 não é ênfase." in html
+            assert "__init__ <em>(+ [init])</em>" in html and "sources/aula_03.pdf" in html
+            assert "o *dunder* __len__" in html

@@ -54,6 +54,28 @@ def citation_text(c: Citation) -> str:
     return where + (f" — “{c.quote}”" if c.quote else "")
 
 
+_MD_CODE = re.compile(r"```.*?```|`[^`\n]+`", re.DOTALL)
+_MD_SPECIAL = re.compile(r"(_{3,})|([\\*_\[\]<`])")
+
+
+def md_text(text: str) -> str:
+    """Plain text as Markdown that renders as written: ``\\``, ``*``, ``_``, ``[``, ``]``, ``<`` and a
+    stray backtick escaped (``__len__()`` is not bold); code spans and fences kept as code, and a
+    blank (``_____``) kept as it is."""
+    out: list[str] = []
+    pos = 0
+    for m in _MD_CODE.finditer(text):
+        out.append(_md_escape(text[pos:m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(_md_escape(text[pos:]))
+    return "".join(out)
+
+
+def _md_escape(text: str) -> str:
+    return _MD_SPECIAL.sub(lambda m: m.group(1) or "\\" + m.group(2), text)
+
+
 _FENCE = re.compile(r"```([\w+-]*)[^\S\n]*\n(.*?)\n?```", re.DOTALL)
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 

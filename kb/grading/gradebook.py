@@ -489,7 +489,9 @@ def _report_markdown(report: ClassReport, quiz_path: str) -> str:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    from ..export._common import md_text  # __len__ in a reply or feedback is not bold
+
+    return md_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 def write_reports(report: ClassReport, out_dir: Path, quiz_path: str, csv_dialect: str = "comma") -> dict[str, Path]:
