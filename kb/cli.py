@@ -270,7 +270,9 @@ def quiz_generate(
     source: list[str] | None = typer.Option(None, "--source", help="Only these sources (repeat, or a shell glob)."),
     types: str = typer.Option("short,mcq,cloze,tf", "--types", help="Comma-separated: short, mcq, cloze, tf."),
     difficulty: str | None = typer.Option(None, "--difficulty", help="Prefer easy, medium or hard questions."),
-    lang: str | None = typer.Option(None, "--lang", help="Question language: pt, es or en (default: the source's)."),
+    lang: str | None = typer.Option(None, "--lang", help="Question language: pt, es or en (default: the source's). "
+            "Offline, only passages already in that language are used (nothing is translated); with an LLM "
+            "(OPENAI_BASE_URL) questions are written in it from passages in any language."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Quiz file (default "
             "quizzes/<topic|source|course>.json)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing quiz file."),

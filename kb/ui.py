@@ -187,7 +187,8 @@ def quiz(q_, show_answers: bool = True) -> None:
     from rich.markup import escape
 
     con = stdout()
-    con.print(f"[bold]{escape(q_.title)}[/bold]  [dim]{len(q_.questions)} questions · "
+    n = len(q_.questions)
+    con.print(f"[bold]{escape(q_.title)}[/bold]  [dim]{n} question{'s' * (n != 1)} · "
               f"{escape(q_.generator.get('model') or q_.generator.get('kind', ''))}[/dim]")
     con.print()
     reviewed = any(q.status for q in q_.questions)  # a quiz nobody reviewed yet is not all "draft" labels
@@ -255,6 +256,35 @@ class ReviewScreen:
         return self._read(prompt)
 
 
+def defect_words(reason: str) -> str:
+    """A rejected draft's reason in words a teacher understands (\"failed checks: giveaway\" → \"the question
+    gives the answer away\"); the check names stay in --json and in the quiz file."""
+    from .i18n import _
+
+    words = {
+        "cut-off": _("the text stops mid-sentence"),
+        "giveaway": _("the question gives the answer away"),
+        "duplicate-choices": _("two options say the same"),
+        "unsupported": _("the cited passage does not back the answer"),
+        "implausible-distractor": _("a wrong option nobody would pick"),
+        "dangling-reference": _("the question points to something it does not say"),
+        "subjective": _("it rests on an opinion"),
+        "restates-question": _("the answer repeats the question"),
+        "glued-words": _("words run together in the PDF text"),
+        "duplicate-question": _("another question asks the same"),
+        "no-context": _("it does not say what it is about"),
+        "no-subject": _("the sentence has no subject"),
+        "answer-elsewhere": _("another question shows the answer"),
+        "contradicts-code": _("the course's own code says otherwise"),
+        "vague-answer": _("the answer is too vague"),
+        "several-right": _("more than one option is right"),
+        "partial-answer": _("a list is asked, one item answered"),
+    }
+    if not reason.startswith("failed checks: "):
+        return reason
+    return "; ".join(words.get(c.strip(), c.strip()) for c in reason[len("failed checks: "):].split(","))
+
+
 def generation_summary(report, path) -> None:
     """Print to stderr what ``kb quiz generate`` wrote to ``path`` (or that it wrote nothing), the rejected
     candidates (near-duplicates only counted), notes and errors."""
@@ -268,7 +298,7 @@ def generation_summary(report, path) -> None:
                   f"({report.candidates} candidates from {report.passages} passages)", markup=False)
     for r in report.rejected:
         if not r.reason.startswith("near-duplicate"):
-            con.print(f"  rejected: {r.what} — {r.reason}", markup=False, style="yellow")
+            con.print(f"  rejected: {r.what} — {defect_words(r.reason)}", markup=False, style="yellow")
     dups = sum(1 for r in report.rejected if r.reason.startswith("near-duplicate"))
     if dups:
         con.print(f"  {dups} near-duplicate candidates dropped", markup=False, style="dim")

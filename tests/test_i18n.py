@@ -231,3 +231,15 @@ def test_markdown_key_renders_as_written(ws):
             assert "__len__() devolve o tamanho: len(x) chama x.__len__(); 2*3*4 não é ênfase." in html
             assert "__init__ <em>(+ [init])</em>" in html and "sources/aula_03.pdf" in html
             assert "o *dunder* __len__" in html
+
+
+def test_rejected_drafts_read_in_words_and_help_says_what_lang_does(ws):
+    from kb.ui import defect_words
+
+    assert defect_words("failed checks: giveaway, contradicts-code") == (
+        "the question gives the answer away; the course's own code says otherwise")
+    i18n.choose("pt")
+    assert defect_words("failed checks: giveaway") == "a pergunta entrega a resposta"
+    assert defect_words("near-duplicate of q1") == "near-duplicate of q1"
+    r = run_kb(["quiz", "generate", "--help"], cwd=ws)
+    assert "nothing is translated" in " ".join(r.stdout.split())
