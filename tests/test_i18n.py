@@ -243,3 +243,21 @@ def test_rejected_drafts_read_in_words_and_help_says_what_lang_does(ws):
     assert defect_words("near-duplicate of q1") == "near-duplicate of q1"
     r = run_kb(["quiz", "generate", "--help"], cwd=ws)
     assert "nothing is translated" in " ".join(r.stdout.split())
+
+
+def test_anki_true_false_back_says_the_word_once_and_moodle_keeps_the_essay_answer_for_the_grader(ws):
+    import xml.etree.ElementTree as ET
+
+    from kb.export.anki import _back
+    from kb.quiz import load_quiz
+
+    (ws / "quizzes" / "tf.json").write_text(json.dumps(TF_QUIZ, ensure_ascii=False), encoding="utf-8")
+    quiz = load_quiz(ws / "quizzes" / "tf.json")
+    backs = [_back(q) for q in quiz.questions]
+    assert backs == ["<b>Falso</b>", "<b>Verdadero</b><br>Una por vez.",
+                     "<b>Falso</b><br>A fonte diz: o GIL limita o paralelismo."]
+    r = run_kb(["quiz", "export", "quizzes/semana3.json", "--format", "moodle", "--out", "q.xml"], cwd=ws)
+    assert r.returncode == 0, r.stderr
+    essay = next(q for q in ET.parse(ws / "q.xml").getroot() if q.get("type") == "essay")
+    assert "O GIL (Global Interpreter Lock)" in essay.findtext("graderinfo/text")
+    assert "O GIL (Global Interpreter Lock)" not in essay.findtext("generalfeedback/text")

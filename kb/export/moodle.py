@@ -121,10 +121,12 @@ def _answer(parent: ET.Element, fraction: str, text: str, fmt: str, feedback: st
 
 
 def _general_feedback(q: Question) -> str:
-    """After the attempt: the model answer (for short and cloze) and where it comes from."""
+    """After the attempt: the model answer (cloze) and where it comes from. An essay's (short) model
+    answer is in the grader information only: students see it after submitting, before the teacher
+    grades, and the replies still to come would copy it."""
     lab = labels(q)
     lines = []
-    if q.type in ("short", "cloze"):
+    if q.type == "cloze":
         lines.append(f"<p><strong>{lab['model']}:</strong> {to_html(q.answer)}</p>")
     lines += [f"<p><strong>{lab['source']}:</strong> {to_html(citation_text(c))}</p>" for c in q.citations]
     return "\n".join(lines)
