@@ -385,32 +385,46 @@ def class_report(report, paths: dict | None = None) -> None:
     """Per-student table, per-question statistics, then where the reports went."""
     from rich.table import Table
 
+    from .export._common import quiz_lang
+    from .i18n import _, course
+
     quiz = report.quiz
     table, totals = report.table(), report.totals()
-    t = Table(title=f"{quiz.title} — points per question (0–3)")
-    t.add_column("student")
-    for i in range(1, len(quiz.questions) + 1):
-        t.add_column(f"Q{i}", justify="right")
-    t.add_column("total", justify="right")
-    t.add_column("%", justify="right")
-    for s in report.students:
-        cells = []
-        for q in quiz.questions:
-            g = table[s].get(q.id)
-            cells.append("–" if g is None else f"{g.points}{'*' if g.grader == 'override' else ''}")
-        tot = totals[s]
-        t.add_row(s, *cells, f"{tot['points']}/{tot['max']}", f"{tot['percent']:.0f}")
     con = stdout()
-    con.print(t)
-    qs = Table(title="questions")
-    for col in ("#", "type", "replies", "mean", "spread", "correct", "most missed concepts"):
-        qs.add_column(col, justify="left" if col in ("type", "most missed concepts") else "right")
-    for st in report.question_stats():
-        qs.add_row(str(st["number"]), st["type"], str(st["replies"]),
-                   "–" if st["mean"] is None else f"{st['mean']:.2f}",
-                   "–" if st["stdev"] is None else f"{st['stdev']:.2f}", str(st["correct"]),
-                   ", ".join(st["missed_concepts"]) or "–")
-    con.print(qs)
+    with course(quiz_lang(quiz)):
+        # names and totals never wrap: at 80 columns the question columns that do not fit are left out
+        name_w = max([len(_("student")), *(len(s) for s in report.students)])
+        total_w = max([len(_("total")), *(len(f"{t['points']}/{t['max']}") for t in totals.values())])
+        room = con.width - 1 - (name_w + 3) - (total_w + 3) - (3 + 3)
+        shown = [q for i, q in enumerate(quiz.questions, 1) if (len(f"Q{i}") + 3) * i <= room]
+        title = quiz.title + " — " + _("points per question (0–3)")
+        if len(shown) < len(quiz.questions):
+            title += " · " + _("Q1–Q{k} of {n}: every question in grades.md and class.csv").format(
+                k=len(shown), n=len(quiz.questions))
+        t = Table(title=title)
+        t.add_column(_("student"), no_wrap=True)
+        for i in range(1, len(shown) + 1):
+            t.add_column(_("Q{n}").format(n=i), justify="right")
+        t.add_column(_("total"), justify="right", no_wrap=True)
+        t.add_column("%", justify="right", no_wrap=True)
+        for s in report.students:
+            cells = []
+            for q in shown:
+                g = table[s].get(q.id)
+                cells.append("–" if g is None else f"{g.points}{'*' if g.grader == 'override' else ''}")
+            tot = totals[s]
+            t.add_row(s, *cells, f"{tot['points']}/{tot['max']}", f"{tot['percent']:.0f}")
+        con.print(t)
+        qs = Table(title=_("questions"))
+        cols = ("#", _("type"), _("replies"), _("mean"), _("spread"), _("Correct").lower(), _("most missed concepts"))
+        for i, col in enumerate(cols):
+            qs.add_column(col, justify="left" if i in (1, 6) else "right")
+        for st in report.question_stats():
+            qs.add_row(str(st["number"]), st["type"], str(st["replies"]),
+                       "–" if st["mean"] is None else f"{st['mean']:.2f}",
+                       "–" if st["stdev"] is None else f"{st['stdev']:.2f}", str(st["correct"]),
+                       ", ".join(st["missed_concepts"]) or "–")
+        con.print(qs)
     err = stderr()
     if report.overrides_kept:
         err.print(f"{report.overrides_kept} instructor override(s) kept (marked *)", markup=False)

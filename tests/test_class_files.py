@@ -89,3 +89,21 @@ def test_class_sheet_scale_student_files_moodle_and_chart(ws):
     assert "Q3   0:1" in r.stdout  # the compact chart in the terminal
     r = run_kb(["grade", "q.json", "r.csv", "--out", "rep2", "--offline", "--scale", "7"], cwd=ws)
     assert r.returncode == 2 and "--scale 7: not a grading scale kb writes" in r.stderr and not (ws / "rep2").exists()
+
+
+def test_the_terminal_grade_table_keeps_names_and_totals_at_80_columns(tmp_path):
+    questions = [{"id": f"m{i}", "type": "mcq", "prompt": f"Pergunta {i}?", "answer": "sim", "lang": "pt",
+                  "choices": ["sim", "não"], "correct": 0} for i in range(1, 26)]
+    (tmp_path / "q.json").write_text(json.dumps({"schema": 1, "title": "Prova", "questions": questions}),
+                                     encoding="utf-8")
+    name = "Maria Eduarda dos Santos Albuquerque"
+    rows = "".join(f"{name},{i},a\nBia,{i},b\n" for i in range(1, 26))
+    (tmp_path / "r.csv").write_text("student,question_id,answer\n" + rows, encoding="utf-8")
+    r = run_kb(["grade", "q.json", "r.csv", "--out", "rep"], cwd=tmp_path, env={"COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert max(len(ln) for ln in lines) <= 80
+    assert any(name in ln and "75/75" in ln and "100" in ln for ln in lines)  # whole name, whole total
+    assert any("0/75" in ln and "Bia" in ln for ln in lines)
+    assert "Q1–Q5 of 25: every question in grades.md and class.csv" in " ".join(r.stdout.split())
+    assert "| Maria Eduarda dos Santos Albuquerque |" in (tmp_path / "rep" / "grades.md").read_text(encoding="utf-8")
