@@ -427,7 +427,8 @@ def class_report(report, paths: dict | None = None) -> None:
         con.print(qs)
     err = stderr()
     if report.overrides_kept:
-        err.print(f"{report.overrides_kept} instructor override(s) kept (marked *)", markup=False)
+        n = report.overrides_kept
+        err.print(f"{n} instructor override{'s' * (n != 1)} kept (marked *)", markup=False)
     checks = report.to_check()
     if checks:
         where = f" in {paths['markdown']}" if paths and "markdown" in paths else ""

@@ -41,7 +41,10 @@ def _messages() -> list[tuple[str, str | None]]:
 
 @pytest.mark.parametrize("lang", ["pt", "es"])
 def test_every_message_is_translated_with_the_same_placeholders(lang):
-    entries = i18n.parse_po((KB / "locale" / lang / "LC_MESSAGES" / "kb.po").read_text(encoding="utf-8"))
+    text = (KB / "locale" / lang / "LC_MESSAGES" / "kb.po").read_text(encoding="utf-8")
+    ids = re.findall(r'^msgid (".*")$', text, re.MULTILINE)
+    assert len(ids) == len(set(ids)), f"{lang}: a msgid twice (the second would win silently)"
+    entries = i18n.parse_po(text)
     messages = _messages()
     assert len(messages) > 50  # the extraction sees the study screens, progress and the grade report
     for msgid, plural in messages:
