@@ -163,3 +163,9 @@ def main_language(langs: Iterable[str | None]) -> str | None:
     """The most common of ``langs`` (question languages); None when there is none."""
     seen = [lang for lang in langs if lang]
     return max(sorted(set(seen)), key=seen.count) if seen else None
+
+
+def type_word(qtype: str) -> str:
+    """A question type (``short``, ``mcq``, ``cloze``, ``tf``) as a student or teacher reads it (English
+    keeps kb's own names, which --json, the quiz file and the docs use)."""
+    return {"short": _("short"), "mcq": _("mcq"), "cloze": _("cloze"), "tf": _("tf")}.get(qtype, qtype)

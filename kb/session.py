@@ -17,7 +17,7 @@ from typing import Callable
 from .export._common import tf_answer
 from .grading.base import MAX_POINTS, Grade, Task, with_override
 from .grading.objective import CORRECT_FEEDBACK
-from .i18n import _, main_language, ngettext, verdict_word
+from .i18n import _, main_language, ngettext, type_word, verdict_word
 from .study import Item, StudyDB, StudyDBLocked
 from .text import fold, words
 
@@ -94,7 +94,7 @@ class Session:
 
         q = item.question
         src = q.citations[0] if q.citations else None
-        label = f"{n}/{total} · {q.type}" + (" · " + _("new") if item.is_new else "")
+        label = f"{n}/{total} · {type_word(q.type)}" + (" · " + _("new") if item.is_new else "")
         self.con.print(Rule(label, style="dim"))
         self.con.print(escape(q.prompt))
         for i, c in enumerate(q.choices):

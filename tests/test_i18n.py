@@ -96,10 +96,10 @@ STUDY = {  # what one cloze answered right shows, in each language
     "en": ["1/1 · cloze · new", "Answer with the missing term, then Enter. :h hint · :s skip · :q quit",
            "✓ correct 3/3", "Model answer: all-reduce", "next review in 10 min",
            "session: 1 answered (1 correct, 0 partial, 0 incorrect), 0 skipped", "streak: 1 day"],
-    "pt": ["1/1 · cloze · nova", "Responda com o termo que falta e Enter. :h dica · :s pular · :q sair",
+    "pt": ["1/1 · lacuna · nova", "Responda com o termo que falta e Enter. :h dica · :s pular · :q sair",
            "✓ correta 3/3", "Resposta modelo: all-reduce", "próxima revisão em 10 min",
            "sessão: respondidas 1 (corretas 1, parciais 0, incorretas 0), puladas 0", "sequência: 1 dia"],
-    "es": ["1/1 · cloze · nueva", "Responda con el término que falta y Enter. :h pista · :s omitir · :q salir",
+    "es": ["1/1 · completar · nueva", "Responda con el término que falta y Enter. :h pista · :s omitir · :q salir",
            "✓ correcta 3/3", "Respuesta modelo: all-reduce", "próximo repaso en 10 min",
            "sesión: respondidas 1 (correctas 1, parciales 0, incorrectas 0), omitidas 0", "racha: 1 día"],
 }
@@ -140,10 +140,12 @@ def test_unknown_interface_language_names_the_fix(ws):
 
 REPORT = {
     "pt": ["# Notas — Semana 3", "2 de 5 questões respondidas por 2 alunos", "## Questões", "| # | Tipo | Respostas |",
+           "| 1 | resposta curta | 2 |",
            "## Alunos", "| Aluno | Q1 | Q2 | Pontos | % |", "## Comentários", "- **Q1** 2/3 parcial — ",
            "- **Q2** 0/3 incorreta — ", "## Problemas nas respostas"],
     "es": ["# Notas — Semana 3", "2 de 5 preguntas respondidas por 2 alumnos", "## Preguntas",
-           "| # | Tipo | Respuestas |", "## Alumnos", "| Alumno | P1 | P2 | Puntos | % |", "## Comentarios",
+           "| # | Tipo | Respuestas |", "| 1 | respuesta corta | 2 |",
+           "## Alumnos", "| Alumno | P1 | P2 | Puntos | % |", "## Comentarios",
            "- **P1** 2/3 parcial — ", "- **P2** 0/3 incorrecta — ", "## Problemas en las respuestas"],
     "en": ["# Grades — Semana 3", "2 of 5 questions answered by 2 students", "## Questions", "| # | Type | Replies |",
            "## Students", "| Student | Q1 | Q2 | Points | % |", "## Feedback", "- **Q1** 2/3 partial — ",

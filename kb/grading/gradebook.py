@@ -434,7 +434,7 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
 
 def _report_markdown(report: ClassReport, quiz_path: str) -> str:
     """:func:`report_markdown` in the interface language."""
-    from ..i18n import _, ngettext, verdict_word
+    from ..i18n import _, ngettext, type_word, verdict_word
 
     quiz = report.quiz
     nums = {q.id: i for i, q in enumerate(quiz.questions, 1)}
@@ -452,7 +452,8 @@ def _report_markdown(report: ClassReport, quiz_path: str) -> str:
     for st in report.question_stats():
         if not st["replies"]:
             continue
-        lines.append(f"| {st['number']} | {st['type']} | {st['replies']} | {st['mean']:.2f} | {st['stdev']:.2f} | "
+        lines.append(f"| {st['number']} | {type_word(st['type'])} | {st['replies']} | {st['mean']:.2f} | "
+                     f"{st['stdev']:.2f} | "
                      f"{st['correct']} | {_md(', '.join(st['missed_concepts'])) or '–'} |")
     head = f"| {_('Student')} | " + " | ".join(_("Q{n}").format(n=nums[q.id]) for q in asked) \
         + f" | {_('Points')} | % |"
