@@ -386,7 +386,7 @@ def class_report(report, paths: dict | None = None) -> None:
     from rich.table import Table
 
     from .export._common import quiz_lang
-    from .i18n import _, course
+    from .i18n import _, course, type_word
 
     quiz = report.quiz
     table, totals = report.table(), report.totals()
@@ -420,7 +420,7 @@ def class_report(report, paths: dict | None = None) -> None:
         for i, col in enumerate(cols):
             qs.add_column(col, justify="left" if i in (1, 6) else "right")
         for st in report.question_stats():
-            qs.add_row(str(st["number"]), st["type"], str(st["replies"]),
+            qs.add_row(str(st["number"]), type_word(st["type"]), str(st["replies"]),
                        "–" if st["mean"] is None else f"{st['mean']:.2f}",
                        "–" if st["stdev"] is None else f"{st['stdev']:.2f}", str(st["correct"]),
                        ", ".join(st["missed_concepts"]) or "–")

@@ -140,11 +140,11 @@ def test_unknown_interface_language_names_the_fix(ws):
 
 REPORT = {
     "pt": ["# Notas — Semana 3", "2 de 5 questões respondidas por 2 alunos", "## Questões", "| # | Tipo | Respostas |",
-           "| 1 | resposta curta | 2 |",
+           "| 1 | curta | 2 |",
            "## Alunos", "| Aluno | Q1 | Q2 | Pontos | % |", "## Comentários", "- **Q1** 2/3 parcial — ",
            "- **Q2** 0/3 incorreta — ", "## Problemas nas respostas"],
     "es": ["# Notas — Semana 3", "2 de 5 preguntas respondidas por 2 alumnos", "## Preguntas",
-           "| # | Tipo | Respuestas |", "| 1 | respuesta corta | 2 |",
+           "| # | Tipo | Respuestas |", "| 1 | corta | 2 |",
            "## Alumnos", "| Alumno | P1 | P2 | Puntos | % |", "## Comentarios",
            "- **P1** 2/3 parcial — ", "- **P2** 0/3 incorrecta — ", "## Problemas en las respuestas"],
     "en": ["# Grades — Semana 3", "2 of 5 questions answered by 2 students", "## Questions", "| # | Type | Replies |",
