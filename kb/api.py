@@ -260,13 +260,22 @@ class KB:
         embedder = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), self.settings.cache_dir / "embeddings.sqlite")
         return get_grader(self.settings, embedder, offline=offline)
 
+    def replies_template(self, quiz_file: str | Path, out: str | Path) -> Path:
+        """Write the replies CSV a class fills for ``quiz_file`` (question numbers and text) to ``out``."""
+        from .grading.classfiles import write_replies_template
+
+        return write_replies_template(Path(quiz_file), Path(out))
+
     def grade(self, quiz_file: str | Path, replies: str | Path, *, out: str | Path | None = None,
               offline: bool = False, calibrate: str | Path | None = None,
-              csv_dialect: str = "comma") -> Result[GradeRun]:
+              csv_dialect: str = "comma", scale: int = 10) -> Result[GradeRun]:
         """Grade a class's replies (CSV or a folder of sheets) into ``out`` (default
         ``reports/<quiz name>/``): merged with earlier batches there, overrides kept, reports written
-        atomically. ``calibrate``: a CSV of replies the teacher graded, to fit this quiz's levels."""
+        atomically. ``calibrate``: a CSV of replies the teacher graded, to fit this quiz's levels.
+        Beside them, the class files (kb.grading.classfiles): class.csv/.xlsx with the grade on
+        ``scale`` (10, 20 or 100), students/<name>.md and moodle_grades.csv."""
         from .grading.calibration import calibrate_grader
+        from .grading.classfiles import check_scale, write_class_files
         from .grading.gradebook import (
             grade_class,
             merge_reports,
@@ -283,6 +292,7 @@ class KB:
         out_dir = Path(out) if out else Path("reports") / quiz_file.stem
         _check_report_folder(out_dir)
         check_dialect(csv_dialect)  # before any grading work
+        check_scale(scale)
         quiz = load_quiz(quiz_file)
         got = read_replies(replies, quiz)
         previous = read_previous(out_dir, quiz)  # an earlier batch's grades: merged, never dropped
@@ -313,6 +323,7 @@ class KB:
         review = class_review(report, embedder) if embedder is not None else None
         run.paths = write_reports(report, out_dir, str(quiz_file), csv_dialect=csv_dialect,
                                   review=review if review is not None and review.items else None)
+        run.paths.update(write_class_files(report, out_dir, scale=scale))
         result.notes += review_summary(previous, report, reviewed, review, out_dir)
         result.written = list(run.paths.values())
         if report.merged:

@@ -57,16 +57,32 @@ def main(
             "KB_STORE_URL)."),
     traceback: bool = typer.Option(False, "--traceback", help="Show the full stack on errors (for bug reports)."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+    ui_lang: str | None = typer.Option(None, "--ui-lang", help="Language of what students and teachers read: en, pt "
+            "or es (default: KB_UI_LANG, else the locale, else the course's; --json and CSV keys stay English)."),
 ) -> None:
     """Turn a course's materials into a searchable knowledge base, exercises and grades.
 
     Example: kb ingest sources/ && kb search "como limitar a memória da GPU?"
     """
     State.traceback = traceback
+    _choose_ui_lang(ui_lang)
     try:  # bad KB_* values are reported like every other error, not as a traceback
         State.settings = Settings.from_env(home=home, store_url=store)
     except KbError as e:
         _fail(e)
+
+
+def _choose_ui_lang(value: str | None) -> None:
+    """Set the interface language from --ui-lang, KB_UI_LANG or the locale (kb.i18n)."""
+    import os
+
+    from . import i18n
+    from .errors import UsageError
+
+    for what, given in (("--ui-lang", value), ("KB_UI_LANG", None if value else os.environ.get("KB_UI_LANG"))):
+        if given and i18n.normalize(given) is None:
+            _fail(UsageError(f"{what} {given}: not a language kb speaks", "use en, pt or es"))
+    i18n.choose(i18n.normalize(value))
 
 
 def _fail(e: KbError):
@@ -297,7 +313,9 @@ def quiz_generate(
     source: list[str] | None = typer.Option(None, "--source", help="Only these sources (repeat, or a shell glob)."),
     types: str = typer.Option("short,mcq,cloze,tf", "--types", help="Comma-separated: short, mcq, cloze, tf."),
     difficulty: str | None = typer.Option(None, "--difficulty", help="Prefer easy, medium or hard questions."),
-    lang: str | None = typer.Option(None, "--lang", help="Question language: pt, es or en (default: the source's)."),
+    lang: str | None = typer.Option(None, "--lang", help="Question language: pt, es or en (default: the source's). "
+            "Offline, only passages already in that language are used (nothing is translated); with an LLM "
+            "(OPENAI_BASE_URL) questions are written in it from passages in any language."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Quiz file (default "
             "quizzes/<topic|source|course>.json)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing quiz file."),
@@ -506,6 +524,10 @@ def grade(
     review: bool = typer.Option(False, "--review", help="Then grade the answer groups of grades-review.csv one "
             "by one in the terminal (0-3, s skip, q quit; each key saved) and re-grade with them."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Ask the LLM again even for replies it graded before."),
+    scale: int = typer.Option(10, "--scale", help="class.csv/.xlsx and moodle_grades.csv give each student's grade "
+            "on 0-10, 0-20 or 0-100 (points are kept)."),
+    template: bool = typer.Option(False, "--template", help="Write REPLIES as the empty replies sheet of the quiz "
+            "(question numbers and text) for the class to fill, instead of grading."),
 ) -> None:
     """Grade a class's replies: per-student scores and feedback, per-question statistics.
 
@@ -514,20 +536,28 @@ def grade(
     spreadsheets, rewritten each run) and grades.json. Rows that cannot
     be graded are listed with file, line and fix; the rest is graded and the exit code is 1.
 
-    Example: kb grade quizzes/course.json replies.csv --out reports/
+    Also writes class.csv/.xlsx (students x questions, the grade on --scale, a chart of each
+    question's points), students/<name>.md (each student's feedback) and moodle_grades.csv.
+
+    Example: kb grade quizzes/course.json replies.csv --out reports/ --scale 20
     """
     from . import ui
+
+    if template:
+        ui.message(f"wrote {_course().replies_template(quiz_file, replies)}")
+        return
 
     _no_cache(no_cache)
     with _interruptible(), _llm_progress():
         result = _course().grade(quiz_file, replies, out=out, offline=offline, calibrate=calibrate,
-                                 csv_dialect=csv_dialect)
+                                 csv_dialect=csv_dialect, scale=scale)
     ui.grade_result(result, str(quiz_file), json_out)
     if review and result.value.report is not None:
         from .review_session import review_groups
 
         if review_groups(result.value.out_dir, ui.stderr()):  # the teacher's grades, applied by a re-run
-            result = _course().grade(quiz_file, replies, out=out, offline=offline, csv_dialect=csv_dialect)
+            result = _course().grade(quiz_file, replies, out=out, offline=offline, csv_dialect=csv_dialect,
+                                     scale=scale)
             ui.grade_result(result, str(quiz_file), json_out)
     _finish(result)
 

@@ -14,8 +14,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .export._common import tf_answer
 from .grading.base import MAX_POINTS, Grade, Task, with_override
 from .grading.objective import CORRECT_FEEDBACK
+from .i18n import _, main_language, ngettext, type_word, verdict_word
 from .study import Item, StudyDB, StudyDBLocked
 from .text import fold, words
 
@@ -58,10 +60,11 @@ def when(due_iso: str, now_iso: str) -> str:
     delta = dt.datetime.fromisoformat(due_iso) - dt.datetime.fromisoformat(now_iso)
     s = delta.total_seconds()
     if s < 90 * 60:
-        return f"in {max(1, round(s / 60))} min"
+        return _("in {n} min").format(n=max(1, round(s / 60)))
     if s < 36 * 3600:
-        return f"in {round(s / 3600)} h"
-    return f"in {round(s / 86400)} days"
+        return _("in {n} h").format(n=round(s / 3600))
+    days = round(s / 86400)
+    return ngettext("in {n} day", "in {n} days", days).format(n=days)
 
 
 class Session:
@@ -91,7 +94,7 @@ class Session:
 
         q = item.question
         src = q.citations[0] if q.citations else None
-        label = f"{n}/{total} · {q.type}" + (" · new" if item.is_new else "")
+        label = f"{n}/{total} · {type_word(q.type)}" + (" · " + _("new") if item.is_new else "")
         self.con.print(Rule(label, style="dim"))
         self.con.print(escape(q.prompt))
         for i, c in enumerate(q.choices):
@@ -99,7 +102,7 @@ class Session:
         reply = self._ask(q, src)
         if reply is None:
             self.summary.skipped += 1
-            self.con.print("[dim]skipped[/dim]")
+            self.con.print(f"[dim]{_('skipped')}[/dim]")
             return
         grade = self.grader.grade([Task(q, reply)])[0]
         review_id, due = self._save(item, grade, reply)
@@ -108,7 +111,7 @@ class Session:
         graded_as = grade.verdict
         self._show(grade, item, due)
         while True:
-            key = self.read("[Enter] next · r I was right · q quit: ").strip().lower()
+            key = self.read(_("[Enter] next · r I was right · q quit: ")).strip().lower()
             if key in ("", "n"):
                 return
             if key == "q":
@@ -119,7 +122,8 @@ class Session:
                 self.summary.overridden += 1
                 self.summary.verdicts[graded_as] -= 1
                 self.summary.verdicts["correct"] += 1
-                self.con.print(f"[green]marked right[/green] — next review {when(due, _now())}")
+                self.con.print(f"[green]{_('marked right')}[/green] — "
+                               + _("next review {when}").format(when=when(due, _now())))
                 return
 
     def _save(self, item: Item, grade: Grade, reply: str) -> tuple[int, str]:
@@ -132,7 +136,7 @@ class Session:
             except StudyDBLocked as e:
                 self.con.print(f"kb: {e.message}", style="yellow", markup=False)
                 try:
-                    key = self.read("your answer is kept: Enter tries again, q gives up: ").strip().lower()
+                    key = self.read(_("your answer is kept: Enter tries again, q gives up: ")).strip().lower()
                 except EOFError:
                     key = "q"
                 if key == "q":
@@ -144,10 +148,12 @@ class Session:
 
         objective = q.type in ("mcq", "tf", "cloze")
         if objective:
-            hint = {"mcq": "a letter", "tf": "true/false (v/f)", "cloze": "the missing term"}[q.type]
-            self.con.print(f"[dim]Answer with {hint}, then Enter. :h hint · :s skip · :q quit[/dim]")
+            hint = {"mcq": _("a letter"), "tf": _("true/false (v/f)"), "cloze": _("the missing term")}[q.type]
+            self.con.print("[dim]" + escape(_("Answer with {hint}, then Enter.").format(hint=hint)) + " "
+                           + escape(_(":h hint · :s skip · :q quit")) + "[/dim]")
         else:
-            self.con.print("[dim]Type your answer; an empty line submits. :h hint · :s skip · :q quit[/dim]")
+            self.con.print("[dim]" + escape(_("Type your answer; an empty line submits.")) + " "
+                           + escape(_(":h hint · :s skip · :q quit")) + "[/dim]")
         lines: list[str] = []
         while True:
             line = self.read("> " if not lines else ". ")
@@ -158,10 +164,10 @@ class Session:
                 return None
             if not lines and cmd in (":h", ":hint"):
                 if src and src.quote:
-                    self.con.print(f"[cyan]hint ({escape(src.source)} · {escape(src.locator)}):[/cyan] "
+                    self.con.print(f"[cyan]{_('hint')} ({escape(src.source)} · {escape(src.locator)}):[/cyan] "
                                    f"{escape(mask(src.quote, q))}")
                 else:
-                    self.con.print("[dim]no hint for this question[/dim]")
+                    self.con.print(f"[dim]{_('no hint for this question')}[/dim]")
                 continue
             if objective:
                 if line.strip():
@@ -178,15 +184,16 @@ class Session:
 
         q = item.question
         mark, style = VERDICT_STYLE[grade.verdict]
-        self.con.print(f"[{style}]{mark} {grade.verdict} {grade.points}/{MAX_POINTS}[/{style}]")
+        self.con.print(f"[{style}]{mark} {verdict_word(grade.verdict)} {grade.points}/{MAX_POINTS}[/{style}]")
         if grade.feedback and grade.feedback not in CORRECT_FEEDBACK:
             self.con.print(escape(grade.feedback))
         if "llm_unavailable" in grade.flags or "llm_invalid" in grade.flags:
-            self.con.print("[dim](the LLM grader did not answer: graded offline)[/dim]")
-        self.con.print(f"[bold]Model answer:[/bold] {escape(q.correct_text if q.type != 'tf' else q.answer)}")
+            self.con.print(f"[dim]({_('the LLM grader did not answer: graded offline')})[/dim]")
+        model = q.correct_text if q.type != "tf" else tf_answer(q)
+        self.con.print(f"[bold]{_('Model answer:')}[/bold] {escape(model)}")
         for c in q.citations[:1]:
-            self.con.print(f"[cyan]Source: {escape(c.source)} · {escape(c.locator)}[/cyan]")
-        self.con.print(f"[dim]next review {when(due, _now())}[/dim]")
+            self.con.print(f"[cyan]{_('Source:')} {escape(c.source)} · {escape(c.locator)}[/cyan]")
+        self.con.print("[dim]" + _("next review {when}").format(when=when(due, _now())) + "[/dim]")
 
 
 def _sigint_to_main_thread_only() -> None:
@@ -220,7 +227,7 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
     the session on the terminal and print the summary."""
     from pathlib import Path
 
-    from . import ui
+    from . import i18n, ui
     from .api import FIRST_QUIZ_QUESTIONS
 
     def warn(m: str) -> None:
@@ -228,25 +235,28 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
         ui.message(f"kb: {m}", "yellow")
 
     if not quizzes and not list(Path("quizzes").glob("*.json")):
-        ui.message(f"no quiz in quizzes/ yet: generating {FIRST_QUIZ_QUESTIONS} questions from the knowledge base "
-                   "(offline)…")
-        ui.message(f"wrote {course.first_quiz()}")
+        ui.message(_("no quiz in quizzes/ yet: generating {n} questions from the knowledge base (offline)…")
+                   .format(n=FIRST_QUIZ_QUESTIONS))
+        ui.message(_("wrote {path}").format(path=course.first_quiz()))
     queue = course.study_queue(quizzes, new=new, topic=topic, warn=warn, reviewed_only=reviewed_only)
-    if not queue.items:
-        p = queue.db.progress(queue.quizzes)
-        nxt = f"; next review {p['next_due'][:16].replace('T', ' ')} UTC" if p.get("next_due") else ""
-        ui.message(f"nothing to study now{' about ' + repr(topic) if topic else ''}{nxt}. "
-                   "Raise --new for new questions, or generate more with kb quiz generate.")
-        return
-    repaired = queue.db.repaired
-    _sigint_to_main_thread_only()  # before the grader starts its threads: they inherit the mask
-    summary = Session(queue.items, queue.db, course.study_grader(queue.quizzes, offline=offline, warn=warn),
-                      ui.stdout(), read=read_line).run()
-    if queue.db.repaired != repaired:
-        ui.message(f"kb: {queue.db.repaired}; your answer was saved", "yellow")
-    ui.study_summary(summary, queue.db.progress(queue.quizzes))
-    if summary.interrupted:  # Ctrl-C: everything graded is saved, and the exit code says it was stopped
-        raise KeyboardInterrupt
+    with i18n.course(main_language(q.lang for _path, quiz in queue.quizzes for q in quiz.questions)):
+        if not queue.items:
+            p = queue.db.progress(queue.quizzes)
+            nxt = "; " + _("next review {when}").format(when=p["next_due"][:16].replace("T", " ") + " UTC") \
+                if p.get("next_due") else ""
+            about = " " + _("about {topic}").format(topic=repr(topic)) if topic else ""
+            ui.message(_("nothing to study now") + about + nxt + ". "
+                       + _("Raise --new for new questions, or generate more with kb quiz generate."))
+            return
+        repaired = queue.db.repaired
+        _sigint_to_main_thread_only()  # before the grader starts its threads: they inherit the mask
+        summary = Session(queue.items, queue.db, course.study_grader(queue.quizzes, offline=offline, warn=warn),
+                          ui.stdout(), read=read_line).run()
+        if queue.db.repaired != repaired:
+            ui.message(f"kb: {queue.db.repaired}; your answer was saved", "yellow")
+        ui.study_summary(summary, queue.db.progress(queue.quizzes))
+        if summary.interrupted:  # Ctrl-C: everything graded is saved, and the exit code says it was stopped
+            raise KeyboardInterrupt
 
 
 def _now() -> str:

@@ -243,7 +243,8 @@ def quiz(q_, show_answers: bool = True) -> None:
     from rich.markup import escape
 
     con = stdout()
-    con.print(f"[bold]{escape(q_.title)}[/bold]  [dim]{len(q_.questions)} questions · "
+    n = len(q_.questions)
+    con.print(f"[bold]{escape(q_.title)}[/bold]  [dim]{n} question{'s' * (n != 1)} · "
               f"{escape(q_.generator.get('model') or q_.generator.get('kind', ''))}[/dim]")
     con.print()
     reviewed = any(q.status for q in q_.questions)  # a quiz nobody reviewed yet is not all "draft" labels
@@ -311,6 +312,35 @@ class ReviewScreen:
         return self._read(prompt)
 
 
+def defect_words(reason: str) -> str:
+    """A rejected draft's reason in words a teacher understands (\"failed checks: giveaway\" → \"the question
+    gives the answer away\"); the check names stay in --json and in the quiz file."""
+    from .i18n import _
+
+    words = {
+        "cut-off": _("the text stops mid-sentence"),
+        "giveaway": _("the question gives the answer away"),
+        "duplicate-choices": _("two options say the same"),
+        "unsupported": _("the cited passage does not back the answer"),
+        "implausible-distractor": _("a wrong option nobody would pick"),
+        "dangling-reference": _("the question points to something it does not say"),
+        "subjective": _("it rests on an opinion"),
+        "restates-question": _("the answer repeats the question"),
+        "glued-words": _("words run together in the PDF text"),
+        "duplicate-question": _("another question asks the same"),
+        "no-context": _("it does not say what it is about"),
+        "no-subject": _("the sentence has no subject"),
+        "answer-elsewhere": _("another question shows the answer"),
+        "contradicts-code": _("the course's own code says otherwise"),
+        "vague-answer": _("the answer is too vague"),
+        "several-right": _("more than one option is right"),
+        "partial-answer": _("a list is asked, one item answered"),
+    }
+    if not reason.startswith("failed checks: "):
+        return reason
+    return "; ".join(words.get(c.strip(), c.strip()) for c in reason[len("failed checks: "):].split(","))
+
+
 def generation_summary(report, path) -> None:
     """Print to stderr what ``kb quiz generate`` wrote to ``path`` (or that it wrote nothing), the rejected
     candidates (near-duplicates only counted), notes and errors."""
@@ -324,7 +354,7 @@ def generation_summary(report, path) -> None:
                   f"({report.candidates} candidates from {report.passages} passages)", markup=False)
     for r in report.rejected:
         if not r.reason.startswith("near-duplicate"):
-            con.print(f"  rejected: {r.what} — {r.reason}", markup=False, style="yellow")
+            con.print(f"  rejected: {r.what} — {defect_words(r.reason)}", markup=False, style="yellow")
     dups = sum(1 for r in report.rejected if r.reason.startswith("near-duplicate"))
     if dups:
         con.print(f"  {dups} near-duplicate candidates dropped", markup=False, style="dim")
@@ -411,35 +441,50 @@ def class_report(report, paths: dict | None = None) -> None:
     """Per-student table, per-question statistics, then where the reports went."""
     from rich.table import Table
 
+    from .export._common import quiz_lang
+    from .i18n import _, course, type_word
+
     quiz = report.quiz
     table, totals = report.table(), report.totals()
-    t = Table(title=f"{quiz.title} — points per question (0–3)")
-    t.add_column("student")
-    for i in range(1, len(quiz.questions) + 1):
-        t.add_column(f"Q{i}", justify="right")
-    t.add_column("total", justify="right")
-    t.add_column("%", justify="right")
-    for s in report.students:
-        cells = []
-        for q in quiz.questions:
-            g = table[s].get(q.id)
-            cells.append("–" if g is None else f"{g.points}{'*' if g.grader == 'override' else ''}")
-        tot = totals[s]
-        t.add_row(s, *cells, f"{tot['points']}/{tot['max']}", f"{tot['percent']:.0f}")
     con = stdout()
-    con.print(t)
-    qs = Table(title="questions")
-    for col in ("#", "type", "replies", "mean", "spread", "correct", "most missed concepts"):
-        qs.add_column(col, justify="left" if col in ("type", "most missed concepts") else "right")
-    for st in report.question_stats():
-        qs.add_row(str(st["number"]), st["type"], str(st["replies"]),
-                   "–" if st["mean"] is None else f"{st['mean']:.2f}",
-                   "–" if st["stdev"] is None else f"{st['stdev']:.2f}", str(st["correct"]),
-                   ", ".join(st["missed_concepts"]) or "–")
-    con.print(qs)
+    with course(quiz_lang(quiz)):
+        # names and totals never wrap: at 80 columns the question columns that do not fit are left out
+        name_w = max([len(_("student")), *(len(s) for s in report.students)])
+        total_w = max([len(_("total")), *(len(f"{t['points']}/{t['max']}") for t in totals.values())])
+        room = con.width - 1 - (name_w + 3) - (total_w + 3) - (3 + 3)
+        shown = [q for i, q in enumerate(quiz.questions, 1) if (len(f"Q{i}") + 3) * i <= room]
+        title = quiz.title + " — " + _("points per question (0–3)")
+        if len(shown) < len(quiz.questions):
+            title += " · " + _("Q1–Q{k} of {n}: every question in grades.md and class.csv").format(
+                k=len(shown), n=len(quiz.questions))
+        t = Table(title=title)
+        t.add_column(_("student"), no_wrap=True)
+        for i in range(1, len(shown) + 1):
+            t.add_column(_("Q{n}").format(n=i), justify="right")
+        t.add_column(_("total"), justify="right", no_wrap=True)
+        t.add_column("%", justify="right", no_wrap=True)
+        for s in report.students:
+            cells = []
+            for q in shown:
+                g = table[s].get(q.id)
+                cells.append("–" if g is None else f"{g.points}{'*' if g.grader == 'override' else ''}")
+            tot = totals[s]
+            t.add_row(s, *cells, f"{tot['points']}/{tot['max']}", f"{tot['percent']:.0f}")
+        con.print(t)
+        qs = Table(title=_("questions"))
+        cols = ("#", _("type"), _("replies"), _("mean"), _("spread"), _("Correct").lower(), _("most missed concepts"))
+        for i, col in enumerate(cols):
+            qs.add_column(col, justify="left" if i in (1, 6) else "right")
+        for st in report.question_stats():
+            qs.add_row(str(st["number"]), type_word(st["type"]), str(st["replies"]),
+                       "–" if st["mean"] is None else f"{st['mean']:.2f}",
+                       "–" if st["stdev"] is None else f"{st['stdev']:.2f}", str(st["correct"]),
+                       ", ".join(st["missed_concepts"]) or "–")
+        con.print(qs)
     err = stderr()
     if report.overrides_kept:
-        err.print(f"{report.overrides_kept} instructor override(s) kept (marked *)", markup=False)
+        n = report.overrides_kept
+        err.print(f"{n} instructor override{'s' * (n != 1)} kept (marked *)", markup=False)
     checks = report.to_check()
     if checks:
         where = f" in {paths['markdown']}" if paths and "markdown" in paths else ""
@@ -460,8 +505,10 @@ def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
     run = result.value
     if run.calibration is not None:
         calibration(run.calibration)
+    shown_later = set(run.report.notes) if run.report is not None and not json_out else set()
     for note in result.notes:
-        message(f"kb: {note}", "yellow" if run.report is None else "dim")
+        if note not in shown_later:  # class_report prints the report's own notes: once, not twice
+            message(f"kb: {note}", "yellow" if run.report is None else "dim")
     if run.report is None:
         for p in result.problems:
             message(f"kb: {p}", "yellow")
@@ -473,6 +520,10 @@ def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
             message(f"kb: skipped: {p}", "yellow")
     else:
         class_report(run.report, run.paths)
+        from .grading.classfiles import terminal_chart
+
+        for line in terminal_chart(run.report):  # each question's points: how many got 0, 1, 2, 3
+            stdout().print(line, markup=False, style="dim")
     if result.backend_failure:
         error(result.backend_failure, "check the endpoint and re-run, or add --offline")
 
@@ -539,39 +590,46 @@ def grader_eval(r: dict) -> None:
 
 def study_summary(summary, progress: dict) -> None:
     """Print the end of a study session: answers by verdict, skips, overrides, what is due and the streak."""
+    from .i18n import _, ngettext
+
     con = stdout()
     v = summary.verdicts
-    con.print(f"\nsession: {summary.answered} answered ({v['correct']} correct, {v['partial']} partial, "
-              f"{v['incorrect']} incorrect), {summary.skipped} skipped"
-              + (f", {summary.overridden} marked right by you" if summary.overridden else ""), markup=False)
+    con.print("\n" + _("session: {answered} answered ({correct} correct, {partial} partial, {incorrect} incorrect), "
+                       "{skipped} skipped").format(answered=summary.answered, skipped=summary.skipped, **v)
+              + (", " + _("{n} marked right by you").format(n=summary.overridden) if summary.overridden else ""),
+              markup=False)
     next_due = progress.get("next_due")
-    next_review = f" · next review {next_due[:16].replace('T', ' ')} UTC" if next_due else ""
-    con.print(f"saved. due now: {progress['due']} · reviewed so far: {progress['reviewed']} · "
-              f"streak: {progress['streak']} day(s)" + next_review, markup=False)
+    next_review = " · " + _("next review {when}").format(when=next_due[:16].replace("T", " ") + " UTC") \
+        if next_due else ""
+    con.print(_("saved. due now: {due} · reviewed so far: {reviewed} · streak: ").format(**progress)
+              + ngettext("{n} day", "{n} days", progress["streak"]).format(n=progress["streak"])
+              + next_review, markup=False)
 
 
 def progress_report(p: dict) -> None:
     """Print ``kb progress``: per-source table, counts, when reviews come due and the weakest topics."""
     from rich.table import Table
 
+    from .i18n import _, ngettext
+
     con = stdout()
-    t = Table(title="progress by source")
-    for col in ("source", "questions", "reviewed", "learned", "due", "mean pts"):
-        t.add_column(col, justify="left" if col == "source" else "right")
+    t = Table(title=_("progress by source"))
+    for col in (_("source"), _("questions"), _("reviewed"), _("learned"), _("due"), _("mean pts")):
+        t.add_column(col, justify="left" if col == _("source") else "right")
     for b in p["sources"]:
         src = b["source"] if len(b["source"]) <= 34 else "…" + b["source"][-33:]
         t.add_row(src, str(b["questions"]), str(b["reviewed"]), str(b["learned"]), str(b["due"]),
                   "–" if b["mean_points"] is None else f"{b['mean_points']:.1f}")
     con.print(t)
     u = p["upcoming"]
-    con.print(f"reviewed {p['reviewed']} · learned {p['learned']} · new {p['new']} · streak {p['streak']} day(s)",
-              markup=False)
-    con.print(f"due: now {u['now']} · later today {u['today']} · tomorrow {u['tomorrow']} · "
-              f"this week {u['this_week']} · later {u['later']}", markup=False)
+    con.print(_("reviewed {reviewed} · learned {learned} · new {new} · streak ").format(**p)
+              + ngettext("{n} day", "{n} days", p["streak"]).format(n=p["streak"]), markup=False)
+    con.print(_("due: now {now} · later today {today} · tomorrow {tomorrow} · this week {this_week} · "
+                "later {later}").format(**u), markup=False)
     if p["weakest"]:
-        w = Table(title="weakest topics")
-        for col in ("topic", "source", "mean pts", "questions"):
-            w.add_column(col, justify="right" if col in ("mean pts", "questions") else "left")
+        w = Table(title=_("weakest topics"))
+        for i, col in enumerate((_("topic"), _("source"), _("mean pts"), _("questions"))):
+            w.add_column(col, justify="right" if i >= 2 else "left")
         for r in p["weakest"]:
             w.add_row(r["topic"][:30], r["source"].rsplit("/", 1)[-1][:24], f"{r['mean_points']:.1f}",
                       str(r["questions"]))

@@ -40,6 +40,8 @@ def isolated_env(monkeypatch, tmp_path_factory, model_cache):
     monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
+    monkeypatch.setenv("LANGUAGE", "en")  # the interface in English whatever the machine's locale (kb.i18n)
+    monkeypatch.setattr("kb.i18n._chosen", None)  # no --ui-lang of an earlier in-process run
     yield
 
 

@@ -297,8 +297,9 @@ def test_reports_are_replaced_atomically(quiz_file, tmp_path):
     out = tmp_path / "rep"
     assert run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path).returncode == 0
     # no temp files left
-    assert sorted(p.name for p in out.iterdir()) == [".grades-manifest.json", "grades-review.csv", "grades.csv",
-                                                     "grades.json", "grades.md", "grades.xlsx"]
+    assert sorted(p.name for p in out.iterdir()) == [".grades-manifest.json", "class.csv", "class.xlsx",
+                                                     "grades-review.csv", "grades.csv", "grades.json", "grades.md",
+                                                     "grades.xlsx", "moodle_grades.csv", "students"]
 
 
 # --------------------------------------------------------------------------- LLM grader
@@ -557,11 +558,11 @@ def test_kb_grade_header_only_csv_changes_nothing(quiz_file, tmp_path):
     out = tmp_path / "R"
     assert run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "a.csv", REPLIES[:6])), "-o", str(out)],
                   cwd=tmp_path).returncode == 0
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     r = run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "h.csv", REPLIES[:1])), "-o", str(out)],
                cwd=tmp_path)
     assert r.returncode == 0 and "nothing written" in r.stderr and "unchanged" in r.stderr
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
 def test_kb_grade_refuses_to_merge_into_unreadable_or_foreign_grades(quiz_file, tmp_path):
@@ -757,7 +758,7 @@ def test_partial_with_every_concept_present_says_why():
 
     fb = compose_feedback("pt", 2, ["trava", "thread"], [], [], "O GIL é uma trava. Outra frase.")
     assert fb == ("Parcialmente correto (2/3). Está certo: trava, thread. Os conceitos-chave estão lá, mas a "
-                  "explicação não diz o mesmo que a resposta modelo. Esperado: «O GIL é uma trava.»")
+                  "explicação não diz o mesmo que a resposta modelo. Esperado: «O GIL é uma trava. Outra frase.»")
     assert compose_feedback("es", 0, [], [], ["empty"], "Un grafo.") == (
         "Incorrecto (0/3). Sin respuesta. Se esperaba: «Un grafo.»")
 

@@ -29,6 +29,19 @@ def labels(q: Question) -> dict[str, str]:
     return LABELS.get(q.lang, LABELS["en"])
 
 
+_TF_WORD = re.compile(r"^\s*(true|false|verdadeiro|verdadero|falso|v|f)\b[\s.:;,—–-]*", re.IGNORECASE)
+
+
+def tf_answer(q: Question) -> str:
+    """A true/false question's answer in its language: the word (``Falso``), then, when the model
+    answer says more (the corrected statement, what the source says), that, without a repeated
+    word; never the English ``true``/``false`` in a pt/es quiz."""
+    lab = labels(q)
+    word = lab["true"] if q.correct else lab["false"]
+    rest = _TF_WORD.sub("", q.answer, count=1).strip() if _TF_WORD.match(q.answer) else q.answer.strip()
+    return f"{word}. {rest}" if rest else f"{word}."
+
+
 def quiz_lang(quiz: Quiz) -> str:
     """The most common language of the quiz's questions (English when none is known)."""
     langs = [q.lang for q in quiz.questions if q.lang in LABELS]
@@ -39,6 +52,28 @@ def citation_text(c: Citation) -> str:
     """The citation as source · locator — “quote”."""
     where = f"{c.source} · {c.locator}" if c.locator else c.source
     return where + (f" — “{c.quote}”" if c.quote else "")
+
+
+_MD_CODE = re.compile(r"```.*?```|`[^`\n]+`", re.DOTALL)
+_MD_SPECIAL = re.compile(r"(_{3,})|([\\*_\[\]<`])")
+
+
+def md_text(text: str) -> str:
+    """Plain text as Markdown that renders as written: ``\\``, ``*``, ``_``, ``[``, ``]``, ``<`` and a
+    stray backtick escaped (``__len__()`` is not bold); code spans and fences kept as code, and a
+    blank (``_____``) kept as it is."""
+    out: list[str] = []
+    pos = 0
+    for m in _MD_CODE.finditer(text):
+        out.append(_md_escape(text[pos:m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(_md_escape(text[pos:]))
+    return "".join(out)
+
+
+def _md_escape(text: str) -> str:
+    return _MD_SPECIAL.sub(lambda m: m.group(1) or "\\" + m.group(2), text)
 
 
 _FENCE = re.compile(r"```([\w+-]*)[^\S\n]*\n(.*?)\n?```", re.DOTALL)

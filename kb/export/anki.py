@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..quiz import Question, Quiz
-from ._common import GAP, LETTERS, citation_text, labels, stable_int, to_html
+from ._common import GAP, LETTERS, citation_text, labels, stable_int, tf_answer, to_html
 
 MODEL_VERSION = "1"  # bump when the fields or templates change: a new note type, not a broken one
 CSS = """.card { font-family: sans-serif; font-size: 20px; text-align: left; color: black; background: white; }
@@ -156,9 +156,8 @@ def _back(q: Question) -> str:
     if q.type == "mcq" and isinstance(q.correct, int):
         back = f"{LETTERS[q.correct]}) {to_html(q.correct_text)}"
     elif q.type == "tf":
-        back = f"<b>{lab['true'] if q.correct else lab['false']}</b>"
-        if q.answer.strip(" .").lower() not in (lab["true"].lower(), lab["false"].lower()):
-            back += f"<br>{to_html(q.answer)}"
+        word, _, rest = tf_answer(q).partition(". ")  # "Falso. A fonte diz: …": the word once, then the rest
+        back = f"<b>{word.rstrip('.')}</b>" + (f"<br>{to_html(rest)}" if rest else "")
     else:
         back = to_html(q.answer)
         if q.accepted:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..quiz import Question, Quiz
-from ._common import GAP, citation_text, labels, to_html
+from ._common import GAP, citation_text, labels, tf_answer, to_html
 from .moodle import category_path, shortanswer_text
 
 _SPECIAL = str.maketrans({"\\": "\\\\", "~": "\\~", "=": "\\=", "#": "\\#", "{": "\\{", "}": "\\}", ":": "\\:",
@@ -65,7 +65,7 @@ class GiftExporter:
         if q.type == "short":
             return f"{head}{prompt}{{{general}}}"
         if q.type == "tf":
-            right, wrong = gift_escape(lab["right"]), gift_escape(f"{lab['wrong']} {to_html(q.answer)}")
+            right, wrong = gift_escape(lab["right"]), gift_escape(f"{lab['wrong']} {to_html(tf_answer(q))}")
             return f"{head}{prompt}{{{'TRUE' if q.correct else 'FALSE'}#{wrong}#{right}{general}}}"
         if q.type == "mcq":
             lines = []

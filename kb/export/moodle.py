@@ -16,7 +16,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ..quiz import Question, Quiz
-from ._common import citation_text, labels, to_html
+from ._common import citation_text, labels, tf_answer, to_html
 
 PENALTY = {"mcq": "0.3333333", "tf": "1", "cloze": "0.3333333", "short": "0"}
 MOODLE_TYPE = {"short": "essay", "mcq": "multichoice", "tf": "truefalse", "cloze": "shortanswer"}
@@ -94,7 +94,7 @@ class MoodleXmlExporter:
             for word, value in (("true", True), ("false", False)):
                 right = q.correct is value
                 _answer(el, "100" if right else "0", word, "moodle_auto_format",
-                        lab["right"] if right else f"{lab['wrong']} {to_html(q.answer)}")
+                        lab["right"] if right else f"{lab['wrong']} {to_html(tf_answer(q))}")
         else:  # cloze (and any future exact type): shortanswer with every accepted reply
             ET.SubElement(el, "usecase").text = "0"
             seen: list[str] = []
@@ -121,10 +121,12 @@ def _answer(parent: ET.Element, fraction: str, text: str, fmt: str, feedback: st
 
 
 def _general_feedback(q: Question) -> str:
-    """After the attempt: the model answer (for short and cloze) and where it comes from."""
+    """After the attempt: the model answer (cloze) and where it comes from. An essay's (short) model
+    answer is in the grader information only: students see it after submitting, before the teacher
+    grades, and the replies still to come would copy it."""
     lab = labels(q)
     lines = []
-    if q.type in ("short", "cloze"):
+    if q.type == "cloze":
         lines.append(f"<p><strong>{lab['model']}:</strong> {to_html(q.answer)}</p>")
     lines += [f"<p><strong>{lab['source']}:</strong> {to_html(citation_text(c))}</p>" for c in q.citations]
     return "\n".join(lines)

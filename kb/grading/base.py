@@ -97,8 +97,16 @@ def needs_judgement(task: Task) -> bool:
 
 
 def with_override(grade: Grade, points: int, note: str = "") -> Grade:
-    """An instructor's (or student's) override: the points are theirs, the feedback stays."""
+    """An instructor's (or student's) override: the points are theirs; the feedback stays, its
+    opening verdict ("Parcialmente correto (2/3).") replaced by the new points' one."""
+    from .offline import FEEDBACK
+
     p = int(min(MAX_POINTS, max(0, points)))
     base = re.sub(r" \[overridden: [^\]]*\]$", "", grade.feedback)  # overriding an override: one marker
+    for words in FEEDBACK.values():  # the verdict that opens the feedback says the new points, not the old
+        old = next((words[k] for k in "0123" if base.startswith(words[k])), None)
+        if old is not None:
+            base = words[str(p)] + base[len(old):]
+            break
     fb = f"{base} [overridden: {note}]" if note else base
     return replace(grade, points=p, score=p / MAX_POINTS, verdict=verdict_for(p), feedback=fb, grader="override")

@@ -55,8 +55,10 @@ NUL_MARK = "\uffff"  # a NUL byte of a replies file, kept as a noncharacter so t
 _NUL_PROBLEM = "a NUL byte in the answer (a damaged export) — {what} skipped; re-export the replies as UTF-8 text"
 
 
-def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Rows as dicts (keys lower-cased, ``_line`` = the row's first line in the file).
+def read_csv(path: Path, required: Sequence[str],
+             aliases: dict[str, str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows as dicts (keys lower-cased, ``_line`` = the row's first line in the file; a header in
+    ``aliases`` — ``aluno`` — read as the column it names — ``student``).
     Missing columns are an error that names them and the columns found."""
     text, notes = read_text_file(path)
     csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))  # one long reply must not stop the class
@@ -64,6 +66,7 @@ def read_csv(path: Path, required: Sequence[str]) -> tuple[list[dict[str, Any]],
     delimiter = max(",;\t", key=header_line.count)  # spreadsheets export ';' in pt/es locales
     reader = csv.DictReader(io.StringIO(text), delimiter=delimiter if header_line.count(delimiter) else ",")
     header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
+    header = [(aliases or {}).get(h, h) if (aliases or {}).get(h) not in header else h for h in header]
     missing = [c for c in required if c not in header]
     if missing:
         raise InputError(f"{path}:1: missing column(s) {', '.join(missing)} (found: {', '.join(header) or 'nothing'})",
@@ -129,12 +132,25 @@ def read_replies(path: Path, quiz: Quiz) -> Replies:
     return _read_csv_replies(path, quiz)
 
 
+# the replies CSV's columns as a pt/es teacher heads them (Aluno,Questão,Resposta / Alumno,Pregunta,Respuesta)
+REPLY_COLUMN_NAMES = {
+    "aluno": "student", "aluna": "student", "estudante": "student", "alumno": "student", "alumna": "student",
+    "estudiante": "student", "nome": "student", "nombre": "student",
+    "questão": "question_id", "questao": "question_id", "pergunta": "question_id", "pregunta": "question_id",
+    "número": "question_id", "numero": "question_id", "number": "question_id",
+    "nº": "question_id", "n.º": "question_id",
+    "resposta": "answer", "respuesta": "answer", "reply": "answer",
+}
+
+
 def _read_csv_replies(path: Path, quiz: Quiz) -> Replies:
-    rows, notes = read_csv(path, required=("student", "question_id", "answer"))
+    rows, notes = read_csv(path, required=("student", "question_id", "answer"), aliases=REPLY_COLUMN_NAMES)
     out = Replies(notes=notes)
     for r in rows:
         where = f"{path}:{r['_line']}"
         student = r["student"].strip()
+        if not student and not r["answer"].strip():
+            continue  # a blank row (a template's row nobody filled) is nothing to grade, not a problem
         qid = _resolve_qid(quiz, r["question_id"])
         if not student:
             out.problems.append(f"{where}: no student name — row skipped; fill the student column")
@@ -258,7 +274,7 @@ class ClassReport:
 
 
 OVERRIDE_COLUMNS = ("student", "question_id", "points", "score", "verdict", "override", "feedback", "grader",
-                    "check")
+                    "check", "number", "question", "answer")  # the last three: to decide an override from the row
 
 
 def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]], list[str]]:
@@ -386,8 +402,10 @@ def gradebook_rows(report: ClassReport) -> list[list[Any]]:
     rows: list[list[Any]] = []
     for g in report.ordered():
         gr = g.grade
+        q = report.quiz.question(g.reply.question_id)
         rows.append([g.reply.student, g.reply.question_id, gr.points, round(gr.score, 3), gr.verdict,
-                     gr.points if gr.grader == "override" else "", gr.feedback, gr.grader, gr.check])
+                     gr.points if gr.grader == "override" else "", gr.feedback, gr.grader, gr.check,
+                     _number(report.quiz, g.reply.question_id), q.prompt if q else "", g.reply.answer])
     return rows
 
 
@@ -440,49 +458,68 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
     """Per-question table first (what the class got right and missed), then one row per student
     over the questions they were given (``–`` for the others; ``*`` marks an instructor's override),
     then each student's feedback on the questions they were given."""
+    from ..export._common import quiz_lang
+    from ..i18n import course
+
+    with course(quiz_lang(report.quiz)):
+        return _report_markdown(report, quiz_path)
+
+
+def _report_markdown(report: ClassReport, quiz_path: str) -> str:
+    """:func:`report_markdown` in the interface language."""
+    from ..i18n import _, ngettext, type_word, verdict_word
+
     quiz = report.quiz
     nums = {q.id: i for i, q in enumerate(quiz.questions, 1)}
     table, totals = report.table(), report.totals()
     asked = [q for q in quiz.questions if any(q.id in row for row in table.values())]
     n_over = sum(g.grade.grader == "override" for g in report.graded)
-    lines = [f"# Grades — {quiz.title}", "", f"Quiz: `{quiz_path}` · {len(asked)} of {len(quiz.questions)} questions "
-             f"answered by {len(report.students)} students · 0–3 points per question"
-             + (f" · `*` = instructor's override ({n_over})" if n_over else ""), ""]
-    lines += ["## Questions", "", "| # | Type | Replies | Mean | Spread | Correct | Most missed |",
-              "|---|---|---|---|---|---|---|"]
+    lines = ["# " + _("Grades") + f" — {quiz.title}", "", _("Quiz:") + f" `{quiz_path}` · "
+             + ngettext("{n} of {total} question answered", "{n} of {total} questions answered", len(quiz.questions))
+             .format(n=len(asked), total=len(quiz.questions)) + " "
+             + ngettext("by {n} student", "by {n} students", len(report.students)).format(n=len(report.students))
+             + " · " + _("0–3 points per question")
+             + (" · `*` = " + _("instructor's override") + f" ({n_over})" if n_over else ""), ""]
+    lines += ["## " + _("Questions"), "", "| # | " + " | ".join((_("Type"), _("Replies"), _("Mean"), _("Spread"),
+              _("Correct"), _("Most missed"))) + " |", "|---|---|---|---|---|---|---|"]
     for st in report.question_stats():
         if not st["replies"]:
             continue
-        lines.append(f"| {st['number']} | {st['type']} | {st['replies']} | {st['mean']:.2f} | {st['stdev']:.2f} | "
+        lines.append(f"| {st['number']} | {type_word(st['type'])} | {st['replies']} | {st['mean']:.2f} | "
+                     f"{st['stdev']:.2f} | "
                      f"{st['correct']} | {_md(', '.join(st['missed_concepts'])) or '–'} |")
-    head = "| Student | " + " | ".join(f"Q{nums[q.id]}" for q in asked) + " | Points | % |"
-    lines += ["", "## Students", "", head, "|" + "---|" * (len(asked) + 3)]
+    head = f"| {_('Student')} | " + " | ".join(_("Q{n}").format(n=nums[q.id]) for q in asked) \
+        + f" | {_('Points')} | % |"
+    lines += ["", "## " + _("Students"), "", head, "|" + "---|" * (len(asked) + 3)]
     for s in report.students:
         cells = [(f"{table[s][q.id].points}" + ("*" if table[s][q.id].grader == "override" else ""))
                  if q.id in table[s] else "–" for q in asked]
         t = totals[s]
         lines.append(f"| {_md(s)} | " + " | ".join(cells) + f" | {t['points']}/{t['max']} | {t['percent']:.0f} |")
-    lines += ["", "Points and % count the questions each student was given.", ""]
+    lines += ["", _("Points and % count the questions each student was given."), ""]
     checks = report.to_check()
     if checks:
-        lines += ["## Replies to check", "", "kb did not count these in the points: each reply may say the opposite "
-                  "of the model answer. On replies kb had never seen, about 4 in 10 of them did. Override the points "
-                  "in grades.csv where it does.", ""]
-        lines += [f"- **{_md(g.reply.student)}**, Q{nums[g.reply.question_id]} ({g.grade.points}/{MAX_POINTS}): "
+        lines += ["## " + _("Replies to check"), "", _("kb did not count these in the points: each reply may say "
+                  "the opposite of the model answer. On replies kb had never seen, about 4 in 10 of them did. "
+                  "Override the points in grades.csv where it does."), ""]
+        lines += [f"- **{_md(g.reply.student)}**, {_('Q{n}').format(n=nums[g.reply.question_id])} "
+                  f"({g.grade.points}/{MAX_POINTS}): "
                   f"{_md(g.grade.check)}" for g in checks]
         lines.append("")
     lines += _llm_section(report, nums)
-    lines += ["## Feedback", ""]
+    lines += ["## " + _("Feedback"), ""]
     for s in report.students:
         lines += [f"### {_md(s)}", ""]
         for q in asked:
             g = table[s].get(q.id)
             if g is not None:
                 star = "*" if g.grader == "override" else ""
-                lines.append(f"- **Q{nums[q.id]}** {g.points}{star}/{MAX_POINTS} {g.verdict} — {_md(g.feedback)}")
+                lines.append(f"- **{_('Q{n}').format(n=nums[q.id])}** {g.points}{star}/{MAX_POINTS} "
+                             f"{verdict_word(g.verdict)} — {_md(g.feedback)}")
         lines.append("")
     if report.problems or report.notes:
-        lines += ["## Problems in the replies", ""] + [f"- {_md(p)}" for p in report.problems + report.notes] + [""]
+        lines += ["## " + _("Problems in the replies"), ""]
+        lines += [f"- {_md(p)}" for p in report.problems + report.notes] + [""]
     return "\n".join(lines)
 
 
@@ -502,7 +539,9 @@ def _llm_section(report: ClassReport, nums: dict[str, int]) -> list[str]:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    from ..export._common import md_text  # __len__ in a reply or feedback is not bold
+
+    return md_text(text).replace("|", "\\|").replace("\n", " ")
 
 
 REPORT_FILES = {"json": "grades.json", "markdown": "grades.md", "csv": "grades.csv", "xlsx": "grades.xlsx",

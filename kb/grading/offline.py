@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..quiz import Question
-from ..text import detect_language, sentences, words
+from ..text import detect_language, language_scores, sentences, words
 from .base import MAX_POINTS, Grade, Task, make_grade, needs_judgement
 from .objective import grade_objective
 from .polarity import opposite_claim
@@ -121,6 +122,8 @@ class Features:
     crosslingual: bool = False  # the reply is in another language than the model answer
     graded_like: float | None = None  # the teacher's grade of the replies most like this one (0–3), if any
     named: list[str] = field(default_factory=list)  # the concepts whose own words the reply uses
+    # across languages only meaning grades; the concepts found by their words are still in the reply
+    seen: list[str] = field(default_factory=list)
 
 
 class OfflineGrader:
@@ -136,6 +139,9 @@ class OfflineGrader:
         # per question id: replies the teacher graded, (reply, points); a reply like them is graded like them
         self.examples = dict(examples or {})
         self.name = "offline"
+        # per student: the language evidence of every reply graded so far (kb.text.language_scores), so
+        # that a reply with no language markers gets feedback in the language the student writes
+        self.said: dict[str, Counter[str]] = {}
 
     # one batch: every distinct text is embedded once
     def features(self, tasks: Sequence[Task]) -> list[Features]:
@@ -207,7 +213,8 @@ class OfflineGrader:
         cross = bool(reply_lang) and bool(ref_lang) and reply_lang != ref_lang
         if cross:  # word overlap means nothing across languages: grade on meaning; concepts by meaning only
             sem = [c for c in concepts if sims.get(c, 0.0) >= concept_match]
-            return Features(v, sem, [c for c in concepts if c not in sem], ["other_language"], crosslingual=True)
+            return Features(v, sem, [c for c in concepts if c not in sem], ["other_language"], crosslingual=True,
+                            seen=present)
         return Features(v, present, missing, named=named)
 
     def raw_points(self, f: Features) -> float:
@@ -234,13 +241,16 @@ class OfflineGrader:
         """Objective types by rule, empty and don't-know replies as 0, short answers by the model."""
         out: list[Grade | None] = [None] * len(tasks)
         free: list[int] = []
+        for t in tasks:
+            self.said.setdefault(t.student, Counter()).update(language_scores(t.reply))
         for i, t in enumerate(tasks):
             if needs_judgement(t):
                 free.append(i)
             elif t.question.type != "short":
                 out[i] = grade_objective(t.question, t.reply)
             else:
-                out[i] = make_grade(t.question, 0, compose_feedback(reply_language("", t.question), 0, (), (),
+                lang = reply_language("", t.question, self.said.get(t.student))
+                out[i] = make_grade(t.question, 0, compose_feedback(lang, 0, (), (),
                                                                     ["empty"], references(t.question)[0]),
                                     missing=t.question.concepts,
                                     flags=("empty" if not t.reply.strip() else "dont_know",))
@@ -290,12 +300,14 @@ class OfflineGrader:
             x = min(x, 1.49)
         if x < 0.5 and f.present and not _ZEROING & set(flags):
             x = 0.5  # a key concept right, and no guard says it is no answer: "one relevant correct idea" is 1
-        g = make_grade(q, x, "", score=x / MAX_POINTS, present=f.present, missing=f.missing, flags=flags,
+        present = f.present + [c for c in f.seen if c not in f.present]  # what the student reads
+        missing = [c for c in f.missing if c not in present]
+        g = make_grade(q, x, "", score=x / MAX_POINTS, present=present, missing=missing, flags=flags,
                        grader=self.name)
-        lang = reply_language(reply, q)
+        lang = reply_language(reply, q, self.said.get(task.student))
         detail = swap.terms if swap is not None and swap.clear else ("", "")
         check = FEEDBACK.get(q.lang, FEEDBACK["en"])["may_contradict"].format(opp.said, opp.instead) if opp else ""
-        return replace(g, feedback=compose_feedback(lang, g.points, f.present, f.missing, reasons, references(q)[0],
+        return replace(g, feedback=compose_feedback(lang, g.points, present, missing, reasons, references(q)[0],
                                                     detail), check=check)
 
 
@@ -336,9 +348,16 @@ def _has_stem_of(word: str, bag: set[str]) -> bool:
     return bool(stems) and all(_has_stem(x, bag) for x in stems)
 
 
-def reply_language(reply: str, q: Question) -> str:
-    """The language feedback is written in: the reply's when it can be told (≥ 4 words), else the question's."""
+def reply_language(reply: str, q: Question, said: Mapping[str, int] | None = None) -> str:
+    """The language feedback is written in: the reply's when it can be told (≥ 4 words), else the
+    language the student writes in (``said``: the evidence of all their replies), else the question's.
+    A student writing Portuguese to Spanish questions reads Portuguese on every reply, not only on
+    those with a Portuguese marker word."""
     fallback = q.lang if q.lang in FEEDBACK else detect_language(q.prompt + " " + q.answer, "en")
+    if said and max(said.values(), default=0) >= 2:
+        best = max(sorted(said), key=lambda k: said[k])
+        if sorted(said.values())[-2:] != [said[best], said[best]]:  # a tie tells nothing
+            fallback = best
     return detect_language(reply, fallback) if len(words(reply)) >= 4 else fallback
 
 
@@ -401,6 +420,23 @@ FEEDBACK: dict[str, dict[str, str]] = {
 }
 
 
+_EXPECTED_MAX_CHARS = 400  # the model answer shown in feedback; longer ones end at a sentence. Set by hand.
+
+
+def expected_text(reference: str) -> str:
+    """The model answer as feedback shows it: whole, on one line ("1. Lê. 2. Grava." stays whole,
+    never "1."); past _EXPECTED_MAX_CHARS, the sentences that fit, then "…"."""
+    text = " ".join(reference.split())
+    if len(text) <= _EXPECTED_MAX_CHARS:
+        return text
+    kept = ""
+    for s in sentences(text):
+        if len(kept) + len(s) + 1 > _EXPECTED_MAX_CHARS:
+            break
+        kept = f"{kept} {s}".strip()
+    return (kept or text[:_EXPECTED_MAX_CHARS - 1].rstrip()) + " …"
+
+
 def compose_feedback(lang: str, points: int, present: Sequence[str], missing: Sequence[str],
                      reasons: Sequence[str], reference: str, detail: Sequence[str] = ("", "")) -> str:
     """The verdict, the guards' reasons, what was right and missing, and why a grade is partial
@@ -421,6 +457,5 @@ def compose_feedback(lang: str, points: int, present: Sequence[str], missing: Se
         elif points == MAX_POINTS and not present:
             parts.append(m["same_meaning"])
     if points < MAX_POINTS:
-        gist = sentences(reference)[0] if sentences(reference) else reference
-        parts.append(m["expected"].format(gist if len(gist) <= 220 else gist[:219].rstrip() + "…"))
+        parts.append(m["expected"].format(expected_text(reference)))
     return " ".join(parts)

@@ -745,7 +745,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     questions = balance_positions([d.question for d in chosen])
     info = ws.store.info
     quiz = Quiz(
-        title=title or _title(request),
+        title=title or _title(request, [q.lang for q in questions]),
         questions=tuple(questions),
         created_at=now or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
         generator=getattr(writer, "generator", None)
@@ -758,12 +758,18 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     return GenerationReport(quiz, rejected, out.errors, len(out.drafts), len(passages), notes)
 
 
-def _title(request: GenerationRequest) -> str:
+def _title(request: GenerationRequest, langs: list[str]) -> str:
+    """"Quiz: <topic | sources | whole course>" in the questions' language (a title students read)."""
+    from ..i18n import in_language, main_language
+
+    lang = main_language(langs) or "en"
     if request.topic:
-        return f"Quiz: {request.topic}"
-    if request.sources:
-        return "Quiz: " + ", ".join(s.rsplit("/", 1)[-1] for s in request.sources)
-    return "Quiz: whole course"
+        what = request.topic
+    elif request.sources:
+        what = ", ".join(s.rsplit("/", 1)[-1] for s in request.sources)
+    else:
+        what = in_language(lang, "whole course")
+    return in_language(lang, "Quiz: {what}").format(what=what)
 
 
 def default_quiz_path(request: GenerationRequest, folder: Path) -> Path:
