@@ -4,9 +4,11 @@
     python eval/ratings_convert.py            # writes eval/ratings.csv from the quiz_review*.csv files
     python eval/ratings_convert.py --check    # proves that eval/ratings.csv holds every cell of every file
 
-The per-split files were removed after `--check` passed (commit "eval: ratings.csv replaces …"); to see
-them, or to rerun this script, check out the commit before it. `source_file` and `row` give each
-rating's file and row there, so the journal's and the tests' references to those files still resolve.
+The per-split files were removed once `--check` passed (the commit "eval: ratings.csv replaces the 50
+per-split rating files"); to see them or rerun this script, restore them from the commit before it:
+`git checkout b4580b2 -- 'eval/quiz_review*.csv'` (b4580b2: "eval: one long ratings file …").
+`source_file` and `row` give each rating's file and row there, so the journal's and the tests'
+references to those files still resolve.
 """
 
 from __future__ import annotations
@@ -81,7 +83,11 @@ def split_of(path: Path, row: dict) -> str:
 
 def convert() -> list[dict]:
     out = []
-    for path in sorted(EVAL.glob("quiz_review*.csv")):
+    files = sorted(EVAL.glob("quiz_review*.csv"))
+    if not files:
+        sys.exit("eval/quiz_review*.csv: none here (eval/ratings.csv holds them); to rerun, restore them with "
+                 "git checkout b4580b2 -- 'eval/quiz_review*.csv'")
+    for path in files:
         rows = list(csv.DictReader(path.open(encoding="utf-8")))
         header = list(rows[0])
         writer, single = TUNING.get(path.name, ("", None))
