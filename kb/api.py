@@ -183,14 +183,14 @@ class KB:
     # --- finding ----------------------------------------------------------------------------
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
         """Passages for ``query`` with a 0–1 relevance and citations; ``mode``: hybrid, dense or bm25."""
-        from .search import open_search
+        from .workspace import open_search
 
         return open_search(self.settings).retriever.search(query, k=k, mode=mode)
 
     def ask(self, question: str, k: int = 5, *, offline: bool = False) -> Answer:
         """An answer from the course citing its passages: extractive offline, synthesized with an LLM."""
         from .ask import ask as run_ask
-        from .search import open_search
+        from .workspace import open_search
 
         client = None
         if self.settings.llm_model and not offline:
