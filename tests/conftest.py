@@ -5,6 +5,7 @@ process (``run_kb_process``)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -276,18 +277,26 @@ def skip_without_shared(path: Path) -> None:
     """Skip the test when ``path`` (inside ../shared or KB_SHARED_DIR) is missing on a user's checkout;
     fail it in CI (the CI variable set, as every CI service sets it), where a missing ../shared would
     otherwise turn a fifth of the suite into quiet skips."""
-    if path.exists():
-        return
-    why = f"{path} is missing (../shared beside the checkout, or KB_SHARED_DIR)"
+    if not path.exists():
+        skip_or_fail_in_ci(f"{path} is missing (../shared beside the checkout, or KB_SHARED_DIR)")
+
+
+def skip_or_fail_in_ci(why: str) -> None:
+    """Skip the test on a user's checkout; fail it in CI (CI set, as .ci/run and CI services set it)."""
     if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
         pytest.fail(f"{why}: CI must run the tests that need it", pytrace=False)
     pytest.skip(why)
 
 
 def pytest_runtest_setup(item):
-    """``@pytest.mark.needs_shared(path)``: skip_without_shared(path) before the test runs."""
+    """``@pytest.mark.needs_shared(path)``: skip_without_shared(path) before the test runs;
+    ``@pytest.mark.needs_modules(*modules, hint=...)``: the same for modules of an optional extra."""
     for mark in item.iter_markers("needs_shared"):
         skip_without_shared(mark.args[0])
+    for mark in item.iter_markers("needs_modules"):
+        missing = [m for m in mark.args if importlib.util.find_spec(m) is None]
+        if missing:
+            skip_or_fail_in_ci(f"{', '.join(missing)} not installed ({mark.kwargs.get('hint', 'an optional extra')})")
 
 
 needs_corpora = pytest.mark.needs_shared(CORPORA)
