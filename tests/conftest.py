@@ -288,6 +288,7 @@ def skip_or_fail_in_ci(why: str) -> None:
     pytest.skip(why)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     """``@pytest.mark.needs_shared(path)``: skip_without_shared(path) before the test runs;
     ``@pytest.mark.needs_modules(*modules, hint=...)``: the same for modules of an optional extra."""
