@@ -89,8 +89,8 @@ def journal_numbers() -> list[tuple[str, str]]:
         out.append((f"writer group {name}", said))
     for split in D_AJ:
         part = [q for q in held if q[0]["split"] == split]
-        keep = [sum(q[i]["verdict"] == "KEEP" for q in part) for i in (0, 1)]
-        out.append((f"split {split}: written, KEEP per rater", f"{len(part)} / {keep[0]} / {keep[1]}"))
+        kept = [sum(q[i]["verdict"] == "KEEP" for q in part) for i in (0, 1)]
+        out.append((f"split {split}: written, KEEP per rater", f"{len(part)} / {kept[0]} / {kept[1]}"))
     return out
 
 
