@@ -10,7 +10,8 @@ rating files in eval/ alone:
    kind's KEEP rate on D–O (shrunk towards the mean by 3 pseudo-questions), applied to P–AA, with the
    AUC of that estimate against the raters' KEEP share per question (0.5 = no better than chance).
 
-Split F's ratings are in quiz_review_v7.csv (rated blind beside the review decks); A–C (writer v6) are
+The ratings are eval/ratings.csv's held-out rows (split F's were rated blind beside the review decks,
+source_file quiz_review_v7.csv); A–C (writer v6) are
 left out, as in the README's D–AA figures. Every rated question counts, also those of a blind packet
 that only the starting commit wrote (U: 255 questions over D–AA where the README counts the 253 of the
 writer being measured; AB–AD: 17 where it counts 13), so the shares differ from the README's by a
@@ -43,22 +44,16 @@ _REASONS = {"concepts": r"concept",
 
 
 def load() -> list[dict]:
-    """Every rated held-out question: split, type, prompt, ratings and reasons."""
-    rows = []
-    files = sorted(EVAL.glob("quiz_review_heldout_decks*.csv")) + [EVAL / "quiz_review_v7.csv"]
-    for path in files:
-        m = re.fullmatch(r"quiz_review_heldout_decks(?:_(\w+))?\.csv", path.name)
-        for r in csv.DictReader(path.open(encoding="utf-8")):
-            if m:
-                split = (m.group(1) or "a").upper()
-            elif any(d in r["source"] for d in ("ray_es", "tfdata_pt")):
-                split = "F"  # the held-out split rated blind beside the review decks
-            else:
-                continue
-            rows.append({"split": split, "type": r["type"], "prompt": r["prompt"],
-                         "ratings": [r[k] for k in r if k.startswith("rating")],
-                         "reasons": [r[k] for k in r if k.startswith("reason")]})
-    return rows
+    """Every rated held-out question: split, type, prompt, ratings and reasons (from eval/ratings.csv)."""
+    by: dict[tuple[str, str], dict] = {}
+    for r in csv.DictReader((EVAL / "ratings.csv").open(encoding="utf-8")):
+        if not r["split"]:
+            continue  # a review deck (tuned on)
+        q = by.setdefault((r["source_file"], r["row"]),
+                          {"split": r["split"], "type": r["type"], "prompt": r["prompt"], "ratings": [], "reasons": []})
+        q["ratings"].append(r["verdict"])
+        q["reasons"].append(r["reason"])
+    return list(by.values())
 
 
 def kind(r: dict) -> str:

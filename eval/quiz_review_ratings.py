@@ -1,7 +1,10 @@
 """A teacher's ratings of the offline writer's questions (issue 9), joined with the quizzes they
 were rated on. Regenerate the quizzes with the commands in eval/quiz_review.md, then
 
-    python eval/quiz_review_ratings.py /path/to/scratch/quizzes   # writes eval/quiz_review.csv, prints shares
+    python eval/quiz_review_ratings.py /path/to/scratch/quizzes [out.csv]   # prints shares, writes out.csv
+
+Its rows are in eval/ratings.csv (source_file quiz_review.csv, rater "author"); out.csv defaults to
+quiz_review.csv in the quizzes' folder.
 
 Ratings are by question text (prompt + answer): the same question in two quizzes (options in
 another order) carries one rating. A question the ratings do not know is reported as UNRATED.
@@ -131,7 +134,7 @@ RATINGS: dict[str, tuple[str, str]] = {
 }
 
 
-def main(folder: Path) -> None:
+def main(folder: Path, out: Path | None = None) -> None:
     rows, seen = [], {}
     for name in QUIZZES:
         for q in json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))["questions"]:
@@ -145,7 +148,7 @@ def main(folder: Path) -> None:
                    "answer": " | ".join(q["choices"]) + f" → {q['answer']}" if q["type"] == "mcq" else q["answer"]}
             seen[q["id"]] = row
             rows.append(row)
-    out = Path(__file__).with_name("quiz_review.csv")
+    out = out or folder / "quiz_review.csv"
     with out.open("w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
@@ -171,4 +174,4 @@ def main(folder: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None)

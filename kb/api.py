@@ -117,17 +117,32 @@ class StudyQueue:
     quizzes: list[tuple[str, Quiz]]
 
 
-def open(home: str | Path | None = None, *, store: str | None = None, settings: Settings | None = None) -> KB:  # noqa: A001
+def open(home: str | Path | None = None, *, store: str | None = None, settings: Settings | None = None,  # noqa: A001
+         root: str | Path | None = None) -> KB:
     """Open a knowledge base: ``home`` (default ``.kb`` or ``KB_HOME``), or a Chroma server by URL.
-    Nothing is loaded until a call needs it; a missing store is reported by the first call that reads it."""
-    return KB(settings or Settings.from_env(home=home, store_url=store))
+    Quizzes and reports go beside it (``course/.kb`` → ``course/quizzes``, ``course/reports``) unless
+    ``root`` names another folder. Nothing is loaded until a call needs it; a missing store is reported
+    by the first call that reads it."""
+    return KB(settings or Settings.from_env(home=home, store_url=store), root=root)
 
 
 class KB:
     """A course's knowledge base: ingest, search, ask, write quizzes, grade, study."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, root: str | Path | None = None) -> None:
         self.settings = settings
+        # the course folder: quizzes/ and reports/ are written here, not in the process's current folder
+        self.root = Path(root) if root is not None else settings.home.parent
+
+    @property
+    def quiz_dir(self) -> Path:
+        """Where quizzes are written and found by default: ``<root>/quizzes``."""
+        return self.root / "quizzes"
+
+    @property
+    def report_dir(self) -> Path:
+        """Where ``grade`` writes a quiz's reports by default: ``<root>/reports/<quiz name>``."""
+        return self.root / "reports"
 
     @cached_property
     def workspace(self) -> Workspace:
@@ -174,6 +189,14 @@ class KB:
             problems.append(f"rebuild {report.rebuild}; the knowledge base was left as it was")
         return Result(report, problems=problems, interrupted=report.interrupted, notes=notes)
 
+    def contents(self) -> dict[str, Any]:
+        """What the knowledge base holds: ``store`` (what built it: embedder, chunking) and ``sources``
+        (one row per ingested file, as :meth:`sources`)."""
+        from .store import open_store
+
+        store = open_store(self.settings)
+        return {"store": store.info, "sources": store.sources()}
+
     def sources(self) -> list[dict[str, Any]]:
         """One row per ingested file: name, kind, chunks, language, when ingested, complete or not."""
         from .store import open_store
@@ -183,7 +206,7 @@ class KB:
     # --- finding ----------------------------------------------------------------------------
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
         """Passages for ``query`` with a 0–1 relevance and citations; ``mode``: hybrid, dense or bm25."""
-        from .search import open_search
+        from .workspace import open_search
 
         return open_search(self.settings).retriever.search(query, k=k, mode=mode)
 
@@ -191,7 +214,7 @@ class KB:
         """An answer from the course citing its passages: extractive offline, synthesized with an LLM."""
         from .ask import ask as run_ask
         from .llm.factory import get_answerer
-        from .search import open_search
+        from .workspace import open_search
 
         return run_ask(open_search(self.settings), question, k=k, client=get_answerer(self.settings, offline=offline))
 
@@ -211,7 +234,7 @@ class KB:
         request = GenerationRequest(n=n, types=tuple(types), topic=topic, sources=tuple(sources),
                                     difficulty=difficulty, lang=lang)
         request.validate()
-        path = Path(out) if out else default_quiz_path(request, Path("quizzes"))
+        path = Path(out) if out else default_quiz_path(request, self.quiz_dir)
         from .sheets import check_output_file
 
         check_output_file(path, "--out", path.name if not path.is_dir() else "quiz.json")
@@ -289,7 +312,7 @@ class KB:
         from .sheets import check_dialect
 
         quiz_file, replies = Path(quiz_file), Path(replies)
-        out_dir = Path(out) if out else Path("reports") / quiz_file.stem
+        out_dir = Path(out) if out else self.report_dir / quiz_file.stem
         _check_report_folder(out_dir)
         check_dialect(csv_dialect)  # before any grading work
         check_scale(scale)
@@ -373,6 +396,23 @@ class KB:
             result.backend_failure = f"the LLM grader stopped: {grader.failure}"
         return result
 
+    def evaluate_retrieval(self, queries: str | Path, *, k: int = 10, mode: str = "hybrid") -> list[dict[str, Any]]:
+        """Score retrieval on a query set (see :func:`kb.evaluate.load_queries`): hit@1, hit@5 and MRR@k,
+        one result per mode (``mode="all"``: dense, BM25 and hybrid)."""
+        from .evaluate import evaluate_retrieval, load_queries
+        from .search import MODES
+
+        qs = load_queries(Path(queries))
+        retriever = self.workspace.retriever
+        return [evaluate_retrieval(retriever, qs, k=k, mode=m) for m in (MODES if mode == "all" else (mode,))]
+
+    def evaluate_quiz(self, quiz_file: str | Path) -> dict[str, Any]:
+        """Measure a quiz file as a teacher would (see :func:`kb.evaluate.evaluate_quiz`)."""
+        from .evaluate import evaluate_quiz
+        from .quiz import load_quiz
+
+        return evaluate_quiz(self.workspace, load_quiz(Path(quiz_file)))
+
     def evaluate_ask(self, ask_set: str | Path, *, split: str | None = None, k: int = 5,
                      offline: bool = False) -> dict[str, Any]:
         """Ask every question of an ask set (see :func:`kb.evaluate.load_ask_set`) and judge each answer:
@@ -396,7 +436,7 @@ class KB:
 
         explicit = bool(paths)
         out = []
-        for p in [Path(x) for x in paths] or sorted(Path("quizzes").glob("*.json")):
+        for p in [Path(x) for x in paths] or sorted(self.quiz_dir.glob("*.json")):
             try:
                 out.append((str(p), load_quiz(p).for_students(reviewed_only)))
             except KbError as e:
@@ -405,7 +445,7 @@ class KB:
                 warn(f"skipped {p}: {e.message} — {e.hint}")
         return out
 
-    def first_quiz(self, path: str | Path = "quizzes/course.json") -> Path:
+    def first_quiz(self, path: str | Path | None = None) -> Path:
         """Write an offline quiz of :data:`FIRST_QUIZ_QUESTIONS` questions from the whole course (for a
         first ``kb study``); KbError when the knowledge base yields none."""
         from .quiz import save_quiz
@@ -415,8 +455,9 @@ class KB:
         if not report.quiz.questions:
             raise KbError("the knowledge base yields no questions",
                           "ingest more material with kb ingest, then kb study")
-        save_quiz(report.quiz, Path(path))
-        return Path(path)
+        out = Path(path) if path is not None else self.quiz_dir / "course.json"
+        save_quiz(report.quiz, out)
+        return out
 
     def study_queue(self, quizzes: Sequence[str | Path] = (), *, new: int = 10, topic: str | None = None,
                     warn: Callable[[str], None] = _quiet, reviewed_only: bool = False) -> StudyQueue:

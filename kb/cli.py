@@ -143,7 +143,7 @@ def _course():
     """The library object every command calls (kb.api.KB) for the global options given."""
     from .api import KB
 
-    return KB(State.settings)
+    return KB(State.settings, root=".")  # the command line writes quizzes/ and reports/ where it runs
 
 
 def _finish(result) -> None:
@@ -222,12 +222,11 @@ def sources(json_out: bool = typer.Option(False, "--json", help="Print the list 
     Example: kb sources
     """
     from . import ui
-    from .store import open_store
 
-    store = open_store(State.settings)
-    rows = store.sources()
+    got = _course().contents()
+    rows = got["sources"]
     if json_out:
-        ui.print_json({"store": store.info, "sources": rows})
+        ui.print_json(got)
     elif not rows:
         ui.message("the knowledge base is empty: run kb ingest sources/")
     else:
@@ -268,14 +267,8 @@ def eval_retrieval(
     Example: kb eval retrieval eval/queries.jsonl --mode all
     """
     from . import ui
-    from .evaluate import evaluate_retrieval, load_queries
-    from .search import MODES
-    from .workspace import open_workspace
 
-    qs = load_queries(queries)
-    ws = open_workspace(State.settings)
-    modes = MODES if mode == "all" else (mode,)
-    results = [evaluate_retrieval(ws.retriever, qs, k=k, mode=m) for m in modes]
+    results = _course().evaluate_retrieval(queries, k=k, mode=mode)
     if json_out:
         ui.print_json(results[0] if len(results) == 1 else {"results": results})
     else:
@@ -494,11 +487,8 @@ def eval_quiz(
     Example: kb eval quiz quizzes/course.json
     """
     from . import ui
-    from .evaluate import evaluate_quiz
-    from .quiz import load_quiz
-    from .workspace import open_workspace
 
-    result = evaluate_quiz(open_workspace(State.settings), load_quiz(quiz_file))
+    result = _course().evaluate_quiz(quiz_file)
     if json_out:
         ui.print_json(result)
     else:

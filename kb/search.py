@@ -16,7 +16,7 @@ Search runs on a :class:`SearchIndex` (chunks, vectors and BM25 postings in memo
 from the store on first use and cached on disk, keyed by a fingerprint of the store's content
 (its chunk ids and last write), not by a counter: it is rebuilt exactly when the content
 changes, whatever happened in between (a crash mid-ingest included). A cold ``kb search``
-whose cached index is current never imports chromadb (:func:`open_search`).
+whose cached index is current never imports chromadb (:func:`kb.workspace.open_search`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import os
 import pickle
 import re
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
@@ -39,7 +38,6 @@ from .records import Chunk, Hit
 if TYPE_CHECKING:
     import numpy as np
 
-    from .config import Settings
     from .store import ChromaStore
 from .text import fold_word, search_tokens
 
@@ -415,28 +413,3 @@ class Retriever:
             found = [(index.chunks[j], s) for j, s in ranked]
             out.append([Hit(c, s, rank) for rank, (c, s) in enumerate(drop_duplicates(found, k), start=1)])
         return out
-
-
-@dataclass
-class SearchSession:
-    """What ``kb search`` and ``kb ask`` need: a retriever and the embedder behind it."""
-
-    retriever: Retriever
-    embedder: Embedder
-
-
-def open_search(settings: Settings) -> SearchSession:
-    """Open search for a workspace the fast way when possible: an on-disk store whose cached
-    index is current is searched from that index alone (no Chroma client, ~0.75 s saved);
-    otherwise the workspace is opened as usual, with its checks and error messages."""
-    from .embeddings import CachedEmbedder, get_embedder
-
-    if not settings.store_url:
-        index = cached_index(settings.home, settings.collection, settings.cache_dir)
-        if index is not None and index.embedder_id:
-            embedder = CachedEmbedder(get_embedder(index.embedder_id), settings.cache_dir / "embeddings.sqlite")
-            return SearchSession(Retriever(None, embedder, settings.cache_dir, index=index), embedder)
-    from .workspace import open_workspace
-
-    ws = open_workspace(settings)
-    return SearchSession(ws.retriever, ws.embedder)

@@ -225,7 +225,6 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
                   reviewed_only: bool = False) -> None:
     """`kb study`: generate a first quiz when there is none, build the queue (due, then new), run
     the session on the terminal and print the summary."""
-    from pathlib import Path
 
     from . import i18n, ui
     from .api import FIRST_QUIZ_QUESTIONS
@@ -234,7 +233,7 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
         """Show a warning (a quiz skipped, a grader fallback) in yellow on stderr."""
         ui.message(f"kb: {m}", "yellow")
 
-    if not quizzes and not list(Path("quizzes").glob("*.json")):
+    if not quizzes and not list(course.quiz_dir.glob("*.json")):
         ui.message(_("no quiz in quizzes/ yet: generating {n} questions from the knowledge base (offline)…")
                    .format(n=FIRST_QUIZ_QUESTIONS))
         ui.message(_("wrote {path}").format(path=course.first_quiz()))

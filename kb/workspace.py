@@ -1,4 +1,4 @@
-"""Open the pieces a command needs — store and embedder — from settings.
+"""Open the pieces a command needs — store, embedder, retriever — from settings.
 
 When no embedder is named, the one recorded in the store is used, so a knowledge base
 built with ``--embedder st:...`` is searched with the same model without repeating it.
@@ -12,6 +12,7 @@ from functools import cached_property
 from .config import Settings
 from .embeddings import CachedEmbedder, Embedder, get_embedder
 from .errors import MissingStoreError
+from .search import Retriever, cached_index
 from .store import ChromaStore, open_store
 
 
@@ -32,8 +33,6 @@ class Workspace:
     @cached_property
     def retriever(self):
         """The hybrid retriever over this store (its index cached under ``cache/``)."""
-        from .search import Retriever
-
         return Retriever(self.store, self.embedder, self.settings.cache_dir)
 
 
@@ -64,3 +63,24 @@ def open_workspace(settings: Settings, embedder: str | None = None, *, create: b
     name = name or settings.embedder
     store = open_store(settings, name, get_embedder(name).dim, create=True, rebuild=rebuild)
     return Workspace(settings, store, name)
+
+
+@dataclass
+class SearchSession:
+    """What ``kb search`` and ``kb ask`` need: a retriever and the embedder behind it."""
+
+    retriever: Retriever
+    embedder: Embedder
+
+
+def open_search(settings: Settings) -> SearchSession:
+    """Open search for a workspace the fast way when possible: an on-disk store whose cached
+    index is current is searched from that index alone (no Chroma client, ~0.75 s saved);
+    otherwise the workspace is opened as usual, with its checks and error messages."""
+    if not settings.store_url:
+        index = cached_index(settings.home, settings.collection, settings.cache_dir)
+        if index is not None and index.embedder_id:
+            embedder = CachedEmbedder(get_embedder(index.embedder_id), settings.cache_dir / "embeddings.sqlite")
+            return SearchSession(Retriever(None, embedder, settings.cache_dir, index=index), embedder)
+    ws = open_workspace(settings)
+    return SearchSession(ws.retriever, ws.embedder)

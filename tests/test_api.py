@@ -11,7 +11,7 @@ import kb
 from kb.api import Result
 from kb.errors import ExitCode, InputError, MissingStoreError
 
-from .conftest import SOURCES
+from .conftest import ROOT, SOURCES
 
 
 def test_result_exit_code_is_one_rule_for_every_partial_failure():
@@ -89,3 +89,35 @@ def test_a_store_from_an_older_chunker_is_rebuilt_by_the_next_ingest(tmp_path, m
     assert "older kb" in again.notes[0] and f"v{CHUNKING_VERSION - 1}" in again.notes[0]
     assert course.workspace.store.info["chunking"] == CHUNKING_VERSION
     assert course.search("fração da memória da GPU", k=1)
+
+
+def test_the_library_writes_quizzes_and_reports_beside_the_course_not_in_the_current_folder(
+        ingested_workspace, tmp_path_factory, monkeypatch):
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    monkeypatch.chdir(elsewhere)
+    course = kb.open(ingested_workspace / ".kb")
+    assert course.quiz_dir == ingested_workspace / "quizzes"
+
+    gen = course.generate_quiz(n=2, offline=True)
+    assert gen.ok and gen.value.path.parent == ingested_workspace / "quizzes"
+    q = gen.value.quiz.questions[0]
+    (elsewhere / "replies.csv").write_text(f"student,question_id,answer\nAna,{q.id},{q.answer}\n", encoding="utf-8")
+    graded = course.grade(gen.value.path, "replies.csv", offline=True)  # the caller's file, from its folder
+    assert {p.parent for p in graded.written} == {ingested_workspace / "reports" / gen.value.path.stem}
+    assert [name for name, _ in course.load_quizzes()] == [str(gen.value.path)]
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["replies.csv"]  # nothing written where the process runs
+
+    # where the caller says: another root
+    other = kb.open(ingested_workspace / ".kb", root=elsewhere)
+    assert other.generate_quiz(n=2, offline=True).value.path.parent == elsewhere / "quizzes"
+
+
+def test_sources_and_the_evaluations_go_through_the_library(ingested_workspace):
+    course = kb.open(ingested_workspace / ".kb")
+    got = course.contents()
+    assert got["store"]["embedder"] and got["sources"] == course.sources()
+    results = course.evaluate_retrieval(ROOT / "eval" / "queries.jsonl", mode="all")
+    assert [r["mode"] for r in results] == ["hybrid", "dense", "bm25"]
+    assert all(r["n"] == 36 and 0 < r["mrr@10"] <= 1 for r in results)
+    quiz = course.generate_quiz(n=2, offline=True).value
+    assert course.evaluate_quiz(quiz.path)["n"] == len(quiz.quiz.questions)

@@ -386,7 +386,7 @@ def test_eval_grader_on_a_small_file(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (SHARED / "benchmarks" / "pt_asag_2018").is_dir(), reason="../shared benchmarks absent")
+@pytest.mark.needs_shared(SHARED / "benchmarks" / "pt_asag_2018")
 def test_offline_grader_on_pt_asag_held_out_questions(tmp_path):
     """A regression guard on the held-out questions 43–50 (the README reports the numbers)."""
     import subprocess

@@ -1,6 +1,6 @@
 """Writer v4: each class of question the third independent rater did not keep (writer v3,
-/work/notes/rate3/ratings.csv), pinned on the real page that produced it: concepts that are
-filler, the same sentence asked twice, true/false copied verbatim as true, clozes whose stem
+eval/ratings.csv, source_file quiz_review_independent_v3.csv), pinned on the real page that produced
+it: concepts that are filler, the same sentence asked twice, true/false copied verbatim as true, clozes whose stem
 says the name (through translation).
 """
 

@@ -12,8 +12,8 @@ import numpy as np
 from kb.config import Settings
 from kb.ingest import ingest
 from kb.records import Chunk, Locator
-from kb.search import SearchIndex, content_key, drop_duplicates, lexical_tokens, open_search
-from kb.workspace import open_workspace
+from kb.search import SearchIndex, content_key, drop_duplicates, lexical_tokens
+from kb.workspace import open_search, open_workspace
 
 from .conftest import ROOT
 
