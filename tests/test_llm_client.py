@@ -139,6 +139,14 @@ def test_a_dribbling_reply_is_cut_at_the_whole_reply_deadline(tmp_path):
     assert took < 30, took  # bounded by the deadline, not by the server's pace (~120 s)
 
 
+def test_a_dribbling_error_reply_is_cut_at_the_whole_reply_deadline_too(tmp_path):
+    # a 500 whose body (read by the openai client itself) comes a byte every 50 ms: ~2.6 s, deadline 1 s
+    with OpenAIStub(lambda b: Behaviour(status=500, dribble=0.05)) as stub:
+        with pytest.raises(BackendError) as e:
+            _client(tmp_path, stub.url, timeout=1.0, retries=0).chat_json("s", "u")
+    assert "failed 1 time: timed out after 1 s (the whole reply)" in e.value.message, e.value.message
+
+
 def test_a_truncated_reply_is_retried_unless_accepted(tmp_path):
     cut = '{"questions": [{"type": "short", "prompt": "a"}, {"type": "cloze", "prompt": "b'
     with OpenAIStub(lambda b: Behaviour(cut, finish="length")) as stub:

@@ -5,6 +5,7 @@ that does not speak the OpenAI API."""
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import replace
 from typing import Any
@@ -15,36 +16,47 @@ from .client import EndpointError, LLMClient
 
 
 def list_models(settings: Settings) -> list[str] | None:
-    """The model ids ``GET /models`` lists, or None when the server does not list them (some
-    local servers); BackendError when the endpoint cannot be reached or is not OpenAI-compatible."""
+    """The model ids the openai client's ``models.list()`` (``GET /models``) gets, or None when the
+    server does not list them (some local servers); BackendError when the endpoint cannot be
+    reached or is not OpenAI-compatible."""
     import httpx
+    import openai
 
     base = (settings.llm_base_url or "https://api.openai.com/v1").rstrip("/")
+    hint = "start the server, or fix OPENAI_BASE_URL (e.g. http://127.0.0.1:8080/v1)"
+    http = httpx.Client()
+    http_client: Any = http  # openai 1.x types it as httpx's, later ones as httpx2's and take httpx's at run time
     try:
-        r = httpx.get(f"{base}/models", headers={"Authorization": f"Bearer {settings.llm_api_key or 'not-needed'}"},
-                      timeout=min(settings.llm_timeout or 30.0, 30.0))
-    except httpx.HTTPError as e:
-        raise EndpointError(f"the LLM at {base} cannot be reached ({type(e).__name__}: {e})",
-                            "start the server, or fix OPENAI_BASE_URL (e.g. http://127.0.0.1:8080/v1)") from e
-    if r.status_code in (401, 403):
-        raise EndpointError(f"the LLM endpoint {base} refused the API key (HTTP {r.status_code})",
-                            "set OPENAI_API_KEY to a valid key")
-    if r.status_code == 404:
-        return None  # not every server lists its models; the request below tells
-    if r.status_code != 200:
-        raise BackendError(f"the LLM at {base} answered GET /models with HTTP {r.status_code}",
-                           "check the server's log, or OPENAI_BASE_URL (it usually ends in /v1)")
+        try:
+            client = openai.OpenAI(base_url=base, api_key=settings.llm_api_key or "not-needed", max_retries=0,
+                                   timeout=min(settings.llm_timeout or 30.0, 30.0), http_client=http_client)
+        except Exception as e:  # noqa: BLE001 (a base URL that does not parse)
+            raise EndpointError(f"the LLM at {base} cannot be reached ({type(e).__name__}: {e})", hint) from e
+        # the raw reply first: a web page where the API should be is said as such, not as a parse error
+        raw = client.models.with_raw_response.list()
+    except openai.APIStatusError as e:
+        if e.status_code in (401, 403):
+            raise EndpointError(f"the LLM endpoint {base} refused the API key (HTTP {e.status_code})",
+                                "set OPENAI_API_KEY to a valid key") from None
+        if e.status_code == 404:
+            return None  # not every server lists its models; the request below tells
+        raise BackendError(f"the LLM at {base} answered GET /models with HTTP {e.status_code}",
+                           "check the server's log, or OPENAI_BASE_URL (it usually ends in /v1)") from None
+    except openai.APIConnectionError as e:  # httpx's error (refused, timed out, bad scheme) is its cause
+        cause = e.__cause__ or e
+        raise EndpointError(f"the LLM at {base} cannot be reached ({type(cause).__name__}: {cause})", hint) from e
+    finally:
+        http.close()
     try:
-        data = r.json()
-    except ValueError:
-        head = r.text.strip()[:60]
+        data = json.loads(raw.http_response.content)
+    except (ValueError, RecursionError):
+        head = raw.http_response.text.strip()[:60]
         raise EndpointError(f"{base} is not an OpenAI-compatible endpoint: GET /models answered {head!r}…",
                             "OPENAI_BASE_URL must name the API, usually ending in /v1 "
                             "(http://127.0.0.1:11434/v1 for Ollama, http://127.0.0.1:8080/v1 for llama.cpp)") from None
-    items = data.get("data") if isinstance(data, dict) else None
-    if not isinstance(items, list):
+    if not isinstance(data, dict) or not isinstance(data.get("data"), list):
         return None
-    return [str(m.get("id")) for m in items if isinstance(m, dict) and m.get("id")]
+    return [str(m.id) for m in raw.parse().data if getattr(m, "id", None)]
 
 
 def check_endpoint(settings: Settings) -> dict[str, Any]:

@@ -1,15 +1,20 @@
 """The transport to any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, Ollama,
-llama.cpp), spoken with httpx directly so that kb controls what the openai client does not:
+llama.cpp), spoken through the ``openai`` client (one ``openai.OpenAI`` per :class:`LLMClient`,
+its own retries off, on an ``httpx.Client`` sized to the workers), with what kb adds around it:
 
 - a **whole-reply deadline**: ``KB_LLM_TIMEOUT`` bounds one attempt from the request to the last
-  byte of its reply (read in pieces), so a server that sends its headers and then dribbles
-  bytes cannot hold a command for ever;
+  byte of its reply. The client's timeout bounds each read only, so kb reads the reply through
+  ``with_streaming_response`` piece by piece and checks the deadline (and Ctrl-C) between pieces;
+  a server that sends its headers and then dribbles bytes cannot hold a command for ever. An error
+  reply's body, which the openai client reads itself, is bounded by a response hook on its
+  ``http_client`` (:func:`_bounded`);
 - **structured output**: a JSON Schema made from a pydantic model (``response_format``
   ``json_schema``), falling back to JSON mode (``json_object``) and then to prose parsed for
   its JSON object, once per client, when the endpoint rejects the mode; :attr:`LLMClient.mode`
   says which one works;
 - **retries** of what asking again can fix (timeouts, 429, 5xx, a body that is not a chat
-  completion, invalid JSON); a 429's ``Retry-After`` pauses every worker of the client;
+  completion, invalid JSON) — kb's own, so that a 429's ``Retry-After`` pauses every worker of
+  the client and the reply's body is judged by kb (an HTML page with status 200 is retried);
 - a **response cache** (:mod:`kb.llm.cache`) and **usage** (requests, cached replies, tokens,
   seconds) per client.
 
@@ -20,16 +25,20 @@ key or model), after which callers stop asking.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..config import Settings
 from ..errors import BackendError
+
+if TYPE_CHECKING:
+    from openai import OpenAI
 
 MODES = ("json_schema", "json_object", "prose")
 
@@ -115,10 +124,25 @@ class LLMClient:
         from .cache import ResponseCache
 
         self.cache = ResponseCache(settings.cache_dir / "llm", read=use_cache)
-        headers = {"Authorization": f"Bearer {settings.llm_api_key or 'not-needed'}"}
-        self._http = httpx.Client(headers=headers, timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0)),
-                                  limits=httpx.Limits(max_connections=self.concurrency + 2))
+        self._local = threading.local()  # this worker's deadline, for the error bodies openai reads itself
+        # one connection per worker, and two to spare (a retry while a closed one lingers)
+        self._http = httpx.Client(limits=httpx.Limits(max_connections=self.concurrency + 2),
+                                  event_hooks={"response": [self._bound]})
         self._httpx = httpx
+        self._openai: OpenAI | None = None
+        self._bad_url: Exception | None = None
+        import openai
+
+        # Any: openai 1.x types these as httpx's, later ones as httpx2's and take httpx's at run time
+        timeout: Any = httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0))  # per read, not per reply
+        http_client: Any = self._http
+        try:
+            self._openai = openai.OpenAI(
+                base_url=self.base_url, api_key=settings.llm_api_key or "not-needed",
+                max_retries=0,  # kb retries itself: its 429 pause is shared by every worker, its judge reads the body
+                timeout=timeout, http_client=http_client)
+        except Exception as e:  # noqa: BLE001 (an unparsable base URL: said at the first request, as before)
+            self._bad_url = e
 
     # ------------------------------------------------------------------ errors
     def _fail(self, what: str, hint: str = "") -> BackendError:
@@ -180,7 +204,7 @@ class LLMClient:
         """Stop: workers give up at their next read; open connections are closed."""
         self.cancel.set()
         try:
-            self._http.close()
+            self._http.close()  # the openai client's own connections
         except Exception:  # noqa: BLE001 (closing while a worker reads: nothing to report)
             pass
 
@@ -246,32 +270,53 @@ class LLMClient:
             self._count_tokens(judged[2])  # every reply the server wrote, used or not
         return judged
 
+    def _bound(self, response: Any) -> None:
+        """The ``http_client``'s response hook: an error reply's body, which the openai client reads
+        itself before it raises APIStatusError, ends at this worker's deadline too (kb reads the
+        body of every other reply itself, in :meth:`_post`)."""
+        deadline = getattr(self._local, "deadline", None)
+        if deadline is not None and response.is_error:
+            response.stream = _bounded()(response.stream, deadline, self.cancel)
+
     def _post(self, body: dict[str, Any], deadline: float) -> _Attempt | str:
+        import openai
+
         httpx = self._httpx
+        if self._openai is None:
+            raise EndpointError(f"the LLM at {self.base_url} cannot be reached ({self._bad_url})",
+                                "fix OPENAI_BASE_URL (it usually ends in /v1), or add --offline")
+        self._local.deadline = deadline
         try:
-            with self._http.stream("POST", f"{self.base_url}/chat/completions", json=body) as r:
+            with self._openai.chat.completions.with_streaming_response.create(**body) as r:
                 out = bytearray()
-                for piece in r.iter_raw():  # each piece as it arrives (a size would wait to fill it)
+                for piece in r.iter_bytes():  # each piece as it arrives (a size would wait to fill it)
                     out += piece
                     if self.cancel.is_set():
                         raise Cancelled()
                     if time.monotonic() > deadline:
                         return f"timed out after {self.timeout:g} s (the whole reply)"
                 return _Attempt(r.status_code, bytes(out), {k.lower(): v for k, v in r.headers.items()})
-        except httpx.TimeoutException:
+        except openai.APIStatusError as e:  # 4xx/5xx: its body already read, within the deadline (_bound)
+            return _Attempt(e.status_code, e.response.content, {k.lower(): v for k, v in e.response.headers.items()})
+        except _Late:
+            return f"timed out after {self.timeout:g} s (the whole reply)"
+        except (openai.APITimeoutError, httpx.TimeoutException):  # before the headers / between two pieces
             if self.cancel.is_set():
                 raise Cancelled() from None
             return f"timed out after {self.timeout:g} s"
-        except (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.InvalidURL) as e:
+        # APIConnectionError: before the reply, httpx's error as its cause; TransportError: dropped while
+        # reading; RuntimeError: the client was closed (Ctrl-C)
+        except (openai.APIConnectionError, httpx.TransportError, RuntimeError) as e:
             if self.cancel.is_set():
                 raise Cancelled() from None
-            raise EndpointError(f"the LLM at {self.base_url} cannot be reached ({e})",
-                                "start the server or fix OPENAI_BASE_URL (it usually ends in /v1), "
-                                "or add --offline") from e
-        except (httpx.TransportError, RuntimeError) as e:  # a dropped connection; RuntimeError: client closed
-            if self.cancel.is_set():
-                raise Cancelled() from None
-            return f"connection failed ({type(e).__name__}: {e})"
+            cause = (e.__cause__ or e) if isinstance(e, openai.APIConnectionError) else e
+            if isinstance(cause, (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.InvalidURL)):
+                raise EndpointError(f"the LLM at {self.base_url} cannot be reached ({cause})",
+                                    "start the server or fix OPENAI_BASE_URL (it usually ends in /v1), "
+                                    "or add --offline") from e
+            return f"connection failed ({type(cause).__name__}: {cause})"
+        finally:
+            self._local.deadline = None
 
     def _judge(self, got: _Attempt, body: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]] | str | None:
         status = got.status
@@ -336,6 +381,35 @@ class LLMClient:
                 v = usage.get(k)
                 if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
                     setattr(self.usage, k, getattr(self.usage, k) + v)
+
+
+class _Late(Exception):
+    """The whole-reply deadline passed while the openai client read a body itself."""
+
+
+@functools.cache
+def _bounded() -> Any:
+    """The class of a response body that ends at ``deadline`` (raises :class:`_Late`) or at Ctrl-C
+    (raises :class:`Cancelled`), checked between the pieces the server sends; an httpx stream, made
+    at the first use so that importing this module imports no httpx."""
+    import httpx
+
+    class Bounded(httpx.SyncByteStream):
+        def __init__(self, stream: Any, deadline: float, cancel: threading.Event) -> None:
+            self.stream, self.deadline, self.cancel = stream, deadline, cancel
+
+        def __iter__(self) -> Iterator[bytes]:
+            for piece in self.stream:
+                if self.cancel.is_set():
+                    raise Cancelled()
+                if time.monotonic() > self.deadline:
+                    raise _Late()
+                yield piece
+
+        def close(self) -> None:
+            self.stream.close()
+
+    return Bounded
 
 
 def _retry_after(value: str | None) -> float:
