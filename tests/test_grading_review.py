@@ -166,8 +166,9 @@ def test_killed_grade_leaves_no_temp_files(quiz_file, tmp_path):
     (out / ".grades.csv.x1y2z3").write_bytes(b"half a gradebook")  # write_atomic's, from an older kb
     (out / "..grades-manifest.json.q9w8e7").write_bytes(b"{")
     assert run_kb(["grade", str(quiz_file), str(replies), "--out", str(out)], cwd=tmp_path).returncode == 0
-    assert sorted(p.name for p in out.iterdir()) == [".grades-manifest.json", "grades-review.csv", "grades.csv",
-                                                     "grades.json", "grades.md", "grades.xlsx"]
+    assert sorted(p.name for p in out.iterdir()) == [".grades-manifest.json", "class.csv", "class.xlsx",
+                                                     "grades-review.csv", "grades.csv", "grades.json", "grades.md",
+                                                     "grades.xlsx", "moodle_grades.csv", "students"]
     (out / "grades.md").unlink()
     (out / "grades.md").mkdir()
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out)], cwd=tmp_path)
