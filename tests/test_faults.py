@@ -2,7 +2,7 @@
 
 Every case asserts the exit code, that the message names the file (or option) and the fix,
 and, where a store or a grade is at stake, that nothing stored was lost: chunk ids are
-compared with a clean ingest of the same tiny course. The README's "Fault cases" table lists
+compared with a clean ingest of the same tiny course. The "Faults kb survives" table (docs/measurements/faults.md) lists
 each case with the test that holds it.
 
 In-process (typer's CliRunner) wherever the process itself does not matter; real child
