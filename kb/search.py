@@ -76,7 +76,7 @@ def lexical_tokens(text: str) -> list[str]:
 def content_key(store: ChromaStore) -> str:
     """A fingerprint of what the store holds, with the chunking and tokenizer versions: equal
     keys mean equal indexed content. For a store on disk it is read straight from Chroma's
-    SQLite file (chunk ids and the last write's sequence number, so a changed heading with
+    SQLite file (its row count and the last write's sequence number, so a changed heading with
     unchanged text counts too), which needs no chromadb import; otherwise it hashes the ids
     the store lists."""
     local = _sqlite_fingerprint(Path(store.location), store.info["collection"]) if store.location else None
@@ -100,9 +100,11 @@ def _sqlite_fingerprint(chroma_dir: Path, collection: str) -> str | None:
     try:
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=_FINGERPRINT_TIMEOUT_S)
         try:
+            # how many rows and the last write's sequence number (every add or update takes a new,
+            # higher one; a delete lowers the count): reading every id cost 0.3 s at 100,000 passages
             rows = con.execute(
-                "SELECT e.embedding_id, e.seq_id FROM embeddings e JOIN segments s ON e.segment_id = s.id "
-                "JOIN collections c ON s.collection = c.id WHERE c.name = ?", (collection,)).fetchall()
+                "SELECT c.id, COUNT(*), MAX(e.seq_id) FROM embeddings e JOIN segments s ON e.segment_id = s.id "
+                "JOIN collections c ON s.collection = c.id WHERE c.name = ? GROUP BY c.id", (collection,)).fetchall()
             meta = con.execute(
                 "SELECT m.key, m.str_value, m.int_value FROM collection_metadata m JOIN collections c "
                 "ON m.collection_id = c.id WHERE c.name = ? AND m.key IN ('kb_embedder', 'kb_chunking')",
@@ -115,10 +117,7 @@ def _sqlite_fingerprint(chroma_dir: Path, collection: str) -> str | None:
         return None
     h = hashlib.sha256(f"chunking={CHUNKING_VERSION};tokens={_TOKENS_VERSION};sqlite;".encode())
     h.update(repr(sorted(meta, key=lambda r: r[0])).encode())
-    for id_, _ in sorted(rows):
-        h.update(id_.encode())
-        h.update(b"\n")
-    h.update(str(max(int(seq) if str(seq).isdigit() else 0 for _, seq in rows)).encode())
+    h.update(repr(rows).encode())
     return h.hexdigest()[:16]
 
 
