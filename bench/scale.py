@@ -240,6 +240,7 @@ def main() -> int:
     ap.add_argument("-n", type=int, default=10_000, help="passages (default 10,000)")
     ap.add_argument("--embedder", default="use-m3")
     ap.add_argument("--no-server", action="store_true", help="skip the Chroma server")
+    ap.add_argument("--no-disk", action="store_true", help="skip the on-disk store")
     ap.add_argument("--cold-runs", type=int, default=7, help="fresh `kb search` processes per store")
     ap.add_argument("--keep", type=Path, help="build the stores in this folder and keep them (to profile)")
     ap.add_argument("--json", action="store_true")
@@ -254,9 +255,9 @@ def main() -> int:
     tmp = args.keep or Path(tempfile.mkdtemp(prefix="kb-scale-"))
     server = None
     try:
-        home = tmp / "disk" / ".kb"
-        rows.append(bench_store("disk", Settings(home=home, embedder=args.embedder), passages, vecs, qs,
-                                args.cold_runs))
+        if not args.no_disk:
+            rows.append(bench_store("disk", Settings(home=tmp / "disk" / ".kb", embedder=args.embedder), passages,
+                                    vecs, qs, args.cold_runs))
         if not args.no_server:
             server, url = start_server(tmp / "server-data")
             home = tmp / "server" / ".kb"
