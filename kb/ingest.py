@@ -439,7 +439,7 @@ def read_and_chunk(path: Path, key: str, max_mb: float,
 @contextmanager
 def _reading(todo: list, max_mb: float, reader: Callable[[Path, float], Document]) -> Iterator[Iterator]:
     """Yield read results in order; with 2+ files to read, a PDF among them and 2+ cores,
-    read ahead in a worker process while the caller embeds; 2+ text files, in a thread."""
+    read ahead in a worker process while the caller embeds."""
     use_pool = (
         reader is read_document
         and len(todo) >= 2
@@ -447,18 +447,7 @@ def _reading(todo: list, max_mb: float, reader: Callable[[Path, float], Document
         and any(p.suffix.lower() == ".pdf" for p, _, _ in todo)
     )
     if not use_pool:
-        if len(todo) < 2 or reader is not read_document:
-            yield (read_and_chunk(p, k, max_mb, reader) for p, k, _ in todo)
-            return
-        # text files: a reader thread keeps one file ahead while the caller embeds (the encoder's
-        # matrix products release the GIL); reading is ~a quarter of embedding's time here
-        with ThreadPoolExecutor(1, thread_name_prefix="kb-read") as ahead:
-            pending: list[Future] = []
-            try:
-                yield _read_ahead(ahead, pending, todo, max_mb, reader)
-            finally:
-                for f in pending:
-                    f.cancel()
+        yield (read_and_chunk(p, k, max_mb, reader) for p, k, _ in todo)
         return
     # spawn, not fork: the parent holds Chroma's native threads
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,
@@ -471,19 +460,6 @@ def _reading(todo: list, max_mb: float, reader: Callable[[Path, float], Document
                 f.cancel()
 
 
-def _read_ahead(pool: ThreadPoolExecutor, pending: list[Future], todo: list, max_mb: float,
-                reader: Callable[[Path, float], Document]) -> Iterator:
-    """Read results in order, the next file submitted before the current one is handed over."""
-    for p, k, _ in todo[:_READ_AHEAD]:
-        pending.append(pool.submit(read_and_chunk, p, k, max_mb, reader))
-    for i in range(len(todo)):
-        if i + _READ_AHEAD < len(todo):
-            p, k, _ = todo[i + _READ_AHEAD]
-            pending.append(pool.submit(read_and_chunk, p, k, max_mb, reader))
-        yield pending[i].result()
-
-
-_READ_AHEAD = 2  # files read ahead of the embedder by the reader thread; set by hand, not measured
 _PARENT_POLL_S = 0.5  # how often a reader worker checks for its parent; set by hand, not measured
 
 
