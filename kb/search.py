@@ -83,7 +83,7 @@ def lexical_tokens(text: str) -> list[str]:
 def content_key(store: ChromaStore) -> str:
     """A fingerprint of what the store holds, with the chunking and tokenizer versions: equal
     keys mean equal indexed content. For a store on disk it is read straight from Chroma's
-    SQLite file (chunk ids and the last write's sequence number, so a changed heading with
+    SQLite file (its row count and the last write's sequence number, so a changed heading with
     unchanged text counts too), which needs no chromadb import; otherwise it hashes the ids
     the store lists."""
     local = _sqlite_fingerprint(Path(store.location), store.info["collection"]) if store.location else None
@@ -107,9 +107,11 @@ def _sqlite_fingerprint(chroma_dir: Path, collection: str) -> str | None:
     try:
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=_FINGERPRINT_TIMEOUT_S)
         try:
+            # how many rows and the last write's sequence number (every add or update takes a new,
+            # higher one; a delete lowers the count): reading every id cost 0.3 s at 100,000 passages
             rows = con.execute(
-                "SELECT e.embedding_id, e.seq_id FROM embeddings e JOIN segments s ON e.segment_id = s.id "
-                "JOIN collections c ON s.collection = c.id WHERE c.name = ?", (collection,)).fetchall()
+                "SELECT c.id, COUNT(*), MAX(e.seq_id) FROM embeddings e JOIN segments s ON e.segment_id = s.id "
+                "JOIN collections c ON s.collection = c.id WHERE c.name = ? GROUP BY c.id", (collection,)).fetchall()
             meta = con.execute(
                 "SELECT m.key, m.str_value, m.int_value FROM collection_metadata m JOIN collections c "
                 "ON m.collection_id = c.id WHERE c.name = ? AND m.key IN ('kb_embedder', 'kb_chunking')",
@@ -122,10 +124,7 @@ def _sqlite_fingerprint(chroma_dir: Path, collection: str) -> str | None:
         return None
     h = hashlib.sha256(f"chunking={CHUNKING_VERSION};tokens={_TOKENS_VERSION};sqlite;".encode())
     h.update(repr(sorted(meta, key=lambda r: r[0])).encode())
-    for id_, _ in sorted(rows):
-        h.update(id_.encode())
-        h.update(b"\n")
-    h.update(str(max(int(seq) if str(seq).isdigit() else 0 for _, seq in rows)).encode())
+    h.update(repr(rows).encode())
     return h.hexdigest()[:16]
 
 
@@ -150,26 +149,25 @@ class LexicalIndex:
 
         self.ids = ids
         vocab: dict[str, int] = {}
-        rows: list[tuple[int, int, int]] = []  # (term, doc, tf)
-        lengths = np.zeros(len(ids), dtype=np.float32)
-        for d, tokens in enumerate(token_lists):
-            lengths[d] = len(tokens)
-            counts: dict[int, int] = {}
-            for t in tokens:
-                j = vocab.setdefault(t, len(vocab))
-                counts[j] = counts.get(j, 0) + 1
-            rows.extend((t, d, c) for t, c in counts.items())
-        rows.sort()
-        terms = np.array([r[0] for r in rows], dtype=np.int64)
+        lengths = np.array([len(tokens) for tokens in token_lists], dtype=np.int64)
+        flat = np.fromiter((vocab.setdefault(t, len(vocab)) for tokens in token_lists for t in tokens),
+                           dtype=np.int64, count=int(lengths.sum()))
+        # (term, doc) pairs counted in numpy, sorted by term then doc: a list of tuples for 100,000
+        # passages took gigabytes and minutes (bench/scale.py)
+        n_docs = max(1, len(ids))
+        pairs, counts = np.unique(flat * n_docs + np.repeat(np.arange(len(ids), dtype=np.int64), lengths),
+                                  return_counts=True)
+        terms = pairs // n_docs
         self.vocab = vocab
-        self.docs = np.array([r[1] for r in rows], dtype=np.int32)
-        tf = np.array([r[2] for r in rows], dtype=np.float32)
+        self.docs = (pairs % n_docs).astype(np.int32)
+        tf = counts.astype(np.float32)
         self.indptr = np.searchsorted(terms, np.arange(len(vocab) + 1)).astype(np.int64)
         df = np.diff(self.indptr).astype(np.float32)
         n = max(1, len(ids))
         self.idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        lengths = lengths.astype(np.float32)
         avgdl = float(lengths.mean()) if len(ids) else 1.0
-        norm = self.K1 * (1 - self.B + self.B * lengths[self.docs] / max(avgdl, 1e-9)) if len(rows) else tf
+        norm = self.K1 * (1 - self.B + self.B * lengths[self.docs] / max(avgdl, 1e-9)) if len(tf) else tf
         self.weights = (tf * (self.K1 + 1) / (tf + norm)).astype(np.float32)  # idf applied per query
 
     def scores(self, query: str) -> np.ndarray:
@@ -208,6 +206,64 @@ _READ_ATTEMPTS = 5
 _READ_BACKOFF_S = 0.2
 
 
+class _Strings:
+    """A column of optional strings kept as one string and offsets: a pickle of 100,000 passages
+    then loads as a few buffers instead of 100,000 objects (see :class:`ChunkTable`)."""
+
+    def __init__(self, values: Sequence[str | None]) -> None:
+        import numpy as np
+
+        self.blob = "".join(v or "" for v in values)
+        self.ends = np.cumsum([len(v or "") for v in values], dtype=np.int64)
+        self.none = np.array([v is None for v in values], dtype=bool)
+
+    def __getitem__(self, i: int) -> str | None:
+        if self.none[i]:
+            return None
+        return self.blob[int(self.ends[i - 1]) if i else 0 : int(self.ends[i])]
+
+
+class ChunkTable(Sequence[Chunk]):
+    """The index's passages by position, stored column by column; a :class:`Chunk` is made
+    when asked for (a search reads k of them). Loading 100,000 passages as objects took most
+    of a cold ``kb search`` (bench/scale.py)."""
+
+    _TEXT = ("id", "source", "kind", "text", "lang", "source_hash")
+    _LOCATOR = ("heading", "start", "end", "segment")
+
+    def __init__(self, chunks: Sequence[Chunk]) -> None:
+        import numpy as np
+
+        self.n = len(chunks)
+        self.cols = {f: _Strings([getattr(c, f) for c in chunks]) for f in self._TEXT}
+        self.cols.update({f: _Strings([getattr(c.locator, f) for c in chunks]) for f in self._LOCATOR})
+        self.cols["emphasis"] = _Strings(["\n".join(c.emphasis) for c in chunks])
+        self.page = np.array([-1 if c.locator.page is None else c.locator.page for c in chunks], dtype=np.int64)
+        self.ints = np.array([(c.ordinal, c.n_in_source, c.is_code) for c in chunks], dtype=np.int64).reshape(-1, 3)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.n))]
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        from .records import Locator
+
+        col = {f: c[i] for f, c in self.cols.items()}
+        page = int(self.page[i])
+        ordinal, n_in_source, is_code = (int(x) for x in self.ints[i])
+        return Chunk(source=col["source"] or "", kind=col["kind"] or "", text=col["text"] or "",
+                     locator=Locator(page=None if page < 0 else page, heading=col["heading"], start=col["start"],
+                                     end=col["end"], segment=col["segment"]),
+                     lang=col["lang"] or "", ordinal=ordinal, source_hash=col["source_hash"] or "",
+                     n_in_source=n_in_source, is_code=bool(is_code), id=col["id"] or "",
+                     emphasis=tuple(p for p in (col["emphasis"] or "").split("\n") if p))
+
+
 class SearchIndex:
     """What a search reads, in memory: every chunk, its vector (float32, L2-normalised) and
     the BM25 postings. Built from the store after its content changes and cached in one
@@ -217,7 +273,7 @@ class SearchIndex:
     def __init__(self, key: str, embedder_id: str | None, chunks: list[Chunk], vectors: np.ndarray) -> None:
         self.key = key
         self.embedder_id = embedder_id
-        self.chunks = chunks
+        self.chunks = ChunkTable(chunks)
         self.vectors = vectors
         self.lexical = LexicalIndex([c.id for c in chunks], [lexical_tokens(index_text(c)) for c in chunks])
 
@@ -226,13 +282,16 @@ class SearchIndex:
         """Build the index from every chunk and vector in the store, under cache key ``key``."""
         import numpy as np
 
-        chunks = list(store.all_chunks())
-        got = store.get_vectors([c.id for c in chunks]) if chunks else {}
-        dim = int(store.info.get("dim") or (len(next(iter(got.values()))) if got else 0))
-        vectors = np.zeros((len(chunks), dim), dtype=np.float32)
-        for i, c in enumerate(chunks):
-            if c.id in got:
-                vectors[i] = got[c.id]
+        # one pass over the store's pages, vectors included: no list of every id to ask for again
+        cwd = os.getcwd()
+        chunks: list[Chunk] = []
+        rows: list = []
+        for id_, text, meta, vec in store.all_records():
+            chunks.append(Chunk.from_store(id_, text, meta, cwd, store.root))
+            rows.append(vec)
+        dim = int(store.info.get("dim") or (len(rows[0]) if rows else 0))
+        vectors = np.asarray(rows, dtype=np.float32).reshape(len(chunks), dim) if rows else np.zeros((0, dim),
+                                                                                                     np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         vectors /= np.maximum(norms, 1e-12)
         return cls(key, store.info.get("embedder"), chunks, vectors)

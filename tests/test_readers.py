@@ -376,10 +376,32 @@ def _pdf_without_a_font_for_its_first_text(path):
 
 
 def test_pdf_layout_failure_falls_back_to_plain_extraction_with_a_note(tmp_path):
+    """pypdf (kept as the fallback reader) fails in layout mode on this page and reads it plain."""
+    from kb.readers import read_pdf_bytes
+
+    path = _pdf_without_a_font_for_its_first_text(tmp_path / "roto.pdf")
+    notes: list[str] = []
+    blocks = read_pdf_bytes(path.read_bytes(), path, notes, engine="pypdf")
+    assert "Los workers piden los parametros al servidor central." in " ".join(b.text for b in blocks)
+    assert notes == ["layout extraction failed on page(s) 1; read with plain extraction "
+                     "(words of differently styled text may be glued)"]
+
+
+def test_pdfium_reads_the_page_pypdf_layout_fails_on_and_finds_its_title_by_size(tmp_path):
     doc = read_document(_pdf_without_a_font_for_its_first_text(tmp_path / "roto.pdf"))
-    assert "Los workers piden los parametros al servidor central." in " ".join(b.text for b in doc.blocks)
-    assert doc.notes == ["layout extraction failed on page(s) 1; read with plain extraction "
-                         "(words of differently styled text may be glued)"]
+    assert doc.notes == []
+    assert [(b.locator.heading, b.text) for b in doc.blocks] == [
+        ("Servidor de parametros", "Los workers piden los parametros al servidor central.")]
+
+
+def test_a_pdf_pdfium_cannot_parse_is_read_by_pypdf_with_a_note(tmp_path):
+    """A PDF whose trailer names no /Root (the catalog): PDFium refuses it, pypdf finds the catalog."""
+    broken = make_pdf(tmp_path / "a.pdf", SLIDES).read_bytes().replace(b"/Root", b"/Rot")
+    path = tmp_path / "sem_xref.pdf"
+    path.write_bytes(broken)
+    doc = read_document(path)
+    assert doc.notes == ["PDFium could not parse the file; read with pypdf's layout mode"]
+    assert [b.locator.page for b in doc.blocks] == [2, 4]
 
 
 def test_code_with_trailing_comments_stays_code_and_a_bullet_ending_on_vs_keeps_its_rest():
