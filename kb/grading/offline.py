@@ -19,9 +19,11 @@ from .signals import (
     _has_stem,
     _leading_polarity,
     answer_polarity,
+    asks_for_list,
     concept_hits,
     content_stems,
     is_keyword_list,
+    quotes_a_text,
     references,
 )
 
@@ -260,7 +262,8 @@ class OfflineGrader:
         flags = list(f.flags)
         if f.crosslingual:
             reasons.append("other_language")
-        if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2) and not f.named:
+        if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2) and not f.named \
+                and not on_subject(q, reply):
             flags.append("off_topic")
             reasons.append("off_topic")
             x = 0.0
@@ -284,7 +287,7 @@ class OfflineGrader:
             opposite_claim(q.prompt, references(q), reply, q.lang or "pt")
         if opp is not None:
             flags.append("may_contradict")
-        if x >= 1.5 and is_keyword_list(reply):
+        if x >= 1.5 and is_keyword_list(reply) and not asks_for_list(q.prompt):
             flags.append("keyword_list")
             reasons.append("keyword_list")
             x = min(x, 1.49)
@@ -316,7 +319,7 @@ def copies_question(q: Question, reply: str, f: Features) -> bool:
     answer. A yes/no reply built from the question's words ('Não, cada variável só pode ser usada no
     dispositivo…') answers it and is not a copy (the caller checks the leading yes/no)."""
     reply_stems = content_stems(reply)
-    if not reply_stems or f.crosslingual:
+    if not reply_stems or f.crosslingual or quotes_a_text(q.prompt):
         return False
     q_bag = set(content_stems(q.prompt))
     new = [s for s in reply_stems if not _has_stem(s, q_bag)]
@@ -328,6 +331,22 @@ def copies_question(q: Question, reply: str, f: Features) -> bool:
     restates = len(set(reply_stems)) >= max(3, 0.4 * len(q_bag))
     return restates and len(new) <= max(1, len(reply_stems) // 5) and f.values["recall"] < 0.5 \
         and f.values["sim_question"] >= f.values["sim"]
+
+
+# A model answer this short ("Unlimited number", "Mitose.") says too little for a low similarity to mean
+# the reply is about something else: a right reply in other words is far from it too.
+SHORT_REFERENCE_WORDS = 4
+
+
+def on_subject(q: Question, reply: str) -> bool:
+    """A low similarity is no sign of an off-topic reply when some accepted answer is a few words long, or
+    when the reply speaks of the question's subject (it uses two of the question's content words, or
+    one when the question has three or fewer)."""
+    if any(len(words(r)) <= SHORT_REFERENCE_WORDS for r in references(q)):
+        return True
+    q_bag = set(content_stems(q.prompt))
+    shared = {s for s in content_stems(reply) if _has_stem(s, q_bag)}
+    return len(shared) >= (1 if len(q_bag) <= 3 else 2)
 
 
 def _has_stem_of(word: str, bag: set[str]) -> bool:
