@@ -96,3 +96,21 @@ def test_a_short_spanish_reply_is_read_as_spanish_and_answered_in_spanish(grader
     g = _one(grader, q, "No toda persona que está a tu lado es tu amigo, las apariencias engañan")
     assert g.feedback.split(".")[0] in {"Correcto", "Parcialmente correcto (2/3)", "Poco completo (1/3)",
                                         "Incorrecto (0/3)"}, g.feedback
+
+
+def test_a_bare_right_answer_is_judged_on_what_it_says(grader):
+    """'Sim.' to a yes/no question and the words of a model answer of a few words ('GIL.' to 'The GIL')
+    are answers, not 0 for their length; a bare word of the question is not."""
+    yes = Question("short", "Uma variável fixada na /gpu:0 pode ser usada por operações posicionadas na /gpu:1?",
+                   "Sim, o TensorFlow transfere automaticamente o valor da variável entre os dispositivos.", (),
+                   lang="pt")
+    g = _one(grader, yes, "Sim.")
+    assert g.points == 1 and "bare_answer" in g.flags
+    assert _one(grader, yes, "Não.").points == 0  # the opposite yes/no stays wrong
+    bare = Question("short", "Which mechanism keeps CPython threads from running bytecode in parallel?", "The GIL",
+                    (), lang="en")
+    g = _one(grader, bare, "GIL.")
+    assert g.points == 3 and "bare_answer" in g.flags
+    assert "bare_answer" not in _one(grader, bare, "threads").flags  # the question's own word
+    many = Question("short", "How many constructors can a class have?", "Unlimited number", (), lang="en")
+    assert _one(grader, many, "unlimited").points >= 1

@@ -25,6 +25,7 @@ from .signals import (
     is_keyword_list,
     quotes_a_text,
     references,
+    stem,
 )
 
 if TYPE_CHECKING:
@@ -291,6 +292,10 @@ class OfflineGrader:
             flags.append("keyword_list")
             reasons.append("keyword_list")
             x = min(x, 1.49)
+        bare = bare_answer(q, reply, pol_ref, pol_reply)
+        if bare and not _ZEROING & set(flags):
+            flags.append("bare_answer")
+            x = max(x, bare)
         if x < 0.5 and f.present and not _ZEROING & set(flags):
             x = 0.5  # a key concept right, and no guard says it is no answer: "one relevant correct idea" is 1
         g = make_grade(q, x, "", score=x / MAX_POINTS, present=f.present, missing=f.missing, flags=flags,
@@ -347,6 +352,38 @@ def on_subject(q: Question, reply: str) -> bool:
     q_bag = set(content_stems(q.prompt))
     shared = {s for s in content_stems(reply) if _has_stem(s, q_bag)}
     return len(shared) >= (1 if len(q_bag) <= 3 else 2)
+
+
+# Bare answers: a reply of BARE_WORDS words or fewer that is the model answer's yes/no, or whose content
+# words are all those of a model answer of a few words and not all the question's ("Sim.", "GIL." to "The
+# GIL", "Mitose."), is judged on what it says, not on its length: the linear model reads a word or two as
+# far from any model answer.
+BARE_WORDS = 3
+
+
+def bare_answer(q: Question, reply: str, pol_ref: str | None, pol_reply: str | None) -> float:
+    """The least a bare right answer is worth (0 when the reply is not one): a short model answer's
+    every content word, or its bare yes/no when it is just that, is full marks (2.5 and up); some of a
+    short model answer's words, or a yes/no that opens a longer one, one relevant correct idea (0.5: 1 point)."""
+    n = len(words(reply))
+    if not n or n > BARE_WORDS:
+        return 0.0
+    refs = references(q)
+    stems = set(content_stems(reply)) - {stem(w) for w in _YES_NO_WORDS}
+    short_ref = [r for r in refs if len(words(r)) <= SHORT_REFERENCE_WORDS]
+    if not stems:  # a bare yes or no
+        if not (pol_ref and pol_reply == pol_ref):
+            return 0.0
+        return 2.5 if any(len(content_stems(r)) <= 1 for r in refs) else 0.5
+    q_bag = set(content_stems(q.prompt))
+    for r in short_ref:  # a longer model answer explains: PT_ASAG dev graders gave "pele" and "Respiração
+        r_bag = set(content_stems(r))  # celular." 0 against one, and this rule 1
+        if r_bag and all(_has_stem(s, r_bag) for s in stems) and not all(_has_stem(s, q_bag) for s in stems):
+            return 2.5 if all(_has_stem(s, stems) for s in r_bag) else 0.5
+    return 0.0
+
+
+_YES_NO_WORDS = ("sim", "si", "yes", "nao", "no", "not")
 
 
 def _has_stem_of(word: str, bag: set[str]) -> bool:
