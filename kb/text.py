@@ -44,12 +44,6 @@ _MARKERS = {
     "es": frozenset("el los del y es también pero muy está son una más según sí qué cómo puede".split()),
     "en": frozenset("the and is are of to with which that this for from".split()),
 }
-# Function words one of pt and es writes and the other never does ("tu lado", "en la GPU" vs "no seu lado",
-# "na GPU"): a short reply has few of the words above, and "está" or "una"/"uma" alone tied them.
-_MARKERS_ONLY = {
-    "pt": frozenset("um com em na nas seu sua ou".split()),
-    "es": frozenset("la las lo un con en su sus tu hay".split()),
-}
 
 
 def fold(text: str) -> str:
@@ -105,9 +99,6 @@ def language_scores(text: str) -> dict[str, int]:
         for lang, markers in _MARKERS.items():
             if w in markers:
                 counts[lang] += 1
-        for lang, markers in _MARKERS_ONLY.items():
-            if w in markers:
-                counts[lang] += 1
     # accented letters that exist in one language only
     counts["pt"] += _ACCENT_WEIGHT * len(re.findall(r"[ãõç]", text[:_LANG_SAMPLE_CHARS]))
     counts["es"] += _ACCENT_WEIGHT * len(re.findall(r"[ñ¿¡]", text[:_LANG_SAMPLE_CHARS]))
@@ -118,8 +109,7 @@ def detect_language(text: str, default: str = "pt") -> str:
     """``pt``, ``es`` or ``en`` by :func:`language_scores`; ``default`` when unsure."""
     counts = language_scores(text)
     best = max(counts, key=lambda k: counts[k])
-    tied = sum(c == counts[best] for c in counts.values()) > 1  # a tie is no evidence for the first listed
-    return best if counts[best] >= _LANG_MIN_EVIDENCE and not tied else default
+    return best if counts[best] >= _LANG_MIN_EVIDENCE else default
 
 
 def normalize_space(text: str) -> str:

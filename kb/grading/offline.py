@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..quiz import Question
-from ..text import detect_language, sentences, words
+from ..text import detect_language, language_scores, sentences, words
 from .base import MAX_POINTS, Grade, Task, make_grade, needs_judgement
 from .objective import grade_objective
 from .polarity import opposite_claim
@@ -19,7 +19,6 @@ from .signals import (
     _has_stem,
     _leading_polarity,
     answer_polarity,
-    asks_for_list,
     concept_hits,
     content_stems,
     is_keyword_list,
@@ -263,8 +262,7 @@ class OfflineGrader:
         flags = list(f.flags)
         if f.crosslingual:
             reasons.append("other_language")
-        if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2) and not f.named \
-                and not on_subject(q, reply):
+        if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2) and not f.named:
             flags.append("off_topic")
             reasons.append("off_topic")
             x = 0.0
@@ -288,7 +286,7 @@ class OfflineGrader:
             opposite_claim(q.prompt, references(q), reply, q.lang or "pt")
         if opp is not None:
             flags.append("may_contradict")
-        if x >= 1.5 and is_keyword_list(reply) and not asks_for_list(q.prompt):
+        if x >= 1.5 and is_keyword_list(reply):
             flags.append("keyword_list")
             reasons.append("keyword_list")
             x = min(x, 1.49)
@@ -338,20 +336,11 @@ def copies_question(q: Question, reply: str, f: Features) -> bool:
         and f.values["sim_question"] >= f.values["sim"]
 
 
-# A model answer this short ("Unlimited number", "Mitose.") says too little for a low similarity to mean
-# the reply is about something else: a right reply in other words is far from it too.
+# A model answer of this many words or fewer ("Unlimited number", "The GIL") is all a bare answer can say.
+# (Sparing replies to such a model answer from the off-topic guard was tried and dropped: on PT_ASAG dev it
+# gave back a point to a recipe and to "prefiro não falar"; sparing replies that use two of the question's
+# content words gave 3 points to a pasted song page on 43–50.)
 SHORT_REFERENCE_WORDS = 4
-
-
-def on_subject(q: Question, reply: str) -> bool:
-    """A low similarity is no sign of an off-topic reply when some accepted answer is a few words long, or
-    when the reply speaks of the question's subject (it uses two of the question's content words, or
-    one when the question has three or fewer)."""
-    if any(len(words(r)) <= SHORT_REFERENCE_WORDS for r in references(q)):
-        return True
-    q_bag = set(content_stems(q.prompt))
-    shared = {s for s in content_stems(reply) if _has_stem(s, q_bag)}
-    return len(shared) >= (1 if len(q_bag) <= 3 else 2)
 
 
 # Bare answers: a reply of BARE_WORDS words or fewer that is the model answer's yes/no, or whose content
@@ -392,10 +381,28 @@ def _has_stem_of(word: str, bag: set[str]) -> bool:
     return bool(stems) and all(_has_stem(x, bag) for x in stems)
 
 
+# Function words one of pt and es writes and the other never does ("tu lado", "en la GPU" / "seu lado", "na GPU"):
+# a short reply has few of kb.text's markers, and "está" (both) tied "No toda persona que está a tu lado…"
+# with Portuguese, which won the tie. Used for the feedback's language only: the grade's other-language
+# fit keeps kb.text's detection (with these words it graded one Spanish reply of unseen set 8 on meaning
+# alone, 0.32 → 0.27 of 3, Pearson 0.511 → 0.509).
+_ONLY_IN = {"pt": frozenset("um com em na nas seu sua ou".split()),
+            "es": frozenset("la las lo un con en su sus tu hay".split())}
+
+
 def reply_language(reply: str, q: Question) -> str:
-    """The language feedback is written in: the reply's when it can be told (≥ 4 words), else the question's."""
+    """The language feedback is written in: the reply's when it can be told (≥ 4 words), else the
+    question's; a tie between languages is no evidence (the question's language stands)."""
     fallback = q.lang if q.lang in FEEDBACK else detect_language(q.prompt + " " + q.answer, "en")
-    return detect_language(reply, fallback) if len(words(reply)) >= 4 else fallback
+    if len(words(reply)) < 4:
+        return fallback
+    scores = language_scores(reply)
+    for w in words(reply.lower()):
+        for lang, only in _ONLY_IN.items():
+            scores[lang] += w in only
+    best = max(scores, key=lambda k: scores[k])
+    tied = sum(v == scores[best] for v in scores.values()) > 1
+    return best if scores[best] >= 2 and not tied else fallback
 
 
 # Feedback a student can act on, in the reply's language: the verdict and why, what was right, what

@@ -156,32 +156,13 @@ def answer_polarity(prompt: str, reference: str, lang: str = "") -> str | None:
 
 
 def is_keyword_list(reply: str) -> bool:
-    """Short items with (almost) no function words: keywords, not an answer. Items are separated by
-    commas, semicolons, lines, slashes or dashes, or by spaces alone: four or more words with no function
-    word and no sentence punctuation inside ("trava thread bytecode paralelismo" is a list as much as
-    "trava, thread, bytecode, paralelismo")."""
+    """Comma/line-separated short items with (almost) no function words: keywords, not an answer."""
     items = [p.strip() for p in re.split(r"[,;\n/]+|\s+-\s+", reply) if p.strip()]
     ws = words(reply)
-    if not ws:
+    if len(items) < 3 or not ws:
         return False
     function = sum(fold(w) in STOPWORDS for w in ws)
-    if len(items) == 1 and len(ws) >= 4:  # space-separated
-        return function == 0 and not re.search(r"[.!?:()=]", reply.strip().rstrip(".!?"))
-    if len(items) < 3:
-        return False
     return all(len(words(p)) <= 3 for p in items) and function <= 1
-
-
-# A question that asks for a list ("Cite três funções…", "Enumera los tipos…", "Name two…", "Dê exemplos…"):
-# a list of the right keywords is its answer, not a sign of one missing.
-_ASKS_FOR_LIST = re.compile(
-    r"\b(?:cite|citar|cita|liste|listar|enumere|enumerar|enumera|enumerate|list|mencione|mencionar|menciona|"
-    r"nomeie|nombra|exemplos|ejemplos|examples)\b", re.I)
-
-
-def asks_for_list(prompt: str) -> bool:
-    """The question asks for a list of items or examples (so a keyword list may answer it)."""
-    return bool(_ASKS_FOR_LIST.search(prompt))
 
 
 # A passage the question quotes for the reply to explain: «…», “…”, "…" or ‘…’ of three words or more.
