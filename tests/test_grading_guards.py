@@ -63,6 +63,7 @@ def test_a_short_spanish_reply_gets_its_feedback_in_spanish(grader):
     pt = Question("short", "O que quer dizer o ditado sobre as aparências?",
                   "Que as aparências enganam: algo que parece valioso pode não ser.", (), lang="pt", id="ditado")
     assert reply_language("No toda persona que está a tu lado es tu amigo", pt) == "es"
+    assert reply_language("No toda persona que está a tu lado", pt) == "es"  # tied 1-1 before
     assert reply_language("En la GPU 0 solo", pt) == "es"
     assert reply_language("Na GPU 0, com a sua cópia", pt) == "pt"
     assert reply_language("isso está pero", pt) == "pt"  # a tie is no evidence: the question's language stands
