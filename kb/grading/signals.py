@@ -163,3 +163,13 @@ def is_keyword_list(reply: str) -> bool:
         return False
     function = sum(fold(w) in STOPWORDS for w in ws)
     return all(len(words(p)) <= 3 for p in items) and function <= 1
+
+
+# A passage the question quotes for the reply to explain: «…», “…”, "…" or ‘…’ of three words or more.
+_QUOTED = re.compile(r"«([^»]+)»|“([^”]+)”|\"([^\"]+)\"|‘([^’]+)’")
+
+
+def quotes_a_text(prompt: str) -> bool:
+    """The question quotes a passage of three words or more (a saying, a definition, a line of a text):
+    a reply that reuses its words may be explaining it, not copying the question."""
+    return any(len(words(next(g for g in m.groups() if g))) >= 3 for m in _QUOTED.finditer(prompt))
