@@ -1503,6 +1503,8 @@ def test_escape_codes_in_a_quiz_exported_to_the_terminal_are_shown_escaped(tmp_p
     child.expect(pexpect.EOF)
     child.close()
     shown = child.before
-    assert child.exitstatus == 0 and "O \\x1b[31m\\u202e_____ sobrepõe" in shown and not _raw_codes(shown)
+    # Markdown escapes the '[' (kb's export escapes what Markdown would read as syntax), then the terminal shows
+    # the escape code itself as text
+    assert child.exitstatus == 0 and "O \\x1b\\[31m\\u202e_____ sobrepõe" in shown and not _raw_codes(shown)
     r = kb(["quiz", "export", str(quiz)])  # piped: the data as it is
-    assert f"O {EVIL}_____ sobrepõe" in r.stdout
+    assert f"O {EVIL}_____ sobrepõe".replace("[", "\\[") in r.stdout  # the codes as they are, Markdown-escaped
