@@ -29,7 +29,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "eval"))
+# eval/ last: its numbers.py would shadow the standard library's in the ingest's worker processes
+sys.path.append(str(ROOT / "eval"))
 
 from deck_pdf import render  # noqa: E402
 

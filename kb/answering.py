@@ -40,8 +40,14 @@ _CUE_WORDS = frozenset(fold(w) for w in (
     "por porque qué que para problema motivo sirve serve sirven servem "
     "cuáles cuales quais qual cuál cual tipos partes componentes "
     "hace faz hacen fazem mide mede usa usar utiliza utilizar se puede pode existen existem hay tem tiene "
-    "definición definição significa principales principais básicos basicos"
+    "definición definição significa principales principais básicos basicos "
+    "devuelve devuelven retorna retornam devolve devolvem return returns"
 ).split())
+# A question that asks what something returns ("What does X return?", "¿Qué devuelve X?", "O que retorna X?"),
+# and a unit that states what its subject returns ("El método X devuelve un diccionario…").
+_RETURN_VERB = r"(?:devuelven?|devolvem|devolve|retornam|retorna|returns?|regresa)"
+_ASKS_RETURN = re.compile(rf"\b(?:que|what)\b.*\b{_RETURN_VERB}\b|\bwhat is returned\b")
+_STATES_RETURN = re.compile(rf"\b{_RETURN_VERB}\b", re.I)
 
 # Scores, set by hand on the dev split of eval/ask_set.jsonl (never the test split).
 HEADING_WEIGHT = 0.35  # a page whose heading names the question's subject (share of its idf) gains this much
@@ -77,6 +83,7 @@ _CAUSE = re.compile(r"\b(porque|por ?qu[eé]|por eso|por isso|motivo|raz[oó]n|r
 _STEPS = re.compile(r"\b(procedimiento|procedimento|pasos|passos|etapas|uso|flujo|fluxo|receta|receita|c[oó]mo|"
                     r"instrucciones|instru[cç][oõ]es|steps)\b", re.I)
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪\-*]|\d{1,2}[.)])\s+")
+_ITEM_LABEL = re.compile(r"^\s*(?:[•◦▪\-*]|\d{1,2}[.)])\s+([^:]{1,40}):\s+\S")  # "  • MNIST: Un conjunto…"
 
 
 @dataclass
@@ -107,6 +114,37 @@ def question_kind(question: str) -> str:
         if re.search(pattern, q):
             return kind
     return "other"
+
+
+def asks_what_returns(question: str) -> bool:
+    """Whether a question asks what something returns ("What does X return?", "¿Qué devuelve X?")."""
+    return bool(_ASKS_RETURN.search(fold(question)))
+
+
+def states_return(unit: Unit, subject: list[str], idf: dict[str, float]) -> bool:
+    """Whether a unit states what the question's subject returns: a return verb ("devuelve", "retorna",
+    "returns") with the subject named before it ("El método state_dict() devuelve …")."""
+    first = re.sub(_BULLET, "", unit.lines[0])
+    m = _STATES_RETURN.search(first)
+    return m is not None and _idf_share(subject, _terms(first[:m.start()]), idf) >= 0.5
+
+
+def labelled_items(unit: Unit) -> list[Unit]:
+    """The labelled items under a unit's first line ("  • MNIST: Un conjunto de imágenes…"), each a unit
+    of its own: a "what is X" question whose X labels one item of a list is answered by that item."""
+    return [Unit(unit.page, [line.strip()], unit.start + i) for i, line in enumerate(unit.lines[1:], start=1)
+            if _ITEM_LABEL.match(line) and not unit.is_code]
+
+
+def _is_label_of(unit: Unit, subject: list[str], idf: dict[str, float]) -> bool:
+    """Whether a unit is an item labelled with the question's subject and nothing else, and says in words what
+    it is ("MNIST: Un conjunto de imágenes…" for "¿Qué es MNIST?"; not "Estado del optimizador: …" for "¿Qué es
+    un optimizador?", nor a count "LoRA: 2 x 4096 x 8 = 65.536 parâmetros")."""
+    m = _ITEM_LABEL.match(unit.lines[0])
+    if not m or not subject or not re.match(r"\s*[^\W\d_]", unit.lines[0][m.end(1) + 1:]):
+        return False
+    label = {t for t in _terms(m.group(1)) if not t.startswith("=")}
+    return bool(label) and label <= set(subject) and _idf_share(subject, label, idf) >= 0.99
 
 
 def _subject_tokens(question: str) -> list[str]:
@@ -245,8 +283,8 @@ def _kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) 
     """How well a unit's shape suits the kind of question (0–1)."""
     first = re.sub(_BULLET, "", unit.lines[0])
     if kind == "what":
-        if _DEFINITION_LABEL.match(first):
-            return 2.0  # the slide says it is the definition
+        if _DEFINITION_LABEL.match(first) or _is_label_of(unit, subject, idf):
+            return 2.0  # the slide says it is the definition, or labels an item with the subject ("MNIST: …")
         head = _terms(first.split(":")[0]) if ":" in first else set()
         return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
     if kind == "how" and unit.children >= 2 and _STEPS.search(first):
@@ -295,6 +333,14 @@ class _Question:
     subject: list[str]
     idf: dict[str, float]
     read: list[tuple[Hit, list[Chunk]]] = field(default_factory=list)
+    returns: bool = False  # it asks what something returns: a unit that states it answers
+
+    def fit(self, u: Unit) -> float:
+        """How well a unit's shape suits the question (:func:`_kind_fit`); a unit that states what the
+        subject returns is the answer to "what does X return"."""
+        if self.returns and not u.is_code and states_return(u, self.subject, self.idf):
+            return 2.0
+        return _kind_fit(self.kind, u, self.subject, self.idf)
 
     def share(self, terms: list[str], found: set[str]) -> float:
         return _idf_share(terms, found, self.idf)
@@ -313,13 +359,13 @@ class _Question:
     def words_score(self, u: Unit) -> float:
         """A unit's score by words alone: which units are worth embedding."""
         return (LEXICAL_WEIGHT * self.share(self.subject, _terms(u.text) | self.heading(u.page))
-                + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * _kind_fit(self.kind, u, self.subject, self.idf))
+                + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u))
 
     def score(self, u: Unit, cosine: float) -> Scored:
         head = self.heading(u.page)
         both = self.share(self.subject, _terms(u.text) | head)
         total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.subject, head)
-                 + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * _kind_fit(self.kind, u, self.subject, self.idf))
+                 + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u))
         return Scored(u, total, both, cosine)
 
     def compose(self, best: Scored, scored: list[Scored], all_units: list[Unit]) -> list[Scored]:
@@ -419,7 +465,8 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     index = retriever.index
     pages = whole_pages(index.chunks, candidates(index, question, qv))
     q = _Question(question, question_kind(question),
-                  _subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question))
+                  _subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
+                  returns=asks_what_returns(question))
 
     def not_found() -> Answer:  # say so, and show the best passages
         return Answer(question, NOT_FOUND[lang], [Hit(p[0].chunk, p[0].score, r) for r, p in
@@ -436,6 +483,8 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     # a question in the course ("6. O que é …?") is not an answer to it
     all_units = [u for n, (h, code) in enumerate(q.read) for u in units(n, h.chunk)
                  if u.children or not u.lines[0].rstrip().endswith("?")]
+    if q.kind == "what":  # an item of a list labelled with the subject may answer alone
+        all_units += [item for u in all_units for item in labelled_items(u)]
     if q.kind == "how":
         all_units += [Unit(n, c.text.split("\n"), 0, True, c) for n, (_, code) in enumerate(q.read) for c in code]
     if not all_units:

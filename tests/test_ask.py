@@ -10,7 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from kb.answering import _merge, _sides, question_kind, units
+from kb.answering import (
+    _kind_fit,
+    _merge,
+    _sides,
+    _subject_tokens,
+    asks_what_returns,
+    labelled_items,
+    question_kind,
+    states_return,
+    units,
+)
 from kb.errors import InputError
 from kb.evaluate import load_ask_set
 from kb.records import Chunk, Locator
@@ -95,6 +105,56 @@ def test_a_bullet_keeps_its_sub_bullets_and_the_explanation_under_it():
     got = units(0, Chunk("d.pdf", "pdf", text, Locator(page=1), "es", 0, "h", 1))
     assert [u.lines for u in got] == [["• Puntos:", "  • uno", "  • dos"],
                                       ["• Mean Absolute Error", "Ventaja: no amplifica"], ["• Otro"]]
+
+
+def _page(text: str):
+    return units(0, Chunk("d.pdf", "pdf", text, Locator(page=1), "es", 0, "h", 1))
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("What does state_dict() return in PyTorch?", True), ("¿Qué devuelve el método parameters()?", True),
+    ("O que retorna o método forward?", True), ("¿Qué devuelven los DataLoader?", True),
+    ("¿Qué es state_dict()?", False), ("¿Cómo se guarda un modelo?", False),
+])
+def test_a_question_that_asks_what_something_returns_is_read(question, asks):
+    assert asks_what_returns(question) is asks
+
+
+def test_the_unit_that_states_what_the_subject_returns_answers_what_it_returns():
+    subject = _subject_tokens("What does state_dict() return in PyTorch?")
+    says, saves, other = _page(
+        "• El método state_dict() devuelve un diccionario que mapea nombres a tensores.\n"
+        "• Para guardar el estado, utilizamos torch.save() y pasamos el diccionario state_dict().\n"
+        "• torch.load() devuelve el diccionario que guardó state_dict().")
+    assert states_return(says, subject, {})
+    assert not states_return(saves, subject, {})  # names the subject, states no return
+    assert not states_return(other, subject, {})  # a return, of something else: the subject comes after it
+    assert states_return(_page("• O método forward() retorna a saída do modelo.")[0],
+                         _subject_tokens("O que retorna o método forward()?"), {})
+
+
+def test_an_item_labelled_with_the_subject_answers_what_it_is():
+    intro, examples = _page(
+        "• PyTorch ofrece conjuntos de datos predefinidos, como MNIST, CIFAR-10, ImageNet, etc.\n"
+        "• Algunos ejemplos son:\n"
+        "  • MNIST: Un conjunto de imágenes de dígitos escritos a mano.\n"
+        "  • CIFAR-10: Un conjunto de imágenes en color de 10 clases.\n"
+        "  • una línea sin etiqueta")
+    items = labelled_items(examples)
+    assert [u.lines for u in items] == [["• MNIST: Un conjunto de imágenes de dígitos escritos a mano."],
+                                        ["• CIFAR-10: Un conjunto de imágenes en color de 10 clases."]]
+    assert [u.start for u in items] == [2, 3]  # where they stand in the page
+    subject = _subject_tokens("¿Qué es MNIST?")
+    assert _kind_fit("what", items[0], subject, {}) == 2.0  # labelled with the subject: its definition
+    assert _kind_fit("what", items[1], subject, {}) == 0.0
+    assert _kind_fit("what", intro, subject, {}) == 0.0  # names it among others
+    # a label that holds more than the subject, or a label followed by a count, does not say what it is
+    more = _page("• Estado del optimizador: buffers por parámetro que ocupan memoria")[0]
+    assert _kind_fit("what", more, _subject_tokens("¿Qué es un optimizador?"), {}) < 2.0
+    count = _page("• LoRA: 2 x 4096 x 8 = 65.536 parâmetros (~0,4%)")[0]
+    assert _kind_fit("what", count, _subject_tokens("O que é LoRA?"), {}) < 2.0
+    assert _kind_fit("what", _page("• LoRA: matrizes de posto baixo treináveis")[0],
+                     _subject_tokens("O que é LoRA?"), {}) == 2.0
 
 
 def test_a_pages_overlapping_windows_are_put_back_together_once():
