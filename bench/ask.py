@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-# eval/ last: its numbers.py would shadow the standard library's in the ingest's worker processes
+# eval/ last: a module there must never shadow the standard library in the ingest's worker processes
 sys.path.append(str(ROOT / "eval"))
 
 from deck_pdf import render  # noqa: E402

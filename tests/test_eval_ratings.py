@@ -31,7 +31,7 @@ def test_ratings_hold_every_rated_question_of_the_fifty_files() -> None:
 
 
 def test_numbers_the_readme_quotes_are_recomputed_from_the_ratings() -> None:
-    run = subprocess.run([sys.executable, str(ROOT / "eval" / "numbers.py")], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, str(ROOT / "eval" / "rating_numbers.py")], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "(51 of 319)" in run.stdout
     assert "DIFF" not in run.stdout

@@ -1,6 +1,6 @@
 """The quiz-rating numbers the README quotes, recomputed from eval/ratings.csv and checked against it:
 
-    python eval/numbers.py          # prints each number and whether README.md says it; exit 1 if one differs
+    python eval/rating_numbers.py          # prints each number and whether README.md says it; exit 1 if one differs
 
 It checks the journal's figures too (eval/quiz_review.md: each writer's share, the split table's
 questions written and KEEP per rater).
