@@ -152,6 +152,16 @@ def _finish(result) -> None:
         raise typer.Exit(int(result.exit_code))
 
 
+def _ctrl_c_works() -> None:
+    """Ctrl-C raises KeyboardInterrupt in this process even when it was started with SIGINT ignored
+    (nohup, CI, `cmd &`) or blocked (a parent's signal mask is inherited through fork and exec)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 @contextlib.contextmanager
 def _interruptible():
     """Ctrl-C works even when kb was started with SIGINT ignored (nohup, some CI), and SIGTERM
@@ -377,13 +387,11 @@ def quiz_review(
     Example: kb quiz review quizzes/course.json
     """
     import os
-    import signal
 
     from . import ui
     from .review import summary_line
 
-    # started with SIGINT ignored (nohup, CI, `cmd &`), Ctrl-C would never end the review
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    _ctrl_c_works()  # started with SIGINT ignored or blocked, Ctrl-C would never end the review
     summary = _course().review_quiz(quiz_file, ui.ReviewScreen(), offline=offline, again=again,
                                     editor=os.environ.get("VISUAL") or os.environ.get("EDITOR"))
     if summary.interrupted:
@@ -609,12 +617,10 @@ def study(
 
     Example: kb study quizzes/course.json --topic "all-reduce" --new 10
     """
-    import signal
 
     from .session import study_session
 
-    # started with SIGINT ignored (nohup, CI, `cmd &`), Ctrl-C would never end the session
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    _ctrl_c_works()  # started with SIGINT ignored or blocked, Ctrl-C would never end the session
     study_session(_course(), quizzes or (), topic=topic, new=new, offline=offline, reviewed_only=reviewed_only)
 
 

@@ -196,16 +196,26 @@ class Session:
         self.con.print("[dim]" + _("next review {when}").format(when=when(due, _now())) + "[/dim]")
 
 
-def _sigint_to_main_thread_only() -> None:
+def _sigint_to_main_thread_only() -> set | None:
     """Block SIGINT in this thread, so that every thread started from now on (a model's pools,
-    Chroma's) has it blocked too; :func:`read_line` unblocks it while waiting for the student.
+    Chroma's) has it blocked too; :func:`read_line` unblocks it while waiting for the student. Returns
+    the mask before, for :func:`_restore_mask`.
     Otherwise the kernel may hand Ctrl-C to one of those threads, and the main thread, blocked
     reading the terminal, never sees it: the session would ignore Ctrl-C. A Ctrl-C pressed while
     a reply is being graded is held until the next prompt, where it ends the session."""
     import signal
 
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        return set(signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}))
+    return None
+
+
+def _restore_mask(mask: set | None) -> None:
+    """Put back the signal mask :func:`_sigint_to_main_thread_only` changed."""
+    import signal
+
+    if mask is not None and hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def read_line(prompt: str) -> str:
@@ -248,9 +258,12 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
                        + _("Raise --new for new questions, or generate more with kb quiz generate."))
             return
         repaired = queue.db.repaired
-        _sigint_to_main_thread_only()  # before the grader starts its threads: they inherit the mask
-        summary = Session(queue.items, queue.db, course.study_grader(queue.quizzes, offline=offline, warn=warn),
-                          ui.stdout(), read=read_line).run()
+        mask = _sigint_to_main_thread_only()  # before the grader starts its threads: they inherit the mask
+        try:
+            summary = Session(queue.items, queue.db, course.study_grader(queue.quizzes, offline=offline, warn=warn),
+                              ui.stdout(), read=read_line).run()
+        finally:  # a library call leaves the caller's mask as it found it (a child process would inherit it)
+            _restore_mask(mask)
         if queue.db.repaired != repaired:
             ui.message(f"kb: {queue.db.repaired}; your answer was saved", "yellow")
         ui.study_summary(summary, queue.db.progress(queue.quizzes))
