@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .grading.calibration import QuizCalibration
     from .grading.gradebook import ClassReport
     from .ingest import IngestReport, Progress
+    from .outline import Outline
     from .quiz import Quiz
     from .records import Hit
     from .study import Item, StudyDB
@@ -177,6 +178,20 @@ class KB:
         from .store import open_store
 
         return open_store(self.settings).sources()
+
+    def outline(self, source: str) -> Outline:
+        """What ``source`` teaches: its sections (index page, PDF bookmarks or headings) and their ideas
+        (definitions, labelled lists, procedures, code examples, titles with their bullets), each with
+        its text and locator and ranked by how central it is (``.top(5)``). Needs no model."""
+        from .outline import build_outline, match_source
+        from .store import open_store
+
+        store = open_store(self.settings)
+        names = [r["source"] for r in store.sources()]
+        found = match_source(names, source)
+        if found is None:
+            raise InputError(f"{source}: not in the knowledge base", "check kb sources for the exact path")
+        return build_outline(store.all_chunks(), found)
 
     # --- finding ----------------------------------------------------------------------------
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
