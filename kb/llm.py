@@ -20,7 +20,7 @@ from .errors import BackendError
 from .quiz import TYPES, Citation, Question
 from .records import Chunk
 from .text import detect_language, fold
-from .writing.checks import defects, norm, source_defects, vocabulary
+from .writing.checks import norm, vocabulary
 from .writing.generate import (
     SUPPORT_THRESHOLD,
     CourseTerms,
@@ -366,9 +366,12 @@ class LLMWriter:
                      citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),),
                      concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
         text, vocab = self._source(chunk, course)
-        found = defects(q, chunk.text, course.embedder, vocab)
-        found += source_defects(q, text)  # words the deck never uses, claims its own code contradicts
-        if found:  # the same checks as the offline writer and kb eval quiz
+        from .writing.checklist import CheckContext, run_checks
+
+        # the one registry of checks, as the offline writer and kb eval quiz run it (source_text: words
+        # the deck never uses, claims its own code contradicts)
+        found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like))
+        if found:
             return None, "failed checks: " + ", ".join(found)
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""
 
