@@ -261,7 +261,9 @@ class LLMWriter:
             batch = usable[i : i + self.batch_passages]
             want = min(_MAX_PER_REPLY, max(2, target - len(out.drafts)))
             try:
-                user = self._prompt(batch, request, want, self._deck_terms(batch, course))
+                user = self._prompt(batch, request, want, self._deck_terms(batch, course),
+                                    outline="\n".join(course.outlines[s].text() for s in dict.fromkeys(
+                                        c.source for c in batch) if s in getattr(course, "outlines", {})))
                 reply = self.client.chat_json(_SYSTEM, user, max_tokens=_TOKENS_PER_QUESTION * want + 300)
             except BackendError as e:
                 out.errors.append(e.message + (f" — {e.hint}" if e.hint else ""))
@@ -297,7 +299,8 @@ class LLMWriter:
         return self._terms[key]
 
     @staticmethod
-    def _prompt(batch: Sequence[Chunk], request: GenerationRequest, want: int, terms: Sequence[str] = ()) -> str:
+    def _prompt(batch: Sequence[Chunk], request: GenerationRequest, want: int, terms: Sequence[str] = (),
+                outline: str = "") -> str:
         lang = request.lang or batch[0].lang
         lang_name = LANG_NAMES.get(lang, "the passages' language")
         parts = [f"Passage {i}: ({c.citation()})\n{c.text}" for i, c in enumerate(batch, start=1)]
@@ -307,6 +310,8 @@ class LLMWriter:
             _FORMAT % {"types": ", ".join(request.types), "lang": lang_name} + "\n\n"
             + (f"The deck's term list (wrong options of a multiple choice come from it): {'; '.join(terms)}\n\n"
                if terms and "mcq" in request.types else "")
+            + (f"The deck's outline (its most central ideas by section; ask about these first):\n{outline}\n\n"
+               if outline else "")
             + "\n\n".join(parts)
             + f"\n\nWrite {want} questions in {lang_name} about the most central ideas of these passages, "
             f"types among {', '.join(request.types)}, each type only where the idea fits it.{diff} "

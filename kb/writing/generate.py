@@ -25,6 +25,7 @@ from ..records import Chunk
 from ..text import STOPWORDS, fold, words
 
 if TYPE_CHECKING:
+    from ..outline import Outline
     from .offline import Entity
 
 
@@ -60,6 +61,7 @@ class Rejected:
 
     what: str
     reason: str
+    chunk_id: str = ""  # the passage it was written from, when known (to say why an idea has no question)
 
 
 @dataclass
@@ -71,6 +73,8 @@ class Draft:
     key: str  # what the question is about (a term): one question per key
     priority: float
     item: str = ""  # the idea(s) (chunk id + item index, "|"-joined) it was written from: one question per idea
+    idea: str = ""  # the outline idea it asks (kb.outline.Idea.key), set by kb.writing.plan.aim
+    section: str = ""  # the outline section of that idea: selection spreads questions over these
 
 
 @dataclass
@@ -228,6 +232,7 @@ class CourseTerms:
         self.folded_text = " " + " ".join(fold(w) for w in words(self.raw_text)) + " "
         self._src_df: dict[str, Counter[str]] = {}
         self.entities: list[Entity] | None = None  # named code entities, filled by the offline writer on first use
+        self.outlines: dict[str, Outline] = {}  # what each source teaches (kb.outline), set by generate_quiz
 
     def idf(self, word: str) -> float:
         """Smoothed inverse document frequency of the word over the course's passages."""
@@ -504,6 +509,8 @@ def _idea(q: Question) -> set[str]:
 
 
 def _section(d: Draft) -> tuple[str, str]:
+    if d.section:  # the deck's own section (kb.outline) of the idea the draft asks
+        return d.chunk.source, "§" + d.section
     loc = d.chunk.locator
     return d.chunk.source, (f"p{loc.page}" if loc.page is not None else (loc.heading or "")[:60])
 
@@ -708,6 +715,8 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     """Write a quiz from the knowledge base. Deterministic for the offline writer."""
     import datetime as dt
 
+    from ..outline import TOP_IDEAS
+    from . import plan
     from .offline import balance_positions
 
     request.validate()
@@ -716,7 +725,14 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         raise UsageError("the knowledge base is empty", "run kb ingest sources/ first")
     passages = choose_passages(ws, request, all_chunks)
     course = CourseTerms(all_chunks, ws.embedder)
+    course.outlines = plan.outlines(passages, all_chunks)  # plan, then write: what each source teaches
     out = writer.write(passages, request, course)
+    plan.aim(out.drafts, course.outlines)  # central ideas first, spread over the deck's sections
+    if writer.name == "offline" and "short" in request.types:  # a plain question on a top idea no pattern fits
+        extra, failed = plan.plain_questions(course.outlines, out.drafts, {c.id: c for c in passages}, course,
+                                             TOP_IDEAS, request.lang)
+        out.drafts += extra
+        out.rejected += failed
     if request.topic:  # keep the topic's best passages first
         rank = {c.id: i for i, c in enumerate(passages)}
         for d in out.drafts:
@@ -727,7 +743,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     chosen, notes = select(kept, request, out.drafts)
     # an exercise read from two overlapping passages is turned down twice: say (and count) it once
     rejected = list(dict.fromkeys(out.rejected + dup))
-    notes = out.notes + notes
+    notes = out.notes + notes + plan.coverage(course.outlines, chosen, out.drafts, rejected, TOP_IDEAS)
     if len(chosen) < request.n:
         scope = (f"--topic {request.topic!r}" if request.topic else
                  ", ".join(request.sources) if request.sources else "the course")

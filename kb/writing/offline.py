@@ -1388,7 +1388,8 @@ class OfflineWriter:
             for d in drafts:
                 found = run_checks(d.question, ctx)
                 if found:
-                    out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found)))
+                    out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found),
+                                                 d.chunk.id))
                 else:
                     out.drafts.append(_cited_part(d, parts))
         if skipped_lang:
