@@ -118,13 +118,15 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
 
     Per quiz: the most common correct position's share of the multiple choice
     (``position_skew``), questions written vs asked, and coverage of the sections (PDF pages,
-    heading paths) of the sources the quiz was asked for — not of the whole course.
+    heading paths) of the sources the quiz was asked for — not of the whole course — and of their top
+    ideas (``top_ideas``: the 5 most central ideas of each such source that the quiz cites, by :mod:`kb.outline`).
     ``answerable@5`` (the prompt retrieves its own passage in the top 5) is reported, not a defect.
     """
     from collections import Counter, defaultdict
 
     import numpy as np
 
+    from .outline import TOP_IDEAS, build_outline
     from .text import detect_language
     from .writing.checklist import CheckContext, run_checks
     from .writing.checks import (
@@ -137,6 +139,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         vocabulary,
     )
     from .writing.generate import CourseTerms, passage_usable, topic_relevance
+    from .writing.plan import top_idea_coverage
 
     qs = list(quiz.questions)
     if not qs:
@@ -210,6 +213,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     in_scope = [c for c in every_chunk if c.source in scope and passage_usable(c)]
     sections = {section(c) for c in in_scope}
     covered = {section(chunks[c]) for c in cited_ids if c in chunks} & sections
+    plans = {src: build_outline(every_chunk, src) for src in scope if src in used or wanted}
+    top_ideas = top_idea_coverage(qs, plans, TOP_IDEAS)
     n = len(qs)
     asked = int(quiz.params.get("n") or n) if isinstance(quiz.params, dict) else n
     mcq = sum(1 for q in qs if q.type == "mcq")
@@ -232,6 +237,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "sections_covered": len(covered),
         "sections_total": len(sections),
         "sources_used": sorted(used),
+        "top_ideas": top_ideas,  # of each source asked for (or used), its TOP_IDEAS most central ideas (kb outline)
         "per_question": [
             {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
              "lang_ok": lg}

@@ -263,7 +263,14 @@ def quiz_eval(r: dict) -> None:
     t.add_row("sources covered", f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
     t.add_row("sections covered (pages / headings asked for)",
               f"{r['section_coverage']:.0%} ({r['sections_covered']} of {r['sections_total']})")
+    ti = r.get("top_ideas") or {}
+    if ti.get("total"):
+        t.add_row("top ideas asked (5 per source, kb outline)",
+                  f"{ti['share']:.0%} ({ti['covered']} of {ti['total']})")
     stdout().print(t)
+    for src, p in sorted((ti.get("per_source") or {}).items())[:3]:
+        if p["missing"]:
+            stdout().print(f"  {src}: not asked: " + "; ".join(f"«{m}»" for m in p["missing"]), markup=False)
     bad = [p for p in r["per_question"] if p.get("defects")]
     for p in bad:
         stdout().print(f"  {p['id']}: {', '.join(p['defects'])}", markup=False)

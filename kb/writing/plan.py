@@ -56,17 +56,39 @@ def _overlap(a: str, b: str) -> int:
     return len(wa & {fold(w) for w in words(b) if fold(w) not in STOPWORDS})
 
 
-def idea_of(d: Draft, outline: Outline | None) -> Idea | None:
-    """The outline idea a draft asks: among the ideas of its passage, the one its quote and answer
-    share most words with (ties: the more central)."""
+def idea_asked(q: Question, chunk_id: str, outline: Outline | None) -> Idea | None:
+    """The outline idea a question citing ``chunk_id`` asks: among the ideas of that passage, the one
+    its quotes and answer share most words with (ties: the more central)."""
     if outline is None:
         return None
-    mine = [i for i in outline.ideas if d.chunk.id in i.chunk_ids]
+    mine = [i for i in outline.ideas if chunk_id in i.chunk_ids]
     if not mine:
         return None
-    q = d.question
     said = " ".join([*(c.quote for c in q.citations), q.answer])
     return max(mine, key=lambda i: (_overlap(said, f"{i.name} {i.text}"), i.score))
+
+
+def idea_of(d: Draft, outline: Outline | None) -> Idea | None:
+    """The outline idea a draft asks (:func:`idea_asked` on its passage)."""
+    return idea_asked(d.question, d.chunk.id, outline)
+
+
+def top_idea_coverage(questions: Sequence[Question], plans: dict[str, Outline], k: int) -> dict:
+    """How many of each source's top ``k`` ideas the questions ask (``kb eval quiz``): covered, total,
+    share, and the names of those not asked, per source."""
+    asked: set[str] = set()
+    for q in questions:
+        for c in q.citations[:1]:
+            idea = idea_asked(q, c.chunk_id, plans.get(c.source))
+            if idea is not None:
+                asked.add(idea.key)
+    per: dict[str, dict] = {}
+    for src, o in plans.items():
+        top = o.top(k)
+        per[src] = {"covered": sum(1 for i in top if i.key in asked), "total": len(top),
+                    "missing": [i.name for i in top if i.key not in asked]}
+    covered, total = sum(p["covered"] for p in per.values()), sum(p["total"] for p in per.values())
+    return {"covered": covered, "total": total, "share": covered / total if total else 0.0, "per_source": per}
 
 
 def aim(drafts: Sequence[Draft], plans: dict[str, Outline]) -> None:

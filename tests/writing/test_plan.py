@@ -91,3 +91,16 @@ def test_a_deck_quiz_asks_its_central_ideas(tmp_path):
     assert "p. 37" in pages and "p. 29" in pages  # Distributed Data Parallelism, Data augmentation
     line = next(ln for ln in r.stderr.replace("\n", " ").split("note: ") if ln.startswith("03Datos.pdf: asks"))
     assert int(line.split()[2]) >= 3  # of its top 5 ideas
+
+
+def test_eval_quiz_reports_the_same_top_idea_coverage_as_the_summary(ingested_workspace):
+    src = "002_79add5e0e3bc6419.txt"
+    r = run_kb(["quiz", "generate", "-n", "6", "--offline", "--source", src, "-o", "q.json"], cwd=ingested_workspace)
+    assert r.returncode == 0, r.stderr
+    said = int(r.stderr.replace("\n", " ").split(f"{src}: asks ")[1].split()[0])
+    r = run_kb(["eval", "quiz", "q.json", "--json"], cwd=ingested_workspace)
+    assert r.returncode == 0, r.stderr
+    ti = json.loads(r.stdout)["top_ideas"]
+    assert ti["total"] == 5 and ti["covered"] == said >= 1
+    (per,) = ti["per_source"].values()
+    assert len(per["missing"]) == 5 - said
