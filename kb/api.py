@@ -222,7 +222,8 @@ class KB:
         file is written only when at least one question passed the checks."""
         from .llm import get_writer
         from .quiz import save_quiz
-        from .writing.generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
+        from .writing.generate import GenerationRequest, default_quiz_path, generate_quiz
+        from .writing.offline import OfflineWriter
 
         request = GenerationRequest(n=n, types=tuple(types), topic=topic, sources=tuple(sources),
                                     difficulty=difficulty, lang=lang)
@@ -347,7 +348,8 @@ class KB:
         """Write an offline quiz of :data:`FIRST_QUIZ_QUESTIONS` questions from the whole course (for a
         first ``kb study``); KbError when the knowledge base yields none."""
         from .quiz import save_quiz
-        from .writing.generate import GenerationRequest, OfflineWriter, generate_quiz
+        from .writing.generate import GenerationRequest, generate_quiz
+        from .writing.offline import OfflineWriter
 
         report = generate_quiz(self.workspace, GenerationRequest(n=FIRST_QUIZ_QUESTIONS), OfflineWriter())
         if not report.quiz.questions:

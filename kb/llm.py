@@ -394,7 +394,7 @@ def get_grader(settings: Settings, embedder, *, offline: bool = False, examples=
 
 def get_writer(settings: Settings):
     """The offline writer, or the LLM writer when KB_LLM_MODEL (and an endpoint) is set."""
-    from .writing.generate import OfflineWriter
+    from .writing.offline import OfflineWriter
 
     if settings.llm_model:
         return LLMWriter(LLMClient(settings))

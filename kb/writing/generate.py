@@ -26,7 +26,7 @@ from ..text import STOPWORDS, fold, words
 
 if TYPE_CHECKING:
     from ..outline import Outline
-    from .offline import Entity
+    from .wording import Entity
 
 
 @dataclass(frozen=True)
@@ -717,7 +717,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
 
     from ..outline import TOP_IDEAS
     from . import plan
-    from .offline import balance_positions
+    from .positions import balance_positions
 
     request.validate()
     all_chunks = list(ws.store.all_chunks())
@@ -787,12 +787,3 @@ def default_quiz_path(request: GenerationRequest, folder: Path) -> Path:
         base = "course"
     slug = re.sub(r"[^a-z0-9]+", "-", fold(base)).strip("-")[:40] or "quiz"
     return Path(folder) / f"{slug}.json"
-
-
-def __getattr__(name: str):
-    # the offline writer lives in its own module (it imports this one); keep its old import path
-    if name == "OfflineWriter":
-        from .offline import OfflineWriter
-
-        return OfflineWriter
-    raise AttributeError(name)

@@ -105,7 +105,7 @@ def aim(drafts: Sequence[Draft], plans: dict[str, Outline]) -> None:
 
 
 def _subject(o: Outline) -> str:
-    from .offline import deck_topic
+    from .wording import deck_topic
 
     return deck_topic(o.title) or o.title
 
