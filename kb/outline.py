@@ -17,6 +17,7 @@ says which of them the quiz leaves out; ``kb eval quiz`` reports the same covera
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
@@ -263,11 +264,12 @@ def _slides(chunks: Sequence[Chunk], title_of) -> list[tuple[tuple[str, str], li
     return out
 
 
-def _stems(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
     """Content words cut to 6 letters ("transformaciones" = "transformación"); a name with inner
     capitals, digits or dots whole ("TensorBoard" is not "TensorFlow")."""
-    return {fold(w) if re.search(r".[A-Z0-9.]", w) else fold(w)[:6]
-            for w in words(text) if len(w) >= 3 and fold(w) not in STOPWORDS}
+    return frozenset(fold(w) if re.search(r".[A-Z0-9.]", w) else fold(w)[:6]
+                     for w in words(text) if len(w) >= 3 and fold(w) not in STOPWORDS)
 
 
 def _names(entry: str, title: str, common: frozenset[str] = frozenset()) -> bool:
