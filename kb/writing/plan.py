@@ -118,8 +118,8 @@ def _plain(idea: Idea, o: Outline, lang: str) -> tuple[str, str] | None:
         return None  # "En TensorFlow, ¿qué caracteriza a «TensorFlow»?"
     if idea.kind == "list":
         labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
-        if not 2 <= len(labels) <= 5:
-            return None
+        if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
+            return None  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
         return parts.format(s=subject, t=title, labels="; ".join(labels)), idea.text  # (a label may hold commas)
     if idea.kind == "procedure":
         return steps.format(s=subject, t=title), idea.text

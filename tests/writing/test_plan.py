@@ -104,3 +104,14 @@ def test_eval_quiz_reports_the_same_top_idea_coverage_as_the_summary(ingested_wo
     assert ti["total"] == 5 and ti["covered"] == said >= 1
     (per,) = ti["per_source"].values()
     assert len(per["missing"]) == 5 - said
+
+
+def test_no_plain_question_on_a_list_whose_labels_repeat():
+    chunks = [*_deck()[:3], _chunk(4, "Estrategias de promediado",
+                                  "• Síncrono: todos los trabajadores esperan al más lento antes de promediar.\n"
+                                  "• Síncrono: el promedio se calcula con all-reduce en cada paso del bucle.\n"
+                                  "• Asíncrono: cada trabajador envía sus gradientes sin esperar a los demás.")]
+    o = build_outline(chunks, SRC, bookmarks=[])
+    table = next(i for i in o.ideas if i.kind == "list")
+    drafts, _ = plain_questions({SRC: o}, [], {c.id: c for c in chunks}, CourseTerms(chunks, None), k=5, lang=None)
+    assert drafts and not any(d.idea == table.key for d in drafts)
