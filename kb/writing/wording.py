@@ -9,73 +9,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..lang import en, es, pt
 from ..text import STOPWORDS, fold, looks_like_code_line, sentences, words
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import _zipf, generic_title
 from .ideas import dangling
 
-_T = {
-    "what_is": {"pt": "O que é {t}?", "es": "¿Qué es {t}?", "en": "What is {t}?"},
-    "made_of": {"pt": "De que partes se compõe {t}?", "es": "¿De qué partes se compone {t}?",
-                "en": "What parts make up {t}?"},
-    "computed": {"pt": "Como se calcula {t}?", "es": "¿Cómo se calcula {t}?", "en": "How is {t} computed?"},
-    # what a bullet labelled with its role says of the slide's subject ("Coste: …" under "QAT")
-    "role_cost": {"pt": "Qual é o custo {of}?", "es": "¿Qué coste tiene {t}?", "en": "What does {t} cost?"},
-    "role_idea": {"pt": "Qual é a ideia {of}?", "es": "¿Cuál es la idea de {t}?", "en": "What is the idea behind {t}?"},
-    "role_problem": {"pt": "Que problema {t} resolve?", "es": "¿Qué problema resuelve {t}?",
-                     "en": "What problem does {t} solve?"},
-    "role_advantage": {"pt": "Qual é a vantagem {of}?", "es": "¿Qué ventaja tiene {t}?",
-                       "en": "What is the advantage of {t}?"},
-    "role_limit": {"pt": "Qual é a limitação {of}?", "es": "¿Qué limitación tiene {t}?",
-                   "en": "What is the limitation of {t}?"},
-    "what_are": {"pt": "O que são {t}?", "es": "¿Qué son {t}?", "en": "What are {t}?"},
-    "means": {"pt": "Em {c}, o que significa «{t}»?", "es": "En {c}, ¿qué significa «{t}»?",
-              "en": "In {c}, what does «{t}» mean?"},
-    "means_bare": {"pt": "O que significa «{t}»?", "es": "¿Qué significa «{t}»?", "en": "What does «{t}» mean?"},
-    "consists": {"pt": "Em que consiste {t}?", "es": "¿En qué consiste {t}?", "en": "What is {t}?"},
-    "which_is": {"pt": "Em {c}, qual é {t}?", "es": "En {c}, ¿cuál es {t}?", "en": "In {c}, what is {t}?"},
-    "returns": {"pt": "O que retorna {t}?", "es": "¿Qué devuelve {t}?", "en": "What does {t} return?"},
-    "used_for": {"pt": "Para que é usado {t}?", "es": "¿Para qué se utiliza {t}?", "en": "What is {t} used for?"},
-    "purpose": {"pt": "Para que serve {t}?", "es": "¿Para qué sirve {t}?", "en": "Why should you {t}?"},
-    "differ": {"pt": "Qual é a diferença entre {a} e {b}?", "es": "¿Qué diferencia hay entre {a} y {b}?",
-               "en": "What is the difference between {a} and {b}?"},
-    "steps": {"pt": "Quais são os passos para {t}?", "es": "¿Qué pasos se siguen para {t}?",
-              "en": "What are the steps to {t}?"},
-    "scope": {"pt": "Onde se deve {t} e onde não?", "es": "¿Dónde se debe {t} y dónde no?",
-              "en": "Where should you {t}, and where not?"},
-    "scope_false": {"pt": "Deve-se {t} apenas {x} e não {y}.", "es": "Se debe {t} solo {x} y no {y}.",
-                    "en": "You should {t} only {x} and not {y}."},
-    "complete": {"pt": "Complete a frase{c}: «{s}»", "es": "Completa la frase{c}: «{s}»",
-                 "en": "Complete the sentence{c}: «{s}»"},
-    "cloze": {"pt": "Complete a lacuna{c}: {s}", "es": "Completa el espacio en blanco{c}: {s}",
-              "en": "Fill in the blank{c}: {s}"},
-    "which_label": {"pt": "Em {c}, qual termo corresponde a esta descrição: «{d}»?",
-                    "es": "En {c}, ¿qué término corresponde a esta descripción: «{d}»?",
-                    "en": "In {c}, which term matches this description: «{d}»?"},
-    "kind": {"pt": "tipo de", "es": "tipo de", "en": "kind of"},
-    "which_kind": {"pt": "Qual {k} corresponde a esta descrição: «{d}»?",
-                   "es": "¿Qué {k} corresponde a esta descripción: «{d}»?",
-                   "en": "Which {k} matches this description: «{d}»?"},
-    "label_stmt": {"pt": "Em «{c}», «{t}» significa: {d}", "es": "En «{c}», «{t}» significa: {d}",
-                   "en": "In «{c}», «{t}» means: {d}"},
-    "scope_answer": {"pt": "Apenas {x} e não {y}.", "es": "Solo {x} y no {y}.", "en": "Only {x} and not {y}."},
-    "how": {"pt": "Como se pode {t}?", "es": "¿Cómo se puede {t}?", "en": "How do you {t}?"},
-    "how_pl": {"pt": "Como se podem {t}?", "es": "¿Cómo se pueden {t}?", "en": "How do you {t}?"},
-    "enables": {"pt": "O que permite {t}?", "es": "¿Qué permite {t}?", "en": "What does {t} allow?"},
-    "enables_pl": {"pt": "O que permitem {t}?", "es": "¿Qué permiten {t}?", "en": "What do {t} allow?"},
-    "caveat": {"pt": "O que se deve ter em conta ao {t}?", "es": "¿Qué hay que tener en cuenta al {t}?",
-               "en": "What must you keep in mind when {t}?"},
-    "parts": {"pt": "Quais são {a} {n} {k} de {t}?", "es": "¿Cuáles son {a} {n} {k} de {t}?",
-              "en": "What are the {n} {k} of {t}?"},
-    "in_entity": {"pt": "No {e} do {lib}", "es": "En el {e} de {lib}", "en": "In {lib}'s {e}"},
-    "passed_to": {"pt": "O resultado é passado para {w}: {c}.", "es": "El resultado se pasa a {w}: {c}.",
-                  "en": "Its result is passed to {w}: {c}."},
-    "by": {"pt": "Utilizar {t}.", "es": "Utilizar {t}.", "en": "Use {t}."},
-    "tf": {"pt": "Verdadeiro ou falso? {s}", "es": "¿Verdadero o falso? {s}", "en": "True or false? {s}"},
-    "true": {"pt": "Verdadeiro", "es": "Verdadero", "en": "True"},
-    "false": {"pt": "Falso", "es": "Falso", "en": "False"},
-    "source_says": {"pt": "A fonte diz: “{s}”", "es": "La fuente dice: “{s}”", "en": "The source says: “{s}”"},
-}
+# the question templates, per language in kb/lang/{es,pt,en}.py: _T[key][lang]
+_T = {key: {lang: mod.TEMPLATES[key] for lang, mod in (("pt", pt), ("es", es), ("en", en)) if key in mod.TEMPLATES}
+      for key in en.TEMPLATES}
 
 
 def _t(key: str, lang: str, **kw: str) -> str:
