@@ -1,8 +1,9 @@
 """How a question is written, in one place.
 
-- ``generate``: the writer seam (``QuestionWriter``, ``Draft``, ``GenerationRequest``), which passages
-  a quiz draws on, the course's key terms, selection (central ideas first, balanced types) and
-  ``generate_quiz``, the one entry point both writers go through;
+- ``seam``: the writer seam (``QuestionWriter``, ``Draft``, ``GenerationRequest``, ``WriterOutput``);
+  ``course``: the course's key terms (``CourseTerms``);
+- ``generate``: which passages a quiz draws on, selection (central ideas first, balanced types) and
+  ``generate_quiz``, the one entry point both writers go through (it re-exports the seam's names);
 - ``ideas``: a slide or passage read as ideas — its title and its whole bullets and sentences;
 - ``plan``: plan, then write — drafts aimed at the outline's central ideas (:mod:`kb.outline`), a plain
   question on a top idea no pattern fits, and which top ideas a quiz asks;

@@ -22,10 +22,11 @@ from ..records import Chunk
 from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
 from .checks import vocabulary
+from .seam import Draft, Rejected
 
 if TYPE_CHECKING:
     from ..outline import Idea, Outline
-    from .generate import CourseTerms, Draft, Rejected
+    from .course import CourseTerms
 
 CENTRAL_BONUS = 1.0  # priority added to a draft on the deck's most central idea (scaled by score / best score);
 # hand-set so that centrality orders drafts within a pattern's usual spread (~1) without overriding the
@@ -132,8 +133,6 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
                     course: CourseTerms, k: int, lang: str | None) -> tuple[list[Draft], list[Rejected]]:
     """A plain short question for each of a source's top ``k`` ideas that no draft asks, kept when
     it passes the checks; the ones that fail come back as rejections."""
-    from .generate import Draft, Rejected
-
     asked = {d.idea for d in drafts if d.idea}
     out: list[Draft] = []
     rejected: list[Rejected] = []
