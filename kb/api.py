@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .grading.calibration import QuizCalibration
     from .grading.gradebook import ClassReport
     from .ingest import IngestReport, Progress
+    from .outline import Outline
     from .quiz import Quiz
     from .records import Hit
     from .study import Item, StudyDB
@@ -203,6 +204,20 @@ class KB:
 
         return open_store(self.settings).sources()
 
+    def outline(self, source: str) -> Outline:
+        """What ``source`` teaches: its sections (index page, PDF bookmarks or headings) and their ideas
+        (definitions, labelled lists, procedures, code examples, titles with their bullets), each with
+        its text and locator and ranked by how central it is (``.top(5)``). Needs no model."""
+        from .outline import build_outline, match_source
+        from .store import open_store
+
+        store = open_store(self.settings)
+        names = [r["source"] for r in store.sources()]
+        found = match_source(names, source)
+        if found is None:
+            raise InputError(f"{source}: not in the knowledge base", "check kb sources for the exact path")
+        return build_outline(store.all_chunks(), found)
+
     # --- finding ----------------------------------------------------------------------------
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
         """Passages for ``query`` with a 0–1 relevance and citations; ``mode``: hybrid, dense or bm25."""
@@ -229,7 +244,8 @@ class KB:
         from .llm.factory import get_writer
         from .quiz import save_quiz
         from .teacher import with_teacher
-        from .writing.generate import GenerationRequest, OfflineWriter, default_quiz_path, generate_quiz
+        from .writing.generate import GenerationRequest, default_quiz_path, generate_quiz
+        from .writing.offline import OfflineWriter
 
         request = GenerationRequest(n=n, types=tuple(types), topic=topic, sources=tuple(sources),
                                     difficulty=difficulty, lang=lang)
@@ -267,7 +283,7 @@ class KB:
         from .llm import get_writer
         from .review import write_replacement
         from .teacher import with_teacher
-        from .writing.generate import OfflineWriter
+        from .writing.offline import OfflineWriter
 
         writer = with_teacher(OfflineWriter() if offline else get_writer(self.settings), Path(quiz_file).parent)
         return write_replacement(self.workspace, quiz, question, writer)
@@ -449,7 +465,8 @@ class KB:
         """Write an offline quiz of :data:`FIRST_QUIZ_QUESTIONS` questions from the whole course (for a
         first ``kb study``); KbError when the knowledge base yields none."""
         from .quiz import save_quiz
-        from .writing.generate import GenerationRequest, OfflineWriter, generate_quiz
+        from .writing.generate import GenerationRequest, generate_quiz
+        from .writing.offline import OfflineWriter
 
         report = generate_quiz(self.workspace, GenerationRequest(n=FIRST_QUIZ_QUESTIONS), OfflineWriter())
         if not report.quiz.questions:

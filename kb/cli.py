@@ -245,6 +245,22 @@ def sources(json_out: bool = typer.Option(False, "--json", help="Print the list 
 
 @app.command()
 @boundary
+def outline(
+    source: str = typer.Argument(..., help="An ingested source (its path as kb sources lists it, or its end)."),
+    json_out: bool = typer.Option(False, "--json", help="Print the whole outline as JSON on stdout."),
+) -> None:
+    """Show what a source teaches: its sections and their ideas, the most central marked.
+
+    Example: kb outline slides/03Datos.pdf
+    """
+    from . import ui
+
+    result = _course().outline(source)
+    ui.print_json(result.to_json()) if json_out else ui.outline(result)
+
+
+@app.command()
+@boundary
 def search(
     query: str = typer.Argument(..., help="What to look for, in any of the course's languages."),
     k: int = typer.Option(5, "-k", help="How many passages to show."),

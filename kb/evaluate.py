@@ -106,7 +106,7 @@ def _section(chunk) -> tuple:
 def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     """What a teacher would find wrong with a quiz, checked against the knowledge base.
 
-    Per question (:mod:`kb.writing.checks`, the checks the writers apply too): cut-off text, a stem
+    Per question (:mod:`kb.writing.checklist`, the one registry the writers run too): cut-off text, a stem
     that gives the answer away, options naming the same thing, an answer the cited passage does
     not support (true/false: a true statement must be in the passage, a false one must
     contradict a quote that is), distractors or false-statement words the cited source never
@@ -119,17 +119,19 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
 
     Per quiz: the most common correct position's share of the multiple choice
     (``position_skew``), questions written vs asked, and coverage of the sections (PDF pages,
-    heading paths) of the sources the quiz was asked for — not of the whole course.
+    heading paths) of the sources the quiz was asked for — not of the whole course — and of their top
+    ideas (``top_ideas``: the 5 most central ideas of each such source that the quiz cites, by :mod:`kb.outline`).
     ``answerable@5`` (the prompt retrieves its own passage in the top 5) is reported, not a defect.
     """
     from collections import Counter, defaultdict
 
     import numpy as np
 
+    from .outline import TOP_IDEAS, build_outline
     from .text import detect_language
+    from .writing.checklist import CheckContext, run_checks
     from .writing.checks import (
         answers_elsewhere,
-        defects,
         duplicate_questions,
         position_skew,
         source_defects,
@@ -137,7 +139,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         unsupported,
         vocabulary,
     )
-    from .writing.generate import passage_usable, topic_relevance
+    from .writing.generate import CourseTerms, passage_usable, topic_relevance
+    from .writing.plan import top_idea_coverage
 
     qs = list(quiz.questions)
     if not qs:
@@ -147,15 +150,19 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     source_text: dict[str, str] = defaultdict(str)
     section_text: dict[tuple, str] = defaultdict(str)  # a page or heading's passages, in order
     cited_sources = {c.source for c in chunks.values()}
-    for c in sorted(ws.store.all_chunks(), key=lambda c: (c.source, c.ordinal)):
+    every_chunk = sorted(ws.store.all_chunks(), key=lambda c: (c.source, c.ordinal))
+    for c in every_chunk:
         if c.source in cited_sources:
             source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
             section_text[_section(c)] += f"\n{c.text}"
     found: list[list[str]] = []
+    course = CourseTerms(every_chunk, ws.embedder)  # the course's own verb test, as the writer runs it
     vocabs = {src: vocabulary(text) for src, text in source_text.items()}
     for q, cid in zip(qs, cited_ids, strict=True):
         chunk = chunks.get(cid)
-        f = defects(q, chunk.text, ws.embedder, vocabs.get(chunk.source)) if chunk else ["unsupported"]
+        ctx = CheckContext(chunk.text, source_text[chunk.source], vocabs.get(chunk.source), ws.embedder,
+                           course.verb_like) if chunk else None
+        f = run_checks(q, ctx, skip=frozenset({"source"})) if ctx else ["unsupported"]
         if chunk and "unsupported" in f and not unsupported(q, section_text[_section(chunk)], ws.embedder):
             # an answer that runs on past its passage's window (the book's CUDA_ERROR_OUT_OF_MEMORY answer
             # fills four), or a citation of the passage that asks while the next one answers: what the
@@ -204,9 +211,11 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         loc = c.locator
         return c.source, (f"p{loc.page}" if loc.page is not None else (loc.heading or ""))
 
-    in_scope = [c for c in ws.store.all_chunks() if c.source in scope and passage_usable(c)]
+    in_scope = [c for c in every_chunk if c.source in scope and passage_usable(c)]
     sections = {section(c) for c in in_scope}
     covered = {section(chunks[c]) for c in cited_ids if c in chunks} & sections
+    plans = {src: build_outline(every_chunk, src) for src in scope if src in used or wanted}
+    top_ideas = top_idea_coverage(qs, plans, TOP_IDEAS)
     n = len(qs)
     asked = int(quiz.params.get("n") or n) if isinstance(quiz.params, dict) else n
     mcq = sum(1 for q in qs if q.type == "mcq")
@@ -229,6 +238,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "sections_covered": len(covered),
         "sections_total": len(sections),
         "sources_used": sorted(used),
+        "top_ideas": top_ideas,  # of each source asked for (or used), its TOP_IDEAS most central ideas (kb outline)
         "per_question": [
             {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
              "lang_ok": lg}

@@ -364,6 +364,33 @@ def generation_summary(report, path) -> None:
         con.print(f"kb: error: {e}", markup=False, style="bold red")
 
 
+def outline(o, top: int = 5, per_section: int = 4) -> None:
+    """Print ``kb outline``: the source's title, then each section with its best ideas (kind, name,
+    locator), the ``top`` most central numbered by rank, in one screen."""
+    con = stdout()
+    con.print(f"{o.title}  ({o.source}; sections from {o.from_}, {len(o.ideas)} ideas)", markup=False,
+              style="bold")
+    rank = {id(i): n for n, i in enumerate(o.top(top), start=1)}
+    shown = o.sections
+    if len(shown) > 10:  # one screen: the sections holding the 20 most central ideas
+        central = {id(i) for i in o.top(20)}
+        shown = tuple(s for s in o.sections if any(id(i) in central for i in s.ideas))
+        per_section = 3
+    for s in shown:
+        best = sorted(s.ideas, key=lambda i: -i.score)[:per_section]
+        if not best:
+            continue
+        con.print(f"{s.title}  [{s.locator}]", markup=False, style="cyan")
+        for i in (x for x in s.ideas if x in best):
+            mark = f"{rank[id(i)]:>2}." if id(i) in rank else "   "
+            con.print(f" {mark} {i.kind:<10} {i.name[:60]}  ({i.locator.split(' · ')[0]})", markup=False,
+                      style="bold" if id(i) in rank else None)
+    if len(shown) < len(o.sections):
+        con.print(f"… {len(o.sections) - len(shown)} more sections", markup=False, style="dim")
+    con.print(f"1–{top}: the most central ideas (named in the index and titles, repeated, defined, given pages); "
+              "--json for every idea with its text", markup=False, style="dim")
+
+
 def answer(ans) -> None:
     """Print an ``ask`` answer on stdout, then each retrieved passage, marked ``*`` when the answer cites it."""
     from rich.markup import escape
@@ -400,7 +427,14 @@ def quiz_eval(r: dict) -> None:
     t.add_row("sources covered", f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
     t.add_row("sections covered (pages / headings asked for)",
               f"{r['section_coverage']:.0%} ({r['sections_covered']} of {r['sections_total']})")
+    ti = r.get("top_ideas") or {}
+    if ti.get("total"):
+        t.add_row("top ideas asked (5 per source, kb outline)",
+                  f"{ti['share']:.0%} ({ti['covered']} of {ti['total']})")
     stdout().print(t)
+    for src, p in sorted((ti.get("per_source") or {}).items())[:3]:
+        if p["missing"]:
+            stdout().print(f"  {src}: not asked: " + "; ".join(f"«{m}»" for m in p["missing"]), markup=False)
     bad = [p for p in r["per_question"] if p.get("defects")]
     for p in bad:
         stdout().print(f"  {p['id']}: {', '.join(p['defects'])}", markup=False)

@@ -13,7 +13,8 @@ import pytest
 from kb.config import Settings
 from kb.quiz import Question
 from kb.workspace import open_workspace
-from kb.writing.offline import _other_language, _whole_sentences, answer_concepts, framework
+from kb.writing.checklist import other_language as _other_language
+from kb.writing.offline import _whole_sentences, answer_concepts, framework
 
 from .conftest import SYNC_ASYNC, needs_corpora, write_offline
 

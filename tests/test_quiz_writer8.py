@@ -163,7 +163,7 @@ def test_file_names_are_no_library_code():
 
 def test_a_difference_is_no_bare_attribute():
     from kb.quiz import Question
-    from kb.writing.offline import _bare_attribute
+    from kb.writing.checklist import bare_attribute as _bare_attribute
 
     def q(p):
         return Question("short", p, "x", (), ("x",), "medium", "pt")

@@ -12,14 +12,14 @@ asked again for fewer; a batch that fails is reported and the run goes on with t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from ..errors import BackendError
 from ..quiz import TYPES, Citation, Question
 from ..records import Chunk
 from ..text import detect_language, fold
-from ..writing.checks import defects, norm, source_defects, vocabulary
+from ..writing.checks import norm, vocabulary
 from ..writing.generate import (
     SUPPORT_THRESHOLD,
     CourseTerms,
@@ -103,6 +103,16 @@ class WriterContext:
     examples: tuple[Any, ...] = ()
 
 
+def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course: Any) -> WriterContext | None:
+    """``context`` with the outline of the batch's decks (:mod:`kb.outline`, planned by the generator) when
+    it has none of its own: the model sees where the passages sit and which ideas are central."""
+    outlines = getattr(course, "outlines", None) or {}
+    text = "\n".join(outlines[s].text() for s in dict.fromkeys(c.source for c in batch) if s in outlines)
+    if not text or (context is not None and context.outline):
+        return context
+    return WriterContext(outline=text) if context is None else replace(context, outline=text)
+
+
 @dataclass(frozen=True)
 class BatchRequest:
     """One request of the writer: the passages, how many questions, the deck's terms, the context."""
@@ -177,7 +187,8 @@ class LLMWriter:
             # as many requests as should give the questions still needed, plus one for rejections,
             # never more than the workers
             size = min(self.client.concurrency, -(-need // want) + 1, min(len(batches), max_batches) - done)
-            wave = [BatchRequest(b, want, tuple(self._deck_terms(b, course)), context, self._teacher_examples(b))
+            wave = [BatchRequest(b, want, tuple(self._deck_terms(b, course)), _with_outline(context, b, course),
+                                 self._teacher_examples(b))
                     for b in batches[done : done + size]]
             done += size
             results = run_parallel(lambda br: self._ask(br, request), wave, self.client.concurrency, self.client)
@@ -372,8 +383,11 @@ class LLMWriter:
                      citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),),
                      concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
         text, vocab = self._source(chunk, course)
-        found = defects(q, chunk.text, course.embedder, vocab)
-        found += source_defects(q, text)  # words the deck never uses, claims its own code contradicts
-        if found:  # the same checks as the offline writer and kb eval quiz
+        from ..writing.checklist import CheckContext, run_checks
+
+        # the one registry of checks, as the offline writer and kb eval quiz run it (source_text: words
+        # the deck never uses, claims its own code contradicts)
+        found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like))
+        if found:
             return None, "failed checks: " + ", ".join(found)
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""

@@ -1,0 +1,56 @@
+"""Offline quiz generation: time per question and questions written, `-n 12` on each corpora deck.
+
+    python bench/quiz_offline.py    # needs ../shared/corpora/*.pdf (or KB_SHARED_DIR); ingests them into a temp folder
+
+The model is loaded once; each deck's quiz is generated three times in process and the best time
+kept, so the number is the writer's (outline, patterns, checks, selection), not the start-up's.
+Measured 2026-11-28 on a loaded 2-core machine (shared by 8 sessions), the three corpora decks:
+before the outline (3edcf1b) 33 questions in 1.83 s (0.056 s/question), after (plan, then write;
+the writer split into patterns) 35 questions in 1.88 s (0.054 s/question).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CORPORA = Path(os.environ.get("KB_SHARED_DIR") or Path(__file__).resolve().parent.parent.parent / "shared") / "corpora"
+DECKS = ("001TFDist.pdf", "03Datos.pdf", "05modelos.pdf")
+
+
+def main() -> int:
+    if not all((CORPORA / d).exists() for d in DECKS):
+        print(f"needs {', '.join(DECKS)} in {CORPORA}", file=sys.stderr)
+        return 2
+    import kb
+    from kb.writing.generate import GenerationRequest, generate_quiz
+    from kb.writing.offline import OfflineWriter
+
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "corpora").mkdir()
+        for d in DECKS:
+            shutil.copy(CORPORA / d, Path(tmp) / "corpora" / d)
+        course = kb.open(Path(tmp) / ".kb")
+        course.ingest([Path(tmp) / "corpora"]).raise_if_failed()
+        ws = course.workspace
+        total_t, total_q = 0.0, 0
+        for d in DECKS:
+            src = next(r["source"] for r in course.sources() if r["source"].endswith(d))
+            best = float("inf")
+            for _ in range(3):
+                t = time.perf_counter()
+                report = generate_quiz(ws, GenerationRequest(n=12, sources=(src,)), OfflineWriter(), now="bench")
+                best = min(best, time.perf_counter() - t)
+            n = len(report.quiz.questions)
+            total_t, total_q = total_t + best, total_q + n
+            print(f"{d}: {n} of 12 questions, {best:.2f} s, {best / max(1, n):.3f} s/question")
+        print(f"all: {total_q} questions, {total_t:.2f} s, {total_t / max(1, total_q):.3f} s/question")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""English wording of the offline writer's questions: one template per question shape, keyed as
+:data:`kb.writing.wording._T` uses them (``{t}`` the term or subject, ``{of}`` "of it" said in the
+language, other fields as named). Stdlib only."""
+
+from __future__ import annotations
+
+TEMPLATES: dict[str, str] = {
+    "what_is": "What is {t}?",
+    "made_of": "What parts make up {t}?",
+    "computed": "How is {t} computed?",
+    # what a bullet labelled with its role says of the slide's subject ("Coste: …" under "QAT")
+    "role_cost": "What does {t} cost?",
+    "role_idea": "What is the idea behind {t}?",
+    "role_problem": "What problem does {t} solve?",
+    "role_advantage": "What is the advantage of {t}?",
+    "role_limit": "What is the limitation of {t}?",
+    "what_are": "What are {t}?",
+    "means": "In {c}, what does «{t}» mean?",
+    "means_bare": "What does «{t}» mean?",
+    "consists": "What is {t}?",
+    "which_is": "In {c}, what is {t}?",
+    "returns": "What does {t} return?",
+    "used_for": "What is {t} used for?",
+    "purpose": "Why should you {t}?",
+    "differ": "What is the difference between {a} and {b}?",
+    "steps": "What are the steps to {t}?",
+    "scope": "Where should you {t}, and where not?",
+    "scope_false": "You should {t} only {x} and not {y}.",
+    "complete": "Complete the sentence{c}: «{s}»",
+    "cloze": "Fill in the blank{c}: {s}",
+    "which_label": "In {c}, which term matches this description: «{d}»?",
+    "kind": "kind of",
+    "which_kind": "Which {k} matches this description: «{d}»?",
+    "label_stmt": "In «{c}», «{t}» means: {d}",
+    "scope_answer": "Only {x} and not {y}.",
+    "how": "How do you {t}?",
+    "how_pl": "How do you {t}?",
+    "enables": "What does {t} allow?",
+    "enables_pl": "What do {t} allow?",
+    "caveat": "What must you keep in mind when {t}?",
+    "parts": "What are the {n} {k} of {t}?",
+    "in_entity": "In {lib}'s {e}",
+    "passed_to": "Its result is passed to {w}: {c}.",
+    "by": "Use {t}.",
+    "tf": "True or false? {s}",
+    "true": "True",
+    "false": "False",
+    "source_says": "The source says: “{s}”",
+}

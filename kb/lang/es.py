@@ -1,0 +1,49 @@
+"""Spanish wording of the offline writer's questions: one template per question shape, keyed as
+:data:`kb.writing.wording._T` uses them (``{t}`` the term or subject, ``{of}`` "of it" said in the
+language, other fields as named). Stdlib only."""
+
+from __future__ import annotations
+
+TEMPLATES: dict[str, str] = {
+    "what_is": "¿Qué es {t}?",
+    "made_of": "¿De qué partes se compone {t}?",
+    "computed": "¿Cómo se calcula {t}?",
+    # what a bullet labelled with its role says of the slide's subject ("Coste: …" under "QAT")
+    "role_cost": "¿Qué coste tiene {t}?",
+    "role_idea": "¿Cuál es la idea de {t}?",
+    "role_problem": "¿Qué problema resuelve {t}?",
+    "role_advantage": "¿Qué ventaja tiene {t}?",
+    "role_limit": "¿Qué limitación tiene {t}?",
+    "what_are": "¿Qué son {t}?",
+    "means": "En {c}, ¿qué significa «{t}»?",
+    "means_bare": "¿Qué significa «{t}»?",
+    "consists": "¿En qué consiste {t}?",
+    "which_is": "En {c}, ¿cuál es {t}?",
+    "returns": "¿Qué devuelve {t}?",
+    "used_for": "¿Para qué se utiliza {t}?",
+    "purpose": "¿Para qué sirve {t}?",
+    "differ": "¿Qué diferencia hay entre {a} y {b}?",
+    "steps": "¿Qué pasos se siguen para {t}?",
+    "scope": "¿Dónde se debe {t} y dónde no?",
+    "scope_false": "Se debe {t} solo {x} y no {y}.",
+    "complete": "Completa la frase{c}: «{s}»",
+    "cloze": "Completa el espacio en blanco{c}: {s}",
+    "which_label": "En {c}, ¿qué término corresponde a esta descripción: «{d}»?",
+    "kind": "tipo de",
+    "which_kind": "¿Qué {k} corresponde a esta descripción: «{d}»?",
+    "label_stmt": "En «{c}», «{t}» significa: {d}",
+    "scope_answer": "Solo {x} y no {y}.",
+    "how": "¿Cómo se puede {t}?",
+    "how_pl": "¿Cómo se pueden {t}?",
+    "enables": "¿Qué permite {t}?",
+    "enables_pl": "¿Qué permiten {t}?",
+    "caveat": "¿Qué hay que tener en cuenta al {t}?",
+    "parts": "¿Cuáles son {a} {n} {k} de {t}?",
+    "in_entity": "En el {e} de {lib}",
+    "passed_to": "El resultado se pasa a {w}: {c}.",
+    "by": "Utilizar {t}.",
+    "tf": "¿Verdadero o falso? {s}",
+    "true": "Verdadero",
+    "false": "Falso",
+    "source_says": "La fuente dice: “{s}”",
+}

@@ -1,0 +1,49 @@
+"""Portuguese wording of the offline writer's questions: one template per question shape, keyed as
+:data:`kb.writing.wording._T` uses them (``{t}`` the term or subject, ``{of}`` "of it" said in the
+language, other fields as named). Stdlib only."""
+
+from __future__ import annotations
+
+TEMPLATES: dict[str, str] = {
+    "what_is": "O que é {t}?",
+    "made_of": "De que partes se compõe {t}?",
+    "computed": "Como se calcula {t}?",
+    # what a bullet labelled with its role says of the slide's subject ("Coste: …" under "QAT")
+    "role_cost": "Qual é o custo {of}?",
+    "role_idea": "Qual é a ideia {of}?",
+    "role_problem": "Que problema {t} resolve?",
+    "role_advantage": "Qual é a vantagem {of}?",
+    "role_limit": "Qual é a limitação {of}?",
+    "what_are": "O que são {t}?",
+    "means": "Em {c}, o que significa «{t}»?",
+    "means_bare": "O que significa «{t}»?",
+    "consists": "Em que consiste {t}?",
+    "which_is": "Em {c}, qual é {t}?",
+    "returns": "O que retorna {t}?",
+    "used_for": "Para que é usado {t}?",
+    "purpose": "Para que serve {t}?",
+    "differ": "Qual é a diferença entre {a} e {b}?",
+    "steps": "Quais são os passos para {t}?",
+    "scope": "Onde se deve {t} e onde não?",
+    "scope_false": "Deve-se {t} apenas {x} e não {y}.",
+    "complete": "Complete a frase{c}: «{s}»",
+    "cloze": "Complete a lacuna{c}: {s}",
+    "which_label": "Em {c}, qual termo corresponde a esta descrição: «{d}»?",
+    "kind": "tipo de",
+    "which_kind": "Qual {k} corresponde a esta descrição: «{d}»?",
+    "label_stmt": "Em «{c}», «{t}» significa: {d}",
+    "scope_answer": "Apenas {x} e não {y}.",
+    "how": "Como se pode {t}?",
+    "how_pl": "Como se podem {t}?",
+    "enables": "O que permite {t}?",
+    "enables_pl": "O que permitem {t}?",
+    "caveat": "O que se deve ter em conta ao {t}?",
+    "parts": "Quais são {a} {n} {k} de {t}?",
+    "in_entity": "No {e} do {lib}",
+    "passed_to": "O resultado é passado para {w}: {c}.",
+    "by": "Utilizar {t}.",
+    "tf": "Verdadeiro ou falso? {s}",
+    "true": "Verdadeiro",
+    "false": "Falso",
+    "source_says": "A fonte diz: “{s}”",
+}

@@ -1,0 +1,204 @@
+"""Plan, then write: aim a quiz at what its sources teach (:mod:`kb.outline`).
+
+``generate_quiz`` builds the outline of each source it draws on, then:
+
+- :func:`aim` ties each draft to the outline idea it asks (its passage, and the idea whose text its
+  quote shares most words with), raises its priority by the idea's centrality and files it under
+  the idea's section, so selection takes central ideas first, one question per section per round;
+- :func:`plain_questions` writes, for a top idea no pattern wrote a question about, a plain short
+  question on it ("En conjuntos de datos, ¿qué caracteriza a Data Shuffling?"), answered by the
+  idea's own bullets and kept only when it passes the checks (:mod:`kb.writing.checklist`);
+- :func:`coverage` says which of each source's top ideas the quiz asks and, for each it does not,
+  why (no pattern fits it, its questions failed checks, or another question won its place).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..quiz import Citation, Question
+from ..records import Chunk
+from ..text import STOPWORDS, fold, words
+from .checklist import CheckContext, run_checks
+from .checks import vocabulary
+from .seam import Draft, Rejected
+
+if TYPE_CHECKING:
+    from ..outline import Idea, Outline
+    from .course import CourseTerms
+
+CENTRAL_BONUS = 1.0  # priority added to a draft on the deck's most central idea (scaled by score / best score);
+# hand-set so that centrality orders drafts within a pattern's usual spread (~1) without overriding the
+# harvested exercises (3.3) — measured by count written and top-idea coverage on ../shared/corpora
+PLAIN_PRIORITY = 1.0  # a plain question on an idea ranks below any pattern's question on the same idea
+MAX_SOURCES_LISTED = 3  # the summary lists each source's top ideas for up to this many sources
+
+_PLAIN = {  # what an idea is, what each part of a labelled list means, the steps of a procedure
+    "es": ("En {s}, ¿qué caracteriza a «{t}»?", "En {s}, ¿qué significa «{t}»?",
+           "En {s}, ¿qué significa cada uno de estos elementos de «{t}»: {labels}?", "En {s}, ¿qué pasos sigue «{t}»?"),
+    "pt": ("Em {s}, o que caracteriza «{t}»?", "Em {s}, o que significa «{t}»?",
+           "Em {s}, o que significa cada um destes elementos de «{t}»: {labels}?",
+           "Em {s}, quais são os passos de «{t}»?"),
+    "en": ("In {s}, what characterises «{t}»?", "In {s}, what does «{t}» mean?",
+           "In {s}, what does each of these parts of «{t}» mean: {labels}?", "In {s}, what are the steps of «{t}»?"),
+}
+
+
+def outlines(passages: Sequence[Chunk], all_chunks: Sequence[Chunk]) -> dict[str, Outline]:
+    """The outline of each source the passages come from."""
+    from ..outline import build_outline
+
+    return {src: build_outline(all_chunks, src) for src in dict.fromkeys(c.source for c in passages)}
+
+
+def _overlap(a: str, b: str) -> int:
+    wa = {fold(w) for w in words(a) if fold(w) not in STOPWORDS}
+    return len(wa & {fold(w) for w in words(b) if fold(w) not in STOPWORDS})
+
+
+def idea_asked(q: Question, chunk_id: str, outline: Outline | None) -> Idea | None:
+    """The outline idea a question citing ``chunk_id`` asks: among the ideas of that passage, the one
+    its quotes and answer share most words with (ties: the more central)."""
+    if outline is None:
+        return None
+    mine = [i for i in outline.ideas if chunk_id in i.chunk_ids]
+    if not mine:
+        return None
+    said = " ".join([*(c.quote for c in q.citations), q.answer])
+    return max(mine, key=lambda i: (_overlap(said, f"{i.name} {i.text}"), i.score))
+
+
+def idea_of(d: Draft, outline: Outline | None) -> Idea | None:
+    """The outline idea a draft asks (:func:`idea_asked` on its passage)."""
+    return idea_asked(d.question, d.chunk.id, outline)
+
+
+def top_idea_coverage(questions: Sequence[Question], plans: dict[str, Outline], k: int) -> dict:
+    """How many of each source's top ``k`` ideas the questions ask (``kb eval quiz``): covered, total,
+    share, and the names of those not asked, per source."""
+    asked: set[str] = set()
+    for q in questions:
+        for c in q.citations[:1]:
+            idea = idea_asked(q, c.chunk_id, plans.get(c.source))
+            if idea is not None:
+                asked.add(idea.key)
+    per: dict[str, dict] = {}
+    for src, o in plans.items():
+        top = o.top(k)
+        per[src] = {"covered": sum(1 for i in top if i.key in asked), "total": len(top),
+                    "missing": [i.name for i in top if i.key not in asked]}
+    covered, total = sum(p["covered"] for p in per.values()), sum(p["total"] for p in per.values())
+    return {"covered": covered, "total": total, "share": covered / total if total else 0.0, "per_source": per}
+
+
+def aim(drafts: Sequence[Draft], plans: dict[str, Outline]) -> None:
+    """Each draft's priority raised by its idea's centrality, and its section the idea's section."""
+    best = {src: max((i.score for i in o.ideas), default=0.0) for src, o in plans.items()}
+    for d in drafts:
+        idea = idea_of(d, plans.get(d.chunk.source))
+        if idea is None:
+            continue
+        d.idea = idea.key
+        d.section = idea.section
+        if best[d.chunk.source] > 0:
+            d.priority += CENTRAL_BONUS * max(0.0, idea.score) / best[d.chunk.source]
+
+
+def _subject(o: Outline) -> str:
+    from .wording import deck_topic
+
+    return deck_topic(o.title) or o.title
+
+
+def _plain(idea: Idea, o: Outline, lang: str) -> tuple[str, str] | None:
+    """(prompt, answer) of a plain question on an idea, or None for a kind it does not fit."""
+    what, means, parts, steps = _PLAIN.get(lang, _PLAIN["en"])
+    subject, title = _subject(o), idea.name
+    if not subject or fold(subject) == fold(idea.name):
+        return None  # "En TensorFlow, ¿qué caracteriza a «TensorFlow»?"
+    if idea.kind == "list":
+        labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
+        if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
+            return None  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
+        return parts.format(s=subject, t=title, labels="; ".join(labels)), idea.text  # (a label may hold commas)
+    if idea.kind == "procedure":
+        return steps.format(s=subject, t=title), idea.text
+    if idea.kind in ("title", "definition") and 8 <= len(words(idea.text)) <= 90:
+        return (means if idea.kind == "definition" else what).format(s=subject, t=title), idea.text
+    return None
+
+
+def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: dict[str, Chunk],
+                    course: CourseTerms, k: int, lang: str | None) -> tuple[list[Draft], list[Rejected]]:
+    """A plain short question for each of a source's top ``k`` ideas that no draft asks, kept when
+    it passes the checks; the ones that fail come back as rejections."""
+    asked = {d.idea for d in drafts if d.idea}
+    out: list[Draft] = []
+    rejected: list[Rejected] = []
+    for src, o in plans.items():
+        text = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(src, []))
+        vocab = vocabulary(text)
+        for idea in o.top(k):
+            chunk = chunks.get(idea.chunk_ids[0])
+            if idea.key in asked or chunk is None or (lang and chunk.lang != lang):
+                continue
+            made = _plain(idea, o, chunk.lang if chunk.lang in _PLAIN else "en")
+            if made is None:
+                continue
+            prompt, answer = made
+            passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
+            q = Question(type="short", prompt=prompt, answer=answer,
+                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
+                         concepts=course.key_concepts(answer, exclude=prompt, source=src), difficulty="medium",
+                         lang=chunk.lang, origin="idea")
+            found = run_checks(q, CheckContext(passage, text, vocab, verb_like=course.verb_like))
+            if found:
+                rejected.append(Rejected(prompt[:80], "failed checks: " + ", ".join(found), chunk.id))
+                continue
+            d = Draft(q, chunk, key="idea:" + idea.key, priority=PLAIN_PRIORITY, item="", idea=idea.key,
+                      section=idea.section)
+            d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score)
+            out.append(d)
+    return out, rejected
+
+
+def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequence[Draft],
+             rejected: Sequence[Rejected], k: int) -> list[str]:
+    """Notes saying, per source, which of its top ``k`` ideas the quiz asks and why each other has none."""
+    if not plans:
+        return []
+    have = {d.idea for d in chosen if d.idea}
+    written = {d.idea for d in drafts if d.idea}
+    failed: dict[str, list[str]] = {}
+    for r in rejected:
+        if r.chunk_id and r.reason.startswith("failed checks"):
+            failed.setdefault(r.chunk_id, []).extend(x.strip() for x in r.reason.split(":", 1)[1].split(","))
+    notes: list[str] = []
+    total = hit = 0
+    for src, o in plans.items():
+        top = o.top(k)
+        total += len(top)
+        mine = [i for i in top if i.key in have]
+        hit += len(mine)
+        if len(plans) > MAX_SOURCES_LISTED:
+            continue
+        missing = []
+        for i in top:
+            if i.key in have:
+                continue
+            if i.key in written:
+                why = "another question took its place"
+            elif any(c in failed for c in i.chunk_ids):
+                reasons = sorted({x for c in i.chunk_ids for x in failed.get(c, [])})
+                why = "its questions failed checks (" + ", ".join(reasons[:3]) + ")"
+            else:
+                why = "no question pattern fits it"
+            missing.append(f"«{i.name}» ({i.locator.split(' · ')[0]}): {why}")
+        name = src.rsplit("/", 1)[-1]
+        notes.append(f"{name}: asks {len(mine)} of its top {len(top)} ideas"
+                     + (" (" + "; ".join(f"«{i.name}»" for i in mine) + ")" if mine else "")
+                     + ("; not asked: " + "; ".join(missing) if missing else ""))
+    if len(plans) > MAX_SOURCES_LISTED:
+        notes.append(f"asks {hit} of the {total} top ideas of its {len(plans)} sources (kb outline SOURCE lists them)")
+    return notes
