@@ -166,7 +166,7 @@ def test_an_adjective_or_attribute_label_is_asked_as_what_it_is_there(quizzes):
     "¿qué significa «Síncrono»?", "¿qué significa «Cuello de botella»?"."""
     _, kept, _ = quizzes["corpora/001TFDist.pdf"]
     prompts = [d.question.prompt for d in kept]
-    # v5: of what; v6 compares the two sides instead of asking each alone (test_quiz_writer6)
+    # v5: of what; v6 compares the two sides instead of asking each alone (test_writer_claims_the_deck_contradicts)
     assert SYNC_ASYNC in prompts
     assert any(p.endswith("¿cuál es el cuello de botella?") for p in prompts), prompts
     assert not [p for p in prompts if "«Síncrono»" in p or "«Cuello de botella»" in p]
