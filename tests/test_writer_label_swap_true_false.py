@@ -46,7 +46,8 @@ def test_no_label_swap_whose_labels_own_description_is_no_definition(written):
     for swapped in ("«Peticiones heterogéneas» es un forward pass", "activaciones es un scale cada g elementos",
                     "«Mixed precision (AMP)» consiste en entrenar con 512x1024", "NT-Xent consiste en descartar g"):
         assert not any(swapped in p for p in tf), (swapped, tf)
-    # (swaps between definitions stay: "MNIST es un conjunto de imágenes en color …" in test_writer_claims_the_deck_contradicts)
+    # (swaps between definitions stay: "MNIST es un conjunto de imágenes en color …" in
+    # test_writer_claims_the_deck_contradicts)
 
 
 def test_a_cloze_does_not_lean_on_the_line_above(written):
