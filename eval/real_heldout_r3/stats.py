@@ -37,11 +37,12 @@ def main() -> None:
         c = Counter(v.values())
         n = len(v)
         drops = [q for q, x in v.items() if x == "DROP"]
+        caught = sum(flagged.get(q, False) for q in drops)
         print(f"{rater}: KEEP {c['KEEP']} ({c['KEEP'] / n:.0%}), FIX {c['FIX']}, DROP {c['DROP']}; "
-              f"KEEP or FIX {(c['KEEP'] + c['FIX']) / n:.0%}; kb eval quiz flags {sum(flagged.get(q, False) for q in drops)} "
-              f"of its {len(drops)} DROPs")
+              f"KEEP or FIX {(c['KEEP'] + c['FIX']) / n:.0%}; kb eval quiz flags {caught} of its {len(drops)} DROPs")
     a, b = by_rater.values()
-    print(f"both KEEP: {sum(a[q] == b[q] == 'KEEP' for q in a)} of {len(a)}; same verdict: {sum(a[q] == b[q] for q in a)}")
+    both = sum(a[q] == b[q] == "KEEP" for q in a)
+    print(f"both KEEP: {both} of {len(a)}; same verdict: {sum(a[q] == b[q] for q in a)}")
     cov = list(csv.DictReader(open(HERE / "coverage.csv", encoding="utf-8")))
     for rater in by_rater:
         rows = [r for r in cov if r["rater"] == rater]
