@@ -68,7 +68,7 @@ def test_coverage_says_which_top_ideas_have_a_question_and_why_others_have_none(
 
 
 def test_quiz_summary_reports_top_idea_coverage(ingested_workspace):
-    r = run_kb(["quiz", "generate", "-n", "6", "--offline", "--source", "002_79add5e0e3bc6419.txt", "--json"],
+    r = run_kb(["quiz", "generate", "-n", "6", "--offline", "--source", "sources/002_79add5e0e3bc6419.txt", "--json"],
                cwd=ingested_workspace)
     assert r.returncode == 0, r.stderr
     assert "002_79add5e0e3bc6419.txt: asks " in r.stderr and "of its top" in r.stderr
@@ -94,10 +94,10 @@ def test_a_deck_quiz_asks_its_central_ideas(tmp_path):
 
 
 def test_eval_quiz_reports_the_same_top_idea_coverage_as_the_summary(ingested_workspace):
-    src = "002_79add5e0e3bc6419.txt"
+    src = "sources/002_79add5e0e3bc6419.txt"
     r = run_kb(["quiz", "generate", "-n", "6", "--offline", "--source", src, "-o", "q.json"], cwd=ingested_workspace)
     assert r.returncode == 0, r.stderr
-    said = int(r.stderr.replace("\n", " ").split(f"{src}: asks ")[1].split()[0])
+    said = int(r.stderr.replace("\n", " ").split(f"{src.rsplit('/', 1)[-1]}: asks ")[1].split()[0])
     r = run_kb(["eval", "quiz", "q.json", "--json"], cwd=ingested_workspace)
     assert r.returncode == 0, r.stderr
     ti = json.loads(r.stdout)["top_ideas"]
