@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
+from .agreement import agreement
 from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Task, make_grade, needs_judgement, verdict_for
 from .groups import AnswerGroup, group_id, group_replies
 
@@ -155,7 +156,6 @@ def simulate(grader: Any, tasks: Sequence[Task], human: Sequence[float], grades:
     compared with the human grades. ``grades``: kb's default grades of ``tasks``."""
     import numpy as np
 
-    from ..evaluate import agreement
     from .calibration import fit_calibration
 
     free = [i for i, t in enumerate(tasks) if needs_judgement(t)]
