@@ -276,7 +276,7 @@ def parse_scale(text: str) -> tuple[float, float]:
 def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> tuple[list[GradedRow], list[str]]:
     """Rows of a human-graded CSV (question, reference, answer, score[, concepts][, question_id]).
     Human scores are mapped from ``scale`` (default: the file's own min–max) to 0–3."""
-    from .grading.gradebook import read_csv
+    from .grading.replies import read_csv
 
     rows, notes = read_csv(path, required=("question", "reference", "answer", "score"))
     out: list[GradedRow] = []
