@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from .answer import NOT_FOUND, Answer
 from .records import Chunk, Hit
 from .search import lexical_tokens
 from .text import fold, fold_word, sentences, words
@@ -455,9 +456,8 @@ def _idf(index, question: str) -> dict[str, float]:
 
 
 def answer_offline(retriever, embedder, question: str, k: int = 5):
-    """The answer ``kb ask`` gives without an LLM (see the module's docstring): an :class:`kb.ask.Answer`
+    """The answer ``kb ask`` gives without an LLM (see the module's docstring): an :class:`kb.answer.Answer`
     quoting the unit(s) that answer the question's kind, with the k best pages as its passages."""
-    from .ask import NOT_FOUND, Answer
     from .text import detect_language
 
     lang = detect_language(question)
@@ -503,8 +503,6 @@ def _render(question: str, picked: list[Scored], pages: list[tuple[Hit, list[Chu
             read: list[tuple[Hit, list[Chunk]]], k: int):
     """The answer: each quoted unit with the number of the passage it comes from; the pages it quotes
     come first among the passages shown, then the best of the rest, then any code it quotes."""
-    from .ask import Answer
-
     used = sorted({s.unit.page for s in picked})
     order = used + [n for n in range(len(pages)) if n not in used]
     shown = [Hit(pages[n][0].chunk, pages[n][0].score, r) for r, n in enumerate(order[:max(k, len(used))], start=1)]

@@ -7,36 +7,10 @@ says when the course does not contain the answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-from .records import Hit
+from .answer import NOT_FOUND, Answer
 from .text import detect_language
 
-NOT_FOUND = {
-    "pt": "O curso não parece conter a resposta a esta pergunta.",
-    "es": "El curso no parece contener la respuesta a esta pregunta.",
-    "en": "The course does not seem to contain the answer to this question.",
-}
-
-
-@dataclass
-class Answer:
-    """What ``ask`` returns: the answer text, the passages it was drawn from, whether the course seemed
-    to hold an answer, how it was made, and which passages (1-based) it cites."""
-    question: str
-    text: str
-    hits: list[Hit]
-    found: bool
-    method: str  # "extractive" or "llm:<model>"
-    cited: list[int] = field(default_factory=list)  # passage numbers the answer uses
-    warning: str = ""  # why the LLM was not used (the endpoint failed: the extractive answer instead)
-
-    def to_json(self) -> dict[str, Any]:
-        """The answer as ``kb ask --json`` prints it, with every passage consulted."""
-        out = {"question": self.question, "answer": self.text, "found": self.found, "method": self.method,
-               "cited": self.cited, "passages": [h.to_json() for h in self.hits]}
-        return {**out, "warning": self.warning} if self.warning else out
+__all__ = ["NOT_FOUND", "Answer", "ask"]  # Answer and NOT_FOUND live in kb.answer; kept importable here
 
 
 def ask(ws, question: str, k: int = 5, client=None) -> Answer:

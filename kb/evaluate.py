@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .errors import InputError
+from .grading.agreement import agreement, pearson
 from .records import source_matcher
 from .search import Retriever
 from .text import fold
@@ -275,7 +276,7 @@ def parse_scale(text: str) -> tuple[float, float]:
 def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> tuple[list[GradedRow], list[str]]:
     """Rows of a human-graded CSV (question, reference, answer, score[, concepts][, question_id]).
     Human scores are mapped from ``scale`` (default: the file's own min–max) to 0–3."""
-    from .grading.gradebook import read_csv
+    from .grading.replies import read_csv
 
     rows, notes = read_csv(path, required=("question", "reference", "answer", "score"))
     out: list[GradedRow] = []
@@ -323,62 +324,6 @@ def question_language(question: str, references: Sequence[str], given: str = "")
     return _detect(question + "\n" + "\n".join(references))
 
 
-def _pearson(x, y) -> float:
-    import numpy as np
-
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    if len(x) < 2 or x.std() == 0 or y.std() == 0:
-        return 0.0
-    return float(np.corrcoef(x, y)[0, 1])
-
-
-def _ranks(x):
-    import numpy as np
-
-    x = np.asarray(x, float)
-    order = np.argsort(x, kind="mergesort")
-    ranks = np.empty(len(x))
-    ranks[order] = np.arange(len(x))
-    for v in np.unique(x):  # ties share their mean rank
-        m = x == v
-        ranks[m] = ranks[m].mean()
-    return ranks
-
-
-def quadratic_weighted_kappa(a, b, k: int = 4) -> float:
-    """Cohen's kappa with quadratic weights between two lists of whole points 0..k-1."""
-    import numpy as np
-
-    a, b = np.asarray(a, int), np.asarray(b, int)
-    o = np.zeros((k, k))
-    for i, j in zip(a, b, strict=True):
-        o[i, j] += 1
-    w = np.array([[(i - j) ** 2 for j in range(k)] for i in range(k)]) / (k - 1) ** 2
-    e = np.outer(o.sum(1), o.sum(0)) / max(1, o.sum())
-    den = (w * e).sum()
-    return float(1 - (w * o).sum() / den) if den else 1.0
-
-
-def agreement(human, predicted_score, predicted_points) -> dict:
-    """Pearson/Spearman on the continuous 0–3 score; QWK, exact agreement and the confusion
-    matrix on whole points (human scores rounded)."""
-    import numpy as np
-
-    h = np.asarray(human, float)
-    s = np.asarray(predicted_score, float)
-    hp = np.clip(np.rint(h), 0, 3).astype(int)
-    pp = np.asarray(predicted_points, int)
-    confusion = [[int(((hp == i) & (pp == j)).sum()) for j in range(4)] for i in range(4)]
-    return {
-        "n": int(len(h)),
-        "pearson": _pearson(h, s),
-        "spearman": _pearson(_ranks(h), _ranks(s)),
-        "qwk": quadratic_weighted_kappa(hp, pp),
-        "exact": float((hp == pp).mean()) if len(h) else 0.0,
-        "confusion": confusion,
-    }
-
-
 def grading_tasks(rows: Sequence[GradedRow]):
     """The rows as grading tasks: one short question per row, its references as model answers."""
     from .grading.base import Task
@@ -408,7 +353,7 @@ def evaluate_grader(grader, rows: Sequence[GradedRow]) -> tuple[dict, list]:
         per_q[r.question_id or r.question].append((r.human, g.score * 3))
     result["per_question"] = [
         {"question": q, "n": len(v), "human_mean": sum(h for h, _ in v) / len(v),
-         "kb_mean": sum(p for _, p in v) / len(v), "pearson": _pearson([h for h, _ in v], [p for _, p in v])}
+         "kb_mean": sum(p for _, p in v) / len(v), "pearson": pearson([h for h, _ in v], [p for _, p in v])}
         for q, v in per_q.items()
     ]
     result["grader"] = grader.name

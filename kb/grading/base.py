@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, Sequence
 
 from ..quiz import Question
+from .feedback import FEEDBACK
 
 MAX_POINTS = 3
 # a reply is graded on its first 5,000 characters (about 800 words; a short answer is far shorter): a 1 MB
@@ -99,8 +100,6 @@ def needs_judgement(task: Task) -> bool:
 def with_override(grade: Grade, points: int, note: str = "") -> Grade:
     """An instructor's (or student's) override: the points are theirs; the feedback stays, its
     opening verdict ("Parcialmente correto (2/3).") replaced by the new points' one."""
-    from .offline import FEEDBACK
-
     p = int(min(MAX_POINTS, max(0, points)))
     base = re.sub(r" \[overridden: [^\]]*\]$", "", grade.feedback)  # overriding an override: one marker
     for words in FEEDBACK.values():  # the verdict that opens the feedback says the new points, not the old

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..errors import InputError
 from .base import MAX_POINTS, Task, needs_judgement
 from .offline import OfflineGrader, graded_like, qwk
+from .replies import _resolve_qid, read_csv, read_text_file
 
 if TYPE_CHECKING:
     from ..quiz import Quiz
@@ -250,8 +251,6 @@ def read_graded(path: Path, quiz: Quiz) -> tuple[list[tuple[str, str, int]], lis
     """(question id, answer, points) rows of a teacher-graded CSV: columns ``question_id``,
     ``answer`` and ``points`` (0–3; ``score`` or ``grade`` also read), ``student`` optional.
     Bad rows are notes naming the line, not fatal."""
-    from .gradebook import _resolve_qid, read_csv, read_text_file
-
     text, _ = read_text_file(path)
     header = text.split("\n", 1)[0].lower()
     col = next((c for c in ("points", "score", "grade") if c in header), "points")

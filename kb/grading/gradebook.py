@@ -14,10 +14,7 @@ writes has an ``override`` column: put 0–3 there and re-run; the override wins
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import re
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -28,175 +25,17 @@ from ..errors import InputError
 from ..quiz import Quiz, write_atomic
 from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Grader, Task, with_override
 
-
-def read_text_file(path: Path) -> tuple[str, list[str]]:
-    """Text and notes about it: UTF-8, or Windows-1252/Latin-1 with a note naming the line
-    (:func:`kb.readers.decode_text`, as for course materials)."""
-    from ..readers import decode_text
-
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror})", "check the path and its permissions") from e
-    notes: list[str] = []
-    nuls = data.count(b"\x00")
-    # a few stray NUL bytes in a text file (a damaged export): the rows holding them are named and skipped
-    if nuls and nuls <= max(8, len(data) // 100):
-        try:
-            data.replace(b"\x00", b"").decode("utf-8-sig")
-            data = data.replace(b"\x00", NUL_MARK.encode("utf-8"))
-        except UnicodeDecodeError:
-            pass  # not UTF-8 text: binary
-    text = decode_text(data, path, notes)
-    return text, [f"{path}: {n}" for n in notes]
-
-
-NUL_MARK = "\uffff"  # a NUL byte of a replies file, kept as a noncharacter so that its row is skipped and named
-_NUL_PROBLEM = "a NUL byte in the answer (a damaged export) — {what} skipped; re-export the replies as UTF-8 text"
-
-
-def read_csv(path: Path, required: Sequence[str],
-             aliases: dict[str, str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
-    """Rows as dicts (keys lower-cased, ``_line`` = the row's first line in the file; a header in
-    ``aliases`` — ``aluno`` — read as the column it names — ``student``).
-    Missing columns are an error that names them and the columns found."""
-    text, notes = read_text_file(path)
-    csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))  # one long reply must not stop the class
-    header_line = text.split("\n", 1)[0]
-    delimiter = max(",;\t", key=header_line.count)  # spreadsheets export ';' in pt/es locales
-    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter if header_line.count(delimiter) else ",")
-    header = [(h or "").strip().lower() for h in (reader.fieldnames or [])]
-    header = [(aliases or {}).get(h, h) if (aliases or {}).get(h) not in header else h for h in header]
-    missing = [c for c in required if c not in header]
-    if missing:
-        raise InputError(f"{path}:1: missing column(s) {', '.join(missing)} (found: {', '.join(header) or 'nothing'})",
-                         f"the first line must name the columns: {', '.join(required)}")
-    reader.fieldnames = header
-    rows = []
-    line = reader.line_num
-    for raw in reader:
-        row = {k: (v or "") for k, v in raw.items() if k}
-        row["_line"] = line + 1
-        line = reader.line_num
-        rows.append(row)
-    return rows, notes
-
-
-@dataclass(frozen=True)
-class Reply:
-    """One student's reply to one question, with where it was read (``file:line``) for messages."""
-    student: str
-    question_id: str
-    answer: str
-    where: str  # file:line, for messages
-
-
-@dataclass
-class Replies:
-    """The replies read from a CSV or a folder of sheets, with the rows skipped (``problems``, exit 1)
-    and notes on rows graded anyway."""
-    items: list[Reply] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # file:line: skipped, why, the fix
-    notes: list[str] = field(default_factory=list)  # file:line: graded, but worth knowing (empty, encoding)
-
-
-def _resolve_qid(quiz: Quiz, ref: str) -> str | None:
-    ref = ref.strip()
-    if quiz.question(ref):
-        return ref
-    if ref.isdigit() and 1 <= int(ref) <= len(quiz.questions):
-        return quiz.questions[int(ref) - 1].id
-    return None
-
-
-def read_replies(path: Path, quiz: Quiz) -> Replies:
-    """Replies from a CSV file or a folder of per-student sheets; bad rows are listed, not fatal."""
-    if not path.exists():
-        raise InputError(f"{path}: no such file or folder", "pass the replies CSV or the folder of answer sheets")
-    out = Replies()
-    if path.is_dir():
-        sheets = sorted(p for p in path.iterdir() if p.suffix.lower() in (".md", ".txt", ".csv") and p.is_file())
-        if not sheets:
-            raise InputError(f"{path}: no .md/.txt/.csv answer sheets in this folder",
-                             "one file per student, named after the student, with '## <question id>' blocks")
-        for sheet in sheets:
-            try:
-                part = _read_csv_replies(sheet, quiz) if sheet.suffix.lower() == ".csv" else _read_sheet(sheet, quiz)
-            except InputError as e:  # one unreadable sheet (binary, missing columns) must not stop the class
-                out.problems.append(f"{e.message} — sheet skipped; {e.hint}")
-                continue
-            out.items += part.items
-            out.problems += part.problems
-            out.notes += part.notes
-        return out
-    return _read_csv_replies(path, quiz)
-
-
-# the replies CSV's columns as a pt/es teacher heads them (Aluno,Questão,Resposta / Alumno,Pregunta,Respuesta)
-REPLY_COLUMN_NAMES = {
-    "aluno": "student", "aluna": "student", "estudante": "student", "alumno": "student", "alumna": "student",
-    "estudiante": "student", "nome": "student", "nombre": "student",
-    "questão": "question_id", "questao": "question_id", "pergunta": "question_id", "pregunta": "question_id",
-    "número": "question_id", "numero": "question_id", "number": "question_id",
-    "nº": "question_id", "n.º": "question_id",
-    "resposta": "answer", "respuesta": "answer", "reply": "answer",
-}
-
-
-def _read_csv_replies(path: Path, quiz: Quiz) -> Replies:
-    rows, notes = read_csv(path, required=("student", "question_id", "answer"), aliases=REPLY_COLUMN_NAMES)
-    out = Replies(notes=notes)
-    for r in rows:
-        where = f"{path}:{r['_line']}"
-        student = r["student"].strip()
-        if not student and not r["answer"].strip():
-            continue  # a blank row (a template's row nobody filled) is nothing to grade, not a problem
-        qid = _resolve_qid(quiz, r["question_id"])
-        if not student:
-            out.problems.append(f"{where}: no student name — row skipped; fill the student column")
-            continue
-        if qid is None:
-            out.problems.append(f"{where}: unknown question id '{r['question_id'].strip()}' — row skipped; "
-                                f"use an id from the quiz (kb quiz show) or its number 1–{len(quiz.questions)}")
-            continue
-        if NUL_MARK in r["answer"] or NUL_MARK in student:
-            out.problems.append(f"{where}: " + _NUL_PROBLEM.format(what="row"))
-            continue
-        if not r["answer"].strip():
-            out.notes.append(f"{where}: empty answer from {student} for {qid} — graded 0")
-        out.items.append(Reply(student, qid, r["answer"], where))
-    return out
-
-
-_BLOCK = re.compile(r"^#{1,3}\s*(?:q(?:uest(?:ion|ão|ao|ión))?\s*)?([A-Za-z0-9]+)\s*$", re.IGNORECASE | re.MULTILINE)
-
-
-def _read_sheet(path: Path, quiz: Quiz) -> Replies:
-    text, notes = read_text_file(path)
-    out = Replies(notes=notes)
-    student = path.stem
-    marks = list(_BLOCK.finditer(text))
-    if not marks:
-        out.problems.append(f"{path}:1: no '## <question id>' headings — sheet skipped; "
-                            "start each answer with a line '## q…' (the id) or '## 3' (the number)")
-        return out
-    for m, nxt in zip(marks, marks[1:] + [None], strict=True):
-        line = text[: m.start()].count("\n") + 1
-        raw_id = m.group(1)
-        qid = _resolve_qid(quiz, raw_id) or _resolve_qid(quiz, "q" + raw_id if not raw_id.startswith("q") else raw_id)
-        answer = text[m.end() : nxt.start() if nxt else len(text)].strip()
-        if qid is None:
-            out.problems.append(f"{path}:{line}: unknown question '{raw_id}' — block skipped; "
-                                f"use an id from the quiz or its number 1–{len(quiz.questions)}")
-            continue
-        if NUL_MARK in answer:
-            out.problems.append(f"{path}:{line}: " + _NUL_PROBLEM.format(what="block"))
-            continue
-        if not answer:
-            out.notes.append(f"{path}:{line}: empty answer for {qid} — graded 0")
-        out.items.append(Reply(student, qid, answer, f"{path}:{line}"))
-    return out
-
+# reading replies lives in kb.grading.replies; the names callers import from here stay importable here
+from .replies import (  # noqa: F401
+    NUL_MARK,
+    REPLY_COLUMN_NAMES,
+    Replies,
+    Reply,
+    read_csv,
+    read_replies,
+    read_text_file,
+)
+from .review import REVIEW_COLUMNS, review_manifest, review_rows
 
 # --------------------------------------------------------------------------- grading a class
 
@@ -588,8 +427,6 @@ def write_reports(report: ClassReport, out_dir: Path, quiz_path: str, csv_dialec
     data = report_json(report, quiz_path)
     review_sheet = None
     if review is not None:
-        from .review import REVIEW_COLUMNS, review_manifest, review_rows
-
         data["review"] = review_manifest(report, review)
         review_sheet = (REVIEW_COLUMNS, review_rows(report, review))
     docs = {"csv": gradebook_csv(report, csv_dialect).encode("utf-8"),  # an unknown dialect fails first

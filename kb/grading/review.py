@@ -20,8 +20,11 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
+from .agreement import agreement
 from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Task, make_grade, needs_judgement, verdict_for
+from .calibration import ZEROING_FLAGS, fit_calibration
 from .groups import AnswerGroup, group_id, group_replies
+from .replies import read_csv
 
 # uncertainty of a group = UNCERTAINTY_FLOOR + nearness of its grade to a cut point (0–1) + spread of its
 # members' points + GUARD_WEIGHT when a guard fired or a contradiction is possible; priority = size × that.
@@ -132,8 +135,6 @@ def pull_rest(tasks: Sequence[Task], grades: list[Grade], vecs: Any, graded: dic
     grades of the graded replies of its question most like it (:func:`pull_towards`); guards that
     zero a reply keep it zero."""
 
-    from .calibration import ZEROING_FLAGS
-
     by_q: dict[str, list[int]] = {}
     for i in graded:
         by_q.setdefault(tasks[i].question.id, []).append(i)
@@ -154,9 +155,6 @@ def simulate(grader: Any, tasks: Sequence[Task], human: Sequence[float], grades:
     (members that differ from it become errors); kb propagates, refits and regrades; the whole set is
     compared with the human grades. ``grades``: kb's default grades of ``tasks``."""
     import numpy as np
-
-    from ..evaluate import agreement
-    from .calibration import fit_calibration
 
     free = [i for i, t in enumerate(tasks) if needs_judgement(t)]
     replies = [t.reply for t in tasks]
@@ -253,8 +251,6 @@ def read_review(out_dir: Any) -> tuple[dict[tuple[str, str], tuple[int, str]], l
     from pathlib import Path
 
     from ..sheets import unescape_cell
-    from .gradebook import read_csv
-
     path = Path(out_dir) / REVIEW_FILE
     if not path.exists():
         return {}, []
@@ -349,8 +345,6 @@ def review_summary(previous: Sequence[Any], report: Any, reviewed: dict[tuple[st
 def read_review_sheet(out_dir: Any) -> list[dict[str, Any]]:
     """The rows of ``out_dir/grades-review.csv`` (none when absent), keys as REVIEW_COLUMNS."""
     from pathlib import Path
-
-    from .gradebook import read_csv
 
     path = Path(out_dir) / REVIEW_FILE
     return read_csv(path, required=("group", "teacher"))[0] if path.exists() else []

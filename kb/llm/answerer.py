@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..answer import NOT_FOUND, Answer
+
 # A sentence is the course's word when this share of its content words is in the passages it cites,
 # or when its cosine (USE-m3) to one of their sentences reaches SUPPORTED_COSINE. Set by hand on the
 # sample course's passages (a copied or lightly reworded sentence passes both; an invented fact about
@@ -27,10 +29,9 @@ _ASK_SYSTEM = (
 
 
 def answer_with_llm(client: Any, question: str, hits: list, lang: str, embedder: Any = None) -> Any:
-    """An :class:`kb.ask.Answer` synthesized by the model from ``hits``, each sentence the passages
+    """An :class:`kb.answer.Answer` synthesized by the model from ``hits``, each sentence the passages
     do not confirm marked (with ``embedder``, by meaning too); BackendError when the endpoint fails
     (after its retries)."""
-    from ..ask import NOT_FOUND, Answer
     from .pool import run_parallel
     from .schemas import AskReply
     from .writer import LANG_NAMES
