@@ -286,9 +286,21 @@ class SearchIndex:
         cwd = os.getcwd()
         chunks: list[Chunk] = []
         rows: list = []
+        missing = 0
         for id_, text, meta, vec in store.all_records():
+            if vec is None:  # its row is written, its vector not yet (an ingest mid-write), or the index is damaged
+                missing += 1
+                continue
             chunks.append(Chunk.from_store(id_, text, meta, cwd, store.root))
             rows.append(vec)
+        if missing:
+            from .errors import StoreError
+
+            # for_store retries, then answers from the last complete index: a reader is never blocked
+            raise StoreError(f"the knowledge base at {store.location} holds {missing} passage(s) without a vector "
+                             "(an ingest still writing them, or a damaged vector index)",
+                             "wait for the ingest to finish and run the command again; if no ingest is running, "
+                             "kb ingest --rebuild COURSE_FOLDER repairs the index")
         dim = int(store.info.get("dim") or (len(rows[0]) if rows else 0))
         vectors = np.asarray(rows, dtype=np.float32).reshape(len(chunks), dim) if rows else np.zeros((0, dim),
                                                                                                      np.float32)
