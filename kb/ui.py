@@ -335,6 +335,9 @@ def defect_words(reason: str) -> str:
         "vague-answer": _("the answer is too vague"),
         "several-right": _("more than one option is right"),
         "partial-answer": _("a list is asked, one item answered"),
+        "trivial-blank": _("the blank is on a verb or an everyday word"),
+        "answer-language": _("the answer is in another language"),
+        "thin-concepts": _("its key concepts are everyday words"),
     }
     if not reason.startswith("failed checks: "):
         return reason
