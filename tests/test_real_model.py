@@ -100,12 +100,15 @@ def test_grade_with_a_real_small_model(tmp_path, smollm2_url):
     assert f"{len(by_model)} free-text replies graded by smollm2" in md
 
 
-def test_ask_with_a_real_small_model(ingested, smollm2_url):
+def test_ask_with_a_real_small_model(ingested, smollm2_url, tmp_path):
     # one attempt, as for the quiz: the tiny model runs to the 800-token limit (~30 s of CPU), and
-    # asking again is tested against the stub server (tests/test_llm.py, tests/test_faults.py)
+    # asking again is tested against the stub server (tests/test_llm.py, tests/test_faults.py).
+    # On a copy: the reply cache it writes must not reach the other tests' copies of `ingested`
+    ws = tmp_path / "ws"
+    shutil.copytree(ingested, ws)
     env = {"OPENAI_BASE_URL": smollm2_url, "KB_LLM_MODEL": "smollm2", "KB_LLM_RETRIES": "0", "KB_LLM_TIMEOUT": "120",
            "KB_LLM_CONCURRENCY": "1"}  # the server has one slot (n_parallel = 1)
-    r = run_kb(["ask", "O que é uma dependência de controle?", "--json"], cwd=ingested, env=env)
+    r = run_kb(["ask", "O que é uma dependência de controle?", "--json"], cwd=ws, env=env)
     assert "Traceback" not in r.stderr
     if r.returncode == 0:
         a = json.loads(r.stdout)
