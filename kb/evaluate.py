@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .errors import InputError
 from .grading.agreement import agreement, pearson
@@ -33,12 +33,12 @@ class EvalQuery:
     split: str | None = None  # "dev" (may guide choices) or "test" (held out), when the file says
 
 
-def load_queries(path: Path) -> list[EvalQuery]:
-    """Read and validate a query file; errors name the file, the line and the fix."""
+def jsonl_objects(path: Path, hint: str) -> Iterator[tuple[int, dict]]:
+    """(line number, object) of each non-blank, non-``#`` line of a JSONL file; a missing file (with
+    ``hint``) or a line that is not JSON is an InputError naming the file and the line. A line that is
+    JSON but not an object gives ``{}``, for the caller to name what it lacks."""
     if not path.exists():
-        raise InputError(f"{path}: no such file",
-                         "give a JSONL file with one {\"query\", \"evidence\"} object per line")
-    out: list[EvalQuery] = []
+        raise InputError(f"{path}: no such file", hint)
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -46,8 +46,13 @@ def load_queries(path: Path) -> list[EvalQuery]:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(f"{path}:{n}: not valid JSON ({e.msg})", "write one JSON object per line") from e
-        if not isinstance(obj, dict):
-            obj = {}
+        yield n, obj if isinstance(obj, dict) else {}
+
+
+def load_queries(path: Path) -> list[EvalQuery]:
+    """Read and validate a query file; errors name the file, the line and the fix."""
+    out: list[EvalQuery] = []
+    for n, obj in jsonl_objects(path, "give a JSONL file with one {\"query\", \"evidence\"} object per line"):
         q, ev = obj.get("query"), obj.get("evidence")
         if not isinstance(q, str) or not q.strip():
             raise InputError(f"{path}:{n}: missing \"query\"", "add \"query\": \"the question\"")
@@ -461,19 +466,9 @@ class AskItem:
 def load_ask_set(path: Path) -> list[AskItem]:
     """Read an ask set: one ``{"question", "source", "pages", "evidence", ["kind", "lang", "split"]}``
     per line (``#`` lines are comments); errors name the file, the line and the fix."""
-    if not path.exists():
-        raise InputError(f"{path}: no such file", "give a JSONL file with one {\"question\", \"source\", "
-                                                  "\"pages\", \"evidence\"} object per line")
     out: list[AskItem] = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{path}:{n}: not valid JSON ({e.msg})", "write one JSON object per line") from e
-        if not isinstance(obj, dict):
-            obj = {}
+    for n, obj in jsonl_objects(path, "give a JSONL file with one {\"question\", \"source\", \"pages\", "
+                                      "\"evidence\"} object per line"):
         q, ev, src, pages = obj.get("question"), obj.get("evidence"), obj.get("source"), obj.get("pages")
         if not isinstance(q, str) or not q.strip():
             raise InputError(f"{path}:{n}: missing \"question\"", "add \"question\": \"the student's question\"")

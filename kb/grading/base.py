@@ -109,3 +109,12 @@ def with_override(grade: Grade, points: int, note: str = "") -> Grade:
             break
     fb = f"{base} [overridden: {note}]" if note else base
     return replace(grade, points=p, score=p / MAX_POINTS, verdict=verdict_for(p), feedback=fb, grader="override")
+
+
+def points_cell(value: str) -> int | None:
+    """A teacher's 0–3 typed in a sheet cell ("2", "2,5" rounds to 3), or None when it is not one."""
+    try:
+        p = float(value.replace(",", "."))
+    except ValueError:
+        return None
+    return int(p + 0.5) if 0 <= p <= MAX_POINTS else None

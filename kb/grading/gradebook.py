@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 from ..errors import InputError
 from ..quiz import Quiz, write_atomic
-from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Grader, Task, with_override
+from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Grader, Task, points_cell, with_override
 
 # reading replies lives in kb.grading.replies; the names callers import from here stay importable here
 from .replies import (  # noqa: F401
@@ -142,14 +142,11 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
             v = r["points"].strip()  # the points cell itself was edited
         if not v:
             continue
-        try:
-            p = float(v.replace(",", "."))
-            if not 0 <= p <= MAX_POINTS:
-                raise ValueError
-        except ValueError:
+        p = points_cell(v)
+        if p is None:
             notes.append(f"{path}:{r['_line']}: override '{v}' is not 0–3 — ignored; write 0, 1, 2 or 3")
             continue
-        out[key] = (int(p + 0.5), "instructor")
+        out[key] = (p, "instructor")
     return out, notes
 
 

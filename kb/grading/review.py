@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from .agreement import agreement
-from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Task, make_grade, needs_judgement, verdict_for
+from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Task, make_grade, needs_judgement, points_cell, verdict_for
 from .calibration import ZEROING_FLAGS, fit_calibration
 from .groups import AnswerGroup, group_id, group_replies
 from .replies import read_csv
@@ -266,11 +266,8 @@ def read_review(out_dir: Any) -> tuple[dict[tuple[str, str], tuple[int, str]], l
         v, gid = r["teacher"].strip(), unescape_cell(r["group"].strip())
         if not v:
             continue
-        try:
-            p = float(v.replace(",", "."))
-            if not 0 <= p <= MAX_POINTS:
-                raise ValueError
-        except ValueError:
+        p = points_cell(v)
+        if p is None:
             notes.append(f"{path}:{r['_line']}: teacher '{v}' is not 0–3 — ignored; write 0, 1, 2 or 3")
             continue
         members = manifest.get(gid)
@@ -280,7 +277,7 @@ def read_review(out_dir: Any) -> tuple[dict[tuple[str, str], tuple[int, str]], l
             continue
         for m in members:
             if isinstance(m, list) and len(m) == 2:
-                out[(str(m[0]), str(m[1]))] = (int(p + 0.5), f"{REVIEW_NOTE} {gid}")
+                out[(str(m[0]), str(m[1]))] = (p, f"{REVIEW_NOTE} {gid}")
     return out, notes
 
 
