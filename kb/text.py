@@ -168,6 +168,17 @@ _OPEN_ENDINGS = frozenset(
 _TERMINAL = (".", "!", "?", ":", ";", "…", ".)", ".\"", ".”")
 
 
+
+def leading_sentences(text: str, limit: int) -> str:
+    """The whole sentences at the start of ``text`` that fit in ``limit`` characters ("" when not even
+    the first one does)."""
+    kept = ""
+    for s in sentences(text):
+        if len(kept) + len(s) + 1 > limit:
+            break
+        kept = f"{kept} {s}".strip()
+    return kept
+
 def strip_bullet(line: str) -> tuple[str, str]:
     """``("•", "text")`` for a bullet or numbered item, ``("", line)`` otherwise."""
     m = _BULLET.match(line)

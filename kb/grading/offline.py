@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..quiz import Question
-from ..text import detect_language, language_scores, sentences, words
+from ..text import detect_language, language_scores, leading_sentences, sentences, words
 from .base import MAX_POINTS, Grade, Task, make_grade, needs_judgement
 from .feedback import FEEDBACK
 from .objective import grade_objective
@@ -433,11 +433,7 @@ def expected_text(reference: str) -> str:
     text = " ".join(reference.split())
     if len(text) <= _EXPECTED_MAX_CHARS:
         return text
-    kept = ""
-    for s in sentences(text):
-        if len(kept) + len(s) + 1 > _EXPECTED_MAX_CHARS:
-            break
-        kept = f"{kept} {s}".strip()
+    kept = leading_sentences(text, _EXPECTED_MAX_CHARS)
     return (kept or text[:_EXPECTED_MAX_CHARS - 1].rstrip()) + " …"
 
 

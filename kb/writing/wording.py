@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..lang import en, es, pt
-from ..text import STOPWORDS, fold, looks_like_code_line, sentences, words
+from ..text import STOPWORDS, fold, leading_sentences, looks_like_code_line, words
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import _zipf, generic_title
 from .ideas import dangling
@@ -364,11 +364,7 @@ def _whole_sentences(answer: str, limit: int) -> str:
     not even its first sentence fits."""
     if len(answer) <= limit:
         return answer
-    kept = ""
-    for sent in sentences(answer):
-        if len(kept) + len(sent) + 1 > limit:
-            break
-        kept = f"{kept} {sent}".strip()
+    kept = leading_sentences(answer, limit)
     kept = re.sub(r"(?:\s+[A-Z]\.)+$", "", kept)
     while kept.endswith(":"):
         cut = max(kept.rfind(". ", 0, len(kept) - 1), kept.rfind("? ", 0, len(kept) - 1))
