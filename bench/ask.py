@@ -73,10 +73,15 @@ def cold(home: Path, runs: int, baseline: Path | None) -> None:
     each run; with a baseline checkout, its runs alternate with ours so both see the same machine load."""
     questions = [i.question for i in load_ask_set(ASK_SET) if i.split == "dev"]
     times: dict[str, list[float]] = {}
-    for n in range(runs + 1):  # the first round warms the model snapshot and the index cache: not counted
+    for n in range(runs + 1):  # the first round warms the model snapshot, the index cache and bytecode: not counted
         for name, code in [("this checkout", ROOT)] + ([("baseline", baseline)] if baseline else []):
-            env = dict(os.environ, KB_HOME=str(home / ".kb"), PYTHONPATH=str(code))
+            # each checkout its own model snapshot (two snapshot formats would replace each other every run)
+            # and compiled bytecode, as an installed kb has (kept under home, not written into a checkout)
+            env = dict(os.environ, KB_HOME=str(home / ".kb"), PYTHONPATH=str(code),
+                       KB_MODEL_CACHE=str(home / "models" / name.replace(" ", "-")),
+                       PYTHONPYCACHEPREFIX=str(home / "pycache" / name.replace(" ", "-")))
             env.pop("KB_LLM_MODEL", None)
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
             t = time.perf_counter()
             r = subprocess.run([sys.executable, "-m", "kb.cli", "ask", questions[n % len(questions)], "--offline",
                                 "--json"], cwd=home, env=env, capture_output=True, text=True)
