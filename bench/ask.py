@@ -5,6 +5,7 @@
     python bench/ask.py --home /tmp/kb-ask   # keep (or reuse) the knowledge base there
     python bench/ask.py --embedder e5-small  # another embedder for the store
     python bench/ask.py --home /tmp/kb-ask --cold 7 [--baseline /other/checkout]   # cold `kb ask` processes
+    python bench/ask.py --set eval/ask_dev_extra.jsonl --home /tmp/kb-ask-extra   # more dev questions (own decks)
 
 The knowledge base holds the sample course (sources/), the three decks of ../shared/corpora, the
 three real decks of ../shared/heldout_decks and the held-out decks of eval/ask_set.jsonl rendered
@@ -44,8 +45,9 @@ SHARED = Path(os.environ.get("KB_SHARED_DIR") or ROOT.parent / "shared")
 ASK_SET = ROOT / "eval" / "ask_set.jsonl"
 
 
-def build(home: Path, embedder: str | None):
-    """The workspace at ``home`` with every file ingested (unchanged files are skipped on reuse)."""
+def build(home: Path, embedder: str | None, extra: Path | None = None):
+    """The workspace at ``home`` with every file ingested (unchanged files are skipped on reuse); the decks
+    of ``extra`` (another ask set) too, when given."""
     corpora = sorted((SHARED / "corpora").glob("*.pdf"))
     heldout = sorted((SHARED / "heldout_decks").glob("*.pdf"))
     if not corpora or not heldout:
@@ -53,7 +55,7 @@ def build(home: Path, embedder: str | None):
     decks = home / "decks"
     decks.mkdir(parents=True, exist_ok=True)
     rendered = []
-    for item in load_ask_set(ASK_SET):
+    for item in load_ask_set(ASK_SET) + (load_ask_set(extra) if extra else []):
         txt = ROOT / "eval" / "heldout_decks" / item.source.replace(".pdf", ".txt")
         out = decks / item.source
         if txt.exists() and out not in rendered:
@@ -97,6 +99,8 @@ def cold(home: Path, runs: int, baseline: Path | None) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", default="dev", choices=("dev", "test", "all"))
+    ap.add_argument("--set", type=Path, default=None, help="another ask set (its decks are added to the knowledge "
+                    "base: use another --home than the headline's)")
     ap.add_argument("--home", type=Path, default=None, help="keep the knowledge base here (reused when present)")
     ap.add_argument("--embedder", default=None)
     ap.add_argument("-k", type=int, default=5)
@@ -106,11 +110,11 @@ def main() -> None:
     args = ap.parse_args()
     tmp = args.home or Path(tempfile.mkdtemp(prefix="kb-bench-ask-"))
     try:
-        ws = build(tmp, args.embedder)
+        ws = build(tmp, args.embedder, args.set)
         if args.cold:
             cold(tmp, args.cold, args.baseline)
             return
-        items = [i for i in load_ask_set(ASK_SET) if args.split == "all" or i.split == args.split]
+        items = [i for i in load_ask_set(args.set or ASK_SET) if args.split == "all" or i.split == args.split]
         t = time.perf_counter()
         r = evaluate_ask(lambda q: ask(ws, q, k=args.k), items)
         per_q = (time.perf_counter() - t) / max(1, len(items))
