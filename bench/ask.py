@@ -70,30 +70,39 @@ def build(home: Path, embedder: str | None, extra: Path | None = None):
     return ws
 
 
-def cold(home: Path, runs: int, baseline: Path | None) -> None:
+def cold(home: Path, runs: int, baseline: Path | None, baseline_home: Path | None = None) -> None:
     """Wall time of `kb ask --offline` in fresh processes (a student typing it), a different dev question
-    each run; with a baseline checkout, its runs alternate with ours so both see the same machine load."""
+    each run; with a baseline checkout, its runs alternate with ours so both see the same machine load (on
+    ``baseline_home``'s knowledge base when given: one its own chunker built)."""
     questions = [i.question for i in load_ask_set(ASK_SET) if i.split == "dev"]
+    import resource
+
     times: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}  # user + system seconds of the process: what the load does not inflate as much
     for n in range(runs + 1):  # the first round warms the model snapshot, the index cache and bytecode: not counted
-        for name, code in [("this checkout", ROOT)] + ([("baseline", baseline)] if baseline else []):
+        for name, code, kb_home in [("this checkout", ROOT, home)] + (
+                [("baseline", baseline, baseline_home or home)] if baseline else []):
             # each checkout its own model snapshot (two snapshot formats would replace each other every run)
             # and compiled bytecode, as an installed kb has (kept under home, not written into a checkout)
-            env = dict(os.environ, KB_HOME=str(home / ".kb"), PYTHONPATH=str(code),
+            env = dict(os.environ, KB_HOME=str(kb_home / ".kb"), PYTHONPATH=str(code),
                        KB_MODEL_CACHE=str(home / "models" / name.replace(" ", "-")),
                        PYTHONPYCACHEPREFIX=str(home / "pycache" / name.replace(" ", "-")))
             env.pop("KB_LLM_MODEL", None)
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             t = time.perf_counter()
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
             r = subprocess.run([sys.executable, "-m", "kb.cli", "ask", questions[n % len(questions)], "--offline",
-                                "--json"], cwd=home, env=env, capture_output=True, text=True)
+                                "--json"], cwd=kb_home, env=env, capture_output=True, text=True)
             if r.returncode != 0:
                 sys.exit(f"kb ask failed ({name}):\n{r.stderr}")
             if n:
                 times.setdefault(name, []).append(time.perf_counter() - t)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu.setdefault(name, []).append(after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime)
     for name, ts in times.items():
-        print(f"cold kb ask --offline, {name}: median {statistics.median(ts):.2f} s, worst {max(ts):.2f} s "
-              f"({len(ts)} runs; load average {os.getloadavg()[0]:.1f})")
+        print(f"cold kb ask --offline, {name}: median {statistics.median(ts):.2f} s, worst {max(ts):.2f} s, "
+              f"CPU median {statistics.median(cpu[name]):.2f} s ({len(ts)} runs; "
+              f"load average {os.getloadavg()[0]:.1f})")
 
 
 def main() -> None:
@@ -107,12 +116,14 @@ def main() -> None:
     ap.add_argument("--show", action="store_true", help="print every answer (dev only: never read the test's)")
     ap.add_argument("--cold", type=int, default=0, help="time N cold `kb ask` processes instead")
     ap.add_argument("--baseline", type=Path, default=None, help="with --cold: another checkout, run alternately")
+    ap.add_argument("--baseline-home", type=Path, default=None,
+                    help="with --baseline: the knowledge base it reads (built by its own chunker), else --home's")
     args = ap.parse_args()
     tmp = args.home or Path(tempfile.mkdtemp(prefix="kb-bench-ask-"))
     try:
         ws = build(tmp, args.embedder, args.set)
         if args.cold:
-            cold(tmp, args.cold, args.baseline)
+            cold(tmp, args.cold, args.baseline, args.baseline_home)
             return
         items = [i for i in load_ask_set(args.set or ASK_SET) if args.split == "all" or i.split == args.split]
         t = time.perf_counter()

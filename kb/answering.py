@@ -62,7 +62,9 @@ MIN_SUBJECT_SHARE = 0.45  # idf share of the question's subject words in the uni
 MIN_SIMILARITY = 0.42  # USE-m3 cosine of the unit to the question
 OUTLINE_PENALTY = 0.3  # an agenda / index slide names every topic and explains none
 MIN_COVERAGE = 0.4  # idf share of the question's subject words that the candidate pages hold at all
-EMBEDDED_UNITS = 16  # units embedded per question, the best by words; set by hand for a cold ask under 1 s
+# units embedded per question, the best by words: 16, 8 and 4 gave the same answers on both dev sets
+# (eval/ask_set.jsonl dev, eval/ask_dev_extra.jsonl); 8 halves the ~0.3 s that 16 cost a cold ask (loaded machine)
+EMBEDDED_UNITS = 8
 EMBEDDED_CHARS = 240  # of each unit: its label and first lines say what it is about
 LIST_HEADING_SHARE = 0.6  # a "which / list" question whose subject the page's heading names gets the page's list
 WHOLE_WORD_LETTERS = 7  # longer words also match whole (see _term_list)

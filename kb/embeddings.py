@@ -123,12 +123,14 @@ def _load_use(model) -> None:
             backend.table = np.load(path.with_suffix(".npy"), mmap_mode="r")
             backend.sp = tokenizer
             backend.threads = model.threads
-            try:
-                from threadpoolctl import ThreadpoolController
+            backend._threadpool = None
+            if model.threads < (os.cpu_count() or 1):  # a limit below BLAS's own default (every core)
+                try:  # importing threadpoolctl and scanning the loaded libraries cost a cold process 20-70 ms
+                    from threadpoolctl import ThreadpoolController
 
-                backend._threadpool = ThreadpoolController().limit
-            except Exception:
-                backend._threadpool = None
+                    backend._threadpool = ThreadpoolController().limit
+                except Exception:
+                    pass
             model._sp, model._backend = tokenizer, backend
             return
         except Exception:
