@@ -69,6 +69,7 @@ EMBEDDED_CHARS = 240  # of each unit: its label and first lines say what it is a
 LIST_HEADING_SHARE = 0.6  # a "which / list" question whose subject the page's heading names gets the page's list
 WHOLE_WORD_LETTERS = 7  # longer words also match whole (see _term_list)
 WHOLE_WORD_IDF = 1.0  # a whole word weighs its stem's idf plus this
+DEFINING_UNITS = 2  # opening units quoted from the slide whose title spells out the acronym asked about
 HOW_COMMAND_FIT = 0.5  # a line holding a command, option or call, for a "how" question
 LANGUAGE_BONUS = 0.05  # a page in the question's language, between pages equal otherwise
 BM25_CANDIDATES = 12  # passages BM25 alone ranks best, added to the candidates (short questions embed poorly)
@@ -117,6 +118,19 @@ class Unit:
     def children(self) -> int:
         """How many lines follow its first (sub-bullets, explanations)."""
         return len(self.lines) - 1
+
+
+def acronyms(question: str) -> list[str]:
+    """The acronyms a question names ("LoRA", "PEFT", "SWA"): words with two or more capitals, as their capitals."""
+    return [caps for w in re.findall(r"[A-Za-z]{2,}", question)
+            if len(caps := "".join(ch for ch in w if ch.isupper())) >= 2 and len(caps) >= len(w) / 2]
+
+
+def spells_out(text: str, acronym: str) -> bool:
+    """Whether ``text`` spells the acronym out ("LoRA: Low-Rank Adaptation", "PEFT (Parameter-Efficient
+    Fine-Tuning)"): consecutive capitalised words (hyphenated parts apart) whose initials are its letters."""
+    return len(acronym) >= 2 and re.search(
+        r"\b" + r"[a-zà-ÿ]*[\s-]+".join(map(re.escape, acronym)) + r"[a-zà-ÿ]*\b", text) is not None
 
 
 def question_kind(question: str) -> str:
@@ -357,6 +371,11 @@ class _Question:
     read: list[tuple[Hit, list[Chunk]]] = field(default_factory=list)
     returns: bool = False  # it asks what something returns: a unit that states it answers
     listed: list[str] = field(default_factory=list)  # the noun a "list" question asks a list of (its terms)
+    acronyms: list[str] = field(default_factory=list)  # a "what is" question's acronyms, as their capitals
+
+    def spelled(self, text: str) -> bool:
+        """Whether text spells out an acronym the question asks about (a definition: "LoRA: Low-Rank Adaptation")."""
+        return any(spells_out(text, a) for a in self.acronyms)
 
     @property
     def topic(self) -> list[str]:
@@ -368,7 +387,13 @@ class _Question:
         subject returns is the answer to "what does X return"."""
         if self.returns and not u.is_code and states_return(u, self.subject, self.idf):
             return 2.0
-        return _kind_fit(self.kind, u, self.subject, self.idf)
+        fit = _kind_fit(self.kind, u, self.subject, self.idf)
+        if self.acronyms and not u.is_code:
+            if self.spelled(u.lines[0]):
+                return 2.0  # "PEFT (Parameter-Efficient Fine-Tuning) congela o modelo base…"
+            if self.read and self.spelled(self.read[u.page][0].chunk.locator.heading or ""):
+                return max(fit, 1.0)  # on the slide that defines it
+        return fit
 
     def share(self, terms: list[str], found: set[str]) -> float:
         return _idf_share(terms, found, self.idf)
@@ -380,6 +405,7 @@ class _Question:
         """Retrieval score, plus a heading that names the subject, plus the subject in the page."""
         head = _terms(h.chunk.locator.heading or "")
         return (h.score + HEADING_WEIGHT * self.share(self.topic, head)
+                + (HEADING_WEIGHT if self.spelled(h.chunk.locator.heading or "") else 0.0)
                 + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, _terms(h.chunk.text) | head)
                 + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0)
                 - (OUTLINE_PENALTY if _OUTLINE.match(fold(h.chunk.locator.heading or "")) else 0.0))
@@ -409,6 +435,10 @@ class _Question:
             return [best] + ([cause] if cause is not None else [])
         if self.kind == "how":
             return self._how(best, scored, page)
+        if self.acronyms and not best.unit.is_code and self.fit(best.unit) < 2.0 \
+                and self.spelled(self.read[best.unit.page][0].chunk.locator.heading or ""):
+            # the slide titled with what the acronym stands for: its opening says what it is
+            return [_plain(u, scored) for u in sorted(page, key=lambda u: u.start)[:DEFINING_UNITS]]
         return self._with_follower(best, scored, page)
 
     def _how(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
@@ -512,7 +542,8 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     listed = _LISTED.search(fold(question)) if kind == "list" else None
     q = _Question(question, kind,
                   _subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
-                  returns=asks_what_returns(question), listed=_term_list(listed.group(1)) if listed else [])
+                  returns=asks_what_returns(question), listed=_term_list(listed.group(1)) if listed else [],
+                  acronyms=acronyms(question) if kind == "what" else [])
 
     def not_found() -> Answer:  # say so, and show the best passages
         return Answer(question, NOT_FOUND[lang], [Hit(p[0].chunk, p[0].score, r) for r, p in

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.answering import Unit, is_steps, question_kind
+from kb.answering import Unit, acronyms, is_steps, question_kind, spells_out
 from kb.text import clean_inline
 
 from .conftest import course_with_decks, run_kb
@@ -86,6 +86,16 @@ def test_a_list_of_numbered_or_labelled_steps_is_steps():
     assert is_steps(Unit(0, ["• Entrenar", "  • 1. Forward", "  • 2. Backward"], 0))
     assert not is_steps(Unit(0, ["• Ventajas", "  • rápido", "  • barato"], 0))
     assert not is_steps(Unit(0, ["• Procedimiento: forward y backward"], 0))
+
+
+def test_an_acronym_is_spelled_out_by_the_capitals_of_consecutive_words():
+    assert acronyms("O que é LoRA?") == ["LRA"] and acronyms("¿Qué es PEFT?") == ["PEFT"]
+    assert acronyms("¿Qué es un optimizador?") == [] and acronyms("¿Qué hace Nesterov?") == []
+    assert spells_out("LoRA: Low-Rank Adaptation (Hu et al., 2021)", "LRA")
+    assert spells_out("PEFT (Parameter-Efficient Fine-Tuning)", "PEFT")
+    assert not spells_out("LoRA: hiperparâmetros principais", "LRA")
+    assert not spells_out("Full FT vs LoRA vs QLoRA", "LRA")
+    assert not spells_out("stochastic gradient descent", "SGD")  # not capitalised: a phrase, not the expansion
 
 
 def test_a_how_question_gets_the_pages_code_whole_and_in_order(course):
