@@ -469,7 +469,9 @@ class _Question:
 
     def _list(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
         """A labelled list whole; or the page's bullets when its heading names the subject (the slide is the list)."""
-        if best.unit.children < 2:  # a list asked for: a labelled list on the same page beats a single line
+        # a list asked for: a list on the same page labelled with the subject beats a single line, and a list
+        # labelled with something else ("PyTorch: …" for "¿Qué condiciones exige Keras…?")
+        if best.unit.children < 2 or self.share(self.subject, _label(best.unit)) == 0:
             lists = [s for s in scored if s.unit.page == best.unit.page and s.unit.children >= 2
                      and self.share(self.subject, _label(s.unit)) > 0]
             if lists:

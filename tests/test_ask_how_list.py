@@ -42,6 +42,14 @@ DECK = """\
 • O nó mestre é o primeiro nó da alocação
     export MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)
 • SLURM_PROCID: rank global da task
+=== Kernels acelerados con cuDNN
+• PyTorch: usar el kernel de cuDNN no exige condiciones a nn.LSTM sobre tensores CUDA
+  • Un bucle Python con nn.LSTMCell no aprovecha el kernel de secuencia completa
+  • lstm.flatten_parameters() junta los pesos en un bloque contiguo
+• Keras usa cuDNN en GPU solo si:
+  • activation="tanh" y recurrent_activation="sigmoid"
+  • recurrent_dropout=0
+  • unroll=False y use_bias=True
 """
 
 
@@ -119,6 +127,13 @@ def test_a_list_question_gets_the_slide_whose_heading_names_what_the_list_is_of(
     text = a["answer"]
     assert text.index("squeue -u $USER") < text.index("scontrol show job") < text.index("sacct -j") \
         < text.index("scancel")
+
+
+def test_a_list_question_gets_the_list_labelled_with_its_subject_not_anothers(course):
+    a = _ask(course, "¿Qué condiciones exige Keras para usar cuDNN?")
+    assert ("cluster_es.pdf", 6) in _cited_pages(a)
+    assert "recurrent_dropout=0" in a["answer"] and "unroll=False" in a["answer"]
+    assert "flatten_parameters" not in a["answer"]
 
 
 def test_a_shell_command_is_quoted_as_written(course):
