@@ -159,3 +159,24 @@ def test_no_answer_states_what_its_cited_passage_does_not(course):
     got = json.loads(r.stdout)
     assert sum(q["answer"] != "" and "[" in q["answer"] for q in got["questions"]) >= 8  # answers, not "not found"
     assert [q["question"] for q in got["questions"] if not q["quoted"]] == []
+
+
+def test_a_cold_kb_ask_opens_no_chroma_and_runs_blas_on_one_thread(course):
+    """kb ask reads the cached search index (no chromadb import) and, unless the user chose, runs numpy's BLAS
+    on one thread: a query is one short text (bench/ask.py --cold measures what both save)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import os, sys\nfrom kb.cli import app\n"
+            "try:\n    app(['ask', '¿Cómo se recortan los gradientes?', '--offline', '--json'])\n"
+            "except SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('chromadb' in sys.modules, os.environ.get('OPENBLAS_NUM_THREADS'))\n")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    env.update(KB_HOME=str(course / ".kb"), PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=course, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "False 1"
+    env["OPENBLAS_NUM_THREADS"] = "2"  # the user's own setting wins
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=course, env=env)
+    assert out.stdout.strip().splitlines()[-1] == "False 2"
