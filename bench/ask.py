@@ -5,6 +5,7 @@
     python bench/ask.py --home /tmp/kb-ask   # keep (or reuse) the knowledge base there
     python bench/ask.py --embedder e5-small  # another embedder for the store
     python bench/ask.py --home /tmp/kb-ask --cold 7 [--baseline /other/checkout]   # cold `kb ask` processes
+    python bench/ask.py --set eval/ask_dev_extra.jsonl --home /tmp/kb-ask-extra   # more dev questions (own decks)
 
 The knowledge base holds the sample course (sources/), the three decks of ../shared/corpora, the
 three real decks of ../shared/heldout_decks and the held-out decks of eval/ask_set.jsonl rendered
@@ -44,8 +45,9 @@ SHARED = Path(os.environ.get("KB_SHARED_DIR") or ROOT.parent / "shared")
 ASK_SET = ROOT / "eval" / "ask_set.jsonl"
 
 
-def build(home: Path, embedder: str | None):
-    """The workspace at ``home`` with every file ingested (unchanged files are skipped on reuse)."""
+def build(home: Path, embedder: str | None, extra: Path | None = None):
+    """The workspace at ``home`` with every file ingested (unchanged files are skipped on reuse); the decks
+    of ``extra`` (another ask set) too, when given."""
     corpora = sorted((SHARED / "corpora").glob("*.pdf"))
     heldout = sorted((SHARED / "heldout_decks").glob("*.pdf"))
     if not corpora or not heldout:
@@ -53,7 +55,7 @@ def build(home: Path, embedder: str | None):
     decks = home / "decks"
     decks.mkdir(parents=True, exist_ok=True)
     rendered = []
-    for item in load_ask_set(ASK_SET):
+    for item in load_ask_set(ASK_SET) + (load_ask_set(extra) if extra else []):
         txt = ROOT / "eval" / "heldout_decks" / item.source.replace(".pdf", ".txt")
         out = decks / item.source
         if txt.exists() and out not in rendered:
@@ -68,44 +70,62 @@ def build(home: Path, embedder: str | None):
     return ws
 
 
-def cold(home: Path, runs: int, baseline: Path | None) -> None:
+def cold(home: Path, runs: int, baseline: Path | None, baseline_home: Path | None = None) -> None:
     """Wall time of `kb ask --offline` in fresh processes (a student typing it), a different dev question
-    each run; with a baseline checkout, its runs alternate with ours so both see the same machine load."""
+    each run; with a baseline checkout, its runs alternate with ours so both see the same machine load (on
+    ``baseline_home``'s knowledge base when given: one its own chunker built)."""
     questions = [i.question for i in load_ask_set(ASK_SET) if i.split == "dev"]
+    import resource
+
     times: dict[str, list[float]] = {}
-    for n in range(runs + 1):  # the first round warms the model snapshot and the index cache: not counted
-        for name, code in [("this checkout", ROOT)] + ([("baseline", baseline)] if baseline else []):
-            env = dict(os.environ, KB_HOME=str(home / ".kb"), PYTHONPATH=str(code))
+    cpu: dict[str, list[float]] = {}  # user + system seconds of the process: what the load does not inflate as much
+    for n in range(runs + 1):  # the first round warms the model snapshot, the index cache and bytecode: not counted
+        for name, code, kb_home in [("this checkout", ROOT, home)] + (
+                [("baseline", baseline, baseline_home or home)] if baseline else []):
+            # each checkout its own model snapshot (two snapshot formats would replace each other every run)
+            # and compiled bytecode, as an installed kb has (kept under home, not written into a checkout)
+            env = dict(os.environ, KB_HOME=str(kb_home / ".kb"), PYTHONPATH=str(code),
+                       KB_MODEL_CACHE=str(home / "models" / name.replace(" ", "-")),
+                       PYTHONPYCACHEPREFIX=str(home / "pycache" / name.replace(" ", "-")))
             env.pop("KB_LLM_MODEL", None)
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
             t = time.perf_counter()
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
             r = subprocess.run([sys.executable, "-m", "kb.cli", "ask", questions[n % len(questions)], "--offline",
-                                "--json"], cwd=home, env=env, capture_output=True, text=True)
+                                "--json"], cwd=kb_home, env=env, capture_output=True, text=True)
             if r.returncode != 0:
                 sys.exit(f"kb ask failed ({name}):\n{r.stderr}")
             if n:
                 times.setdefault(name, []).append(time.perf_counter() - t)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu.setdefault(name, []).append(after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime)
     for name, ts in times.items():
-        print(f"cold kb ask --offline, {name}: median {statistics.median(ts):.2f} s, worst {max(ts):.2f} s "
-              f"({len(ts)} runs; load average {os.getloadavg()[0]:.1f})")
+        print(f"cold kb ask --offline, {name}: median {statistics.median(ts):.2f} s, worst {max(ts):.2f} s, "
+              f"CPU median {statistics.median(cpu[name]):.2f} s ({len(ts)} runs; "
+              f"load average {os.getloadavg()[0]:.1f})")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", default="dev", choices=("dev", "test", "all"))
+    ap.add_argument("--set", type=Path, default=None, help="another ask set (its decks are added to the knowledge "
+                    "base: use another --home than the headline's)")
     ap.add_argument("--home", type=Path, default=None, help="keep the knowledge base here (reused when present)")
     ap.add_argument("--embedder", default=None)
     ap.add_argument("-k", type=int, default=5)
     ap.add_argument("--show", action="store_true", help="print every answer (dev only: never read the test's)")
     ap.add_argument("--cold", type=int, default=0, help="time N cold `kb ask` processes instead")
     ap.add_argument("--baseline", type=Path, default=None, help="with --cold: another checkout, run alternately")
+    ap.add_argument("--baseline-home", type=Path, default=None,
+                    help="with --baseline: the knowledge base it reads (built by its own chunker), else --home's")
     args = ap.parse_args()
     tmp = args.home or Path(tempfile.mkdtemp(prefix="kb-bench-ask-"))
     try:
-        ws = build(tmp, args.embedder)
+        ws = build(tmp, args.embedder, args.set)
         if args.cold:
-            cold(tmp, args.cold, args.baseline)
+            cold(tmp, args.cold, args.baseline, args.baseline_home)
             return
-        items = [i for i in load_ask_set(ASK_SET) if args.split == "all" or i.split == args.split]
+        items = [i for i in load_ask_set(args.set or ASK_SET) if args.split == "all" or i.split == args.split]
         t = time.perf_counter()
         r = evaluate_ask(lambda q: ask(ws, q, k=args.k), items)
         per_q = (time.perf_counter() - t) / max(1, len(items))

@@ -62,11 +62,15 @@ MIN_SUBJECT_SHARE = 0.45  # idf share of the question's subject words in the uni
 MIN_SIMILARITY = 0.42  # USE-m3 cosine of the unit to the question
 OUTLINE_PENALTY = 0.3  # an agenda / index slide names every topic and explains none
 MIN_COVERAGE = 0.4  # idf share of the question's subject words that the candidate pages hold at all
-EMBEDDED_UNITS = 16  # units embedded per question, the best by words; set by hand for a cold ask under 1 s
+# units embedded per question, the best by words: 16, 8 and 4 gave the same answers on both dev sets
+# (eval/ask_set.jsonl dev, eval/ask_dev_extra.jsonl); 8 halves the ~0.3 s that 16 cost a cold ask (loaded machine)
+EMBEDDED_UNITS = 8
 EMBEDDED_CHARS = 240  # of each unit: its label and first lines say what it is about
 LIST_HEADING_SHARE = 0.6  # a "which / list" question whose subject the page's heading names gets the page's list
 WHOLE_WORD_LETTERS = 7  # longer words also match whole (see _term_list)
 WHOLE_WORD_IDF = 1.0  # a whole word weighs its stem's idf plus this
+DEFINING_UNITS = 2  # opening units quoted from the slide whose title spells out the acronym asked about
+HOW_COMMAND_FIT = 0.5  # a line holding a command, option or call, for a "how" question
 LANGUAGE_BONUS = 0.05  # a page in the question's language, between pages equal otherwise
 BM25_CANDIDATES = 12  # passages BM25 alone ranks best, added to the candidates (short questions embed poorly)
 MAX_UNIT_LINES = 12  # a unit longer than this is cut after its 12th line (with "…")
@@ -84,6 +88,14 @@ _CAUSE = re.compile(r"\b(porque|por ?qu[eé]|por eso|por isso|motivo|raz[oó]n|r
 _STEPS = re.compile(r"\b(procedimiento|procedimento|pasos|passos|etapas|uso|flujo|fluxo|receta|receita|c[oó]mo|"
                     r"instrucciones|instru[cç][oõ]es|steps)\b", re.I)
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪\-*]|\d{1,2}[.)])\s+")
+_NUMBERED = re.compile(r"^\s*(?:[•◦▪\-*]\s+)?\d{1,2}[.)]\s")  # "  • 1. Forward de t=1 a T…": a step
+# A line that holds a command, an option or a call: what a "how" question is answered with, besides code.
+_COMMAND = re.compile(r"(?:^|[\s(])--?[a-z][\w-]*(?:[=:]\S+)?|\b[A-Za-z_][\w.]*\([^()]*\)|\b[a-z_]+\.[a-z_]\w*\b")
+# The noun a "which / list" question asks a list of ("¿Qué puertas tiene…?", "Quais comandos servem…?"): the first
+# plural word after the interrogative that is not a verb or an article. A heading names what the list is of
+# ("Monitoramento e gestão de jobs"), not the listed noun ("comandos").
+_LISTED = re.compile(r"\b(?:que|quais|cuales|which|what)\s+(?:(?:son|sao|are|es|e|os|as|los|las|the|de|del|da|do)\s+)*"
+                     r"([a-z_]{3,}s)\b")
 _ITEM_LABEL = re.compile(r"^\s*(?:[•◦▪\-*]|\d{1,2}[.)])\s+([^:]{1,40}):\s+\S")  # "  • MNIST: Un conjunto…"
 
 
@@ -106,6 +118,19 @@ class Unit:
     def children(self) -> int:
         """How many lines follow its first (sub-bullets, explanations)."""
         return len(self.lines) - 1
+
+
+def acronyms(question: str) -> list[str]:
+    """The acronyms a question names ("LoRA", "PEFT", "SWA"): words with two or more capitals, as their capitals."""
+    return [caps for w in re.findall(r"[A-Za-z]{2,}", question)
+            if len(caps := "".join(ch for ch in w if ch.isupper())) >= 2 and len(caps) >= len(w) / 2]
+
+
+def spells_out(text: str, acronym: str) -> bool:
+    """Whether ``text`` spells the acronym out ("LoRA: Low-Rank Adaptation", "PEFT (Parameter-Efficient
+    Fine-Tuning)"): consecutive capitalised words (hyphenated parts apart) whose initials are its letters."""
+    return len(acronym) >= 2 and re.search(
+        r"\b" + r"[a-zà-ÿ]*[\s-]+".join(map(re.escape, acronym)) + r"[a-zà-ÿ]*\b", text) is not None
 
 
 def question_kind(question: str) -> str:
@@ -280,6 +305,14 @@ def units(page: int, chunk: Chunk) -> list[Unit]:
     return out
 
 
+def is_steps(unit: Unit) -> bool:
+    """Whether a unit is a list of steps: labelled so ("Procedimiento:", "Pasos:") or numbered ("1. …", "2. …")."""
+    if unit.is_code or unit.children < 2:
+        return False
+    return bool(_STEPS.search(re.sub(_BULLET, "", unit.lines[0]))) or \
+        sum(bool(_NUMBERED.match(line)) for line in unit.lines[1:]) >= 2
+
+
 def _kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -> float:
     """How well a unit's shape suits the kind of question (0–1)."""
     first = re.sub(_BULLET, "", unit.lines[0])
@@ -288,13 +321,15 @@ def _kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) 
             return 2.0  # the slide says it is the definition, or labels an item with the subject ("MNIST: …")
         head = _terms(first.split(":")[0]) if ":" in first else set()
         return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
-    if kind == "how" and unit.children >= 2 and _STEPS.search(first):
+    if kind == "how" and is_steps(unit):
         return 1.0
     if kind in ("list", "how"):
         if unit.is_code:
             return 0.5 if kind == "how" else 0.0
         if unit.children >= 2:
             return 1.0 if kind == "list" else 0.75
+        if kind == "how" and _COMMAND.search(unit.text):
+            return HOW_COMMAND_FIT  # "--gres=gpu:4: forma clássica…": a line that shows the command
         return 0.5 if first.rstrip().endswith(":") else 0.0
     if kind == "why":
         if _WHY_LABEL.match(first):
@@ -335,13 +370,30 @@ class _Question:
     idf: dict[str, float]
     read: list[tuple[Hit, list[Chunk]]] = field(default_factory=list)
     returns: bool = False  # it asks what something returns: a unit that states it answers
+    listed: list[str] = field(default_factory=list)  # the noun a "list" question asks a list of (its terms)
+    acronyms: list[str] = field(default_factory=list)  # a "what is" question's acronyms, as their capitals
+
+    def spelled(self, text: str) -> bool:
+        """Whether text spells out an acronym the question asks about (a definition: "LoRA: Low-Rank Adaptation")."""
+        return any(spells_out(text, a) for a in self.acronyms)
+
+    @property
+    def topic(self) -> list[str]:
+        """The subject without the listed noun: what a heading names ("jobs", not "comandos")."""
+        return [t for t in self.subject if t not in self.listed] or self.subject
 
     def fit(self, u: Unit) -> float:
         """How well a unit's shape suits the question (:func:`_kind_fit`); a unit that states what the
         subject returns is the answer to "what does X return"."""
         if self.returns and not u.is_code and states_return(u, self.subject, self.idf):
             return 2.0
-        return _kind_fit(self.kind, u, self.subject, self.idf)
+        fit = _kind_fit(self.kind, u, self.subject, self.idf)
+        if self.acronyms and not u.is_code:
+            if self.spelled(u.lines[0]):
+                return 2.0  # "PEFT (Parameter-Efficient Fine-Tuning) congela o modelo base…"
+            if self.read and self.spelled(self.read[u.page][0].chunk.locator.heading or ""):
+                return max(fit, 1.0)  # on the slide that defines it
+        return fit
 
     def share(self, terms: list[str], found: set[str]) -> float:
         return _idf_share(terms, found, self.idf)
@@ -352,7 +404,8 @@ class _Question:
     def page_score(self, h: Hit, lang: str) -> float:
         """Retrieval score, plus a heading that names the subject, plus the subject in the page."""
         head = _terms(h.chunk.locator.heading or "")
-        return (h.score + HEADING_WEIGHT * self.share(self.subject, head)
+        return (h.score + HEADING_WEIGHT * self.share(self.topic, head)
+                + (HEADING_WEIGHT if self.spelled(h.chunk.locator.heading or "") else 0.0)
                 + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, _terms(h.chunk.text) | head)
                 + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0)
                 - (OUTLINE_PENALTY if _OUTLINE.match(fold(h.chunk.locator.heading or "")) else 0.0))
@@ -365,7 +418,7 @@ class _Question:
     def score(self, u: Unit, cosine: float) -> Scored:
         head = self.heading(u.page)
         both = self.share(self.subject, _terms(u.text) | head)
-        total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.subject, head)
+        total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.topic, head)
                  + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u))
         return Scored(u, total, both, cosine)
 
@@ -380,12 +433,33 @@ class _Question:
             cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
                          and _CAUSE.search(s.unit.text)), key=lambda s: s.score, default=None)
             return [best] + ([cause] if cause is not None else [])
-        if self.kind == "how" and not best.unit.is_code:
-            code = self.read[best.unit.page][1]
-            if code and len(code[0].text.split("\n")) <= MAX_UNIT_LINES:
-                return [best, _plain(Unit(best.unit.page, code[0].text.split("\n"), 0, True, code[0]), scored)]
-            return [best]
+        if self.kind == "how":
+            return self._how(best, scored, page)
+        if self.acronyms and not best.unit.is_code and self.fit(best.unit) < 2.0 \
+                and self.spelled(self.read[best.unit.page][0].chunk.locator.heading or ""):
+            # the slide titled with what the acronym stands for: its opening says what it is
+            return [_plain(u, scored) for u in sorted(page, key=lambda u: u.start)[:DEFINING_UNITS]]
         return self._with_follower(best, scored, page)
+
+    def _how(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
+        """The steps and the code: a list of steps on the best unit's page rather than a single line of it,
+        then the page's code, whole and in order (a slide's code block is often stored in pieces)."""
+        if not best.unit.is_code and not is_steps(best.unit):
+            steps = [s for s in scored if s.unit.page == best.unit.page and is_steps(s.unit)]
+            if steps:
+                best = max(steps, key=lambda s: s.score)
+        code = self.page_code(best.unit.page)
+        if code is None:
+            return self._with_follower(best, scored, page)
+        quoted = _plain(Unit(best.unit.page, code.text.split("\n"), 0, True, code), scored)
+        return [quoted] if best.unit.is_code else [best, quoted]
+
+    def page_code(self, page: int) -> Chunk | None:
+        """The code of a page read, its pieces joined in order, as one passage (None when it has none)."""
+        code = self.read[page][1]
+        if not code:
+            return None
+        return code[0] if len(code) == 1 else replace(code[0], text="\n".join(c.text for c in code), id="")
 
     def _with_follower(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
         """A line that only introduces ("… incluye:") is quoted with the unit after it."""
@@ -395,13 +469,15 @@ class _Question:
 
     def _list(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
         """A labelled list whole; or the page's bullets when its heading names the subject (the slide is the list)."""
-        if best.unit.children < 2:  # a list asked for: a labelled list on the same page beats a single line
+        # a list asked for: a list on the same page labelled with the subject beats a single line, and a list
+        # labelled with something else ("PyTorch: …" for "¿Qué condiciones exige Keras…?")
+        if best.unit.children < 2 or self.share(self.subject, _label(best.unit)) == 0:
             lists = [s for s in scored if s.unit.page == best.unit.page and s.unit.children >= 2
                      and self.share(self.subject, _label(s.unit)) > 0]
             if lists:
                 best = max(lists, key=lambda s: s.score)
         labelled = best.unit.children >= 2 and self.share(self.subject, _label(best.unit)) >= 0.5
-        if not labelled and self.share(self.subject, self.heading(best.unit.page)) >= LIST_HEADING_SHARE \
+        if not labelled and self.share(self.topic, self.heading(best.unit.page)) >= LIST_HEADING_SHARE \
                 and len(page) >= 3:
             if sum(len(u.lines) for u in page) <= MAX_UNIT_LINES:
                 return [_plain(u, scored) for u in page]
@@ -464,9 +540,12 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     qv = embedder.embed_queries([question])[0]
     index = retriever.index
     pages = whole_pages(index.chunks, candidates(index, question, qv))
-    q = _Question(question, question_kind(question),
+    kind = question_kind(question)
+    listed = _LISTED.search(fold(question)) if kind == "list" else None
+    q = _Question(question, kind,
                   _subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
-                  returns=asks_what_returns(question))
+                  returns=asks_what_returns(question), listed=_term_list(listed.group(1)) if listed else [],
+                  acronyms=acronyms(question) if kind == "what" else [])
 
     def not_found() -> Answer:  # say so, and show the best passages
         return Answer(question, NOT_FOUND[lang], [Hit(p[0].chunk, p[0].score, r) for r, p in
@@ -494,7 +573,10 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     cos = embedder.embed_documents([u.text[:EMBEDDED_CHARS] for u in cands]) @ qv
     scored = [q.score(u, float(c)) for u, c in zip(cands, cos, strict=True)]
     best = max(scored, key=lambda s: s.score)
-    if best.subject < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
+    # the floor: a unit of the answer's page holds enough of the subject, or the best unit is close in meaning
+    # (a list's lead line "Keras … usa cuDNN en GPU solo si:" holds the subject, its best bullet need not)
+    evidence = max(s.subject for s in scored if s.unit.page == best.unit.page)
+    if evidence < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
         return not_found()
     return _render(question, q.compose(best, scored, all_units), pages, q.read, k)
 

