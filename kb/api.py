@@ -313,6 +313,8 @@ class KB:
         atomically. ``calibrate``: a CSV of replies the teacher graded, to fit this quiz's levels.
         Beside them, the class files (kb.grading.classfiles): class.csv/.xlsx with the grade on
         ``scale`` (10, 20 or 100), students/<name>.md and moodle_grades.csv."""
+        from collections import Counter
+
         from .grading.calibration import calibrate_grader
         from .grading.classfiles import check_scale, write_class_files
         from .grading.gradebook import (
@@ -323,7 +325,7 @@ class KB:
             read_replies,
             write_reports,
         )
-        from .grading.review import class_review, pull_report, read_review, review_summary
+        from .grading.review import MIN_GRADED, class_review, pull_report, read_review, review_summary
         from .quiz import load_quiz
         from .sheets import check_dialect
 
@@ -343,9 +345,11 @@ class KB:
         answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in previous}
         answers.update({(r.student, r.question_id): r.answer for r in got.items})
         grader = self.grader(offline=offline)
-        # answer-group grades regrade the rest by propagation (pull_report), not by refitting the level: on PT_ASAG
-        # dev a refit on them as well lowered QWK at 10 % of the replies decided from 0.783 to 0.730
-        typed = {k: v for k, v in overrides.items() if k not in reviewed or v != reviewed[k]}
+        # answer-group grades of a question with many of them regrade the rest by propagation (pull_report), not by
+        # refitting the level (kb.grading.review.MIN_GRADED: on PT_ASAG dev a refit as well cost 0.05 QWK)
+        per_q = Counter(q for _, q in reviewed)
+        typed = {k: v for k, v in overrides.items()
+                 if k not in reviewed or v != reviewed[k] or per_q[k[1]] < MIN_GRADED}
         qc = calibrate_grader(grader, quiz_file, quiz, Path(calibrate) if calibrate else None, typed, answers)
         got.problems.extend(qc.notes)  # bad rows of the teacher-graded CSV: named, skipped, exit 1
         run = GradeRun(None, qc if qc.calibration is not None else None, out_dir)

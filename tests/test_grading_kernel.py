@@ -46,3 +46,23 @@ def test_propagate_corrects_kb_where_the_teacher_corrected_it_and_keeps_the_deci
     assert shrunk[1] == pytest.approx(1.5 + 1.9 * 1.5 / 3.0)  # and the rest of it by how alike: 2.45
     assert list(propagate(k, prior, [], [])) == prior  # no decision: kb's grades
     assert max(propagate(k, [2.9, 2.9, 2.9], [0], [3.0])) <= 3.0
+
+
+def test_few_graded_replies_pull_their_likes_and_many_propagate_a_correction():
+    from kb.grading.base import Task, make_grade
+    from kb.grading.review import MIN_GRADED, pull_rest, pull_towards
+    from kb.quiz import Question
+
+    assert pull_towards(1.0, [0.5], [3]) == 1.0  # nothing alike: kb's grade stays
+    assert pull_towards(1.0, [0.99, 0.5], [3, 0]) == pytest.approx(1.0 + 0.9 * 2.0, abs=1e-3)
+    q = Question("short", "O que é o GIL?", "Uma trava do interpretador.", (), id="gil")
+    texts = ["uma trava", "uma trava", "outra coisa"] + [f"uma trava {i}" for i in range(MIN_GRADED)]
+    tasks = [Task(q, t) for t in texts]
+    vecs = np.array([[1.0, 0.0]] * 2 + [[0.0, 1.0]] + [[1.0, 0.0]] * MIN_GRADED, dtype=np.float32)
+    grades = [make_grade(q, 1.0, "") for _ in tasks]
+    # one graded reply: its copy is pulled to the teacher's 3, the reply unlike it keeps kb's 1
+    out = pull_rest(tasks, grades, vecs, {0: 3})
+    assert [g.points for g in out[1:3]] == [3, 1]
+    # MIN_GRADED graded replies, all 3 where kb gave 1: the reply like them is corrected by as much
+    out = pull_rest(tasks, grades, vecs, {3 + i: 3 for i in range(MIN_GRADED)})
+    assert out[0].points == 3 and out[2].points < out[0].points
