@@ -406,7 +406,12 @@ class KB:
 
             metrics["calibration"] = evaluate_calibration(getattr(grader, "offline", grader), rows, calibrate_k)
             left = metrics["calibration"]["left_out"]
-            if left:
+            if left and "default" not in metrics["calibration"]:  # every question: the main report stands alone
+                most = max(x["rows"] for x in left)
+                result.notes.append(f"--calibrate-k {calibrate_k}: no calibration report — every question has "
+                                    f"{calibrate_k} replies or fewer (at most {most}), none would remain to "
+                                    f"report on; use a k below {most}")
+            elif left:
                 shown = ", ".join(f"{x['question'][:40]} ({x['rows']})" for x in left[:10])
                 result.notes.append(f"--calibrate-k {calibrate_k}: {len(left)} question(s) left out of the "
                                     f"calibration report, each with {calibrate_k} replies or fewer (none would "

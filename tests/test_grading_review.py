@@ -240,9 +240,16 @@ def test_calibrate_k_names_the_questions_it_leaves_out_and_reports_on_the_rest(t
     c = json.loads(r.stdout)["calibration"]
     assert c["left_out"] == [{"question": "b", "rows": 3}]
     assert c["default"]["n"] == 3 and c["calibrated"]["n"] == 3  # question a's 8 rows less its 5 graded ones
+    # every question left out: the main report still stands, and kb says why there is no calibration report
+    r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "10", "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert ("--calibrate-k 10: no calibration report — every question has 10 replies or fewer (at most 8), "
+            "none would remain to report on; use a k below 8") in r.stderr
+    out = json.loads(r.stdout)
+    assert out["n"] == 11 and out["calibration"]["left_out"] == [{"question": "a", "rows": 8},
+                                                                 {"question": "b", "rows": 3}]
     r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "10"], cwd=tmp_path)
-    assert r.returncode == 3 and "every question has 10 rows or fewer (at most 8)" in r.stderr
-    assert "use a k below 8" in r.stderr
+    assert r.returncode == 0 and "teacher calibration" not in r.stdout and "confusion" in r.stdout
 
 
 def test_one_binary_sheet_or_nul_byte_does_not_stop_the_class(quiz_file, tmp_path):
