@@ -313,6 +313,8 @@ class KB:
         atomically. ``calibrate``: a CSV of replies the teacher graded, to fit this quiz's levels.
         Beside them, the class files (kb.grading.classfiles): class.csv/.xlsx with the grade on
         ``scale`` (10, 20 or 100), students/<name>.md and moodle_grades.csv."""
+        from collections import Counter
+
         from .grading.calibration import calibrate_grader
         from .grading.classfiles import check_scale, write_class_files
         from .grading.gradebook import (
@@ -323,7 +325,7 @@ class KB:
             read_replies,
             write_reports,
         )
-        from .grading.review import class_review, pull_report, read_review, review_summary
+        from .grading.review import MIN_GRADED, class_review, pull_report, read_review, review_summary
         from .quiz import load_quiz
         from .sheets import check_dialect
 
@@ -343,7 +345,12 @@ class KB:
         answers = {(g.reply.student, g.reply.question_id): g.reply.answer for g in previous}
         answers.update({(r.student, r.question_id): r.answer for r in got.items})
         grader = self.grader(offline=offline)
-        qc = calibrate_grader(grader, quiz_file, quiz, Path(calibrate) if calibrate else None, overrides, answers)
+        # answer-group grades of a question with many of them regrade the rest by propagation (pull_report), not by
+        # refitting the level (kb.grading.review.MIN_GRADED: on PT_ASAG dev a refit as well cost 0.05 QWK)
+        per_q = Counter(q for _, q in reviewed)
+        typed = {k: v for k, v in overrides.items()
+                 if k not in reviewed or v != reviewed[k] or per_q[k[1]] < MIN_GRADED}
+        qc = calibrate_grader(grader, quiz_file, quiz, Path(calibrate) if calibrate else None, typed, answers)
         got.problems.extend(qc.notes)  # bad rows of the teacher-graded CSV: named, skipped, exit 1
         run = GradeRun(None, qc if qc.calibration is not None else None, out_dir)
         result = Result(run, problems=list(got.problems), notes=got.notes + notes + _dropped_replies(quiz, got.items))
@@ -399,7 +406,12 @@ class KB:
 
             metrics["calibration"] = evaluate_calibration(getattr(grader, "offline", grader), rows, calibrate_k)
             left = metrics["calibration"]["left_out"]
-            if left:
+            if left and "default" not in metrics["calibration"]:  # every question: the main report stands alone
+                most = max(x["rows"] for x in left)
+                result.notes.append(f"--calibrate-k {calibrate_k}: no calibration report — every question has "
+                                    f"{calibrate_k} replies or fewer (at most {most}), none would remain to "
+                                    f"report on; use a k below {most}")
+            elif left:
                 shown = ", ".join(f"{x['question'][:40]} ({x['rows']})" for x in left[:10])
                 result.notes.append(f"--calibrate-k {calibrate_k}: {len(left)} question(s) left out of the "
                                     f"calibration report, each with {calibrate_k} replies or fewer (none would "

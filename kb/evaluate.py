@@ -370,8 +370,8 @@ def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Seque
     examples (:func:`kb.grading.calibration.fit_calibration`), the other rows are graded by the default
     level and by the calibrated one, and both are compared with the human scores. Metrics are the
     mean over seeds. Questions with ≤ k rows are left out, named in ``left_out`` with their row count
-    (nothing of them would remain to report on), and the rest is reported; InputError when every
-    question has ≤ k rows."""
+    (nothing of them would remain to report on), and the rest is reported; when every question has
+    ≤ k rows there is no rest: only ``k``, ``seeds`` and ``left_out`` (the caller says so)."""
     from collections import Counter
 
     import numpy as np
@@ -381,8 +381,7 @@ def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Seque
     counts = Counter(r.question_id or r.question for r in rows)
     left_out = [{"question": q, "rows": n} for q, n in counts.items() if k and n <= k]
     if left_out and len(left_out) == len(counts):
-        raise InputError(f"--calibrate-k {k} leaves no row to report on: every question has {k} rows or fewer "
-                         f"(at most {max(counts.values())})", f"use a k below {max(counts.values())}")
+        return {"k": k, "seeds": list(seeds), "left_out": left_out}
     rows = [r for r in rows if counts[r.question_id or r.question] > k or not k]
     tasks = grading_tasks(rows)
     keys = [r.question_id or r.question for r in rows]

@@ -596,7 +596,7 @@ def grader_eval(r: dict) -> None:
     for k in ("pearson", "spearman", "qwk", "exact"):
         t.add_row(k, f"{r[k]:.3f}")
     con.print(t)
-    if "calibration" in r:
+    if "calibration" in r and "default" in r["calibration"]:
         c = r["calibration"]
         ct = Table(title=f"teacher calibration: {c['k']} graded replies per question, reported on the others "
                          f"(mean of seeds {', '.join(map(str, c['seeds']))})")

@@ -12,7 +12,7 @@ import pytest
 
 from kb.grading.base import make_grade
 from kb.grading.groups import AnswerGroup, group_replies, normalise
-from kb.grading.review import pull_towards, review_order
+from kb.grading.review import review_order
 from kb.quiz import Question
 
 from .conftest import run_kb
@@ -59,21 +59,20 @@ def test_groups_join_near_meaning_only_when_the_letters_are_close_too():
     assert len(group_replies(["a", "b"], ["igual", "igual"], np.ones((2, 2)))) == 2
 
 
-def test_review_order_is_size_times_uncertainty():
+def test_review_order_puts_the_group_that_tells_most_first_and_not_two_alike_in_a_row():
     q = Question("short", "p", "a", (), id="q")
-    sure = make_grade(q, 3.0, "")  # a large group kb is sure of
-    unsure = make_grade(q, 1.5, "", score=1.45 / 3)  # on a cut point
-    groups = [AnswerGroup("q", (0, 1, 2)), AnswerGroup("q", (3, 4)), AnswerGroup("q", (5,))]
-    grades = [sure, sure, sure, unsure, unsure, unsure]
-    order = review_order(groups, grades, ["a"] * 6)
-    # 3 × 1.0 (floor only) vs 2 × (1.0 + 0.9): the smaller, unsure group first; the singleton last
-    assert [it.group.size for it in order] == [2, 3, 1]
-    assert order[0].why == "between two grades" and order[0].kb_points == 2
-
-
-def test_pull_towards_the_graded_reply_most_alike():
-    assert pull_towards(1.0, [0.5], [3]) == 1.0  # nothing alike: kb's grade stays
-    assert pull_towards(1.0, [0.99, 0.5], [3, 0]) == pytest.approx(1.0 + 0.9 * 2.0, abs=1e-3)
+    sure, unsure = make_grade(q, 3.0, ""), make_grade(q, 1.5, "", score=1.45 / 3)
+    # three wordings of one answer (two groups: 0-1-2 and 3) and one reply unlike them (4)
+    replies = ["uma trava do interpretador", "Uma trava do interpretador!", "uma trava do interpretador.",
+               "uma trava no interpretador", "compila o código para C"]
+    v = np.array([[1, 0], [1, 0], [1, 0], [0.98, 0.2], [0, 1]], dtype=np.float32)
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    groups = [AnswerGroup("q", (0, 1, 2)), AnswerGroup("q", (3,)), AnswerGroup("q", (4,))]
+    order = review_order(groups, [sure, sure, sure, unsure, unsure], replies, v)
+    # the largest group first; then the reply unlike it, not the near copy of the group already decided
+    assert [it.group.members for it in order] == [(0, 1, 2), (4,), (3,)]
+    assert order[0].priority > order[1].priority > order[2].priority
+    assert order[1].why == "between two grades" and order[1].kb_points == 2
 
 
 @pytest.fixture()
@@ -241,9 +240,16 @@ def test_calibrate_k_names_the_questions_it_leaves_out_and_reports_on_the_rest(t
     c = json.loads(r.stdout)["calibration"]
     assert c["left_out"] == [{"question": "b", "rows": 3}]
     assert c["default"]["n"] == 3 and c["calibrated"]["n"] == 3  # question a's 8 rows less its 5 graded ones
+    # every question left out: the main report still stands, and kb says why there is no calibration report
+    r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "10", "--json"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert ("--calibrate-k 10: no calibration report — every question has 10 replies or fewer (at most 8), "
+            "none would remain to report on; use a k below 8") in r.stderr
+    out = json.loads(r.stdout)
+    assert out["n"] == 11 and out["calibration"]["left_out"] == [{"question": "a", "rows": 8},
+                                                                 {"question": "b", "rows": 3}]
     r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "10"], cwd=tmp_path)
-    assert r.returncode == 3 and "every question has 10 rows or fewer (at most 8)" in r.stderr
-    assert "use a k below 8" in r.stderr
+    assert r.returncode == 0 and "teacher calibration" not in r.stdout and "confusion" in r.stdout
 
 
 def test_one_binary_sheet_or_nul_byte_does_not_stop_the_class(quiz_file, tmp_path):

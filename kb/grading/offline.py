@@ -21,6 +21,7 @@ from .signals import (
     _has_stem,
     _leading_polarity,
     answer_polarity,
+    asks_for_list,
     concept_hits,
     content_stems,
     is_keyword_list,
@@ -273,7 +274,8 @@ class OfflineGrader:
         flags = list(f.flags)
         if f.crosslingual:
             reasons.append("other_language")
-        if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2) and not f.named:
+        if f.values["sim"] < self.cal["off_topic"] and (f.crosslingual or f.values["recall"] < 0.2) and not f.named \
+                and not on_the_subject(q, reply, f):
             flags.append("off_topic")
             reasons.append("off_topic")
             x = 0.0
@@ -297,7 +299,7 @@ class OfflineGrader:
             opposite_claim(q.prompt, references(q), reply, q.lang or "pt")
         if opp is not None:
             flags.append("may_contradict")
-        if x >= 1.5 and is_keyword_list(reply):
+        if x >= 1.5 and is_keyword_list(reply) and not asks_for_list(q.prompt):
             flags.append("keyword_list")
             reasons.append("keyword_list")
             x = min(x, 1.49)
@@ -316,6 +318,26 @@ class OfflineGrader:
         check = FEEDBACK.get(q.lang, FEEDBACK["en"])["may_contradict"].format(opp.said, opp.instead) if opp else ""
         return replace(g, feedback=compose_feedback(lang, g.points, present, missing, reasons, references(q)[0],
                                                     detail), check=check)
+
+
+# A reply whose words are mostly the model answer's or the question's (precision), or that shares two of the
+# question's own words, is on the subject whatever its meaning similarity; and a model answer of under three
+# content words ("Unlimited number") is too short for a similarity to it to say a reply is off the subject. On
+# the unseen course sets 6-7 the guard zeroed 4 terse right replies ("mais epocas locais", "termo proximal";
+# graded 1-2); on PT_ASAG dev 12 replies graded 0 by the graders lose the guard (kb then grades them 0-1).
+ON_SUBJECT_PRECISION = 0.5
+ON_SUBJECT_SHARED = 2
+SHORT_REFERENCE = 3
+
+
+def on_the_subject(q: Question, reply: str, f: Features) -> bool:
+    """The reply is about the question's subject, or the model answer is too short to tell: the
+    off-topic guard must not zero it."""
+    if f.values["precision"] >= ON_SUBJECT_PRECISION and not f.crosslingual:
+        return True
+    if len(set(content_stems(reply)) & set(content_stems(q.prompt))) >= ON_SUBJECT_SHARED:
+        return True
+    return max((len(content_stems(r)) for r in references(q)), default=0) < SHORT_REFERENCE
 
 
 def graded_like(sims: Any, points: Sequence[float]) -> float:

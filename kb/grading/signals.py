@@ -156,13 +156,41 @@ def answer_polarity(prompt: str, reference: str, lang: str = "") -> str | None:
 
 
 def is_keyword_list(reply: str) -> bool:
-    """Comma/line-separated short items with (almost) no function words: keywords, not an answer."""
+    """Comma/line-separated short items with (almost) no function words, or four or more words with
+    none ("trava thread bytecode CPU"): keywords, not an answer."""
     items = [p.strip() for p in re.split(r"[,;\n/]+|\s+-\s+", reply) if p.strip()]
     ws = words(reply)
-    if len(items) < 3 or not ws:
+    if not ws:
         return False
     function = sum(fold(w) in STOPWORDS for w in ws)
-    return all(len(words(p)) <= 3 for p in items) and function <= 1
+    if not re.search(r"[^\w\s]", reply):  # no punctuation: a string of bare words, unless function words join them
+        return 4 <= len(ws) <= 12 and function == 0
+    return len(items) >= 3 and all(len(words(p)) <= 3 for p in items) and function <= 1
+
+
+# A question that asks for a list ("cite três…", "liste", "enumere", "quais são os…", "name three…"): a
+# list is its answer, not a sign of keywords instead of one.
+_LIST_ASK = re.compile(
+    r"\b(cite|citar|liste|listar|enumere|enumerar|enumera|mencione|mencionar|menciona|nomeie|nombra|nombre\s+\w+\s+"
+    r"(?:tipos|ejemplos|causas)|list|name\s+(?:two|three|four|five|the)|quais\s+s[aã]o|cu[aá]les\s+son|"
+    r"what\s+are\s+the|which\s+are\s+the|d[eê]\s+(?:dois|duas|tr[eê]s|quatro|cinco)|"
+    r"(?:dois|duas|tr[eê]s|quatro|cinco|dos|tres|cuatro|two|three|four|five)\s+(?:exemplos|ejemplos|examples|"
+    r"tipos|types|fun[cç][oõ]es|funciones|functions|caracter[ií]sticas|characteristics|partes|parts|"
+    r"fatores|factores|factors|causas|causes|vantagens|ventajas|advantages))\b",
+    re.IGNORECASE)
+
+
+# ...and nothing more: "quais são os órgãos e suas funções" asks for what each does, which a list of names does
+# not say (PT_ASAG dev: such lists graded 1 of 3 by the graders, 44 of 57)
+_MORE_ASK = re.compile(r"\b(?:e|and|y)\s+(?:\w+\s+){0,3}(?:fun[cç]|funcion|function|como|how|por\s*que|why)"
+                       r"|expli|descre|describ", re.IGNORECASE)
+
+
+def asks_for_list(prompt: str) -> bool:
+    """The question asks for several items (cite, list, enumerate, name three, quais são…) and nothing
+    more (not "and their functions", "and explain"): a reply that lists them answers it."""
+    p = fold(prompt)
+    return bool(_LIST_ASK.search(p)) and not _MORE_ASK.search(p)
 
 
 # A passage the question quotes for the reply to explain: «…», “…”, "…" or ‘…’ of three words or more.
