@@ -68,7 +68,7 @@ def test_e5_models_get_query_and_passage_prefixes():
 
 @pytest.fixture
 def chroma_server(tmp_path):
-    from .faults import ChromaServer
+    from .faults.helpers import ChromaServer
 
     if not (Path(sys.executable).parent / "chroma").exists():
         pytest.skip("the chroma CLI is not installed")
@@ -94,7 +94,7 @@ def test_chroma_server_store(workspace, chroma_server, course_template):
 
 
 def test_unreachable_chroma_server(workspace):
-    from .faults import refused_port
+    from .faults.helpers import refused_port
 
     with refused_port() as port:  # nothing listens there, and no other worker can take it meanwhile
         r = run_kb(["--store", f"http://127.0.0.1:{port}", "search", "gpu"], cwd=workspace)

@@ -32,9 +32,10 @@ from kb.readers import read_document
 from kb.store import ASIDE, OLD, backend_failure
 from kb.workspace import open_workspace
 
-from .faults import ChromaServer, alive, children, cmdline, kb, make_course, run_kb_process, snapshot, wait_until
-from .openai_stub import Behaviour, OpenAIStub, reply
-from .pdfgen import encrypt_pdf, make_pdf
+from ..conftest import ROOT
+from ..openai_stub import Behaviour, OpenAIStub, reply
+from ..pdfgen import encrypt_pdf, make_pdf
+from .helpers import ChromaServer, alive, children, cmdline, kb, make_course, run_kb_process, snapshot, wait_until
 
 CHROMA = Path(os.sys.executable).parent / "chroma"
 needs_chroma = pytest.mark.skipif(not CHROMA.exists(), reason="the chroma CLI is not installed")
@@ -295,7 +296,7 @@ def test_deleted_hnsw_segment_is_named_and_repaired_by_rebuild(tmp_path):
 
     from kb.store import open_store
 
-    from .faults import TinyEmbedder
+    from .helpers import TinyEmbedder
 
     home = tmp_path / ".kb"
     big = _sections(tmp_path / "course" / "big.md", 1500)
@@ -454,7 +455,7 @@ def test_study_can_be_interrupted_when_started_with_sigint_ignored(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     _quiz(tmp_path / "quizzes" / "q.json")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
-    env.update({"PYTHONPATH": str(Path(__file__).parent.parent), "COLUMNS": "100"})
+    env.update({"PYTHONPATH": str(ROOT), "COLUMNS": "100"})
     child = pexpect.spawn(os.sys.executable, ["-m", "kb.cli", "study", "--offline"], cwd=str(tmp_path), env=env,
                           encoding="utf-8", timeout=60, use_poll=True,
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # as under nohup
@@ -623,7 +624,7 @@ def test_too_many_sql_variables_one_file_of_33000_sections_does_not_stop_the_ing
     get() of every chunk of it."""
     from kb.store import open_store
 
-    from .faults import TinyEmbedder
+    from .helpers import TinyEmbedder
 
     (tmp_path / "course").mkdir()
     with open(tmp_path / "course" / "a_big.md", "w", encoding="utf-8") as f:
@@ -651,7 +652,7 @@ def server(tmp_path):
 
 
 def test_server_down_at_start_is_exit_4(tmp_path, monkeypatch):
-    from .faults import refused_port
+    from .helpers import refused_port
 
     make_course(tmp_path / "course")
     monkeypatch.chdir(tmp_path)
@@ -832,7 +833,7 @@ def test_grade_with_a_failing_llm_writes_reports_and_exits_5(course, fault):
 
 
 def test_ask_with_a_reply_of_the_wrong_shape(course):
-    from .openai_stub import reply
+    from ..openai_stub import reply
 
     with OpenAIStub(lambda b: reply({"answer": ["lista"], "found": "talvez", "cited": 3})) as stub:
         r = kb(["ask", "Como limitar a memória da GPU?", "--json"], env=_llm_env(stub.url))
@@ -841,7 +842,7 @@ def test_ask_with_a_reply_of_the_wrong_shape(course):
 
 
 def test_grade_with_a_grade_of_the_wrong_shape_falls_back_flagged(course):
-    from .openai_stub import reply
+    from ..openai_stub import reply
 
     quiz = _quiz(course / "quizzes" / "q.json")
     (course / "replies.csv").write_text("student,question_id,answer\nana,gil,O GIL impede threads em paralelo\n",
@@ -1052,7 +1053,7 @@ def test_source_that_does_not_exist_never_picks_another_file_of_the_same_name(co
 # --------------------------------------------------------------------------- read-only workspace, caches
 
 def test_read_only_kb_home_search_and_ask_answer_from_the_cached_index(course):
-    from .faults import read_only
+    from .helpers import read_only
 
     with read_only(course / ".kb"):
         r = kb(["search", "memória da GPU", "--json"])
@@ -1063,7 +1064,7 @@ def test_read_only_kb_home_search_and_ask_answer_from_the_cached_index(course):
 
 
 def test_read_only_kb_home_without_a_cached_index_is_reported_read_only(course):
-    from .faults import read_only
+    from .helpers import read_only
 
     for index in (course / ".kb" / "cache").glob("index-*.pkl"):
         index.unlink()
@@ -1076,7 +1077,7 @@ def test_read_only_kb_home_without_a_cached_index_is_reported_read_only(course):
 
 
 def test_read_only_kb_home_ingest_is_exit_4_and_changes_nothing(course, clean):
-    from .faults import read_only
+    from .helpers import read_only
 
     (course / "course" / "aula4.md").write_text("# Nova\n\nUma aula nova sobre filas de dados.\n", encoding="utf-8")
     with read_only(course / ".kb"):
@@ -1090,7 +1091,7 @@ def test_read_only_kb_home_ingest_is_exit_4_and_changes_nothing(course, clean):
 
 
 def test_read_only_cache_folder_study_still_grades_and_saves(course):
-    from .faults import read_only
+    from .helpers import read_only
 
     _quiz(course / "quizzes" / "q.json")
     with read_only(course / ".kb" / "cache"):
@@ -1371,7 +1372,7 @@ def test_generate_o_naming_a_folder(course):
 
 
 def test_export_to_a_read_only_folder(tmp_path, monkeypatch):
-    from .faults import read_only
+    from .helpers import read_only
 
     monkeypatch.chdir(tmp_path)
     quiz = _quiz(tmp_path / "quizzes" / "q.json")
@@ -1384,7 +1385,7 @@ def test_export_to_a_read_only_folder(tmp_path, monkeypatch):
 
 
 def test_generate_into_a_read_only_folder(course):
-    from .faults import read_only
+    from .helpers import read_only
 
     (course / "quizzes").mkdir()
     with read_only(course / "quizzes"):
@@ -1407,7 +1408,7 @@ def _healthy_study_db(root: Path) -> Path:
 
 
 def test_read_only_study_db_is_not_damaged_nor_replaced(tmp_path, monkeypatch):
-    from .faults import read_only
+    from .helpers import read_only
 
     monkeypatch.chdir(tmp_path)
     db = _healthy_study_db(tmp_path)
@@ -1424,7 +1425,7 @@ def test_read_only_study_db_is_not_damaged_nor_replaced(tmp_path, monkeypatch):
 
 
 def test_progress_and_study_on_a_read_only_workspace_say_read_only(tmp_path, monkeypatch):
-    from .faults import read_only
+    from .helpers import read_only
 
     monkeypatch.chdir(tmp_path)
     db = _healthy_study_db(tmp_path)
@@ -1480,7 +1481,7 @@ def test_ctrl_c_in_study_exits_130(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     _quiz(tmp_path / "quizzes" / "q.json")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
-    env.update({"PYTHONPATH": str(Path(__file__).parent.parent), "COLUMNS": "100"})
+    env.update({"PYTHONPATH": str(ROOT), "COLUMNS": "100"})
     # the child starts with SIGINT at its default, whatever the CI runner left (it may ignore it)
     child = pexpect.spawn(os.sys.executable, ["-m", "kb.cli", "study", "--offline"], cwd=str(tmp_path), env=env,
                           encoding="utf-8", timeout=60, use_poll=True,
@@ -1497,7 +1498,7 @@ def test_escape_codes_in_a_quiz_exported_to_the_terminal_are_shown_escaped(tmp_p
     pexpect = pytest.importorskip("pexpect")
     quiz = _quiz(tmp_path / "quizzes" / "q.json", q_prompt=f"O {EVIL}_____ sobrepõe preparação e treino.")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
-    env.update({"PYTHONPATH": str(Path(__file__).parent.parent), "NO_COLOR": "1"})
+    env.update({"PYTHONPATH": str(ROOT), "NO_COLOR": "1"})
     child = pexpect.spawn(os.sys.executable, ["-m", "kb.cli", "quiz", "export", str(quiz)], cwd=str(tmp_path),
                           env=env, encoding="utf-8", timeout=60, use_poll=True)
     child.expect(pexpect.EOF)

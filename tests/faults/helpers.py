@@ -1,4 +1,4 @@
-"""Helpers for the fault suite (tests/test_faults.py): a tiny course, the kb CLI in-process,
+"""Helpers for the fault suite (tests/faults/test_faults.py): a tiny course, the kb CLI in-process,
 snapshots of what a store holds, a real Chroma server, and processes seen through /proc."""
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from kb.cli import app
 from kb.config import Settings
 from kb.store import open_store
 
-from .pdfgen import make_pdf
+from ..conftest import ROOT
+from ..pdfgen import make_pdf
 
 AULA1 = """# Paralelismo de dados
 
@@ -108,7 +109,7 @@ def run_kb_process(args: list[str], cwd: Path, env: dict[str, str] | None = None
                    stdin=subprocess.DEVNULL) -> subprocess.Popen:
     """Start the real ``kb`` in a child process (for signals, locks and workers)."""
     full = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
-    full.update({"COLUMNS": "200", "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(Path(__file__).parent.parent)})
+    full.update({"COLUMNS": "200", "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)})
     full.update(env or {})
 
     def pre() -> None:

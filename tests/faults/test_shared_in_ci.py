@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from .conftest import ROOT
+from ..conftest import ROOT
 
 # one test that needs ../shared/benchmarks; without it, the check fails or skips it before it runs
 NEEDS_SHARED = "tests/test_grading.py::test_offline_grader_on_pt_asag_held_out_questions"
