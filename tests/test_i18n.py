@@ -16,7 +16,7 @@ import pytest
 from kb import i18n
 
 from .conftest import run_kb
-from .test_grading import QUIZ
+from .grading.test_grading import QUIZ
 
 KB = Path(i18n.__file__).parent
 PLACEHOLDER = re.compile(r"\{(\w*)\}")

@@ -21,7 +21,7 @@ from kb.quiz import load_quiz
 from kb.study import Item, StudyDB, matches_topic, rating_for
 
 from .conftest import run_kb
-from .test_grading import QUIZ
+from .grading.test_grading import QUIZ
 
 pexpect = pytest.importorskip("pexpect")
 

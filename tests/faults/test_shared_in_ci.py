@@ -9,7 +9,7 @@ import sys
 from ..conftest import ROOT
 
 # one test that needs ../shared/benchmarks; without it, the check fails or skips it before it runs
-NEEDS_SHARED = "tests/test_grading.py::test_offline_grader_on_pt_asag_held_out_questions"
+NEEDS_SHARED = "tests/grading/test_grading.py::test_offline_grader_on_pt_asag_held_out_questions"
 
 
 def _pytest(tmp_path, **env: str) -> subprocess.CompletedProcess:

@@ -16,7 +16,7 @@ from kb.grading.offline import OfflineGrader
 from kb.grading.polarity import opposite_claim
 from kb.quiz import Question
 
-from .conftest import run_kb
+from ..conftest import run_kb
 
 RDD_Q = "O que é um RDD no Spark e o que significa ser resiliente?"
 RDD_A = ("RDD (Resilient Distributed Dataset) é a unidade fundamental de dados do Spark, distribuída na memória por "

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from .conftest import run_kb
+from ..conftest import run_kb
 from .test_grading import QUIZ
 
 openpyxl = pytest.importorskip("openpyxl")

@@ -18,8 +18,8 @@ from kb.grading.offline import OfflineGrader
 from kb.grading.signals import is_keyword_list
 from kb.quiz import Question, load_quiz
 
-from .conftest import SHARED, run_kb
-from .openai_stub import Behaviour, OpenAIStub, reply
+from ..conftest import SHARED, run_kb
+from ..openai_stub import Behaviour, OpenAIStub, reply
 
 GIL = ("O GIL (Global Interpreter Lock) é uma trava do interpretador que permite que apenas uma thread execute "
        "bytecode Python por vez, o que limita o paralelismo de threads em tarefas de CPU.")
@@ -392,7 +392,7 @@ def test_offline_grader_on_pt_asag_held_out_questions(tmp_path):
     import subprocess
     import sys
 
-    from .conftest import ROOT
+    from ..conftest import ROOT
 
     out = tmp_path / "test.csv"
     subprocess.run([sys.executable, str(ROOT / "bench" / "pt_asag_to_csv.py"), "--split", "test", "-o", str(out)],
@@ -787,7 +787,7 @@ def test_course_set_is_well_formed_and_graded_near_the_teacher(tmp_path):
     README reports it leave-one-question-out with bench/calibrate_grader.py)."""
     from collections import Counter
 
-    from .conftest import ROOT
+    from ..conftest import ROOT
 
     path = ROOT / "eval" / "grading_course.csv"
     rows = list(csv.DictReader(path.open(encoding="utf-8")))

@@ -13,7 +13,7 @@ from kb.grading.base import Task, with_override
 from kb.grading.offline import OfflineGrader, compose_feedback
 from kb.quiz import Question
 
-from .conftest import run_kb
+from ..conftest import run_kb
 from .test_grading import QUIZ
 
 GIL = Question("short", QUIZ["questions"][0]["prompt"], QUIZ["questions"][0]["answer"], (),
