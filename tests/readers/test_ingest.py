@@ -13,8 +13,8 @@ from kb.readers import read_document
 from kb.store import open_store
 from kb.workspace import open_workspace
 
-from .conftest import seed_embedding_cache
-from .pdfgen import make_pdf
+from ..conftest import seed_embedding_cache
+from ..pdfgen import make_pdf
 
 
 def _ws(path: Path, **kw):

@@ -10,8 +10,8 @@ from kb.readers import read_document
 from kb.records import Chunk
 from kb.text import detect_language
 
-from .conftest import CORPORA, SOURCES, needs_corpora
-from .pdfgen import encrypt_pdf, make_pdf
+from ..conftest import CORPORA, SOURCES, needs_corpora
+from ..pdfgen import encrypt_pdf, make_pdf
 
 SLIDES = [
     ["Paralelismo de dados"],  # title-only divider slide

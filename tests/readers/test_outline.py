@@ -11,7 +11,7 @@ import kb
 from kb.ingest import read_and_chunk
 from kb.outline import build_outline, pdf_bookmarks
 
-from .conftest import CORPORA, needs_corpora, run_kb
+from ..conftest import CORPORA, needs_corpora, run_kb
 
 
 def _deck(name: str, bookmarks: bool = True):
