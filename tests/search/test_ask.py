@@ -25,7 +25,7 @@ from kb.errors import InputError
 from kb.evaluate import load_ask_set
 from kb.records import Chunk, Locator
 
-from .conftest import course_with_decks, run_kb
+from ..conftest import ROOT, course_with_decks, run_kb
 
 DECK = """\
 === Callbacks y control del entrenamiento en Keras
@@ -60,8 +60,7 @@ def callbacks_course(tmp_path_factory, course_template) -> Path:
     """The sample course and the callbacks deck (corpora/callbacks_es.pdf), ingested by `kb ingest`."""
     import importlib.util
 
-    root = Path(__file__).resolve().parent.parent
-    spec = importlib.util.spec_from_file_location("deck_pdf", root / "eval" / "deck_pdf.py")
+    spec = importlib.util.spec_from_file_location("deck_pdf", ROOT / "eval" / "deck_pdf.py")
     assert spec and spec.loader
     deck_pdf = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(deck_pdf)

@@ -15,7 +15,7 @@ from kb.records import Chunk, Locator
 from kb.search import SearchIndex, content_key, drop_duplicates, lexical_tokens
 from kb.workspace import open_search, open_workspace
 
-from .conftest import ROOT
+from ..conftest import ROOT
 
 
 def _ws(path: Path):
