@@ -475,8 +475,8 @@ def test_the_llm_writer_is_shown_the_teachers_kept_questions(course_ws):
     from kb.api import KB
     from kb.config import Settings
 
+    from .llm.test_llm import _good_questions
     from .openai_stub import OpenAIStub
-    from .test_llm import _good_questions
 
     (course_ws / "quizzes").mkdir(exist_ok=True)
     kept = {"schema": 2, "title": "antes", "questions": [

@@ -16,7 +16,8 @@ from kb.llm.client import EndpointError, LLMClient, complete_objects
 from kb.llm.pool import run_parallel
 from kb.llm.schemas import GradeReply
 
-from .openai_stub import Behaviour, OpenAIStub, reply
+from ..conftest import ROOT
+from ..openai_stub import Behaviour, OpenAIStub, reply
 
 GRADE = {"reasoning": "ok", "score": 2, "feedback": "Quase.", "present": [], "missing": []}
 
@@ -221,7 +222,7 @@ def test_grading_never_imports_the_llm_package_and_the_llm_package_imports_no_cl
             "assert 'httpx' not in sys.modules and 'kb.llm.client' not in sys.modules\n"
             "from kb.llm import LLMGrader, LLMWriter\n"
             "print('ok')\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "ok", out.stderr
 
 

@@ -16,8 +16,8 @@ from kb.llm import LLMClient, LLMWriter, parse_json_object
 from kb.workspace import open_workspace
 from kb.writing.generate import GenerationRequest, generate_quiz
 
-from .conftest import run_kb
-from .openai_stub import Behaviour, OpenAIStub, reply
+from ..conftest import run_kb
+from ..openai_stub import Behaviour, OpenAIStub, reply
 
 
 def _passage(body: dict, n: int = 1) -> str:

@@ -17,7 +17,7 @@ from kb.llm import LLMClient, LLMWriter
 from kb.workspace import open_workspace
 from kb.writing.generate import GenerationRequest, generate_quiz
 
-from .openai_stub import Behaviour, OpenAIStub, reply
+from ..openai_stub import Behaviour, OpenAIStub, reply
 
 SOURCE = "sources/001_96d83118e2ee854a.txt"  # the TensorFlow chapter summary (pt)
 QUOTE = ("Ele também discute como verificar o uso da memória da GPU com nvidia-smi e como configurar o "
