@@ -16,7 +16,7 @@ from kb.grading.review import pull_towards, review_order
 from kb.quiz import Question
 
 from ..conftest import run_kb
-from ..test_export import _xlsx_cells
+from ..writing.test_export import _xlsx_cells
 from .test_grading import QUIZ, _edit_gradebook, _gradebook, _write_csv
 
 GIL_RIGHT = "Uma trava do interpretador: só uma thread executa bytecode Python por vez, o que limita o paralelismo."

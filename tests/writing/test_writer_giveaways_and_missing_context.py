@@ -26,7 +26,7 @@ from kb.writing.checks import (
 from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
 from kb.writing.offline import OfflineWriter
 
-from .conftest import SYNC_ASYNC, needs_corpora
+from ..conftest import SYNC_ASYNC, needs_corpora
 
 pytestmark = needs_corpora
 

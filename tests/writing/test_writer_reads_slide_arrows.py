@@ -23,7 +23,7 @@ from kb.records import Chunk, Locator
 from kb.writing.ideas import clean_inline, read_slide
 from kb.writing.offline import _before_arrow, _gist
 
-from .conftest import write_heldout_decks
+from ..conftest import write_heldout_decks
 
 
 def test_an_arrow_inside_a_bullet_is_kept_and_a_pointer_after_a_full_stop_is_not():

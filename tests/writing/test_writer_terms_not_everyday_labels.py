@@ -43,7 +43,7 @@ from kb.writing.offline import (
     term_like,
 )
 
-from .conftest import write_heldout_decks
+from ..conftest import write_heldout_decks
 
 pytestmark = pytest.mark.slow
 

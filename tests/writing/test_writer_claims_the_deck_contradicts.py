@@ -29,7 +29,7 @@ from kb.writing.checks import calls_passing, code_contradiction, defects, vague_
 from kb.writing.generate import CourseTerms, GenerationRequest, choose_passages, dedupe, select
 from kb.writing.offline import OfflineWriter
 
-from .conftest import CORPORA, course_with_decks, needs_corpora, run_kb, write_offline
+from ..conftest import CORPORA, course_with_decks, needs_corpora, run_kb, write_offline
 
 pytestmark = [needs_corpora, pytest.mark.slow]
 

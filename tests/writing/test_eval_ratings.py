@@ -5,9 +5,8 @@ from __future__ import annotations
 import csv
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from ..conftest import ROOT
 
 
 def _questions() -> dict[tuple[str, str], list[dict]]:

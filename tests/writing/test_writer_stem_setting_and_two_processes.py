@@ -48,7 +48,7 @@ from kb.writing.offline import (
     title_topic,
 )
 
-from .conftest import write_heldout_decks
+from ..conftest import write_heldout_decks
 
 
 def test_a_section_said_only_by_its_titles_is_no_topic():
@@ -147,7 +147,7 @@ def test_the_same_course_writes_the_same_quiz_in_every_process(tmp_path, course_
     Ties now go to the sentence's first word, and nothing the writer or the retriever chooses may
     depend on a set's order: the quiz of the sample course and three held-out decks, its order and
     its accepted answers are the same under two seeds."""
-    from .conftest import course_with_decks, heldout_decks, run_kb_process
+    from ..conftest import course_with_decks, heldout_decks, run_kb_process
 
     decks = ["hftrainer_es", "sparse_es", "pruning_pt"]
     root = course_with_decks(tmp_path / "ws", heldout_decks(decks), course_template / ".kb")

@@ -21,7 +21,7 @@ from kb.quiz import Citation, Question, load_quiz
 from kb.review import EditError, parse_edit, render_for_edit
 from kb.teacher import decisions_path, pattern_weights, record_decision, teacher_examples
 
-from .conftest import run_kb
+from ..conftest import run_kb
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -475,8 +475,8 @@ def test_the_llm_writer_is_shown_the_teachers_kept_questions(course_ws):
     from kb.api import KB
     from kb.config import Settings
 
-    from .llm.test_llm import _good_questions
-    from .openai_stub import OpenAIStub
+    from ..llm.test_llm import _good_questions
+    from ..openai_stub import OpenAIStub
 
     (course_ws / "quizzes").mkdir(exist_ok=True)
     kept = {"schema": 2, "title": "antes", "questions": [

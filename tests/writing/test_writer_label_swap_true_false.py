@@ -25,7 +25,7 @@ import pytest
 
 from kb.writing.offline import _library_code, _plain_words, _refers_back, _title_subject, phrase_concepts
 
-from .conftest import write_heldout_decks
+from ..conftest import write_heldout_decks
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ from kb.export import get_exporter
 from kb.quiz import TYPES, load_quiz
 from kb.workspace import open_workspace
 
-from .conftest import run_kb
+from ..conftest import run_kb
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -653,7 +653,7 @@ def test_grade_excel_eu_dialect(class_replies, tmp_path):
 # --------------------------------------------------------------------------- a real quiz, files and imports
 
 def test_generated_quiz_from_the_sample_course_survives_every_format(ingested, tmp_path):
-    from .conftest import run_kb
+    from ..conftest import run_kb
 
     ws = tmp_path / "ws"
     shutil.copytree(ingested, ws)

@@ -16,7 +16,7 @@ from kb.workspace import open_workspace
 from kb.writing.checklist import other_language as _other_language
 from kb.writing.offline import _whole_sentences, answer_concepts, framework
 
-from .conftest import SYNC_ASYNC, needs_corpora, write_offline
+from ..conftest import SYNC_ASYNC, needs_corpora, write_offline
 
 pytestmark = needs_corpora
 

@@ -51,7 +51,7 @@ from kb.workspace import open_workspace
 from kb.writing.ideas import read_slide
 from kb.writing.offline import everyday_word, term_like, title_topic
 
-from .conftest import course_with_decks, heldout_decks, write_offline
+from ..conftest import course_with_decks, heldout_decks, write_offline
 
 pytestmark = pytest.mark.slow
 
