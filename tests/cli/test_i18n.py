@@ -15,8 +15,8 @@ import pytest
 
 from kb import i18n
 
-from .conftest import run_kb
-from .grading.test_grading import QUIZ
+from ..conftest import run_kb
+from ..grading.test_grading import QUIZ
 
 KB = Path(i18n.__file__).parent
 PLACEHOLDER = re.compile(r"\{(\w*)\}")

