@@ -20,8 +20,8 @@ from kb.grading.base import make_grade
 from kb.quiz import load_quiz
 from kb.study import Item, StudyDB, matches_topic, rating_for
 
-from .conftest import run_kb
-from .grading.test_grading import QUIZ
+from ..conftest import run_kb
+from ..grading.test_grading import QUIZ
 
 pexpect = pytest.importorskip("pexpect")
 
