@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from kb.cli import app
 
-from .conftest import needs_corpora
+from ..conftest import needs_corpora
 
 pytestmark = [needs_corpora, pytest.mark.slow]  # the session's knowledge base of the decks: ~15 s to build
 

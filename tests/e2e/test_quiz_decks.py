@@ -17,7 +17,7 @@ from kb.quiz import Citation, Question
 from kb.workspace import open_workspace
 from kb.writing.checks import cut_off, defects, duplicate_choices, foreign_material, giveaway, unsupported
 
-from .conftest import CORPORA, SOURCES, needs_corpora, run_kb, seed_embedding_cache
+from ..conftest import CORPORA, SOURCES, needs_corpora, run_kb, seed_embedding_cache
 
 pytestmark = [needs_corpora, pytest.mark.slow]  # the session's knowledge base of the decks: ~15 s to build
 

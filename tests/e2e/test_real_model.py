@@ -17,7 +17,7 @@ import pytest
 
 from kb.quiz import load_quiz
 
-from .conftest import run_kb
+from ..conftest import run_kb
 
 pytestmark = [
     pytest.mark.slow,
@@ -102,7 +102,7 @@ def test_grade_with_a_real_small_model(tmp_path, smollm2_url):
 
 def test_ask_with_a_real_small_model(ingested, smollm2_url, tmp_path):
     # one attempt, as for the quiz: the tiny model runs to the 800-token limit (~30 s of CPU), and
-    # asking again is tested against the stub server (tests/test_llm.py, tests/test_faults.py).
+    # asking again is tested against the stub server (tests/llm/test_llm.py, tests/faults/test_faults.py).
     # On a copy: the reply cache it writes must not reach the other tests' copies of `ingested`
     ws = tmp_path / "ws"
     shutil.copytree(ingested, ws)
