@@ -452,18 +452,28 @@ def test_siblings_with_their_own_sub_bullets_are_one_list():
 def test_a_passage_keeps_its_documents_language_and_variables_are_no_words():
     # split S (held out): a Portuguese slide read as Spanish on three "y" variables against one "uma"
     # ("(x, y)", "[x x|y y]"), and its question asked in Spanish ("¿Qué diferencia hay entre Lookback L …")
-    from kb.chunking import _passage_language
-    from kb.text import detect_language, language_scores
+    from pathlib import Path
+
+    from kb.readers import Document
+    from kb.records import Block, Locator
+    from kb.text import language_scores
 
     slide = ("• Transformar uma série longa em muitos pares (x, y) supervisionados\n• Lookback L: quantos passos de "
              "histórico o modelo vê\n• Horizon H: quantos passos à frente prevemos\n• Stride s: deslocamento entre os "
              "inícios de janelas consecutivas t: 0 1 2 3 4 5 6 7 8 9 10 j0: [x x x x x|y y] L = 5, H = 2")
     assert language_scores(slide)["es"] == 0 and detect_language(slide) == "pt"
     assert detect_language("Los datos y modelos se cargan con el DataLoader y se procesan en lotes.") == "es"
-    assert _passage_language(slide, "pt") == "pt"
     # a passage that clearly says another language keeps it (an English abstract in a Portuguese summary)
     english = "This is the abstract of the paper, and it is written in English for the readers of the chapter. " * 3
-    assert _passage_language(english, "pt") == "en"
+    intro = ("Nesta aula vamos estudar a transformação de uma série temporal em exemplos de treino: não há rótulos "
+             "prontos, então cada janela gera uma previsão.")
+    rest = ("A normalização das séries não é opcional, e a divisão em treino e validação respeita a ordem do tempo: "
+            "são as funções de perda que dependem da escala.")
+    pages = [(1, "Séries temporais", intro), (2, "Janelas deslizantes", slide), (3, "Resumo", rest),
+             (4, "Abstract", english)]
+    doc = Document(Path("series.pdf"), "pdf", [Block(text, Locator(page=n, heading=h)) for n, h, text in pages], "h")
+    assert [(c.locator.page, c.lang) for c in chunk_document(doc, "series.pdf")] == [(1, "pt"), (2, "pt"), (3, "pt"),
+                                                                                     (4, "en")]
 
 
 def test_a_shell_command_under_a_bullet_is_code_not_the_bullets_rest():
