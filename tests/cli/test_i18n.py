@@ -193,13 +193,13 @@ def test_true_false_in_the_key_and_moodle_feedback_in_the_question_language(ws):
 
 
 def test_a_generated_quiz_title_is_in_the_questions_language():
-    from kb.writing.generate import GenerationRequest, _title
+    from kb.writing.generate import GenerationRequest, quiz_title
 
-    assert _title(GenerationRequest(topic="all-reduce"), ["pt", "pt", "es"]) == "Questionário: all-reduce"
-    assert _title(GenerationRequest(sources=("sources/03Datos.pdf",)), ["es"]) == "Cuestionario: 03Datos.pdf"
-    assert _title(GenerationRequest(), []) == "Quiz: whole course"
+    assert quiz_title(GenerationRequest(topic="all-reduce"), ["pt", "pt", "es"]) == "Questionário: all-reduce"
+    assert quiz_title(GenerationRequest(sources=("sources/03Datos.pdf",)), ["es"]) == "Cuestionario: 03Datos.pdf"
+    assert quiz_title(GenerationRequest(), []) == "Quiz: whole course"
     i18n.choose("es")  # the interface language does not change what students read in the quiz file
-    assert _title(GenerationRequest(), ["pt"]) == "Questionário: curso inteiro"
+    assert quiz_title(GenerationRequest(), ["pt"]) == "Questionário: curso inteiro"
 
 
 MD_QUIZ = {"schema": 1, "title": "Semana_3 *revisão*", "questions": [
@@ -253,12 +253,12 @@ def test_rejected_drafts_read_in_words_and_help_says_what_lang_does(ws):
 def test_anki_true_false_back_says_the_word_once_and_moodle_keeps_the_essay_answer_for_the_grader(ws):
     import xml.etree.ElementTree as ET
 
-    from kb.export.anki import _back
-    from kb.quiz import load_quiz
+    from ..writing.test_export import read_apkg
 
     (ws / "quizzes" / "tf.json").write_text(json.dumps(TF_QUIZ, ensure_ascii=False), encoding="utf-8")
-    quiz = load_quiz(ws / "quizzes" / "tf.json")
-    backs = [_back(q) for q in quiz.questions]
+    r = run_kb(["quiz", "export", "quizzes/tf.json", "--format", "anki", "--out", "tf.apkg"], cwd=ws)
+    assert r.returncode == 0, r.stderr
+    backs = [note["fields"]["Back"] for note in read_apkg((ws / "tf.apkg").read_bytes())["notes"]]
     assert backs == ["<b>Falso</b>", "<b>Verdadero</b><br>Una por vez.",
                      "<b>Falso</b><br>A fonte diz: o GIL limita o paralelismo."]
     r = run_kb(["quiz", "export", "quizzes/semana3.json", "--format", "moodle", "--out", "q.xml"], cwd=ws)
