@@ -407,20 +407,20 @@ def test_offline_grader_on_pt_asag_held_out_questions(tmp_path):
 # --------------------------------------------------------------------------- issue 10 bugs
 
 def test_close_is_one_osa_edit_not_any_two_letters():
-    from kb.grading.signals import _close
+    from kb.grading.signals import stems_close
 
-    assert _close("memoria", "memroia")  # adjacent swap: one OSA edit
-    assert _close("paralelo", "paralelos") and _close("gradiente", "gradiante")
-    assert not _close("comer", "comte")  # two substitutions, used to pass as a "transposition"
-    assert not _close("abc", "abd")  # too short for a typo
+    assert stems_close("memoria", "memroia")  # adjacent swap: one OSA edit
+    assert stems_close("paralelo", "paralelos") and stems_close("gradiente", "gradiante")
+    assert not stems_close("comer", "comte")  # two substitutions, used to pass as a "transposition"
+    assert not stems_close("abc", "abd")  # too short for a typo
 
 
 def test_spanish_si_meaning_if_is_not_yes(grader):
-    from kb.grading.signals import _leading_polarity
+    from kb.grading.signals import leading_polarity
     from kb.quiz import Question
 
-    assert _leading_polarity("Si la GPU no tiene memoria, falla.") is None
-    assert _leading_polarity("Si, se transfiere.") == "yes" and _leading_polarity("Sí se transfiere") == "yes"
+    assert leading_polarity("Si la GPU no tiene memoria, falla.") is None
+    assert leading_polarity("Si, se transfiere.") == "yes" and leading_polarity("Sí se transfiere") == "yes"
     q = Question("short", "¿Se puede usar una variable de /gpu:0 en /gpu:1?", "No, solo en el mismo dispositivo.",
                  (), lang="es")
     g = grader.grade([Task(q, "Si la variable está en /gpu:0, solo la usan operaciones del mismo dispositivo.")])[0]
@@ -454,11 +454,11 @@ def test_a_model_answer_that_says_no_in_a_sentence_answers_a_yes_no_question(gra
         assert not yes_no_question(other), other
     assert answer_polarity("Seu modelo foi salvo?", "No disco fica só o checkpoint.") is None  # pt "no": in the
     # nor does a Portuguese reply that opens "No DDP, …" say no (it would be zeroed as the opposite of a "Sim")
-    from kb.grading.signals import _leading_polarity
+    from kb.grading.signals import leading_polarity
 
-    assert _leading_polarity("No DDP cada processo tem a sua cópia do modelo.", "pt") is None
-    assert _leading_polarity("No DDP cada processo tem a sua cópia do modelo.") is None  # detected as pt
-    assert _leading_polarity("No, solo en la GPU 0.") == "no" and _leading_polarity("No se transfiere.", "es") == "no"
+    assert leading_polarity("No DDP cada processo tem a sua cópia do modelo.", "pt") is None
+    assert leading_polarity("No DDP cada processo tem a sua cópia do modelo.") is None  # detected as pt
+    assert leading_polarity("No, solo en la GPU 0.") == "no" and leading_polarity("No se transfiere.", "es") == "no"
     assert answer_polarity("¿Se guarda el modelo?", "No se guarda: solo quedan los pesos.") == "no"
 
 
