@@ -367,13 +367,14 @@ def test_the_review_decks_2026_11_24_blanks_and_concepts(course):
 
 def test_a_blank_is_no_list_item_behind_its_article_nor_an_adjective():
     from kb.text import fold
-    from kb.writing.offline import _LIST_BLANK, _NOT_NOUN_W
+    from kb.writing.concepts import LIST_BLANK
+    from kb.writing.wording import NOT_NOUN_W
 
     # 05modelos.pdf p. 18 and p. 20, as v13 asked them in the tuning workspace
-    assert _LIST_BLANK.search("Al utilizar servicios en la nube, es importante considerar aspectos como la "
+    assert LIST_BLANK.search("Al utilizar servicios en la nube, es importante considerar aspectos como la "
                               "seguridad, el costo y la _____ de los servicios seleccionados.")
-    assert _LIST_BLANK.search("considerar la seguridad, la _____ y el costo")
-    assert _LIST_BLANK.search("Guards: cambio de dtype o device, o de _____.")  # compile_es.pdf
-    assert not _LIST_BLANK.search("utiliza torch.load() con el parámetro _____ para cargar el modelo en la GPU.")
-    assert _NOT_NOUN_W.search(fold("automática")) and _NOT_NOUN_W.search(fold("estáticos"))
-    assert not _NOT_NOUN_W.search(fold("escalabilidad")) and not _NOT_NOUN_W.search(fold("DataParallel"))
+    assert LIST_BLANK.search("considerar la seguridad, la _____ y el costo")
+    assert LIST_BLANK.search("Guards: cambio de dtype o device, o de _____.")  # compile_es.pdf
+    assert not LIST_BLANK.search("utiliza torch.load() con el parámetro _____ para cargar el modelo en la GPU.")
+    assert NOT_NOUN_W.search(fold("automática")) and NOT_NOUN_W.search(fold("estáticos"))
+    assert not NOT_NOUN_W.search(fold("escalabilidad")) and not NOT_NOUN_W.search(fold("DataParallel"))

@@ -327,30 +327,31 @@ def test_a_swap_uses_up_the_sentence_it_borrows_in_every_copy_of_the_deck(ws):
 
 
 def test_only_a_description_that_says_what_a_term_is_defines_it():
-    from kb.writing.offline import _definitional
+    from kb.writing.terms import definitional
 
     for fact in ("normalmente el mismo tamaño que los parámetros",  # Gradientes
                  "las acumulaciones largas (sumas, normas, softmax) deben hacerse en FP32",  # Menor precisión
                  "mse_loss, l1_loss, nll_loss, cross_entropy, kl_div, entre otras",  # Funciones de pérdida
                  "o job reinicia automaticamente e se adapta quando o número de workers muda"):  # Treinamento elástico
-        assert not _definitional(fact), fact
+        assert not definitional(fact), fact
     for definition in ("Un conjunto de imágenes de dígitos escritos a mano",  # MNIST (03Datos p. 5)
                        "reducir la cantidad de muestras en las clases dominantes",  # Undersampling (p. 34)
                        "Permite mezclar los datos en cada época (epoch)",  # Aleatorización (p. 9)
                        "para entrenar el modelo",  # Método fit (001TFDist p. 18)
                        "define la lista de dispositivos disponibles"):  # Mesh (p. 100)
-        assert _definitional(definition), definition
+        assert definitional(definition), definition
 
 
 def test_labels_that_are_no_terms(ws):
-    from kb.writing.offline import _GENERIC_LABEL, _action_label
+    from kb.writing.terms import action_label
+    from kb.writing.wording import GENERIC_LABEL
 
     course = CourseTerms(list(ws.store.all_chunks()), ws.embedder)
     for role in ("Regla práctica", "Limitación", "Paso 4", "Passo 3", "Consecuencia", "Alternativas"):
-        assert _GENERIC_LABEL.match(role), role
-    assert _action_label("Medir tiempos sin torch.cuda.synchronize()")
-    assert _action_label("Requiere hardware más reciente")
-    assert not _action_label("Aleatorización") and not _action_label("Tamaño del lote (batch size)")
+        assert GENERIC_LABEL.match(role), role
+    assert action_label("Medir tiempos sin torch.cuda.synchronize()")
+    assert action_label("Requiere hardware más reciente")
+    assert not action_label("Aleatorización") and not action_label("Tamaño del lote (batch size)")
     for cond in ("Si aparecen inf/NaN", "Ao carregar", "Ex."):
         assert not OfflineWriter._term_label(cond, course), cond
     for term in ("Tamaño del lote (batch size)", "Oversampling", "Último lote incompleto", "Mesh"):
@@ -360,7 +361,7 @@ def test_labels_that_are_no_terms(ws):
 def test_the_library_is_not_a_class_that_contains_an_alias():
     """Split C (eval/heldout_decks/mpi_pt.txt): ``import torch.distributed as dist`` made
     "DistributedSampler" the deck's library, and 10 of its 12 stems opened "Em DistributedSampler, …"."""
-    from kb.writing.offline import framework
+    from kb.writing.wording import framework
 
     texts = ["import torch.distributed as dist", "dist.all_reduce(t)", "dist.broadcast(t, src=0)",
              "dist.barrier()", "dist.all_gather(out, t)", "dist.reduce_scatter(out, ts)",

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import pytest
 
-from kb.writing.offline import _library_code, _plain_words, _refers_back, _title_subject, phrase_concepts
+from kb.writing.concepts import phrase_concepts
+from kb.writing.terms import library_code, plain_words, refers_back
+from kb.writing.wording import title_subject
 
 from ..conftest import write_heldout_decks
 
@@ -51,10 +53,10 @@ def test_no_label_swap_whose_labels_own_description_is_no_definition(written):
 
 
 def test_a_cloze_does_not_lean_on_the_line_above(written):
-    assert _refers_back("En pesos, ambos cuantizan por grupos (típicamente group_size = 128)")
-    assert _refers_back("Esto evita recompilar el grafo en cada paso del entrenamiento")
-    assert not _refers_back("GPTQ y AWQ cuantizan los pesos por grupos de 128 columnas")
-    assert not _refers_back("El modelo está en la GPU y los datos en la CPU del nodo")
+    assert refers_back("En pesos, ambos cuantizan por grupos (típicamente group_size = 128)")
+    assert refers_back("Esto evita recompilar el grafo en cada paso del entrenamiento")
+    assert not refers_back("GPTQ y AWQ cuantizan los pesos por grupos de 128 columnas")
+    assert not refers_back("El modelo está en la GPU y los datos en la CPU del nodo")
     assert not any("ambos cuantizan" in p for p in _prompts(written, "llmserve_es", "cloze"))
 
 
@@ -68,9 +70,9 @@ def test_a_comparison_is_asked_in_the_decks_subject(written):
 
 def test_a_lists_capital_is_lowered_inside_a_stem_a_names_is_not():
     text = "As transformações geométricas mudam a posição; as fotométricas não. Triton compila; import triton"
-    assert _plain_words("Geométricas", text) and _plain_words("Fotométricas", text)
-    assert not _plain_words("Triton", "Em CUDA e em Triton, cada kernel …; import triton")
-    assert not _plain_words("ZeRO-3", text) and not _plain_words("Par positivo", "Par positivo: dos vistas")
+    assert plain_words("Geométricas", text) and plain_words("Fotométricas", text)
+    assert not plain_words("Triton", "Em CUDA e em Triton, cada kernel …; import triton")
+    assert not plain_words("ZeRO-3", text) and not plain_words("Par positivo", "Par positivo: dos vistas")
 
 
 def test_a_short_head_is_not_cut_from_its_place():
@@ -87,11 +89,11 @@ def test_a_section_word_is_no_setting_the_decks_subject_is(written):
     assert "Em Kubernetes para treinamento distribuído de modelos, o que significa «ReadWriteOnce (RWO)»?" in k8s
     assert not any(p.startswith("Em PyTorch") and "restartPolicy" in p for p in k8s), k8s
     texts = ["• Datos de entrenamiento: los datos se anotan …", "Formatos de datos: COCO, VOC", "los datos"]
-    assert _title_subject("Datos: formatos de anotación", texts) == ""
-    assert _title_subject("Keras: Layers y Models", ["En Keras, un modelo …", "import keras", "Keras: API"]) == "Keras"
+    assert title_subject("Datos: formatos de anotación", texts) == ""
+    assert title_subject("Keras: Layers y Models", ["En Keras, un modelo …", "import keras", "Keras: API"]) == "Keras"
 
 
 def test_a_bracket_after_a_space_is_prose_not_a_call():
     deck = "restartPolicy em Job: Never ou OnFailure (Always não é permitido)\nloader = DataLoader(ds)"
-    assert not _library_code("Never ou OnFailure (Always não é permitido)", deck)
-    assert _library_code("a classe DataLoader", deck)
+    assert not library_code("Never ou OnFailure (Always não é permitido)", deck)
+    assert library_code("a classe DataLoader", deck)

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 
 from kb.records import Chunk, Locator
+from kb.writing.concepts import before_arrow, gist_of
 from kb.writing.ideas import clean_inline, read_slide
-from kb.writing.offline import _before_arrow, _gist
 
 from ..conftest import write_heldout_decks
 
@@ -51,13 +51,13 @@ def test_a_slides_items_keep_their_arrows():
 
 
 def test_a_concept_is_what_comes_before_the_arrow_unless_the_chain_is_the_point():
-    assert _before_arrow("mismo equipo, misma máquina y mismo código -> mismo resultado") \
+    assert before_arrow("mismo equipo, misma máquina y mismo código -> mismo resultado") \
         == "mismo equipo, misma máquina y mismo código"
-    assert _before_arrow("podar pouco -> fine-tune -> podar mais -> fine-tune") \
+    assert before_arrow("podar pouco -> fine-tune -> podar mais -> fine-tune") \
         == "podar pouco -> fine-tune -> podar mais -> fine-tune"
-    assert _gist("mismo equipo, misma máquina y mismo código -> mismo resultado") \
+    assert gist_of("mismo equipo, misma máquina y mismo código -> mismo resultado") \
         == "mismo equipo, misma máquina y mismo código"
-    assert not _gist("índice do processo no nó -> usado para escolher a GPU").endswith("->")
+    assert not gist_of("índice do processo no nó -> usado para escolher a GPU").endswith("->")
 
 
 def test_no_question_on_the_decks_of_split_ah_quotes_a_bracket_it_does_not_close(tmp_path, course_template):

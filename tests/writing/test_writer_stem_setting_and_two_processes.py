@@ -36,17 +36,11 @@ import re
 import pytest
 
 from kb.records import Chunk, Locator
+from kb.writing.concepts import gist_of
 from kb.writing.ideas import read_slide
-from kb.writing.offline import (
-    OfflineWriter,
-    _framework_code,
-    _gist,
-    _imported_modules,
-    _infinitive,
-    _spelled_in,
-    deck_topic,
-    title_topic,
-)
+from kb.writing.offline import OfflineWriter
+from kb.writing.terms import framework_code, imported_modules, title_topic
+from kb.writing.wording import deck_topic, infinitive, spelled_in
 
 from ..conftest import write_heldout_decks
 
@@ -64,12 +58,12 @@ def test_a_section_said_only_by_its_titles_is_no_topic():
 
 
 def test_a_description_that_opens_a_part_of_the_name_spells_it():
-    assert _spelled_in("colsample_bytree", "fracción de columnas por árbol", ["subsample", "reg_lambda", "reg_alpha"])
-    assert _spelled_in("max_bin", "número máximo de bins por feature", ["max_depth", "num_leaves"])
+    assert spelled_in("colsample_bytree", "fracción de columnas por árbol", ["subsample", "reg_lambda", "reg_alpha"])
+    assert spelled_in("max_bin", "número máximo de bins por feature", ["max_depth", "num_leaves"])
     # a word that opens another option's name too tells nothing apart ("máxima": max_depth, max_bin)
-    assert not _spelled_in("max_depth", "profundidad máxima de cada árbol", ["max_bin", "num_leaves", "min_child"])
+    assert not spelled_in("max_depth", "profundidad máxima de cada árbol", ["max_bin", "num_leaves", "min_child"])
     # what only a reader of both languages sees is not caught: "histograma" for max_bin
-    assert not _spelled_in("max_bin", "resolución del histograma", ["max_depth", "num_leaves", "min_child_weight"])
+    assert not spelled_in("max_bin", "resolución del histograma", ["max_depth", "num_leaves", "min_child_weight"])
 
 
 DECKS = ("sparse_es", "kubernetes_pt", "detection_es", "contrastive_pt", "faiss_pt", "diffusion_pt", "amp_es",
@@ -89,13 +83,13 @@ def test_a_comparison_title_with_a_comment_still_names_its_sides():
 
 def test_a_brackets_colon_does_not_end_a_gist():
     # split Z (memory_pt): "Problema: batch desejado (ex.: 512) não cabe na GPU" gave the concept "batch"
-    assert _gist("batch desejado (ex.: 512) não cabe na GPU", 14) == "batch desejado não cabe na GPU"
-    assert _gist("ds.map(f).batch(B) aplica la función a cada elemento", 14).startswith("ds.map(f).batch(B)")
+    assert gist_of("batch desejado (ex.: 512) não cabe na GPU", 14) == "batch desejado não cabe na GPU"
+    assert gist_of("ds.map(f).batch(B) aplica la función a cada elemento", 14).startswith("ds.map(f).batch(B)")
 
 
 def test_a_title_that_opens_on_an_infinitive_is_no_setting():
-    assert _infinitive("Exportar") and _infinitive("Servir")
-    assert not _infinitive("Transformer") and not _infinitive("Cluster") and not _infinitive("Poder")
+    assert infinitive("Exportar") and infinitive("Servir")
+    assert not infinitive("Transformer") and not infinitive("Cluster") and not infinitive("Poder")
     assert deck_topic("Exportar modelos a ONNX e inferencia con ONNX Runtime") == ""
     assert deck_topic("Exportación e inferencia de modelos en PyTorch: TorchScript, ONNX y cuantización") \
         == "exportación e inferencia de modelos"
@@ -175,7 +169,7 @@ def test_the_courses_whole_field_is_no_subject():
 def test_imported_modules():
     code = ("    import random, webdataset as wds\n    import pyarrow as pa, pyarrow.parquet as pq\n"
             "    from datasets.distributed import split_dataset_by_node\n")
-    assert _imported_modules(code) == {"random", "webdataset", "wds", "pyarrow", "pa", "pq", "datasets"}
+    assert imported_modules(code) == {"random", "webdataset", "wds", "pyarrow", "pa", "pq", "datasets"}
 
 
 @pytest.mark.slow
@@ -204,8 +198,8 @@ def test_split_ab_pages(tmp_path_factory, course_template):
 def test_a_library_of_its_own_is_no_frameworks_code():
     source = ("import webdataset as wds\nds = wds.WebDataset(urls)\n"
               "import torch\nloader = torch.utils.data.DataLoader(ds)")
-    assert not _framework_code("Qual é a diferença entre WebDataset (tar) e Parquet?", source)
-    assert _framework_code("Qual é a diferença entre DataLoader e Dataset?", source)
+    assert not framework_code("Qual é a diferença entre WebDataset (tar) e Parquet?", source)
+    assert framework_code("Qual é a diferença entre DataLoader e Dataset?", source)
 
 
 def test_split_ae_and_af_pages(tmp_path_factory, course_template):

@@ -48,8 +48,9 @@ import pytest
 
 from kb.config import Settings
 from kb.workspace import open_workspace
+from kb.writing.checks import everyday_word
 from kb.writing.ideas import read_slide
-from kb.writing.offline import everyday_word, term_like, title_topic
+from kb.writing.terms import term_like, title_topic
 
 from ..conftest import course_with_decks, heldout_decks, write_offline
 
@@ -214,7 +215,7 @@ def test_split_e_classes(written):
 
 
 def test_split_f_classes(written):
-    from kb.writing.offline import framework
+    from kb.writing.wording import framework
 
     drafts = [q for deck in ("ray_es", "tfdata_pt") for q in written[deck]["drafts"]]
     prompts = [q.prompt for q in drafts]

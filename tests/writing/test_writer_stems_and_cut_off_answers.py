@@ -14,7 +14,8 @@ from kb.config import Settings
 from kb.quiz import Question
 from kb.workspace import open_workspace
 from kb.writing.checklist import other_language as _other_language
-from kb.writing.offline import _whole_sentences, answer_concepts, framework
+from kb.writing.concepts import answer_concepts
+from kb.writing.wording import framework, whole_sentences
 
 from ..conftest import SYNC_ASYNC, needs_corpora, write_offline
 
@@ -92,7 +93,7 @@ def test_book_answers_end_on_whole_sentences(quizzes):
     if cuda is not None:
         assert cuda.answer.rstrip().endswith((".", "?", "!")) and not cuda.answer.rstrip().endswith(":")
         assert not re.search(r"\s[A-Z]\.$", cuda.answer)
-    assert _whole_sentences("Uno dos tres. Cuatro cinco seis. Por ejemplo:", 40) == "Uno dos tres. Cuatro cinco seis."
+    assert whole_sentences("Uno dos tres. Cuatro cinco seis. Por ejemplo:", 40) == "Uno dos tres. Cuatro cinco seis."
 
 
 def test_no_english_answer_under_a_spanish_stem(quizzes):

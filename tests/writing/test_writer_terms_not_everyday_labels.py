@@ -33,15 +33,9 @@ import pytest
 from kb.quiz import Question
 from kb.text import sentences
 from kb.writing.checks import thin_concepts
-from kb.writing.offline import (
-    _library_code,
-    _lower_first,
-    deck_topic,
-    frameworks,
-    phrase_concepts,
-    slide_library,
-    term_like,
-)
+from kb.writing.concepts import phrase_concepts
+from kb.writing.terms import library_code, term_like
+from kb.writing.wording import deck_topic, frameworks, lower_first, slide_library
 
 from ..conftest import write_heldout_decks
 
@@ -112,10 +106,10 @@ def test_no_blank_on_an_examples_detail_and_names_keep_their_case(written):
     for q in _drafts(written, "profiling_es"):
         assert not (q.type == "cloze" and q.answer == "A100"), q.prompt
         assert "resNet" not in q.prompt, q.prompt
-    assert _lower_first("ResNet-50 en ImageNet") == "ResNet-50 en ImageNet"
-    assert _lower_first("A100 tiene 80 GB") == "A100 tiene 80 GB"
-    assert _lower_first("Jaderberg et al. (2017): …") == "Jaderberg et al. (2017): …"
-    assert _lower_first("Cargar y utilizar modelos") == "cargar y utilizar modelos"
+    assert lower_first("ResNet-50 en ImageNet") == "ResNet-50 en ImageNet"
+    assert lower_first("A100 tiene 80 GB") == "A100 tiene 80 GB"
+    assert lower_first("Jaderberg et al. (2017): …") == "Jaderberg et al. (2017): …"
+    assert lower_first("Cargar y utilizar modelos") == "cargar y utilizar modelos"
 
 
 def test_a_difference_named_by_its_title_is_asked_with_the_titles_two_sides(written):
@@ -155,10 +149,10 @@ def test_concepts_of_a_definition_come_from_its_definition(written):
 
 
 def test_file_names_are_no_library_code():
-    from kb.writing.offline import _library_code
+    from kb.writing.terms import library_code
 
-    assert not _library_code("arquivo config.pbtxt do modelo")
-    assert _library_code("torch.save(model.state_dict())") and _library_code("nn.Module")
+    assert not library_code("arquivo config.pbtxt do modelo")
+    assert library_code("torch.save(model.state_dict())") and library_code("nn.Module")
 
 
 def test_a_difference_is_no_bare_attribute():
@@ -198,11 +192,11 @@ def test_split_m_classes(written):
 
 
 def test_a_calls_brackets_are_no_side_detail():
-    from kb.writing.offline import _main_text
+    from kb.writing.concepts import main_text
 
     # "ds.map(f).batch(B)" was read "ds.map .batch" and the comparison's gists fell back to single words
-    assert "ds.map(f).batch(b)" in _main_text("Escalar: ds.map(f).batch(B) - f é chamada uma vez por elemento")
-    assert "imagenes" not in _main_text("Pueden incluir (por ejemplo imágenes) otros datos")
+    assert "ds.map(f).batch(b)" in main_text("Escalar: ds.map(f).batch(B) - f é chamada uma vez por elemento")
+    assert "imagenes" not in main_text("Pueden incluir (por ejemplo imágenes) otros datos")
 
 
 def test_a_variable_is_no_library():
@@ -312,10 +306,10 @@ def test_a_methods_camelcase_name_is_no_library_code():
     # "En PyTorch, ¿qué diferencia hay entre SimCLR y MoCo?", "En PyTorch, … Mixup y CutMix?": raters of
     # splits B, O and P struck the library from stems on methods; a class the deck calls is its code
     deck = "model = MoCoWrapper()\nloader = DataLoader(ds)\nx = nn.TransformerEncoderLayer(d)"
-    assert not _library_code("¿qué diferencia hay entre MoCo y CutMix?", deck)
-    assert _library_code("la clase DataLoader carga los lotes", deck)
-    assert _library_code("usa TransformerEncoderLayer", deck)
-    assert _library_code("usa MoCo")  # without the deck's text, as before: any CamelCase word
+    assert not library_code("¿qué diferencia hay entre MoCo y CutMix?", deck)
+    assert library_code("la clase DataLoader carga los lotes", deck)
+    assert library_code("usa TransformerEncoderLayer", deck)
+    assert library_code("usa MoCo")  # without the deck's text, as before: any CamelCase word
 
 
 def test_no_false_statement_on_a_label_of_the_decks_own_words(written):
