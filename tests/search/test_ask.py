@@ -11,19 +11,19 @@ from pathlib import Path
 import pytest
 
 from kb.answering import (
-    _kind_fit,
-    _merge,
-    _sides,
-    _subject_tokens,
     asks_what_returns,
+    difference_sides,
+    kind_fit,
     labelled_items,
     question_kind,
     states_return,
+    subject_tokens,
     units,
+    whole_pages,
 )
 from kb.errors import InputError
 from kb.evaluate import load_ask_set
-from kb.records import Chunk, Locator
+from kb.records import Chunk, Hit, Locator
 
 from ..conftest import ROOT, course_with_decks, run_kb
 
@@ -94,9 +94,9 @@ def test_the_kind_of_question_is_read_from_its_words(question, kind):
 
 
 def test_the_two_sides_of_a_difference_are_read():
-    a, b = _sides("¿Cuál es la diferencia entre weight decay y regularización L2?") or ([], [])
+    a, b = difference_sides("¿Cuál es la diferencia entre weight decay y regularización L2?") or ([], [])
     assert "weigh" in a and "decay" in a and "regul" in b and "l2" in b
-    assert _sides("¿Qué es un tensor?") is None
+    assert difference_sides("¿Qué es un tensor?") is None
 
 
 def test_a_bullet_keeps_its_sub_bullets_and_the_explanation_under_it():
@@ -120,7 +120,7 @@ def test_a_question_that_asks_what_something_returns_is_read(question, asks):
 
 
 def test_the_unit_that_states_what_the_subject_returns_answers_what_it_returns():
-    subject = _subject_tokens("What does state_dict() return in PyTorch?")
+    subject = subject_tokens("What does state_dict() return in PyTorch?")
     says, saves, other = _page(
         "• El método state_dict() devuelve un diccionario que mapea nombres a tensores.\n"
         "• Para guardar el estado, utilizamos torch.save() y pasamos el diccionario state_dict().\n"
@@ -129,7 +129,7 @@ def test_the_unit_that_states_what_the_subject_returns_answers_what_it_returns()
     assert not states_return(saves, subject, {})  # names the subject, states no return
     assert not states_return(other, subject, {})  # a return, of something else: the subject comes after it
     assert states_return(_page("• O método forward() retorna a saída do modelo.")[0],
-                         _subject_tokens("O que retorna o método forward()?"), {})
+                         subject_tokens("O que retorna o método forward()?"), {})
 
 
 def test_an_item_labelled_with_the_subject_answers_what_it_is():
@@ -143,25 +143,26 @@ def test_an_item_labelled_with_the_subject_answers_what_it_is():
     assert [u.lines for u in items] == [["• MNIST: Un conjunto de imágenes de dígitos escritos a mano."],
                                         ["• CIFAR-10: Un conjunto de imágenes en color de 10 clases."]]
     assert [u.start for u in items] == [2, 3]  # where they stand in the page
-    subject = _subject_tokens("¿Qué es MNIST?")
-    assert _kind_fit("what", items[0], subject, {}) == 2.0  # labelled with the subject: its definition
-    assert _kind_fit("what", items[1], subject, {}) == 0.0
-    assert _kind_fit("what", intro, subject, {}) == 0.0  # names it among others
+    subject = subject_tokens("¿Qué es MNIST?")
+    assert kind_fit("what", items[0], subject, {}) == 2.0  # labelled with the subject: its definition
+    assert kind_fit("what", items[1], subject, {}) == 0.0
+    assert kind_fit("what", intro, subject, {}) == 0.0  # names it among others
     # a label that holds more than the subject, or a label followed by a count, does not say what it is
     more = _page("• Estado del optimizador: buffers por parámetro que ocupan memoria")[0]
-    assert _kind_fit("what", more, _subject_tokens("¿Qué es un optimizador?"), {}) < 2.0
+    assert kind_fit("what", more, subject_tokens("¿Qué es un optimizador?"), {}) < 2.0
     count = _page("• LoRA: 2 x 4096 x 8 = 65.536 parâmetros (~0,4%)")[0]
-    assert _kind_fit("what", count, _subject_tokens("O que é LoRA?"), {}) < 2.0
-    assert _kind_fit("what", _page("• LoRA: matrizes de posto baixo treináveis")[0],
-                     _subject_tokens("O que é LoRA?"), {}) == 2.0
+    assert kind_fit("what", count, subject_tokens("O que é LoRA?"), {}) < 2.0
+    assert kind_fit("what", _page("• LoRA: matrizes de posto baixo treináveis")[0],
+                     subject_tokens("O que é LoRA?"), {}) == 2.0
 
 
 def test_a_pages_overlapping_windows_are_put_back_together_once():
     def window(i: int, text: str) -> Chunk:
         return Chunk("d.pdf", "pdf", text, Locator(page=3), "es", i, "h", 3)
 
-    merged = _merge([window(1, "• b\n• c\n• d"), window(0, "• a\n• b\n• c"), window(2, "• d\n• e")])
-    assert merged == "• a\n• b\n• c\n• d\n• e"
+    windows = [window(1, "• b\n• c\n• d"), window(0, "• a\n• b\n• c"), window(2, "• d\n• e")]
+    [(hit, code)] = whole_pages(windows, [Hit(windows[0], 0.9, 1)])
+    assert hit.chunk.text == "• a\n• b\n• c\n• d\n• e" and hit.chunk.ordinal == 0 and not code
 
 
 def test_a_list_question_gets_the_whole_labelled_list_in_order_with_its_page(callbacks_course):
