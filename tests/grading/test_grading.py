@@ -202,19 +202,19 @@ REPLIES = [
 ]
 
 
-def _write_csv(path: Path, rows, encoding="utf-8"):
+def write_csv(path: Path, rows, encoding="utf-8"):
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows(rows)
     path.write_bytes(buf.getvalue().encode(encoding))
     return path
 
 
-def _gradebook(out: Path) -> dict[tuple[str, str], dict]:
+def read_gradebook(out: Path) -> dict[tuple[str, str], dict]:
     with (out / "grades.csv").open(encoding="utf-8") as f:
         return {(r["student"], r["question_id"]): r for r in csv.DictReader(f)}
 
 
-def _edit_gradebook(out: Path, edits: dict[tuple[str, str], dict[str, str]]) -> None:
+def edit_gradebook(out: Path, edits: dict[tuple[str, str], dict[str, str]]) -> None:
     """What an instructor does in a spreadsheet: change cells of grades.csv, save."""
     with (out / "grades.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
@@ -227,14 +227,14 @@ def _edit_gradebook(out: Path, edits: dict[tuple[str, str], dict[str, str]]) -> 
 
 
 def test_kb_grade_end_to_end_with_bad_rows_and_overrides(quiz_file, tmp_path):
-    replies = _write_csv(tmp_path / "replies.csv", REPLIES)
+    replies = write_csv(tmp_path / "replies.csv", REPLIES)
     out = tmp_path / "reports"
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out)], cwd=tmp_path)
     assert r.returncode == 1, r.stderr  # one row could not be graded
     assert "replies.csv:11: unknown question id 'q-nope'" in r.stderr and "kb quiz show" in r.stderr
     assert "replies.csv:10: empty answer from Bruno" in r.stderr
     assert "Ana" in r.stdout and "Q5" in r.stdout and "total" in r.stdout
-    book = _gradebook(out)
+    book = read_gradebook(out)
     assert book[("Ana", "strat")]["points"] == "3" and book[("Bruno", "strat")]["points"] == "0"
     assert book[("Bruno", "gil")]["verdict"] == "incorrect"
     assert ("Caio", "gil") in book  # question given by its number
@@ -245,14 +245,14 @@ def test_kb_grade_end_to_end_with_bad_rows_and_overrides(quiz_file, tmp_path):
     assert "| Ana |" in md and "## Questions" in md and "Most missed" in md
 
     # the instructor overrides one grade in the override column and edits another points cell
-    _edit_gradebook(out, {("Caio", "gil"): {"override": "3"}, ("Bruno", "spark"): {"points": "1"}})
+    edit_gradebook(out, {("Caio", "gil"): {"override": "3"}, ("Bruno", "spark"): {"points": "1"}})
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out), "--json"], cwd=tmp_path)
     assert r.returncode == 1
     data = json.loads(r.stdout)
     assert data["overrides_kept"] == 2
     assert data["students"]["Caio"]["grades"]["gil"]["points"] == 3
     assert data["students"]["Bruno"]["grades"]["spark"]["points"] == 1
-    book = _gradebook(out)
+    book = read_gradebook(out)
     assert book[("Caio", "gil")]["override"] == "3" and book[("Bruno", "spark")]["grader"] == "override"
     # and a third run keeps them again
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out), "--json"], cwd=tmp_path)
@@ -279,7 +279,7 @@ def test_kb_grade_folder_of_sheets_and_latin1(quiz_file, tmp_path):
 
 
 def test_kb_grade_bad_files(quiz_file, tmp_path):
-    bad = _write_csv(tmp_path / "bad.csv", [("name", "question", "text"), ("Ana", "gil", "x")])
+    bad = write_csv(tmp_path / "bad.csv", [("name", "question", "text"), ("Ana", "gil", "x")])
     r = run_kb(["grade", str(quiz_file), str(bad)], cwd=tmp_path)
     assert r.returncode == 3 and "bad.csv:1: missing column(s) student, question_id, answer" in r.stderr
     r = run_kb(["grade", str(tmp_path / "nope.json"), str(bad)], cwd=tmp_path)
@@ -293,7 +293,7 @@ def test_kb_grade_bad_files(quiz_file, tmp_path):
 
 
 def test_reports_are_replaced_atomically(quiz_file, tmp_path):
-    replies = _write_csv(tmp_path / "r.csv", REPLIES[:3])
+    replies = write_csv(tmp_path / "r.csv", REPLIES[:3])
     out = tmp_path / "rep"
     assert run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path).returncode == 0
     # no temp files left
@@ -312,7 +312,7 @@ def test_llm_grader_uses_rubric_and_instructor_examples(quiz_file, tmp_path):
         return reply({"reasoning": "compara com a resposta modelo", "score": score, "feedback": "Bom.",
                       "present": ["trava"], "missing": ["paralelismo", "not a concept"]})
 
-    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"),
+    replies = write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"),
                                               ("Ana", "gil", "Uma trava global do interpretador."),
                                               ("Bia", "gil", "Uma biblioteca de gráficos."),
                                               ("Ana", "strat", "b")])
@@ -328,7 +328,7 @@ def test_llm_grader_uses_rubric_and_instructor_examples(quiz_file, tmp_path):
         assert data["students"]["Bia"]["grades"]["gil"]["points"] == 1
         assert len(stub.requests) == 2
         # an instructor override becomes a few-shot example for the other replies to that question
-        _edit_gradebook(tmp_path / "o", {("Bia", "gil"): {"override": "0"}})
+        edit_gradebook(tmp_path / "o", {("Bia", "gil"): {"override": "0"}})
         r = run_kb(["grade", str(quiz_file), str(replies), "-o", str(tmp_path / "o"), "--json"], cwd=tmp_path, env=env)
         assert r.returncode == 0, r.stderr
         prompts = [b["messages"][-1]["content"] for b in stub.requests[2:]]
@@ -336,7 +336,7 @@ def test_llm_grader_uses_rubric_and_instructor_examples(quiz_file, tmp_path):
 
 
 def test_llm_grader_failure_keeps_every_grade(quiz_file, tmp_path):
-    replies = _write_csv(tmp_path / "r.csv", REPLIES[:6])
+    replies = write_csv(tmp_path / "r.csv", REPLIES[:6])
     script = [reply({"reasoning": "ok", "score": 2, "feedback": "Quase."})] + [Behaviour(status=500)] * 10
     with OpenAIStub(script) as stub:
         # one request at a time: the script's first reply goes to the first reply graded
@@ -355,7 +355,7 @@ def test_llm_grader_failure_keeps_every_grade(quiz_file, tmp_path):
 
 
 def test_llm_grader_invalid_score_falls_back_with_flag(quiz_file, tmp_path):
-    replies = _write_csv(tmp_path / "r.csv", REPLIES[:2])
+    replies = write_csv(tmp_path / "r.csv", REPLIES[:2])
     with OpenAIStub(lambda b: reply({"reasoning": "hmm", "score": 7, "feedback": "?"})) as stub:
         env = {"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "judge"}
         r = run_kb(["grade", str(quiz_file), str(replies), "-o", str(tmp_path / "o"), "--json"], cwd=tmp_path, env=env)
@@ -372,7 +372,7 @@ def test_eval_grader_on_a_small_file(tmp_path):
     for ans, s in [("Sim, o valor é transferido entre dispositivos.", 10), ("Sim, ela é copiada para lá.", 8),
                    ("Não pode.", 0), ("", 0), ("Uma receita de bolo.", 0), ("Sim.", 4)]:
         rows.append(("A variável na /gpu:0 pode ser usada na /gpu:1?", ref, ans, s, "transfere; dispositivos"))
-    data = _write_csv(tmp_path / "d.csv", rows)
+    data = write_csv(tmp_path / "d.csv", rows)
     r = run_kb(["eval", "grader", str(data), "--scale", "0-10", "--json", "--predictions", str(tmp_path / "p.csv")],
                cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -518,7 +518,7 @@ def test_eval_grader_takes_the_language_per_question(tmp_path):
             ("What is dataset sharding?", "Splitting the dataset among the workers.", "Each worker gets a part", 3,
              "en"),
             ("O que é o GIL?", "Uma trava do interpretador.", "Uma trava", 2, "")]
-    got, _ = load_grading_data(_write_csv(tmp_path / "d.csv", rows))
+    got, _ = load_grading_data(write_csv(tmp_path / "d.csv", rows))
     assert [r.lang for r in got] == ["es", "en", "pt"]
     tasks = grading_tasks(got)
     assert [t.question.lang for t in tasks] == ["es", "en", "pt"]
@@ -530,10 +530,10 @@ def test_eval_grader_takes_the_language_per_question(tmp_path):
 
 def test_kb_grade_merges_a_later_batch_and_keeps_overrides(quiz_file, tmp_path):
     out = tmp_path / "R"
-    first = _write_csv(tmp_path / "first.csv", REPLIES[:10])  # Ana (5 questions), Bruno (4)
+    first = write_csv(tmp_path / "first.csv", REPLIES[:10])  # Ana (5 questions), Bruno (4)
     assert run_kb(["grade", str(quiz_file), str(first), "-o", str(out)], cwd=tmp_path).returncode == 0
-    _edit_gradebook(out, {("Bruno", "gil"): {"override": "2"}})
-    late = _write_csv(tmp_path / "late.csv", [REPLIES[0], ("Caio", "gil", "Uma trava global: uma thread por vez."),
+    edit_gradebook(out, {("Bruno", "gil"): {"override": "2"}})
+    late = write_csv(tmp_path / "late.csv", [REPLIES[0], ("Caio", "gil", "Uma trava global: uma thread por vez."),
                                               ("Ana", "strat", "a")])
     r = run_kb(["grade", str(quiz_file), str(late), "-o", str(out), "--json"], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -544,7 +544,7 @@ def test_kb_grade_merges_a_later_batch_and_keeps_overrides(quiz_file, tmp_path):
     assert data["students"]["Ana"]["grades"]["spark"]["points"] == 3  # the others are kept
     bruno = data["students"]["Bruno"]["grades"]["gil"]
     assert bruno["points"] == 2 and bruno["grader"] == "override" and bruno["answer"] == "não sei"
-    book = _gradebook(out)
+    book = read_gradebook(out)
     assert len(book) == 10 and book[("Bruno", "gil")]["override"] == "2"
     assert book[("Bruno", "gil")]["feedback"].count("[overridden") == 1
     md = (out / "grades.md").read_text(encoding="utf-8")
@@ -556,10 +556,10 @@ def test_kb_grade_merges_a_later_batch_and_keeps_overrides(quiz_file, tmp_path):
 
 def test_kb_grade_header_only_csv_changes_nothing(quiz_file, tmp_path):
     out = tmp_path / "R"
-    assert run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "a.csv", REPLIES[:6])), "-o", str(out)],
+    assert run_kb(["grade", str(quiz_file), str(write_csv(tmp_path / "a.csv", REPLIES[:6])), "-o", str(out)],
                   cwd=tmp_path).returncode == 0
     before = {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    r = run_kb(["grade", str(quiz_file), str(_write_csv(tmp_path / "h.csv", REPLIES[:1])), "-o", str(out)],
+    r = run_kb(["grade", str(quiz_file), str(write_csv(tmp_path / "h.csv", REPLIES[:1])), "-o", str(out)],
                cwd=tmp_path)
     assert r.returncode == 0 and "nothing written" in r.stderr and "unchanged" in r.stderr
     assert {p.name: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
@@ -569,7 +569,7 @@ def test_kb_grade_refuses_to_merge_into_unreadable_or_foreign_grades(quiz_file, 
     out = tmp_path / "R"
     out.mkdir()
     (out / "grades.json").write_text("{not json", encoding="utf-8")
-    replies = _write_csv(tmp_path / "a.csv", REPLIES[:3])
+    replies = write_csv(tmp_path / "a.csv", REPLIES[:3])
     r = run_kb(["grade", str(quiz_file), str(replies), "-o", str(out)], cwd=tmp_path)
     assert r.returncode == 3 and "grades.json: cannot read the earlier grades" in r.stderr
     assert "another --out folder" in r.stderr and (out / "grades.json").read_text() == "{not json"
@@ -605,13 +605,13 @@ def test_grades_md_counts_the_questions_each_student_was_given(quiz):
 def test_kb_grade_calibrate_refits_stores_and_reports_leave_one_out(tmp_path):
     quiz_path = tmp_path / "q.json"
     quiz_path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
-    graded = _write_csv(tmp_path / "graded.csv", [
+    graded = write_csv(tmp_path / "graded.csv", [
         ("question_id", "answer", "points"),
         ("gil", "Uma trava.", 3), ("gil", "trava do interpretador", 3), ("gil", "Só uma thread por vez.", 3),
         ("gil", "Uma biblioteca de gráficos.", 0), ("gil", "Algo do Python.", 1), ("gil", "GIL", 2),
         ("nope", "x", 3), ("gil", "y", "muito"),
     ])
-    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"),
+    replies = write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"),
                                               ("Ana", "gil", "Uma trava global.")])
     r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "--calibrate", str(graded), "-o",
                 str(tmp_path / "R"), "--json"], cwd=tmp_path)
@@ -696,8 +696,8 @@ def test_kb_grade_says_where_graded_replies_grade_the_replies_like_them(tmp_path
         ("Uma trava do interpretador.", 3), ("Só uma thread por vez.", 3), ("O lock global do Python.", 3),
         ("Trava global do CPython.", 3), ("Uma biblioteca de gráficos.", 0), ("Um tipo de GPU.", 0),
         ("Algo do Python.", 1), ("Um compilador.", 0), ("Serve para threads.", 1), ("Limita threads em CPU.", 3)]]
-    graded = _write_csv(tmp_path / "graded.csv", rows)
-    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "Um tipo de GPU!")])
+    graded = write_csv(tmp_path / "graded.csv", rows)
+    replies = write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "Um tipo de GPU!")])
     r = run_kb(["grade", str(quiz_path), str(replies), "--offline", "--calibrate", str(graded), "-o",
                 str(tmp_path / "R")], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -725,7 +725,7 @@ def test_eval_grader_calibrate_k_reports_default_and_calibrated(tmp_path):
     ]:
         for i in range(4):
             rows += [(qid, qt, ref, f"{good} {i}", 3), (qid, qt, ref, f"{bad} {i}", 0)]
-    data = _write_csv(tmp_path / "d.csv", rows)
+    data = write_csv(tmp_path / "d.csv", rows)
     r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "2", "--json"], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     c = json.loads(r.stdout)["calibration"]
@@ -766,10 +766,10 @@ def test_partial_with_every_concept_present_says_why():
 def test_llm_grader_takes_the_teachers_graded_replies_as_few_shot(tmp_path):
     quiz_path = tmp_path / "q.json"
     quiz_path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
-    graded = _write_csv(tmp_path / "graded.csv", [("question_id", "answer", "points"),
+    graded = write_csv(tmp_path / "graded.csv", [("question_id", "answer", "points"),
                                                   ("gil", "Uma trava que serializa as threads.", 3),
                                                   ("gil", "Um compilador.", 0)])
-    replies = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"),
+    replies = write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"),
                                               ("Ana", "gil", "Uma trava global.")])
     with OpenAIStub(lambda b: reply({"reasoning": "ok", "score": 3, "feedback": "Certo."})) as stub:
         env = {"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "judge", "OPENAI_API_KEY": "k"}

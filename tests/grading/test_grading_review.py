@@ -16,8 +16,8 @@ from kb.grading.review import pull_towards, review_order
 from kb.quiz import Question
 
 from ..conftest import run_kb
-from ..writing.test_export import _xlsx_cells
-from .test_grading import QUIZ, _edit_gradebook, _gradebook, _write_csv
+from ..writing.test_export import xlsx_cells
+from .test_grading import QUIZ, edit_gradebook, read_gradebook, write_csv
 
 GIL_RIGHT = "Uma trava do interpretador: só uma thread executa bytecode Python por vez, o que limita o paralelismo."
 GIL_WRONG = "É um compilador que deixa o Python mais rápido."
@@ -89,7 +89,7 @@ def _review(out: Path) -> list[dict[str, str]]:
 
 
 def test_kb_grade_writes_the_review_sheet_and_a_teachers_group_grades_reach_every_member(quiz_file, tmp_path):
-    replies = _write_csv(tmp_path / "replies.csv", _class())
+    replies = write_csv(tmp_path / "replies.csv", _class())
     out = tmp_path / "reports"
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out)], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -100,7 +100,7 @@ def test_kb_grade_writes_the_review_sheet_and_a_teachers_group_grades_reach_ever
     assert {row["question_id"] for row in sheet} == {"gil"} and all(row["teacher"] == "" for row in sheet)
     wrong = next(row for row in sheet if "compilador" in row["representative"].lower())
     assert wrong["replies"] == "5" and wrong["students"].count(";") == 4
-    review_sheet = _xlsx_cells(out / "grades.xlsx", 3)  # Grades, Students, Review
+    review_sheet = xlsx_cells(out / "grades.xlsx", 3)  # Grades, Students, Review
     assert review_sheet[0] == ["rank", "group", "question_id", "replies", "kb_points", "why", "representative",
                                "students", "teacher"]
     assert len(review_sheet) == len(sheet) + 1
@@ -123,7 +123,7 @@ def test_kb_grade_writes_the_review_sheet_and_a_teachers_group_grades_reach_ever
     assert "teacher 'muito' is not 0–3 — ignored" in r.stderr
     assert "your grades of 1 answer group gave 5 replies their grade" in r.stderr
     data = json.loads(r.stdout)
-    book = _gradebook(out)
+    book = read_gradebook(out)
     for student in wrong["students"].split("; "):
         assert data["students"][student]["grades"]["gil"]["points"] == 0
         assert book[(student, "gil")]["grader"] == "override" and book[(student, "gil")]["override"] == "0"
@@ -138,7 +138,7 @@ def test_kb_grade_writes_the_review_sheet_and_a_teachers_group_grades_reach_ever
 def test_grade_killed_after_grades_json_leaves_no_fake_override(quiz_file, tmp_path):
     """Fault: a run killed after swapping in grades.json but before grades.csv. The old csv's points
     differ from the new json's; they must not be read as a teacher's override."""
-    replies = _write_csv(tmp_path / "replies.csv", _class(2, 2, 1))
+    replies = write_csv(tmp_path / "replies.csv", _class(2, 2, 1))
     out = tmp_path / "reports"
     assert run_kb(["grade", str(quiz_file), str(replies), "--out", str(out)], cwd=tmp_path).returncode == 0
     # what the killed run left: its grades.json (other points), the old grades.csv and manifest
@@ -149,9 +149,9 @@ def test_grade_killed_after_grades_json_leaves_no_fake_override(quiz_file, tmp_p
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out), "--json"], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["overrides_kept"] == 0
-    assert _gradebook(out)[("S01", "gil")]["grader"] != "override"
+    assert read_gradebook(out)[("S01", "gil")]["grader"] != "override"
     # a points cell the teacher edits still counts
-    _edit_gradebook(out, {("S01", "strat"): {"points": "1"}})
+    edit_gradebook(out, {("S01", "strat"): {"points": "1"}})
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out), "--json"], cwd=tmp_path)
     assert json.loads(r.stdout)["overrides_kept"] == 1
 
@@ -159,7 +159,7 @@ def test_grade_killed_after_grades_json_leaves_no_fake_override(quiz_file, tmp_p
 def test_killed_grade_leaves_no_temp_files(quiz_file, tmp_path):
     """Fault: what a killed run wrote aside is removed by the next run, and a run that fails while
     writing removes its own (here: a report name taken by a folder)."""
-    replies = _write_csv(tmp_path / "replies.csv", _class(2, 2, 1))
+    replies = write_csv(tmp_path / "replies.csv", _class(2, 2, 1))
     out = tmp_path / "reports"
     out.mkdir()
     (out / ".kb-report-abc123").write_bytes(b"half a report")
@@ -181,7 +181,7 @@ def test_eval_grader_review_budget(tmp_path):
     q, ref = QUIZ["questions"][0]["prompt"], QUIZ["questions"][0]["answer"]
     for i in range(8):
         rows += [(q, ref, GIL_RIGHT + ("" if i % 2 else "!"), 3), (q, ref, GIL_WRONG, 0), (q, ref, GIL_HALF, 1)]
-    data = _write_csv(tmp_path / "data.csv", rows)
+    data = write_csv(tmp_path / "data.csv", rows)
     r = run_kb(["eval", "grader", str(data), "--offline", "--review-budget", "5,20", "--json"], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
@@ -212,7 +212,7 @@ def read_only_folder(tmp_path):
 
 def test_grade_out_read_only_is_refused_before_any_work(quiz_file, tmp_path, read_only_folder):
     """Fault: `kb grade --out` in a read-only folder: exit 3 naming the folder, before grading."""
-    replies = _write_csv(tmp_path / "replies.csv", _class(1, 1, 1))
+    replies = write_csv(tmp_path / "replies.csv", _class(1, 1, 1))
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(read_only_folder / "reports")], cwd=tmp_path)
     assert r.returncode == 3
     assert f"--out {read_only_folder / 'reports'}: {read_only_folder} is read-only" in r.stderr
@@ -221,7 +221,7 @@ def test_grade_out_read_only_is_refused_before_any_work(quiz_file, tmp_path, rea
 
 def test_grade_out_naming_a_file_is_refused_before_any_work(quiz_file, tmp_path):
     """Fault: `kb grade --out grades.csv` (a file): exit 3 with the fix, nothing written."""
-    replies = _write_csv(tmp_path / "replies.csv", _class(1, 1, 1))
+    replies = write_csv(tmp_path / "replies.csv", _class(1, 1, 1))
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", "grades.csv"], cwd=tmp_path)
     assert r.returncode == 3 and "--out grades.csv: names a file" in r.stderr
     assert not (tmp_path / "grades.csv").exists()
@@ -233,7 +233,7 @@ def test_calibrate_k_names_the_questions_it_leaves_out_and_reports_on_the_rest(t
     rows += [("a", "O que é o GIL?", ref, f"Uma trava global {i}" if i % 2 else f"Um banco {i}", 3 * (i % 2))
              for i in range(8)]
     rows += [("b", "O que faz o Map?", "Gera pares chave-valor.", f"Gera pares {i}", 3) for i in range(3)]
-    data = _write_csv(tmp_path / "d.csv", rows)
+    data = write_csv(tmp_path / "d.csv", rows)
     r = run_kb(["eval", "grader", str(data), "--scale", "0-3", "--calibrate-k", "5", "--json"], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "--calibrate-k 5: 1 question(s) left out of the calibration report, each with 5 replies or fewer" \
@@ -260,7 +260,7 @@ def test_one_binary_sheet_or_nul_byte_does_not_stop_the_class(quiz_file, tmp_pat
     assert "Caio.md:3: a NUL byte in the answer (a damaged export) — block skipped" in r.stderr
     students = json.loads(r.stdout)["students"]
     assert set(students) == {"Ana", "Caio"} and set(students["Caio"]["grades"]) == {"strat"}
-    rows = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "uma trava"),
+    rows = write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", "uma trava"),
                                           ("Bia", "gil", "uma\0 trava"), ("Caio", "strat", "b")])
     r = run_kb(["grade", str(quiz_file), str(rows), "--out", str(tmp_path / "o2"), "--json"], cwd=tmp_path)
     assert r.returncode == 1 and "r.csv:3: a NUL byte in the answer (a damaged export) — row skipped" in r.stderr
@@ -271,7 +271,7 @@ def test_a_1mb_reply_is_graded_on_its_first_characters(quiz_file, tmp_path):
     """Fault: a 1 MB reply (113 s and 3.6 GB when graded whole) is graded on its first 5,000
     characters, with a note; the report keeps it whole. Its speed is measured in bench/, not here."""
     huge = "trava global e paralelismo " * 40000
-    rows = _write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", huge),
+    rows = write_csv(tmp_path / "r.csv", [("student", "question_id", "answer"), ("Ana", "gil", huge),
                                           ("Bia", "gil", "uma trava")])
     r = run_kb(["grade", str(quiz_file), str(rows), "--out", str(tmp_path / "o"), "--json"], cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -282,7 +282,7 @@ def test_a_1mb_reply_is_graded_on_its_first_characters(quiz_file, tmp_path):
 
 
 def test_kb_grade_review_in_the_terminal_saves_each_key_and_applies_them(quiz_file, tmp_path):
-    replies = _write_csv(tmp_path / "replies.csv", _class())
+    replies = write_csv(tmp_path / "replies.csv", _class())
     out = tmp_path / "reports"
     # first group: 0; second: a wrong key, then skipped; third: 2; at the fourth, quit
     r = run_kb(["grade", str(quiz_file), str(replies), "--out", str(out), "--review", "--json"], cwd=tmp_path,
@@ -293,5 +293,5 @@ def test_kb_grade_review_in_the_terminal_saves_each_key_and_applies_them(quiz_fi
     first = json.loads(r.stdout[: r.stdout.index("\n}\n") + 2])  # the report before the review, then after
     after = json.loads(r.stdout[r.stdout.index("\n}\n") + 3:])
     assert first["overrides_kept"] == 0 and after["overrides_kept"] > 0
-    book = _gradebook(out)
+    book = read_gradebook(out)
     assert sum(row["grader"] == "override" for row in book.values()) == after["overrides_kept"]

@@ -26,7 +26,7 @@ def _passage(body: dict, n: int = 1) -> str:
     return m.group(1) if m else ""
 
 
-def _good_questions(body: dict) -> Behaviour:
+def good_questions(body: dict) -> Behaviour:
     """Questions grounded in the passages the request carries, plus one that is not."""
     # a whole sentence (capital to full stop) of the first passage that has one: what a model should quote
     n, sentence = 1, ""
@@ -65,7 +65,7 @@ def _settings(ws: Path, url: str, **kw) -> Settings:
 
 
 def test_llm_writer_validates_and_reports_rejections(ws):
-    with OpenAIStub(_good_questions) as stub:
+    with OpenAIStub(good_questions) as stub:
         settings = _settings(ws, stub.url)
         report = generate_quiz(open_workspace(settings), GenerationRequest(n=4, types=("short", "cloze")),
                                LLMWriter(LLMClient(settings)))
@@ -93,7 +93,7 @@ def test_malformed_then_good_reply_is_retried(ws):
             return Behaviour('{"questions": [ {"type": "short", "prompt": "trunc')  # invalid JSON
         if len(calls) == 2:
             return Behaviour("", status=429)
-        return _good_questions(body)
+        return good_questions(body)
 
     with OpenAIStub(script) as stub:
         settings = _settings(ws, stub.url)
@@ -104,7 +104,7 @@ def test_malformed_then_good_reply_is_retried(ws):
 
 def test_a_truncated_reply_keeps_its_complete_questions_and_asks_again_for_fewer(ws):
     def script(body):
-        good = _good_questions(body)
+        good = good_questions(body)
         user = body["messages"][-1]["content"]
         if "Write 4 questions" in user:  # cut inside the second question, as a reply that ran into its cap
             cut = good.content.index('{"type": "cloze"') + 25
@@ -168,7 +168,7 @@ def _env(url: str, **extra: str) -> dict[str, str]:
 
 
 def test_the_same_command_again_sends_no_request_and_no_cache_asks_again(ws):
-    with OpenAIStub(_good_questions) as stub:
+    with OpenAIStub(good_questions) as stub:
         first = run_kb(["quiz", "generate", "-n", "3", "--types", "short,cloze", "-o", "q1.json"], cwd=ws,
                        env=_env(stub.url))
         sent = len(stub.requests)
@@ -187,7 +187,7 @@ def test_the_same_command_again_sends_no_request_and_no_cache_asks_again(ws):
 
 
 def test_json_mode_is_recorded_in_the_quiz_when_the_server_rejects_the_schema(ws):
-    with OpenAIStub(_good_questions, accepts=("json_object",)) as stub:
+    with OpenAIStub(good_questions, accepts=("json_object",)) as stub:
         r = run_kb(["quiz", "generate", "-n", "2", "--types", "short,cloze"], cwd=ws, env=_env(stub.url))
     assert r.returncode == 0, r.stderr
     quiz = json.loads((ws / "quizzes" / "course.json").read_text(encoding="utf-8"))
@@ -204,7 +204,7 @@ def test_one_bad_batch_never_ends_the_run(ws):
             return Behaviour(status=500)  # the first batch fails for good (no retries)
         if len(calls) == 2:
             return reply({"result": "ok"})  # valid JSON without a questions list
-        return _good_questions(body)
+        return good_questions(body)
 
     with OpenAIStub(script) as stub:
         r = run_kb(["quiz", "generate", "-n", "4", "--types", "short,cloze"], cwd=ws,
@@ -217,10 +217,10 @@ def test_one_bad_batch_never_ends_the_run(ws):
 
 
 def test_true_false_answers_are_in_the_quiz_language(ws):
-    from .test_llm_checks import QUOTE, SOURCE, _passage_with
+    from .test_llm_checks import QUOTE, SOURCE, passage_with
 
     def script(body):
-        n = _passage_with(body, "nvidia-smi")
+        n = passage_with(body, "nvidia-smi")
         return reply({"questions": [{
             "type": "tf", "passage": n,
             "prompt": "O capítulo 12 discute como verificar o uso da memória da GPU com nvidia-smi.",

@@ -31,7 +31,7 @@ def ws(ingested, tmp_path, monkeypatch):
     return tmp_path / "ws"
 
 
-def _passage_with(body: dict, text: str) -> int | None:
+def passage_with(body: dict, text: str) -> int | None:
     user = body["messages"][-1]["content"]
     for m in re.finditer(r"Passage (\d+): \([^\n]*\)\n(.*?)(?=\n\nPassage \d+:|\n\nWrite )", user, re.S):
         if text in m.group(2):
@@ -41,7 +41,7 @@ def _passage_with(body: dict, text: str) -> int | None:
 
 def _one_question(question: dict):
     def script(body: dict) -> Behaviour:
-        n = _passage_with(body, "nvidia-smi")
+        n = passage_with(body, "nvidia-smi")
         return reply({"questions": [{**question, "passage": n}] if n else []})
 
     return script

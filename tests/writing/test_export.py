@@ -572,7 +572,7 @@ def class_replies(tmp_path):
     return quiz, replies
 
 
-def _xlsx_cells(path: Path, sheet: int = 1) -> list[list[str]]:
+def xlsx_cells(path: Path, sheet: int = 1) -> list[list[str]]:
     """Cell texts of a worksheet (shared strings resolved); formulas would show as <f>."""
     with zipfile.ZipFile(path) as z:
         sst = ET.fromstring(z.read("xl/sharedStrings.xml"))
@@ -602,10 +602,10 @@ def test_grade_escapes_formulas_writes_xlsx_and_keeps_overrides(class_replies, t
         assert not re.match(r"[=+\-@\t\r]", row[0]), row
         assert unescape_cell(row[0]) in STUDENTS
     assert "'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")" in text and "'@SUM(A1)" in text
-    xlsx = _xlsx_cells(out / "grades.xlsx")
+    xlsx = xlsx_cells(out / "grades.xlsx")
     assert xlsx[0][:3] == ["student", "question_id", "points"]
     assert sorted({row[0] for row in xlsx[1:]}) == sorted(STUDENTS)  # typed text cells: verbatim, no quote
-    students = _xlsx_cells(out / "grades.xlsx", 2)
+    students = xlsx_cells(out / "grades.xlsx", 2)
     assert students[0] == ["student", "points", "max", "percent", "answered"] and len(students) == 1 + len(STUDENTS)
     assert "| Ana \\| Bia |" in (out / "grades.md").read_text(encoding="utf-8")
 

@@ -475,7 +475,7 @@ def test_the_llm_writer_is_shown_the_teachers_kept_questions(course_ws):
     from kb.api import KB
     from kb.config import Settings
 
-    from ..llm.test_llm import _good_questions
+    from ..llm.test_llm import good_questions
     from ..openai_stub import OpenAIStub
 
     (course_ws / "quizzes").mkdir(exist_ok=True)
@@ -488,7 +488,7 @@ def test_the_llm_writer_is_shown_the_teachers_kept_questions(course_ws):
          "answer": "Uma resposta.", "citations": []},
     ]}
     (course_ws / "quizzes" / "antes.json").write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
-    with OpenAIStub(_good_questions) as stub:
+    with OpenAIStub(good_questions) as stub:
         settings = Settings(home=course_ws / ".kb", llm_base_url=stub.url, llm_model="stub-model", llm_api_key="k",
                             llm_timeout=5.0, llm_retries=1)
         result = KB(settings).generate_quiz(n=2, types=("short", "cloze"), out=course_ws / "quizzes" / "novo.json")

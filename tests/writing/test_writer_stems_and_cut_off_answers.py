@@ -13,7 +13,7 @@ import pytest
 from kb.config import Settings
 from kb.quiz import Question
 from kb.workspace import open_workspace
-from kb.writing.checklist import other_language as _other_language
+from kb.writing.checklist import other_language
 from kb.writing.concepts import answer_concepts
 from kb.writing.wording import framework, whole_sentences
 
@@ -102,10 +102,10 @@ def test_no_english_answer_under_a_spanish_stem(quizzes):
     q = Question("short", "¿Qué diferencia hay entre A y B?",
                  "DataParallel: single-process multi-thread; Distributed Data Parallel: multi-process parallelism.",
                  (), ("x",), "medium", "es")
-    assert _other_language(q) == ["answer-language"]
+    assert other_language(q) == ["answer-language"]
     ok = Question("short", "¿Cómo se cargan datos en paralelo?", "Utiliza la opción num_workers en el DataLoader.",
                   (), ("x",), "medium", "es")
-    assert _other_language(ok) == []
+    assert other_language(ok) == []
 
 
 def test_counts_hold(quizzes):

@@ -157,13 +157,13 @@ def test_file_names_are_no_library_code():
 
 def test_a_difference_is_no_bare_attribute():
     from kb.quiz import Question
-    from kb.writing.checklist import bare_attribute as _bare_attribute
+    from kb.writing.checklist import bare_attribute
 
     def q(p):
         return Question("short", p, "x", (), ("x",), "medium", "pt")
 
-    assert _bare_attribute(q("Qual é a diferença entre map escalar e map vetorizado?")) == []
-    assert _bare_attribute(q("Qual é o gargalo?")) == ["no-subject"]
+    assert bare_attribute(q("Qual é a diferença entre map escalar e map vetorizado?")) == []
+    assert bare_attribute(q("Qual é o gargalo?")) == ["no-subject"]
 
 
 def test_split_k_classes(written):
