@@ -4,7 +4,7 @@
 
 Each help screen is run --runs times in a fresh interpreter (``python -m kb.cli``); the
 median is reported in seconds. The target is 0.3 s: help must never import torch,
-sentence-transformers, chromadb or openai (tests/test_cli.py checks the imports; this
+sentence-transformers, chromadb or openai (tests/cli/test_cli.py checks the imports; this
 script checks the time a person waits).
 """
 

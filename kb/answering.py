@@ -173,7 +173,7 @@ def _is_label_of(unit: Unit, subject: list[str], idf: dict[str, float]) -> bool:
     return bool(label) and label <= set(subject) and _idf_share(subject, label, idf) >= 0.99
 
 
-def _subject_tokens(question: str) -> list[str]:
+def subject_tokens(question: str) -> list[str]:
     """The question's terms (:func:`_terms`) without the words that only say what kind of answer is wanted."""
     keep = " ".join(w for w in words(question) if fold(w) not in _CUE_WORDS)
     return list(dict.fromkeys(_term_list(keep)))
@@ -191,14 +191,14 @@ def _terms(text: str) -> set[str]:
     return set(_term_list(text))
 
 
-def _sides(question: str) -> tuple[list[str], list[str]] | None:
+def difference_sides(question: str) -> tuple[list[str], list[str]] | None:
     """The two things a "difference" question compares, as token lists (None when it names fewer)."""
     q = re.sub(r"[¿?¡!]", " ", question)
     q = re.sub(r"(?i)^.*?\b(?:entre|between|difere de|diferencia de)\b", " ", q)
     parts = re.split(r"(?i)\s(?:y|e|and|vs\.?|versus|frente a|do|de la|del|da)\s", q, maxsplit=1)
     if len(parts) != 2:
         return None
-    a, b = (_subject_tokens(p) for p in parts)
+    a, b = (subject_tokens(p) for p in parts)
     b = [t for t in b if t not in a]
     return (a, b) if a and b else None
 
@@ -313,7 +313,7 @@ def is_steps(unit: Unit) -> bool:
         sum(bool(_NUMBERED.match(line)) for line in unit.lines[1:]) >= 2
 
 
-def _kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -> float:
+def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -> float:
     """How well a unit's shape suits the kind of question (0–1)."""
     first = re.sub(_BULLET, "", unit.lines[0])
     if kind == "what":
@@ -383,11 +383,11 @@ class _Question:
         return [t for t in self.subject if t not in self.listed] or self.subject
 
     def fit(self, u: Unit) -> float:
-        """How well a unit's shape suits the question (:func:`_kind_fit`); a unit that states what the
+        """How well a unit's shape suits the question (:func:`kind_fit`); a unit that states what the
         subject returns is the answer to "what does X return"."""
         if self.returns and not u.is_code and states_return(u, self.subject, self.idf):
             return 2.0
-        fit = _kind_fit(self.kind, u, self.subject, self.idf)
+        fit = kind_fit(self.kind, u, self.subject, self.idf)
         if self.acronyms and not u.is_code:
             if self.spelled(u.lines[0]):
                 return 2.0  # "PEFT (Parameter-Efficient Fine-Tuning) congela o modelo base…"
@@ -487,7 +487,7 @@ class _Question:
     def _difference(self, best: Scored, scored: list[Scored]) -> list[Scored]:
         """Both sides: the comparison slide when a heading names both, a unit that compares them, or the
         best unit labelled with each side."""
-        sides = _sides(self.text)
+        sides = difference_sides(self.text)
         if not sides:
             second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
                          key=lambda s: s.score, default=None)
@@ -543,7 +543,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     kind = question_kind(question)
     listed = _LISTED.search(fold(question)) if kind == "list" else None
     q = _Question(question, kind,
-                  _subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
+                  subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
                   returns=asks_what_returns(question), listed=_term_list(listed.group(1)) if listed else [],
                   acronyms=acronyms(question) if kind == "what" else [])
 

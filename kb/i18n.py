@@ -155,7 +155,7 @@ def verdict_word(verdict: str) -> str:
 
 def in_language(lang: str, message: str) -> str:
     """``message`` in ``lang`` whatever the interface language: for content students read in the
-    course's language (a quiz's title). Extracted like ``_()`` (see tests/test_i18n.py)."""
+    course's language (a quiz's title). Extracted like ``_()`` (see tests/cli/test_i18n.py)."""
     return translations(normalize(lang) or "en").gettext(message)
 
 

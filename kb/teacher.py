@@ -36,7 +36,7 @@ _WORTH = {"kept": 1.0, "edited": 0.6, "dropped": 0.0, "replaced": 0.0}
 # the offline writer's draft priorities run from about 2.0 to 3.3, patterns apart by 0.1–0.4, and
 # selection weighs types against each other among a section's drafts within 0.5 of its best: a
 # pattern the teacher drops every time (weight near -0.5, so -1.0) leaves that window, one they keep
-# every time moves ahead of the rest (set by hand; see tests/test_review.py for the effect)
+# every time moves ahead of the rest (set by hand; see tests/writing/test_review.py for the effect)
 PATTERN_SCALE = 2.0
 
 

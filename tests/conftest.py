@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "sources"
 SHARED = Path(os.environ.get("KB_SHARED_DIR") or ROOT.parent / "shared")  # ../shared beside the checkout
 CORPORA = SHARED / "corpora"
+E2E = ROOT / "tests" / "e2e"  # the real decks, a real model, a real server: marked e2e
 
 
 @pytest.fixture(scope="session")
@@ -267,9 +268,13 @@ def run_kb_process(args, cwd, input=None, env=None, timeout=600):
 
 
 def pytest_collection_modifyitems(config, items):
-    """In a pytest-xdist worker (``-n 2 --dist loadfile --no-loadscope-reorder``), put the files
+    """Every test in tests/e2e/ is marked e2e (``-m "not e2e"`` leaves them out; CI runs them).
+    In a pytest-xdist worker (``-n 2 --dist loadfile --no-loadscope-reorder``), put the files
     with long tests (marked slow) first, so that the workers take them first and no worker is
     left running one alone at the end; the order is otherwise the files' own."""
+    for item in items:
+        if E2E in item.path.resolve().parents:
+            item.add_marker(pytest.mark.e2e)
     if os.environ.get("PYTEST_XDIST_WORKER"):
         slow_files = {item.path for item in items if item.get_closest_marker("slow")}
         items.sort(key=lambda item: item.path not in slow_files)  # stable: the slow files first

@@ -10,7 +10,7 @@ from ..quiz import Question
 from ..text import fold, words
 from .base import Grade, make_grade
 from .signals import (
-    _close,
+    stems_close,
 )
 
 _LETTER = re.compile(r"^\(?([a-h])[\).:]?$|^\(?([a-h])[\).:]\s", re.IGNORECASE)
@@ -61,7 +61,7 @@ def _same_word(x: str, y: str) -> bool:
     a, b = (x, y) if len(x) <= len(y) else (y, x)
     if len(a) >= 2 and (b == a + "s" or (len(a) >= 3 and b == a + "es")):
         return True
-    return len(b) >= 5 and _close(x, y)
+    return len(b) >= 5 and stems_close(x, y)
 
 
 def _cloze_match(reply: str, answers: Sequence[str]) -> bool:
@@ -74,7 +74,7 @@ def _cloze_match(reply: str, answers: Sequence[str]) -> bool:
                 f" {na} " in f" {nr} " and len(nr.split()) <= len(na.split()) + 3:
             return True
         cr, ca = nr.replace(" ", ""), na.replace(" ", "")
-        if len(ca) >= 6 and _close(cr, ca):
+        if len(ca) >= 6 and stems_close(cr, ca):
             return True  # one-letter typo in a long term
         rw, aw = nr.split(), na.split()
         if len(rw) == len(aw) and all(_same_word(x, y) for x, y in zip(rw, aw, strict=True)):

@@ -19,12 +19,12 @@ from .signals import (
     _char_grams,
     _cosine_counts,
     _has_stem,
-    _leading_polarity,
     answer_polarity,
     asks_for_list,
     concept_hits,
     content_stems,
     is_keyword_list,
+    leading_polarity,
     quotes_a_text,
     references,
     stem,
@@ -281,7 +281,7 @@ class OfflineGrader:
             x = 0.0
         # a reply of four words or more speaks its own language (detected only if it opens on "no")
         pol_ref = answer_polarity(q.prompt, references(q)[0], q.lang)
-        pol_reply = _leading_polarity(reply, "" if len(words(reply)) >= 4 else q.lang)
+        pol_reply = leading_polarity(reply, "" if len(words(reply)) >= 4 else q.lang)
         if copies_question(q, reply, f) and not pol_reply:
             flags.append("copies_question")
             reasons.append("copies_question")

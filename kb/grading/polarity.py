@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ..text import STOPWORDS, detect_language, fold_word, words
 from .roles import CLAUSE, NEGATORS, aliases, contrast_pairs, spans
-from .signals import _close, content_stems, stem
+from .signals import content_stems, stem, stems_close
 
 # Opposites a course states and a student swaps: each pair's words in pt / es / en, inflections
 # included where the 5-letter stem differs. A pair fires only with a shared neighbouring word (see
@@ -122,7 +122,7 @@ def _near(toks: Sequence[Token], hit: int) -> set[str]:
 
 
 def _shares(a: set[str], b: set[str]) -> bool:
-    return any(_close(x, y) for x in a for y in b)
+    return any(stems_close(x, y) for x in a for y in b)
 
 
 def _phrase(toks: Sequence[Token], i: int, lang: str) -> str:

@@ -10,8 +10,8 @@ from typing import Sequence, TypeVar
 
 from ..text import STOPWORDS, detect_language, fold_word, words
 from .signals import (
-    _close,
     stem,
+    stems_close,
 )
 
 # A contradiction that keeps every term: "Nas assíncronas as réplicas esperam umas pelas outras"
@@ -94,8 +94,8 @@ T = TypeVar("T", bound=tuple)
 def spans(toks: Sequence[T], a: str, b: str) -> dict[str, list[T]] | None:
     """What is said of each of two compared terms: the tokens (stem first) from each one's first
     mention to the other's, or to the end; None unless both are mentioned."""
-    ia = next((i for i, t in enumerate(toks) if _close(a, t[0])), None)
-    ib = next((i for i, t in enumerate(toks) if _close(b, t[0])), None)
+    ia = next((i for i, t in enumerate(toks) if stems_close(a, t[0])), None)
+    ib = next((i for i, t in enumerate(toks) if stems_close(b, t[0])), None)
     if ia is None or ib is None:
         return None
     lo, hi = list(toks[min(ia, ib):max(ia, ib)]), list(toks[max(ia, ib):])
@@ -107,11 +107,11 @@ def _segments(toks: Sequence[tuple[str, bool]], a: str, b: str) -> dict[str, set
     seg = spans(toks, a, b)
     if seg is None:
         return None
-    return {k: {(t, n) for t, n in v if not _close(t, a) and not _close(t, b)} for k, v in seg.items()}
+    return {k: {(t, n) for t, n in v if not stems_close(t, a) and not stems_close(t, b)} for k, v in seg.items()}
 
 
 def _overlap(x: set[tuple[str, bool]], y: set[tuple[str, bool]]) -> int:
-    return sum(any(n1 == n2 and _close(t1, t2) for t2, n2 in y) for t1, n1 in x)
+    return sum(any(n1 == n2 and stems_close(t1, t2) for t2, n2 in y) for t1, n1 in x)
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,7 @@ def role_swap(question: str, refs: Sequence[str], reply: str, lang: str) -> Role
         for w in words(reply):
             s = stem(w)
             for t in here[:2]:
-                if _close(alias.get(s, s), t):
+                if stems_close(alias.get(s, s), t):
                     surface.setdefault(t, w)
         found.append(RoleSwap((surface.get(here[0], here[0]), surface.get(here[1], here[1])), here[2], here[3]))
     return min(found, key=lambda x: x.swapped - x.kept) if found else None

@@ -38,7 +38,7 @@ def content_stems(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=500_000)
-def _close(a: str, b: str) -> bool:
+def stems_close(a: str, b: str) -> bool:
     """Stems equal, or one edit apart when long enough (typos: 'memoria'/'memroia'): optimal string
     alignment distance ≤ 1, so a swap of two adjacent letters counts once but 'comer'/'comte' do not match."""
     if a == b:
@@ -51,7 +51,7 @@ def _close(a: str, b: str) -> bool:
 
 
 def _has_stem(s: str, bag: set[str]) -> bool:
-    return s in bag or any(_close(s, b) for b in bag)
+    return s in bag or any(stems_close(s, b) for b in bag)
 
 
 _CONCEPT_WORD_SHARE = 0.6  # "most" of a concept's words: 1 of 1, 2 of 2 or 3, 3 of 4 or 5
@@ -97,7 +97,7 @@ _NO_STOP = re.compile(r"^\W*no\s*([,.;:!]|$)", re.IGNORECASE)  # "No, …", "No.
 _YES_SI = re.compile(r"^\W*(s[ií])\b\s*([,.;:!]|$)?", re.IGNORECASE)
 
 
-def _leading_polarity(text: str, lang: str = "") -> str | None:
+def leading_polarity(text: str, lang: str = "") -> str | None:
     """'yes' / 'no' when the reply opens with one ('Sim, …', 'No, …'). Spanish 'si' without an
     accent is 'if' ('Si la GPU…'): it means yes only when written 'sí' or followed by a comma or full stop.
     Portuguese 'no' is 'in the' ('No DDP, cada processo…'): in a text that is not Spanish or English
@@ -145,7 +145,7 @@ def answer_polarity(prompt: str, reference: str, lang: str = "") -> str | None:
     """'yes' / 'no' a model answer gives: the word it opens with ('Sim, …'), or, for a yes/no question,
     a first sentence that says no near its start ('O modelo não será perdido.' to 'Seu modelo treinado
     foi perdido?')."""
-    lead = _leading_polarity(reference, lang)
+    lead = leading_polarity(reference, lang)
     if lead or not yes_no_question(prompt):
         return lead
     first = (sentences(reference) or [reference])[0]

@@ -43,7 +43,7 @@ def answer_concepts(concepts: Sequence[str], prompt: str, answer: str, course: C
     the model answer has them, at most k; code names the answer offers as alternatives
     ("named_modules() o named_parameters()") become one concept "A / B", either of which counts."""
     asked = stems(prompt) | _stems4(prompt)
-    main = _main_text(answer)
+    main = main_text(answer)
     lib = fold(_source_framework(course, source)) if course is not None and source else ""
 
     def new(c: str) -> bool:
@@ -86,7 +86,7 @@ _EXAMPLES = re.compile(r"(?<![\w.])\([^)]+\)|(?:\b(?:pueden? incluir|podem inclu
                        re.I)
 
 
-def _main_text(answer: str) -> str:
+def main_text(answer: str) -> str:
     """The answer without its side details: parentheses and example lists ("Pueden incluir el
     reescalado de las imágenes, …", "por ejemplo …"), folded; a call keeps its brackets ("ds.map(f)":
     a concept "ds.map(f).batch(B)" is the answer's main text, not a side detail)."""
@@ -98,7 +98,7 @@ _GIST_LEAD = re.compile(r"^(?:(?:un|una|el|la|los|las|um|uma|o|a|os|as|an|a|the)
                         r"habilitan|determina|maneja|allows|enables|para|to)\s+)+", re.I)
 
 
-def _before_arrow(text: str) -> str:
+def before_arrow(text: str) -> str:
     """What a description says before an arrow: what follows one is a consequence, not what the thing
     is ("mismo equipo, misma máquina y mismo código -> mismo resultado"); a chain of short steps is the
     point and stays whole ("podar pouco -> fine-tune -> podar mais")."""
@@ -114,14 +114,14 @@ def _claim(text: str) -> str:
     return text.split(" -> ", 1)[0]
 
 
-def _gist(description: str, limit: int = 10) -> str:
+def gist_of(description: str, limit: int = 10) -> str:
     """What a label's description says, in a phrase ("reducir la cantidad de muestras en las
     clases dominantes" of "Undersampling: reducir … dominantes al eliminar o submuestrear datos"):
     its main clause without purpose, means or a leading article or "permite"; "" past ``limit`` words."""
     # a bracket is a side detail, and its ": " is no clause's end ("batch desejado (ex.: 512) não cabe na
     # GPU" gave "batch desejado (ex." and no gist; split Z); a call's brackets stay ("ds.map(f).batch(B)")
     description = re.sub(r"\s+\([^()]*\)", "", description)
-    description = _before_arrow(description)
+    description = before_arrow(description)
     clause = re.split(r";\s|:\s", description.strip().rstrip("."), maxsplit=1)[0]
     clause = _GIST_LEAD.sub("", re.sub(r"\s+\([^)]*\)", "", clause)).strip()
     if ", " in clause and 3 <= len(words(clause)) <= limit:
@@ -189,14 +189,14 @@ without""".split())
 
 
 def _shorten(x: str, limit: int) -> str:
-    """A clause of at most ``limit`` words: whole, or its head (:func:`_gist`), or its words up to
+    """A clause of at most ``limit`` words: whole, or its head (:func:`gist_of`), or its words up to
     the last preposition or conjunction before the limit ("el servidor agrupa peticiones" of "el
     servidor agrupa peticiones hasta un tamaño máximo o un tiempo máximo de espera"); "" when no
     cut of three words or more leaves a phrase."""
     ws = x.split()
     if len(ws) <= limit:
         return x
-    head = _gist(x, limit)
+    head = gist_of(x, limit)
     if head:
         return head
     for i in range(min(limit, len(ws) - 1), 2, -1):
@@ -266,7 +266,7 @@ def phrase_concepts(answer: str, prompt: str, k: int = 4) -> tuple[str, ...]:
     writes them ("grafo acíclico de camadas; tensores simbólicos", "dtype; shape; strides"): each
     side's clauses (split at ";" and ":"), a list's items (split at its commas and the "and" before
     its last item), without brackets, asides ("si los expertos son grandes"), leading articles or
-    what the stem already says; a clause too long for a phrase keeps its head (:func:`_gist`).
+    what the stem already says; a clause too long for a phrase keeps its head (:func:`gist_of`).
     Single words picked by rarity ("acesso; logs", "seus") were the concepts raters rewrote most
     (174 of the 184 FIX reasons on short questions of held-out splits D–O name the concepts). Two per side
     of a difference, at most k."""
@@ -349,5 +349,5 @@ def _sentence_end(s: str) -> str:
 # disponibilidad or latencia would fit as well; both raters of the review decks dropped it). The conjunction is
 # a word of its own: until 2026-11-24 "parámetro _____" and "de _____" read as "o _____" and "e _____".
 _LIST_ARTICLE = r"(?:(?:de|del|do|da|dos|das|of|en|em|in) )?(?:(?:el|la|los|las|lo|o|a|os|as|the|un|una|um|uma) )?"
-_LIST_BLANK = re.compile(rf"_____,|, {_LIST_ARTICLE}_____|_____ (?:y|o|e|ou|and|or) "
+LIST_BLANK = re.compile(rf"_____,|, {_LIST_ARTICLE}_____|_____ (?:y|o|e|ou|and|or) "
                          rf"|(?<!\w)(?:y|o|e|ou|and|or) {_LIST_ARTICLE}_____")

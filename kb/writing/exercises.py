@@ -25,7 +25,7 @@ from .generate import (
     _clean,
 )
 from .terms import _with_code_names
-from .wording import _whole_sentences
+from .wording import whole_sentences
 from .writer_core import WriterCore
 
 
@@ -110,7 +110,7 @@ class ExercisePatterns(WriterCore):
                                                  "ready-made exercise without an answer in the course: not kept"))
                     continue
                 first = sentences(answer)[0] if sentences(answer) else answer
-                answer = _whole_sentences(answer, 1500)
+                answer = whole_sentences(answer, 1500)
                 if not answer:
                     continue
                 # the code names the answer gives (CUDA_VISIBLE_DEVICES, tf.device()) before its words

@@ -375,7 +375,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     questions = balance_positions([d.question for d in chosen])
     info = ws.store.info
     quiz = Quiz(
-        title=title or _title(request, [q.lang for q in questions]),
+        title=title or quiz_title(request, [q.lang for q in questions]),
         questions=tuple(questions),
         created_at=now or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
         generator=getattr(writer, "generator", None)
@@ -388,7 +388,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     return GenerationReport(quiz, rejected, out.errors, len(out.drafts), len(passages), notes)
 
 
-def _title(request: GenerationRequest, langs: list[str]) -> str:
+def quiz_title(request: GenerationRequest, langs: list[str]) -> str:
     """"Quiz: <topic | sources | whole course>" in the questions' language (a title students read)."""
     from ..i18n import in_language, main_language
 

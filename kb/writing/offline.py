@@ -38,7 +38,7 @@ from .checks import (
 )
 
 # names tests and other modules import from here (their old home)
-from .concepts import _LIST_BLANK, _before_arrow, _gist, _main_text, answer_concepts, phrase_concepts  # noqa: F401
+from .concepts import answer_concepts, phrase_concepts  # noqa: F401
 from .exercises import ExercisePatterns, _overlap
 from .generate import _EXERCISE_HEADING, CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, passage_usable
 from .ideas import read_slide
@@ -49,26 +49,12 @@ from .pattern_labels import LabelPatterns
 from .pattern_purpose import PurposePatterns
 from .positions import balance_positions  # noqa: F401
 from .terms import (  # noqa: F401
-    _action_label,
-    _definitional,
-    _framework_code,
-    _imported_modules,
-    _library_code,
-    _plain_words,
-    _refers_back,
     term_like,
     title_topic,
 )
 from .wording import (  # noqa: F401
-    _GENERIC_LABEL,
-    _NOT_NOUN_W,
     _T,
     Entity,
-    _infinitive,
-    _lower_first,
-    _spelled_in,
-    _title_subject,
-    _whole_sentences,
     deck_topic,
     framework,
     frameworks,

@@ -9,11 +9,11 @@ import re
 from ..quiz import Question
 from ..text import STOPWORDS, fold, sentences, words
 from .checks import norm
-from .concepts import _LIST_BLANK, _deck_title, _sentence_end
+from .concepts import LIST_BLANK, _deck_title, _sentence_end
 from .generate import CourseTerms, Draft
 from .ideas import Item, Slide, complete_sentence
-from .terms import _COMPARATIVE, _FUNCTION_BLANK, _MISTAKES_TITLE, _refers_back, _statement_start
-from .wording import _NOT_NOUN_W, _TECH
+from .terms import _COMPARATIVE, _FUNCTION_BLANK, _MISTAKES_TITLE, _statement_start, refers_back
+from .wording import _TECH, NOT_NOUN_W
 from .writer_core import WriterCore
 
 
@@ -29,7 +29,7 @@ class ClozePatterns(WriterCore):
             return
         score, s, term, item = best
         blanked = re.sub(rf"(?<![\w.]){re.escape(term)}(?![\w])", "_____", s, count=1)
-        if "_____" not in blanked or _LIST_BLANK.search(blanked):
+        if "_____" not in blanked or LIST_BLANK.search(blanked):
             return  # an item of an enumeration: any of its siblings would fit the blank
         accepted = tuple(a for a in dict.fromkeys((term.lower(), fold(term))) if a != term)
         q = Question("cloze", self._cloze_prompt(slide, _sentence_end(blanked), term, lang), term, (),
@@ -48,7 +48,7 @@ class ClozePatterns(WriterCore):
             # one clause: "Normalizar las entradas …; ReLU en la _____ tiende a explotar" asked two things
             for s in [c for x in sentences(item.text) or [item.text] for c in re.split(r";\s+", x)]:
                 if not complete_sentence(s, min_words=8, max_words=40) or "?" in s or not _statement_start(s) \
-                        or _refers_back(s) or " | " in s or " -> " in s:
+                        or refers_back(s) or " | " in s or " -> " in s:
                     # (a table's row in cells is no sentence; "X -> Y" says two things, and a blank in either
                     # half asked the other: both raters kept 2 of the 25 such clozes once arrows were read)
                     continue
@@ -69,7 +69,7 @@ class ClozePatterns(WriterCore):
             return False
         if course.df.get(fw, 0) < 2 or not (fw in course.pool_folded or _TECH.match(w)):
             return False
-        if _NOT_NOUN_W.search(fw) and not _TECH.match(w):
+        if NOT_NOUN_W.search(fw) and not _TECH.match(w):
             return False  # "… como este es _____ sobre la Mesh" → distribuido: a participle, no key term
         if any(fw in fold(t).split() and fold(t) != fw and f" {fold(t)} " in f" {norm(s)} "
                for t in course.terms_with(fw)):

@@ -13,7 +13,7 @@ from .concepts import _sentence_end, _uniform_names
 from .generate import CourseTerms, Draft
 from .ideas import Item, Slide, complete_sentence
 from .terms import _FUNCTION_BLANK, _MISTAKES_TITLE, _statement_start
-from .wording import _CAT_GROUP, _CATEGORY, _EXAMPLE_LABEL, _GENERIC_LABEL, Entity, _t
+from .wording import _CAT_GROUP, _CATEGORY, _EXAMPLE_LABEL, GENERIC_LABEL, Entity, _t
 from .writer_core import WriterCore
 
 
@@ -61,7 +61,7 @@ class CodeEntityPatterns(WriterCore):
             # a term's label is the sentence's subject ("Numba: compilador JIT … baseado em LLVM"); a
             # role's ("Ojo: …") is not
             text = item.body[:1].upper() + item.body[1:] if item.label and (
-                _GENERIC_LABEL.match(item.label) or not self._term_like(item.label, slide)) else item.text
+                GENERIC_LABEL.match(item.label) or not self._term_like(item.label, slide)) else item.text
             for s in sentences(text) or [text]:
                 if complete_sentence(s, min_words=9) and _statement_start(s):
                     self._entity_sentence(slide, item, s, lang, course, entities, out)

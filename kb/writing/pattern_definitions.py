@@ -9,10 +9,10 @@ import re
 from ..quiz import Question
 from ..text import STOPWORDS, fold, sentences, words
 from .checks import _stems4, generic_title, stems
-from .concepts import _gist, _sentence_end
+from .concepts import _sentence_end, gist_of
 from .generate import CourseTerms, Draft, _term_ok
 from .ideas import Item, Slide, complete_sentence, dangling
-from .terms import _MISTAKES_TITLE, _plain_words, _purpose_verbs
+from .terms import _MISTAKES_TITLE, _purpose_verbs, plain_words
 from .wording import (
     _ARTICLE,
     _DEF,
@@ -29,10 +29,10 @@ from .wording import (
     _TECH,
     _abbreviates,
     _feminine,
-    _lower_first,
     _of,
     _situate,
     _t,
+    lower_first,
     name_uses,
 )
 from .writer_core import WriterCore
@@ -94,7 +94,7 @@ class DefinitionPatterns(WriterCore):
             # deck's alone situated a slide's formula wrongly ("En entrenamiento con precisión mixta, ¿cómo
             # se calcula el batch efectivo?" on a gradient-accumulation slide: both raters of the "=" packet)
             topic = "" if name else self._topic(slide) or self._deck_topic(slide.chunk.source)
-            if _plain_words(topic, whole):
+            if plain_words(topic, whole):
                 topic = topic.lower()  # "Batching: …" is a title's capital
             if topic and not self._names(prompt, topic):
                 prompt = _situate(prompt, topic, lang).replace(f"«{topic}»", topic)
@@ -102,11 +102,11 @@ class DefinitionPatterns(WriterCore):
             if parts:
                 # every part a reply must name ("pós-processamento" was the fifth, and both raters of the "="
                 # packet missed it), and what the answer says after them ("; não tem parâmetros treináveis")
-                tail = _gist(rhs.split("; ", 1)[1], 8) if "; " in rhs else ""
-                concepts = tuple(_gist(p, 6) or p for p in (re.sub(r"\s*\([^)]*\)", "", p).strip() for p in parts)
+                tail = gist_of(rhs.split("; ", 1)[1], 8) if "; " in rhs else ""
+                concepts = tuple(gist_of(p, 6) or p for p in (re.sub(r"\s*\([^)]*\)", "", p).strip() for p in parts)
                                  if p)[:6] + ((tail,) if tail else ())
             else:
-                gist = _gist(main, 14)
+                gist = gist_of(main, 14)
                 concepts = ((gist,) if gist else ()) + self._concepts(main, term, course)[:1]
             if len(concepts) < (2 if parts else 1):
                 continue
@@ -146,7 +146,7 @@ class DefinitionPatterns(WriterCore):
                 continue
             prompt = _t(role, lang, t=shown, of=_of(shown, lang))
             answer = _sentence_end(f"{it.label}: {it.body}")
-            gist = _gist(it.body, 14)
+            gist = gist_of(it.body, 14)
             concepts = tuple(dict.fromkeys(((gist,) if gist else ()) + self._concepts(it.body, topic, course)[:1]))
             if not concepts:
                 continue
@@ -161,9 +161,9 @@ class DefinitionPatterns(WriterCore):
         first = words(bare)[0]
         if first[:1].isupper() and not _TECH.match(first) and not first[1:2].isupper():
             # a bullet's capital unless the deck writes the word as a name ("Trabalho perdido por falha",
-            # said nowhere else: unlike _plain_words, no lower-case use is needed as evidence)
+            # said nowhere else: unlike plain_words, no lower-case use is needed as evidence)
             inside, low = name_uses(first, self._whole(source))
-            bare = bare if inside > low else _lower_first(bare)
+            bare = bare if inside > low else lower_first(bare)
         if _ARTICLE.match(term) or lang not in ("es", "pt") or bare[:1].isupper():
             return _ARTICLE.sub(lambda m: m.group(0).lower(), term) if _ARTICLE.match(term) else bare
         head = fold(words(bare)[0])
@@ -189,7 +189,7 @@ class DefinitionPatterns(WriterCore):
             whole, kind = m.group("whole"), m.group("kind").strip()
             if dangling(whole) or any(fold(w) in _PRONOUN for w in words(whole)):
                 continue
-            shown = whole if _TECH.match(words(whole)[0]) else _lower_first(whole)
+            shown = whole if _TECH.match(words(whole)[0]) else lower_first(whole)
             fem = fold(words(kind)[0]) in ("partes", "fases", "etapas", "capas", "clases", "classes", "camadas")
             art = {"es": ("los", "las"), "pt": ("os", "as")}.get(lang, ("", ""))[fem]
             prompt = _t("parts", lang, a=art, n=m.group("n"), k=kind, t=shown)

@@ -11,36 +11,36 @@ from itertools import pairwise
 from ..quiz import Question
 from ..text import STOPWORDS, fold, words
 from .checks import _zipf, everyday_word, generic_title, same_thing, stems
-from .concepts import _before_arrow, _claim, _gist, _sentence_end
+from .concepts import _claim, _sentence_end, before_arrow, gist_of
 from .generate import CourseTerms, Draft, _term_ok
 from .ideas import Item, Slide, dangling
 from .terms import (
     _MISTAKES_TITLE,
     _VERDICT_LABEL,
-    _action_label,
     _attribute,
     _code_like,
-    _definitional,
     _english_adjective,
     _name_reveals,
     _plain_false,
-    _plain_words,
     _restates_label,
     _under_uses,
     _untagged,
+    action_label,
+    definitional,
+    plain_words,
 )
 from .wording import (
     _ADJECTIVE,
     _ARTICLE,
-    _GENERIC_LABEL,
     _META,
     _TECH,
+    GENERIC_LABEL,
     _feminine,
-    _lower_first,
     _object_of,
     _qualified,
-    _spelled_in,
     _t,
+    lower_first,
+    spelled_in,
 )
 from .writer_core import WriterCore
 
@@ -136,10 +136,10 @@ class LabelPatterns(WriterCore):
                                                                                                   course, 1)]
         if len(rows) == 2 and fold(re.sub(r"\s*\([^)]*\)", "", rows[0].label)) == fold(a):
             # the sides' own rows: what each is, as _label_difference asks it
-            concepts = [_gist(it.body, 12) or next(iter(self._concepts(it.body, it.label, course, 1)), it.label)
+            concepts = [gist_of(it.body, 12) or next(iter(self._concepts(it.body, it.label, course, 1)), it.label)
                         for it in rows]
         # "entre tiempo de CPU y tiempo de GPU": a title's capital is no name's ("Ray vs Spark" keeps its)
-        a, b = (_lower_first(x) if words(x) and everyday_word(words(x)[0].lower(), lang) else x for x in (a, b))
+        a, b = (lower_first(x) if words(x) and everyday_word(words(x)[0].lower(), lang) else x for x in (a, b))
         q = Question("short", _t("differ", lang, a=a, b=b), answer, (), tuple(concepts) or (a, b), "hard", lang,
                      origin="compare")
         out.append(self._draft(slide, rows[0], q, f"{fold(a)}|{fold(b)}", 2.9,
@@ -182,8 +182,8 @@ class LabelPatterns(WriterCore):
         ("Medir tiempos sin …:") and not code ('os.environ["TF_CONFIG"] = …')."""
         runs: dict[int, list[Item]] = defaultdict(list)
         for item in slide.items:
-            if item.label and item.whole and not _GENERIC_LABEL.match(item.label) and not _META.match(item.body) \
-                    and not re.search(r'[=\[\]{}"<>]|\w\(', item.label) and not _action_label(item.label):
+            if item.label and item.whole and not GENERIC_LABEL.match(item.label) and not _META.match(item.body) \
+                    and not re.search(r'[=\[\]{}"<>]|\w\(', item.label) and not action_label(item.label):
                 runs[item.run].append(item)
         return list(runs.values())
 
@@ -256,7 +256,7 @@ class LabelPatterns(WriterCore):
                     or fold(bare) in self._libraries():
                 continue  # (the library a deck is about is its subject, no term of it: "¿qué significa «Ray»?")
             attribute = bool(ctx[0]) and lang in ("es", "pt") and _attribute(bare, it.body, course)
-            if not (_definitional(_claim(it.body)) or attribute):
+            if not (definitional(_claim(it.body)) or attribute):
                 continue  # "Gradientes: normalmente el mismo tamaño que …": a fact about X here, not what X means
             if _under_uses(slide, it) or lang in ("es", "pt") and re.fullmatch(r"[A-Z]{2,}[0-9]*", bare) \
                     and re.fullmatch(r"[a-z]+(?:ar|er|ir)", words(it.body)[0]) \
@@ -279,7 +279,7 @@ class LabelPatterns(WriterCore):
             # os trials …") gives way to what follows
             head, _, rest = it.body.partition(";")
             main = head if len(words(head)) >= 4 or not rest.strip() else rest
-            gist = _gist(main, 14)
+            gist = gist_of(main, 14)
             terms = self._concepts(main, bare, course)
             concepts = ((gist, *terms[:1]) if gist else terms) or (bare,)
             out.append(self._draft(slide, it, Question("short", prompt, answer, (), concepts, "medium", lang,
@@ -305,7 +305,7 @@ class LabelPatterns(WriterCore):
             # "Cuello de botella: actualización de …" under «Data parallelism»: what the
             # bottleneck *is* there, not what the idiom means
             art = {"es": ("el", "la"), "pt": ("o", "a")}[lang][_feminine(fold(words(bare)[0]))]
-            return _t("which_is", lang, c=in_ctx, t=f"{art} {_lower_first(bare)}")
+            return _t("which_is", lang, c=in_ctx, t=f"{art} {lower_first(bare)}")
         if context and fold(context) != fold(bare):
             return _t("means", lang, c=in_ctx, t=bare)
         return _t("means_bare", lang, t=bare)
@@ -329,7 +329,7 @@ class LabelPatterns(WriterCore):
             parts = [p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", _untagged(it.label).lower()) if len(p) >= 2]
             if len(parts) >= 2 and sum(any(fold(w).startswith(p) for w in words(it.body)) for p in parts) >= 2:
                 continue  # "identificador do job" → SLURM_JOB_ID: the description spells the name
-            if "_" in it.label and _spelled_in(it.label, it.body, others):
+            if "_" in it.label and spelled_in(it.label, it.body, others):
                 continue  # "fracción de columnas por árbol" → colsample_bytree (both raters of split V)
             # a role in brackets ("TorchDynamo (frontend)", "Continuous batching (LLMs)") hints at
             # the answer beside the description; an acronym in brackets is another name and stays
@@ -364,13 +364,13 @@ class LabelPatterns(WriterCore):
         for a, b in firsts:
             # a label of plain words the deck also writes in lower case reads as one inside the stem
             # ("entre geométricas e fotométricas", not "entre Geométricas e Fotométricas")
-            plain = all(x.label[:1].islower() or _plain_words(x.label, whole) or _ARTICLE.match(x.label)
+            plain = all(x.label[:1].islower() or plain_words(x.label, whole) or _ARTICLE.match(x.label)
                         for x in (a, b))
-            la, lb = (_lower_first(x.label) if _ARTICLE.match(x.label) or plain else x.label for x in (a, b))
+            la, lb = (lower_first(x.label) if _ARTICLE.match(x.label) or plain else x.label for x in (a, b))
             answer = f"{_sentence_end(a.label + ': ' + a.body)} {_sentence_end(b.label + ': ' + b.body)}"
             # each side's gist ("espera tras una reducción antes de volver a vigilar"): what a
             # reply must say of it; single words ("evaluaciones", "espera tras") were fragments
-            gists = [_gist(x.body, 12) for x in (a, b)]
+            gists = [gist_of(x.body, 12) for x in (a, b)]
             concepts = tuple(gists) if all(gists) else tuple(dict.fromkeys(
                 self._concepts(a.body, a.label, course, 2) + self._concepts(b.body, b.label, course, 2)))
             prompt = _t("differ", lang, a=la, b=lb)
@@ -381,7 +381,7 @@ class LabelPatterns(WriterCore):
             if len(sides) == 2 and all(fold(x.label) in fold(side) and fold(x.label) != fold(side)
                                        for x, side in zip((a, b), sides, strict=True)):
                 # "Reproducibilidad bitwise vs reproducibilidad estadística" names the two sides whole
-                prompt = _t("differ", lang, a=_lower_first(sides[0]), b=_lower_first(sides[1]))
+                prompt = _t("differ", lang, a=lower_first(sides[0]), b=lower_first(sides[1]))
             elif len(sides) == 2 and where != slide.title:
                 # the "A vs B" line announces another list of the slide ("Repetibilidad" and
                 # "Reproducibilidad" after "Bitwise" and "Estadística"): the slide is what this pair is of
@@ -389,7 +389,7 @@ class LabelPatterns(WriterCore):
             topic = self._topic(slide)
             if topic and not self._names(prompt, topic):  # "En torch.export, ¿… strict y non-strict?"
                 lead = {"pt": "Em", "es": "En"}.get(lang, "In")
-                body = _lower_first(prompt) if prompt[0] != "¿" else "¿" + prompt[1].lower() + prompt[2:]
+                body = lower_first(prompt) if prompt[0] != "¿" else "¿" + prompt[1].lower() + prompt[2:]
                 prompt = f"{lead} {topic}, {body}"
             elif where and len(words(a.label)) == 1 and len(words(b.label)) == 1 and not generic_title(where) \
                     and ":" not in where and not (fold(a.label) in fold(where) and fold(b.label) in fold(where)) \
@@ -422,7 +422,7 @@ class LabelPatterns(WriterCore):
                 continue  # (rows of a comparison table: each row true of something, "false" only by its label)
             # (what b is, without what follows from it: "… reduce-scatter dos gradientes -> ~3N (1,5x o DDP)"
             # said of DDP names DDP in its own claim)
-            plain = _plain_false(a.label, _before_arrow(b.body), lang)
+            plain = _plain_false(a.label, before_arrow(b.body), lang)
             if not plain:
                 continue
             lead = {"pt": "Em", "es": "En"}.get(lang, "In")
@@ -430,11 +430,11 @@ class LabelPatterns(WriterCore):
             if not _ARTICLE.match(a.label) and len(a.label.split()) > 1:
                 plain = f"«{a.label}»" + plain[len(a.label):]  # "«Método fit» sirve para …"
             elif not (_TECH.match(first_w) or re.search(r"[A-Z]", first_w[1:])):
-                plain = _lower_first(plain)
+                plain = lower_first(plain)
             stmt = _sentence_end(f"{lead} {in_ctx}, {plain}")
             ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(a.label + ': ' + a.body))}"
             # the concept is what the label really means, not the bare label a reply would just repeat
-            gist = _gist(a.body)
+            gist = gist_of(a.body)
             concepts = (gist,) if gist else self._concepts(a.body, a.label, course, 3) or (a.label,)
             q = Question("tf", _t("tf", lang, s=stmt), ans, (), concepts, "easy", lang, correct=False,
                          origin="tf")
@@ -444,13 +444,13 @@ class LabelPatterns(WriterCore):
 
     def _swappable(self, a: Item, b: Item, slide: Slide, lang: str, course: CourseTerms) -> bool:
         """``b``'s description said of ``a``'s label makes a false statement worth checking."""
-        claim = _before_arrow(b.body)  # what b is, not what follows from it
+        claim = before_arrow(b.body)  # what b is, not what follows from it
         if dangling(claim) or len(words(claim)) < 5 or a.level != b.level \
                 or fold(claim.split(" ", 1)[0]) in ("es", "son", "e", "sao", "is", "are"):
             return False  # (a sub-bullet's "Remedios: router z-loss, …" is no description of its parent)
         if _name_reveals(a, b):
             return False  # "Multiprocesamiento" described as the batch size: false at a glance
-        if not (self._says_what(_before_arrow(a.body), course) and _definitional(claim, figures=True)):
+        if not (self._says_what(before_arrow(a.body), course) and definitional(claim, figures=True)):
             # the statement says what a thing is, and the label's own description does too: a figure,
             # tip or step on another's label ("«Peticiones heterogéneas» es un forward pass por token …"
             # beside "prompts de 50 a 100K tokens"; "«Mixed precision» consiste en entrenar con 512x1024
@@ -469,10 +469,10 @@ class LabelPatterns(WriterCore):
 
     @staticmethod
     def _says_what(body: str, course: CourseTerms) -> bool:
-        """A description that says what its label is: :func:`_definitional` (a figure allowed), or a
+        """A description that says what its label is: :func:`definitional` (a figure allowed), or a
         noun phrase with no figure ("reserva atómica de un conjunto de bundles", "metadatos del
         clúster", "parsing, decodificação, normalização")."""
-        if _definitional(body, figures=True):
+        if definitional(body, figures=True):
             return True
         ws = words(body)
         return len(ws) >= 3 and not re.search(r"\d", body) and body[:1].isalpha() \

@@ -33,10 +33,10 @@ from .wording import (
     _TECH,
     _VAGUE_GOAL,
     _VS,
-    _lower_first,
     _situate,
     _t,
     _title_ok,
+    lower_first,
 )
 from .writer_core import WriterCore
 
@@ -193,7 +193,7 @@ class PurposePatterns(WriterCore):
                 if _tautology(subj, what, ""):
                     continue
                 plural = m.group("verb") in ("permiten", "permitem", "allow")
-                shown = _lower_first(subj) \
+                shown = lower_first(subj) \
                     if _ARTICLE.match(subj) or lang != "en" and fold(sw[0]).endswith(("ar", "er", "ir")) else subj
                 prompt = _t("enables_pl" if plural else "enables", lang, t=shown)
                 if m.group("ctx"):
@@ -276,7 +276,7 @@ class PurposePatterns(WriterCore):
         concepts = _with_code_names(own, title, tuple(dict.fromkeys(
             c for it in best for c in self._concepts(it.text, title, course, 1))), k=5)
         concepts = tuple(dict.fromkeys([*_step_actions([it.text for it in best], title, lang), *concepts]))
-        q = Question("short", _t("steps", lang, t=_lower_first(title)), answer, (), concepts[:5] or (title,), "hard",
+        q = Question("short", _t("steps", lang, t=lower_first(title)), answer, (), concepts[:5] or (title,), "hard",
                      lang,
                      origin="steps")
         here = [it for it in best if it in slide.items]
@@ -295,10 +295,10 @@ class PurposePatterns(WriterCore):
                     x, y = m.group("x").rstrip("."), m.group("y").rstrip(".")
                     # the key fact is where it applies ("conjunto de datos de entrenamiento"), then where not
                     concepts = tuple(dict.fromkeys((_PLACE_LEAD.sub("", x),) + self._concepts(y, pre, course, 2)))
-                    q = Question("short", _t("scope", lang, t=_lower_first(pre)), _t("scope_answer", lang, x=x, y=y),
+                    q = Question("short", _t("scope", lang, t=lower_first(pre)), _t("scope_answer", lang, x=x, y=y),
                                  (), concepts or (x,), "hard", lang, origin="scope")
                     out.append(self._draft(slide, item, q, "s:" + fold(pre)[:50], 2.9))
-                    stmt = _t("scope_false", lang, t=_lower_first(pre), x=y, y=x)
+                    stmt = _t("scope_false", lang, t=lower_first(pre), x=y, y=x)
                     ans = f"{_t('false', lang)}. {_t('source_says', lang, s=_sentence_end(item.text))}"
                     q = Question("tf", _t("tf", lang, s=_sentence_end(stmt)), ans, (), concepts or (x,), "medium", lang,
                                  correct=False, origin="tf")

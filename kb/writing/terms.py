@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..text import STOPWORDS, fold, words
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import _stems4, _zipf, everyday_word, generic_title, stems
-from .concepts import _PLAIN_ACTION, _before_arrow
+from .concepts import _PLAIN_ACTION, before_arrow
 from .generate import CourseTerms
 from .ideas import Item, Slide
 from .wording import (
@@ -21,15 +21,15 @@ from .wording import (
     _T,
     _TECH,
     _THIRD_PERSON_NEXT,
-    _lower_first,
     _plain_title,
+    lower_first,
     name_uses,
 )
 
 # what a setting *has* ("el cuello de botella de …"), asked "¿cuál es el …?"; any other "X de Y"
 # ("Rendimiento del sistema", "Autotuning de cuDNN", "Paralelismo de tensor") is a thing, and
 # "¿cuál es el rendimiento del sistema?" read as unanswerable to every held-out rater (splits C–H)
-# (labels opening on "Limitación", "Custo", "Cost" never reach it: _GENERIC_LABEL drops them as a bullet's role)
+# (labels opening on "Limitación", "Custo", "Cost" never reach it: GENERIC_LABEL drops them as a bullet's role)
 _ATTRIBUTE_NOUNS = frozenset("cuello gargalo bottleneck limite coste".split())
 
 
@@ -54,7 +54,7 @@ _DEFINING_VERB = re.compile(r"^(?:define|definen|representa|representan|encapsul
                             r"combina|combinan|defines|represents|contains|allows|enables|describes|holds)\b", re.I)
 
 
-def _definitional(body: str, figures: bool = False) -> bool:
+def definitional(body: str, figures: bool = False) -> bool:
     """The description says what its label is (see _DEFINING_VERB), not a fact about it in the
     slide's setting: an adverb ("normalmente …"), a clause on a definite subject ("las acumulaciones
     largas deben …", "o job reinicia …"), a bare list of names ("mse_loss, l1_loss, …"). With
@@ -76,7 +76,7 @@ _REFERS_BACK = re.compile(r"^(?:ambos|ambas|both|isso|isto|esto|eso|ello|this|th
                           r"estas|estes|esse|essa|esses|essas|ese|esa|esos|esas|aquele|aquela|aquel)$")
 
 
-def _plain_words(label: str, text: str) -> bool:
+def plain_words(label: str, text: str) -> bool:
     """A capitalised label of plain lower-case words ("Geométricas", "Par positivo") that ``text``
     writes in lower case more often than as a name (:func:`name_uses`): a list's capital, not a name's."""
     if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-záéíóúàâêôãõçñü]+(?: [a-záéíóúàâêôãõçñü-]+)*", label):
@@ -85,14 +85,14 @@ def _plain_words(label: str, text: str) -> bool:
     return low > inside
 
 
-def _refers_back(sentence: str) -> bool:
+def refers_back(sentence: str) -> bool:
     """The sentence leans on what came before it: a pronoun or demonstrative among its first four
     words ("En pesos, ambos cuantizan …", "Esto evita …", "Este método …")."""
     # (accents kept: "está" is a verb, "esta" a demonstrative)
     return any(_REFERS_BACK.match(w.lower()) for w in words(sentence)[:4])
 
 
-def _action_label(label: str) -> bool:
+def action_label(label: str) -> bool:
     """A label that opens on a verb names an action or a claim ("Medir tiempos sin …", "Requiere
     hardware más reciente"), not a term: an infinitive, or a 3rd-person verb followed by an object."""
     ws = words(label)
@@ -112,9 +112,9 @@ def _plain_false(label: str, body: str, lang: str) -> str | None:
     if len(ws) < 4 or ";" in body:
         return None  # "o handler só marca uma flag; o loop salva …": two statements, no description
     first, second = fold(ws[0]), fold(ws[1].strip(",.;"))
-    subj = _lower_first(label) if _ARTICLE.match(label) else label
+    subj = lower_first(label) if _ARTICLE.match(label) else label
     plural = bool(re.match(r"^(los|las|os|as|the)\s", label, re.I)) and fold(label).endswith("s")
-    low = _lower_first(body)
+    low = lower_first(body)
     if _PLAIN_ARTICLE.match(body) and not re.match(r"(?i)^(un|una|um|uma|an?)\s", body):
         return None  # "o rank 0 grava; …", "las acumulaciones largas deben …": a clause, no description
     if _PLAIN_ARTICLE.match(body):
@@ -136,7 +136,7 @@ def _name_reveals(a: Item, b: Item) -> bool:
     """The term's own words say what it is ("Tamaño del lote (batch size)": determina el número
     de muestras en cada lote; "CIFAR-10": 10 clases): a false description is obvious."""
     label = stems(a.label, 4) | _stems4(a.label)
-    own_body, other_body = _before_arrow(a.body), _before_arrow(b.body)  # (what follows an arrow is not what it is)
+    own_body, other_body = before_arrow(a.body), before_arrow(b.body)  # (what follows an arrow is not what it is)
     own = stems(own_body, 4) | _stems4(own_body)
     other = stems(other_body, 4) | _stems4(other_body)
     return bool(label & own) or bool(label & other) or bool(re.search(r"\d", a.label))
@@ -279,7 +279,7 @@ _FILE_NAME = re.compile(r"\.(?:pt|pth|onnx|json|pbtxt|ya?ml|txt|csv|py|sh|pb|bin
                         r"engine|plan|mar|log|toml|cfg|ini|parquet|tfrecord)$")
 
 
-def _library_code(text: str, source: str | None = None) -> bool:
+def library_code(text: str, source: str | None = None) -> bool:
     """The text names a library's code: a dotted name or a call ("torch.save()", "nn.Module",
     "zero_grad()"), a dunder, a CamelCase class; not a blank ("_____"), a bare snake_case
     variable ("zero_point", "local_rank"), a file's name ("config.pbtxt"), an acronym ("MPI-3",
@@ -298,16 +298,16 @@ def _library_code(text: str, source: str | None = None) -> bool:
     return any(re.search(rf"(?:\.{w}\b|\b{w}\()", source) for w in camel)
 
 
-def _framework_code(text: str, source: str) -> bool:
-    """The text names code (:func:`_library_code`) and no library of its own that the source's code
+def framework_code(text: str, source: str) -> bool:
+    """The text names code (:func:`library_code`) and no library of its own that the source's code
     imports: "WebDataset (tar)" where the code says "import webdataset" is a tool compared with
     Parquet, not TensorFlow code ("Em TensorFlow, qual é a diferença entre WebDataset (tar) e Parquet?",
     split AB)."""
-    return _library_code(text, source) and not _imported_modules(source) & {fold(w) for w in words(text)}
+    return library_code(text, source) and not imported_modules(source) & {fold(w) for w in words(text)}
 
 
 @functools.lru_cache(maxsize=64)
-def _imported_modules(text: str) -> frozenset[str]:
+def imported_modules(text: str) -> frozenset[str]:
     """The modules a source's code imports, folded, their top-level names and what they are imported
     as: "import random, webdataset as wds" → {random, webdataset, wds}; "from datasets.distributed
     import …" → {datasets}."""
@@ -350,7 +350,7 @@ def title_topic(title: str, mentions: Callable[..., int], libraries: frozenset[s
         # 3 of split V's 4 questions
         if 1 <= len(hw) <= 3 and mentions(head, titles=not plain) >= 2:
             # ("Cuantización" → "cuantización", "Streams" → "streams"; a name keeps its capital: "Numba")
-            return _lower_first(head) if plain and common_word(hw[0]) and not head[1:2].isupper() else head
+            return lower_first(head) if plain and common_word(hw[0]) and not head[1:2].isupper() else head
     if tail and 1 <= len(words(tail)) <= 4 and not generic_title(tail) \
             and (mentions(tail) >= 2 or any(fold(w) in libraries for w in hw)):
         # "Distributed training en TF: Data parallelism": a section (of a library), then its topic

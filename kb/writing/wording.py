@@ -49,7 +49,7 @@ _META = re.compile(r"^(Descreve|Explica|Introduz|Aborda|Apresenta|Discute|Mencio
 # a label that introduces an example or a scenario: its details are illustration, not course facts
 _EXAMPLE_LABEL = re.compile(r"(?i)^(?:por ejemplo|por exemplo|for example|ejemplos?|exemplos?|examples?|escenarios?|"
                             r"cen[aá]rios?|scenarios?|caso de estudio|caso de estudo|case study)\b")
-_GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three|four|principales|principais|main|"
+GENERIC_LABEL = re.compile(r"^(dos|tres|cuatro|dois|duas|três|quatro|two|three|four|principales|principais|main|"
                             r"por ejemplo|por exemplo|for example|ejemplo|exemplo|example|"
                             r"escenario|cen[aá]rio|scenario|nota|note|obs|soluç|solucion|rem[eé]dios?\b|remed(?:y|ies)\b|"
                             r"mitigaci|mitigaç|mitigation|debug\b|depuraci|depuraç|usos\b|uses\b|aplicaciones|aplicações|applications\b|"
@@ -122,7 +122,7 @@ _ROMANCE_FUNCTION_WORDS = frozenset("de del la el los las en que y para con por 
                                     " um uma".split())
 # (folded) endings of words that are no nouns: adverbs, infinitives, gerunds, participles, and adjectives in
 # "-ático" ("descarga _____ de los pesos" → automática: both raters of the review decks dropped it)
-_NOT_NOUN_W = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?|atic[ao]s?)$")
+NOT_NOUN_W = re.compile(r"(mente|[aei]r|ndo|[aei]das?|[aei]dos?|atic[ao]s?)$")
 _TECH = re.compile(r"^(?:[A-Z]{2,}[0-9-]*s?|[A-Za-z]+(?:[._-][A-Za-z0-9]+)+\(?\)?|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)$")
 
 
@@ -161,7 +161,7 @@ def _title_ok(title: str) -> bool:
         and sum(ch.isalpha() for ch in title) >= 0.6 * len(title)
 
 
-def _lower_first(s: str) -> str:
+def lower_first(s: str) -> str:
     """A sentence's first letter in lower case, to follow "En X, …"; a name keeps its case ("DDP",
     "ResNet-50", "A100": "En PyTorch, resNet-50 …" before)."""
     first = s.split(" ", 1)[0] if s else ""
@@ -192,7 +192,7 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0]
     ws = words(head)
     if len(ws) > limit or len(ws) < 2 or dangling(head) or head.count("(") != head.count(")") \
-            or re.search(r"(?:ando|endo|indo)$", fold(ws[0])) or _infinitive(ws[0]):
+            or re.search(r"(?:ando|endo|indo)$", fold(ws[0])) or infinitive(ws[0]):
         return ""  # ("Exportar modelos a ONNX …": "En exportar modelos, …" is no setting)
     if re.search(r"\([A-Z][A-Za-z]*[A-Z]\)", head):  # "Mixture of Experts (MoE)": a name, as written
         return head
@@ -241,7 +241,7 @@ def _of(shown: str, lang: str) -> str:
     return f"of {shown}"
 
 
-def _infinitive(word: str) -> bool:
+def infinitive(word: str) -> bool:
     """A Spanish or Portuguese infinitive ("Exportar", "Servir"), not an English word ("Transformer", "Cluster")."""
     w = fold(word)
     return bool(re.fullmatch(r"[a-z]{4,}(?:ar|er|ir)", w)) and _zipf(w, "en") < 2 \
@@ -310,7 +310,7 @@ def slide_library(libraries: Sequence[tuple[str, str]], text: str) -> str:
     return libraries[best if said[best] else 0][0]
 
 
-def _title_subject(title: str, texts: Sequence[str]) -> str:
+def title_subject(title: str, texts: Sequence[str]) -> str:
     """The name a "Name: topic" title opens on, as the source writes it elsewhere ("DTENSORS:
     Conceptos" → "DTensor", "Keras: Layers y Models" → "Keras"); "" when the title has none."""
     head = title.split(":", 1)[0].strip()
@@ -337,7 +337,7 @@ def q_unsituated(prompt: str) -> bool:
     return not re.match(r"^(?:¿\s*)?(?:En|Em|In)\s", prompt)
 
 
-def _spelled_in(ident: str, description: str, others: Sequence[str]) -> bool:
+def spelled_in(ident: str, description: str, others: Sequence[str]) -> bool:
     """A word of the description opens a part of the code name and of no other option's: "columnas" →
     colsample_bytree among subsample, reg_lambda, reg_alpha."""
     def opens(name: str, w: str) -> bool:
@@ -358,7 +358,7 @@ def _abbreviates(ident: str, text: str) -> bool:
                for p in parts for w in words(text) if len(w) > len(p) and fold(w) not in STOPWORDS)
 
 
-def _whole_sentences(answer: str, limit: int) -> str:
+def whole_sentences(answer: str, limit: int) -> str:
     """The answer cut to whole sentences within limit characters, without a last sentence
     that announces what was cut ("Por exemplo:") or a dangling list letter ("D."); "" when
     not even its first sentence fits."""
@@ -382,7 +382,7 @@ def _plain_title(title: str) -> str:
     ws = t.split()
     if sum(w[:1].isupper() for w in ws) * 2 > len(ws):  # Title Case: its capitals are no names
         t = " ".join(w.lower() if w[:1].isupper() and w[1:].islower() else w for w in ws)
-    return _lower_first(t) if len(words(t)) >= 1 and not generic_title(t) else ""  # ("…: conceitos")
+    return lower_first(t) if len(words(t)) >= 1 and not generic_title(t) else ""  # ("…: conceitos")
 
 
 _PLAIN_ARTICLE = re.compile(r"^(un|una|el|la|los|las|um|uma|o|a|os|as|an|the)\s", re.I)
@@ -432,7 +432,7 @@ def name_uses(word: str, text: str) -> tuple[int, int]:
     lower case outside code ("import ray", "ray.init()", "triton.jit" are code, not prose): the
     evidence that a capitalised word is a name."""
     inside = len(re.findall(rf"[a-zà-ÿ,;] {re.escape(word)}(?![\w-])", text))
-    low = len(re.findall(rf"(?<!import )(?<![\w.-]){re.escape(_lower_first(word))}(?![\w(.-])", text))
+    low = len(re.findall(rf"(?<!import )(?<![\w.-]){re.escape(lower_first(word))}(?![\w(.-])", text))
     return inside, low
 
 

@@ -21,31 +21,31 @@ from .terms import (
     _ROLE_STEM,
     _WHAT_FOR,
     _WHAT_IS,
-    _action_label,
-    _framework_code,
     _holds_code,
-    _library_code,
     _upper_first,
+    action_label,
+    framework_code,
+    library_code,
     term_like,
     title_topic,
 )
 from .wording import (
     _EXPLAIN,
     _EXPLAIN_BONUS,
-    _GENERIC_LABEL,
     _PHRASED,
     _TECH,
     _THIN_PENALTY,
-    _lower_first,
+    GENERIC_LABEL,
     _plain_title,
     _situate,
     _t,
     _title_ok,
-    _title_subject,
     deck_topic,
+    lower_first,
     name_uses,
     q_unsituated,
     slide_library,
+    title_subject,
 )
 
 
@@ -146,7 +146,7 @@ class WriterCore:
             # (raters of P–T added it to 4 of 6 such stems: "No janelamento de séries temporais, …");
             # the library only where the sides are its code ("Em PyTorch, … ColwiseParallel e
             # RowwiseParallel?"): "En PyTorch, ¿qué diferencia hay entre SimCLR y MoCo?" was struck
-            code = _framework_code(prompt, self._whole(slide.chunk.source))
+            code = framework_code(prompt, self._whole(slide.chunk.source))
             lib = (self._framework(slide) if code else "") or self._deck_topic(slide.chunk.source)
         else:
             lib = self._deck_library(slide.chunk.source)
@@ -161,7 +161,7 @@ class WriterCore:
                 or re.search(r"[a-z]\.[a-z]", prompt):
             return prompt  # (a dotted name says its library: "¿Qué es tf.distribute.Strategy?")
         lead = {"pt": "Em", "es": "En"}.get(lang, "In")
-        body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else _lower_first(prompt)
+        body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else lower_first(prompt)
         return f"{lead} {lib}, {body}"
 
     def _texts(self, source: str) -> list[str]:
@@ -212,9 +212,9 @@ class WriterCore:
                     return _situate(prompt, where, lang).replace(f"«{where}»", where)
             return prompt
         title, rest = m.group("title"), prompt[m.end():]
-        subject = _title_subject(title, self._texts(slide.chunk.source))
+        subject = title_subject(title, self._texts(slide.chunk.source))
         whole = self._whole(slide.chunk.source)
-        code = _framework_code(rest, whole) or _framework_code(answer, whole) or bool(lib) and fold(lib) in fold(title)
+        code = framework_code(rest, whole) or framework_code(answer, whole) or bool(lib) and fold(lib) in fold(title)
         plain = _plain_title(title)
         if re.match(r"(?i)^(?:¿\s*)?(?:o que|qu[eé]|c[oó]mo|como|por qu[eé]|what|how|why)\b", plain):
             plain = ""  # "o que salvar em um checkpoint": a question is no subject to be "in"
@@ -223,7 +223,7 @@ class WriterCore:
         libraries = self._libraries()
         ent = next((w for w in words(title) if re.search(r"[a-z][A-Z]", w) and fold(lib) not in fold(w)
                     and fold(w) not in libraries  # "TensorFlow" in a PyTorch deck is no PyTorch entity
-                    and _library_code(w, whole)), "")  # nor a method's name ("SimCLR", "MoCo")
+                    and library_code(w, whole)), "")  # nor a method's name ("SimCLR", "MoCo")
         if not subject and not topic and plain and lib and not code and ent \
                 and self._uses(plain, slide.chunk.source) < 2:
             # "configuraciones comunes del DataLoader" is only a slide's wording; what students
@@ -292,9 +292,9 @@ class WriterCore:
         phrase; not a question, a degree or an action ("Cuándo usar script", "Muito sensível à
         latência", "Medir tiempos")."""
         ws = words(re.sub(r"\s*\([^)]*\)", "", label))
-        if re.search(r"(?:^|\s)vs\.?\s", label) or _GENERIC_LABEL.match(label):
+        if re.search(r"(?:^|\s)vs\.?\s", label) or GENERIC_LABEL.match(label):
             return False  # "Ray vs Spark", "vs RNN", "Usuarios conocidos": a bullet's role, no option
-        return self._term_like(label, slide) or 1 <= len(ws) <= 3 and not _action_label(label) \
+        return self._term_like(label, slide) or 1 <= len(ws) <= 3 and not action_label(label) \
             and fold(ws[0]) not in _NOT_A_NAME
 
     def _libraries(self) -> frozenset[str]:
@@ -369,14 +369,14 @@ class WriterCore:
         lead = {"pt": "Em", "es": "En"}.get(lang, "In")
         topic = self._topic(slide)
         if topic and not self._names(f"{blanked} {answer}", topic):
-            return _t("cloze", lang, s=f"{lead} {topic}, {_lower_first(blanked)}", c="")
+            return _t("cloze", lang, s=f"{lead} {topic}, {lower_first(blanked)}", c="")
         lib = self._framework(slide)
         generic = generic_title(slide.title)  # "(Errores comunes)" says nothing: the library, where code, does
         # (the blank's own CamelCase name is the library's class the sentence asks: "la clase _____")
-        if lib and (_library_code(blanked, self._whole(slide.chunk.source)) or _library_code(answer)
+        if lib and (library_code(blanked, self._whole(slide.chunk.source)) or library_code(answer)
                     or generic and _holds_code(f"{blanked} {answer}")) \
                 and fold(lib) not in fold(blanked) and fold(lib) not in fold(answer):
-            return _t("cloze", lang, s=f"{lead} {lib}, {_lower_first(blanked)}", c="")
+            return _t("cloze", lang, s=f"{lead} {lib}, {lower_first(blanked)}", c="")
         return _t("cloze", lang, s=blanked, c="" if generic else self._ctx(slide, answer))
 
     @staticmethod
