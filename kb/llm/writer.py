@@ -113,6 +113,16 @@ def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course:
     return WriterContext(outline=text) if context is None else replace(context, outline=text)
 
 
+def _warm_checks(langs: set[str]) -> None:
+    """Load what the checks read on their first use (wordfreq's word lists: ~0.5-0.8 s on the shared
+    machine), so that it is paid while requests are in flight, not between two replies (it delayed the
+    next requests by as much: bench/llm_parallel.py)."""
+    from ..writing.checks import everyday_word
+
+    for lang in sorted(langs):
+        everyday_word("the", lang)
+
+
 @dataclass(frozen=True)
 class BatchRequest:
     """One request of the writer: the passages, how many questions, the deck's terms, the context."""
@@ -157,9 +167,10 @@ class LLMWriter:
                 "usage": self.client.usage.to_json()}
 
     def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
-        """Drafts from the model for ``request``, in waves of parallel batch requests until enough
-        questions passed the checks; each failed batch is named and the run goes on."""
-        from .pool import run_parallel
+        """Drafts from the model for ``request``: batches of passages asked in parallel, each reply
+        checked in batch order as it comes while the next ones are in flight, until enough questions
+        passed the checks; each failed batch is named and the run goes on."""
+        from .pool import OrderedPool
 
         out = WriterOutput()
         usable = [c for c in passages if passage_usable(c)]
@@ -180,27 +191,47 @@ class LLMWriter:
             note(f"the LLM writer may send up to {planned} requests to {self.client.model}: ~{prompt} prompt and "
                  f"≤{_TOKENS_PER_QUESTION * _MAX_PER_REPLY + 300} completion tokens each, "
                  f"{self.client.concurrency} at a time (it stops once {target} questions pass the checks)")
-        done = in_a_row = 0
-        while done < min(len(batches), max_batches) and len(out.drafts) < target:
-            need = target - len(out.drafts)
-            want = min(_MAX_PER_REPLY, max(2, need))
-            # as many requests as should give the questions still needed, plus one for rejections,
-            # never more than the workers
-            size = min(self.client.concurrency, -(-need // want) + 1, min(len(batches), max_batches) - done)
-            wave = [BatchRequest(b, want, tuple(self._deck_terms(b, course)), _with_outline(context, b, course),
-                                 self._teacher_examples(b))
-                    for b in batches[done : done + size]]
-            done += size
-            results = run_parallel(lambda br: self._ask(br, request), wave, self.client.concurrency, self.client)
-            failed, fatal = self._take(wave, results, request, course, out)
-            in_a_row = 0 if len(failed) < len(wave) else in_a_row + len(failed)
-            if fatal or in_a_row >= _FAILED_IN_A_ROW:  # the endpoint is failing: keep what we have
-                out.errors.extend(dict.fromkeys(failed))
-                break
-            for f in dict.fromkeys(failed):  # one bad batch: said, and the others are kept
-                out.notes.append(f"one batch of passages got no usable reply ({f}); the run went on without it")
-        if len(out.drafts) < target and done >= max_batches and len(batches) > max_batches:
-            out.notes.append(f"stopped after {done} batches with {len(out.drafts)} valid questions of {target} wanted")
+        limit = min(len(batches), max_batches)
+        sent = in_a_row = 0
+        stop = False  # the endpoint is failing: nothing more is sent, the requests in flight are still taken
+        def ask(br: BatchRequest) -> _BatchResult:
+            return self._ask(br, request)
+
+        with OrderedPool(ask, self.client.concurrency, self.client, total=limit, what="LLM writer") as pool:
+
+            def send_more() -> None:
+                """As many requests pending as should give the questions still needed, plus one for
+                rejections, never more than the workers. Called when a reply is taken (in batch order)
+                and again once it is checked, so what is sent depends on the replies, never on which
+                came first; the first call after a take keeps the workers busy while the main thread
+                checks that reply's questions."""
+                nonlocal sent
+                need = target - len(out.drafts)
+                want = min(_MAX_PER_REPLY, max(2, need))
+                while (not stop and need > 0 and sent < limit
+                       and pool.pending < min(self.client.concurrency, -(-need // want) + 1)):
+                    b = batches[sent]
+                    pool.submit(BatchRequest(b, want, tuple(self._deck_terms(b, course)),
+                                             _with_outline(context, b, course), self._teacher_examples(b)))
+                    sent += 1
+
+            send_more()
+            if pool.pending:  # the checks' one-time set-up, while the first requests are in flight
+                _warm_checks({request.lang} if request.lang else {c.lang for b in batches[:sent] for c in b})
+            while pool.pending:
+                br, res = pool.take()
+                send_more()
+                failed, fatal = self._take([br], [res], request, course, out)
+                in_a_row = in_a_row + 1 if failed else 0
+                if failed and (stop or fatal or in_a_row >= _FAILED_IN_A_ROW):  # keep what we have
+                    out.errors.extend(f for f in failed if f not in out.errors)
+                    stop = True
+                elif failed:  # one bad batch: said, and the others are kept
+                    out.notes.append(f"one batch of passages got no usable reply ({failed[0]}); the run went on "
+                                     "without it")
+                send_more()
+        if len(out.drafts) < target and sent >= max_batches and len(batches) > max_batches:
+            out.notes.append(f"stopped after {sent} batches with {len(out.drafts)} valid questions of {target} wanted")
         out.notes.extend(self.client.notes)
         out.notes.append("LLM: " + self.client.usage.summary() + f"; output mode {self.generator['output']}")
         return out
