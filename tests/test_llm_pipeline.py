@@ -103,3 +103,23 @@ def test_the_quiz_does_not_depend_on_which_reply_came_first(ws):
         doc = json.loads((ws / f"q{slow}.json").read_text(encoding="utf-8"))
         quizzes.append((len(stub.requests), [q["id"] for q in doc["questions"]]))
     assert quizzes[0] == quizzes[1] and quizzes[0][1]
+
+
+def test_a_stopped_pool_runs_no_queued_item_and_finishes_the_one_in_flight():
+    started: list[str] = []
+    may_end = threading.Event()
+
+    def fn(item: str) -> str:
+        started.append(item)
+        assert may_end.wait(10)
+        return item.upper()
+
+    with OrderedPool(fn, 1) as pool:
+        for item in ("a", "b", "c"):
+            pool.submit(item)
+        while not started:
+            may_end.wait(0.01)
+        pool.stop()  # "a" is in flight, "b" and "c" wait for the worker
+        may_end.set()
+        assert [pool.take() for _ in range(3)] == [("a", "A"), ("b", None), ("c", None)]
+    assert started == ["a"]

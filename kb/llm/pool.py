@@ -60,6 +60,7 @@ class OrderedPool(Generic[T]):
         self._todo: queue.Queue[int] = queue.Queue()
         self._done = threading.Condition()
         self._threads: list[threading.Thread] = []
+        self._stopped = False  # items not started yet are not run
         self._reporter = _reporter
         if self._reporter is not None and total:
             self._reporter.start(total, what)
@@ -106,6 +107,11 @@ class OrderedPool(Generic[T]):
             self._reporter.advance()
         return self._items[i], self._results.pop(i, None)
 
+    def stop(self) -> None:
+        """Run no item that a worker has not started yet: :meth:`take` gives None for it (the
+        requests already in flight still finish and are taken as usual)."""
+        self._stopped = True
+
     def close(self) -> None:
         """End the workers once the items already submitted are done, and the progress bar."""
         for _ in self._threads:
@@ -124,7 +130,7 @@ class OrderedPool(Generic[T]):
             if i == _CLOSE:
                 return
             try:
-                result = self.fn(self._items[i])
+                result = None if self._stopped else self.fn(self._items[i])
             except Exception as e:  # noqa: BLE001 (handed to the caller in the item's place)
                 result = e
             with self._done:

@@ -170,8 +170,6 @@ class LLMWriter:
         """Drafts from the model for ``request``: batches of passages asked in parallel, each reply
         checked in batch order as it comes while the next ones are in flight, until enough questions
         passed the checks; each failed batch is named and the run goes on."""
-        from .pool import OrderedPool
-
         out = WriterOutput()
         usable = [c for c in passages if passage_usable(c)]
         if not request.topic:  # spread over sources
@@ -185,31 +183,41 @@ class LLMWriter:
         context = getattr(request, "context", None) or self.context
         planned = min(len(batches), max_batches)
         if planned >= _ESTIMATE_FROM and batches:  # a long run: what it may cost, before it starts
-            from .pool import note
+            self._estimate(batches[0], request, course, context, planned, target)
+        sent = self._pipeline(batches[:planned], target, request, course, context, out)
+        if len(out.drafts) < target and sent >= max_batches and len(batches) > max_batches:
+            out.notes.append(f"stopped after {sent} batches with {len(out.drafts)} valid questions of {target} wanted")
+        out.notes.extend(self.client.notes)
+        out.notes.append("LLM: " + self.client.usage.summary() + f"; output mode {self.generator['output']}")
+        return out
 
-            prompt = len(self._prompt(batches[0], request, _MAX_PER_REPLY, (), context)) // 4  # ~4 characters a token
-            note(f"the LLM writer may send up to {planned} requests to {self.client.model}: ~{prompt} prompt and "
-                 f"≤{_TOKENS_PER_QUESTION * _MAX_PER_REPLY + 300} completion tokens each, "
-                 f"{self.client.concurrency} at a time (it stops once {target} questions pass the checks)")
-        limit = min(len(batches), max_batches)
+    def _pipeline(self, batches: Sequence[tuple[Chunk, ...]], target: int, request: GenerationRequest,
+                  course: CourseTerms, context: WriterContext | None, out: WriterOutput) -> int:
+        """Ask for ``batches`` in order, each reply checked into ``out`` in batch order as it comes while
+        the next ones are in flight, until ``target`` questions passed the checks or the endpoint fails
+        (two failed batches in a row, or one it cannot serve at all); returns how many were sent."""
+        from .pool import OrderedPool
+
         sent = in_a_row = 0
         stop = False  # the endpoint is failing: nothing more is sent, the requests in flight are still taken
+
         def ask(br: BatchRequest) -> _BatchResult:
             return self._ask(br, request)
 
-        with OrderedPool(ask, self.client.concurrency, self.client, total=limit, what="LLM writer") as pool:
+        with OrderedPool(ask, self.client.concurrency, self.client, total=len(batches), what="LLM writer") as pool:
 
             def send_more() -> None:
-                """As many requests pending as should give the questions still needed, plus one for
-                rejections, never more than the workers. Called when a reply is taken (in batch order)
-                and again once it is checked, so what is sent depends on the replies, never on which
-                came first; the first call after a take keeps the workers busy while the main thread
-                checks that reply's questions."""
+                """As many batches pending (sent, or queued for the next free worker) as should give the
+                questions still needed, plus one for rejections, and at most twice the workers: a worker
+                freed while an earlier batch is still out takes the next one at once. Called when a reply
+                is taken (in batch order) and again once it is checked, so what is sent depends on the
+                replies, never on which came first; the first call after a take keeps the workers busy
+                while the main thread checks that reply's questions."""
                 nonlocal sent
                 need = target - len(out.drafts)
                 want = min(_MAX_PER_REPLY, max(2, need))
-                while (not stop and need > 0 and sent < limit
-                       and pool.pending < min(self.client.concurrency, -(-need // want) + 1)):
+                while (not stop and need > 0 and sent < len(batches)
+                       and pool.pending < min(2 * self.client.concurrency, -(-need // want) + 1)):
                     b = batches[sent]
                     pool.submit(BatchRequest(b, want, tuple(self._deck_terms(b, course)),
                                              _with_outline(context, b, course), self._teacher_examples(b)))
@@ -220,21 +228,32 @@ class LLMWriter:
                 _warm_checks({request.lang} if request.lang else {c.lang for b in batches[:sent] for c in b})
             while pool.pending:
                 br, res = pool.take()
-                send_more()
+                if not isinstance(res, BaseException):  # a failed batch may stop the run: decided first
+                    send_more()
                 failed, fatal = self._take([br], [res], request, course, out)
                 in_a_row = in_a_row + 1 if failed else 0
                 if failed and (stop or fatal or in_a_row >= _FAILED_IN_A_ROW):  # keep what we have
                     out.errors.extend(f for f in failed if f not in out.errors)
                     stop = True
+                    pool.stop()  # the batches queued for a worker are not sent
                 elif failed:  # one bad batch: said, and the others are kept
                     out.notes.append(f"one batch of passages got no usable reply ({failed[0]}); the run went on "
                                      "without it")
                 send_more()
-        if len(out.drafts) < target and sent >= max_batches and len(batches) > max_batches:
-            out.notes.append(f"stopped after {sent} batches with {len(out.drafts)} valid questions of {target} wanted")
-        out.notes.extend(self.client.notes)
-        out.notes.append("LLM: " + self.client.usage.summary() + f"; output mode {self.generator['output']}")
-        return out
+        return sent
+
+    def _estimate(self, batch: Sequence[Chunk], request: GenerationRequest, course: CourseTerms,
+                  context: WriterContext | None, planned: int, target: int) -> None:
+        """Say what a long run may send and cost, before it starts: ``planned`` requests, each with a
+        prompt like ``batch``'s (outline, terms and the teacher's examples included)."""
+        from .pool import note
+
+        first = BatchRequest(tuple(batch), _MAX_PER_REPLY, tuple(self._deck_terms(batch, course)),
+                             _with_outline(context, batch, course), self._teacher_examples(batch))
+        chars = len(_SYSTEM) + len(self._prompt(first.passages, request, first.want, first.terms, first.context)
+                                   + first.examples)
+        note(self.client.estimate("the LLM writer", planned, chars, _TOKENS_PER_QUESTION * _MAX_PER_REPLY + 300,
+                                  f" (it stops once {target} questions pass the checks)"))
 
     def _teacher_examples(self, batch: Sequence[Chunk]) -> str:
         """The few-shot block of the teacher's kept questions nearest to ``batch`` (``kb.teacher``, set
