@@ -104,13 +104,19 @@ class WriterContext:
 
 
 def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course: Any) -> WriterContext | None:
-    """``context`` with the outline of the batch's decks (:mod:`kb.outline`, planned by the generator) when
-    it has none of its own: the model sees where the passages sit and which ideas are central."""
+    """``context`` with what the outline of the batch's decks (:mod:`kb.outline`, planned by the generator)
+    says, where it has none of its own: the deck's outline (where the passages sit, which ideas are
+    central) and the idea to ask about — the most central ideas of the outline drawn from these passages."""
     outlines = getattr(course, "outlines", None) or {}
-    text = "\n".join(outlines[s].text() for s in dict.fromkeys(c.source for c in batch) if s in outlines)
-    if not text or (context is not None and context.outline):
+    decks = [outlines[s] for s in dict.fromkeys(c.source for c in batch) if s in outlines]
+    if not decks:
         return context
-    return WriterContext(outline=text) if context is None else replace(context, outline=text)
+    ids = {c.id for c in batch}
+    mine = sorted((i for o in decks for i in o.ideas if ids & set(i.chunk_ids)), key=lambda i: -i.score)
+    idea = "; ".join(dict.fromkeys(f"{i.name} ({i.section})" if i.section and i.section != i.name else i.name
+                                   for i in mine[:2]))
+    context = context or WriterContext()
+    return replace(context, outline=context.outline or "\n".join(o.text() for o in decks), idea=context.idea or idea)
 
 
 def _warm_checks(langs: set[str]) -> None:
