@@ -10,7 +10,9 @@ Runs ``kb quiz generate -n 8`` (a child process, as a user would) three times on
 Two stub scripts: ``empty`` (every reply holds no question, so the writer walks its 8 batches — the
 case issue 29 measured at 8 requests, 1 in flight, 13 s) and ``good`` (grounded questions built from
 the passages of each request, as tests/test_llm.py's stub writes them). For each run it prints the
-wall time, the requests the server received and the most it had in flight at once.
+command's wall time, the time requests were in flight (the quiz's ``generator.usage.wall_seconds``, or
+the summary line when no quiz was written), the requests the server received and the most it had in
+flight at once. The run from the cache is what the command costs without the LLM.
 
     python bench/llm_parallel.py                       # ingests sources/ into a temp folder first (~1 min)
     python bench/llm_parallel.py --workspace /tmp/kbws # one already ingested (sources/)
