@@ -123,3 +123,14 @@ def test_a_stopped_pool_runs_no_queued_item_and_finishes_the_one_in_flight():
         may_end.set()
         assert [pool.take() for _ in range(3)] == [("a", "A"), ("b", None), ("c", None)]
     assert started == ["a"]
+
+
+def test_a_failing_endpoint_gets_no_more_requests_than_the_two_failures_that_stop_the_run(ws):
+    # one request at a time (a local server with one slot): after a failed batch nothing is queued
+    # ahead, so the second failure ends the run before a third request is sent (each may cost a timeout)
+    with OpenAIStub(lambda body: Behaviour(status=500)) as stub:
+        r = run_kb(["quiz", "generate", "-n", "8", "--types", "short"], cwd=ws,
+                   env=_env(stub.url, KB_LLM_CONCURRENCY="1", KB_LLM_RETRIES="0"))
+    assert r.returncode == 5, r.stderr
+    assert len(stub.requests) == 2
+    assert "one batch of passages got no usable reply" in r.stderr
