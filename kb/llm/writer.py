@@ -216,10 +216,9 @@ class LLMWriter:
                 """As many batches pending (sent, or queued for the next free worker) as should give the
                 questions still needed, plus one for rejections, and at most twice the workers (once, after
                 a failed batch): a worker freed while an earlier batch is still out takes the next one at
-                once. Called when a reply
-                is taken (in batch order) and again once it is checked, so what is sent depends on the
-                replies, never on which came first; the first call after a take keeps the workers busy
-                while the main thread checks that reply's questions."""
+                once. Called when a reply is taken (in batch order) and again once it is checked, so what
+                is sent depends on the replies, never on which came first; the first call after a take
+                keeps the workers busy while the main thread checks that reply's questions."""
                 nonlocal sent
                 need = target - len(out.drafts)
                 want = min(_MAX_PER_REPLY, max(2, need))
