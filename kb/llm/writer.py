@@ -11,6 +11,7 @@ asked again for fewer; a batch that fails is reported and the run goes on with t
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
@@ -214,17 +215,22 @@ class LLMWriter:
 
             def send_more() -> None:
                 """As many batches pending (sent, or queued for the next free worker) as should give the
-                questions still needed, plus one for rejections, and at most twice the workers (once, after
-                a failed batch): a worker freed while an earlier batch is still out takes the next one at
-                once. Called when a reply is taken (in batch order) and again once it is checked, so what
-                is sent depends on the replies, never on which came first; the first call after a take
-                keeps the workers busy while the main thread checks that reply's questions."""
+                questions still needed at the rate questions have passed the checks so far, plus one, and
+                at most twice the workers (once, after a failed batch): a worker freed while an earlier
+                batch is still out takes the next one at once. Called when a reply is taken (in batch
+                order) and again once it is checked, so what is sent depends on the replies, never on
+                which came first; the first call after a take keeps the workers busy while the main
+                thread checks that reply's questions."""
                 nonlocal sent
                 need = target - len(out.drafts)
                 want = min(_MAX_PER_REPLY, max(2, need))
+                # what a request should bring: the questions asked for, times the share of the questions
+                # received so far that passed the checks (a model whose drafts mostly fail needs more requests)
+                seen = len(out.drafts) + len(out.rejected)
+                expect = max(0.5, want * len(out.drafts) / seen) if seen else want
                 ahead = 1 if in_a_row else 2  # after a failed batch, none queued: the next failure may stop the run
                 while (not stop and need > 0 and sent < len(batches)
-                       and pool.pending < min(ahead * self.client.concurrency, -(-need // want) + 1)):
+                       and pool.pending < min(ahead * self.client.concurrency, math.ceil(need / expect) + 1)):
                     b = batches[sent]
                     pool.submit(BatchRequest(b, want, tuple(self._deck_terms(b, course)),
                                              _with_outline(context, b, course), self._teacher_examples(b)))
