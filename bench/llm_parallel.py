@@ -10,7 +10,9 @@ Runs ``kb quiz generate -n 8`` (a child process, as a user would) three times on
 Two stub scripts: ``empty`` (every reply holds no question, so the writer walks its 8 batches — the
 case issue 29 measured at 8 requests, 1 in flight, 13 s) and ``good`` (grounded questions built from
 the passages of each request, as tests/llm/test_llm.py's stub writes them). For each run it prints the
-wall time, the requests the server received and the most it had in flight at once.
+command's wall time, the time requests were in flight (the quiz's ``generator.usage.wall_seconds``, or
+the summary line when no quiz was written), the requests the server received and the most it had in
+flight at once. The run from the cache is what the command costs without the LLM.
 
     python bench/llm_parallel.py                       # ingests sources/ into a temp folder first (~1 min)
     python bench/llm_parallel.py --workspace /tmp/kbws # one already ingested (sources/)
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -46,7 +49,8 @@ def good(body: dict) -> Behaviour:
     return b
 
 
-def run(ws: Path, url: str, concurrency: int, no_cache: bool, out: str) -> tuple[float, int]:
+def run(ws: Path, url: str, concurrency: int, no_cache: bool, out: str) -> tuple[float, int, float]:
+    """(the command's wall seconds, its exit code, the seconds it had requests in flight)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
     env.update({"OPENAI_BASE_URL": url, "KB_LLM_MODEL": "stub-model", "OPENAI_API_KEY": "k",
                 "KB_LLM_CONCURRENCY": str(concurrency), "PYTHONPATH": str(ROOT)})
@@ -54,7 +58,13 @@ def run(ws: Path, url: str, concurrency: int, no_cache: bool, out: str) -> tuple
             "--force"] + (["--no-cache"] if no_cache else [])
     t0 = time.perf_counter()
     r = subprocess.run(args, cwd=ws, env=env, capture_output=True, text=True)
-    return time.perf_counter() - t0, r.returncode
+    wall = time.perf_counter() - t0
+    try:
+        usage = json.loads((ws / out).read_text(encoding="utf-8"))["generator"]["usage"]
+    except (OSError, ValueError, KeyError):  # no question passed: no quiz file
+        m = re.search(r"of requests in ([\d.]+) s", r.stderr)
+        usage = {"wall_seconds": float(m.group(1)) if m else 0.0}
+    return wall, r.returncode, float(usage.get("wall_seconds", 0.0))
 
 
 def main() -> None:
@@ -70,7 +80,7 @@ def main() -> None:
                        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True)
         ws = tmp
     try:
-        print(f"{'stub':6} {'run':32} {'wall s':>7} {'requests':>8} {'max in flight':>13} exit")
+        print(f"{'stub':6} {'run':36} {'wall s':>7} {'requests s':>10} {'requests':>8} {'max in flight':>13} exit")
         for name, script in (("empty", empty), ("good", good)):
             shutil.rmtree(ws / ".kb" / "cache" / "llm", ignore_errors=True)
             with OpenAIStub(script) as stub:
@@ -79,8 +89,9 @@ def main() -> None:
                                               ("KB_LLM_CONCURRENCY=4, again (cache)", 4, False)):
                     before = len(stub.requests)
                     stub.max_in_flight = 0
-                    wall, rc = run(ws, stub.url, conc, no_cache, f"quizzes/bench-{name}.json")
-                    print(f"{name:6} {label:32} {wall:7.1f} {len(stub.requests) - before:8d} "
+                    (ws / "quizzes" / f"bench-{name}.json").unlink(missing_ok=True)
+                    wall, rc, busy = run(ws, stub.url, conc, no_cache, f"quizzes/bench-{name}.json")
+                    print(f"{name:6} {label:36} {wall:7.1f} {busy:10.1f} {len(stub.requests) - before:8d} "
                           f"{stub.max_in_flight:13d} {rc}", flush=True)
     finally:
         if tmp is not None:

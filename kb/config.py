@@ -60,6 +60,25 @@ def _number(env: os._Environ[str] | dict[str, str], name: str, default: str, kin
     return value
 
 
+def _price(env: os._Environ[str] | dict[str, str]) -> tuple[float, float] | None:
+    """``KB_LLM_PRICE``: what 1,000 prompt tokens and 1,000 completion tokens cost ("0.15,0.60"; one
+    number for both), for the estimate before a long LLM run and the cost in its summary; None when unset."""
+    raw = env.get("KB_LLM_PRICE", "").strip()
+    if not raw:
+        return None
+    from .errors import UsageError
+
+    what = "the price of 1,000 prompt tokens and of 1,000 completion tokens, e.g. 0.15,0.60 (one number: both)"
+    parts = raw.split(",")
+    try:
+        prices = [float(p) for p in (parts * 2 if len(parts) == 1 else parts)]
+    except ValueError:
+        prices = []
+    if len(prices) != 2 or not all(0 <= p < float("inf") for p in prices):  # NaN fails too
+        raise UsageError(f"KB_LLM_PRICE={raw!r} is not {what}", f"set KB_LLM_PRICE to {what}, or unset it")
+    return prices[0], prices[1]
+
+
 @dataclass(frozen=True)
 class Settings:
     """Where the knowledge base lives and which backends to use; :meth:`from_env` resolves each value
@@ -75,6 +94,7 @@ class Settings:
     llm_retries: int = DEFAULT_LLM_RETRIES
     llm_concurrency: int = DEFAULT_LLM_CONCURRENCY
     llm_cache: bool = True  # read replies from .kb/cache/llm (--no-cache: False; replies are still written)
+    llm_price: tuple[float, float] | None = None  # per 1,000 prompt and completion tokens (KB_LLM_PRICE)
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -94,6 +114,7 @@ class Settings:
                                 "a whole number of retries, e.g. 2"),
             llm_concurrency=max(1, _number(env, "KB_LLM_CONCURRENCY", str(DEFAULT_LLM_CONCURRENCY), int,
                                            "a whole number of parallel requests, e.g. 4")),
+            llm_price=_price(env),
         )
         clean = {k: v for k, v in overrides.items() if v is not None}
         if "home" in clean:

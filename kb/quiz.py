@@ -183,59 +183,24 @@ _FIXES = {
     "int": "a whole number",
     "int|bool": "an index (mcq) or true/false (tf)",
     "citations": "a list of objects with \"source\", \"locator\", \"chunk_id\" and \"quote\"",
+    "type": "one of " + ", ".join(TYPES),
+    "difficulty": "one of " + ", ".join(DIFFICULTIES),
 }
 
 
 def _schemas():
-    """The quiz file's types, strictly (no "5" for 5, no "abc" for a list of letters)."""
-    from typing import Union
-
-    from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr
-
-    class Strict(BaseModel):
-        """Base of the quiz file's models: unknown keys are allowed (hand edits may add notes)."""
-        model_config = ConfigDict(extra="allow")
-
-    class CitationModel(Strict):
-        """The types of one citation object."""
-        source: StrictStr | None = None
-        locator: StrictStr | None = None
-        chunk_id: StrictStr | None = None
-        quote: StrictStr | None = None
-
-    class QuestionModel(Strict):
-        """The types of one question object; its meaning is checked later by ``_question_from_json``."""
-        id: StrictStr | None = None
-        type: StrictStr | None = None
-        prompt: StrictStr | None = None
-        answer: StrictStr | None = None
-        choices: list[StrictStr] | None = None
-        correct: Union[StrictBool, StrictInt] | None = None
-        accepted: list[StrictStr] | None = None
-        citations: list[CitationModel] | None = None
-        concepts: list[StrictStr] | None = None
-        difficulty: StrictStr | None = None
-        lang: StrictStr | None = None
-        origin: StrictStr | None = None
-        status: StrictStr | None = None
-
-    class QuizModel(Strict):
-        """The types of the top-level fields (``schema`` is ``schema_``: the name would shadow ``BaseModel.schema``)."""
-        schema_: StrictInt | None = None
-        title: StrictStr | None = None
-        created_at: StrictStr | None = None
-        generator: dict[str, Any] | None = None
-        kb: dict[str, Any] | None = None
-        params: dict[str, Any] | None = None
+    """The quiz file's types, strictly (no "5" for 5, no "abc" for a list of letters): the models of
+    :mod:`kb.quiz_schema`, which the LLM writer's reply schema is made from too."""
+    from .quiz_schema import QuestionModel, QuizModel
 
     return QuestionModel, QuizModel
 
 
 _EXPECTED = {
-    "id": "str", "type": "str", "prompt": "str", "answer": "str", "choices": "list[str]", "correct": "int|bool",
-    "accepted": "list[str]", "citations": "citations", "concepts": "list[str]", "difficulty": "str", "lang": "str",
-    "origin": "str", "title": "str", "created_at": "str", "generator": "dict", "kb": "dict", "params": "dict",
-    "schema": "int", "status": "str",
+    "id": "str", "type": "type", "prompt": "str", "answer": "str", "choices": "list[str]", "correct": "int|bool",
+    "accepted": "list[str]", "citations": "citations", "concepts": "list[str]", "difficulty": "difficulty",
+    "lang": "str", "origin": "str", "title": "str", "created_at": "str", "generator": "dict", "kb": "dict",
+    "params": "dict", "schema": "int", "status": "str",
 }
 
 

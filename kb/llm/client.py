@@ -61,18 +61,31 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0  # summed over requests (parallel requests overlap)
+    wall_seconds: float = 0.0  # while at least one request was in flight: what the requests cost in time
     max_in_flight: int = 0
+    price: tuple[float, float] | None = None  # per 1,000 prompt and completion tokens (KB_LLM_PRICE)
+
+    @property
+    def cost(self) -> float | None:
+        """What the tokens cost at ``price`` (None without a price)."""
+        if self.price is None:
+            return None
+        return (self.prompt_tokens * self.price[0] + self.completion_tokens * self.price[1]) / 1000
 
     def to_json(self) -> dict[str, Any]:
         """The usage as the quiz metadata and ``--json`` reports record it."""
         return {"requests": self.requests, "cached": self.cached, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "seconds": round(self.seconds, 2)}
+                "completion_tokens": self.completion_tokens, "seconds": round(self.seconds, 2),
+                "wall_seconds": round(self.wall_seconds, 2), "max_in_flight": self.max_in_flight,
+                **({"cost": round(self.cost, 4)} if self.cost is not None else {})}
 
     def summary(self) -> str:
         """One line for a command's summary."""
         return (f"{self.requests} request{'s' if self.requests != 1 else ''} sent, {self.cached} answered from "
                 f"the cache; {self.prompt_tokens} prompt + {self.completion_tokens} completion tokens; "
-                f"{self.seconds:.1f} s of requests")
+                f"{self.seconds:.1f} s of requests" + (f" in {self.wall_seconds:.1f} s, up to {self.max_in_flight} "
+                                                       "at once" if self.requests else "")
+                + (f"; cost {self.cost:.4g} at KB_LLM_PRICE" if self.cost is not None else ""))
 
 
 @dataclass(frozen=True)
@@ -102,20 +115,19 @@ class LLMClient:
         if not settings.llm_model:
             raise EndpointError("no LLM model configured",
                                 "set KB_LLM_MODEL (and OPENAI_BASE_URL for a local server)")
-        import httpx
-
         self.model = settings.llm_model
         self.base_url = (settings.llm_base_url or "https://api.openai.com/v1").rstrip("/")
         self.retries = max(0, settings.llm_retries)
         self.timeout = float(settings.llm_timeout) or 1e9
         self.concurrency = max(1, int(getattr(settings, "llm_concurrency", 4) or 1))
         self.mode = "json_schema"
-        self.usage = Usage()
+        self.usage = Usage(price=getattr(settings, "llm_price", None))
         self.cancel = threading.Event()
         self.notes: list[str] = []  # said once to the user (a cache that cannot be written, a mode fallback)
         self._lock = threading.Lock()
         self._pause_until = 0.0
         self._in_flight = 0
+        self._busy_since = 0.0
         # requests allowed in flight at once: the workers' number, until a reply times out while others
         # were in flight — a local server with one slot queues them, and the queue eats the deadline
         self._allowed = self.concurrency
@@ -125,24 +137,44 @@ class LLMClient:
 
         self.cache = ResponseCache(settings.cache_dir / "llm", read=use_cache)
         self._local = threading.local()  # this worker's deadline, for the error bodies openai reads itself
-        # one connection per worker, and two to spare (a retry while a closed one lingers)
-        self._http = httpx.Client(limits=httpx.Limits(max_connections=self.concurrency + 2),
-                                  event_hooks={"response": [self._bound]})
-        self._httpx = httpx
+        self._api_key = settings.llm_api_key or "not-needed"
+        self._http: Any = None
+        self._httpx: Any = None
         self._openai: OpenAI | None = None
         self._bad_url: Exception | None = None
-        import openai
+        self._made = threading.Lock()
+        self._dead: EndpointError | None = None  # the endpoint cannot serve this client: no request is sent
 
-        # Any: openai 1.x types these as httpx's, later ones as httpx2's and take httpx's at run time
-        timeout: Any = httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0))  # per read, not per reply
-        http_client: Any = self._http
-        try:
-            self._openai = openai.OpenAI(
-                base_url=self.base_url, api_key=settings.llm_api_key or "not-needed",
-                max_retries=0,  # kb retries itself: its 429 pause is shared by every worker, its judge reads the body
-                timeout=timeout, http_client=http_client)
-        except Exception as e:  # noqa: BLE001 (an unparsable base URL: said at the first request, as before)
-            self._bad_url = e
+    def _gone(self, error: EndpointError) -> EndpointError:
+        """``error`` (unreachable, key refused, model unknown), remembered: every later request of this
+        client fails with it at once instead of asking again (the workers of a run stop together)."""
+        self._dead = error
+        return error
+
+    def _transport(self) -> None:
+        """Make the ``openai`` client at the first request, not before: importing openai and httpx takes
+        ~1-2 s (bench/llm_parallel.py), which a command answered wholly from the cache never pays."""
+        with self._made:
+            if self._http is not None:
+                return
+            import httpx
+            import openai
+
+            # one connection per worker, and two to spare (a retry while a closed one lingers)
+            self._http = httpx.Client(limits=httpx.Limits(max_connections=self.concurrency + 2),
+                                      event_hooks={"response": [self._bound]})
+            self._httpx = httpx
+            # Any: openai 1.x types these as httpx's, later ones as httpx2's and take httpx's at run time
+            timeout: Any = httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0))  # per read, not per reply
+            http_client: Any = self._http
+            try:
+                self._openai = openai.OpenAI(
+                    base_url=self.base_url, api_key=self._api_key,
+                    # kb retries itself: its 429 pause is shared by every worker, its judge reads the body
+                    max_retries=0,
+                    timeout=timeout, http_client=http_client)
+            except Exception as e:  # noqa: BLE001 (an unparsable base URL: said at the first request, as before)
+                self._bad_url = e
 
     # ------------------------------------------------------------------ errors
     def _fail(self, what: str, hint: str = "") -> BackendError:
@@ -174,6 +206,8 @@ class LLMClient:
                 with self._lock:
                     self.usage.cached += 1
                 return reply
+        if self._dead is not None:
+            raise EndpointError(self._dead.message, self._dead.hint)
         last = ""
         attempts = 0
         while attempts <= self.retries:
@@ -204,9 +238,23 @@ class LLMClient:
         """Stop: workers give up at their next read; open connections are closed."""
         self.cancel.set()
         try:
-            self._http.close()  # the openai client's own connections
+            if self._http is not None:
+                self._http.close()  # the openai client's own connections
         except Exception:  # noqa: BLE001 (closing while a worker reads: nothing to report)
             pass
+
+    def estimate(self, what: str, requests: int, prompt_chars: int, completion_tokens: int, until: str = "") -> str:
+        """The line said before a long run: ``requests`` requests of ~``prompt_chars`` characters (~4 a
+        token) and at most ``completion_tokens`` each, the tokens in all and, with ``KB_LLM_PRICE``, what
+        they may cost at most; ``until``: when the run stops early."""
+        prompt = -(-prompt_chars // 4)
+        line = (f"{what} may send up to {requests} requests to {self.model}: ~{prompt} prompt and "
+                f"≤{completion_tokens} completion tokens each, {self.concurrency} at a time{until}; "
+                f"~{requests * prompt:,} prompt + ≤{requests * completion_tokens:,} completion tokens in all")
+        if self.usage.price is not None:
+            most = requests * (prompt * self.usage.price[0] + completion_tokens * self.usage.price[1]) / 1000
+            line += f", at most {most:.4g} at KB_LLM_PRICE"
+        return line
 
     # ------------------------------------------------------------------ request
     def _key(self, system: str, user: str, max_tokens: int, schema: Any, temperature: float) -> str:
@@ -239,6 +287,7 @@ class LLMClient:
     def _send(self, body: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]] | str | None:
         """One attempt: (message text, finish_reason, usage), or why asking again may help (str),
         or None when the endpoint rejected the output mode (the client moved to the next one)."""
+        self._transport()  # before the clock starts: importing openai is not the request's time
         self._wait_for_pause()
         with self._gate:
             while self._in_flight >= self._allowed:
@@ -246,6 +295,8 @@ class LLMClient:
                 if self.cancel.is_set():
                     raise Cancelled()
             self.usage.requests += 1
+            if not self._in_flight:
+                self._busy_since = time.monotonic()
             self._in_flight += 1
             crowded = self._in_flight > 1
             self.usage.max_in_flight = max(self.usage.max_in_flight, self._in_flight)
@@ -255,7 +306,10 @@ class LLMClient:
         finally:
             with self._gate:
                 self._in_flight -= 1
-                self.usage.seconds += time.monotonic() - start
+                now = time.monotonic()
+                self.usage.seconds += now - start
+                if not self._in_flight:
+                    self.usage.wall_seconds += now - self._busy_since
                 self._gate.notify_all()
         if isinstance(got, str):
             if got.startswith("timed out") and (crowded or self._in_flight) and self._allowed > 1:
@@ -283,8 +337,8 @@ class LLMClient:
 
         httpx = self._httpx
         if self._openai is None:
-            raise EndpointError(f"the LLM at {self.base_url} cannot be reached ({self._bad_url})",
-                                "fix OPENAI_BASE_URL (it usually ends in /v1), or add --offline")
+            raise self._gone(EndpointError(f"the LLM at {self.base_url} cannot be reached ({self._bad_url})",
+                                           "fix OPENAI_BASE_URL (it usually ends in /v1), or add --offline"))
         self._local.deadline = deadline
         try:
             with self._openai.chat.completions.with_streaming_response.create(**body) as r:
@@ -311,9 +365,9 @@ class LLMClient:
                 raise Cancelled() from None
             cause = (e.__cause__ or e) if isinstance(e, openai.APIConnectionError) else e
             if isinstance(cause, (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.InvalidURL)):
-                raise EndpointError(f"the LLM at {self.base_url} cannot be reached ({cause})",
-                                    "start the server or fix OPENAI_BASE_URL (it usually ends in /v1), "
-                                    "or add --offline") from e
+                raise self._gone(EndpointError(f"the LLM at {self.base_url} cannot be reached ({cause})",
+                                               "start the server or fix OPENAI_BASE_URL (it usually ends in /v1), "
+                                               "or add --offline")) from e
             return f"connection failed ({type(cause).__name__}: {cause})"
         finally:
             self._local.deadline = None
@@ -329,12 +383,12 @@ class LLMClient:
             time.sleep(0.2)
             return f"server error (HTTP {status})"
         if status in (401, 403):
-            raise EndpointError(f"the LLM endpoint {self.base_url} refused the API key (HTTP {status})",
-                                "set OPENAI_API_KEY to a valid key")
+            raise self._gone(EndpointError(f"the LLM endpoint {self.base_url} refused the API key (HTTP {status})",
+                                           "set OPENAI_API_KEY to a valid key"))
         if status == 404:
-            raise EndpointError(f"model '{self.model}' not found at {self.base_url} (HTTP 404)",
-                                "set KB_LLM_MODEL to a model the endpoint serves (kb llm check lists them), and "
-                                "check OPENAI_BASE_URL (it usually ends in /v1)")
+            raise self._gone(EndpointError(f"model '{self.model}' not found at {self.base_url} (HTTP 404)",
+                                           "set KB_LLM_MODEL to a model the endpoint serves (kb llm check lists "
+                                           "them), and check OPENAI_BASE_URL (it usually ends in /v1)"))
         if status in (400, 422):
             text = got.body.decode("utf-8", "replace")[:300]
             fmt = body.get("response_format")

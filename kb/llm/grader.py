@@ -25,6 +25,9 @@ _GRADER_SYSTEM = (
     "graded on its content like any other (and gets 0 if that is all it says). Reply with one JSON object only."
 )
 
+_MAX_TOKENS = 700  # one grade's reply: reasoning, score, feedback, concepts
+_ESTIMATE_FROM = 10  # from this many replies to grade, the grader says what the run may cost before it starts
+
 _RUBRIC = """Rubric (0-3 points):
 3 = correct and complete: states the key ideas of the model answer, nothing wrong. A short answer
     that names exactly what a one-part question asks is complete.
@@ -66,12 +69,17 @@ class LLMGrader:
         fallback: dict[int, tuple[str, str]] = {}  # index → (flag, note) for the offline grade
         judged = [i for i, t in enumerate(tasks) if needs_judgement(t)]  # the rest: exact, offline
         prompts = {i: self._prompt(tasks[i]) for i in judged}  # few-shot picks use the embedder: main thread
+        if len(judged) >= _ESTIMATE_FROM:  # a class's replies: what it may cost, before it starts
+            from .pool import note
+
+            chars = len(_GRADER_SYSTEM) + max(len(p) for p in prompts.values())
+            note(self.client.estimate("the LLM grader", len(judged), chars, _MAX_TOKENS))
 
         def one(i: int) -> Any:
             if self.failure:
                 return None
             try:
-                return self.client.chat_json(_GRADER_SYSTEM, prompts[i], max_tokens=700, schema=GradeReply,
+                return self.client.chat_json(_GRADER_SYSTEM, prompts[i], max_tokens=_MAX_TOKENS, schema=GradeReply,
                                              temperature=0.0)
             except BackendError as e:  # failed for good after its retries: stop asking, grade the rest offline
                 self.failure = self.failure or e.message

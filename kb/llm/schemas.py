@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
+
+from ..quiz_schema import CitationModel, QuestionModel, reply_field
 
 # Lengths in characters: bounds sent in the JSON Schema (``maxLength``/``maxItems``) that llama.cpp
 # turns into its grammar, so that a small model cannot ramble in one string until its token cap
@@ -15,27 +17,33 @@ from pydantic import BaseModel, Field
 # whatever a server without schemas sends.
 _SENTENCES = 400
 _QUOTE = 600
-Term = Annotated[str, Field(max_length=60)]  # a concept or an option: a few words
+_TERM = 60  # a concept or an option: a few words
+Term = Annotated[str, Field(max_length=_TERM)]
 
 
-class DraftQuestion(BaseModel):
-    """One question as the writer asks for it (checked against its passage before it is kept)."""
-
-    type: Literal["short", "mcq", "cloze", "tf"]
-    passage: int = Field(ge=1, le=12)
-    prompt: str = Field(max_length=_SENTENCES)
-    answer: str = Field(max_length=_SENTENCES)
-    choices: list[Term] = Field(default_factory=list, max_length=4)
-    correct: int | bool | None = None
-    quote: str = Field(max_length=_QUOTE)
-    concepts: list[Term] = Field(default_factory=list, max_length=4)
-    difficulty: Literal["easy", "medium", "hard"] = "medium"
+# One question as the writer asks for it (checked against its passage before it is kept): the quiz
+# file's own fields (kb.quiz_schema: the same types, the same choices of type and difficulty), required
+# where a question needs them and bounded for a grammar, in the order a model should write them, plus
+# the number of the passage it cites; the quote is the file's citation quote.
+DraftQuestion = create_model(
+    "DraftQuestion",
+    __doc__="One question as the writer asks for it (checked against its passage before it is kept).",
+    type=reply_field(QuestionModel, "type"),
+    passage=(int, Field(ge=1, le=12)),
+    prompt=reply_field(QuestionModel, "prompt", max_length=_SENTENCES),
+    answer=reply_field(QuestionModel, "answer", max_length=_SENTENCES),
+    choices=reply_field(QuestionModel, "choices", default=[], max_length=4, item_max_length=_TERM),
+    correct=reply_field(QuestionModel, "correct", default=None),
+    quote=reply_field(CitationModel, "quote", max_length=_QUOTE),
+    concepts=reply_field(QuestionModel, "concepts", default=[], max_length=4, item_max_length=_TERM),
+    difficulty=reply_field(QuestionModel, "difficulty", default="medium"),
+)
 
 
 class QuestionsReply(BaseModel):
     """The writer's reply: a list of questions."""
 
-    questions: list[DraftQuestion] = Field(max_length=6)
+    questions: list[DraftQuestion] = Field(max_length=6)  # type: ignore[valid-type]
 
 
 class GradeReply(BaseModel):

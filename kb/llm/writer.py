@@ -11,6 +11,7 @@ asked again for fewer; a batch that fails is reported and the run goes on with t
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
@@ -104,13 +105,29 @@ class WriterContext:
 
 
 def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course: Any) -> WriterContext | None:
-    """``context`` with the outline of the batch's decks (:mod:`kb.outline`, planned by the generator) when
-    it has none of its own: the model sees where the passages sit and which ideas are central."""
+    """``context`` with what the outline of the batch's decks (:mod:`kb.outline`, planned by the generator)
+    says, where it has none of its own: the deck's outline (where the passages sit, which ideas are
+    central) and the idea to ask about — the most central ideas of the outline drawn from these passages."""
     outlines = getattr(course, "outlines", None) or {}
-    text = "\n".join(outlines[s].text() for s in dict.fromkeys(c.source for c in batch) if s in outlines)
-    if not text or (context is not None and context.outline):
+    decks = [outlines[s] for s in dict.fromkeys(c.source for c in batch) if s in outlines]
+    if not decks:
         return context
-    return WriterContext(outline=text) if context is None else replace(context, outline=text)
+    ids = {c.id for c in batch}
+    mine = sorted((i for o in decks for i in o.ideas if ids & set(i.chunk_ids)), key=lambda i: -i.score)
+    idea = "; ".join(dict.fromkeys(f"{i.name} ({i.section})" if i.section and i.section != i.name else i.name
+                                   for i in mine[:2]))
+    context = context or WriterContext()
+    return replace(context, outline=context.outline or "\n".join(o.text() for o in decks), idea=context.idea or idea)
+
+
+def _warm_checks(langs: set[str]) -> None:
+    """Load what the checks read on their first use (wordfreq's word lists: ~0.5-0.8 s on the shared
+    machine), so that it is paid while requests are in flight, not between two replies (it delayed the
+    next requests by as much: bench/llm_parallel.py)."""
+    from ..writing.checks import everyday_word
+
+    for lang in sorted(langs):
+        everyday_word("the", lang)
 
 
 @dataclass(frozen=True)
@@ -157,10 +174,9 @@ class LLMWriter:
                 "usage": self.client.usage.to_json()}
 
     def write(self, passages: Sequence[Chunk], request: GenerationRequest, course: CourseTerms) -> WriterOutput:
-        """Drafts from the model for ``request``, in waves of parallel batch requests until enough
-        questions passed the checks; each failed batch is named and the run goes on."""
-        from .pool import run_parallel
-
+        """Drafts from the model for ``request``: batches of passages asked in parallel, each reply
+        checked in batch order as it comes while the next ones are in flight, until enough questions
+        passed the checks; each failed batch is named and the run goes on."""
         out = WriterOutput()
         usable = [c for c in passages if passage_usable(c)]
         if not request.topic:  # spread over sources
@@ -174,36 +190,83 @@ class LLMWriter:
         context = getattr(request, "context", None) or self.context
         planned = min(len(batches), max_batches)
         if planned >= _ESTIMATE_FROM and batches:  # a long run: what it may cost, before it starts
-            from .pool import note
-
-            prompt = len(self._prompt(batches[0], request, _MAX_PER_REPLY, (), context)) // 4  # ~4 characters a token
-            note(f"the LLM writer may send up to {planned} requests to {self.client.model}: ~{prompt} prompt and "
-                 f"≤{_TOKENS_PER_QUESTION * _MAX_PER_REPLY + 300} completion tokens each, "
-                 f"{self.client.concurrency} at a time (it stops once {target} questions pass the checks)")
-        done = in_a_row = 0
-        while done < min(len(batches), max_batches) and len(out.drafts) < target:
-            need = target - len(out.drafts)
-            want = min(_MAX_PER_REPLY, max(2, need))
-            # as many requests as should give the questions still needed, plus one for rejections,
-            # never more than the workers
-            size = min(self.client.concurrency, -(-need // want) + 1, min(len(batches), max_batches) - done)
-            wave = [BatchRequest(b, want, tuple(self._deck_terms(b, course)), _with_outline(context, b, course),
-                                 self._teacher_examples(b))
-                    for b in batches[done : done + size]]
-            done += size
-            results = run_parallel(lambda br: self._ask(br, request), wave, self.client.concurrency, self.client)
-            failed, fatal = self._take(wave, results, request, course, out)
-            in_a_row = 0 if len(failed) < len(wave) else in_a_row + len(failed)
-            if fatal or in_a_row >= _FAILED_IN_A_ROW:  # the endpoint is failing: keep what we have
-                out.errors.extend(dict.fromkeys(failed))
-                break
-            for f in dict.fromkeys(failed):  # one bad batch: said, and the others are kept
-                out.notes.append(f"one batch of passages got no usable reply ({f}); the run went on without it")
-        if len(out.drafts) < target and done >= max_batches and len(batches) > max_batches:
-            out.notes.append(f"stopped after {done} batches with {len(out.drafts)} valid questions of {target} wanted")
+            self._estimate(batches[0], request, course, context, planned, target)
+        sent = self._pipeline(batches[:planned], target, request, course, context, out)
+        if len(out.drafts) < target and sent >= max_batches and len(batches) > max_batches:
+            out.notes.append(f"stopped after {sent} batches with {len(out.drafts)} valid questions of {target} wanted")
         out.notes.extend(self.client.notes)
         out.notes.append("LLM: " + self.client.usage.summary() + f"; output mode {self.generator['output']}")
         return out
+
+    def _pipeline(self, batches: Sequence[tuple[Chunk, ...]], target: int, request: GenerationRequest,
+                  course: CourseTerms, context: WriterContext | None, out: WriterOutput) -> int:
+        """Ask for ``batches`` in order, each reply checked into ``out`` in batch order as it comes while
+        the next ones are in flight, until ``target`` questions passed the checks or the endpoint fails
+        (two failed batches in a row, or one it cannot serve at all); returns how many were sent."""
+        from .pool import OrderedPool
+
+        sent = in_a_row = 0
+        stop = False  # the endpoint is failing: nothing more is sent, the requests in flight are still taken
+
+        def ask(br: BatchRequest) -> _BatchResult:
+            return self._ask(br, request)
+
+        with OrderedPool(ask, self.client.concurrency, self.client, total=len(batches), what="LLM writer") as pool:
+
+            def send_more() -> None:
+                """As many batches pending (sent, or queued for the next free worker) as should give the
+                questions still needed at the rate questions have passed the checks so far, plus one, and
+                at most twice the workers (once, after a failed batch): a worker freed while an earlier
+                batch is still out takes the next one at once. Called when a reply is taken (in batch
+                order) and again once it is checked, so what is sent depends on the replies, never on
+                which came first; the first call after a take keeps the workers busy while the main
+                thread checks that reply's questions."""
+                nonlocal sent
+                need = target - len(out.drafts)
+                want = min(_MAX_PER_REPLY, max(2, need))
+                # what a request should bring: the questions asked for, times the share of the questions
+                # received so far that passed the checks (a model whose drafts mostly fail needs more requests)
+                seen = len(out.drafts) + len(out.rejected)
+                expect = max(0.5, want * len(out.drafts) / seen) if seen else want
+                ahead = 1 if in_a_row else 2  # after a failed batch, none queued: the next failure may stop the run
+                while (not stop and need > 0 and sent < len(batches)
+                       and pool.pending < min(ahead * self.client.concurrency, math.ceil(need / expect) + 1)):
+                    b = batches[sent]
+                    pool.submit(BatchRequest(b, want, tuple(self._deck_terms(b, course)),
+                                             _with_outline(context, b, course), self._teacher_examples(b)))
+                    sent += 1
+
+            send_more()
+            if pool.pending:  # the checks' one-time set-up, while the first requests are in flight
+                _warm_checks({request.lang} if request.lang else {c.lang for b in batches[:sent] for c in b})
+            while pool.pending:
+                br, res = pool.take()
+                if not isinstance(res, BaseException):  # a failed batch may stop the run: decided first
+                    send_more()
+                failed, fatal = self._take([br], [res], request, course, out)
+                in_a_row = in_a_row + 1 if failed else 0
+                if failed and (stop or fatal or in_a_row >= _FAILED_IN_A_ROW):  # keep what we have
+                    out.errors.extend(f for f in failed if f not in out.errors)
+                    stop = True
+                    pool.stop()  # the batches queued for a worker are not sent
+                elif failed:  # one bad batch: said, and the others are kept
+                    out.notes.append(f"one batch of passages got no usable reply ({failed[0]}); the run went on "
+                                     "without it")
+                send_more()
+        return sent
+
+    def _estimate(self, batch: Sequence[Chunk], request: GenerationRequest, course: CourseTerms,
+                  context: WriterContext | None, planned: int, target: int) -> None:
+        """Say what a long run may send and cost, before it starts: ``planned`` requests, each with a
+        prompt like ``batch``'s (outline, terms and the teacher's examples included)."""
+        from .pool import note
+
+        first = BatchRequest(tuple(batch), _MAX_PER_REPLY, tuple(self._deck_terms(batch, course)),
+                             _with_outline(context, batch, course), self._teacher_examples(batch))
+        chars = len(_SYSTEM) + len(self._prompt(first.passages, request, first.want, first.terms, first.context)
+                                   + first.examples)
+        note(self.client.estimate("the LLM writer", planned, chars, _TOKENS_PER_QUESTION * _MAX_PER_REPLY + 300,
+                                  f" (it stops once {target} questions pass the checks)"))
 
     def _teacher_examples(self, batch: Sequence[Chunk]) -> str:
         """The few-shot block of the teacher's kept questions nearest to ``batch`` (``kb.teacher``, set

@@ -323,7 +323,7 @@ def test_a_long_run_is_estimated_before_it_starts(ws):
         r = run_kb(["quiz", "generate", "-n", "12", "--types", "short"], cwd=ws, env=_env(stub.url))
     assert r.returncode == 1, r.stderr
     m = re.search(r"kb: the LLM writer may send up to (\d+) requests to stub-model: ~(\d+) prompt and ≤1580 "
-                  r"completion tokens each, 4 at a time \(it stops once 18 questions pass the checks\)", r.stderr)
+                  r"completion tokens each, 4 at a time \(it stops once 18 questions pass the checks\); ", r.stderr)
     assert m and int(m.group(1)) == 12 and len(stub.requests) == 12, r.stderr
     assert r.stderr.index("may send up to") < r.stderr.index("no question written")  # said before, not after
 

@@ -1,0 +1,48 @@
+"""What the writer's prompt carries from what kb knows (issue 29, item 7), asserted on the prompts a
+real local server (tests/openai_stub.py) received: the deck's outline, the idea to ask about (the most
+central outline idea drawn from the request's own passages) and the passages themselves."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from ..conftest import run_kb
+from ..openai_stub import OpenAIStub
+from .test_llm import good_questions
+
+SOURCE = "sources/001_96d83118e2ee854a.txt"
+
+
+@pytest.fixture
+def ws(ingested, tmp_path, monkeypatch):
+    shutil.copytree(ingested, tmp_path / "ws")
+    monkeypatch.chdir(tmp_path / "ws")
+    return tmp_path / "ws"
+
+
+def test_the_writer_prompt_carries_the_deck_outline_and_the_idea_of_its_own_passages(ws):
+    outline = json.loads(run_kb(["outline", SOURCE, "--json"], cwd=ws).stdout)
+    ideas = [i for s in outline["sections"] for i in s["ideas"]]
+    with OpenAIStub(good_questions) as stub:
+        r = run_kb(["quiz", "generate", "-n", "3", "--types", "short,cloze", "--source", SOURCE, "--no-cache"],
+                   cwd=ws, env={"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "stub-model", "OPENAI_API_KEY": "k"})
+    assert r.returncode == 0, r.stderr
+    assert stub.requests
+    for body in stub.requests:
+        user = body["messages"][-1]["content"]
+        # the deck's outline, where the passages sit: its title and its central ideas by section
+        assert f"The deck's outline (where these passages sit):\n{outline['title']}\n- " in user
+        # the idea to ask about: an idea of that outline drawn from one of this request's passages
+        m = re.search(r"Ask about this idea: (.+?)\. Reply with the JSON object", user)
+        assert m, user[-600:]
+        named = m.group(1).split("; ")[0]
+        passages = re.findall(r"Passage \d+: \([^\n]*\)\n(.*?)(?=\n\nPassage \d+:|\n\nWrite )", user, re.S)
+        mine = [i for i in ideas if f"{i['name']} ({i['section']})" == named or i["name"] == named]
+        assert mine, (named, [i["name"] for i in ideas])
+        assert any(any(w in p for w in re.findall(r"\w{5,}", mine[0]["text"])[:3]) for p in passages), named
+        # and the passages themselves, after the fixed instructions
+        assert user.index("Return JSON:") < user.index("Passage 1:")
