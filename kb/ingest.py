@@ -250,7 +250,7 @@ def _prune_folders(store: ChromaStore, files: Sequence[Path], folders: Sequence[
                      "the knowledge base on purpose, run again with --prune-empty"), False
             continue
         if prune:
-            for result in _prune(store, rkey, present):
+            for result in _prune(store, rkey, present, stored):
                 yield result, True
 
 
@@ -569,19 +569,21 @@ def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: 
     return np.stack([by_id[c.id] for c in chunks]).astype(np.float32)
 
 
-def _prune(store: ChromaStore, root: str, present: set[str]) -> list[FileResult]:
+def _prune(store: ChromaStore, root: str, present: set[str], stored: dict[str, str]) -> list[FileResult]:
     """Remove sources stored under ``root`` (an absolute folder given on this command line)
-    that are gone from disk; ``present`` holds the absolute paths found there now."""
-    gone: dict[str, list[str]] = {}
-    for id_, meta in store.all_metadata():
-        src = meta["source"]
-        full = store.absolute(src)
-        if full in present or not _under(full, root):
-            continue
-        if not os.path.lexists(full):
-            gone.setdefault(src, []).append(id_)
+    that are gone from disk; ``present`` holds the absolute paths found there now, ``stored`` the
+    sources the store held when this ingest began (it adds only files in ``present``). Only the
+    gone sources are read back: reading every chunk's metadata again cost a pass over the whole
+    store on every ingest."""
     results = []
-    for src, ids in sorted(gone.items()):
-        store.delete(ids)
-        results.append(FileResult(store.display(src), "removed", chunks=len(ids), message="file no longer exists"))
+    for src in sorted(stored):
+        full = store.absolute(src)
+        if full in present or not _under(full, root) or os.path.lexists(full):
+            continue
+        state = store.source_state(src, raw=True)
+        if state is None:  # a moved file's old name: its chunks went with the write of its new one
+            continue
+        store.delete(state.ids)
+        results.append(FileResult(store.display(src), "removed", chunks=len(state.ids),
+                                  message="file no longer exists"))
     return results
