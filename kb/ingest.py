@@ -292,7 +292,8 @@ def ingest(
                         result = failure
                     else:
                         assert doc is not None
-                        vectors = _embed(embedder, store, chunks, report, progress, store.display(key))
+                        vectors = _embed(embedder, store, chunks, report, progress, store.display(key),
+                                         stored=state is not None)
                         writes.add(chunks, vectors, state)
                         changed = True
                         notes = list(doc.notes)
@@ -544,12 +545,13 @@ _EMBED_BATCH = 256  # chunks per embedder call in a big file, so progress moves;
 
 
 def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: IngestReport,
-           progress: Progress | None = None, label: str = ""):
+           progress: Progress | None = None, label: str = "", *, stored: bool = True):
     """Vectors for chunks, reusing those the store already holds for the same chunk id and
-    those in the embedder's cache; counts what went through the model."""
+    those in the embedder's cache; counts what went through the model. ``stored`` False: the
+    store holds nothing of this source, so none of its ids (they hash the source) is asked for."""
     import numpy as np
 
-    have = store.get_vectors([c.id for c in chunks])
+    have = store.get_vectors([c.id for c in chunks]) if stored else {}
     todo = [c for c in chunks if c.id not in have]
     hits_before = getattr(embedder, "hits", 0)  # CachedEmbedder counts its hits
     if len(todo) > _EMBED_BATCH:
