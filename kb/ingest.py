@@ -269,8 +269,9 @@ def ingest(
     """Bring the store in step with ``paths``. Never raises for a bad file: it is reported.
 
     Files are read, chunked and embedded one after the other in this thread; a writer thread
-    stores them, several files to a Chroma write (:data:`_WRITE_CHUNKS`), while the next ones
-    are embedded. On Ctrl-C what was embedded is written before ingest returns.
+    stores them, several files to a Chroma write (:data:`_WRITE_CHUNKS`, and what is gathered
+    before the last file), while the next ones are embedded. On Ctrl-C what was embedded is
+    written before ingest returns.
     ``force``: source keys re-read even when unchanged.
     """
     progress = progress or Progress()
@@ -286,7 +287,9 @@ def ingest(
         with ThreadPoolExecutor(1, thread_name_prefix="kb-write") as pool:
             writes = _Writes(store, pool, stamp)
             try:
-                for path, key, state, old_name in todo:
+                for i, (path, key, state, old_name) in enumerate(todo):
+                    if i and i == len(todo) - 1:
+                        writes.flush()  # written while the last file embeds: only its own write is left after
                     doc, chunks, failure = read_and_chunk(path, key, max_mb, reader)
                     if failure:
                         result = failure
