@@ -17,7 +17,7 @@ from dataclasses import replace
 from .config import CHUNK_MAX_CHARS, CHUNK_OVERLAP_CHARS, CHUNK_TARGET_CHARS
 from .readers import Document
 from .records import Block, Chunk, Locator
-from .text import detect_language, fold, language_scores, sentences
+from .text import detect_language, fold, language_of, language_scores, sentences
 
 # Hand-set with the first chunker (a33589a; no measurement recorded): blocks this short (titles,
 # "Ejemplo:") may repeat and are kept; a chunk this short takes its document's language, as
@@ -154,8 +154,8 @@ def _passage_language(text: str, doc_lang: str) -> str:
     """A passage's language: its document's, unless the passage clearly says another."""
     if len(text) <= _MIN_LANG_CHARS:
         return doc_lang
-    scores = language_scores(text)
-    best = detect_language(text, default=doc_lang)
+    scores = language_scores(text)  # once: detect_language() would score the text again
+    best = language_of(scores, default=doc_lang)
     return best if best == doc_lang or scores[best] - scores.get(doc_lang, 0) >= _LANG_SWITCH_MARGIN else doc_lang
 
 

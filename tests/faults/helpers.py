@@ -120,37 +120,6 @@ def run_kb_process(args: list[str], cwd: Path, env: dict[str, str] | None = None
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=pre)
 
 
-def children(pid: int) -> list[int]:
-    """Live processes whose parent is ``pid`` (read from /proc)."""
-    out = []
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                stat = (d / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(")") + 2 :].split()
-            if int(fields[1]) == pid and fields[0] != "Z":
-                out.append(int(d.name))
-    return out
-
-
-def alive(pid: int) -> bool:
-    """True while ``pid`` runs (a zombie waiting to be reaped counts as ended)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rfind(")") + 2 :].split()[0] != "Z"
-
-
-def cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
-
-
 def all_threads_stopped(pid: int) -> bool:
     """True when every thread of ``pid`` is in the stopped state (T, or t when traced)."""
     try:

@@ -6,7 +6,7 @@ compared with a clean ingest of the same tiny course. The "Faults kb survives" t
 each case with the test that holds it.
 
 In-process (typer's CliRunner) wherever the process itself does not matter; real child
-processes for signals, locks and worker processes; a real ``chroma run`` on 127.0.0.1.
+processes for signals and locks; a real ``chroma run`` on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from kb.workspace import open_workspace
 from ..conftest import ROOT
 from ..openai_stub import Behaviour, OpenAIStub, reply
 from ..pdfgen import encrypt_pdf, make_pdf
-from .helpers import ChromaServer, alive, children, cmdline, kb, make_course, run_kb_process, snapshot, wait_until
+from .helpers import ChromaServer, kb, make_course, run_kb_process, snapshot, wait_until
 
 CHROMA = Path(os.sys.executable).parent / "chroma"
 needs_chroma = pytest.mark.skipif(not CHROMA.exists(), reason="the chroma CLI is not installed")
@@ -435,20 +435,6 @@ def test_killed_ingest_then_rerun_equals_a_clean_one(tmp_path, clean, sig):
         os.chdir(monkey)
     assert r.exit_code == 0, r.stderr
     assert snapshot(tmp_path / ".kb") == clean
-
-
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
-def test_pdf_worker_dies_with_its_parent(tmp_path, sig):
-    make_course(tmp_path / "course", pdf=True)
-    p = run_kb_process(["ingest", "course"], tmp_path)
-    workers: list[int] = []
-    assert wait_until(lambda: bool(workers.extend(c for c in children(p.pid) if "multiprocessing" in cmdline(c))
-                                   or workers) or p.poll() is not None, 120, 0.02)
-    if not workers:
-        pytest.skip("the ingest finished before its worker could be seen")
-    p.send_signal(sig)
-    p.communicate(timeout=60)
-    assert wait_until(lambda: not any(alive(w) for w in workers), 15), [cmdline(w) for w in workers]
 
 
 def test_study_can_be_interrupted_when_started_with_sigint_ignored(tmp_path):
