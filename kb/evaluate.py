@@ -135,14 +135,12 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
 
     from .outline import TOP_IDEAS, build_outline
     from .text import detect_language
-    from .writing.checklist import CheckContext, run_checks
+    from .writing.checklist import CheckContext, question_defects
     from .writing.checks import (
         answers_elsewhere,
         duplicate_questions,
         position_skew,
-        source_defects,
         thin_concepts,
-        unsupported,
         vocabulary,
     )
     from .writing.generate import CourseTerms, passage_usable, topic_relevance
@@ -166,17 +164,12 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     vocabs = {src: vocabulary(text) for src, text in source_text.items()}
     for q, cid in zip(qs, cited_ids, strict=True):
         chunk = chunks.get(cid)
+        if chunk is None:
+            found.append(["unsupported"] + (["thin-concepts"] if thin_concepts(q) else []))
+            continue
         ctx = CheckContext(chunk.text, source_text[chunk.source], vocabs.get(chunk.source), ws.embedder,
-                           course.verb_like) if chunk else None
-        f = run_checks(q, ctx, skip=frozenset({"source"})) if ctx else ["unsupported"]
-        if chunk and "unsupported" in f and not unsupported(q, section_text[_section(chunk)], ws.embedder):
-            # an answer that runs on past its passage's window (the book's CUDA_ERROR_OUT_OF_MEMORY answer
-            # fills four), or a citation of the passage that asks while the next one answers: what the
-            # citation's section (page, heading) says backs it
-            f.remove("unsupported")
-        found.append(f + (source_defects(q, source_text[chunk.source]) if chunk else []))
-        if thin_concepts(q):  # a grader's concepts, judged by the evaluation only: the writer keeps the question
-            found[-1].append("thin-concepts")
+                           course.verb_like)
+        found.append(question_defects(q, ctx, section_text[_section(chunk)]))
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:
         rel = topic_relevance(ws.embedder, topic, [chunks[c].text if c in chunks else "" for c in cited_ids])

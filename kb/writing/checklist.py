@@ -29,13 +29,15 @@ CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za
 class CheckContext:
     """What a question is checked against: its cited passage, the whole source (headings and
     passages) when known, the source's word counts (for glued words; from the passage when not
-    given), the embedder (support by cosine) and the course's verb test (for blanks on verbs)."""
+    given), the embedder (support by cosine), the course's verb test (for blanks on verbs) and the
+    source's outline."""
 
     passage: str
     source_text: str = ""
     vocab: Counter | None = None
     embedder: Any = None
     verb_like: Callable[[str], bool] | None = None
+    outline: Any = None  # the source's kb.outline.Outline, when known (what the deck teaches: its subject, its ideas)
 
     def __post_init__(self) -> None:
         if not self.vocab:  # (as checks.defects: empty counts are the passage's)
@@ -131,3 +133,18 @@ CHECKS: dict[str, Check] = {
 def run_checks(q: Question, ctx: CheckContext, skip: frozenset[str] = frozenset()) -> list[str]:
     """Every defect the registry's checks (but those in ``skip``) see in one question."""
     return [d for name, check in CHECKS.items() if name not in skip for d in check(q, ctx)]
+
+
+def question_defects(q: Question, ctx: CheckContext, section_passage: str = "") -> list[str]:
+    """What ``kb eval quiz`` reports of one question: the registry's checks, with ``unsupported``
+    withdrawn when the cited page or heading as a whole (``section_passage``) backs the answer (an
+    answer that runs on past its passage's window), plus ``thin-concepts`` (a grader's concepts,
+    judged by the evaluation only: the writer keeps the question)."""
+    found = run_checks(q, ctx, skip=frozenset({"source"}))
+    if section_passage and "unsupported" in found and not c.unsupported(q, section_passage, ctx.embedder):
+        found.remove("unsupported")
+    if ctx.source_text:
+        found += c.source_defects(q, ctx.source_text)
+    if c.thin_concepts(q):
+        found.append("thin-concepts")
+    return found
