@@ -47,3 +47,13 @@ TEMPLATES: dict[str, str] = {
     "false": "False",
     "source_says": "The source says: “{s}”",
 }
+
+
+# Titles that divide or administer a deck and teach nothing by themselves ("Introduction", "Agenda",
+# "Other tools", "Questions"): never a central idea, never a stem's setting. Folded (lower case).
+DIVIDER_WORDS = frozenset("""introduction intro agenda index contents outline summary conclusion conclusions
+    questions answers thanks thank references bibliography objectives goals recap review appendix welcome motivation
+    break end wrap-up closing""".split())
+# words that, beside divider words only, still say nothing ("Introduction to the course", "Other tools")
+FILLER_WORDS = frozenset("""course topic unit session lecture class part other more additional tools general brief
+    overview basic basics concepts you""".split())

@@ -47,3 +47,13 @@ TEMPLATES: dict[str, str] = {
     "false": "Falso",
     "source_says": "La fuente dice: “{s}”",
 }
+
+
+# Titles that divide or administer a deck and teach nothing by themselves ("Introducción", "Agenda",
+# "Otras herramientas", "Preguntas"): never a central idea, never a stem's setting. Folded (no accents).
+DIVIDER_WORDS = frozenset("""introduccion agenda indice contenido contenidos temario resumen conclusion conclusiones
+    preguntas respuestas dudas gracias referencias bibliografia objetivos objetivo repaso anexo apendice presentacion
+    bienvenida motivacion descanso fin final cierre""".split())
+# words that, beside divider words only, still say nothing ("Introducción al curso", "Otras herramientas")
+FILLER_WORDS = frozenset("""curso tema unidad sesion clase parte otras otros otra otro mas adicionales herramientas
+    generales general breve previo previos conceptos basicos""".split())

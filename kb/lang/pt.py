@@ -47,3 +47,13 @@ TEMPLATES: dict[str, str] = {
     "false": "Falso",
     "source_says": "A fonte diz: “{s}”",
 }
+
+
+# Titles that divide or administer a deck and teach nothing by themselves ("Introdução", "Agenda",
+# "Outras ferramentas", "Perguntas"): never a central idea, never a stem's setting. Folded (no accents).
+DIVIDER_WORDS = frozenset("""introducao agenda indice sumario conteudo conteudos roteiro resumo conclusao conclusoes
+    perguntas respostas duvidas obrigado obrigada referencias bibliografia objetivos objetivo revisao anexo apendice
+    apresentacao boas-vindas motivacao intervalo fim final encerramento""".split())
+# words that, beside divider words only, still say nothing ("Introdução ao curso", "Outras ferramentas")
+FILLER_WORDS = frozenset("""curso tema unidade sessao aula parte outras outros outra outro mais adicionais
+    ferramentas gerais geral breve previo previos conceitos basicos""".split())
