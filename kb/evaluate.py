@@ -160,6 +160,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
             source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
             section_text[_section(c)] += f"\n{c.text}"
     found: list[list[str]] = []
+    outlines: dict = {}  # what each cited source teaches: its subject, for the stem-setting check
     course = CourseTerms(every_chunk, ws.embedder)  # the course's own verb test, as the writer runs it
     vocabs = {src: vocabulary(text) for src, text in source_text.items()}
     for q, cid in zip(qs, cited_ids, strict=True):
@@ -167,8 +168,10 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         if chunk is None:
             found.append(["unsupported"] + (["thin-concepts"] if thin_concepts(q) else []))
             continue
+        if chunk.source not in outlines:
+            outlines[chunk.source] = build_outline(every_chunk, chunk.source)
         ctx = CheckContext(chunk.text, source_text[chunk.source], vocabs.get(chunk.source), ws.embedder,
-                           course.verb_like)
+                           course.verb_like, outline=outlines[chunk.source])
         found.append(question_defects(q, ctx, section_text[_section(chunk)]))
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:

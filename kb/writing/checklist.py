@@ -20,6 +20,7 @@ from typing import Any
 from ..quiz import Question
 from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
+from .setting import stem_setting
 
 # a code name: "f()", "__len__", "torch.utils.data"
 CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
@@ -126,6 +127,10 @@ CHECKS: dict[str, Check] = {
     "bare-attribute": lambda q, ctx: bare_attribute(q),
     "trivial-blank": lambda q, ctx: trivial_blank(q, ctx.verb_like),
     "answer-language": lambda q, ctx: other_language(q),
+    # a stem set by a slide's label, or (with the deck's outline) by nothing of the deck's subject
+    # (an exercise the course itself asks is set as its author wrote it)
+    "stem-setting": lambda q, ctx: [d] if q.origin != "harvested" and (d := stem_setting(q.prompt, q.lang, ctx.outline))
+    else [],
     "source": lambda q, ctx: c.source_defects(q, ctx.source_text) if ctx.source_text else [],
 }
 

@@ -153,7 +153,7 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
                          citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
                          concepts=course.key_concepts(answer, exclude=prompt, source=src), difficulty="medium",
                          lang=chunk.lang, origin="idea")
-            found = run_checks(q, CheckContext(passage, text, vocab, verb_like=course.verb_like))
+            found = run_checks(q, CheckContext(passage, text, vocab, verb_like=course.verb_like, outline=o))
             if found:
                 rejected.append(Rejected(prompt[:80], "failed checks: " + ", ".join(found), chunk.id))
                 continue

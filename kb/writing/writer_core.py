@@ -16,6 +16,7 @@ from .checks import _BARE_DIFFER, _stems4, everyday_word, generic_title, no_cont
 from .concepts import _deck_title, _source_framework, _source_frameworks, answer_concepts, phrase_concepts
 from .generate import CourseTerms, Draft, _citation, passage_usable
 from .ideas import Item, Slide, read_slide
+from .setting import _LEAD, names_subject, setting_of, slide_label, split_stem
 from .terms import (
     _NOT_A_NAME,
     _ROLE_STEM,
@@ -78,6 +79,7 @@ class WriterCore:
                 prompt = _situate(prompt, about, q.lang)
         prompt = self._plain_context(prompt, slide, answer, q.origin, q.lang)
         prompt = self._deck_subject(prompt, slide, q.lang)
+        prompt = self._set_in_subject(prompt, slide.chunk.source, q.lang)
         concepts = q.concepts
         if q.type == "short":
             # the code names a comparison's sides use (FlatParameter / DTensor) are its concepts already
@@ -163,6 +165,34 @@ class WriterCore:
         lead = {"pt": "Em", "es": "En"}.get(lang, "In")
         body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else _lower_first(prompt)
         return f"{lead} {lib}, {body}"
+
+    def _set_in_subject(self, prompt: str, source: str, lang: str) -> str:
+        """The stem set in the deck's subject (:mod:`kb.writing.setting`): a slide's label ("Completa
+        el espacio en blanco (El router): …", "En concepto, …") goes, and a stem that names nothing
+        of the deck ("¿Qué es una secuencia?", "Oversampling consiste en …") opens on "En <the deck's
+        topic or library>," — the test the checks ``slide-label-context`` and ``missing-context`` run."""
+        outline = getattr(self._course, "outlines", {}).get(source)
+        head, label, body = split_stem(prompt)
+        x = setting_of(body)
+        if x and slide_label(x, lang):
+            m = _LEAD.match(body)
+            body = (m.group("q") or "") + _upper_first(body[m.end():]) if m else body
+            x = ""
+        changed = bool(label) or body != split_stem(prompt)[2]
+        # (without the deck's outline, only a stem whose label went is set in the deck's subject)
+        if not x and (not names_subject(body, outline) if outline is not None else changed):
+            subject = self._deck_topic(source) or self._deck_library(source) \
+                or next((n for n, _ in _source_frameworks(self._course, source)), "")
+            if subject and fold(subject) not in fold(body):
+                lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+                rest = body[1:].lstrip() if body.startswith("¿") else body
+                body = f"{lead} {subject}, " + ("¿" if body.startswith("¿") else "") + _lower_first(rest)
+                changed = True
+        if not changed:
+            return prompt
+        if head and not head.endswith(("«", " ")):
+            head += ": " if not head.rstrip().endswith(":") else ""
+        return f"{head}{body}" if head else _upper_first(body)
 
     def _texts(self, source: str) -> list[str]:
         course = getattr(self, "_course", None)
