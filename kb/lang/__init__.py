@@ -1,6 +1,6 @@
 """Per-language wording: the offline writer's question templates in Spanish (``es``), Portuguese
-(``pt``) and English (``en``), and the words of a deck's divider titles. Stdlib only; a new language
-is a new module with the same names."""
+(``pt``) and English (``en``), the words of a deck's divider titles and the verbs a slide writes.
+Stdlib only; a new language is a new module with the same names."""
 
 from __future__ import annotations
 
@@ -18,6 +18,10 @@ def _fold(word: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(ch))
 
 
+def _folded(ws: frozenset[str]) -> frozenset[str]:
+    return frozenset(_fold(w) for w in ws)
+
+
 def divider_title(title: str) -> bool:
     """A title that divides or administers a deck ("Introducción", "Agenda", "Índice", "Otras
     herramientas", "Introducción al curso", "Preguntas y respuestas", "3. Resumen"): at least one
@@ -33,3 +37,6 @@ def divider_title(title: str) -> bool:
     # "Otras herramientas", "Outras ferramentas", "Other tools": a catch-all of what the deck did not teach
     return len(ws) <= 3 and ws[0] in ("otras", "otros", "outras", "outros", "other", "more", "mas", "mais") \
         and all(w in FILLER_WORDS for w in ws)
+
+
+VERBS = _folded(es.VERBS | pt.VERBS | en.VERBS)  # folded: "contem", "evalua"

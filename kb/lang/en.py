@@ -57,3 +57,9 @@ DIVIDER_WORDS = frozenset("""introduction intro agenda index contents outline su
 # words that, beside divider words only, still say nothing ("Introduction to the course", "Other tools")
 FILLER_WORDS = frozenset("""course topic unit session lecture class part other more additional tools general brief
     overview basic basics concepts you""".split())
+# verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
+VERBS = frozenset("""determines allows defines uses performs computes calculates makes has can must should generates
+    creates runs executes returns contains provides offers helps reduces increases improves controls
+    decides saves loads applies represents describes indicates shows needs requires supports implements
+    chooses selects combines distributes divides optimizes trains evaluates searches tests assigns
+    launches manages serves works consists means""".split())

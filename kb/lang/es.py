@@ -57,3 +57,13 @@ DIVIDER_WORDS = frozenset("""introduccion agenda indice contenido contenidos tem
 # words that, beside divider words only, still say nothing ("Introducción al curso", "Otras herramientas")
 FILLER_WORDS = frozenset("""curso tema unidad sesion clase parte otras otros otra otro mas adicionales herramientas
     generales general breve previo previos conceptos basicos""".split())
+# verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
+VERBS = frozenset("""determina determinan permite permiten define definen usa usan utiliza utilizan realiza realizan
+    calcula calculan hace hacen tiene tienen puede pueden debe deben genera generan crea crean ejecuta
+    ejecutan devuelve devuelven contiene contienen proporciona proporcionan ofrece ofrecen ayuda ayudan
+    reduce reducen aumenta aumentan mejora mejoran controla controlan decide deciden guarda guardan
+    aplica aplican representa representan describe describen indica indican muestra muestran necesita
+    necesitan requiere requieren soporta soportan implementa implementan elige eligen selecciona
+    seleccionan combina combinan distribuye distribuyen divide dividen optimiza optimizan entrena
+    entrenan evalua evaluan busca buscan prueba prueban asigna asignan lanza lanzan gestiona gestionan
+    sirve sirven funciona funcionan consiste consisten significa""".split())

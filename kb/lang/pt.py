@@ -57,3 +57,13 @@ DIVIDER_WORDS = frozenset("""introducao agenda indice sumario conteudo conteudos
 # words that, beside divider words only, still say nothing ("Introdução ao curso", "Outras ferramentas")
 FILLER_WORDS = frozenset("""curso tema unidade sessao aula parte outras outros outra outro mais adicionais
     ferramentas gerais geral breve previo previos conceitos basicos""".split())
+# verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
+VERBS = frozenset("""determina determinam permite permitem define definem usa usam utiliza utilizam realiza realizam
+    calcula calculam faz fazem tem têm pode podem deve devem gera geram cria criam executa executam
+    retorna retornam contém contêm fornece fornecem oferece oferecem ajuda ajudam reduz reduzem aumenta
+    aumentam melhora melhoram controla controlam decide decidem salva salvam carrega carregam aplica
+    aplicam representa representam descreve descrevem indica indicam mostra mostram precisa precisam
+    requer requerem suporta suportam implementa implementam escolhe escolhem seleciona selecionam
+    combina combinam distribui distribuem divide dividem otimiza otimizam treina treinam avalia avaliam
+    busca buscam testa testam atribui atribuem lança lançam gerencia gerenciam serve servem funciona
+    funcionam consiste consistem significa""".split())

@@ -20,6 +20,7 @@ from typing import Any
 from ..quiz import Question
 from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
+from .asked_term import asked_term, garbled_term
 from .setting import stem_setting
 
 # a code name: "f()", "__len__", "torch.utils.data"
@@ -103,6 +104,12 @@ def other_language(q: Question) -> list[str]:
         else ["answer-language"]
 
 
+def garbled_asked_term(q: Question, verb_like: Callable[[str], bool] | None = None) -> list[str]:
+    """["garbled-term"] for a "what is" question whose term swallowed a clause ("¿Qué es Ray Tune determina …?")."""
+    term = asked_term(q.prompt) if q.type == "short" else ""
+    return ["garbled-term"] if term and garbled_term(term, verb_like) else []
+
+
 def _one(check: Callable[..., str | None]) -> Callable[[Question, CheckContext], list[str]]:
     return lambda q, ctx: [d] if (d := check(q)) else []
 
@@ -124,6 +131,7 @@ CHECKS: dict[str, Check] = {
     "several-right": lambda q, ctx: [d] if (d := c.several_right(q, ctx.passage)) else [],
     "partial-answer": _one(c.partial_answer),
     "named-in-stem": lambda q, ctx: named_in_stem(q),
+    "garbled-term": lambda q, ctx: garbled_asked_term(q, ctx.verb_like),
     "bare-attribute": lambda q, ctx: bare_attribute(q),
     "trivial-blank": lambda q, ctx: trivial_blank(q, ctx.verb_like),
     "answer-language": lambda q, ctx: other_language(q),

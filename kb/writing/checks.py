@@ -324,15 +324,14 @@ def subjective(q: Question) -> str | None:
     if q.type == "tf" and q.correct is True:
         return "subjective" if _SUBJECTIVE.search(statement(q)) else None
     if q.type == "short" and q.origin == "definition":
-        # "es una técnica importante para …": a value judgement and a purpose, not what it is
+        # "¿Qué es la convolución?", "O que é MapReduce?": what a term the deck defines is, is no opinion,
+        # whatever value words its answer holds ("é um paradigma popular para realizar grandes operações");
+        # only a definition that is nothing but a value judgement is ("es una técnica muy importante")
         m = re.search(r"\b(es|son|é|são|is|are)\s+(.*)", q.answer)
         if not m:
             return None
-        content = [w for w in words(m.group(2)) if fold(w) not in STOPWORDS]
-        # "é um paradigma popular para realizar grandes operações": a short definition that is
-        # mostly an opinion says little
-        short_opinion = len(content) < 8 and _SUBJECTIVE.search(" ".join(m.group(2).split()[:6]))
-        return "subjective" if _VALUE_HEAD.match(m.group(2)) or short_opinion else None
+        content = [w for w in words(_SUBJECTIVE.sub(" ", m.group(2))) if fold(w) not in STOPWORDS]
+        return "subjective" if _VALUE_HEAD.match(m.group(2)) and len(content) < 4 else None
     return None
 
 

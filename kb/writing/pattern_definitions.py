@@ -8,6 +8,7 @@ import re
 
 from ..quiz import Question
 from ..text import STOPWORDS, fold, sentences, words
+from .asked_term import garbled_term
 from .checks import _stems4, generic_title, stems
 from .concepts import _gist, _sentence_end
 from .generate import CourseTerms, Draft, _term_ok
@@ -210,8 +211,9 @@ class DefinitionPatterns(WriterCore):
         assert verb is not None and definition is not None
         bare = _ARTICLE.sub("", term)
         first = fold(words(term)[0]) if words(term) else ""
-        if not bare or first in _PRONOUN or not _term_ok(bare) or _NOT_DEF.match(definition):
-            return False
+        if not bare or first in _PRONOUN or not _term_ok(bare) or _NOT_DEF.match(definition) \
+                or garbled_term(bare, course.verb_like):
+            return False  # ("Ray Tune determina qué …": a sentence's subject and verb, no term)
         if not (_DEF_START.match(definition) or verb in _PLURAL_VERB and definition[:1].islower()):
             return False  # "X es importante …", "X es muy …": not a definition
         if verb in _PLURAL_VERB and not _DEF_START.match(definition) \
