@@ -131,14 +131,10 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     """
     from collections import Counter, defaultdict
 
-    import numpy as np
-
     from .outline import TOP_IDEAS, build_outline
     from .text import detect_language
-    from .writing.checklist import CheckContext, question_defects
+    from .writing.checklist import CheckContext, question_defects, quiz_defects
     from .writing.checks import (
-        answers_elsewhere,
-        duplicate_questions,
         position_skew,
         thin_concepts,
         vocabulary,
@@ -183,22 +179,9 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     for f, ok in zip(found, lang_ok, strict=True):
         if not ok:
             f.append("language")
-    vecs = ws.embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
-    sims = vecs @ vecs.T
-    np.fill_diagonal(sims, 0)
-    dup_pairs = [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
-                 for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= duplicate_threshold]
-    same = duplicate_questions(qs)  # same statement, other wording or option order
-    dup_pairs += [(next(p.id for p in qs[:i] if p.id != q.id), q.id, 1.0) for i, q in enumerate(qs)
-                  if q.id in same and not any(q.id == later for _, later, _ in dup_pairs)]
-    for _, later, _ in dup_pairs:
-        f = found[[q.id for q in qs].index(later)]
-        if "near-duplicate" not in f:
-            f.append("near-duplicate")
-    elsewhere = answers_elsewhere(qs)  # one question's answer written in another's stem
+    across, dup_pairs = quiz_defects(qs, ws.embedder, duplicate_threshold)
     for q, f in zip(qs, found, strict=True):
-        if q.id in elsewhere:
-            f.append("answer-elsewhere")
+        f += [d for d in across[q.id] if d not in f]
     results = ws.retriever.search_many([q.prompt for q in qs], k=5)
     answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results, strict=True)]
 

@@ -22,6 +22,7 @@ from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
 from .asked_term import asked_term, garbled_term
 from .setting import stem_setting
+from .trivia import copied_true, trivia, trivial_term
 
 # a code name: "f()", "__len__", "torch.utils.data"
 CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
@@ -106,8 +107,15 @@ def other_language(q: Question) -> list[str]:
 
 def garbled_asked_term(q: Question, verb_like: Callable[[str], bool] | None = None) -> list[str]:
     """["garbled-term"] for a "what is" question whose term swallowed a clause ("¿Qué es Ray Tune determina …?")."""
-    term = asked_term(q.prompt) if q.type == "short" else ""
+    term = asked_term(q.prompt) if q.type == "short" and q.origin != "harvested" else ""
     return ["garbled-term"] if term and garbled_term(term, verb_like) else []
+
+
+def _titles(outline: Any) -> str:
+    """The deck's titles and idea names, one a line ("" without an outline)."""
+    if outline is None:
+        return ""
+    return "\n".join([outline.title, *(s.title for s in outline.sections), *(i.name for i in outline.ideas)])
 
 
 def _one(check: Callable[..., str | None]) -> Callable[[Question, CheckContext], list[str]]:
@@ -132,6 +140,11 @@ CHECKS: dict[str, Check] = {
     "partial-answer": _one(c.partial_answer),
     "named-in-stem": lambda q, ctx: named_in_stem(q),
     "garbled-term": lambda q, ctx: garbled_asked_term(q, ctx.verb_like),
+    # what teachers drop as trivial (kb/writing/trivia.py): a detail as the answer, a copied true definition,
+    # an everyday word's meaning
+    "trivia": lambda q, ctx: [d] if (d := trivia(q, ctx.source_text, _titles(ctx.outline))) else [],
+    "copied-true": lambda q, ctx: [d] if (d := copied_true(q, ctx.passage)) else [],
+    "trivial-term": _one(trivial_term),
     "bare-attribute": lambda q, ctx: bare_attribute(q),
     "trivial-blank": lambda q, ctx: trivial_blank(q, ctx.verb_like),
     "answer-language": lambda q, ctx: other_language(q),
@@ -161,3 +174,31 @@ def question_defects(q: Question, ctx: CheckContext, section_passage: str = "") 
     if c.thin_concepts(q):
         found.append("thin-concepts")
     return found
+
+
+def quiz_defects(questions: list[Question], embedder: Any = None, duplicate_threshold: float = 0.88
+                 ) -> tuple[dict[str, list[str]], list[tuple[str, str, float]]]:
+    """What ``kb eval quiz`` sees across a quiz's questions: each question's id → ``near-duplicate``
+    (a later question asking what an earlier one asks: prompt + answer cosine ≥ ``duplicate_threshold``
+    with an embedder, or the same statement up to wording and option order) and ``answer-elsewhere``
+    (its answer written in another's stem); and the duplicate pairs (earlier id, later id, similarity)."""
+    qs = questions
+    pairs: list[tuple[str, str, float]] = []
+    if embedder is not None and len(qs) > 1:
+        import numpy as np
+
+        vecs = embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
+        sims = vecs @ vecs.T
+        np.fill_diagonal(sims, 0)
+        pairs = [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
+                 for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= duplicate_threshold]
+    same = c.duplicate_questions(qs)  # same statement, other wording or option order
+    pairs += [(next(p.id for p in qs[:i] if p.id != q.id), q.id, 1.0) for i, q in enumerate(qs)
+              if q.id in same and not any(q.id == later for _, later, _ in pairs)]
+    found: dict[str, list[str]] = {q.id: [] for q in qs}
+    for _, later, _ in pairs:
+        if "near-duplicate" not in found[later]:
+            found[later].append("near-duplicate")
+    for qid in c.answers_elsewhere(qs):  # one question's answer written in another's stem
+        found[qid].append("answer-elsewhere")
+    return found, pairs
