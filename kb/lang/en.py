@@ -29,6 +29,7 @@ TEMPLATES: dict[str, str] = {
     "complete": "Complete the sentence{c}: «{s}»",
     "cloze": "Fill in the blank{c}: {s}",
     "which_label": "In {c}, which term matches this description: «{d}»?",
+    "kind_term": "term",
     "kind": "kind of",
     "which_kind": "Which {k} matches this description: «{d}»?",
     "label_stmt": "In «{c}», «{t}» means: {d}",

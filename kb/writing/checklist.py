@@ -144,7 +144,7 @@ CHECKS: dict[str, Check] = {
     # an everyday word's meaning
     "trivia": lambda q, ctx: [d] if (d := trivia(q, ctx.source_text, _titles(ctx.outline))) else [],
     "copied-true": lambda q, ctx: [d] if (d := copied_true(q, ctx.passage)) else [],
-    "trivial-term": _one(trivial_term),
+    "trivial-term": lambda q, ctx: [d] if (d := trivial_term(q, ctx.source_text)) else [],
     "bare-attribute": lambda q, ctx: bare_attribute(q),
     "trivial-blank": lambda q, ctx: trivial_blank(q, ctx.verb_like),
     "answer-language": lambda q, ctx: other_language(q),

@@ -743,14 +743,20 @@ def _answer_names(q: Question) -> list[str]:
     return [x for x in out if len(x) >= 4]
 
 
+def _which_term(q: Question) -> bool:
+    return q.type == "mcq" and bool(re.search(r"corresponde a esta descri|matches this description", q.prompt))
+
+
 def answers_elsewhere(questions: Sequence[Question]) -> set[str]:
-    """Ids of questions whose answer another question of the quiz writes in its stem (or
-    choices): answering one gives the other away."""
+    """Ids of questions whose answer another question of the quiz writes in its stem (or, for
+    another kind than "which term is this", its choices): answering one gives the other away. Two
+    "which of the deck's terms is this description" questions share their options by construction."""
     out: set[str] = set()
     for q in questions:
         for name in _answer_names(q):
             pat = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
-            if any(p is not q and pat.search(" ".join([p.prompt, *p.choices])) for p in questions):
+            if any(p is not q and pat.search(" ".join([p.prompt, *(() if _which_term(p) and _which_term(q)
+                                                                      else p.choices)])) for p in questions):
                 out.add(q.id)
     return out
 

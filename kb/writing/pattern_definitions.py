@@ -13,7 +13,7 @@ from .checks import _stems4, generic_title, stems
 from .concepts import _gist, _sentence_end
 from .generate import CourseTerms, Draft, _term_ok
 from .ideas import Item, Slide, complete_sentence, dangling
-from .terms import _MISTAKES_TITLE, _plain_words, _purpose_verbs
+from .terms import _MISTAKES_TITLE, _plain_words, _purpose_verbs, _untagged
 from .wording import (
     _ARTICLE,
     _DEF,
@@ -245,9 +245,34 @@ class DefinitionPatterns(WriterCore):
         key = fold(bare)
         out.append(self._draft(slide, item, Question("short", prompt, full, (), concepts, "medium", lang,
                                                      origin="definition"), key, prio, quote=s))
+        self._definition_choice(slide, item, bare, definition, lang, key, prio, s, out, verb)
         # no "true" statement from it: a definition copied as true is judged at a glance (the
         # true/false a teacher keeps are false ones built by a swap: _labels, _scope_and_contrast)
         return True
+
+    def _definition_choice(self, slide: Slide, item: Item, term: str, definition: str, lang: str, key: str,
+                           prio: float, quote: str, out: list[Draft], verb: str = "") -> None:
+        """The same definition as a multiple choice: which of the deck's terms it describes (the
+        others: :meth:`_deck_options`); where the deck has too few, the term to fill in ("_____ es una
+        API de PyTorch que …"). Selection takes one question per bullet, the type the quiz has least
+        of: a deck's definitions were all short answers, nine of ten questions of a quiz."""
+        desc = definition.rstrip(". ")
+        answer = _untagged(term)
+        if answer[:1].islower() and not re.search(r"[A-Z._]", answer):
+            answer = answer[:1].upper() + answer[1:]  # an option opens with a capital, like the others
+        if len(words(desc)) < 5 or len(words(desc)) > 40 or fold(answer) in fold(desc):
+            return
+        others = self._deck_options(answer, desc, slide)
+        if len(others) < 3:
+            if verb and len(words(term)) <= 4:
+                blanked = f"_____ {verb} {desc}."
+                q = Question("cloze", _t("cloze", lang, s=blanked, c=""), _untagged(term), (), (_untagged(term),),
+                             "easy", lang, origin="cloze")
+                out.append(self._draft(slide, item, q, key, prio - 0.1, quote=quote))
+            return
+        q = Question("mcq", _t("which_kind", lang, k=_t("kind_term", lang), d=desc), answer, (), (answer,), "easy",
+                     lang, choices=(answer, *others), correct=0, origin="mcq")
+        out.append(self._draft(slide, item, q, key, prio - 0.1, quote=quote))
 
     def _continuation(self, slide: Slide, item: Item) -> str:
         """The next bullet when it goes on about the same subject without naming it ("Permite

@@ -87,14 +87,16 @@ def top_terms(outline: Outline, k: int = 10) -> list[str]:
     return [fold(i.name) for i in outline.top(k) if 1 <= len(words(i.name)) <= 3]
 
 
-def names_subject(text: str, outline: Outline) -> bool:
+def names_subject(text: str, outline: Outline | None) -> bool:
     """The text names what the deck is about: a word of its title, one of its top terms, or a name
-    written as code."""
+    written as code (without the deck's outline, only the last is known)."""
     text = re.sub(r"_{3,}", " ", text)  # (a blank is no name)
     # a description in quotes to match a term to is the slide's text, not the question's setting
     text = re.sub(r"«[^»]*»", lambda m: m.group(0) if len(words(m.group(0))) <= 4 else " ", text)
     if any(n not in _GENERIC_NAMES for n in _NAME.findall(text)):
         return True
+    if outline is None:
+        return False
     if stems(text) & _title_stems(outline):
         return True
     folded = f" {' '.join(fold(w) for w in words(text))} "

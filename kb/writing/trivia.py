@@ -60,10 +60,17 @@ def copied_true(q: Question, passage: str) -> str | None:
     return "copied-true" if _COPULA.match(s) and contained(s.rstrip(". "), passage) else None
 
 
-def trivial_term(q: Question) -> str | None:
-    """"trivial-term" for what one everyday word of the question's language means."""
+def trivial_term(q: Question, source_text: str = "") -> str | None:
+    """"trivial-term" for what one everyday word of the question's language means; a word the deck
+    (``source_text``) writes as a name, with its capital inside sentences ("Adam"), is none."""
     term = asked_term(q.prompt) if q.type == "short" and q.origin != "harvested" else ""
     ws = words(re.sub(r"^(?:el|la|los|las|o|a|os|as|the|un|una|um|uma)\s+", "", term, flags=re.I))
     if len(ws) != 1 or not ws[0].isalpha() or re.search(r"[A-Z]", ws[0][1:]):
         return None
+    w = ws[0]
+    if w[:1].isupper() and re.search(rf"[a-záéíóúãõç,]\s{re.escape(w)}\b", source_text) \
+            and not re.search(rf"\b{re.escape(w.lower())}\b", source_text):
+        return None  # "Adam": a name
+    if re.search(r"\w\.\w|\w\(\)|\w_\w", q.answer):
+        return None  # "O recurso é o step passado a trial.report": the deck gives the word a technical sense
     return "trivial-term" if everyday_word(fold(ws[0]), q.lang) else None
