@@ -5,8 +5,9 @@
     python eval/flag_ratings.py --half write --examples DROP   # the unflagged DROPs of the half checks are written on
 
 Each rating of ``eval/ratings.csv`` by a teacher (not the first writer's ``author`` self-rating) is
-checked the way ``kb eval quiz`` checks a question (:func:`kb.writing.checklist.question_defects`):
-against its cited page (``p. N``) or heading as the passage, the whole deck as the source, the
+checked the way ``kb eval quiz`` checks a question (:func:`kb.writing.checklist.question_defects`, and
+:func:`~kb.writing.checklist.quiz_defects` across the quiz it was in — the file's ``quizzes``, else the
+rated packet's deck): against its cited page (``p. N``) or heading as the passage, the whole deck as the source, the
 deck's outline. The decks are read again from their files — ``../shared/corpora/*.pdf``, the sample
 course (``sources/``) and ``eval/heldout_decks/*.txt`` rendered to a PDF as ``eval/deck_pdf.py`` does —
 with kb's own reader and chunker, and the default embedder for the cosine support test (``--no-embedder``:
@@ -114,7 +115,7 @@ def flag(rows: list[dict], embedder=None) -> list[tuple[dict, list[str]]]:
     from kb.chunking import chunk_document
     from kb.outline import build_outline
     from kb.readers import read_document
-    from kb.writing.checklist import CheckContext, question_defects
+    from kb.writing.checklist import CheckContext, question_defects, quiz_defects
     from kb.writing.checks import vocabulary
     from kb.writing.course import CourseTerms
 
@@ -122,6 +123,7 @@ def flag(rows: list[dict], embedder=None) -> list[tuple[dict, list[str]]]:
     for r in rows:
         by_deck[r["deck"]].append(r)
     out: list[tuple[dict, list[str]]] = []
+    questions: dict[str, object] = {}  # question key → its Question, for the checks across a quiz
     with tempfile.TemporaryDirectory() as tmp:
         for deck, mine in sorted(by_deck.items()):
             path = deck_file(deck, Path(tmp))
@@ -142,8 +144,28 @@ def flag(rows: list[dict], embedder=None) -> list[tuple[dict, list[str]]]:
                     q = question_of(r, deck)
                     ctx = CheckContext(passage, whole, vocab, embedder, course.verb_like, outline=outline)
                     cache[key] = question_defects(q, ctx)
+                    questions[key] = q
                 out.append((r, cache[key]))
-    return out
+    # across each quiz (a rated packet's deck where the file names no quiz), as kb eval quiz checks it:
+    # a question asking what an earlier one asks, an answer another stem writes
+    quizzes: dict[str, dict[str, object]] = defaultdict(dict)
+    for r, _ in out:
+        key = r["question_id"] + r["prompt"]
+        # (a quiz name was written again by each writer version: one quiz per version and name)
+        for name in r["quizzes"].split() or [f"{r['source_file']}|{r['deck']}"]:
+            quizzes[f"{r['writer']}|{r['source_file']}|{name}"].setdefault(key, questions[key])
+    across: dict[str, set[str]] = defaultdict(set)
+    for members in quizzes.values():
+        keys = list(members)
+        qs = [members[k] for k in keys]
+        if len({q.id for q in qs}) < len(qs):  # (one question rated twice under two ids' prompts: keep the first)
+            seen: set[str] = set()
+            keys = [k for k, q in zip(keys, qs, strict=True) if not (q.id in seen or seen.add(q.id))]
+            qs = [members[k] for k in keys]
+        found, _ = quiz_defects(qs, embedder)
+        for k, q in zip(keys, qs, strict=True):
+            across[k] |= set(found[q.id])
+    return [(r, f + sorted(across[r["question_id"] + r["prompt"]] - set(f))) for r, f in out]
 
 
 def main() -> int:
