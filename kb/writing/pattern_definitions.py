@@ -257,9 +257,7 @@ class DefinitionPatterns(WriterCore):
         API de PyTorch que …"). Selection takes one question per bullet, the type the quiz has least
         of: a deck's definitions were all short answers, nine of ten questions of a quiz."""
         desc = definition.rstrip(". ")
-        answer = _untagged(term)
-        if answer[:1].islower() and not re.search(r"[A-Z._]", answer):
-            answer = answer[:1].upper() + answer[1:]  # an option opens with a capital, like the others
+        answer = _untagged(term)  # (as the deck writes it, like the other options)
         if len(words(desc)) < 5 or len(words(desc)) > 40 or fold(answer) in fold(desc):
             return
         others = self._deck_options(answer, desc, slide)

@@ -370,7 +370,7 @@ class WriterCore:
                     or not self._option_like(x, slide) or any(same_thing(x, o) for o in [answer, *taken, *out]):
                 continue
             seen.add(fx)
-            out.append(x if _code_like(x) else x[:1].upper() + x[1:])  # (options open alike: "Weight decay")
+            out.append(x)  # (as the deck writes it: an option is the deck's own wording)
             if len(out) == k:
                 break
         return out
