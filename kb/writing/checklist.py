@@ -111,11 +111,20 @@ def garbled_asked_term(q: Question, verb_like: Callable[[str], bool] | None = No
     return ["garbled-term"] if term and garbled_term(term, verb_like) else []
 
 
+_TITLES: dict[int, tuple[Any, str]] = {}
+
+
 def _titles(outline: Any) -> str:
-    """The deck's titles and idea names, one a line ("" without an outline)."""
+    """The deck's titles and idea names, one a line ("" without an outline); once per outline."""
     if outline is None:
         return ""
-    return "\n".join([outline.title, *(s.title for s in outline.sections), *(i.name for i in outline.ideas)])
+    hit = _TITLES.get(id(outline))
+    if hit is None or hit[0] is not outline:
+        if len(_TITLES) > 64:
+            _TITLES.clear()
+        text = "\n".join([outline.title, *(s.title for s in outline.sections), *(i.name for i in outline.ideas)])
+        hit = _TITLES[id(outline)] = (outline, text)
+    return hit[1]
 
 
 def _one(check: Callable[..., str | None]) -> Callable[[Question, CheckContext], list[str]]:

@@ -82,9 +82,23 @@ def _title_stems(outline: Outline) -> set[str]:
             and not any(everyday_word(fold(w), la) for la in ("es", "pt", "en")) for s in stems(w)}
 
 
-def top_terms(outline: Outline, k: int = 10) -> list[str]:
-    """The deck's top terms as a stem may name them: its k most central ideas' names of up to three words."""
-    return [fold(i.name) for i in outline.top(k) if 1 <= len(words(i.name)) <= 3]
+_PER_OUTLINE: dict[int, tuple[Outline, list[str], set[str]]] = {}  # id → (outline, top terms, title stems)
+
+
+def _of_outline(outline: Outline) -> tuple[list[str], set[str]]:
+    """The outline's top terms and title stems, worked out once per outline (every draft asks)."""
+    hit = _PER_OUTLINE.get(id(outline))
+    if hit is None or hit[0] is not outline:
+        if len(_PER_OUTLINE) > 64:
+            _PER_OUTLINE.clear()
+        terms = [fold(i.name) for i in outline.top(10) if 1 <= len(words(i.name)) <= 3]
+        hit = _PER_OUTLINE[id(outline)] = (outline, terms, _title_stems(outline))
+    return hit[1], hit[2]
+
+
+def top_terms(outline: Outline) -> list[str]:
+    """The deck's top terms as a stem may name them: its 10 most central ideas' names of up to three words."""
+    return _of_outline(outline)[0]
 
 
 def names_subject(text: str, outline: Outline | None) -> bool:
@@ -97,7 +111,7 @@ def names_subject(text: str, outline: Outline | None) -> bool:
         return True
     if outline is None:
         return False
-    if stems(text) & _title_stems(outline):
+    if stems(text) & _of_outline(outline)[1]:
         return True
     folded = f" {' '.join(fold(w) for w in words(text))} "
     return any(f" {t} " in folded for t in top_terms(outline))
