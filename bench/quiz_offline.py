@@ -1,4 +1,4 @@
-"""Offline quiz generation: time per question and questions written, `-n 12` on each corpora deck.
+"""Offline quiz generation: time per question, questions written and their type mix, `-n 12` on each corpora deck.
 
     python bench/quiz_offline.py    # needs ../shared/corpora/*.pdf (or KB_SHARED_DIR); ingests them into a temp folder
 
@@ -16,6 +16,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 CORPORA = Path(os.environ.get("KB_SHARED_DIR") or Path(__file__).resolve().parent.parent.parent / "shared") / "corpora"
@@ -38,6 +39,7 @@ def main() -> int:
         course.ingest([Path(tmp) / "corpora"]).raise_if_failed()
         ws = course.workspace
         total_t, total_q = 0.0, 0
+        mix: Counter[str] = Counter()
         for d in DECKS:
             src = next(r["source"] for r in course.sources() if r["source"].endswith(d))
             best = float("inf")
@@ -47,8 +49,12 @@ def main() -> int:
                 best = min(best, time.perf_counter() - t)
             n = len(report.quiz.questions)
             total_t, total_q = total_t + best, total_q + n
-            print(f"{d}: {n} of 12 questions, {best:.2f} s, {best / max(1, n):.3f} s/question")
+            kinds = Counter(q.type for q in report.quiz.questions)
+            mix.update(kinds)
+            print(f"{d}: {n} of 12 questions, {best:.2f} s, {best / max(1, n):.3f} s/question, "
+                  f"types {dict(kinds.most_common())}")
         print(f"all: {total_q} questions, {total_t:.2f} s, {total_t / max(1, total_q):.3f} s/question")
+        print("type mix: " + ", ".join(f"{t} {k} ({k / max(1, total_q):.0%})" for t, k in mix.most_common()))
     return 0
 
 

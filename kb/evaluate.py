@@ -131,18 +131,12 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     """
     from collections import Counter, defaultdict
 
-    import numpy as np
-
     from .outline import TOP_IDEAS, build_outline
     from .text import detect_language
-    from .writing.checklist import CheckContext, run_checks
+    from .writing.checklist import CheckContext, question_defects, quiz_defects
     from .writing.checks import (
-        answers_elsewhere,
-        duplicate_questions,
         position_skew,
-        source_defects,
         thin_concepts,
-        unsupported,
         vocabulary,
     )
     from .writing.generate import CourseTerms, passage_usable, topic_relevance
@@ -162,21 +156,19 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
             source_text[c.source] += f"\n{c.locator.heading or ''}\n{c.text}"
             section_text[_section(c)] += f"\n{c.text}"
     found: list[list[str]] = []
+    outlines: dict = {}  # what each cited source teaches: its subject, for the stem-setting check
     course = CourseTerms(every_chunk, ws.embedder)  # the course's own verb test, as the writer runs it
     vocabs = {src: vocabulary(text) for src, text in source_text.items()}
     for q, cid in zip(qs, cited_ids, strict=True):
         chunk = chunks.get(cid)
+        if chunk is None:
+            found.append(["unsupported"] + (["thin-concepts"] if thin_concepts(q) else []))
+            continue
+        if chunk.source not in outlines:
+            outlines[chunk.source] = build_outline(every_chunk, chunk.source)
         ctx = CheckContext(chunk.text, source_text[chunk.source], vocabs.get(chunk.source), ws.embedder,
-                           course.verb_like) if chunk else None
-        f = run_checks(q, ctx, skip=frozenset({"source"})) if ctx else ["unsupported"]
-        if chunk and "unsupported" in f and not unsupported(q, section_text[_section(chunk)], ws.embedder):
-            # an answer that runs on past its passage's window (the book's CUDA_ERROR_OUT_OF_MEMORY answer
-            # fills four), or a citation of the passage that asks while the next one answers: what the
-            # citation's section (page, heading) says backs it
-            f.remove("unsupported")
-        found.append(f + (source_defects(q, source_text[chunk.source]) if chunk else []))
-        if thin_concepts(q):  # a grader's concepts, judged by the evaluation only: the writer keeps the question
-            found[-1].append("thin-concepts")
+                           course.verb_like, outline=outlines[chunk.source])
+        found.append(question_defects(q, ctx, section_text[_section(chunk)]))
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:
         rel = topic_relevance(ws.embedder, topic, [chunks[c].text if c in chunks else "" for c in cited_ids])
@@ -187,22 +179,9 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     for f, ok in zip(found, lang_ok, strict=True):
         if not ok:
             f.append("language")
-    vecs = ws.embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
-    sims = vecs @ vecs.T
-    np.fill_diagonal(sims, 0)
-    dup_pairs = [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
-                 for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= duplicate_threshold]
-    same = duplicate_questions(qs)  # same statement, other wording or option order
-    dup_pairs += [(next(p.id for p in qs[:i] if p.id != q.id), q.id, 1.0) for i, q in enumerate(qs)
-                  if q.id in same and not any(q.id == later for _, later, _ in dup_pairs)]
-    for _, later, _ in dup_pairs:
-        f = found[[q.id for q in qs].index(later)]
-        if "near-duplicate" not in f:
-            f.append("near-duplicate")
-    elsewhere = answers_elsewhere(qs)  # one question's answer written in another's stem
+    across, dup_pairs = quiz_defects(qs, ws.embedder, duplicate_threshold)
     for q, f in zip(qs, found, strict=True):
-        if q.id in elsewhere:
-            f.append("answer-elsewhere")
+        f += [d for d in across[q.id] if d not in f]
     results = ws.retriever.search_many([q.prompt for q in qs], k=5)
     answerable = [cid in {h.chunk.id for h in hits} for cid, hits in zip(cited_ids, results, strict=True)]
 

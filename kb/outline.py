@@ -11,8 +11,10 @@ names; each slide or heading gives ideas of five kinds:
 - ``title``: the slide's title with its bullets (what the slide is about when it is none of the above).
 
 An idea is central when the deck names it in its titles and its index, repeats it, defines it and
-gives it pages (:func:`centrality`). ``kb quiz generate`` aims at the most central ideas first and
-says which of them the quiz leaves out; ``kb eval quiz`` reports the same coverage.
+gives it pages (:func:`_rank`); a divider or administrative title ("Introducción", "Agenda",
+"Índice", "Resumen", "Otras herramientas": :func:`kb.lang.divider_title`) is none, nor earns an
+idea "in the index". ``kb quiz generate`` aims at the most central ideas first and says which of
+them the quiz leaves out; ``kb eval quiz`` reports the same coverage.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .lang import divider_title
 from .records import Chunk
 from .text import STOPWORDS, fold, words
 
@@ -89,10 +92,21 @@ class Outline:
         return [i for s in self.sections for i in s.ideas]
 
     def top(self, k: int | None = None) -> list[Idea]:
-        """The k most central ideas (all when k is None), best first; ties in reading order."""
+        """The k most central ideas (all when k is None), best first; ties in reading order. With k,
+        an idea named as a better one is ("Acumulación de gradientes": its list, its title and its two
+        code examples) is left for the next distinct one, and a divider title is none: k ideas a teacher
+        would count as k."""
         order = {id(i): n for n, i in enumerate(self.ideas)}
         ranked = sorted(self.ideas, key=lambda i: (-i.score, order[id(i)]))
-        return ranked if k is None else ranked[:k]
+        if k is None:
+            return ranked
+        seen: set[str] = set()
+        out: list[Idea] = []
+        for i in ranked:
+            if fold(i.name) not in seen and i.why != ("divider title",):  # ("Introducción": no idea to count)
+                seen.add(fold(i.name))
+                out.append(i)
+        return out[:k]
 
     def to_json(self) -> dict:
         """The outline as a plain dict (for ``kb outline --json``)."""
@@ -172,7 +186,8 @@ def build_outline(chunks: Iterable[Chunk], source: str, *, bookmarks: Sequence[t
             seen.add((idea.kind, fold(idea.name)))
             raw.append((sec, idea))
     raw = _merge_titles(raw)
-    ranked = _rank([i for _, i in raw], [k[1] for k, _ in slides], [*index, *(t for t, _ in marks)], mine)
+    named = [e for e in [*index, *(t for t, _ in marks)] if not divider_title(e)]  # not "Introducción", "Agenda"
+    ranked = _rank([i for _, i in raw], [k[1] for k, _ in slides], named, mine)
     by_sec: dict[str, list[Idea]] = defaultdict(list)
     first_loc: dict[str, str] = {}
     for (sec, _), idea in zip(raw, ranked, strict=True):
@@ -428,6 +443,10 @@ def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequen
             why.append(f"named in {mentions} passages")
         if len(words(idea.text)) < _THIN:
             score /= 2
+        if idea.kind != "definition" and divider_title(idea.name):
+            # "Introducción", "Resumen", "Otras herramientas": a slide that divides or sums up the deck
+            # is no idea of its own, however often its word comes back (its definitions still count)
+            score, why = 0.0, ["divider title"]
         out.append(replace(idea, score=score, why=tuple(why)))
     return out
 

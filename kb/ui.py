@@ -338,6 +338,9 @@ def defect_words(reason: str) -> str:
         "trivial-blank": _("the blank is on a verb or an everyday word"),
         "answer-language": _("the answer is in another language"),
         "thin-concepts": _("its key concepts are everyday words"),
+        "slide-label-context": _("it is set by a slide's label students do not see"),
+        "missing-context": _("it does not name the deck's subject"),
+        "garbled-term": _("the term it asks is part of a sentence"),
     }
     if not reason.startswith("failed checks: "):
         return reason

@@ -1,2 +1,42 @@
 """Per-language wording: the offline writer's question templates in Spanish (``es``), Portuguese
-(``pt``) and English (``en``). Stdlib only; a new language is a new module with the same keys."""
+(``pt``) and English (``en``), the words of a deck's divider titles and the verbs a slide writes.
+Stdlib only; a new language is a new module with the same names."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from . import en, es, pt
+
+DIVIDER_WORDS = es.DIVIDER_WORDS | pt.DIVIDER_WORDS | en.DIVIDER_WORDS
+FILLER_WORDS = es.FILLER_WORDS | pt.FILLER_WORDS | en.FILLER_WORDS
+_SMALL = frozenset("a al de del do da dos das e y o os as el la los las en em no na y and of the to for to".split())
+
+
+def _fold(word: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(ch))
+
+
+def _folded(ws: frozenset[str]) -> frozenset[str]:
+    return frozenset(_fold(w) for w in ws)
+
+
+def divider_title(title: str) -> bool:
+    """A title that divides or administers a deck ("Introducción", "Agenda", "Índice", "Otras
+    herramientas", "Introducción al curso", "Preguntas y respuestas", "3. Resumen"): at least one
+    divider word, and besides it only filler, small words and numbers. "Introducción a TensorFlow"
+    names a subject: it is no divider."""
+    ws = [_fold(w) for w in re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)?", title)]
+    ws = [w for w in ws if w not in _SMALL]
+    if not ws:
+        return False
+    divider = [w in DIVIDER_WORDS for w in ws]
+    if any(divider) and all(d or w in FILLER_WORDS for w, d in zip(ws, divider, strict=True)):
+        return True
+    # "Otras herramientas", "Outras ferramentas", "Other tools": a catch-all of what the deck did not teach
+    return len(ws) <= 3 and ws[0] in ("otras", "otros", "outras", "outros", "other", "more", "mas", "mais") \
+        and all(w in FILLER_WORDS for w in ws)
+
+
+VERBS = _folded(es.VERBS | pt.VERBS | en.VERBS)  # folded: "contem", "evalua"

@@ -29,6 +29,7 @@ TEMPLATES: dict[str, str] = {
     "complete": "Complete the sentence{c}: «{s}»",
     "cloze": "Fill in the blank{c}: {s}",
     "which_label": "In {c}, which term matches this description: «{d}»?",
+    "kind_term": "term",
     "kind": "kind of",
     "which_kind": "Which {k} matches this description: «{d}»?",
     "label_stmt": "In «{c}», «{t}» means: {d}",
@@ -47,3 +48,19 @@ TEMPLATES: dict[str, str] = {
     "false": "False",
     "source_says": "The source says: “{s}”",
 }
+
+
+# Titles that divide or administer a deck and teach nothing by themselves ("Introduction", "Agenda",
+# "Other tools", "Questions"): never a central idea, never a stem's setting. Folded (lower case).
+DIVIDER_WORDS = frozenset("""introduction intro agenda index contents outline summary conclusion conclusions
+    questions answers thanks thank references bibliography objectives goals recap review appendix welcome motivation
+    break end wrap-up closing""".split())
+# words that, beside divider words only, still say nothing ("Introduction to the course", "Other tools")
+FILLER_WORDS = frozenset("""course topic unit session lecture class part other more additional tools general brief
+    overview basic basics concepts you""".split())
+# verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
+VERBS = frozenset("""determines allows defines uses performs computes calculates makes has can must should generates
+    creates runs executes returns contains provides offers helps reduces increases improves controls
+    decides saves loads applies represents describes indicates shows needs requires supports implements
+    chooses selects combines distributes divides optimizes trains evaluates searches tests assigns
+    launches manages serves works consists means""".split())

@@ -29,6 +29,7 @@ TEMPLATES: dict[str, str] = {
     "complete": "Completa la frase{c}: «{s}»",
     "cloze": "Completa el espacio en blanco{c}: {s}",
     "which_label": "En {c}, ¿qué término corresponde a esta descripción: «{d}»?",
+    "kind_term": "término",
     "kind": "tipo de",
     "which_kind": "¿Qué {k} corresponde a esta descripción: «{d}»?",
     "label_stmt": "En «{c}», «{t}» significa: {d}",
@@ -47,3 +48,23 @@ TEMPLATES: dict[str, str] = {
     "false": "Falso",
     "source_says": "La fuente dice: “{s}”",
 }
+
+
+# Titles that divide or administer a deck and teach nothing by themselves ("Introducción", "Agenda",
+# "Otras herramientas", "Preguntas"): never a central idea, never a stem's setting. Folded (no accents).
+DIVIDER_WORDS = frozenset("""introduccion agenda indice contenido contenidos temario resumen conclusion conclusiones
+    preguntas respuestas dudas gracias referencias bibliografia objetivos objetivo repaso anexo apendice presentacion
+    bienvenida motivacion descanso fin final cierre""".split())
+# words that, beside divider words only, still say nothing ("Introducción al curso", "Otras herramientas")
+FILLER_WORDS = frozenset("""curso tema unidad sesion clase parte otras otros otra otro mas adicionales herramientas
+    generales general breve previo previos conceptos basicos""".split())
+# verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
+VERBS = frozenset("""determina determinan permite permiten define definen usa usan utiliza utilizan realiza realizan
+    calcula calculan hace hacen tiene tienen puede pueden debe deben genera generan crea crean ejecuta
+    ejecutan devuelve devuelven contiene contienen proporciona proporcionan ofrece ofrecen ayuda ayudan
+    reduce reducen aumenta aumentan mejora mejoran controla controlan decide deciden guarda guardan
+    aplica aplican representa representan describe describen indica indican muestra muestran necesita
+    necesitan requiere requieren soporta soportan implementa implementan elige eligen selecciona
+    seleccionan combina combinan distribuye distribuyen divide dividen optimiza optimizan entrena
+    entrenan evalua evaluan busca buscan prueba prueban asigna asignan lanza lanzan gestiona gestionan
+    sirve sirven funciona funcionan consiste consisten significa""".split())

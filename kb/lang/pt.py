@@ -29,6 +29,7 @@ TEMPLATES: dict[str, str] = {
     "complete": "Complete a frase{c}: «{s}»",
     "cloze": "Complete a lacuna{c}: {s}",
     "which_label": "Em {c}, qual termo corresponde a esta descrição: «{d}»?",
+    "kind_term": "termo",
     "kind": "tipo de",
     "which_kind": "Qual {k} corresponde a esta descrição: «{d}»?",
     "label_stmt": "Em «{c}», «{t}» significa: {d}",
@@ -47,3 +48,23 @@ TEMPLATES: dict[str, str] = {
     "false": "Falso",
     "source_says": "A fonte diz: “{s}”",
 }
+
+
+# Titles that divide or administer a deck and teach nothing by themselves ("Introdução", "Agenda",
+# "Outras ferramentas", "Perguntas"): never a central idea, never a stem's setting. Folded (no accents).
+DIVIDER_WORDS = frozenset("""introducao agenda indice sumario conteudo conteudos roteiro resumo conclusao conclusoes
+    perguntas respostas duvidas obrigado obrigada referencias bibliografia objetivos objetivo revisao anexo apendice
+    apresentacao boas-vindas motivacao intervalo fim final encerramento""".split())
+# words that, beside divider words only, still say nothing ("Introdução ao curso", "Outras ferramentas")
+FILLER_WORDS = frozenset("""curso tema unidade sessao aula parte outras outros outra outro mais adicionais
+    ferramentas gerais geral breve previo previos conceitos basicos""".split())
+# verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
+VERBS = frozenset("""determina determinam permite permitem define definem usa usam utiliza utilizam realiza realizam
+    calcula calculam faz fazem tem têm pode podem deve devem gera geram cria criam executa executam
+    retorna retornam contém contêm fornece fornecem oferece oferecem ajuda ajudam reduz reduzem aumenta
+    aumentam melhora melhoram controla controlam decide decidem salva salvam carrega carregam aplica
+    aplicam representa representam descreve descrevem indica indicam mostra mostram precisa precisam
+    requer requerem suporta suportam implementa implementam escolhe escolhem seleciona selecionam
+    combina combinam distribui distribuem divide dividem otimiza otimizam treina treinam avalia avaliam
+    busca buscam testa testam atribui atribuem lança lançam gerencia gerenciam serve servem funciona
+    funcionam consiste consistem significa""".split())

@@ -450,7 +450,8 @@ class LLMWriter:
 
         # the one registry of checks, as the offline writer and kb eval quiz run it (source_text: words
         # the deck never uses, claims its own code contradicts)
-        found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like))
+        found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like,
+                                           outline=(getattr(course, "outlines", None) or {}).get(chunk.source)))
         if found:
             return None, "failed checks: " + ", ".join(found)
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""

@@ -20,6 +20,9 @@ from typing import Any
 from ..quiz import Question
 from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
+from .asked_term import asked_term, garbled_term
+from .setting import stem_setting
+from .trivia import copied_true, trivia, trivial_term
 
 # a code name: "f()", "__len__", "torch.utils.data"
 CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
@@ -29,13 +32,15 @@ CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za
 class CheckContext:
     """What a question is checked against: its cited passage, the whole source (headings and
     passages) when known, the source's word counts (for glued words; from the passage when not
-    given), the embedder (support by cosine) and the course's verb test (for blanks on verbs)."""
+    given), the embedder (support by cosine), the course's verb test (for blanks on verbs) and the
+    source's outline."""
 
     passage: str
     source_text: str = ""
     vocab: Counter | None = None
     embedder: Any = None
     verb_like: Callable[[str], bool] | None = None
+    outline: Any = None  # the source's kb.outline.Outline, when known (what the deck teaches: its subject, its ideas)
 
     def __post_init__(self) -> None:
         if not self.vocab:  # (as checks.defects: empty counts are the passage's)
@@ -100,6 +105,28 @@ def other_language(q: Question) -> list[str]:
         else ["answer-language"]
 
 
+def garbled_asked_term(q: Question, verb_like: Callable[[str], bool] | None = None) -> list[str]:
+    """["garbled-term"] for a "what is" question whose term swallowed a clause ("¿Qué es Ray Tune determina …?")."""
+    term = asked_term(q.prompt) if q.type == "short" and q.origin != "harvested" else ""
+    return ["garbled-term"] if term and garbled_term(term, verb_like) else []
+
+
+_TITLES: dict[int, tuple[Any, str]] = {}
+
+
+def _titles(outline: Any) -> str:
+    """The deck's titles and idea names, one a line ("" without an outline); once per outline."""
+    if outline is None:
+        return ""
+    hit = _TITLES.get(id(outline))
+    if hit is None or hit[0] is not outline:
+        if len(_TITLES) > 64:
+            _TITLES.clear()
+        text = "\n".join([outline.title, *(s.title for s in outline.sections), *(i.name for i in outline.ideas)])
+        hit = _TITLES[id(outline)] = (outline, text)
+    return hit[1]
+
+
 def _one(check: Callable[..., str | None]) -> Callable[[Question, CheckContext], list[str]]:
     return lambda q, ctx: [d] if (d := check(q)) else []
 
@@ -121,9 +148,19 @@ CHECKS: dict[str, Check] = {
     "several-right": lambda q, ctx: [d] if (d := c.several_right(q, ctx.passage)) else [],
     "partial-answer": _one(c.partial_answer),
     "named-in-stem": lambda q, ctx: named_in_stem(q),
+    "garbled-term": lambda q, ctx: garbled_asked_term(q, ctx.verb_like),
+    # what teachers drop as trivial (kb/writing/trivia.py): a detail as the answer, a copied true definition,
+    # an everyday word's meaning
+    "trivia": lambda q, ctx: [d] if (d := trivia(q, ctx.source_text, _titles(ctx.outline))) else [],
+    "copied-true": lambda q, ctx: [d] if (d := copied_true(q, ctx.passage)) else [],
+    "trivial-term": lambda q, ctx: [d] if (d := trivial_term(q, ctx.source_text)) else [],
     "bare-attribute": lambda q, ctx: bare_attribute(q),
     "trivial-blank": lambda q, ctx: trivial_blank(q, ctx.verb_like),
     "answer-language": lambda q, ctx: other_language(q),
+    # a stem set by a slide's label, or (with the deck's outline) by nothing of the deck's subject
+    # (an exercise the course itself asks is set as its author wrote it)
+    "stem-setting": lambda q, ctx: [d] if q.origin != "harvested" and (d := stem_setting(q.prompt, q.lang, ctx.outline))
+    else [],
     "source": lambda q, ctx: c.source_defects(q, ctx.source_text) if ctx.source_text else [],
 }
 
@@ -131,3 +168,46 @@ CHECKS: dict[str, Check] = {
 def run_checks(q: Question, ctx: CheckContext, skip: frozenset[str] = frozenset()) -> list[str]:
     """Every defect the registry's checks (but those in ``skip``) see in one question."""
     return [d for name, check in CHECKS.items() if name not in skip for d in check(q, ctx)]
+
+
+def question_defects(q: Question, ctx: CheckContext, section_passage: str = "") -> list[str]:
+    """What ``kb eval quiz`` reports of one question: the registry's checks, with ``unsupported``
+    withdrawn when the cited page or heading as a whole (``section_passage``) backs the answer (an
+    answer that runs on past its passage's window), plus ``thin-concepts`` (a grader's concepts,
+    judged by the evaluation only: the writer keeps the question)."""
+    found = run_checks(q, ctx, skip=frozenset({"source"}))
+    if section_passage and "unsupported" in found and not c.unsupported(q, section_passage, ctx.embedder):
+        found.remove("unsupported")
+    if ctx.source_text:
+        found += c.source_defects(q, ctx.source_text)
+    if c.thin_concepts(q):
+        found.append("thin-concepts")
+    return found
+
+
+def quiz_defects(questions: list[Question], embedder: Any = None, duplicate_threshold: float = 0.88
+                 ) -> tuple[dict[str, list[str]], list[tuple[str, str, float]]]:
+    """What ``kb eval quiz`` sees across a quiz's questions: each question's id → ``near-duplicate``
+    (a later question asking what an earlier one asks: prompt + answer cosine ≥ ``duplicate_threshold``
+    with an embedder, or the same statement up to wording and option order) and ``answer-elsewhere``
+    (its answer written in another's stem); and the duplicate pairs (earlier id, later id, similarity)."""
+    qs = questions
+    pairs: list[tuple[str, str, float]] = []
+    if embedder is not None and len(qs) > 1:
+        import numpy as np
+
+        vecs = embedder.embed_documents([f"{q.prompt}\n{q.correct_text}" for q in qs])
+        sims = vecs @ vecs.T
+        np.fill_diagonal(sims, 0)
+        pairs = [(qs[i].id, qs[j].id, round(float(sims[i, j]), 3))
+                 for i in range(len(qs)) for j in range(i + 1, len(qs)) if sims[i, j] >= duplicate_threshold]
+    same = c.duplicate_questions(qs)  # same statement, other wording or option order
+    pairs += [(next(p.id for p in qs[:i] if p.id != q.id), q.id, 1.0) for i, q in enumerate(qs)
+              if q.id in same and not any(q.id == later for _, later, _ in pairs)]
+    found: dict[str, list[str]] = {q.id: [] for q in qs}
+    for _, later, _ in pairs:
+        if "near-duplicate" not in found[later]:
+            found[later].append("near-duplicate")
+    for qid in c.answers_elsewhere(qs):  # one question's answer written in another's stem
+        found[qid].append("answer-elsewhere")
+    return found, pairs

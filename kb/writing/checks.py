@@ -324,15 +324,14 @@ def subjective(q: Question) -> str | None:
     if q.type == "tf" and q.correct is True:
         return "subjective" if _SUBJECTIVE.search(statement(q)) else None
     if q.type == "short" and q.origin == "definition":
-        # "es una técnica importante para …": a value judgement and a purpose, not what it is
+        # "¿Qué es la convolución?", "O que é MapReduce?": what a term the deck defines is, is no opinion,
+        # whatever value words its answer holds ("é um paradigma popular para realizar grandes operações");
+        # only a definition that is nothing but a value judgement is ("es una técnica muy importante")
         m = re.search(r"\b(es|son|é|são|is|are)\s+(.*)", q.answer)
         if not m:
             return None
-        content = [w for w in words(m.group(2)) if fold(w) not in STOPWORDS]
-        # "é um paradigma popular para realizar grandes operações": a short definition that is
-        # mostly an opinion says little
-        short_opinion = len(content) < 8 and _SUBJECTIVE.search(" ".join(m.group(2).split()[:6]))
-        return "subjective" if _VALUE_HEAD.match(m.group(2)) or short_opinion else None
+        content = [w for w in words(_SUBJECTIVE.sub(" ", m.group(2))) if fold(w) not in STOPWORDS]
+        return "subjective" if _VALUE_HEAD.match(m.group(2)) and len(content) < 4 else None
     return None
 
 
@@ -744,14 +743,20 @@ def _answer_names(q: Question) -> list[str]:
     return [x for x in out if len(x) >= 4]
 
 
+def _which_term(q: Question) -> bool:
+    return q.type == "mcq" and bool(re.search(r"corresponde a esta descri|matches this description", q.prompt))
+
+
 def answers_elsewhere(questions: Sequence[Question]) -> set[str]:
-    """Ids of questions whose answer another question of the quiz writes in its stem (or
-    choices): answering one gives the other away."""
+    """Ids of questions whose answer another question of the quiz writes in its stem (or, for
+    another kind than "which term is this", its choices): answering one gives the other away. Two
+    "which of the deck's terms is this description" questions share their options by construction."""
     out: set[str] = set()
     for q in questions:
         for name in _answer_names(q):
             pat = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
-            if any(p is not q and pat.search(" ".join([p.prompt, *p.choices])) for p in questions):
+            if any(p is not q and pat.search(" ".join([p.prompt, *(() if _which_term(p) and _which_term(q)
+                                                                      else p.choices)])) for p in questions):
                 out.add(q.id)
     return out
 

@@ -91,7 +91,8 @@ class OfflineWriter(DefinitionPatterns, LabelPatterns, CodeEntityPatterns, Purpo
                 self._vocab[chunk.source] = vocabulary(
                     "\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             whole = self._whole(chunk.source)  # for claims its own code contradicts
-            ctx = CheckContext(chunk.text, whole, self._vocab[chunk.source], verb_like=course.verb_like)
+            ctx = CheckContext(chunk.text, whole, self._vocab[chunk.source], verb_like=course.verb_like,
+                               outline=course.outlines.get(chunk.source))
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
             self._equations(slide, lang, course, drafts)

@@ -8,11 +8,12 @@ import re
 
 from ..quiz import Question
 from ..text import STOPWORDS, fold, sentences, words
+from .asked_term import garbled_term
 from .checks import _stems4, generic_title, stems
 from .concepts import _sentence_end, gist_of
 from .generate import CourseTerms, Draft, _term_ok
 from .ideas import Item, Slide, complete_sentence, dangling
-from .terms import _MISTAKES_TITLE, _purpose_verbs, plain_words
+from .terms import _MISTAKES_TITLE, _purpose_verbs, _untagged, plain_words
 from .wording import (
     _ARTICLE,
     _DEF,
@@ -210,8 +211,9 @@ class DefinitionPatterns(WriterCore):
         assert verb is not None and definition is not None
         bare = _ARTICLE.sub("", term)
         first = fold(words(term)[0]) if words(term) else ""
-        if not bare or first in _PRONOUN or not _term_ok(bare) or _NOT_DEF.match(definition):
-            return False
+        if not bare or first in _PRONOUN or not _term_ok(bare) or _NOT_DEF.match(definition) \
+                or garbled_term(bare, course.verb_like):
+            return False  # ("Ray Tune determina qué …": a sentence's subject and verb, no term)
         if not (_DEF_START.match(definition) or verb in _PLURAL_VERB and definition[:1].islower()):
             return False  # "X es importante …", "X es muy …": not a definition
         if verb in _PLURAL_VERB and not _DEF_START.match(definition) \
@@ -243,9 +245,32 @@ class DefinitionPatterns(WriterCore):
         key = fold(bare)
         out.append(self._draft(slide, item, Question("short", prompt, full, (), concepts, "medium", lang,
                                                      origin="definition"), key, prio, quote=s))
+        self._definition_choice(slide, item, bare, definition, lang, key, prio, s, out, verb)
         # no "true" statement from it: a definition copied as true is judged at a glance (the
         # true/false a teacher keeps are false ones built by a swap: _labels, _scope_and_contrast)
         return True
+
+    def _definition_choice(self, slide: Slide, item: Item, term: str, definition: str, lang: str, key: str,
+                           prio: float, quote: str, out: list[Draft], verb: str = "") -> None:
+        """The same definition as a multiple choice: which of the deck's terms it describes (the
+        others: :meth:`_deck_options`); where the deck has too few, the term to fill in ("_____ es una
+        API de PyTorch que …"). Selection takes one question per bullet, the type the quiz has least
+        of: a deck's definitions were all short answers, nine of ten questions of a quiz."""
+        desc = definition.rstrip(". ")
+        answer = _untagged(term)  # (as the deck writes it, like the other options)
+        if len(words(desc)) < 5 or len(words(desc)) > 40 or fold(answer) in fold(desc):
+            return
+        others = self._deck_options(answer, desc, slide)
+        if len(others) < 3:
+            if verb and len(words(term)) <= 4:
+                blanked = f"_____ {verb} {desc}."
+                q = Question("cloze", _t("cloze", lang, s=blanked, c=""), _untagged(term), (), (_untagged(term),),
+                             "easy", lang, origin="cloze")
+                out.append(self._draft(slide, item, q, key, prio - 0.1, quote=quote))
+            return
+        q = Question("mcq", _t("which_kind", lang, k=_t("kind_term", lang), d=desc), answer, (), (answer,), "easy",
+                     lang, choices=(answer, *others), correct=0, origin="mcq")
+        out.append(self._draft(slide, item, q, key, prio - 0.1, quote=quote))
 
     def _continuation(self, slide: Slide, item: Item) -> str:
         """The next bullet when it goes on about the same subject without naming it ("Permite

@@ -324,6 +324,8 @@ class LabelPatterns(WriterCore):
             others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)
                       and o.level == it.level  # a sub-bullet's label ("Coste", "Mitigación") is no sibling
                       and self._option_like(o.label, slide)][:3]
+            if 1 <= len(others) < 3:  # two or three siblings: the deck's other terms make up the options
+                others += self._deck_options(_untagged(it.label), it.body, slide, others, 3 - len(others))
             if len(others) < 3 or sum(map(_code_like, others)) >= 2 and not _code_like(it.label):
                 continue  # "Selección" among FLASH_ATTENTION, EFFICIENT, MATH: the odd one out is the answer
             parts = [p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", _untagged(it.label).lower()) if len(p) >= 2]

@@ -82,12 +82,13 @@ def top_idea_coverage(questions: Sequence[Question], plans: dict[str, Outline], 
         for c in q.citations[:1]:
             idea = idea_asked(q, c.chunk_id, plans.get(c.source))
             if idea is not None:
-                asked.add(idea.key)
+                asked.add(f"{c.source}#{fold(idea.name)}")  # (an idea named as another one is that idea)
     per: dict[str, dict] = {}
     for src, o in plans.items():
         top = o.top(k)
-        per[src] = {"covered": sum(1 for i in top if i.key in asked), "total": len(top),
-                    "missing": [i.name for i in top if i.key not in asked]}
+        hit = [f"{src}#{fold(i.name)}" in asked for i in top]
+        per[src] = {"covered": sum(hit), "total": len(top),
+                    "missing": [i.name for i, h in zip(top, hit, strict=True) if not h]}
     covered, total = sum(p["covered"] for p in per.values()), sum(p["total"] for p in per.values())
     return {"covered": covered, "total": total, "share": covered / total if total else 0.0, "per_source": per}
 
@@ -152,7 +153,7 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
                          citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
                          concepts=course.key_concepts(answer, exclude=prompt, source=src), difficulty="medium",
                          lang=chunk.lang, origin="idea")
-            found = run_checks(q, CheckContext(passage, text, vocab, verb_like=course.verb_like))
+            found = run_checks(q, CheckContext(passage, text, vocab, verb_like=course.verb_like, outline=o))
             if found:
                 rejected.append(Rejected(prompt[:80], "failed checks: " + ", ".join(found), chunk.id))
                 continue
@@ -168,8 +169,9 @@ def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequenc
     """Notes saying, per source, which of its top ``k`` ideas the quiz asks and why each other has none."""
     if not plans:
         return []
-    have = {d.idea for d in chosen if d.idea}
-    written = {d.idea for d in drafts if d.idea}
+    # an idea is asked when a question asks it or one named as it (its title and its list on one slide)
+    have = {(d.chunk.source, d.idea.rsplit("#", 1)[-1]) for d in chosen if d.idea}
+    written = {(d.chunk.source, d.idea.rsplit("#", 1)[-1]) for d in drafts if d.idea}
     failed: dict[str, list[str]] = {}
     for r in rejected:
         if r.chunk_id and r.reason.startswith("failed checks"):
@@ -179,15 +181,15 @@ def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequenc
     for src, o in plans.items():
         top = o.top(k)
         total += len(top)
-        mine = [i for i in top if i.key in have]
+        mine = [i for i in top if (src, fold(i.name)) in have]
         hit += len(mine)
         if len(plans) > MAX_SOURCES_LISTED:
             continue
         missing = []
         for i in top:
-            if i.key in have:
+            if (src, fold(i.name)) in have:
                 continue
-            if i.key in written:
+            if (src, fold(i.name)) in written:
                 why = "another question took its place"
             elif any(c in failed for c in i.chunk_ids):
                 reasons = sorted({x for c in i.chunk_ids for x in failed.get(c, [])})

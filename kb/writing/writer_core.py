@@ -8,20 +8,35 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..lang import divider_title
 from ..quiz import Question
 from ..records import content_hash
 from ..text import fold, words
 from .checklist import CODE_NAME as _CODE_NAME
-from .checks import _BARE_DIFFER, _stems4, everyday_word, generic_title, no_context, norm, stems, thin_concepts, unglue
+from .checks import (
+    _BARE_DIFFER,
+    _stems4,
+    everyday_word,
+    generic_title,
+    no_context,
+    norm,
+    same_thing,
+    stems,
+    thin_concepts,
+    unglue,
+)
 from .concepts import _deck_title, _source_framework, _source_frameworks, answer_concepts, phrase_concepts
 from .generate import CourseTerms, Draft, _citation, passage_usable
 from .ideas import Item, Slide, read_slide
+from .setting import _LEAD, names_subject, setting_of, slide_label, split_stem
 from .terms import (
     _NOT_A_NAME,
     _ROLE_STEM,
     _WHAT_FOR,
     _WHAT_IS,
+    _code_like,
     _holds_code,
+    _untagged,
     _upper_first,
     action_label,
     framework_code,
@@ -78,6 +93,7 @@ class WriterCore:
                 prompt = _situate(prompt, about, q.lang)
         prompt = self._plain_context(prompt, slide, answer, q.origin, q.lang)
         prompt = self._deck_subject(prompt, slide, q.lang)
+        prompt = self._set_in_subject(prompt, slide.chunk.source, q.lang)
         concepts = q.concepts
         if q.type == "short":
             # the code names a comparison's sides use (FlatParameter / DTensor) are its concepts already
@@ -163,6 +179,36 @@ class WriterCore:
         lead = {"pt": "Em", "es": "En"}.get(lang, "In")
         body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else lower_first(prompt)
         return f"{lead} {lib}, {body}"
+
+    def _set_in_subject(self, prompt: str, source: str, lang: str) -> str:
+        """The stem set in the deck's subject (:mod:`kb.writing.setting`): a slide's label ("Completa
+        el espacio en blanco (El router): …", "En concepto, …") goes, and a stem that names nothing
+        of the deck ("¿Qué es una secuencia?", "Oversampling consiste en …") opens on "En <the deck's
+        topic or library>," — the test the checks ``slide-label-context`` and ``missing-context`` run."""
+        outline = getattr(self._course, "outlines", {}).get(source)
+        head, label, body = split_stem(prompt)
+        x = setting_of(body)
+        if x and slide_label(x, lang):
+            m = _LEAD.match(body)
+            body = (m.group("q") or "") + _upper_first(body[m.end():]) if m else body
+            x = ""
+        changed = bool(label) or body != split_stem(prompt)[2]
+        # (without the deck's outline, only a stem whose label went is set in the deck's subject)
+        if not x and (outline is not None or changed) and not names_subject(body, outline):
+            subject = self._deck_topic(source) or self._deck_library(source) \
+                or next((n for n, _ in _source_frameworks(self._course, source)), "") \
+                or (lower_first(outline.title) if outline is not None and 2 <= len(words(outline.title)) <= 6
+                    and not divider_title(outline.title) else "")
+            if subject and fold(subject) not in fold(body):
+                lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+                rest = body[1:].lstrip() if body.startswith("¿") else body
+                body = f"{lead} {subject}, " + ("¿" if body.startswith("¿") else "") + lower_first(rest)
+                changed = True
+        if not changed:
+            return prompt
+        if head and not head.endswith(("«", " ")):
+            head += ": " if not head.rstrip().endswith(":") else ""
+        return f"{head}{body}" if head else _upper_first(body)
 
     def _texts(self, source: str) -> list[str]:
         course = getattr(self, "_course", None)
@@ -296,6 +342,38 @@ class WriterCore:
             return False  # "Ray vs Spark", "vs RNN", "Usuarios conocidos": a bullet's role, no option
         return self._term_like(label, slide) or 1 <= len(ws) <= 3 and not action_label(label) \
             and fold(ws[0]) not in _NOT_A_NAME
+
+    def _deck_options(self, answer: str, description: str, slide: Slide, taken: Sequence[str] = (),
+                      k: int = 3) -> list[str]:
+        """Up to k wrong options for "which term is this description" from the whole deck's outline:
+        the terms it defines and the labels of its lists, written like the answer (a name in code
+        beside names in code, a plain term beside plain terms), not named in the description, nearest
+        the answer's slide first. A list of two or three siblings, or a definition, gets its multiple
+        choice this way (the deck's other terms are the same kind of thing a student confuses)."""
+        outline = getattr(self._course, "outlines", {}).get(slide.chunk.source)
+        if outline is None:
+            return []
+        ideas = outline.ideas
+        here = next((n for n, i in enumerate(ideas) if slide.chunk.id in i.chunk_ids), 0)
+        pool: list[tuple[int, str]] = []
+        for n, idea in enumerate(ideas):
+            names = [idea.name] if idea.kind == "definition" else \
+                [p.split(":", 1)[0].strip() for p in idea.text.split("; ")] if idea.kind == "list" else []
+            pool += [(abs(n - here), x) for x in names]
+        seen = {fold(answer), *(fold(t) for t in taken)}
+        out: list[str] = []
+        desc = fold(description)
+        for _, x in sorted(pool, key=lambda p: p[0]):
+            x = _untagged(x)
+            fx = fold(x)
+            if fx in seen or not x or len(words(x)) > 4 or fx in desc or _code_like(x) != _code_like(answer) \
+                    or not self._option_like(x, slide) or any(same_thing(x, o) for o in [answer, *taken, *out]):
+                continue
+            seen.add(fx)
+            out.append(x)  # (as the deck writes it: an option is the deck's own wording)
+            if len(out) == k:
+                break
+        return out
 
     def _libraries(self) -> frozenset[str]:
         """The libraries the course's sources are about (:func:`framework`), folded, with the

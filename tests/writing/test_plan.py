@@ -101,9 +101,9 @@ def test_eval_quiz_reports_the_same_top_idea_coverage_as_the_summary(ingested_wo
     r = run_kb(["eval", "quiz", "q.json", "--json"], cwd=ingested_workspace)
     assert r.returncode == 0, r.stderr
     ti = json.loads(r.stdout)["top_ideas"]
-    assert ti["total"] == 5 and ti["covered"] == said >= 1
+    assert 3 <= ti["total"] <= 5 and ti["covered"] == said >= 1  # (a small source has fewer distinct ideas)
     (per,) = ti["per_source"].values()
-    assert len(per["missing"]) == 5 - said
+    assert len(per["missing"]) == ti["total"] - said
 
 
 def test_no_plain_question_on_a_list_whose_labels_repeat():

@@ -1,0 +1,51 @@
+"""A definition the deck states is also asked as a multiple choice (which of the deck's terms this
+describes) or, with too few terms, as the term to fill in; selection keeps no type above ~40 %."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kb.chunking import chunk_document
+from kb.outline import build_outline
+from kb.readers import Document
+from kb.records import Block, Locator
+from kb.writing.course import CourseTerms
+from kb.writing.generate import GenerationRequest, select
+from kb.writing.offline import OfflineWriter
+
+_SLIDES = [
+    ("Optimizadores", "El optimizador SGD es un método que actualiza los pesos en la dirección opuesta al gradiente."),
+    ("Momento", "El momento es una técnica que acumula una media de los gradientes pasados para suavizar el paso."),
+    ("Adam", "Adam es un optimizador que adapta el paso de cada parámetro con la media de sus gradientes al cuadrado."),
+    ("Scheduler", "El scheduler es un objeto que cambia la tasa de aprendizaje a lo largo de las épocas."),
+    ("Weight decay", "El weight decay es una penalización que reduce los pesos grandes en cada actualización."),
+]
+
+
+def _write(n: int = 5):
+    blocks = [Block(text=f"{t}\n• {body}", locator=Locator(heading=f"Optimización en PyTorch > {t}"))
+              for t, body in _SLIDES]
+    chunks = chunk_document(Document(Path("optim.md"), "markdown", blocks, "x"), "optim.md")
+    course = CourseTerms(chunks, None)
+    course.outlines = {"optim.md": build_outline(chunks, "optim.md", bookmarks=[])}
+    req = GenerationRequest(n=n, sources=("optim.md",))
+    return OfflineWriter().write(chunks, req, course), req
+
+
+def test_a_definition_is_also_a_multiple_choice_on_the_decks_terms():
+    out, _ = _write()
+    mcqs = [d.question for d in out.drafts if d.question.type == "mcq"]
+    assert mcqs, [d.question.prompt for d in out.drafts]
+    q = mcqs[0]
+    assert "corresponde a esta descripción" in q.prompt and len(q.choices) == 4
+    assert q.choices[q.correct] not in q.prompt.split("«", 1)[1]  # the description does not name its term
+    terms = {"optimizador sgd", "momento", "adam", "scheduler", "weight decay"}
+    assert {c.lower() for c in q.choices} <= terms, q.choices  # the deck's terms, as it writes them
+
+
+def test_selection_mixes_the_types():
+    out, req = _write()
+    kept = out.drafts
+    chosen, _ = select(kept, req, out.drafts)
+    kinds = [d.question.type for d in chosen]
+    assert len(chosen) >= 4 and max(kinds.count(t) for t in set(kinds)) <= 0.6 * len(chosen), kinds
