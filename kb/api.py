@@ -80,7 +80,7 @@ class Result(Generic[T]):
         if self.ok:
             return self.value
         why = self.backend_failure or (self.problems[0] if self.problems else "interrupted")
-        err = KbError(why, f"{len(self.problems)} problem(s) in all; see Result.problems")
+        err = KbError("{why}", "{n} problem(s) in all; see Result.problems", why=why, n=len(self.problems))
         err.exit_code = self.exit_code
         raise err
 
@@ -167,8 +167,9 @@ class KB:
 
         files = [Path(p) for p in paths]
         if rebuild and not discover(files)[0]:  # a mistyped path: say so before anything is opened
-            raise InputError(f"nothing to ingest in {' '.join(map(str, files))}; the knowledge base was left as it was",
-                             "check the paths before using --rebuild")
+            raise InputError("nothing to ingest in {files}; the knowledge base was left as it was",
+                             "check the paths before using --rebuild",
+                             files=' '.join(map(str, files)))
         notes = []
         with writer_lock(self.settings.home, on_wait):
             older = None if rebuild else _older_chunker(self.settings)
@@ -184,6 +185,8 @@ class KB:
                 files, ws.store, ws.embedder, prune=prune, prune_empty=prune_empty, max_mb=max_mb, progress=progress)
             if not (rebuild or report.interrupted):
                 _cache_search_index(ws)
+            if not report.interrupted:
+                _note_course_language(ws, self.settings.home)
         self.__dict__.pop("workspace", None)  # the next call sees the store as it is now
         problems = [f"{f.source}: {f.message}" for f in report.failed]
         if report.rebuild.startswith("not"):
@@ -215,7 +218,9 @@ class KB:
         names = [r["source"] for r in store.sources()]
         found = match_source(names, source)
         if found is None:
-            raise InputError(f"{source}: not in the knowledge base", "check kb sources for the exact path")
+            raise InputError("{source}: not in the knowledge base",
+                             "check kb sources for the exact path",
+                             source=source)
         return build_outline(store.all_chunks(), found)
 
     # --- finding ----------------------------------------------------------------------------
@@ -255,7 +260,9 @@ class KB:
 
         check_output_file(path, "--out", path.name if not path.is_dir() else "quiz.json")
         if path.exists() and not force:
-            raise InputError(f"{path} exists", "pass --force to replace it, or --out another.json")
+            raise InputError("{path} exists",
+                             "pass --force to replace it, or --out another.json",
+                             path=path)
         writer = with_teacher(OfflineWriter() if offline else get_writer(self.settings), path.parent)
         report = generate_quiz(self.workspace, request, writer)
         result = Result(QuizRun(report, path), backend_failure="; ".join(report.errors), notes=list(report.notes))
@@ -440,7 +447,9 @@ class KB:
         if split:
             items = [i for i in items if i.split == split]
             if not items:
-                raise InputError(f"{ask_set}: no questions in split {split!r}", "use a split the file names, or none")
+                raise InputError("{ask_set}: no questions in split {split!r}",
+                                 "use a split the file names, or none",
+                                 ask_set=ask_set, split=split)
         return evaluate_ask(lambda q: self.ask(q, k=k, offline=offline), items)
 
     # --- studying ---------------------------------------------------------------------------
@@ -502,6 +511,25 @@ class KB:
             warn(n)
         return grader
 
+    def main_language(self) -> str | None:
+        """The course's main language: its passages' (as the last ``kb ingest`` found it), else its
+        quizzes' questions' (quizzes/*.json); None when there is neither. Reads no model and no store."""
+        import json
+
+        from .i18n import main_language, read_course_language
+
+        lang = read_course_language(self.settings.home)
+        if lang:
+            return lang
+        langs: list[str | None] = []
+        for path in sorted(self.quiz_dir.glob("*.json")):
+            try:
+                questions = json.loads(path.read_text(encoding="utf-8")).get("questions")
+                langs += [q.get("lang") for q in questions if isinstance(q, dict)]
+            except (OSError, ValueError, AttributeError, TypeError, RecursionError):
+                continue  # a broken quiz says nothing about the language; its own command reports it
+        return main_language(lang if isinstance(lang, str) else None for lang in langs)
+
     def progress(self, quizzes: Sequence[str | Path] = (), *, warn: Callable[[str], None] = _quiet) -> dict[str, Any]:
         """Reviewed, learned and due counts, per source, weakest topics and streak (creates no files)."""
         from .study import StudyDB, study_db_path
@@ -520,6 +548,22 @@ def _older_chunker(settings: Settings) -> int | None:
     except MissingStoreError:
         return None
     return int(built) if built not in (None, CHUNKING_VERSION) else None
+
+
+def _note_course_language(ws: Workspace, home: Path) -> None:
+    """Write the main language of the store's passages into the workspace, where kb.i18n finds the
+    interface language when neither --ui-lang, KB_UI_LANG nor the locale chooses one."""
+    from .i18n import COURSE_LANGUAGE_FILE, main_language, normalize
+    from .quiz import write_atomic
+
+    try:
+        lang = main_language(normalize(str(meta.get("lang", ""))) for _id, meta in ws.store.all_metadata())
+        if lang:
+            write_atomic(home / COURSE_LANGUAGE_FILE, lang + "\n")
+        else:
+            (home / COURSE_LANGUAGE_FILE).unlink(missing_ok=True)
+    except (KbError, OSError):
+        pass  # only the interface's last-resort language is lost
 
 
 def _cache_search_index(ws: Workspace) -> None:
@@ -547,15 +591,17 @@ def _dropped_replies(quiz: Quiz, replies: Sequence[Any]) -> list[str]:
 def _check_report_folder(out_dir: Path) -> None:
     if (out_dir.exists() and not out_dir.is_dir()) or (
             not out_dir.exists() and out_dir.suffix.lower() in (".csv", ".md", ".json", ".xlsx")):
-        raise InputError(f"--out {out_dir}: names a file; kb grade writes a folder of reports "
-                         "(grades.md, grades.csv, grades.json)",
-                         f"give a folder, e.g. --out {out_dir.with_suffix('')}/")
+        raise InputError("--out {out_dir}: names a file; kb grade writes a folder of reports (grades.md, grades.csv, "
+                         "grades.json)",
+                         "give a folder, e.g. --out {with_suffix}/",
+                         out_dir=out_dir, with_suffix=out_dir.with_suffix(''))
     import os
 
     existing = next((p for p in (out_dir, *out_dir.parents) if p.exists()), None)
     if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(f"--out {out_dir}: {existing} is read-only; kb grade cannot write its reports there",
-                         "grade into a folder you can write to, e.g. --out ~/reports/")
+        raise InputError("--out {out_dir}: {existing} is read-only; kb grade cannot write its reports there",
+                         "grade into a folder you can write to, e.g. --out ~/reports/",
+                         out_dir=out_dir, existing=existing)
 
 
 def _write_predictions(path: Path, rows: Sequence[Any], grades: Sequence[Any]) -> Path:

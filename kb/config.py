@@ -10,6 +10,9 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .errors import Phrase
+from .i18n import N_
+
 DEFAULT_HOME = ".kb"
 DEFAULT_EMBEDDER = "use-m3"
 DEFAULT_COLLECTION = "course"  # Chroma names need 3+ characters
@@ -53,9 +56,13 @@ def _number(env: os._Environ[str] | dict[str, str], name: str, default: str, kin
     try:
         value = kind(raw)
     except ValueError:
-        raise UsageError(f"{name}={raw!r} is not {what}", f"set {name} to {what}, or unset it") from None
+        raise UsageError("{name}={raw!r} is not {what}",
+                         "set {name} to {what}, or unset it",
+                         name=name, raw=raw, what=what) from None
     if value < 0 or value != value:  # negative or NaN
-        raise UsageError(f"{name}={raw!r} is not {what}", f"set {name} to {what}, or unset it")
+        raise UsageError("{name}={raw!r} is not {what}",
+                         "set {name} to {what}, or unset it",
+                         name=name, raw=raw, what=what)
     return value
 
 
@@ -88,11 +95,11 @@ class Settings:
             llm_api_key=env.get("OPENAI_API_KEY") or None,
             llm_model=env.get("KB_LLM_MODEL") or None,
             llm_timeout=_number(env, "KB_LLM_TIMEOUT", f"{DEFAULT_LLM_TIMEOUT:g}", float,
-                                "a number of seconds, e.g. 60"),
+                                Phrase(N_("a number of seconds, e.g. 60"))),
             llm_retries=_number(env, "KB_LLM_RETRIES", str(DEFAULT_LLM_RETRIES), int,
-                                "a whole number of retries, e.g. 2"),
+                                Phrase(N_("a whole number of retries, e.g. 2"))),
             llm_concurrency=max(1, _number(env, "KB_LLM_CONCURRENCY", str(DEFAULT_LLM_CONCURRENCY), int,
-                                           "a whole number of parallel requests, e.g. 4")),
+                                           Phrase(N_("a whole number of parallel requests, e.g. 4")))),
         )
         clean = {k: v for k, v in overrides.items() if v is not None}
         if "home" in clean:

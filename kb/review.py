@@ -394,8 +394,9 @@ def write_replacement(ws, quiz: Quiz, q: Question, writer) -> Question | None:
     chunks = ws.store.get(ids) if ids else []
     if not chunks:
         where = q.citations[0].source + " · " + q.citations[0].locator if q.citations else "no citation"
-        raise InputError(f"question {q.id}: its passage ({where}) is not in the knowledge base",
-                         "ingest its source again, or edit the question instead")
+        raise InputError("question {id}: its passage ({where}) is not in the knowledge base",
+                         "ingest its source again, or edit the question instead",
+                         id=q.id, where=where)
     every = list(ws.store.all_chunks())
     course = CourseTerms(every, ws.embedder)
     request = GenerationRequest(n=4, types=TYPES, lang=q.lang if q.lang in LANGS else None)

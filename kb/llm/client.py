@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..config import Settings
 from ..errors import BackendError
+from ..i18n import N_
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -145,12 +146,11 @@ class LLMClient:
             self._bad_url = e
 
     # ------------------------------------------------------------------ errors
-    def _fail(self, what: str, hint: str = "") -> BackendError:
-        return BackendError(
-            f"the LLM at {self.base_url} {what}",
-            hint or "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or add --offline (or unset "
-            "KB_LLM_MODEL) to work without the LLM",
-        )
+    def _fail(self, n: int, last: str) -> BackendError:
+        return BackendError(N_("the LLM at {base_url} failed {n} time: {last}") if n == 1 else
+                            N_("the LLM at {base_url} failed {n} times: {last}"),
+                            "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or add --offline (or unset "
+                            "KB_LLM_MODEL) to work without the LLM", base_url=self.base_url, n=n, last=last)
 
     # ------------------------------------------------------------------ public
     def chat_json(self, system: str, user: str, max_tokens: int = 1500, *, schema: Any = None,
@@ -198,7 +198,7 @@ class LLMClient:
                 self.notes.append(self.cache.error)
             return reply
         n = self.retries + 1
-        raise self._fail(f"failed {n} time{'s' if n != 1 else ''}: {last}")
+        raise self._fail(n, last)
 
     def close(self) -> None:
         """Stop: workers give up at their next read; open connections are closed."""
@@ -283,8 +283,9 @@ class LLMClient:
 
         httpx = self._httpx
         if self._openai is None:
-            raise EndpointError(f"the LLM at {self.base_url} cannot be reached ({self._bad_url})",
-                                "fix OPENAI_BASE_URL (it usually ends in /v1), or add --offline")
+            raise EndpointError("the LLM at {base_url} cannot be reached ({bad_url})",
+                                "fix OPENAI_BASE_URL (it usually ends in /v1), or add --offline",
+                                base_url=self.base_url, bad_url=self._bad_url)
         self._local.deadline = deadline
         try:
             with self._openai.chat.completions.with_streaming_response.create(**body) as r:
@@ -311,9 +312,10 @@ class LLMClient:
                 raise Cancelled() from None
             cause = (e.__cause__ or e) if isinstance(e, openai.APIConnectionError) else e
             if isinstance(cause, (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.InvalidURL)):
-                raise EndpointError(f"the LLM at {self.base_url} cannot be reached ({cause})",
-                                    "start the server or fix OPENAI_BASE_URL (it usually ends in /v1), "
-                                    "or add --offline") from e
+                raise EndpointError("the LLM at {base_url} cannot be reached ({cause})",
+                                    "start the server or fix OPENAI_BASE_URL (it usually ends in /v1), or add "
+                                    "--offline",
+                                    base_url=self.base_url, cause=cause) from e
             return f"connection failed ({type(cause).__name__}: {cause})"
         finally:
             self._local.deadline = None
@@ -329,12 +331,14 @@ class LLMClient:
             time.sleep(0.2)
             return f"server error (HTTP {status})"
         if status in (401, 403):
-            raise EndpointError(f"the LLM endpoint {self.base_url} refused the API key (HTTP {status})",
-                                "set OPENAI_API_KEY to a valid key")
+            raise EndpointError("the LLM endpoint {base_url} refused the API key (HTTP {status})",
+                                "set OPENAI_API_KEY to a valid key",
+                                base_url=self.base_url, status=status)
         if status == 404:
-            raise EndpointError(f"model '{self.model}' not found at {self.base_url} (HTTP 404)",
+            raise EndpointError("model '{model}' not found at {base_url} (HTTP 404)",
                                 "set KB_LLM_MODEL to a model the endpoint serves (kb llm check lists them), and "
-                                "check OPENAI_BASE_URL (it usually ends in /v1)")
+                                "check OPENAI_BASE_URL (it usually ends in /v1)",
+                                model=self.model, base_url=self.base_url)
         if status in (400, 422):
             text = got.body.decode("utf-8", "replace")[:300]
             fmt = body.get("response_format")
@@ -344,8 +348,9 @@ class LLMClient:
                     if MODES.index(nxt) > MODES.index(self.mode):
                         self.mode = nxt
                 return None
-            raise EndpointError(f"the LLM endpoint {self.base_url} rejected the request (HTTP {status}: {text})",
-                                "check KB_LLM_MODEL and the endpoint (kb llm check)")
+            raise EndpointError("the LLM endpoint {base_url} rejected the request (HTTP {status}: {text})",
+                                "check KB_LLM_MODEL and the endpoint (kb llm check)",
+                                base_url=self.base_url, status=status, text=text)
         if status != 200:
             return f"answered HTTP {status}"
         try:

@@ -65,7 +65,9 @@ def pdf_pages(data: bytes, path: Path, notes: list[str], engine: str = "pdfium")
     mode). A file PDFium cannot parse is read with pypdf (noted); InputError for a file that is
     not a PDF, encrypted or damaged."""
     if not data.lstrip()[:5].startswith(b"%PDF"):
-        raise InputError(f"{path}: not a PDF (no %PDF header)", "re-export or re-download the file, or remove it")
+        raise InputError("{path}: not a PDF (no %PDF header)",
+                         "re-export or re-download the file, or remove it",
+                         path=path)
     if engine == "pdfium":
         pages = _pdfium_pages(data, path, notes)
         if pages is not None:
@@ -75,8 +77,9 @@ def pdf_pages(data: bytes, path: Path, notes: list[str], engine: str = "pdfium")
 
 
 def _encrypted(path: Path) -> InputError:
-    return InputError(f"{path}: PDF is encrypted with a password",
-                      "save an unencrypted copy (e.g. qpdf --decrypt --password=... in.pdf out.pdf)")
+    return InputError("{path}: PDF is encrypted with a password",
+                      "save an unencrypted copy (e.g. qpdf --decrypt --password=... in.pdf out.pdf)",
+                      path=path)
 
 
 def _pdfium_pages(data: bytes, path: Path, notes: list[str]) -> list[PdfPage] | None:
@@ -230,7 +233,9 @@ def _pypdf_pages(data: bytes, path: Path, notes: list[str]) -> list[PdfPage]:
     except InputError:
         raise
     except (PdfReadError, Exception) as e:  # pypdf raises many types on damaged files
-        raise InputError(f"{path}: damaged PDF ({type(e).__name__}: {e})", "re-export the PDF or remove it") from e
+        raise InputError("{path}: damaged PDF ({kind}: {error})",
+                         "re-export the PDF or remove it",
+                         path=path, kind=type(e).__name__, error=e) from e
     failed: list[int] = []
     plain_pages: list[int] = []
     pages = [PdfPage(_page_text(p, n, plain_pages, failed), images=_image_count(p))

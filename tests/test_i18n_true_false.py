@@ -1,0 +1,53 @@
+"""True/false answers as a teacher reads them in `kb quiz review` and `kb quiz show`: the word in the
+question's language (Verdadeiro/Falso, Verdadero/Falso) and, for a false statement, the corrected
+statement kb has — never the JSON words true/false; the card's labels in the interface language."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from .conftest import run_kb
+from .test_i18n import TF_QUIZ
+
+CARD = {  # the card of the offline writer's false statement (question 3), in each interface language
+    "en": ["Answer: Falso. A fonte diz: o GIL limita o paralelismo.", "(reviewed 0 of 3)", "3/3 · tf · medium"],
+    "pt": ["Resposta: Falso. A fonte diz: o GIL limita o paralelismo.", "(revisadas 0 de 3)",
+           "3/3 · V/F · média · pt"],
+    "es": ["Respuesta: Falso. A fonte diz: o GIL limita o paralelismo.", "(revisadas 0 de 3)",
+           "3/3 · V/F · media · pt"],
+}
+
+
+@pytest.fixture
+def tf_quiz(tmp_path, monkeypatch):
+    (tmp_path / "quizzes").mkdir()
+    path = tmp_path / "quizzes" / "tf.json"
+    path.write_text(json.dumps(TF_QUIZ, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return path
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "es"])
+def test_review_card_shows_the_word_and_the_corrected_statement(tf_quiz, lang):
+    r = run_kb(["--ui-lang", lang, "quiz", "review", str(tf_quiz)], cwd=tf_quiz.parent.parent, input="s\ns\nq\n")
+    assert r.returncode == 0, r.stderr
+    out = " ".join(r.stdout.split())
+    for piece in CARD[lang]:
+        assert piece in out, (lang, piece, r.stdout)
+    # an LLM's bare "false"/"True. …" become the word of the question's language
+    assert "Falso." in out and "Verdadero. Una por vez." in out
+    cards = out.split("[k]eep")[0:3]
+    assert not any(re.search(r"\((true|false)\)|: (true|false)\b", c) for c in cards), out
+
+
+@pytest.mark.parametrize("lang", ["pt", "es"])
+def test_quiz_show_gives_the_word_not_true_or_false(tf_quiz, lang):
+    r = run_kb(["--ui-lang", lang, "quiz", "show", str(tf_quiz)], cwd=tf_quiz.parent.parent)
+    assert r.returncode == 0, r.stderr
+    out = " ".join(r.stdout.split())
+    assert "→ Falso." in out and "→ Verdadero. Una por vez." in out and "→ Falso. A fonte diz" in out
+    assert {"pt": "3 questões", "es": "3 preguntas"}[lang] in out
+    assert not re.search(r"→ (true|false)\b", out, re.IGNORECASE)
