@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .config import CHUNKING_VERSION, DEFAULT_MAX_MB, Settings
 from .errors import ExitCode, InputError, KbError
+from .i18n import N_, Message
 
 if TYPE_CHECKING:
     from .ask import Answer
@@ -355,8 +356,9 @@ class KB:
         run = GradeRun(None, qc if qc.calibration is not None else None, out_dir)
         result = Result(run, problems=list(got.problems), notes=got.notes + notes + _dropped_replies(quiz, got.items))
         if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
-            result.notes.append(f"no replies to grade in {replies} — nothing written"
-                                + (f"; {out_dir} unchanged" if out_dir.exists() else ""))
+            result.notes.append(Message("no replies to grade in {replies} — nothing written; {out_dir} unchanged",
+                                        replies=replies, out_dir=out_dir) if out_dir.exists() else
+                                Message("no replies to grade in {replies} — nothing written", replies=replies))
             return result
         report = grade_class(quiz, got, grader, overrides)
         embedder = getattr(getattr(grader, "offline", grader), "embedder", None)
@@ -374,8 +376,9 @@ class KB:
         result.written = list(run.paths.values())
         if report.merged:
             m = report.merged
-            result.notes.append(f"merged into {out_dir}: {m['kept']} earlier grades kept, "
-                                f"{m['replaced']} re-graded, {m['new']} new")
+            result.notes.append(Message("merged into {out_dir}: {kept} earlier grades kept, {replaced} re-graded, "
+                                        "{new} new", out_dir=out_dir, kept=m["kept"], replaced=m["replaced"],
+                                        new=m["new"]))
         client = getattr(grader, "client", None)
         if client is not None:  # what the LLM grading spent, and a cache that could not be written
             result.notes += client.notes + ["LLM: " + client.usage.summary()]
@@ -467,7 +470,8 @@ class KB:
             except KbError as e:
                 if explicit:
                     raise
-                warn(f"skipped {p}: {e.message} — {e.hint}")
+                warn(Message("skipped {path}: {error} — {fix}", path=p, error=e,
+                             fix=Message(e.hint_template, **e.fields)))
         return out
 
     def first_quiz(self, path: str | Path | None = None) -> Path:
@@ -584,8 +588,16 @@ def _dropped_replies(quiz: Quiz, replies: Sequence[Any]) -> list[str]:
     if not hit:
         return []
     ids = ", ".join(sorted(set(hit)))
-    return [f"warning: {len(hit)} repl{'y answers' if len(hit) == 1 else 'ies answer'} question(s) dropped in "
-            f"kb quiz review ({ids}): graded all the same; leave them out of the replies, or keep the question"]
+    if len(hit) == 1:
+        template = N_("warning: {n} reply answers a question dropped in kb quiz review ({ids}): graded all the same; "
+                      "leave it out of the replies, or keep the question")
+    elif len(set(hit)) == 1:
+        template = N_("warning: {n} replies answer a question dropped in kb quiz review ({ids}): graded all the "
+                      "same; leave them out of the replies, or keep the question")
+    else:
+        template = N_("warning: {n} replies answer questions dropped in kb quiz review ({ids}): graded all the "
+                      "same; leave them out of the replies, or keep the questions")
+    return [Message(template, n=len(hit), ids=ids)]
 
 
 def _check_report_folder(out_dir: Path) -> None:

@@ -661,8 +661,9 @@ def progress(
     Example: kb progress --json
     """
     from . import ui
+    from .i18n import text
 
-    p = _course().progress(quizzes or (), warn=lambda m: ui.message(f"kb: {m}", "yellow"))
+    p = _course().progress(quizzes or (), warn=lambda m: ui.message(f"kb: {text(m)}", "yellow"))
     ui.print_json(p) if json_out else ui.progress_report(p)
 
 

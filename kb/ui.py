@@ -347,7 +347,7 @@ class ReviewScreen:
 def defect_words(reason: str) -> str:
     """A rejected draft's reason in words a teacher understands (\"failed checks: giveaway\" → \"the question
     gives the answer away\"); the check names stay in --json and in the quiz file."""
-    from .i18n import _
+    from .i18n import _, text
 
     words = {
         "cut-off": _("the text stops mid-sentence"),
@@ -372,7 +372,7 @@ def defect_words(reason: str) -> str:
         "thin-concepts": _("its key concepts are everyday words"),
     }
     if not reason.startswith("failed checks: "):
-        return reason
+        return text(reason)
     return "; ".join(words.get(c.strip(), c.strip()) for c in reason[len("failed checks: "):].split(","))
 
 
@@ -489,27 +489,33 @@ def quiz_eval(r: dict) -> None:
 def calibration(qc) -> None:
     """Which grade levels kb grade uses: refitted from the teacher's grades (with the leave-one-out
     agreement on them), or the one stored beside the quiz."""
+    from .i18n import _
+
     cal = qc.calibration
     if not qc.refitted:
-        message(f"kb: grading with the calibration in {qc.path} ({cal.examples} teacher-graded replies)"
-                + _graded_like_note(cal))
+        message(_("kb: grading with the calibration in {path} ({n} teacher-graded replies)").format(
+            path=qc.path, n=cal.examples) + _graded_like_note(cal))
         return
     loo, base = cal.agreement.get("leave_one_out"), cal.agreement.get("default")
-    line = f"kb: calibrated on {cal.examples} teacher-graded replies, saved to {qc.path}"
+    line = _("kb: calibrated on {n} teacher-graded replies, saved to {path}").format(n=cal.examples, path=qc.path)
     if loo and loo.get("n"):
-        line += (f"; agreement with your grades, leave-one-out: exact {loo['exact']:.2f}, QWK {loo['qwk']:.2f}, "
-                 f"mean {loo['kb_mean']:.2f} vs your {loo['teacher_mean']:.2f} (default level: exact "
-                 f"{base['exact']:.2f}, QWK {base['qwk']:.2f}, mean {base['kb_mean']:.2f})")
+        line += _("; agreement with your grades, leave-one-out: exact {exact:.2f}, QWK {qwk:.2f}, mean {mean:.2f} "
+                  "vs your {yours:.2f} (default level: exact {base_exact:.2f}, QWK {base_qwk:.2f}, mean "
+                  "{base_mean:.2f})").format(exact=loo["exact"], qwk=loo["qwk"], mean=loo["kb_mean"],
+                                             yours=loo["teacher_mean"], base_exact=base["exact"],
+                                             base_qwk=base["qwk"], base_mean=base["kb_mean"])
     message(line + _graded_like_note(cal))
 
 
 def _graded_like_note(cal) -> str:
     """Where the teacher's graded replies grade the replies like them (questions with enough of them)."""
     from .grading.offline import GRADED_LIKE_MIN
+    from .i18n import ngettext
 
     n = sum(len(v) >= GRADED_LIKE_MIN for v in cal.graded.values())
-    return (f"; on {n} question{'s' * (n != 1)} with {GRADED_LIKE_MIN}+ graded replies, a reply like one you graded "
-            f"is graded partly like it") if n else ""
+    return ngettext("; on {n} question with {least}+ graded replies, a reply like one you graded is graded partly "
+                    "like it", "; on {n} questions with {least}+ graded replies, a reply like one you graded is "
+                    "graded partly like it", n).format(n=n, least=GRADED_LIKE_MIN) if n else ""
 
 
 def class_report(report, paths: dict | None = None) -> None:

@@ -5,27 +5,14 @@ for English words of kb's interface — and a teacher overrides a grade by editi
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 from .conftest import run_kb
+from .i18n_words import english_left
 from .test_grading import QUIZ
 
 openpyxl = pytest.importorskip("openpyxl")
-
-# words of kb's English interface; none is a Portuguese or Spanish word, nor in the sample quizzes' content
-ENGLISH = re.compile(r"\b(the|answers?|correct|incorrect|partial|next|review|session|skipped|streak|model|hint|"
-                     r"skip|quit|true|false|questions?|sources?|missing|points|repl(?:y|ies)|students?|grades?|"
-                     r"feedback|wrote|note|fix|days?|of|and|with|expected|due|learned|new|topic|type|mean|"
-                     r"key|name|date|saved|nothing|now|empty|unknown|row|first|then)\b", re.IGNORECASE)
-
-
-def english_left(text: str) -> list[str]:
-    """kb's English words in ``text``, leaving out file paths and kb's own command names."""
-    text = re.sub(r"\S*[/\\]\S*|\S+\.(?:csv|md|json|xlsx|txt|pdf)\b|\bkb(?: [a-z-]+){1,2}", " ", text)
-    return sorted({m.lower() for m in ENGLISH.findall(text)})
-
 
 def test_the_scan_finds_the_english_interface_and_not_paths_or_commands():
     assert english_left("Model answer: all-reduce · next review in 10 min · kb: error: x — fix: kb quiz review w.json"
@@ -146,3 +133,14 @@ def test_a_teacher_overrides_a_grade_by_editing_the_workbook_alone(ws):
     r = run_kb(["grade", str(quiz), "r.csv", "--out", "rep", "--offline"], cwd=ws)
     grades = json.loads((ws / "rep" / "grades.json").read_text(encoding="utf-8"))["students"]
     assert grades["Bia"]["grades"]["gil"]["points"] == 3 and grades["Ana"]["grades"]["strat"]["points"] == 2
+
+
+@pytest.mark.parametrize("lang", ["pt", "es"])
+def test_quiz_generate_reports_in_the_language(ingested_workspace, lang):
+    r = run_kb(["--ui-lang", lang, "quiz", "generate", "-n", "40", "--offline", "-o", "quizzes/g.json", "--force"],
+               cwd=ingested_workspace)
+    assert r.returncode == 0, r.stderr
+    said = " ".join(r.stderr.split())
+    assert {"pt": "questões gravadas em quizzes/g.json", "es": "preguntas escritas en quizzes/g.json"}[lang] in said
+    assert {"pt": "nota: escritas ", "es": "nota: escritas "}[lang] in said  # fewer than asked: said why, in words
+    assert english_left(r.stderr) == [], r.stderr

@@ -395,7 +395,7 @@ def test_grade_warns_about_replies_to_dropped_questions(rws):
                                      "ana,q02,b\nbia,q02,a\nbia,q04,all-reduce\n", encoding="utf-8")
     r = run_kb(["grade", str(path), "replies.csv", "--offline", "--out", "reports/s3"], cwd=rws)
     assert r.returncode == 0, r.stderr
-    assert ("warning: 3 replies answer question(s) dropped in kb quiz review (q02, q04): graded all the same"
+    assert ("warning: 3 replies answer questions dropped in kb quiz review (q02, q04): graded all the same"
             in " ".join(r.stderr.split()))
 
 

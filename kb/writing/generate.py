@@ -374,7 +374,13 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
                  ", ".join(request.sources) if request.sources else Phrase(N_("the course")))
         why = Counter(r.reason.split(":")[0] if r.reason.startswith("failed") else r.reason
                       for r in rejected)
-        detail = "; ".join(f"{n} {reason}" for reason, n in why.most_common(3))
+        # each reason counted, in words (the check names stay in --json): "8 failed checks; 1 …"; the
+        # words of a reason are translated with the note (N_: the catalogs have them)
+        N_("failed checks")
+        parts = {f"r{i}": Message("{n} {reason}", n=n, reason=Phrase(reason))
+                 for i, (reason, n) in enumerate(why.most_common(3))}
+        template = "; ".join(f"{{{k}}}" for k in parts)
+        detail = Message(template, **parts) if parts else ""
         notes.append(Message(N_("wrote {n} of {asked}: {scope} supports only {n} question that passes the checks "
                                 "({passages} passages, {candidates} candidates{rejected})") if len(chosen) == 1 else
                              N_("wrote {n} of {asked}: {scope} supports only {n} questions that pass the checks "
