@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 
-from .i18n import Phrase, _, english, fill, local
+from .i18n import Phrase, _, english, fill, kept, local
 
 __all__ = ["BackendError", "ExitCode", "InputError", "KbError", "MissingStoreError", "Phrase", "StoreError",
            "UsageError", "disk_full", "read_only"]
@@ -37,7 +37,7 @@ class KbError(Exception):
     hint: str
 
     def __init__(self, message: str, hint: str = "", **fields: object) -> None:
-        self.template, self.hint_template, self.fields = message, hint, fields
+        self.template, self.hint_template, self.fields = message, hint, kept(fields)
         plain = {k: english(v) for k, v in fields.items()}
         self.message = fill(message, plain)
         self.hint = fill(hint, plain)

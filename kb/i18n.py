@@ -184,7 +184,7 @@ class Message(str):
     def __new__(cls, template: str, **fields: object) -> Message:
         """The English text of ``template`` filled with ``fields``, remembering both."""
         made = super().__new__(cls, fill(template, {k: english(v) for k, v in fields.items()}))
-        made.template, made.fields = template, fields
+        made.template, made.fields = template, kept(fields)
         return made
 
     def localized(self) -> str:
@@ -200,6 +200,14 @@ def text(message: str) -> str:
 def fill(template: str, fields: dict[str, object]) -> str:
     """``template`` with ``fields`` put in (str.format); as written when there are none."""
     return template.format(**fields) if fields else template
+
+
+def kept(fields: dict[str, object]) -> dict[str, object]:
+    """``fields`` as a message keeps them: another program's exception as its text (it may not survive
+    pickling, and a failed file's error crosses from an ingest worker process); kb's own errors and
+    messages, words and plain values as they are."""
+    return {k: str(v) if isinstance(v, BaseException) and not callable(getattr(v, "localized", None)) else v
+            for k, v in fields.items()}
 
 
 def english(value: object) -> object:

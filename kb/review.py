@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import KbError
+from .export._common import tf_answer
 from .i18n import N_, _, ngettext
 from .quiz import STATUSES, Question, Quiz, load_quiz, save_quiz
 from .quiz import _question_from_json as checked_question  # the quiz file's own checks, for an edit
@@ -89,8 +90,9 @@ def render_for_edit(q: Question) -> str:
     if q.type == "mcq":
         out.append("CHOICES: (one a line; * before the right one)")
         out += [f"{'*' if i == q.correct else ' '} {c}" for i, c in enumerate(q.choices)]
-    elif q.type == "tf":
-        out += ["ANSWER: (true or false)", "true" if q.correct else "false"]
+    elif q.type == "tf":  # the word in the question's language, then what kb has of the corrected statement
+        out += ["ANSWER: (true or false — Verdadeiro/Falso, Verdadero/Falso — then, optionally, what the source says)",
+                tf_answer(q)]
     else:
         out += ["ANSWER:", q.answer, "", "ALSO ACCEPTED: (other replies graded right, one a line)", *q.accepted]
     out += ["", "CONCEPTS: (what a right reply must contain, one a line)", *q.concepts, ""]
@@ -141,11 +143,15 @@ def parse_edit(text: str, q: Question) -> Question:
             raise EditError("CHOICES: two options are the same")
         raw.update(choices=choices, correct=marked[0], answer=choices[marked[0]])
     elif q.type == "tf":
-        word = got.get("ANSWER", "").strip().lower().rstrip(".")
+        given = got.get("ANSWER", "").strip()
+        first = re.match(r"[^\W\d_]+", given)
+        word = first.group(0).lower() if first else given.lower().rstrip(".")
         if word not in _TRUE | _FALSE:
             raise EditError(f"ANSWER: write true or false (found {word or 'nothing'!r})")
         true_word, false_word = _TF_WORDS.get(q.lang, _TF_WORDS["en"])
-        raw.update(correct=word in _TRUE, answer=true_word if word in _TRUE else false_word)
+        rest = re.sub(r"^[\s.:;,—–-]+", "", given[first.end():]) if first else ""  # the corrected statement
+        said = true_word if word in _TRUE else false_word
+        raw.update(correct=word in _TRUE, answer=f"{said}. {rest}" if rest else said)
     else:
         answer = got.get("ANSWER", "")
         if not answer:
@@ -213,9 +219,10 @@ def line_edit(q: Question, read: Callable[[str], str], say: Callable[[str], None
         say(f"choices now: {shown}")
         got = read("choices (separated by |, * before the right one)> ").strip() or shown
         out += ["CHOICES:", *[c.strip() for c in got.split("|")]]
-    elif q.type == "tf":
-        got = read(f"true or false [{'true' if q.correct else 'false'}]> ").strip()
-        out += ["ANSWER:", got or ("true" if q.correct else "false")]
+    elif q.type == "tf":  # the words of the question's language; Enter keeps the answer and its statement
+        true_word, false_word = _TF_WORDS.get(q.lang, _TF_WORDS["en"])
+        got = read(f"{true_word}/{false_word} [{true_word if q.correct else false_word}]> ").strip()
+        out += ["ANSWER:", got or tf_answer(q)]
     else:
         out += ["ANSWER:", read("answer> ").strip() or q.answer, "", "ALSO ACCEPTED:", *q.accepted]
     say(f"concepts now: {concepts}")

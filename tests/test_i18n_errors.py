@@ -225,3 +225,19 @@ def test_study_errors_follow_the_variable_and_a_broken_quiz_reads_in_spanish(ws)
     assert r.returncode == 3
     assert "quizzes/rota.json: la pregunta a no tiene respuesta modelo" in r.stderr
     assert "cómo resolverlo: genérela de nuevo o añada \"answer\"" in r.stderr
+
+
+class _TwoArgs(Exception):
+    def __init__(self, what, where):  # like some libraries' exceptions: pickle cannot rebuild it
+        super().__init__(f"{what} at {where}")
+
+
+def test_an_error_crosses_processes_and_still_speaks_the_language():
+    import pickle
+
+    e = InputError("{path}: damaged PDF ({kind}: {error})", "re-export the PDF or remove it", path="a.pdf",
+                   kind="_TwoArgs", error=_TwoArgs("bad xref", 7))
+    back = pickle.loads(pickle.dumps(e))  # an ingest worker hands its failed file to the parent this way
+    assert back.message == "a.pdf: damaged PDF (_TwoArgs: bad xref at 7)"
+    i18n.choose("pt")
+    assert back.localized() == ("a.pdf: PDF danificado (_TwoArgs: bad xref at 7)", "exporte o PDF de novo ou remova-o")

@@ -56,3 +56,17 @@ def test_quiz_show_gives_the_word_not_true_or_false(tf_quiz, lang):
     assert "→ Falso." in out and "→ Verdadero. Una por vez." in out and "→ Falso. A fonte diz" in out
     assert {"pt": "3 questões", "es": "3 preguntas"}[lang] in out
     assert not re.search(r"→ (true|false)\b", out, re.IGNORECASE)
+
+
+def test_editing_a_false_statement_shows_and_keeps_its_corrected_statement(tf_quiz):
+    from kb.quiz import load_quiz
+    from kb.review import parse_edit, render_for_edit
+
+    q = load_quiz(tf_quiz).questions[2]
+    text = render_for_edit(q)
+    assert "\nFalso. A fonte diz: o GIL limita o paralelismo.\n" in text and "\nfalse\n" not in text
+    assert parse_edit(text, q).answer == "Falso. A fonte diz: o GIL limita o paralelismo."  # not cut to "Falso"
+    fixed = parse_edit(text.replace("A fonte diz: o GIL", "A fonte diz: o GIL do CPython"), q)
+    assert (fixed.correct, fixed.answer) == (False, "Falso. A fonte diz: o GIL do CPython limita o paralelismo.")
+    llm = load_quiz(tf_quiz).questions[0]  # an LLM's bare "false": the word of the question's language
+    assert "\nFalso.\n" in render_for_edit(llm) and parse_edit(render_for_edit(llm), llm).answer == "Falso"
