@@ -33,7 +33,7 @@ from .chunking import chunk_document, index_text
 from .config import CHUNKING_VERSION
 from .embeddings import Embedder
 from .errors import InputError, KbError
-from .i18n import N_
+from .i18n import N_, Message
 from .readers import DEFAULT_MAX_MB, EXTENSIONS, Document, file_hash, read_document
 from .records import Chunk
 from .store import ChromaStore, SourceState
@@ -261,11 +261,14 @@ def _prune_folders(store: ChromaStore, files: Sequence[Path], folders: Sequence[
         empty = not any(_under(k, rkey) for k in present)
         if empty and not prune_empty:
             held = sorted({s for s in stored if _under(store.absolute(s), rkey)})
-            what = f"its {len(held)} stored source(s) were kept" if held else "nothing was stored from it"
-            yield FileResult(
-                str(root), "failed", message=f"{root}: no supported files found; {what}",
-                hint="check that the folder is the course folder and is mounted; to remove its sources from "
-                     "the knowledge base on purpose, run again with --prune-empty"), False
+            if held:
+                what = N_("{path}: no supported files found; its {n} stored source was kept") if len(held) == 1 \
+                    else N_("{path}: no supported files found; its {n} stored sources were kept")
+            else:
+                what = N_("{path}: no supported files found; nothing was stored from it")
+            yield _failed(str(root), InputError(
+                what, "check that the folder is the course folder and is mounted; to remove its sources from the "
+                "knowledge base on purpose, run again with --prune-empty", path=root, n=len(held))), False
             continue
         if prune:
             for result in _prune(store, rkey, present):
@@ -315,10 +318,12 @@ def ingest(
                     changed = True
                     notes = list(doc.notes)
                     if old_name:
-                        notes.append(f"was stored as '{store.display(old_name)}' "
-                                     "(moved, or named by an older kb); renamed")
+                        notes.append(Message("was stored as '{old}' (moved, or named by an older kb); renamed",
+                                             old=store.display(old_name)))
+                    joined = "; ".join(f"{{n{i}}}" for i in range(len(notes)))  # each note in the language
+                    said = Message(joined, **{f"n{i}": note for i, note in enumerate(notes)}) if notes else ""
                     result = FileResult(store.display(key), "updated" if state else "added", kind=doc.kind,
-                                        chunks=len(chunks), message="; ".join(notes))
+                                        chunks=len(chunks), message=said)
                 report.files.append(result)
                 progress.file_done(result)
             if pending:
@@ -607,5 +612,6 @@ def _prune(store: ChromaStore, root: str, present: set[str]) -> list[FileResult]
     results = []
     for src, ids in sorted(gone.items()):
         store.delete(ids)
-        results.append(FileResult(store.display(src), "removed", chunks=len(ids), message=N_("file no longer exists")))
+        results.append(FileResult(store.display(src), "removed", chunks=len(ids),
+                                  message=Message("file no longer exists")))
     return results

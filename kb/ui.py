@@ -144,7 +144,7 @@ def ingest_summary(report) -> None:
     """Print an ``IngestReport`` to stderr: one row per file (failures with their hint), then the counts."""
     from rich.table import Table
 
-    from .i18n import _, ngettext
+    from .i18n import _, ngettext, text
 
     table = Table(title="kb ingest", title_justify="left")
     for col in (_("file"), _("status"), _("kind"), _("chunks"), _("note")):
@@ -157,7 +157,7 @@ def ingest_summary(report) -> None:
             msg, hint = f.error.localized() if f.error is not None else (f.message, f.hint)
             note = msg.split(": ", 1)[-1] + (f" — {hint}" if hint else "")
         else:
-            note = _(f.message) if f.message else ""
+            note = text(f.message)
         table.add_row(f.source, word.get(f.status, f.status), f.kind, str(f.chunks) if f.chunks else "", note,
                       style=style.get(f.status))
     con = stderr()
@@ -176,11 +176,11 @@ def ingest_summary(report) -> None:
 def ingest_result(result, json_out: bool = False) -> None:
     """Render `KB.ingest`'s result: notes, the report (table or JSON), how a rebuild or an
     interruption ended."""
-    from .i18n import _
+    from .i18n import _, text
 
     report = result.value
     for note in result.notes:
-        message(f"kb: {note}", "yellow")
+        message(f"kb: {text(note)}", "yellow")
     print_json(report.to_json()) if json_out else ingest_summary(report)
     if report.rebuild.startswith("not"):
         error(_("rebuild {outcome}; the knowledge base was left as it was").format(outcome=report.rebuild),

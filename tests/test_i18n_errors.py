@@ -241,3 +241,18 @@ def test_an_error_crosses_processes_and_still_speaks_the_language():
     assert back.message == "a.pdf: damaged PDF (_TwoArgs: bad xref at 7)"
     i18n.choose("pt")
     assert back.localized() == ("a.pdf: PDF danificado (_TwoArgs: bad xref at 7)", "exporte o PDF de novo ou remova-o")
+
+
+def test_an_ingest_note_reads_in_the_language_and_json_keeps_the_english(ingested_workspace):
+    ws = ingested_workspace
+    (ws / "sources" / "aula_latin1.txt").write_bytes("Aula 9\n\nA memória da GPU é limitada; use lotes menores.\n"
+                                                     .encode("cp1252"))
+    r = run_kb(["--ui-lang", "pt", "ingest", "sources"], cwd=ws)
+    assert r.returncode == 0, r.stderr
+    said = " ".join(r.stderr.replace("│", " ").split())
+    assert "adicionado" in said and "não é UTF-8 (a partir da linha 3); lido como Windows-1252/Latin-1" in said, \
+        r.stderr
+    (ws / "sources" / "aula_latin1.txt").write_bytes("Aula 9\n\nA memória da GPU é pequena.\n".encode("cp1252"))
+    j = run_kb(["--ui-lang", "pt", "ingest", "sources", "--json"], cwd=ws)
+    note = next(f for f in json.loads(j.stdout)["files"] if f["source"].endswith("aula_latin1.txt"))["message"]
+    assert note == "not UTF-8 (from line 3); read as Windows-1252/Latin-1 — check accents, save as UTF-8"

@@ -42,7 +42,7 @@ def read_text_file(path: Path) -> tuple[str, list[str]]:
         except UnicodeDecodeError:
             pass  # not UTF-8 text: binary
     text = decode_text(data, path, notes)
-    return text, [f"{path}: {n}" for n in notes]
+    return text, [Message("{path}: {note}", path=path, note=n) for n in notes]
 
 
 NUL_MARK = "\uffff"  # a NUL byte of a replies file, kept as a noncharacter so that its row is skipped and named

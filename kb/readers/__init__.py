@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..config import DEFAULT_MAX_MB
 from ..errors import InputError
+from ..i18n import Message
 from ..records import Block
 from .html import read_html
 from .markdown import read_markdown
@@ -133,10 +134,12 @@ def decode_text(data: bytes, path: Path, notes: list[str]) -> str:
         line = data[: e.start].count(b"\n") + 1
     try:
         text = data.decode("cp1252")
-        notes.append(f"not UTF-8 (from line {line}); read as Windows-1252/Latin-1 — check accents, save as UTF-8")
+        notes.append(Message("not UTF-8 (from line {line}); read as Windows-1252/Latin-1 — check accents, save as "
+                             "UTF-8", line=line))
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-        notes.append(f"not UTF-8 (from line {line}); read as Latin-1 — check accents, save as UTF-8")
+        notes.append(Message("not UTF-8 (from line {line}); read as Latin-1 — check accents, save as UTF-8",
+                             line=line))
     return text
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..i18n import N_, Message
 from ..records import Block, Locator
 from ..text import can_be_heading, fold, is_noise_line, strip_bullet, words
 from .slides import _TITLE_MAX_CHARS, _TITLE_MAX_LINES, _TITLE_MAX_WORDS, split_slide
@@ -72,7 +73,7 @@ def pdf_pages(data: bytes, path: Path, notes: list[str], engine: str = "pdfium")
         pages = _pdfium_pages(data, path, notes)
         if pages is not None:
             return pages
-        notes.append("PDFium could not parse the file; read with pypdf's layout mode")
+        notes.append(Message("PDFium could not parse the file; read with pypdf's layout mode"))
     return _pypdf_pages(data, path, notes)
 
 
@@ -241,8 +242,8 @@ def _pypdf_pages(data: bytes, path: Path, notes: list[str]) -> list[PdfPage]:
     pages = [PdfPage(_page_text(p, n, plain_pages, failed), images=_image_count(p))
              for n, p in enumerate(raw_pages, start=1)]
     if plain_pages:
-        notes.append(f"layout extraction failed on page(s) {_pages(plain_pages)}; read with plain extraction "
-                     "(words of differently styled text may be glued)")
+        notes.append(Message("layout extraction failed on page(s) {pages}; read with plain extraction (words of "
+                             "differently styled text may be glued)", pages=_pages(plain_pages)))
     return pages
 
 
@@ -317,7 +318,9 @@ def read_pdf_bytes(data: bytes, path: Path, notes: list[str], engine: str = "pdf
         for part, is_code in body:
             blocks.append(Block(text=part, locator=Locator(page=number, heading=heading), is_code=is_code))
     if failed:
-        notes.append(f"{len(failed)} page(s) could not be read and were skipped: {_pages(failed)}")
+        notes.append(Message(N_("{n} page could not be read and was skipped: {pages}") if len(failed) == 1 else
+                             N_("{n} pages could not be read and were skipped: {pages}"), n=len(failed),
+                             pages=_pages(failed)))
     return blocks
 
 
