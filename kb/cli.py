@@ -117,7 +117,9 @@ def boundary(fn: Callable) -> Callable:
                 raise
             _fail(err)
         except KeyboardInterrupt:
-            sys.stderr.write("kb: interrupted\n")
+            from .i18n import _
+
+            sys.stderr.write(_("kb: interrupted") + "\n")
             raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
 
     return wrapper
@@ -417,7 +419,9 @@ def quiz_review(
     summary = _course().review_quiz(quiz_file, ui.ReviewScreen(), offline=offline, again=again,
                                     editor=os.environ.get("VISUAL") or os.environ.get("EDITOR"))
     if summary.interrupted:
-        sys.stderr.write("\nkb: interrupted; " + summary_line(summary) + "\n")
+        from .i18n import _
+
+        sys.stderr.write("\n" + _("kb: interrupted; {summary}").format(summary=summary_line(summary)) + "\n")
         raise typer.Exit(int(ExitCode.INTERRUPTED))
     ui.message(summary_line(summary))
 
