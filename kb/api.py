@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .config import CHUNKING_VERSION, DEFAULT_MAX_MB, Settings
 from .errors import ExitCode, InputError, KbError
+from .i18n import N_, Message
 
 if TYPE_CHECKING:
     from .ask import Answer
@@ -80,7 +81,7 @@ class Result(Generic[T]):
         if self.ok:
             return self.value
         why = self.backend_failure or (self.problems[0] if self.problems else "interrupted")
-        err = KbError(why, f"{len(self.problems)} problem(s) in all; see Result.problems")
+        err = KbError("{why}", "{n} problem(s) in all; see Result.problems", why=why, n=len(self.problems))
         err.exit_code = self.exit_code
         raise err
 
@@ -167,8 +168,9 @@ class KB:
 
         files = [Path(p) for p in paths]
         if rebuild and not discover(files)[0]:  # a mistyped path: say so before anything is opened
-            raise InputError(f"nothing to ingest in {' '.join(map(str, files))}; the knowledge base was left as it was",
-                             "check the paths before using --rebuild")
+            raise InputError("nothing to ingest in {files}; the knowledge base was left as it was",
+                             "check the paths before using --rebuild",
+                             files=' '.join(map(str, files)))
         notes = []
         with writer_lock(self.settings.home, on_wait):
             older = None if rebuild else _older_chunker(self.settings)
@@ -184,6 +186,8 @@ class KB:
                 files, ws.store, ws.embedder, prune=prune, prune_empty=prune_empty, max_mb=max_mb, progress=progress)
             if not (rebuild or report.interrupted):
                 _cache_search_index(ws)
+            if not report.interrupted:
+                _note_course_language(ws, self.settings.home)
         self.__dict__.pop("workspace", None)  # the next call sees the store as it is now
         problems = [f"{f.source}: {f.message}" for f in report.failed]
         if report.rebuild.startswith("not"):
@@ -215,7 +219,9 @@ class KB:
         names = [r["source"] for r in store.sources()]
         found = match_source(names, source)
         if found is None:
-            raise InputError(f"{source}: not in the knowledge base", "check kb sources for the exact path")
+            raise InputError("{source}: not in the knowledge base",
+                             "check kb sources for the exact path",
+                             source=source)
         return build_outline(store.all_chunks(), found)
 
     # --- finding ----------------------------------------------------------------------------
@@ -255,7 +261,9 @@ class KB:
 
         check_output_file(path, "--out", path.name if not path.is_dir() else "quiz.json")
         if path.exists() and not force:
-            raise InputError(f"{path} exists", "pass --force to replace it, or --out another.json")
+            raise InputError("{path} exists",
+                             "pass --force to replace it, or --out another.json",
+                             path=path)
         writer = with_teacher(OfflineWriter() if offline else get_writer(self.settings), path.parent)
         report = generate_quiz(self.workspace, request, writer)
         result = Result(QuizRun(report, path), backend_failure="; ".join(report.errors), notes=list(report.notes))
@@ -355,8 +363,9 @@ class KB:
         run = GradeRun(None, qc if qc.calibration is not None else None, out_dir)
         result = Result(run, problems=list(got.problems), notes=got.notes + notes + _dropped_replies(quiz, got.items))
         if not got.items:  # a header-only CSV, or only bad rows: the reports stay as they are
-            result.notes.append(f"no replies to grade in {replies} — nothing written"
-                                + (f"; {out_dir} unchanged" if out_dir.exists() else ""))
+            result.notes.append(Message("no replies to grade in {replies} — nothing written; {out_dir} unchanged",
+                                        replies=replies, out_dir=out_dir) if out_dir.exists() else
+                                Message("no replies to grade in {replies} — nothing written", replies=replies))
             return result
         report = grade_class(quiz, got, grader, overrides)
         embedder = getattr(getattr(grader, "offline", grader), "embedder", None)
@@ -374,8 +383,9 @@ class KB:
         result.written = list(run.paths.values())
         if report.merged:
             m = report.merged
-            result.notes.append(f"merged into {out_dir}: {m['kept']} earlier grades kept, "
-                                f"{m['replaced']} re-graded, {m['new']} new")
+            result.notes.append(Message("merged into {out_dir}: {kept} earlier grades kept, {replaced} re-graded, "
+                                        "{new} new", out_dir=out_dir, kept=m["kept"], replaced=m["replaced"],
+                                        new=m["new"]))
         client = getattr(grader, "client", None)
         if client is not None:  # what the LLM grading spent, and a cache that could not be written
             result.notes += client.notes + ["LLM: " + client.usage.summary()]
@@ -452,7 +462,9 @@ class KB:
         if split:
             items = [i for i in items if i.split == split]
             if not items:
-                raise InputError(f"{ask_set}: no questions in split {split!r}", "use a split the file names, or none")
+                raise InputError("{ask_set}: no questions in split {split!r}",
+                                 "use a split the file names, or none",
+                                 ask_set=ask_set, split=split)
         return evaluate_ask(lambda q: self.ask(q, k=k, offline=offline), items)
 
     # --- studying ---------------------------------------------------------------------------
@@ -470,7 +482,8 @@ class KB:
             except KbError as e:
                 if explicit:
                     raise
-                warn(f"skipped {p}: {e.message} — {e.hint}")
+                warn(Message("skipped {path}: {error} — {fix}", path=p, error=e,
+                             fix=Message(e.hint_template, **e.fields)))
         return out
 
     def first_quiz(self, path: str | Path | None = None) -> Path:
@@ -514,6 +527,25 @@ class KB:
             warn(n)
         return grader
 
+    def main_language(self) -> str | None:
+        """The course's main language: its passages' (as the last ``kb ingest`` found it), else its
+        quizzes' questions' (quizzes/*.json); None when there is neither. Reads no model and no store."""
+        import json
+
+        from .i18n import main_language, read_course_language
+
+        lang = read_course_language(self.settings.home)
+        if lang:
+            return lang
+        langs: list[str | None] = []
+        for path in sorted(self.quiz_dir.glob("*.json")):
+            try:
+                questions = json.loads(path.read_text(encoding="utf-8")).get("questions")
+                langs += [q.get("lang") for q in questions if isinstance(q, dict)]
+            except (OSError, ValueError, AttributeError, TypeError, RecursionError):
+                continue  # a broken quiz says nothing about the language; its own command reports it
+        return main_language(lang if isinstance(lang, str) else None for lang in langs)
+
     def progress(self, quizzes: Sequence[str | Path] = (), *, warn: Callable[[str], None] = _quiet) -> dict[str, Any]:
         """Reviewed, learned and due counts, per source, weakest topics and streak (creates no files)."""
         from .study import StudyDB, study_db_path
@@ -534,6 +566,22 @@ def _older_chunker(settings: Settings) -> int | None:
     return int(built) if built not in (None, CHUNKING_VERSION) else None
 
 
+def _note_course_language(ws: Workspace, home: Path) -> None:
+    """Write the main language of the store's passages into the workspace, where kb.i18n finds the
+    interface language when neither --ui-lang, KB_UI_LANG nor the locale chooses one."""
+    from .i18n import COURSE_LANGUAGE_FILE, main_language, normalize
+    from .quiz import write_atomic
+
+    try:
+        lang = main_language(normalize(str(meta.get("lang", ""))) for _id, meta in ws.store.all_metadata())
+        if lang:
+            write_atomic(home / COURSE_LANGUAGE_FILE, lang + "\n")
+        else:
+            (home / COURSE_LANGUAGE_FILE).unlink(missing_ok=True)
+    except (KbError, OSError):
+        pass  # only the interface's last-resort language is lost
+
+
 def _cache_search_index(ws: Workspace) -> None:
     """Cache the search index of what was just ingested: the next cold ``kb search`` reads one file,
     and a search during the next ingest answers from it (see ``SearchIndex.for_store``)."""
@@ -552,22 +600,32 @@ def _dropped_replies(quiz: Quiz, replies: Sequence[Any]) -> list[str]:
     if not hit:
         return []
     ids = ", ".join(sorted(set(hit)))
-    return [f"warning: {len(hit)} repl{'y answers' if len(hit) == 1 else 'ies answer'} question(s) dropped in "
-            f"kb quiz review ({ids}): graded all the same; leave them out of the replies, or keep the question"]
+    if len(hit) == 1:
+        template = N_("warning: {n} reply answers a question dropped in kb quiz review ({ids}): graded all the same; "
+                      "leave it out of the replies, or keep the question")
+    elif len(set(hit)) == 1:
+        template = N_("warning: {n} replies answer a question dropped in kb quiz review ({ids}): graded all the "
+                      "same; leave them out of the replies, or keep the question")
+    else:
+        template = N_("warning: {n} replies answer questions dropped in kb quiz review ({ids}): graded all the "
+                      "same; leave them out of the replies, or keep the questions")
+    return [Message(template, n=len(hit), ids=ids)]
 
 
 def _check_report_folder(out_dir: Path) -> None:
     if (out_dir.exists() and not out_dir.is_dir()) or (
             not out_dir.exists() and out_dir.suffix.lower() in (".csv", ".md", ".json", ".xlsx")):
-        raise InputError(f"--out {out_dir}: names a file; kb grade writes a folder of reports "
-                         "(grades.md, grades.csv, grades.json)",
-                         f"give a folder, e.g. --out {out_dir.with_suffix('')}/")
+        raise InputError("--out {out_dir}: names a file; kb grade writes a folder of reports (grades.md, grades.csv, "
+                         "grades.json)",
+                         "give a folder, e.g. --out {with_suffix}/",
+                         out_dir=out_dir, with_suffix=out_dir.with_suffix(''))
     import os
 
     existing = next((p for p in (out_dir, *out_dir.parents) if p.exists()), None)
     if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(f"--out {out_dir}: {existing} is read-only; kb grade cannot write its reports there",
-                         "grade into a folder you can write to, e.g. --out ~/reports/")
+        raise InputError("--out {out_dir}: {existing} is read-only; kb grade cannot write its reports there",
+                         "grade into a folder you can write to, e.g. --out ~/reports/",
+                         out_dir=out_dir, existing=existing)
 
 
 def _write_predictions(path: Path, rows: Sequence[Any], grades: Sequence[Any]) -> Path:

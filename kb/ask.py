@@ -34,6 +34,9 @@ def ask(ws, question: str, k: int = 5, client=None) -> Answer:
         from .answering import answer_offline
 
         offline = answer_offline(ws.retriever, ws.embedder, question, k=k)
-        offline.warning = (f"{e.message} — the offline answer is shown instead "
-                           f"({e.hint or 'check the endpoint'}; --offline skips the LLM)")
+        from .i18n import N_, Message, Phrase
+
+        fix = Message(e.hint_template, **e.fields) if e.hint_template else Phrase(N_("check the endpoint"))
+        offline.warning = Message("{error} — the offline answer is shown instead ({fix}; --offline skips the LLM)",
+                                  error=e, fix=fix)
         return offline

@@ -70,6 +70,9 @@ def main(
         State.settings = Settings.from_env(home=home, store_url=store)
     except KbError as e:
         _fail(e)
+    from . import i18n  # no option, variable or locale: the course's main language (read only then)
+
+    i18n.assume_course(lambda: _course().main_language())
 
 
 def _choose_ui_lang(value: str | None) -> None:
@@ -81,7 +84,9 @@ def _choose_ui_lang(value: str | None) -> None:
 
     for what, given in (("--ui-lang", value), ("KB_UI_LANG", None if value else os.environ.get("KB_UI_LANG"))):
         if given and i18n.normalize(given) is None:
-            _fail(UsageError(f"{what} {given}: not a language kb speaks", "use en, pt or es"))
+            _fail(UsageError("{what} {given}: not a language kb speaks",
+                             "use en, pt or es",
+                             what=what, given=given))
     i18n.choose(i18n.normalize(value))
 
 
@@ -90,7 +95,7 @@ def _fail(e: KbError):
         raise e
     from . import ui
 
-    ui.error(e.message, e.hint)
+    ui.error(*e.localized())  # in the interface language (kb.i18n); --json never carries it
     raise typer.Exit(int(e.exit_code))
 
 
@@ -112,7 +117,9 @@ def boundary(fn: Callable) -> Callable:
                 raise
             _fail(err)
         except KeyboardInterrupt:
-            sys.stderr.write("kb: interrupted\n")
+            from .i18n import _
+
+            sys.stderr.write(_("kb: interrupted") + "\n")
             raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
 
     return wrapper
@@ -243,13 +250,14 @@ def sources(json_out: bool = typer.Option(False, "--json", help="Print the list 
     Example: kb sources
     """
     from . import ui
+    from .i18n import _
 
     got = _course().contents()
     rows = got["sources"]
     if json_out:
         ui.print_json(got)
     elif not rows:
-        ui.message("the knowledge base is empty: run kb ingest sources/")
+        ui.message(_("the knowledge base is empty: run kb ingest sources/"))
     else:
         ui.sources_table(rows)
 
@@ -423,7 +431,9 @@ def quiz_review(
     summary = _course().review_quiz(quiz_file, ui.ReviewScreen(), offline=offline, again=again,
                                     editor=os.environ.get("VISUAL") or os.environ.get("EDITOR"))
     if summary.interrupted:
-        sys.stderr.write("\nkb: interrupted; " + summary_line(summary) + "\n")
+        from .i18n import _
+
+        sys.stderr.write("\n" + _("kb: interrupted; {summary}").format(summary=summary_line(summary)) + "\n")
         raise typer.Exit(int(ExitCode.INTERRUPTED))
     ui.message(summary_line(summary))
 
@@ -447,13 +457,14 @@ def quiz_export(
     """
     from . import ui
     from .export import export_quiz
+    from .i18n import _
     from .sheets import write_atomic_bytes
 
     result = export_quiz(quiz_file, fmt, answers=answers, out=out, reviewed_only=reviewed_only)
     if out:
         data = result.data if isinstance(result.data, bytes) else result.data.encode("utf-8")
         write_atomic_bytes(out, data)
-        ui.message(f"wrote {out}")
+        ui.message(_("wrote {path}").format(path=out))
     elif sys.stdout.isatty():  # a terminal obeys control codes in a prompt: show them escaped
         from .text import visible
 
@@ -479,13 +490,14 @@ def ask(
     Example: kb ask "Como o paralelismo de dados é implementado no TensorFlow?"
     """
     from . import ui
+    from .i18n import _, text
 
     _one_blas_thread()
     _no_cache(no_cache)
     with _interruptible(), _llm_progress():
         ans = _course().ask(question, k=k, offline=offline)
     if ans.warning:
-        ui.message(f"kb: warning: {ans.warning}", "yellow")
+        ui.message(_("kb: warning: {warning}").format(warning=text(ans.warning)), "yellow")
     ui.print_json(ans.to_json()) if json_out else ui.answer(ans)
 
 
@@ -569,9 +581,10 @@ def grade(
     Example: kb grade quizzes/course.json replies.csv --out reports/ --scale 20
     """
     from . import ui
+    from .i18n import _
 
     if template:
-        ui.message(f"wrote {_course().replies_template(quiz_file, replies)}")
+        ui.message(_("wrote {path}").format(path=_course().replies_template(quiz_file, replies)))
         return
 
     _no_cache(no_cache)
@@ -665,8 +678,9 @@ def progress(
     Example: kb progress --json
     """
     from . import ui
+    from .i18n import text
 
-    p = _course().progress(quizzes or (), warn=lambda m: ui.message(f"kb: {m}", "yellow"))
+    p = _course().progress(quizzes or (), warn=lambda m: ui.message(f"kb: {text(m)}", "yellow"))
     ui.print_json(p) if json_out else ui.progress_report(p)
 
 

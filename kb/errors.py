@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import enum
 
+from .i18n import Phrase, _, english, fill, kept, local
+
+__all__ = ["BackendError", "ExitCode", "InputError", "KbError", "MissingStoreError", "Phrase", "StoreError",
+           "UsageError", "disk_full", "read_only"]
+
 
 class ExitCode(enum.IntEnum):
     """The process exit codes, one per kind of failure (the README's table lists them)."""
@@ -18,17 +23,33 @@ class ExitCode(enum.IntEnum):
 
 
 class KbError(Exception):
-    """Base class: ``message`` says what is wrong, ``hint`` says how to fix it."""
+    """Base class: ``message`` says what is wrong, ``hint`` says how to fix it.
+
+    Both are English templates filled from ``fields`` (``InputError("{path}: not a quiz file",
+    "regenerate it", path=p)``): ``message``/``hint`` are the English text (logs, ``--json``, tests),
+    :meth:`localized` the text in the interface language. The templates are the catalogs' msgids
+    (kb/locale/*/LC_MESSAGES/kb.po), translated first and filled after, so a value (a path, a
+    number, an OS error) is never looked up; a message without fields is used as written. A field
+    that is words (:class:`Phrase`) is translated too, and one that is a KbError gives its message."""
 
     exit_code: ExitCode = ExitCode.FAILED
+    message: str  # the English text (--json, logs)
+    hint: str
 
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
+    def __init__(self, message: str, hint: str = "", **fields: object) -> None:
+        self.template, self.hint_template, self.fields = message, hint, kept(fields)
+        plain = {k: english(v) for k, v in fields.items()}
+        self.message = fill(message, plain)
+        self.hint = fill(hint, plain)
+        super().__init__(self.message)
 
     def __str__(self) -> str:
         return f"{self.message} — {self.hint}" if self.hint else self.message
+
+    def localized(self) -> tuple[str, str]:
+        """``(message, hint)`` in the interface language (kb.i18n); English where a catalog lacks them."""
+        fields = {k: local(v) for k, v in self.fields.items()}
+        return (fill(_(self.template), fields), fill(_(self.hint_template), fields) if self.hint_template else "")
 
 
 class InputError(KbError):
@@ -68,8 +89,9 @@ def disk_full(e: BaseException, where: str) -> StoreError | None:
     if not full:
         return None
     target = getattr(e, "filename", None) or where
-    return StoreError(f"the disk is full: cannot write {target} ({type(e).__name__}: {e})",
-                      "free some space, then run the same kb command again: what was written is kept")
+    return StoreError("the disk is full: cannot write {target} ({kind}: {error})",
+                      "free some space, then run the same kb command again: what was written is kept",
+                      target=target, kind=type(e).__name__, error=e)
 
 
 def read_only(e: BaseException, where: str) -> StoreError | None:
@@ -83,5 +105,6 @@ def read_only(e: BaseException, where: str) -> StoreError | None:
         or "readonly database" in text or "Read-only file system" in text or "Permission denied" in text
     if not refused:
         return None
-    return StoreError(f"the knowledge base at {where} is read-only: kb cannot write there ({type(e).__name__}: {e})",
-                      f"make it writable (chmod -R u+w {where}), or point --home/KB_HOME at a writable copy")
+    return StoreError("the knowledge base at {where} is read-only: kb cannot write there ({kind}: {error})",
+                      "make it writable (chmod -R u+w {where}), or point --home/KB_HOME at a writable copy",
+                      where=where, kind=type(e).__name__, error=e)

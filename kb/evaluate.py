@@ -17,6 +17,7 @@ from typing import Iterator, Sequence
 
 from .errors import InputError
 from .grading.agreement import agreement, pearson
+from .i18n import N_
 from .records import source_matcher
 from .search import Retriever
 from .text import fold
@@ -38,32 +39,39 @@ def jsonl_objects(path: Path, hint: str) -> Iterator[tuple[int, dict]]:
     ``hint``) or a line that is not JSON is an InputError naming the file and the line. A line that is
     JSON but not an object gives ``{}``, for the caller to name what it lacks."""
     if not path.exists():
-        raise InputError(f"{path}: no such file", hint)
+        raise InputError("{path}: no such file", hint, path=path)
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
-            raise InputError(f"{path}:{n}: not valid JSON ({e.msg})", "write one JSON object per line") from e
+            raise InputError("{path}:{n}: not valid JSON ({msg})",
+                             "write one JSON object per line",
+                             path=path, n=n, msg=e.msg) from e
         yield n, obj if isinstance(obj, dict) else {}
 
 
 def load_queries(path: Path) -> list[EvalQuery]:
     """Read and validate a query file; errors name the file, the line and the fix."""
     out: list[EvalQuery] = []
-    for n, obj in jsonl_objects(path, "give a JSONL file with one {\"query\", \"evidence\"} object per line"):
+    for n, obj in jsonl_objects(path, N_("give a JSONL file with one {{\"query\", \"evidence\"}} object per line")):
         q, ev = obj.get("query"), obj.get("evidence")
         if not isinstance(q, str) or not q.strip():
-            raise InputError(f"{path}:{n}: missing \"query\"", "add \"query\": \"the question\"")
+            raise InputError("{path}:{n}: missing \"query\"",
+                             "add \"query\": \"the question\"",
+                             path=path, n=n)
         if isinstance(ev, str):
             ev = [ev]
         if not isinstance(ev, list) or not ev or not all(isinstance(e, str) and e.strip() for e in ev):
-            raise InputError(f"{path}:{n}: \"evidence\" must be a non-empty list of phrases",
-                             "add \"evidence\": [\"a phrase the relevant passage contains\"]")
+            raise InputError("{path}:{n}: \"evidence\" must be a non-empty list of phrases",
+                             "add \"evidence\": [\"a phrase the relevant passage contains\"]",
+                             path=path, n=n)
         out.append(EvalQuery(q, tuple(ev), obj.get("lang"), n, obj.get("split")))
     if not out:
-        raise InputError(f"{path}: no queries found", "add one JSON object per line")
+        raise InputError("{path}: no queries found",
+                         "add one JSON object per line",
+                         path=path)
     return out
 
 
@@ -253,7 +261,9 @@ def parse_scale(text: str) -> tuple[float, float]:
     """`--scale 0-3` → (0.0, 3.0); InputError naming the fix for anything else."""
     m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*[-–:]\s*(-?\d+(?:\.\d+)?)\s*", text or "")
     if not m or float(m.group(1)) >= float(m.group(2)):
-        raise InputError(f"bad --scale '{text}'", "write it as LOW-HIGH, e.g. --scale 0-3 or --scale 0-10")
+        raise InputError("bad --scale '{text}'",
+                         "write it as LOW-HIGH, e.g. --scale 0-3 or --scale 0-10",
+                         text=text)
     return float(m.group(1)), float(m.group(2))
 
 
@@ -271,10 +281,14 @@ def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> t
         except ValueError:
             notes.append(f"{path}:{r['_line']}: score '{r['score']}' is not a number — row skipped")
     if not raw:
-        raise InputError(f"{path}: no gradable rows", "each row needs question, reference, answer and a numeric score")
+        raise InputError("{path}: no gradable rows",
+                         "each row needs question, reference, answer and a numeric score",
+                         path=path)
     lo, hi = scale or (min(s for _, s in raw), max(s for _, s in raw))
     if hi <= lo:
-        raise InputError(f"{path}: every score is {lo}", "pass the scale explicitly, e.g. --scale 0-3")
+        raise InputError("{path}: every score is {lo}",
+                         "pass the scale explicitly, e.g. --scale 0-3",
+                         path=path, lo=lo)
     for r, s in raw:
         if not lo <= s <= hi:
             notes.append(f"{path}:{r['_line']}: score {s} outside the scale {lo:g}-{hi:g} — row skipped")
@@ -369,7 +383,9 @@ def evaluate_calibration(grader, rows: Sequence[GradedRow], k: int, seeds: Seque
         train = set(sample_per_question(keys, k, seed)) if k else set()
         rest = [i for i in range(len(rows)) if i not in train]
         if not rest:
-            raise InputError(f"--calibrate-k {k} leaves no row to report on", "use a smaller k")
+            raise InputError("--calibrate-k {k} leaves no row to report on",
+                             "use a smaller k",
+                             k=k)
         human = [rows[i].human for i in rest]
         default = grader.grade([tasks[i] for i in rest])
         per_seed["default"].append(_summary(human, default))
@@ -391,8 +407,9 @@ def parse_budgets(text: str) -> list[float]:
     except ValueError:
         out = []
     if not out or not all(0 < b <= 100 for b in out):
-        raise InputError(f"bad --review-budget '{text}'",
-                         "give percentages of the replies, e.g. --review-budget 5,10,20")
+        raise InputError("bad --review-budget '{text}'",
+                         "give percentages of the replies, e.g. --review-budget 5,10,20",
+                         text=text)
     return out
 
 
@@ -445,27 +462,35 @@ def load_ask_set(path: Path) -> list[AskItem]:
     """Read an ask set: one ``{"question", "source", "pages", "evidence", ["kind", "lang", "split"]}``
     per line (``#`` lines are comments); errors name the file, the line and the fix."""
     out: list[AskItem] = []
-    for n, obj in jsonl_objects(path, "give a JSONL file with one {\"question\", \"source\", \"pages\", "
-                                      "\"evidence\"} object per line"):
+    for n, obj in jsonl_objects(path, N_("give a JSONL file with one {{\"question\", \"source\", \"pages\", "
+                                         "\"evidence\"}} object per line")):
         q, ev, src, pages = obj.get("question"), obj.get("evidence"), obj.get("source"), obj.get("pages")
         if not isinstance(q, str) or not q.strip():
-            raise InputError(f"{path}:{n}: missing \"question\"", "add \"question\": \"the student's question\"")
+            raise InputError("{path}:{n}: missing \"question\"",
+                             "add \"question\": \"the student's question\"",
+                             path=path, n=n)
         if isinstance(ev, str):
             ev = [ev]
         if not isinstance(ev, list) or not ev or not all(isinstance(e, str) and e.strip() for e in ev):
-            raise InputError(f"{path}:{n}: \"evidence\" must be a non-empty list of phrases",
-                             "add \"evidence\": [\"a phrase a right answer holds\"]")
+            raise InputError("{path}:{n}: \"evidence\" must be a non-empty list of phrases",
+                             "add \"evidence\": [\"a phrase a right answer holds\"]",
+                             path=path, n=n)
         if not isinstance(src, str) or not src.strip():
-            raise InputError(f"{path}:{n}: missing \"source\"", "add \"source\": \"the file name that answers it\"")
+            raise InputError("{path}:{n}: missing \"source\"",
+                             "add \"source\": \"the file name that answers it\"",
+                             path=path, n=n)
         if isinstance(pages, int):
             pages = [pages]
         if not isinstance(pages, list) or not pages or not all(isinstance(p, int) and p > 0 for p in pages):
-            raise InputError(f"{path}:{n}: \"pages\" must be a non-empty list of page numbers",
-                             "add \"pages\": [the page that answers it]")
+            raise InputError("{path}:{n}: \"pages\" must be a non-empty list of page numbers",
+                             "add \"pages\": [the page that answers it]",
+                             path=path, n=n)
         out.append(AskItem(q, tuple(ev), Path(src).name, tuple(pages), obj.get("kind"), obj.get("lang"),
                            obj.get("split"), n))
     if not out:
-        raise InputError(f"{path}: no questions found", "add one JSON object per line")
+        raise InputError("{path}: no questions found",
+                         "add one JSON object per line",
+                         path=path)
     return out
 
 

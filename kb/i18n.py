@@ -5,8 +5,14 @@ The catalogs are the ``.po`` files in ``kb/locale/<lang>/LC_MESSAGES/kb.po`` (wh
 edits); each is compiled to ``.mo`` bytes in memory the first time it is used, so a stale ``.mo``
 can never be shipped. The language is, first to last: ``--ui-lang``, ``KB_UI_LANG``, the locale
 (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; ``C``/``POSIX`` say nothing), the course's
-main language (the quiz's, given by the command), English. Machine-readable output (``--json``,
-CSV keys) is never translated. Stdlib only.
+main language (the quiz's, given by the command; else the workspace's, :func:`assume_course`), English.
+Machine-readable output (``--json``, CSV keys) is never translated. Stdlib only.
+
+Errors (:class:`kb.errors.KbError`) and messages kept as data (:class:`Message`: a grade report's
+problems and notes) are English templates with fields: the template is the catalog's msgid, translated
+first and filled after. A template passed through a variable is marked ``N_("…")``; the msgids a
+catalog needs are the literals of ``_()``, ``ngettext()``, ``in_language()``, ``N_()``, error classes
+and ``Message()`` (tests/test_i18n.py and tests/test_i18n_errors.py extract them).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import gettext
 import io
 import os
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -27,6 +33,8 @@ DOMAIN = "kb"
 
 _chosen: str | None = None  # --ui-lang; None: KB_UI_LANG, the locale, else the course decides
 _course: str | None = None  # the course's main language, the last resort before English
+_finder: Callable[[], str | None] | None = None  # the workspace's main language, asked only when needed
+COURSE_LANGUAGE_FILE = "course-language"  # in the workspace (KB_HOME): the store's passages' main language
 
 
 def normalize(value: str | None) -> str | None:
@@ -69,9 +77,26 @@ def course(lang: str | None) -> Iterator[None]:
         _course = saved
 
 
+def assume_course(finder: Callable[[], str | None] | None) -> None:
+    """Where the course's main language comes from outside a :func:`course` block (the workspace's:
+    its passages', else its quizzes'): ``finder`` is called once, and only when neither ``--ui-lang``,
+    ``KB_UI_LANG`` nor the locale chose a language (a command that needs no language reads nothing)."""
+    global _finder
+    _finder = cache(finder) if finder is not None else None
+
+
 def current() -> str:
     """The interface language now in use: ``en``, ``pt`` or ``es``."""
-    return _chosen or from_environment() or _course or "en"
+    return _chosen or from_environment() or _course or normalize(_finder() if _finder else None) or "en"
+
+
+def read_course_language(home: Path) -> str | None:
+    """The main language of the passages in the workspace ``home`` (written by ``kb ingest``); None
+    when there is none yet or it cannot be read."""
+    try:
+        return normalize((home / COURSE_LANGUAGE_FILE).read_text(encoding="utf-8").strip())
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def parse_po(text: str) -> dict[str, str]:
@@ -141,6 +166,71 @@ def translations(lang: str) -> gettext.NullTranslations:
 def _(message: str) -> str:
     """``message`` in the interface language."""
     return translations(current()).gettext(message)
+
+
+class Phrase(str):
+    """A field of a message that is words for the reader, not a value (\"a whole number\", \"nothing\"):
+    translated with the message (mark its text with :func:`N_` so the catalogs have it)."""
+
+
+class Message(str):
+    """A message kb keeps as data (a grade report's problems and notes): the English text, which
+    --json, CSV and equality see, that knows its template and fields, so :meth:`localized` (and
+    :func:`text`) can say it in the interface language later, as :class:`kb.errors.KbError` does."""
+
+    template: str
+    fields: dict[str, object]
+
+    def __new__(cls, template: str, **fields: object) -> Message:
+        """The English text of ``template`` filled with ``fields``, remembering both."""
+        made = super().__new__(cls, fill(template, {k: english(v) for k, v in fields.items()}))
+        made.template, made.fields = template, kept(fields)
+        return made
+
+    def localized(self) -> str:
+        """The message in the interface language (English where a catalog lacks it)."""
+        return fill(_(self.template), {k: local(v) for k, v in self.fields.items()})
+
+
+def text(message: str) -> str:
+    """``message`` in the interface language when it is a :class:`Message`, else as it is."""
+    return message.localized() if isinstance(message, Message) else message
+
+
+def fill(template: str, fields: dict[str, object]) -> str:
+    """``template`` with ``fields`` put in (str.format); as written when there are none."""
+    return template.format(**fields) if fields else template
+
+
+def kept(fields: dict[str, object]) -> dict[str, object]:
+    """``fields`` as a message keeps them: another program's exception as its text (it may not survive
+    pickling, and a failed file's error crosses from an ingest worker process); kb's own errors and
+    messages, words and plain values as they are."""
+    return {k: str(v) if isinstance(v, BaseException) and not callable(getattr(v, "localized", None)) else v
+            for k, v in fields.items()}
+
+
+def english(value: object) -> object:
+    """A message's field as the English text shows it: an error (``kb.errors.KbError``) by its message."""
+    return getattr(value, "message", value) if callable(getattr(value, "localized", None)) \
+        and not isinstance(value, str) else value
+
+
+def local(value: object) -> object:
+    """A message's field in the interface language: words (:class:`Phrase`) translated, a
+    :class:`Message` or an error said in the language (an error by its message), a value as it is."""
+    if isinstance(value, Phrase):
+        return _(value)
+    if isinstance(value, Message):
+        return value.localized()
+    said = getattr(value, "localized", None)
+    return said()[0] if callable(said) else value
+
+
+def N_(message: str) -> str:
+    """``message`` as written: marks a template translated later, where it is used (an error's
+    message or hint passed through a helper, a :class:`kb.errors.Phrase`); extracted like ``_()``."""
+    return message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -29,7 +29,8 @@ from typing import Callable, Iterator, Sequence
 from .chunking import chunk_document, index_text
 from .config import CHUNKING_VERSION
 from .embeddings import Embedder
-from .errors import KbError
+from .errors import InputError, KbError
+from .i18n import N_, Message
 from .readers import DEFAULT_MAX_MB, EXTENSIONS, Document, file_hash, read_document
 from .records import Chunk
 from .store import ChromaStore, SourceState
@@ -45,9 +46,17 @@ class FileResult:
     message: str = ""
     hint: str = ""
 
+    error: KbError | None = field(default=None, compare=False, repr=False)  # a failure's, for its translation
+
     def to_json(self) -> dict:
-        """The result as a JSON object, empty fields left out."""
-        return {k: v for k, v in self.__dict__.items() if v not in ("", None)}
+        """The result as a JSON object, empty fields left out (a failure's message and hint in English)."""
+        return {k: v for k, v in self.__dict__.items() if v not in ("", None) and k != "error"}
+
+
+def _failed(source: str, error: KbError) -> FileResult:
+    """A failed file: ``error``'s message and hint (English, for --json) and the error, which the
+    terminal shows in the interface language."""
+    return FileResult(source, "failed", message=error.message, hint=error.hint, error=error)
 
 
 @dataclass
@@ -116,27 +125,30 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[FileResult], list[
     for p in paths:
         try:
             if not p.exists() and not p.is_symlink():
-                failures.append(FileResult(str(p), "failed", message=f"{p}: no such file or folder",
-                                           hint="check the path (kb ingest takes files and folders)"))
+                failures.append(_failed(str(p), InputError("{path}: no such file or folder",
+                                                           "check the path (kb ingest takes files and folders)",
+                                                           path=p)))
             elif not p.exists():
-                failures.append(FileResult(str(p), "failed", message=f"{p}: a broken symbolic link (or a link loop)",
-                                           hint="point the link at the course folder, or give the folder itself"))
+                failures.append(_failed(str(p), InputError(
+                    "{path}: a broken symbolic link (or a link loop)",
+                    "point the link at the course folder, or give the folder itself", path=p)))
             elif p.is_dir():
                 folders.append(p)
                 files.extend(_walk(p, failures))
             else:
                 files.append(p)
         except OSError as e:
-            failures.append(FileResult(str(p), "failed", message=f"{p}: cannot read ({e.strerror or e})",
-                                       hint="check its permissions (ls -l), or leave it out"))
+            failures.append(_failed(str(p), InputError("{path}: cannot read ({error})",
+                                                       "check its permissions (ls -l), or leave it out",
+                                                       path=p, error=e.strerror or e)))
     seen: set[str] = set()
     unique = []
     for f in files:
         try:
             key = f.resolve().as_posix()
         except (OSError, RuntimeError) as e:  # RuntimeError: symlink loop on 3.11
-            failures.append(FileResult(str(f), "failed", message=f"{f}: cannot resolve the path ({e})",
-                                       hint="fix or remove the symbolic link"))
+            failures.append(_failed(str(f), InputError("{path}: cannot resolve the path ({error})",
+                                                       "fix or remove the symbolic link", path=f, error=e)))
             continue
         if key not in seen:
             seen.add(key)
@@ -151,8 +163,10 @@ def _walk(root: Path, failures: list[FileResult]) -> list[Path]:
     def onerror(e: OSError) -> None:
         """Record a sub-folder ``os.walk`` cannot read as a failure of its own; the walk goes on."""
         where = e.filename or root
-        failures.append(FileResult(str(where), "failed", message=f"{where}: cannot read the folder ({e.strerror or e})",
-                                   hint="check its permissions (chmod u+rx), or move it out of the course folder"))
+        failures.append(_failed(str(where), InputError(
+            "{path}: cannot read the folder ({error})",
+            "check its permissions (chmod u+rx), or move it out of the course folder", path=where,
+            error=e.strerror or e)))
 
     for folder, dirs, names in os.walk(root, onerror=onerror, followlinks=True):
         try:
@@ -172,11 +186,12 @@ def _walk(root: Path, failures: list[FileResult]) -> list[Path]:
                     if f.is_file():
                         out.append(f)
                     elif not f.exists():
-                        failures.append(FileResult(str(f), "failed", message=f"{f}: a broken symbolic link",
-                                                   hint="fix or remove the link"))
+                        failures.append(_failed(str(f), InputError("{path}: a broken symbolic link",
+                                                                           "fix or remove the link", path=f)))
                 except OSError as e:
-                    failures.append(FileResult(str(f), "failed", message=f"{f}: cannot read ({e.strerror or e})",
-                                               hint="check its permissions, or leave it out"))
+                    failures.append(_failed(str(f), InputError("{path}: cannot read ({error})",
+                                                                   "check its permissions, or leave it out",
+                                                                   path=f, error=e.strerror or e)))
     return out
 
 
@@ -243,11 +258,14 @@ def _prune_folders(store: ChromaStore, files: Sequence[Path], folders: Sequence[
         empty = not any(_under(k, rkey) for k in present)
         if empty and not prune_empty:
             held = sorted({s for s in stored if _under(store.absolute(s), rkey)})
-            what = f"its {len(held)} stored source(s) were kept" if held else "nothing was stored from it"
-            yield FileResult(
-                str(root), "failed", message=f"{root}: no supported files found; {what}",
-                hint="check that the folder is the course folder and is mounted; to remove its sources from "
-                     "the knowledge base on purpose, run again with --prune-empty"), False
+            if held:
+                what = N_("{path}: no supported files found; its {n} stored source was kept") if len(held) == 1 \
+                    else N_("{path}: no supported files found; its {n} stored sources were kept")
+            else:
+                what = N_("{path}: no supported files found; nothing was stored from it")
+            yield _failed(str(root), InputError(
+                what, "check that the folder is the course folder and is mounted; to remove its sources from the "
+                "knowledge base on purpose, run again with --prune-empty", path=root, n=len(held))), False
             continue
         if prune:
             for result in _prune(store, rkey, present, stored):
@@ -301,10 +319,12 @@ def ingest(
                         changed = True
                         notes = list(doc.notes)
                         if old_name:
-                            notes.append(f"was stored as '{store.display(old_name)}' "
-                                         "(moved, or named by an older kb); renamed")
+                            notes.append(Message("was stored as '{old}' (moved, or named by an older kb); renamed",
+                                                 old=store.display(old_name)))
+                        joined = "; ".join(f"{{n{i}}}" for i in range(len(notes)))  # each note in the language
+                        said = Message(joined, **{f"n{i}": note for i, note in enumerate(notes)}) if notes else ""
                         result = FileResult(store.display(key), "updated" if state else "added", kind=doc.kind,
-                                            chunks=len(chunks), message="; ".join(notes))
+                                            chunks=len(chunks), message=said)
                     report.files.append(result)
                     progress.file_done(result)
             finally:
@@ -477,29 +497,30 @@ def read_and_chunk(path: Path, key: str, max_mb: float,
         from .text import visible
 
         shown = visible(key)  # the odd bytes as \xNN: the name can be printed and found
-        return None, [], FileResult(shown, "failed", message=f"{shown}: the file name is not UTF-8, and a name "
-                                    "kb cannot store", hint="rename the file (e.g. convmv -f latin1 -t utf8 "
-                                    "--notest FILE), then run kb ingest again")
+        return None, [], _failed(shown, InputError(
+            "{path}: the file name is not UTF-8, and a name kb cannot store",
+            "rename the file (e.g. convmv -f latin1 -t utf8 --notest FILE), then run kb ingest again", path=shown))
     try:
         if path.suffix.lower() != ".pdf":
             check_text(path)
         doc = reader(path, max_mb)
         return doc, chunk_document(doc, key), None
     except KbError as e:
-        return None, [], FileResult(key, "failed", message=e.message, hint=e.hint)
+        return None, [], _failed(key, e)
     except (KeyboardInterrupt, SystemExit):
         raise
     except OSError as e:  # the file itself (permissions, a disk error), not a bug of kb's
         import errno
 
         denied = e.errno in (errno.EACCES, errno.EPERM)
-        return None, [], FileResult(key, "failed", message=f"{path}: cannot read ({e.strerror or e})",
-                                    hint=f"give read permission (chmod u+r '{path}') or move it out of the course "
-                                    "folder" if denied else "check the file and the disk it is on, then run kb "
-                                    "ingest again")
+        fix = N_("give read permission (chmod u+r '{path}') or move it out of the course folder") if denied else \
+            N_("check the file and the disk it is on, then run kb ingest again")
+        return None, [], _failed(key, InputError("{path}: cannot read ({error})", fix, path=path,
+                                                 error=e.strerror or e))
     except Exception as e:  # a reader bug must not stop the other files
-        return None, [], FileResult(key, "failed", message=f"{path}: cannot read ({type(e).__name__}: {e})",
-                                    hint="report this with kb --traceback ingest ...")
+        return None, [], _failed(key, InputError("{path}: cannot read ({kind}: {error})",
+                                                 "report this with kb --traceback ingest ...", path=path,
+                                                 kind=type(e).__name__, error=e))
 
 
 _SNIFF = 65536  # bytes looked at to tell text from binary
@@ -518,6 +539,7 @@ def check_text(path: Path) -> None:
     would otherwise become hundreds of garbage chunks. UTF-16 with a BOM is left to the
     reader (which names the fix)."""
     from .errors import InputError
+    from .i18n import N_
 
     try:
         with open(path, "rb") as f:
@@ -538,10 +560,11 @@ def check_text(path: Path) -> None:
     control = len(_CONTROL_CHAR.findall(text))  # counted in C: a loop over 64 KB was a sixth of reading a text
     high = n - len(text.encode("ascii", "ignore"))  # characters >= 0x80
     if control / n > _MAX_CONTROL_SHARE or (not utf8 and high / n > _MAX_HIGH_SHARE_8BIT):
-        raise InputError(
-            f"{path}: does not look like text ({control / n:.0%} control characters, "
-            f"{'valid' if utf8 else 'not'} UTF-8) — a binary file with a text extension?",
-            "export it as UTF-8 text, or remove it from the course folder")
+        raise InputError(N_("{path}: does not look like text ({share:.0%} control characters, valid UTF-8) — a "
+                            "binary file with a text extension?") if utf8 else
+                         N_("{path}: does not look like text ({share:.0%} control characters, not UTF-8) — a "
+                            "binary file with a text extension?"),
+                         "export it as UTF-8 text, or remove it from the course folder", path=path, share=control / n)
 
 
 _EMBED_BATCH = 256  # chunks per embedder call in a big file, so progress moves; set by hand, not measured
@@ -590,5 +613,5 @@ def _prune(store: ChromaStore, root: str, present: set[str], stored: dict[str, s
             continue
         store.delete(state.ids)
         results.append(FileResult(store.display(src), "removed", chunks=len(state.ids),
-                                  message="file no longer exists"))
+                                  message=Message("file no longer exists")))
     return results

@@ -26,8 +26,9 @@ def lock_wait() -> float:
         if value < 0:
             raise ValueError
     except ValueError:
-        raise UsageError(f"KB_LOCK_WAIT={raw!r} is not a number of seconds",
-                         "set KB_LOCK_WAIT to 0 or more seconds, e.g. 600") from None
+        raise UsageError("KB_LOCK_WAIT={raw!r} is not a number of seconds",
+                         "set KB_LOCK_WAIT to 0 or more seconds, e.g. 600",
+                         raw=raw) from None
     return value
 
 
@@ -41,8 +42,9 @@ def writer_lock(home: Path, on_wait: Callable[[str], None] = lambda _: None,
     try:
         home.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise StoreError(f"cannot create the workspace {home} ({e.strerror or e})",
-                         "check the path and its permissions, or choose another with --home") from e
+        raise StoreError("cannot create the workspace {home} ({error})",
+                         "check the path and its permissions, or choose another with --home",
+                         home=home, error=e.strerror or e) from e
     lock = FileLock(str(home / "ingest.lock"))
     info = home / "ingest.lock.pid"
     try:
@@ -50,15 +52,17 @@ def writer_lock(home: Path, on_wait: Callable[[str], None] = lambda _: None,
     except Timeout:
         holder = _holder(info)
         if wait <= 0:
-            raise StoreError(f"another kb ingest{holder} is writing to {home}",
-                             "wait for it to finish (or stop it), then run the command again; "
-                             "KB_LOCK_WAIT=SECONDS makes kb wait instead") from None
+            raise StoreError("another kb ingest{holder} is writing to {home}",
+                             "wait for it to finish (or stop it), then run the command again; KB_LOCK_WAIT=SECONDS "
+                             "makes kb wait instead",
+                             holder=holder, home=home) from None
         on_wait(f"another kb ingest{holder} is writing to {home}; waiting for it (up to {wait:g} s, KB_LOCK_WAIT)…")
         try:
             lock.acquire(timeout=wait)
         except Timeout:
-            raise StoreError(f"another kb ingest{holder} is still writing to {home} after {wait:g} s",
-                             "wait for it to finish (or stop it), then run the command again") from None
+            raise StoreError("another kb ingest{holder} is still writing to {home} after {wait:g} s",
+                             "wait for it to finish (or stop it), then run the command again",
+                             holder=holder, home=home, wait=wait) from None
     except OSError as e:  # (after Timeout, one of them) no lock file can be made: a read-only workspace
         refused = read_only(e, str(home))
         if refused is None:

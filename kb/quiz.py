@@ -15,7 +15,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, Phrase
+from .i18n import N_
 from .records import content_hash
 
 SCHEMA_VERSION = 2  # 2: a question may carry the teacher's review "status" (issue 27)
@@ -142,31 +143,37 @@ def write_atomic(path: Path, text: str) -> None:
 def load_quiz(path: Path) -> Quiz:
     """Read and validate a quiz file (hand edits welcome); errors name question and field."""
     if not path.exists():
-        raise InputError(f"{path}: no such quiz file", "generate one with kb quiz generate, or check the path")
+        raise InputError("{path}: no such quiz file", "generate one with kb quiz generate, or check the path",
+                         path=path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
-        raise InputError(f"{path}:{e.lineno}: not valid JSON ({e.msg})", "fix the JSON syntax at that line") from e
+        raise InputError("{path}:{line}: not valid JSON ({error})", "fix the JSON syntax at that line", path=path,
+                         line=e.lineno, error=e.msg) from e
     except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not UTF-8 text", "save the quiz file as UTF-8") from e
+        raise InputError("{path}: not UTF-8 text", "save the quiz file as UTF-8", path=path) from e
     except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply to be a quiz",
-                         "regenerate it with kb quiz generate") from None
+        raise InputError("{path}: JSON nested too deeply to be a quiz",
+                         "regenerate it with kb quiz generate", path=path) from None
     except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror or e})", "check the path and its permissions") from e
+        raise InputError("{path}: cannot read ({error})", "check the path and its permissions", path=path,
+                         error=e.strerror or e) from e
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
-        raise InputError(f"{path}: no \"questions\" list", "a quiz file is a JSON object with a \"questions\" list")
+        raise InputError("{path}: no \"questions\" list", "a quiz file is a JSON object with a \"questions\" list",
+                         path=path)
     check_types(data, path)
     schema = data.get("schema", SCHEMA_VERSION)
     if schema not in READABLE_SCHEMAS:
-        raise InputError(f"{path}: quiz schema {schema} is not supported (this kb reads "
-                         f"{', '.join(map(str, READABLE_SCHEMAS))})", "regenerate it with this version of kb")
+        raise InputError("{path}: quiz schema {schema} is not supported (this kb reads {readable})",
+                         "regenerate it with this version of kb", path=path, schema=schema,
+                         readable=", ".join(map(str, READABLE_SCHEMAS)))
     questions = []
     seen: set[str] = set()
     for i, raw in enumerate(data["questions"], start=1):
         q = _question_from_json(raw, path, i)
         if q.id in seen:
-            raise InputError(f"{path}: question {q.id} appears twice", "give each question its own \"id\"")
+            raise InputError("{path}: question {question} appears twice", "give each question its own \"id\"",
+                             path=path, question=q.id)
         seen.add(q.id)
         questions.append(q)
     return Quiz(
@@ -176,13 +183,13 @@ def load_quiz(path: Path) -> Quiz:
     )
 
 
-_FIXES = {
-    "str": "a string in double quotes",
-    "list[str]": "a list of strings, e.g. [\"one\", \"two\"]",
-    "dict": "a JSON object {…}",
-    "int": "a whole number",
-    "int|bool": "an index (mcq) or true/false (tf)",
-    "citations": "a list of objects with \"source\", \"locator\", \"chunk_id\" and \"quote\"",
+_FIXES = {  # words in an error message: translated with it (kb.errors.Phrase)
+    "str": N_("a string in double quotes"),
+    "list[str]": N_("a list of strings, e.g. [\"one\", \"two\"]"),
+    "dict": N_("a JSON object {…}"),
+    "int": N_("a whole number"),
+    "int|bool": N_("an index (mcq) or true/false (tf)"),
+    "citations": N_("a list of objects with \"source\", \"locator\", \"chunk_id\" and \"quote\""),
     "type": "one of " + ", ".join(TYPES),
     "difficulty": "one of " + ", ".join(DIFFICULTIES),
 }
@@ -214,9 +221,10 @@ def check_types(data: dict, path: Path) -> None:
         quiz_model.model_validate(top)
     except ValidationError as e:
         field_ = str(e.errors()[0]["loc"][0]).rstrip("_")
-        raise InputError(f"{path}: \"{field_}\" is {_shown(data.get(field_))}, not "
-                         f"{_FIXES[_EXPECTED.get(field_, 'str')]}",
-                         f"fix \"{field_}\" in the file, or regenerate it with kb quiz generate") from None
+        raise InputError("{path}: \"{field}\" is {value}, not {expected}",
+                         "fix \"{field}\" in the file, or regenerate it with kb quiz generate", path=path,
+                         field=field_, value=_shown(data.get(field_)),
+                         expected=Phrase(_FIXES[_EXPECTED.get(field_, 'str')])) from None
     for n, raw in enumerate(data["questions"], start=1):
         if not isinstance(raw, dict):
             continue  # reported with its number by _question_from_json
@@ -225,10 +233,11 @@ def check_types(data: dict, path: Path) -> None:
         except ValidationError as e:
             loc = e.errors()[0]["loc"]
             field_ = str(loc[0])
-            label = f"question {raw['id']}" if isinstance(raw.get("id"), str) and raw["id"] else f"question #{n}"
-            raise InputError(f"{path}: {label} has \"{field_}\" = {_shown(raw.get(field_))}, not "
-                             f"{_FIXES[_EXPECTED.get(field_, 'str')]}",
-                             f"write \"{field_}\" as {_FIXES[_EXPECTED.get(field_, 'str')]}") from None
+            label = raw["id"] if isinstance(raw.get("id"), str) and raw["id"] else f"#{n}"
+            expected = Phrase(_FIXES[_EXPECTED.get(field_, "str")])
+            raise InputError("{path}: question {question} has \"{field}\" = {value}, not {expected}",
+                             "write \"{field}\" as {expected}", path=path, question=label, field=field_,
+                             value=_shown(raw.get(field_)), expected=expected) from None
 
 
 def _shown(value: Any) -> str:
@@ -236,64 +245,72 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _mcq_correct(choices: Any, correct: Any, answer: str, bad: Callable[[str, str], InputError]) -> int:
+def _mcq_correct(choices: Any, correct: Any, answer: str, bad: Callable[..., InputError]) -> int:
     """The index of a multiple-choice question's right option: ``correct`` when valid, else the
     option equal to the model answer."""
     if (not isinstance(choices, list) or len(choices) < 2
             or not all(isinstance(c, str) and c.strip() for c in choices)):
-        raise bad("fewer than 2 \"choices\"", "list the options in \"choices\"")
+        raise bad(N_("{path}: question {question} has fewer than 2 \"choices\""), N_("list the options in \"choices\""))
     if not isinstance(correct, int) or isinstance(correct, bool) or not 0 <= correct < len(choices):
         if answer in choices:
             return choices.index(answer)
-        raise bad("no valid \"correct\" choice index", f"set \"correct\" to 0..{len(choices) - 1}")
+        raise bad(N_("{path}: question {question} has no valid \"correct\" choice index"),
+                  N_("set \"correct\" to 0..{last}"), last=len(choices) - 1)
     return correct
 
 
-def _citations_from_json(raw: Any, bad: Callable[[str, str], InputError]) -> list[Citation]:
+def _citations_from_json(raw: Any, bad: Callable[..., InputError]) -> list[Citation]:
     cits = []
     for c in raw:
         if not isinstance(c, dict) or not c.get("source"):
-            raise bad("a citation without \"source\"", "each citation needs \"source\" (and locator, chunk_id, quote)")
+            raise bad(N_("{path}: question {question} has a citation without \"source\""),
+                      N_("each citation needs \"source\" (and locator, chunk_id, quote)"))
         cits.append(Citation(str(c["source"]), str(c.get("locator", "")), str(c.get("chunk_id", "")),
                              str(c.get("quote", ""))))
     return cits
 
 
 def _question_from_json(raw: Any, path: Path, n: int) -> Question:
-    label = f"question {raw.get('id')}" if isinstance(raw, dict) and raw.get("id") else f"question #{n}"
+    label = raw.get("id") if isinstance(raw, dict) and raw.get("id") else f"#{n}"
 
-    def bad(fieldname: str, fix: str) -> InputError:
-        """An InputError naming the file, this question and what is wrong with it, with ``fix`` as the hint."""
-        return InputError(f"{path}: {label} has {fieldname}", fix)
+    def bad(message: str, fix: str, **fields: Any) -> InputError:
+        """An InputError naming the file and this question (``{path}``, ``{question}`` in ``message``)."""
+        return InputError(message, fix, path=path, question=label, **fields)
 
     if not isinstance(raw, dict):
-        raise bad("no fields (it is not an object)", "each question is a JSON object")
+        raise bad(N_("{path}: question {question} has no fields (it is not an object)"),
+                  N_("each question is a JSON object"))
     qtype = raw.get("type")
     if qtype not in TYPES:
-        raise bad(f"an unknown \"type\" {qtype!r}", f"use one of {', '.join(TYPES)}")
+        raise bad(N_("{path}: question {question} has an unknown \"type\" {value}"), N_("use one of {allowed}"),
+                  value=repr(qtype), allowed=", ".join(TYPES))
     prompt = raw.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
-        raise bad("no \"prompt\"", "add the question text as \"prompt\"")
+        raise bad(N_("{path}: question {question} has no \"prompt\""), N_("add the question text as \"prompt\""))
     answer = raw.get("answer")
     if not isinstance(answer, str) or not answer.strip():
-        raise bad("no model answer", "regenerate it or add \"answer\"")
+        raise bad(N_("{path}: question {question} has no model answer"), N_("regenerate it or add \"answer\""))
     choices = raw.get("choices") or []
     correct = raw.get("correct")
     if qtype == "mcq":
         correct = _mcq_correct(choices, correct, answer, bad)
     if qtype == "tf" and not isinstance(correct, bool):
-        raise bad("no \"correct\" true/false value", "set \"correct\" to true or false")
+        raise bad(N_("{path}: question {question} has no \"correct\" true/false value"),
+                  N_("set \"correct\" to true or false"))
     cits = _citations_from_json(raw.get("citations") or [], bad)
     difficulty = raw.get("difficulty", "medium")
     if difficulty not in DIFFICULTIES:
-        raise bad(f"an unknown \"difficulty\" {difficulty!r}", f"use one of {', '.join(DIFFICULTIES)}")
+        raise bad(N_("{path}: question {question} has an unknown \"difficulty\" {value}"), N_("use one of {allowed}"),
+                  value=repr(difficulty), allowed=", ".join(DIFFICULTIES))
     concepts = raw.get("concepts") or []
     if not isinstance(concepts, list) or not all(isinstance(c, str) for c in concepts):
-        raise bad("\"concepts\" that is not a list of strings", "write \"concepts\": [\"idea 1\", \"idea 2\"]")
+        raise bad(N_("{path}: question {question} has \"concepts\" that is not a list of strings"),
+                  N_("write \"concepts\": [\"idea 1\", \"idea 2\"]"))
     status = raw.get("status") or ""
     if status not in ("", *STATUSES):
-        raise bad(f"an unknown \"status\" {status!r}",
-                  f"use one of {', '.join(STATUSES)}, or remove \"status\" (a draft not reviewed yet)")
+        raise bad(N_("{path}: question {question} has an unknown \"status\" {value}"),
+                  N_("use one of {allowed}, or remove \"status\" (a draft not reviewed yet)"),
+                  value=repr(status), allowed=", ".join(STATUSES))
     return Question(
         id=str(raw.get("id") or ""), type=qtype, prompt=prompt.strip(), answer=answer.strip(), citations=tuple(cits),
         concepts=tuple(concepts), difficulty=difficulty, lang=str(raw.get("lang", "pt")), choices=tuple(choices),

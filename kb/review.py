@@ -21,11 +21,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import KbError
+from .export._common import tf_answer
+from .i18n import N_, _, ngettext
 from .quiz import STATUSES, Question, Quiz, load_quiz, save_quiz
 from .quiz import _question_from_json as checked_question  # the quiz file's own checks, for an edit
 from .teacher import load_decisions, record_decision
 
-KEYS_LINE = "[k]eep [e]dit [d]rop [r]eplace [s]kip [q]uit"
+KEYS_LINE = N_("[k]eep [e]dit [d]rop [r]eplace [s]kip [q]uit")  # shown in the interface language
 _ACTIONS = {"k": "keep", "e": "edit", "d": "drop", "r": "replace", "s": "skip", "q": "quit"}
 _TF_WORDS = {"pt": ("Verdadeiro", "Falso"), "es": ("Verdadero", "Falso"), "en": ("True", "False")}
 _TRUE = {"true", "t", "v", "verdadeiro", "verdadero", "sim", "si", "sí", "yes"}
@@ -88,8 +90,9 @@ def render_for_edit(q: Question) -> str:
     if q.type == "mcq":
         out.append("CHOICES: (one a line; * before the right one)")
         out += [f"{'*' if i == q.correct else ' '} {c}" for i, c in enumerate(q.choices)]
-    elif q.type == "tf":
-        out += ["ANSWER: (true or false)", "true" if q.correct else "false"]
+    elif q.type == "tf":  # the word in the question's language, then what kb has of the corrected statement
+        out += ["ANSWER: (true or false — Verdadeiro/Falso, Verdadero/Falso — then, optionally, what the source says)",
+                tf_answer(q)]
     else:
         out += ["ANSWER:", q.answer, "", "ALSO ACCEPTED: (other replies graded right, one a line)", *q.accepted]
     out += ["", "CONCEPTS: (what a right reply must contain, one a line)", *q.concepts, ""]
@@ -140,11 +143,15 @@ def parse_edit(text: str, q: Question) -> Question:
             raise EditError("CHOICES: two options are the same")
         raw.update(choices=choices, correct=marked[0], answer=choices[marked[0]])
     elif q.type == "tf":
-        word = got.get("ANSWER", "").strip().lower().rstrip(".")
+        given = got.get("ANSWER", "").strip()
+        first = re.match(r"[^\W\d_]+", given)
+        word = first.group(0).lower() if first else given.lower().rstrip(".")
         if word not in _TRUE | _FALSE:
             raise EditError(f"ANSWER: write true or false (found {word or 'nothing'!r})")
         true_word, false_word = _TF_WORDS.get(q.lang, _TF_WORDS["en"])
-        raw.update(correct=word in _TRUE, answer=true_word if word in _TRUE else false_word)
+        rest = re.sub(r"^[\s.:;,—–-]+", "", given[first.end():]) if first else ""  # the corrected statement
+        said = true_word if word in _TRUE else false_word
+        raw.update(correct=word in _TRUE, answer=f"{said}. {rest}" if rest else said)
     else:
         answer = got.get("ANSWER", "")
         if not answer:
@@ -212,9 +219,10 @@ def line_edit(q: Question, read: Callable[[str], str], say: Callable[[str], None
         say(f"choices now: {shown}")
         got = read("choices (separated by |, * before the right one)> ").strip() or shown
         out += ["CHOICES:", *[c.strip() for c in got.split("|")]]
-    elif q.type == "tf":
-        got = read(f"true or false [{'true' if q.correct else 'false'}]> ").strip()
-        out += ["ANSWER:", got or ("true" if q.correct else "false")]
+    elif q.type == "tf":  # the words of the question's language; Enter keeps the answer and its statement
+        true_word, false_word = _TF_WORDS.get(q.lang, _TF_WORDS["en"])
+        got = read(f"{true_word}/{false_word} [{true_word if q.correct else false_word}]> ").strip()
+        out += ["ANSWER:", got or tf_answer(q)]
     else:
         out += ["ANSWER:", read("answer> ").strip() or q.answer, "", "ALSO ACCEPTED:", *q.accepted]
     say(f"concepts now: {concepts}")
@@ -239,12 +247,13 @@ def review_quiz(path: Path, screen: ReviewScreen, *, editor: str | None = None,
     summary = ReviewSummary(path, total, reviewed_count(quiz))
     todo = [i for i, q in enumerate(quiz.questions) if again or not q.status]
     if not todo:
-        screen.say(f"reviewed {summary.reviewed} of {total}: every question has a decision "
-                   f"({_counts(status_counts(quiz))}); add --again to go through them again")
+        screen.say(_("reviewed {n} of {total}: every question has a decision ({counts}); add --again to go through "
+                     "them again").format(n=summary.reviewed, total=total, counts=_counts(status_counts(quiz))))
         summary.statuses, summary.finished = status_counts(quiz), True
         return summary
     first = todo[0] + 1
-    screen.say(f"reviewed {summary.reviewed} of {total}" + (f"; starting at question {first}" if first > 1 else ""))
+    screen.say(_("reviewed {n} of {total}").format(n=summary.reviewed, total=total)
+               + (_("; starting at question {first}").format(first=first) if first > 1 else ""))
 
     def save(i: int, q: Question, decision: str, about: Question | None = None) -> Quiz:
         """Write the quiz with ``q`` at position ``i`` (atomically), then the teacher's decision."""
@@ -283,31 +292,33 @@ def _one(i: int, quiz: Quiz, screen: ReviewScreen, save: Callable[..., Quiz], ed
         if action in ("keep", "drop"):
             status = "kept" if action == "keep" else "dropped"
             save(i, replace(q, status=status), status)
-            screen.say(status, _STYLE[status])
+            screen.say({"kept": _("kept"), "dropped": _("dropped")}[status], _STYLE[status])
             return action
         if action == "edit":
             edited = _edit(q, screen, editor)
             if edited is not None:
                 save(i, edited, "edited")
-                screen.say(f"edited (id {edited.id} kept)", _STYLE["edited"])
+                screen.say(_("edited (id {id} kept)").format(id=edited.id), _STYLE["edited"])
                 return action
             continue
         # replace: a new draft in the same place; the old question is gone, its pattern noted
         if replacement is None:
-            screen.say("replace needs the knowledge base the quiz was written from", "yellow")
+            screen.say(_("replace needs the knowledge base the quiz was written from"), "yellow")
             continue
-        screen.say("asking the writer for another question on this passage…", "dim")
+        screen.say(_("asking the writer for another question on this passage…"), "dim")
         try:
             new = replacement(quiz, q)
         except KbError as e:
-            screen.say(f"cannot replace it: {e.message}" + (f" — {e.hint}" if e.hint else ""), "yellow")
+            message, hint = e.localized()
+            screen.say(_("cannot replace it: {error}").format(error=message) + (f" — {hint}" if hint else ""),
+                       "yellow")
             continue
         if new is None:
-            screen.say("the writer has no other question on this passage: edit or drop this one", "yellow")
+            screen.say(_("the writer has no other question on this passage: edit or drop this one"), "yellow")
             continue
         quiz = save(i, new, "replaced", about=q)
         q = new
-        screen.say(f"replaced by {q.id}: keep, edit or drop the new one", _STYLE["edited"])
+        screen.say(_("replaced by {id}: keep, edit or drop the new one").format(id=q.id), _STYLE["edited"])
 
 
 _STYLE = {"kept": "green", "edited": "cyan", "dropped": "red"}
@@ -316,13 +327,13 @@ _STYLE = {"kept": "green", "edited": "cyan", "dropped": "red"}
 def _read_action(screen: ReviewScreen) -> str:
     while True:
         try:
-            got = screen.read(f"{KEYS_LINE} > ").strip().lower()
+            got = screen.read(f"{_(KEYS_LINE)} > ").strip().lower()
         except EOFError:  # the piped answers ran out, or the terminal closed: stop where we are
             screen.say("")
             return "quit"
         if got[:1] in _ACTIONS and (len(got) == 1 or got == _ACTIONS[got[0]]):
             return _ACTIONS[got[0]]
-        screen.say("type one of k, e, d, r, s, q, then Enter", "yellow")
+        screen.say(_("type one of k, e, d, r, s, q, then Enter"), "yellow")
 
 
 def _edit(q: Question, screen: ReviewScreen, editor: str | None) -> Question | None:
@@ -337,14 +348,14 @@ def _edit(q: Question, screen: ReviewScreen, editor: str | None) -> Question | N
         except EOFError:
             return None
         if not "".join(line for line in got.splitlines() if not line.lstrip().startswith("#")).strip():
-            screen.say("the file was empty: the edit was cancelled", "yellow")
+            screen.say(_("the file was empty: the edit was cancelled"), "yellow")
             return None
         try:
             new = parse_edit(got, q)
         except EditError as e:
-            screen.say(f"the edit cannot be saved: {e}", "red")
+            screen.say(_("the edit cannot be saved: {error}").format(error=e), "red")
             try:
-                again = screen.read("[e]dit again  [c]ancel the edit > ").strip().lower()
+                again = screen.read(_("[e]dit again  [c]ancel the edit") + " > ").strip().lower()
             except EOFError:
                 again = "c"
             if again.startswith("e"):
@@ -352,24 +363,28 @@ def _edit(q: Question, screen: ReviewScreen, editor: str | None) -> Question | N
                 text = f"# NOT SAVED: {e}\n" + "\n".join(
                     line for line in got.splitlines() if not line.startswith("# NOT SAVED:")) + "\n"
                 continue
-            screen.say("edit cancelled: the question was left as it was", "yellow")
+            screen.say(_("edit cancelled: the question was left as it was"), "yellow")
             return None
         if same_content(new, q):
-            screen.say("nothing changed: the question was left as it was", "dim")
+            screen.say(_("nothing changed: the question was left as it was"), "dim")
             return None
         return new
 
 
 def _counts(c: Counter[str]) -> str:
-    order = ("kept", "edited", "dropped", "draft")
-    return ", ".join(f"{c[k]} {k if k != 'draft' or c[k] == 1 else 'drafts'}" for k in order if c[k])
+    said = {"kept": ngettext("{n} kept", "{n} kept", c["kept"]),
+            "edited": ngettext("{n} edited", "{n} edited", c["edited"]),
+            "dropped": ngettext("{n} dropped", "{n} dropped", c["dropped"]),
+            "draft": ngettext("{n} draft", "{n} drafts", c["draft"])}
+    return ", ".join(text.format(n=c[k]) for k, text in said.items() if c[k])
 
 
 def summary_line(s: ReviewSummary) -> str:
-    """``reviewed 7 of 12 (5 kept, 1 edited, 1 dropped, 5 drafts)`` and what to do next."""
-    line = f"reviewed {s.reviewed} of {s.total} ({_counts(s.statuses)})"
+    """``reviewed 7 of 12 (5 kept, 1 edited, 1 dropped, 5 drafts)`` and what to do next, in the
+    interface language."""
+    line = _("reviewed {n} of {total} ({counts})").format(n=s.reviewed, total=s.total, counts=_counts(s.statuses))
     if s.reviewed < s.total:
-        line += f"; run kb quiz review {s.path} again to go on"
+        line += _("; run kb quiz review {path} again to go on").format(path=s.path)
     return line
 
 
@@ -394,8 +409,9 @@ def write_replacement(ws, quiz: Quiz, q: Question, writer) -> Question | None:
     chunks = ws.store.get(ids) if ids else []
     if not chunks:
         where = q.citations[0].source + " · " + q.citations[0].locator if q.citations else "no citation"
-        raise InputError(f"question {q.id}: its passage ({where}) is not in the knowledge base",
-                         "ingest its source again, or edit the question instead")
+        raise InputError("question {id}: its passage ({where}) is not in the knowledge base",
+                         "ingest its source again, or edit the question instead",
+                         id=q.id, where=where)
     every = list(ws.store.all_chunks())
     course = CourseTerms(every, ws.embedder)
     request = GenerationRequest(n=4, types=TYPES, lang=q.lang if q.lang in LANGS else None)

@@ -297,10 +297,11 @@ class SearchIndex:
             from .errors import StoreError
 
             # for_store retries, then answers from the last complete index: a reader is never blocked
-            raise StoreError(f"the knowledge base at {store.location} holds {missing} passage(s) without a vector "
-                             "(an ingest still writing them, or a damaged vector index)",
-                             "wait for the ingest to finish and run the command again; if no ingest is running, "
-                             "kb ingest --rebuild COURSE_FOLDER repairs the index")
+            raise StoreError("the knowledge base at {location} holds {missing} passage(s) without a vector (an "
+                             "ingest still writing them, or a damaged vector index)",
+                             "wait for the ingest to finish and run the command again; if no ingest is running, kb "
+                             "ingest --rebuild COURSE_FOLDER repairs the index",
+                             location=store.location, missing=missing)
         dim = int(store.info.get("dim") or (len(rows[0]) if rows else 0))
         vectors = np.asarray(rows, dtype=np.float32).reshape(len(chunks), dim) if rows else np.zeros((0, dim),
                                                                                                      np.float32)
@@ -454,9 +455,13 @@ class Retriever:
         import numpy as np
 
         if mode not in MODES:
-            raise UsageError(f"--mode {mode}: unknown retrieval mode", f"use one of {', '.join(MODES)}")
+            raise UsageError("--mode {mode}: unknown retrieval mode",
+                             "use one of {modes}",
+                             mode=mode, modes=', '.join(MODES))
         if k < 1:
-            raise UsageError(f"-k {k}: must be at least 1", "ask for 1 or more results")
+            raise UsageError("-k {k}: must be at least 1",
+                             "ask for 1 or more results",
+                             k=k)
         index = self.index
         if not index.chunks:
             return [[] for _ in queries]

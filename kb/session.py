@@ -134,14 +134,15 @@ class Session:
             try:
                 return self.db.record(item, grade, reply)
             except StudyDBLocked as e:
-                self.con.print(f"kb: {e.message}", style="yellow", markup=False)
+                self.con.print(f"kb: {e.localized()[0]}", style="yellow", markup=False)
                 try:
                     key = self.read(_("your answer is kept: Enter tries again, q gives up: ")).strip().lower()
                 except EOFError:
                     key = "q"
                 if key == "q":
-                    raise StudyDBLocked(f"{e.message}; your answer to question {item.question.id} was not saved "
-                                        f"(it was: {reply!r})", e.hint) from None
+                    raise StudyDBLocked("{locked}; your answer to question {question} was not saved (it was: "
+                                        "{reply!r})", e.hint_template, **e.fields, locked=e,
+                                        question=item.question.id, reply=reply) from None
 
     def _ask(self, q, src) -> str | None:
         from rich.markup import escape
@@ -241,7 +242,7 @@ def study_session(course, quizzes, *, topic: str | None, new: int, offline: bool
 
     def warn(m: str) -> None:
         """Show a warning (a quiz skipped, a grader fallback) in yellow on stderr."""
-        ui.message(f"kb: {m}", "yellow")
+        ui.message(f"kb: {i18n.text(m)}", "yellow")
 
     if not quizzes and not list(course.quiz_dir.glob("*.json")):
         ui.message(_("no quiz in quizzes/ yet: generating {n} questions from the knowledge base (offline)…")

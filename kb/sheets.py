@@ -30,7 +30,9 @@ DIALECTS = ("comma", "excel-eu")
 def check_dialect(dialect: str) -> str:
     """The dialect, or UsageError listing the known ones."""
     if dialect not in DIALECTS:
-        raise UsageError(f"--csv-dialect {dialect}: unknown CSV dialect", f"use one of {', '.join(DIALECTS)}")
+        raise UsageError("--csv-dialect {dialect}: unknown CSV dialect",
+                         "use one of {dialects}",
+                         dialect=dialect, dialects=', '.join(DIALECTS))
     return dialect
 
 
@@ -111,6 +113,62 @@ def xlsx_bytes(sheets: dict[str, tuple[Sequence[str], Sequence[Sequence[Any]]]])
     return buf.getvalue()
 
 
+_XLSX_NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+            "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+            "p": "http://schemas.openxmlformats.org/package/2006/relationships"}
+
+
+def read_xlsx_sheet(path: Path, name: str) -> list[list[str]] | None:
+    """The rows of the sheet ``name`` of the workbook at ``path`` as text (a number as Excel or
+    LibreOffice saved it: ``2``, ``2.5``), empty cells as ""; None when the workbook has no such sheet.
+    Stdlib only (a .xlsx is a zip of XML): for reading back what a teacher edited in kb's own files."""
+    import re
+    import zipfile
+    from xml.etree import ElementTree as ET
+
+    def col(ref: str) -> int:
+        n = 0
+        for ch in re.match(r"[A-Z]+", ref).group(0):  # type: ignore[union-attr]
+            n = n * 26 + ord(ch) - 64
+        return n - 1
+
+    with zipfile.ZipFile(path) as z:
+        names = set(z.namelist())
+        wb = ET.fromstring(z.read("xl/workbook.xml"))
+        rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
+        rid = next((sh.get(f"{{{_XLSX_NS['r']}}}id") for sh in wb.iterfind("m:sheets/m:sheet", _XLSX_NS)
+                    if sh.get("name") == name), None)
+        target = next((r.get("Target", "") for r in rels.iterfind("p:Relationship", _XLSX_NS) if r.get("Id") == rid),
+                      None)
+        if rid is None or target is None:
+            return None
+        target = target.lstrip("/") if target.startswith("/") else "xl/" + target
+        shared: list[str] = []
+        if "xl/sharedStrings.xml" in names:
+            for si in ET.fromstring(z.read("xl/sharedStrings.xml")).iterfind("m:si", _XLSX_NS):
+                shared.append("".join(t.text or "" for t in si.iter(f"{{{_XLSX_NS['m']}}}t")))
+        rows: list[list[str]] = []
+        for row in ET.fromstring(z.read(target)).iterfind("m:sheetData/m:row", _XLSX_NS):
+            cells: list[str] = []
+            for c in row.iterfind("m:c", _XLSX_NS):
+                kind, v = c.get("t"), c.find("m:v", _XLSX_NS)
+                if kind == "inlineStr":
+                    text = "".join(t.text or "" for t in c.iter(f"{{{_XLSX_NS['m']}}}t"))
+                elif v is None or v.text is None:
+                    text = ""
+                elif kind == "s":
+                    text = shared[int(v.text)]
+                else:
+                    text = v.text
+                    if kind != "str" and re.fullmatch(r"-?\d+\.0+", text):
+                        text = text.split(".")[0]  # 2.0 → 2
+                at = col(c.get("r", "A")) if c.get("r") else len(cells)
+                cells += [""] * (at - len(cells)) + [text]
+            at = int(row.get("r", len(rows) + 1)) - 1
+            rows += [[] for _ in range(at - len(rows))] + [cells]
+        return rows
+
+
 def write_atomic_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
     a crash leaves the old file or the new one, never half of one; the file gets the
@@ -136,21 +194,25 @@ def check_output_file(path: Path, option: str, example: str) -> None:
     from .errors import InputError
 
     if path.is_dir():
-        raise InputError(f"{option} {path}: is a folder, and this writes one file",
-                         f"name a file in it, e.g. {option} {path / example}")
+        raise InputError("{option} {path}: is a folder, and this writes one file",
+                         "name a file in it, e.g. {option} {example_path}",
+                         option=option, path=path, example_path=path / example)
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
     if not folder.is_dir():
-        raise InputError(f"{option} {path}: {folder} is a file, not a folder",
-                         f"choose another path, e.g. {option} {example}")
+        raise InputError("{option} {path}: {folder} is a file, not a folder",
+                         "choose another path, e.g. {option} {example}",
+                         option=option, path=path, folder=folder, example=example)
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as e:
-        raise InputError(f"{option} {path}: cannot write in {folder} ({e.strerror or e})",
-                         f"choose a folder you can write to (e.g. {option} {Path.home() / example}), or make "
-                         f"{folder} writable (chmod u+w, or a read-write mount)") from e
+        raise InputError("{option} {path}: cannot write in {folder} ({error})",
+                         "choose a folder you can write to (e.g. {option} {example_path}), or make {folder} "
+                         "writable (chmod u+w, or a read-write mount)",
+                         option=option, path=path, folder=folder, error=e.strerror or e,
+                         example_path=Path.home() / example) from e
 
 
 def _umask() -> int:

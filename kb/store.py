@@ -59,31 +59,37 @@ def backend_failure(e: BaseException, location: str) -> StoreError | None:
     full = (isinstance(e, OSError) and e.errno == errno.ENOSPC) or "disk is full" in str(e) \
         or "No space left" in str(e)
     if full:
-        return StoreError(f"the disk holding the knowledge base at {location} is full ({text})",
-                          "free some space, then run the same kb command again: what was written is kept")
+        return StoreError("the disk holding the knowledge base at {location} is full ({text})",
+                          "free some space, then run the same kb command again: what was written is kept",
+                          location=location, text=text)
     refused = read_only(e, location)
     if refused is not None:  # a read-only mount or files the user may not write: not damaged
         return refused
     if "Timeout" in type(e).__name__:
-        return StoreError(f"the Chroma server at {location} did not answer in time ({text})",
-                          "check that the server is running and not stuck, or raise KB_STORE_TIMEOUT (seconds)")
+        return StoreError("the Chroma server at {location} did not answer in time ({text})",
+                          "check that the server is running and not stuck, or raise KB_STORE_TIMEOUT (seconds)",
+                          location=location, text=text)
     if mod.startswith(("httpx", "httpcore")) or isinstance(e, (ConnectionError, TimeoutError)):
-        return StoreError(f"lost the connection to the Chroma server at {location} ({text})",
-                          "restart the server (chroma run --path DIR --port PORT) and run the same command "
-                          "again: what was written is kept and ingest resumes where it stopped")
+        return StoreError("lost the connection to the Chroma server at {location} ({text})",
+                          "restart the server (chroma run --path DIR --port PORT) and run the same command again: "
+                          "what was written is kept and ingest resumes where it stopped",
+                          location=location, text=text)
     if "Error finding id" in str(e):  # chromadb: a row in SQLite whose vector is not in the index
-        return VectorIndexError(
-            f"the knowledge base at {location} lists chunks its vector index does not hold (chromadb: {e}): "
-            "either a kb ingest is writing right now, or the index files were deleted or damaged",
-            "if no kb ingest is running, rebuild the index from the course files: kb ingest --rebuild "
-            "<course folder> (vectors already computed are reused from the cache)")
+        return VectorIndexError("the knowledge base at {location} lists chunks its vector index does not hold "
+                                "(chromadb: {error}): either a kb ingest is writing right now, or the index files "
+                                "were deleted or damaged",
+                                "if no kb ingest is running, rebuild the index from the course files: kb ingest "
+                                "--rebuild <course folder> (vectors already computed are reused from the cache)",
+                                location=location, error=e)
     if "Nothing found on disk" in str(e):  # chromadb: a collection whose index is not flushed yet
-        return StoreError(f"the knowledge base at {location} is being written for the first time (by a kb ingest "
+        return StoreError("the knowledge base at {location} is being written for the first time (by a kb ingest "
                           "still running?) and cannot be searched yet",
-                          "wait for the ingest to finish, then run the command again")
+                          "wait for the ingest to finish, then run the command again",
+                          location=location)
     if mod.startswith("chromadb") or type(e).__name__ in ("OperationalError", "DatabaseError", "InternalError"):
-        return StoreError(f"the knowledge base at {location} failed: {text}",
-                          "run the command again; if it keeps failing, move the store aside and run kb ingest again")
+        return StoreError("the knowledge base at {location} failed: {text}",
+                          "run the command again; if it keeps failing, move the store aside and run kb ingest again",
+                          location=location, text=text)
     return None
 
 
@@ -293,19 +299,20 @@ class ChromaStore:
         meta = self._col.metadata or {}
         built_by = meta.get("kb_embedder")
         if embedder_id and built_by and built_by != embedder_id:
-            raise StoreError(
-                f"the knowledge base at {self.location} was built with embedder '{built_by}', not '{embedder_id}'",
-                f"use --embedder {built_by}, or re-embed everything with kb ingest --rebuild --embedder {embedder_id}",
-            )
+            raise StoreError("the knowledge base at {location} was built with embedder '{built_by}', not "
+                             "'{embedder_id}'",
+                             "use --embedder {built_by}, or re-embed everything with kb ingest --rebuild --embedder "
+                             "{embedder_id}",
+                             location=self.location, built_by=built_by, embedder_id=embedder_id)
         if dim and meta.get("kb_dim") and int(meta["kb_dim"]) != dim:
-            raise StoreError(f"the knowledge base holds {meta['kb_dim']}-d vectors, the embedder makes {dim}-d",
-                             "run kb ingest --rebuild")
+            raise StoreError("the knowledge base holds {kb_dim}-d vectors, the embedder makes {dim}-d",
+                             "run kb ingest --rebuild",
+                             kb_dim=meta['kb_dim'], dim=dim)
         if meta.get("kb_chunking") not in (None, CHUNKING_VERSION):
-            raise StoreError(
-                f"the knowledge base was chunked by chunker v{meta.get('kb_chunking')}, "
-                f"this kb uses v{CHUNKING_VERSION}",
-                "run kb ingest --rebuild",
-            )
+            raise StoreError("the knowledge base was chunked by chunker v{kb_chunking}, this kb uses "
+                             "v{chunking_version}",
+                             "run kb ingest --rebuild",
+                             kb_chunking=meta.get('kb_chunking'), chunking_version=CHUNKING_VERSION)
 
     def revision(self) -> int:
         """See :meth:`Store.revision` (``kb_revision`` in the collection metadata)."""
@@ -492,8 +499,9 @@ def store_timeout() -> float:
         if value <= 0:
             raise ValueError
     except ValueError:
-        raise UsageError(f"KB_STORE_TIMEOUT={raw!r} is not a number of seconds",
-                         "set KB_STORE_TIMEOUT to a positive number, e.g. 60") from None
+        raise UsageError("KB_STORE_TIMEOUT={raw!r} is not a number of seconds",
+                         "set KB_STORE_TIMEOUT to a positive number, e.g. 60",
+                         raw=raw) from None
     return value
 
 
@@ -507,7 +515,9 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
     if settings.store_url:
         u = urlparse(settings.store_url)
         if u.scheme not in ("http", "https") or not u.hostname:
-            raise StoreError(f"--store {settings.store_url}: not a Chroma server URL", "use http://host:port")
+            raise StoreError("--store {store_url}: not a Chroma server URL",
+                             "use http://host:port",
+                             store_url=settings.store_url)
         timeout = store_timeout()
         try:
             _heartbeat(settings.store_url, timeout)  # chromadb's constructor already calls the server, untimed
@@ -518,10 +528,9 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
             _set_http_timeout(client, timeout)
             client.heartbeat()
         except Exception as e:
-            raise StoreError(
-                f"cannot reach the Chroma server at {settings.store_url} ({type(e).__name__})",
-                "start it (chroma run --path DIR --port PORT) or fix --store/KB_STORE_URL",
-            ) from e
+            raise StoreError("cannot reach the Chroma server at {store_url} ({kind})",
+                             "start it (chroma run --path DIR --port PORT) or fix --store/KB_STORE_URL",
+                             store_url=settings.store_url, kind=type(e).__name__) from e
         return client, settings.store_url
     path = settings.home / "chroma"
     # Chroma builds its tables when a client first opens a new folder; a reader opening it meanwhile
@@ -530,15 +539,15 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
     # that sees the folder and no mark knows the tables are there.
     creating = settings.home / "chroma.creating"
     if not create and not path.is_dir():  # a read-only command must not leave an empty store behind
-        raise MissingStoreError(
-            f"no knowledge base at {path}",
-            "run kb ingest sources/ first, or point --home/KB_HOME at the workspace that has one",
-        )
+        raise MissingStoreError("no knowledge base at {path}",
+                                "run kb ingest sources/ first, or point --home/KB_HOME at the workspace that has one",
+                                path=path)
     if not create and creating.exists():  # missing for a reader; a creator goes on to make it
-        raise MissingStoreError(f"the knowledge base at {path} is being written for the first time (by a kb ingest "
-                         "still running?) and cannot be searched yet",
-                         "wait for the ingest to finish, then run the command again (an ingest that was "
-                         "stopped: run it again)")
+        raise MissingStoreError("the knowledge base at {path} is being written for the first time (by a kb ingest "
+                                "still running?) and cannot be searched yet",
+                                "wait for the ingest to finish, then run the command again (an ingest that was "
+                                "stopped: run it again)",
+                                path=path)
     try:
         first = not path.is_dir()
         if first:
@@ -557,8 +566,9 @@ def _client(settings: Settings, create: bool) -> tuple[Any, str]:
         refused = read_only(e, str(settings.home))
         if refused is not None:
             raise refused from e
-        raise StoreError(f"cannot open the knowledge base at {path} ({type(e).__name__}: {e})",
-                         "check permissions, or move it aside and run kb ingest again") from e
+        raise StoreError("cannot open the knowledge base at {path} ({kind}: {error})",
+                         "check permissions, or move it aside and run kb ingest again",
+                         path=path, kind=type(e).__name__, error=e) from e
 
 
 def _heartbeat(url: str, seconds: float) -> None:
@@ -665,10 +675,10 @@ def open_store(settings: Settings, embedder_id: str | None = None, dim: int | No
         raise err from e
     if col is None:
         if not create:
-            raise MissingStoreError(
-                f"no knowledge base at {location} (collection '{name}')",
-                "run kb ingest sources/ first, or point --home/KB_HOME at the workspace that has one",
-            )
+            raise MissingStoreError("no knowledge base at {location} (collection '{name}')",
+                                    "run kb ingest sources/ first, or point --home/KB_HOME at the workspace that has "
+                                    "one",
+                                    location=location, name=name)
         col = client.create_collection(
             name,
             metadata={"kb_embedder": embedder_id, "kb_dim": dim, "kb_chunking": CHUNKING_VERSION, "kb_revision": 0},

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .errors import StoreError
+from .errors import Phrase, StoreError
 from .grading.base import MAX_POINTS, Grade
+from .i18n import N_
 from .quiz import Question, Quiz
 from .text import fold
 
@@ -119,9 +120,10 @@ class StudyDB:
         problem = self._open()
         if problem:
             if not create:
-                raise StoreError(f"{path}: the study database is damaged ({problem})",
-                                 "run kb study: it keeps every review it can still read and moves the damaged "
-                                 "file aside (or move it aside yourself to start a fresh history)")
+                raise StoreError("{path}: the study database is damaged ({problem})",
+                                 "run kb study: it keeps every review it can still read and moves the damaged file "
+                                 "aside (or move it aside yourself to start a fresh history)",
+                                 path=path, problem=problem)
             self.repair(problem)
         from fsrs import Scheduler
 
@@ -148,18 +150,20 @@ class StudyDB:
 
     def _cannot_write(self, e: BaseException) -> StoreError:
         folder = self.path.parent
-        what = "kb study saves every answer there" if self._create else \
-            "SQLite writes beside it even to read it (its -wal and -shm files)"
-        return StoreError(f"{self.path}: the study database cannot be written: the file or its folder is read-only "
-                          f"({getattr(e, 'strerror', None) or e})",
-                          f"{what}: make {folder} and the file writable (chmod u+w, or a read-write mount), or use "
-                          "a workspace you can write with --home")
+        what = Phrase(N_("kb study saves every answer there") if self._create else
+                      N_("SQLite writes beside it even to read it (its -wal and -shm files)"))
+        return StoreError("{path}: the study database cannot be written: the file or its folder is read-only "
+                          "({error})",
+                          "{what}: make {folder} and the file writable (chmod u+w, or a read-write mount), or use a "
+                          "workspace you can write with --home",
+                          path=self.path, error=getattr(e, 'strerror', None) or e, what=what, folder=folder)
 
     def _busy(self, e: BaseException, unsaved: str = "") -> StoreError:
-        return StudyDBLocked(f"{self.path}: the study database is locked by another process (still after "
-                             f"{_BUSY_TIMEOUT_S:g} s: {e}){unsaved}",
-                             "close the other kb study (or the program that has the file open, e.g. a "
-                             "database browser), then run the command again")
+        return StudyDBLocked("{path}: the study database is locked by another process (still after "
+                             "{busy_timeout_s:g} s: {error}){unsaved}",
+                             "close the other kb study (or the program that has the file open, e.g. a database "
+                             "browser), then run the command again",
+                             path=self.path, busy_timeout_s=_BUSY_TIMEOUT_S, error=e, unsaved=unsaved)
 
     def repair(self, problem: str) -> None:
         """Copy every readable card and review into a fresh database and move the damaged
@@ -208,8 +212,9 @@ class StudyDB:
                          f"{kept['reviews']} reviews that could be read, moved the damaged file to {aside}")
         again = self._open()
         if again:
-            raise StoreError(f"{self.path}: the study database cannot be repaired ({again})",
-                             f"move {self.path} aside to start a fresh study history")
+            raise StoreError("{path}: the study database cannot be repaired ({again})",
+                             "move {path} aside to start a fresh study history",
+                             path=self.path, again=again)
 
     def close(self) -> None:
         """Close the connection; the object is unusable afterwards."""
@@ -319,7 +324,9 @@ class StudyDB:
         with self._tx() as db:
             rev = db.execute("SELECT qid, at, card_before FROM reviews WHERE id=?", (review_id,)).fetchone()
             if rev is None:
-                raise StoreError(f"review {review_id} is not in {self.path}", "answer the question again")
+                raise StoreError("review {review_id} is not in {path}",
+                                 "answer the question again",
+                                 review_id=review_id, path=self.path)
             latest = db.execute("SELECT MAX(id) FROM reviews WHERE qid=?", (rev[0],)).fetchone()[0]
             at = _dt.datetime.fromisoformat(rev[1])
             if latest == review_id:

@@ -63,8 +63,9 @@ def load_decisions(quiz_dir: Path) -> dict[str, Any]:
             if not isinstance(d, dict) or d.get("decision") not in DECISIONS or not isinstance(d.get("pattern"), str):
                 raise ValueError(f"question {qid} has no valid \"decision\" and \"pattern\"")
     except (OSError, ValueError) as e:
-        raise InputError(f"{path}: not kb's record of review decisions ({e})",
-                         "delete it: kb quiz review writes it again from the next decision") from e
+        raise InputError("{path}: not kb's record of review decisions ({error})",
+                         "delete it: kb quiz review writes it again from the next decision",
+                         path=path, error=e) from e
     return data
 
 

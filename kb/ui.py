@@ -53,10 +53,12 @@ def message(text: str, style: str = "") -> None:
 
 def error(msg: str, hint: str = "") -> None:
     """Print ``kb: error: MSG`` to stderr, then ``fix: HINT`` on its own line when there is a hint."""
+    from .i18n import _
+
     con = stderr()
-    con.print(f"kb: error: {msg}", style="bold red", markup=False)
+    con.print(_("kb: error: {message}").format(message=msg), style="bold red", markup=False)
     if hint:
-        con.print(f"  fix: {hint}", style="yellow", markup=False)
+        con.print("  " + _("fix: {hint}").format(hint=hint), style="yellow", markup=False)
 
 
 class IngestProgress:
@@ -142,34 +144,51 @@ def ingest_summary(report) -> None:
     """Print an ``IngestReport`` to stderr: one row per file (failures with their hint), then the counts."""
     from rich.table import Table
 
+    from .i18n import _, ngettext, text
+
     table = Table(title="kb ingest", title_justify="left")
-    for col in ("file", "status", "kind", "chunks", "note"):
+    for col in (_("file"), _("status"), _("kind"), _("chunks"), _("note")):
         table.add_column(col, overflow="fold")
     style = {"failed": "red", "added": "green", "updated": "cyan", "removed": "magenta", "unchanged": "dim"}
+    word = {"failed": _("failed"), "added": _("added"), "updated": _("updated"), "removed": _("removed"),
+            "unchanged": _("unchanged")}
     for f in report.files:
-        note = f.message if f.status != "failed" else f.message.split(": ", 1)[-1] + (f" — {f.hint}" if f.hint else "")
-        table.add_row(f.source, f.status, f.kind, str(f.chunks) if f.chunks else "", note, style=style.get(f.status))
+        if f.status == "failed":  # the error in the interface language (--json keeps the English)
+            msg, hint = f.error.localized() if f.error is not None else (f.message, f.hint)
+            note = msg.split(": ", 1)[-1] + (f" — {hint}" if hint else "")
+        else:
+            note = text(f.message)
+        table.add_row(f.source, word.get(f.status, f.status), f.kind, str(f.chunks) if f.chunks else "", note,
+                      style=style.get(f.status))
     con = stderr()
     con.print(table)
-    statuses = ("added", "updated", "unchanged", "removed", "failed")
-    counts = ", ".join(f"{report.count(s)} {s}" for s in statuses if report.count(s))
-    con.print(f"{counts or 'nothing to do'}; {report.embedded} chunks embedded, {report.cached} reused", markup=False)
+    counts = {"added": ngettext("{n} added", "{n} added", report.count("added")),
+              "updated": ngettext("{n} updated", "{n} updated", report.count("updated")),
+              "unchanged": ngettext("{n} unchanged", "{n} unchanged", report.count("unchanged")),
+              "removed": ngettext("{n} removed", "{n} removed", report.count("removed")),
+              "failed": ngettext("{n} failed", "{n} failed", report.count("failed"))}
+    done = ", ".join(text.format(n=report.count(s)) for s, text in counts.items() if report.count(s))
+    con.print((done or _("nothing to do")) + "; "
+              + ngettext("{n} chunk embedded", "{n} chunks embedded", report.embedded).format(n=report.embedded)
+              + ", " + _("{n} reused").format(n=report.cached), markup=False)
 
 
 def ingest_result(result, json_out: bool = False) -> None:
     """Render `KB.ingest`'s result: notes, the report (table or JSON), how a rebuild or an
     interruption ended."""
+    from .i18n import _, text
+
     report = result.value
     for note in result.notes:
-        message(f"kb: {note}", "yellow")
+        message(f"kb: {text(note)}", "yellow")
     print_json(report.to_json()) if json_out else ingest_summary(report)
     if report.rebuild.startswith("not"):
-        error(f"rebuild {report.rebuild}; the knowledge base was left as it was",
-              "fix or remove the failing paths and run the same command again")
+        error(_("rebuild {outcome}; the knowledge base was left as it was").format(outcome=report.rebuild),
+              _("fix or remove the failing paths and run the same command again"))
     elif report.rebuild:
-        message(f"rebuild applied ({report.carried} chunks of other sources carried over)")
+        message(_("rebuild applied ({n} chunks of other sources carried over)").format(n=report.carried))
     if report.interrupted:
-        message("interrupted: what was written is consistent; run the same command again to finish")
+        message(_("interrupted: what was written is consistent; run the same command again to finish"))
 
 
 def sources_table(rows: Sequence[dict]) -> None:
@@ -242,24 +261,29 @@ def quiz(q_, show_answers: bool = True) -> None:
     """A quiz, readable in the terminal."""
     from rich.markup import escape
 
+    from .export._common import tf_answer
+    from .i18n import _, ngettext, type_word
+
     con = stdout()
     n = len(q_.questions)
-    con.print(f"[bold]{escape(q_.title)}[/bold]  [dim]{n} question{'s' * (n != 1)} · "
+    con.print(f"[bold]{escape(q_.title)}[/bold]  [dim]{ngettext('{n} question', '{n} questions', n).format(n=n)} · "
               f"{escape(q_.generator.get('model') or q_.generator.get('kind', ''))}[/dim]")
     con.print()
     reviewed = any(q.status for q in q_.questions)  # a quiz nobody reviewed yet is not all "draft" labels
     for n, q in enumerate(q_.questions, start=1):
-        label = f"[{STATUS_STYLE.get(q.status, 'yellow')}]\\[{q.status or 'draft'}][/] " if reviewed else ""
-        con.print(f"[bold]{n}.[/bold] {label}[dim]({q.type}, {q.difficulty}, {q.lang}, {q.id})[/dim] "
+        state = {"kept": _("kept"), "edited": _("edited"), "dropped": _("dropped")}.get(q.status, _("draft"))
+        level = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}.get(q.difficulty, q.difficulty)
+        label = f"[{STATUS_STYLE.get(q.status, 'yellow')}]\\[{state}][/] " if reviewed else ""
+        con.print(f"[bold]{n}.[/bold] {label}[dim]({type_word(q.type)}, {level}, {q.lang}, {q.id})[/dim] "
                   f"{escape(q.prompt)}")
         for i, choice in enumerate(q.choices):
             mark = " [green]✓[/green]" if show_answers and i == q.correct else ""
             con.print(f"    {'abcdefghij'[i]}) {escape(choice)}{mark}")
         if show_answers:
-            if q.type != "mcq":
-                con.print(f"    [green]→ {escape(q.answer)}[/green]")
+            if q.type != "mcq":  # a true/false answer: the word in the question's language, never "false"
+                con.print(f"    [green]→ {escape(tf_answer(q) if q.type == 'tf' else q.answer)}[/green]")
             if q.concepts:
-                con.print(f"    [dim]concepts: {escape('; '.join(q.concepts))}[/dim]")
+                con.print(f"    [dim]{_('concepts: {items}').format(items=escape('; '.join(q.concepts)))}[/dim]")
             for c in q.citations:
                 con.print(f"    [cyan]{escape(c.source)} · {escape(c.locator)}[/cyan]")
         con.print()
@@ -279,24 +303,32 @@ class ReviewScreen:
         """Type, prompt, choices, model answer, concepts and the cited passage with its locator."""
         from rich.markup import escape
 
+        from .export._common import tf_answer
+        from .i18n import _, type_word
+
         con = self.con
-        status = f" · [{STATUS_STYLE.get(q.status, 'yellow')}]{q.status or 'draft'}[/]"
+        state = {"kept": _("kept"), "edited": _("edited"), "dropped": _("dropped")}.get(q.status, _("draft"))
+        level = {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}.get(q.difficulty, q.difficulty)
+        status = f" · [{STATUS_STYLE.get(q.status, 'yellow')}]{state}[/]"
         con.print()
-        con.print(f"[bold]{n}/{total}[/bold] · {q.type} · {q.difficulty} · {q.lang} · {q.id}{status}  "
-                  f"[dim](reviewed {reviewed} of {total})[/dim]")
+        con.print(f"[bold]{n}/{total}[/bold] · {type_word(q.type)} · {level} · {q.lang} · {q.id}{status}  "
+                  f"[dim]({_('reviewed {n} of {total}').format(n=reviewed, total=total)})[/dim]")
         con.print(f"[bold]{escape(q.prompt)}[/bold]")
         for i, choice in enumerate(q.choices):
             mark = " [green]✓[/green]" if i == q.correct else ""
             con.print(f"  {'abcdefghij'[i]}) {escape(choice)}{mark}")
-        if q.type == "tf":
-            con.print(f"[green]Answer:[/green] {escape(q.answer)} ({'true' if q.correct else 'false'})")
+        answer = _("Answer:")
+        if q.type == "tf":  # the word in the question's language, then the corrected statement kb has
+            con.print(f"[green]{answer}[/green] {escape(tf_answer(q))}")
         elif q.type != "mcq":
-            also = f" [dim](also: {escape('; '.join(q.accepted))})[/dim]" if q.accepted else ""
-            con.print(f"[green]Answer:[/green] {escape(q.answer)}{also}")
+            also = " [dim]({})[/dim]".format(escape(_("also: {replies}").format(replies="; ".join(q.accepted)))) \
+                if q.accepted else ""
+            con.print(f"[green]{answer}[/green] {escape(q.answer)}{also}")
         if q.concepts:
-            con.print(f"[dim]Concepts:[/dim] {escape('; '.join(q.concepts))}")
+            con.print(f"[dim]{_('Concepts:')}[/dim] {escape('; '.join(q.concepts))}")
         for c in q.citations[:1]:
-            con.print(f"[cyan]Source: {escape(c.source)}{' · ' + escape(c.locator) if c.locator else ''}[/cyan]")
+            where = escape(c.source) + (" · " + escape(c.locator) if c.locator else "")
+            con.print(f"[cyan]{_('Source:')} {where}[/cyan]")
             if c.quote:
                 quote = " ".join(c.quote.split())
                 quote = quote if len(quote) <= self.QUOTE_CHARS else quote[:self.QUOTE_CHARS - 1].rstrip() + "…"
@@ -315,7 +347,7 @@ class ReviewScreen:
 def defect_words(reason: str) -> str:
     """A rejected draft's reason in words a teacher understands (\"failed checks: giveaway\" → \"the question
     gives the answer away\"); the check names stay in --json and in the quiz file."""
-    from .i18n import _
+    from .i18n import _, text
 
     words = {
         "cut-off": _("the text stops mid-sentence"),
@@ -341,33 +373,42 @@ def defect_words(reason: str) -> str:
         "slide-label-context": _("it is set by a slide's label students do not see"),
         "missing-context": _("it does not name the deck's subject"),
         "garbled-term": _("the term it asks is part of a sentence"),
+        "trivia": _("it asks a detail, not an idea the deck teaches"),
+        "copied-true": _("a true statement copied from the slide word for word"),
+        "trivial-term": _("it asks what an everyday word means"),
     }
     if not reason.startswith("failed checks: "):
-        return reason
+        return text(reason)
     return "; ".join(words.get(c.strip(), c.strip()) for c in reason[len("failed checks: "):].split(","))
 
 
 def generation_summary(report, path) -> None:
     """Print to stderr what ``kb quiz generate`` wrote to ``path`` (or that it wrote nothing), the rejected
     candidates (near-duplicates only counted), notes and errors."""
+    from .i18n import _, ngettext, text
+
     con = stderr()
+    where = {"path": path, "candidates": report.candidates, "passages": report.passages}
     if report.quiz.questions:
         n = len(report.quiz.questions)
-        con.print(f"wrote {n} question{'s' if n != 1 else ''} to {path} "
-                  f"({report.candidates} candidates from {report.passages} passages)", markup=False)
+        con.print(ngettext("wrote {n} question to {path} ({candidates} candidates from {passages} passages)",
+                           "wrote {n} questions to {path} ({candidates} candidates from {passages} passages)",
+                           n).format(n=n, **where), markup=False)
     else:
-        con.print(f"no question written; {path} was not written "
-                  f"({report.candidates} candidates from {report.passages} passages)", markup=False)
+        con.print(_("no question written; {path} was not written ({candidates} candidates from {passages} "
+                    "passages)").format(**where), markup=False)
     for r in report.rejected:
         if not r.reason.startswith("near-duplicate"):
-            con.print(f"  rejected: {r.what} — {defect_words(r.reason)}", markup=False, style="yellow")
+            con.print("  " + _("rejected: {what} — {why}").format(what=r.what, why=defect_words(r.reason)),
+                      markup=False, style="yellow")
     dups = sum(1 for r in report.rejected if r.reason.startswith("near-duplicate"))
     if dups:
-        con.print(f"  {dups} near-duplicate candidates dropped", markup=False, style="dim")
+        con.print("  " + ngettext("{n} near-duplicate candidate dropped", "{n} near-duplicate candidates dropped",
+                                  dups).format(n=dups), markup=False, style="dim")
     for note in getattr(report, "notes", []):
-        con.print(f"  note: {note}", markup=False, style="yellow")
+        con.print("  " + _("note: {note}").format(note=text(note)), markup=False, style="yellow")
     for e in report.errors:
-        con.print(f"kb: error: {e}", markup=False, style="bold red")
+        con.print(_("kb: error: {message}").format(message=text(e)), markup=False, style="bold red")
 
 
 def outline(o, top: int = 5, per_section: int = 4) -> None:
@@ -454,27 +495,33 @@ def quiz_eval(r: dict) -> None:
 def calibration(qc) -> None:
     """Which grade levels kb grade uses: refitted from the teacher's grades (with the leave-one-out
     agreement on them), or the one stored beside the quiz."""
+    from .i18n import _
+
     cal = qc.calibration
     if not qc.refitted:
-        message(f"kb: grading with the calibration in {qc.path} ({cal.examples} teacher-graded replies)"
-                + _graded_like_note(cal))
+        message(_("kb: grading with the calibration in {path} ({n} teacher-graded replies)").format(
+            path=qc.path, n=cal.examples) + _graded_like_note(cal))
         return
     loo, base = cal.agreement.get("leave_one_out"), cal.agreement.get("default")
-    line = f"kb: calibrated on {cal.examples} teacher-graded replies, saved to {qc.path}"
+    line = _("kb: calibrated on {n} teacher-graded replies, saved to {path}").format(n=cal.examples, path=qc.path)
     if loo and loo.get("n"):
-        line += (f"; agreement with your grades, leave-one-out: exact {loo['exact']:.2f}, QWK {loo['qwk']:.2f}, "
-                 f"mean {loo['kb_mean']:.2f} vs your {loo['teacher_mean']:.2f} (default level: exact "
-                 f"{base['exact']:.2f}, QWK {base['qwk']:.2f}, mean {base['kb_mean']:.2f})")
+        line += _("; agreement with your grades, leave-one-out: exact {exact:.2f}, QWK {qwk:.2f}, mean {mean:.2f} "
+                  "vs your {yours:.2f} (default level: exact {base_exact:.2f}, QWK {base_qwk:.2f}, mean "
+                  "{base_mean:.2f})").format(exact=loo["exact"], qwk=loo["qwk"], mean=loo["kb_mean"],
+                                             yours=loo["teacher_mean"], base_exact=base["exact"],
+                                             base_qwk=base["qwk"], base_mean=base["kb_mean"])
     message(line + _graded_like_note(cal))
 
 
 def _graded_like_note(cal) -> str:
     """Where the teacher's graded replies grade the replies like them (questions with enough of them)."""
     from .grading.offline import GRADED_LIKE_MIN
+    from .i18n import ngettext
 
     n = sum(len(v) >= GRADED_LIKE_MIN for v in cal.graded.values())
-    return (f"; on {n} question{'s' * (n != 1)} with {GRADED_LIKE_MIN}+ graded replies, a reply like one you graded "
-            f"is graded partly like it") if n else ""
+    return ngettext("; on {n} question with {least}+ graded replies, a reply like one you graded is graded partly "
+                    "like it", "; on {n} questions with {least}+ graded replies, a reply like one you graded is "
+                    "graded partly like it", n).format(n=n, least=GRADED_LIKE_MIN) if n else ""
 
 
 def class_report(report, paths: dict | None = None) -> None:
@@ -521,43 +568,56 @@ def class_report(report, paths: dict | None = None) -> None:
                        "–" if st["stdev"] is None else f"{st['stdev']:.2f}", str(st["correct"]),
                        ", ".join(st["missed_concepts"]) or "–")
         con.print(qs)
+        _class_report_notes(report, paths)
+
+
+def _class_report_notes(report, paths: dict | None) -> None:
+    """After the tables, on stderr: overrides kept, replies to check, rows skipped, notes, files written."""
+    from .i18n import _, ngettext, text
+
     err = stderr()
     if report.overrides_kept:
         n = report.overrides_kept
-        err.print(f"{n} instructor override{'s' * (n != 1)} kept (marked *)", markup=False)
+        err.print(ngettext("{n} instructor override kept (marked *)", "{n} instructor overrides kept (marked *)",
+                           n).format(n=n), markup=False)
     checks = report.to_check()
     if checks:
-        where = f" in {paths['markdown']}" if paths and "markdown" in paths else ""
-        err.print(f"{len(checks)} {'reply' if len(checks) == 1 else 'replies'} to check: "
-                  f"{'it' if len(checks) == 1 else 'each'} may say the opposite of the model answer, "
-                  f"not counted in the points (see 'Replies to check'{where})", markup=False)
+        section = _("Replies to check")
+        see = _("see '{section}' in {path}").format(section=section, path=paths["markdown"]) \
+            if paths and "markdown" in paths else _("see '{section}'").format(section=section)
+        err.print(ngettext("{n} reply to check: it may say the opposite of the model answer, not counted in the "
+                           "points ({see})", "{n} replies to check: each may say the opposite of the model answer, "
+                           "not counted in the points ({see})", len(checks)).format(n=len(checks), see=see),
+                  markup=False)
     for p in report.problems:
-        err.print(f"kb: skipped: {p}", markup=False, style="yellow")
+        err.print(_("kb: skipped: {problem}").format(problem=text(p)), markup=False, style="yellow")
     for n in report.notes:
-        err.print(f"kb: note: {n}", markup=False, style="dim")
+        err.print(_("kb: note: {note}").format(note=text(n)), markup=False, style="dim")
     if paths:
-        err.print("wrote " + ", ".join(str(p) for p in paths.values()), markup=False)
+        err.print(_("wrote {paths}").format(paths=", ".join(str(p) for p in paths.values())), markup=False)
 
 
 def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
     """Render `KB.grade`'s result: the calibration, notes, the class report (tables or JSON), the
     rows skipped and a failed LLM endpoint."""
+    from .i18n import _, text
+
     run = result.value
     if run.calibration is not None:
         calibration(run.calibration)
     shown_later = set(run.report.notes) if run.report is not None and not json_out else set()
     for note in result.notes:
         if note not in shown_later:  # class_report prints the report's own notes: once, not twice
-            message(f"kb: {note}", "yellow" if run.report is None else "dim")
+            message(f"kb: {text(note)}", "yellow" if run.report is None else "dim")
     if run.report is None:
         for p in result.problems:
-            message(f"kb: {p}", "yellow")
+            message(f"kb: {text(p)}", "yellow")
     elif json_out:
         from .grading.gradebook import report_json
 
         print_json(report_json(run.report, quiz_name))
         for p in result.problems:
-            message(f"kb: skipped: {p}", "yellow")
+            message(_("kb: skipped: {problem}").format(problem=text(p)), "yellow")
     else:
         class_report(run.report, run.paths)
         from .grading.classfiles import terminal_chart
@@ -565,7 +625,7 @@ def grade_result(result, quiz_name: str, json_out: bool = False) -> None:
         for line in terminal_chart(run.report):  # each question's points: how many got 0, 1, 2, 3
             stdout().print(line, markup=False, style="dim")
     if result.backend_failure:
-        error(result.backend_failure, "check the endpoint and re-run, or add --offline")
+        error(result.backend_failure, _("check the endpoint and re-run, or add --offline"))
 
 
 def _review_table(r: dict) -> None:
@@ -656,8 +716,9 @@ def progress_report(p: dict) -> None:
     t = Table(title=_("progress by source"))
     for col in (_("source"), _("questions"), _("reviewed"), _("learned"), _("due"), _("mean pts")):
         t.add_column(col, justify="left" if col == _("source") else "right")
+    nameless = {"(no source)": _("(no source)"), "(no topic)": _("(no topic)")}  # --json keeps kb's own words
     for b in p["sources"]:
-        src = b["source"] if len(b["source"]) <= 34 else "…" + b["source"][-33:]
+        src = nameless.get(b["source"], b["source"] if len(b["source"]) <= 34 else "…" + b["source"][-33:])
         t.add_row(src, str(b["questions"]), str(b["reviewed"]), str(b["learned"]), str(b["due"]),
                   "–" if b["mean_points"] is None else f"{b['mean_points']:.1f}")
     con.print(t)
@@ -671,6 +732,7 @@ def progress_report(p: dict) -> None:
         for i, col in enumerate((_("topic"), _("source"), _("mean pts"), _("questions"))):
             w.add_column(col, justify="right" if i >= 2 else "left")
         for r in p["weakest"]:
-            w.add_row(r["topic"][:30], r["source"].rsplit("/", 1)[-1][:24], f"{r['mean_points']:.1f}",
+            w.add_row(nameless.get(r["topic"], r["topic"][:30]), r["source"].rsplit("/", 1)[-1][:24],
+                      f"{r['mean_points']:.1f}",
                       str(r["questions"]))
         con.print(w)

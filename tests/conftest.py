@@ -44,6 +44,7 @@ def isolated_env(monkeypatch, tmp_path_factory, model_cache):
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
     monkeypatch.setenv("LANGUAGE", "en")  # the interface in English whatever the machine's locale (kb.i18n)
     monkeypatch.setattr("kb.i18n._chosen", None)  # no --ui-lang of an earlier in-process run
+    monkeypatch.setattr("kb.i18n._finder", None)  # nor the course language an earlier run looked for
     yield
 
 

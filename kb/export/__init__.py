@@ -43,7 +43,9 @@ def get_exporter(name: str, **options) -> Exporter:
     try:
         module, cls = EXPORTERS[name]
     except KeyError:
-        raise UsageError(f"--format {name}: unknown export format", f"use one of {', '.join(EXPORTERS)}") from None
+        raise UsageError("--format {name}: unknown export format",
+                         "use one of {exporters}",
+                         name=name, exporters=', '.join(EXPORTERS)) from None
     return getattr(importlib.import_module(f".{module}", __name__), cls)(**options)
 
 
@@ -63,18 +65,22 @@ def export_quiz(quiz_path: Path, fmt: str, answers: bool = False, out: Path | No
     out; ``reviewed_only`` takes only the kept and edited ones."""
     exporter = get_exporter(fmt, **({"timestamp": _mtime(quiz_path)} if fmt == "anki" else {}))
     if out is not None and _same_file(out, quiz_path):
-        raise UsageError(f"-o {out} is the quiz file itself: exporting would replace the quiz with its {fmt} export",
-                         f"write the export to another file, e.g. -o {quiz_path.with_suffix('.' + exporter.extension)}")
+        raise UsageError("-o {out} is the quiz file itself: exporting would replace the quiz with its {fmt} export",
+                         "write the export to another file, e.g. -o {with_suffix}",
+                         out=out, fmt=fmt, with_suffix=quiz_path.with_suffix('.' + exporter.extension))
     if out is not None and _is_quiz_file(out):
-        raise UsageError(f"-o {out} is a quiz file: exporting would replace that quiz with this one's {fmt} export",
-                         f"write the export to another file, e.g. -o {quiz_path.with_suffix('.' + exporter.extension)}")
+        raise UsageError("-o {out} is a quiz file: exporting would replace that quiz with this one's {fmt} export",
+                         "write the export to another file, e.g. -o {with_suffix}",
+                         out=out, fmt=fmt, with_suffix=quiz_path.with_suffix('.' + exporter.extension))
     if out is not None:
         from ..sheets import check_output_file
 
         check_output_file(out, "-o", f"{quiz_path.stem}.{exporter.extension}")
     if out is None and exporter.binary:
-        raise UsageError(f"--format {fmt} writes a binary .{exporter.extension} file, not text for the terminal",
-                         f"add -o {quiz_path.with_suffix('.' + exporter.extension)}")
+        raise UsageError("--format {fmt} writes a binary .{extension} file, not text for the terminal",
+                         "add -o {with_suffix}",
+                         fmt=fmt, extension=exporter.extension,
+                         with_suffix=quiz_path.with_suffix('.' + exporter.extension))
     quiz = _for_students(load_quiz(quiz_path), quiz_path, reviewed_only)
     return Export(exporter.render(quiz, answers=answers), exporter.extension, exporter.binary)
 
@@ -82,10 +88,11 @@ def export_quiz(quiz_path: Path, fmt: str, answers: bool = False, out: Path | No
 def _for_students(quiz: Quiz, quiz_path: Path, reviewed_only: bool) -> Quiz:
     shown = quiz.for_students(reviewed_only)
     if quiz.questions and not shown.questions:
-        what = "no question kept or edited" if reviewed_only else "every question dropped"
-        raise InputError(f"{quiz_path}: {what} in kb quiz review: nothing to export",
-                         f"review it with kb quiz review {quiz_path}"
-                         + (", or leave out --reviewed-only" if reviewed_only else ""))
+        if reviewed_only:
+            raise InputError("{path}: no question kept or edited in kb quiz review: nothing to export",
+                             "review it with kb quiz review {path}, or leave out --reviewed-only", path=quiz_path)
+        raise InputError("{path}: every question dropped in kb quiz review: nothing to export",
+                         "review it with kb quiz review {path}", path=quiz_path)
     return shown
 
 

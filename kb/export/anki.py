@@ -131,8 +131,18 @@ def _cloze_text(q: Question) -> str | None:
     """The prompt with its blank as ``{{c1::answer}}``, or None when it cannot be a cloze note."""
     if q.type != "cloze" or GAP not in q.prompt or "}}" in q.answer or "::" in q.answer:
         return None
-    before, after = (_no_braces(to_html(part)) for part in q.prompt.split(GAP, 1))
-    return f"{before}{{{{c1::{to_html(q.answer)}}}}}{after}"
+    answer = to_html(q.answer)
+    before, after = (_hide(_no_braces(to_html(part)), answer) for part in q.prompt.split(GAP, 1))
+    return f"{before}{{{{c1::{answer}}}}}{after}"
+
+
+def _hide(html_text: str, answer: str) -> str:
+    """Where the prompt says the answer again beside its blank, that too as the same deletion (c1): the
+    card's front never shows the word it asks for (answers under 3 characters are left alone)."""
+    if len(answer) < 3:
+        return html_text
+    return re.sub(rf"(?<!\w){re.escape(answer)}(?!\w)", lambda m: f"{{{{c1::{m.group(0)}}}}}", html_text,
+                  flags=re.IGNORECASE)
 
 
 def _no_braces(html_text: str) -> str:
@@ -146,9 +156,15 @@ def _front(q: Question) -> str:
     if q.type == "mcq":
         items = "".join(f"<li>{to_html(c)}</li>" for c in q.choices)
         front += f'<ol class="choices" type="a">{items}</ol>'
-    elif q.type == "tf":
+    elif q.type == "tf" and not _asks_true_or_false(q.prompt, lab):  # "Verdadeiro ou falso? …" says it already
         front += f'<div class="choices">{lab["true"]} / {lab["false"]}</div>'
     return front
+
+
+def _asks_true_or_false(prompt: str, lab: dict[str, str]) -> bool:
+    """The prompt itself names both words (the offline writer's "Verdadeiro ou falso? …")."""
+    words = set(re.findall(r"\w+", prompt.lower()))
+    return lab["true"].lower() in words and lab["false"].lower() in words
 
 
 def _back(q: Question) -> str:

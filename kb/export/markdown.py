@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from ..i18n import in_language
 from ..quiz import Question, Quiz
 from ._common import LABELS, LETTERS, md_text, quiz_lang, tf_answer
 
@@ -53,7 +54,8 @@ class MarkdownExporter:
         for c in q.citations:
             where = f"{c.source} · {c.locator}" if c.locator else c.source
             lines.append(f"- **{lab['source']}:** {md_text(where)}" + (f" — “{md_text(c.quote)}”" if c.quote else ""))
-        lines.append(f"- <sub>{q.id} · {q.type} · {q.difficulty}</sub>")
+        # the type and difficulty in the key's language (kb's own names, "short", "medium", stay in the JSON)
+        lines.append(f"- <sub>{q.id} · {in_language(q.lang, q.type)} · {in_language(q.lang, q.difficulty)}</sub>")
         lines.append("")
         return lines
 

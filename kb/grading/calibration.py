@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import InputError
+from ..i18n import Message
 from .base import MAX_POINTS, Task, needs_judgement
 from .offline import OfflineGrader, graded_like, qwk
 from .replies import _resolve_qid, read_csv, read_text_file
@@ -111,11 +112,13 @@ def load_calibration(quiz_path: Path) -> Calibration | None:
     try:
         return Calibration.from_json(json.loads(path.read_text(encoding="utf-8")))
     except RecursionError:  # nested past Python's recursion limit: not one of ours
-        raise InputError(f"{path}: not a kb calibration (nested too deeply to read)",
-                         f"delete it, or refit it with kb grade {quiz_path} REPLIES --calibrate graded.csv") from None
+        raise InputError("{path}: not a kb calibration (nested too deeply to read)",
+                         "delete it, or refit it with kb grade {quiz_path} REPLIES --calibrate graded.csv",
+                         path=path, quiz_path=quiz_path) from None
     except (OSError, ValueError) as e:
-        raise InputError(f"{path}: not a kb calibration ({e})",
-                         f"delete it, or refit it with kb grade {quiz_path} REPLIES --calibrate graded.csv") from e
+        raise InputError("{path}: not a kb calibration ({error})",
+                         "delete it, or refit it with kb grade {quiz_path} REPLIES --calibrate graded.csv",
+                         path=path, error=e, quiz_path=quiz_path) from e
 
 
 def save_calibration(quiz_path: Path, cal: Calibration) -> Path:
@@ -260,15 +263,16 @@ def read_graded(path: Path, quiz: Quiz) -> tuple[list[tuple[str, str, int]], lis
         where = f"{path}:{r['_line']}"
         qid = _resolve_qid(quiz, r["question_id"])
         if qid is None:
-            notes.append(f"{where}: unknown question id '{r['question_id'].strip()}' — row skipped; "
-                         f"use an id from the quiz or its number 1–{len(quiz.questions)}")
+            notes.append(Message("{where}: unknown question id '{qid}' — row skipped; use an id from the quiz or its "
+                                 "number 1–{n}", where=where, qid=r["question_id"].strip(), n=len(quiz.questions)))
             continue
         try:
             p = float(r[col].strip().replace(",", "."))
             if not 0 <= p <= MAX_POINTS:
                 raise ValueError
         except ValueError:
-            notes.append(f"{where}: {col} '{r[col].strip()}' is not 0–3 — row skipped; write 0, 1, 2 or 3")
+            notes.append(Message("{where}: {column} '{value}' is not 0–3 — row skipped; write 0, 1, 2 or 3",
+                                 where=where, column=col, value=r[col].strip()))
             continue
         out.append((qid, r["answer"], int(p + 0.5)))
     return out, notes
@@ -314,8 +318,9 @@ def calibrate_quiz(quiz_path: Path, quiz: Quiz, grader: OfflineGrader, graded: P
     examples = list(rows) + list(overridden)
     path = calibration_path(quiz_path)
     if graded is not None and not rows:
-        raise InputError(f"{graded}: no usable teacher-graded row",
-                         "each row needs a question_id from the quiz, the answer and points 0-3")
+        raise InputError("{graded}: no usable teacher-graded row",
+                         "each row needs a question_id from the quiz, the answer and points 0-3",
+                         graded=graded)
     if graded is not None or len(overridden) >= MIN_OVERRIDES:
         tasks = [(Task(quiz.question(qid), reply), pts) for qid, reply, pts in examples]  # type: ignore[arg-type]
         cal = fit_calibration(grader, tasks)
@@ -359,12 +364,13 @@ def study_adjustments(quizzes: Sequence[tuple[str, Quiz]]) -> tuple[
     never a stop."""
     out: dict[str, tuple[Sequence[float], float]] = {}
     graded: dict[str, list[tuple[str, int]]] = {}
-    notes = []
+    notes: list[str] = []
     for path, quiz in quizzes:
         try:
             cal = load_calibration(Path(path))
         except InputError as e:
-            notes.append(f"{e.message} — default grading level used; {e.hint}")
+            notes.append(Message("{error} — default grading level used; {fix}", error=e,
+                                 fix=Message(e.hint_template, **e.fields)))
             continue
         if cal is not None:
             ids = [q.id for q in quiz.questions]

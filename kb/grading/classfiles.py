@@ -32,7 +32,9 @@ SCALES = (10, 20, 100)
 def check_scale(scale: int) -> None:
     """A UsageError naming --scale unless it is 10, 20 or 100."""
     if scale not in SCALES:
-        raise UsageError(f"--scale {scale}: not a grading scale kb writes", "use 10, 20 or 100")
+        raise UsageError("--scale {scale}: not a grading scale kb writes",
+                         "use 10, 20 or 100",
+                         scale=scale)
 
 
 def on_scale(points: float, max_points: float, scale: int) -> float:
@@ -220,7 +222,8 @@ def write_replies_template(quiz_file: Path, out: Path) -> Path:
     from ..quiz import load_quiz, write_atomic
 
     if out.exists():
-        raise InputError(f"{out}: already exists — the template is not written over it",
-                         "name a new file (the class's replies may be in this one)")
+        raise InputError("{out}: already exists — the template is not written over it",
+                         "name a new file (the class's replies may be in this one)",
+                         out=out)
     write_atomic(out, replies_template(load_quiz(quiz_file)))
     return out

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import InputError
+from ..i18n import N_, Message
 from ..quiz import Quiz, write_atomic
 from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Grader, Task, points_cell, with_override
 
@@ -119,13 +120,22 @@ OVERRIDE_COLUMNS = ("student", "question_id", "points", "score", "verdict", "ove
 def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]], list[str]]:
     """(student, question_id) → (points, note) from the previous run's gradebook in ``out_dir``:
     a value in the ``override`` column, or a ``points`` cell edited by hand (it differs from
-    the points the previous run wrote to grades.json)."""
-    path = out_dir / "grades.csv"
-    if not path.exists():
-        return {}, []
-    rows, notes = read_csv(path, required=("student", "question_id", "points", "override"))
-    as_written = csv_as_written(out_dir)  # then no points cell was edited (and a stale csv is not read as edits)
+    the points the previous run wrote to grades.json), in grades.csv or in grades.xlsx (its
+    Grades sheet, when it is no longer the file kb wrote: a teacher edited it) — either file alone
+    is enough; where both were edited, the workbook's cell wins."""
     from ..sheets import unescape_cell
+
+    path, book = out_dir / "grades.csv", out_dir / "grades.xlsx"
+    sources: list[tuple[Path, list[dict[str, str]], bool]] = []  # (file, rows, as written by kb)
+    notes: list[str] = []
+    if path.exists():
+        rows, notes = read_csv(path, required=("student", "question_id", "points", "override"))
+        for r in rows:
+            r["student"] = unescape_cell(r["student"].strip())
+        # as written: no points cell was edited (and a stale csv is not read as edits)
+        sources.append((path, rows, csv_as_written(out_dir)))
+    if book.exists() and not _as_written(out_dir, book.name):
+        sources.append((book, _workbook_rows(book, notes), False))
     written: dict[tuple[str, str], int] = {}
     try:
         prev = json.loads((out_dir / "grades.json").read_text(encoding="utf-8"))
@@ -135,19 +145,42 @@ def read_overrides(out_dir: Path) -> tuple[dict[tuple[str, str], tuple[int, str]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass  # no previous JSON: only the override column counts
     out: dict[tuple[str, str], tuple[int, str]] = {}
-    for r in rows:
-        key = (unescape_cell(r["student"].strip()), r["question_id"].strip())
-        v = r["override"].strip()
-        if not v and not as_written and key in written and r["points"].strip() not in ("", str(written[key])):
-            v = r["points"].strip()  # the points cell itself was edited
-        if not v:
-            continue
-        p = points_cell(v)
-        if p is None:
-            notes.append(f"{path}:{r['_line']}: override '{v}' is not 0–3 — ignored; write 0, 1, 2 or 3")
-            continue
-        out[key] = (p, "instructor")
+    for where, rows, as_written in sources:
+        for r in rows:
+            key = (r["student"].strip(), r["question_id"].strip())
+            v = r["override"].strip()
+            if not v and not as_written and key in written and r["points"].strip() not in ("", str(written[key])):
+                v = r["points"].strip()  # the points cell itself was edited
+            if not v:
+                continue
+            p = points_cell(v)
+            if p is None:
+                notes.append(Message("{path}:{line}: override '{value}' is not 0–3 — ignored; write 0, 1, 2 or 3",
+                                     path=where, line=r["_line"], value=v))
+                continue
+            out[key] = (p, "instructor")
     return out, notes
+
+
+def _workbook_rows(book: Path, notes: list[str]) -> list[dict[str, str]]:
+    """The Grades sheet of a grades.xlsx a teacher edited, as rows by column name (``_line``: the row
+    number); none, with a note, when it cannot be read."""
+    import zipfile
+    from xml.etree import ElementTree as ET
+
+    from ..sheets import read_xlsx_sheet
+
+    try:
+        cells = read_xlsx_sheet(book, "Grades") or []
+    except (OSError, ValueError, KeyError, IndexError, zipfile.BadZipFile, ET.ParseError) as e:
+        notes.append(Message("{path}: cannot read the teacher's changes ({error}) — ignored; save it as .xlsx "
+                             "again, or write the overrides in grades.csv", path=book, error=e))
+        return []
+    head = [h.strip() for h in cells[0]] if cells else []
+    if not {"student", "question_id", "points", "override"} <= set(head):
+        return []
+    return [{"_line": str(n), **{h: (row[i] if i < len(row) else "") for i, h in enumerate(head)}}
+            for n, row in enumerate(cells[1:], start=2) if any(c.strip() for c in row)]
 
 
 def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
@@ -159,14 +192,15 @@ def grade_class(quiz: Quiz, replies: Replies, grader: Grader,
     for r in replies.items:  # a student answering a question twice: the later one counts
         key = (r.student, r.question_id)
         if key in latest:
-            notes.append(f"{r.where}: second answer from {r.student} to {r.question_id} — this one is graded, "
-                            f"the one at {latest[key].where} is not")
+            notes.append(Message("{where}: second answer from {student} to {qid} — this one is graded, the one at "
+                                 "{earlier} is not", where=r.where, student=r.student, qid=r.question_id,
+                                 earlier=latest[key].where))
         latest[key] = r
     items = list(latest.values())
     for r in items:
         if len(r.answer) > MAX_REPLY_CHARS:
-            notes.append(f"{r.where}: answer of {len(r.answer):,} characters from {r.student} — graded on its first "
-                         f"{MAX_REPLY_CHARS:,}")
+            notes.append(Message("{where}: answer of {n:,} characters from {student} — graded on its first {most:,}",
+                                 where=r.where, n=len(r.answer), student=r.student, most=MAX_REPLY_CHARS))
     tasks = [Task(quiz.question(r.question_id), r.answer[:MAX_REPLY_CHARS], r.student)  # type: ignore[arg-type]
              for r in items]
     grades = grader.grade(tasks) if tasks else []
@@ -189,7 +223,7 @@ def read_previous(out_dir: Path, quiz: Quiz) -> list[GradedReply]:
     path = out_dir / "grades.json"
     if not path.exists():
         return []
-    fix = f"grade into another --out folder, or move {out_dir} away (nothing was written)"
+    fix = N_("grade into another --out folder, or move {out_dir} away (nothing was written)")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         students = data["students"]
@@ -201,11 +235,12 @@ def read_previous(out_dir: Path, quiz: Quiz) -> list[GradedReply]:
                               tuple(g.get("flags", ())), str(g.get("grader", "offline")), str(g.get("check", "")))
                 out.append(GradedReply(Reply(student, qid, str(g.get("answer", "")), f"{path} (earlier run)"), grade))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        raise InputError(f"{path}: cannot read the earlier grades ({type(e).__name__}: {e})", fix) from e
+        raise InputError("{path}: cannot read the earlier grades ({kind}: {error})", fix, path=path, out_dir=out_dir,
+                         kind=type(e).__name__, error=e) from e
     unknown = sorted({g.reply.question_id for g in out} - {q.id for q in quiz.questions})
     if unknown:
-        raise InputError(f"{path}: holds grades for questions that are not in this quiz ({', '.join(unknown[:5])})",
-                         fix)
+        raise InputError("{path}: holds grades for questions that are not in this quiz ({questions})", fix,
+                         path=path, out_dir=out_dir, questions=", ".join(unknown[:5]))
     return out
 
 
@@ -303,7 +338,7 @@ def report_markdown(report: ClassReport, quiz_path: str) -> str:
 
 def _report_markdown(report: ClassReport, quiz_path: str) -> str:
     """:func:`report_markdown` in the interface language."""
-    from ..i18n import _, ngettext, type_word, verdict_word
+    from ..i18n import _, ngettext, text, type_word, verdict_word
 
     quiz = report.quiz
     nums = {q.id: i for i, q in enumerate(quiz.questions, 1)}
@@ -355,7 +390,7 @@ def _report_markdown(report: ClassReport, quiz_path: str) -> str:
         lines.append("")
     if report.problems or report.notes:
         lines += ["## " + _("Problems in the replies"), ""]
-        lines += [f"- {_md(p)}" for p in report.problems + report.notes] + [""]
+        lines += [f"- {_md(text(p))}" for p in report.problems + report.notes] + [""]
     return "\n".join(lines)
 
 
@@ -396,9 +431,14 @@ def csv_as_written(out_dir: Path) -> bool:
     """True when ``out_dir/grades.csv`` is byte for byte the one the manifest names: nobody edited it,
     so none of its points is a teacher's (a run killed before the manifest was written leaves the old
     manifest, which names the old csv: its old points are not read as overrides either)."""
+    return _as_written(out_dir, "grades.csv")
+
+
+def _as_written(out_dir: Path, name: str) -> bool:
+    """True when ``out_dir/name`` is byte for byte the report the manifest names (see :func:`csv_as_written`)."""
     try:
         manifest = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
-        return _sha256((out_dir / "grades.csv").read_bytes()) == manifest["files"]["grades.csv"]
+        return _sha256((out_dir / name).read_bytes()) == manifest["files"][name]
     except (OSError, ValueError, KeyError, TypeError):
         return False
 
@@ -453,9 +493,10 @@ def write_reports(report: ClassReport, out_dir: Path, quiz_path: str, csv_dialec
         manifest = {"files": {REPORT_FILES[k]: _sha256(doc) for k, doc in docs.items()}}
         write_atomic(out_dir / MANIFEST, json.dumps(manifest, indent=2) + "\n")
     except OSError as e:
-        raise InputError(f"{e.filename2 or e.filename or out_dir}: cannot write the reports ({e.strerror or e})",
-                         f"check that {out_dir} is a writable folder whose grades.* are files, or grade into "
-                         "another --out") from e
+        raise InputError("{target}: cannot write the reports ({error})",
+                         "check that {out_dir} is a writable folder whose grades.* are files, or grade into another "
+                         "--out",
+                         target=e.filename2 or e.filename or out_dir, error=e.strerror or e, out_dir=out_dir) from e
     finally:
         for tmp in aside.values():
             Path(tmp).unlink(missing_ok=True)

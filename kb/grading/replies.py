@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, Phrase
+from ..i18n import N_, Message
 from ..quiz import Quiz
 
 
@@ -28,7 +29,9 @@ def read_text_file(path: Path) -> tuple[str, list[str]]:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror})", "check the path and its permissions") from e
+        raise InputError("{path}: cannot read ({error})",
+                         "check the path and its permissions",
+                         path=path, error=e.strerror) from e
     notes: list[str] = []
     nuls = data.count(b"\x00")
     # a few stray NUL bytes in a text file (a damaged export): the rows holding them are named and skipped
@@ -39,11 +42,10 @@ def read_text_file(path: Path) -> tuple[str, list[str]]:
         except UnicodeDecodeError:
             pass  # not UTF-8 text: binary
     text = decode_text(data, path, notes)
-    return text, [f"{path}: {n}" for n in notes]
+    return text, [Message("{path}: {note}", path=path, note=n) for n in notes]
 
 
 NUL_MARK = "\uffff"  # a NUL byte of a replies file, kept as a noncharacter so that its row is skipped and named
-_NUL_PROBLEM = "a NUL byte in the answer (a damaged export) — {what} skipped; re-export the replies as UTF-8 text"
 
 
 def read_csv(path: Path, required: Sequence[str],
@@ -60,8 +62,10 @@ def read_csv(path: Path, required: Sequence[str],
     header = [(aliases or {}).get(h, h) if (aliases or {}).get(h) not in header else h for h in header]
     missing = [c for c in required if c not in header]
     if missing:
-        raise InputError(f"{path}:1: missing column(s) {', '.join(missing)} (found: {', '.join(header) or 'nothing'})",
-                         f"the first line must name the columns: {', '.join(required)}")
+        raise InputError("{path}:1: missing column(s) {missing} (found: {found})",
+                         "the first line must name the columns: {required}",
+                         path=path, missing=", ".join(missing), found=", ".join(header) or Phrase(N_("nothing")),
+                         required=', '.join(required))
     reader.fieldnames = header
     rows = []
     line = reader.line_num
@@ -103,18 +107,22 @@ def _resolve_qid(quiz: Quiz, ref: str) -> str | None:
 def read_replies(path: Path, quiz: Quiz) -> Replies:
     """Replies from a CSV file or a folder of per-student sheets; bad rows are listed, not fatal."""
     if not path.exists():
-        raise InputError(f"{path}: no such file or folder", "pass the replies CSV or the folder of answer sheets")
+        raise InputError("{path}: no such file or folder",
+                         "pass the replies CSV or the folder of answer sheets",
+                         path=path)
     out = Replies()
     if path.is_dir():
         sheets = sorted(p for p in path.iterdir() if p.suffix.lower() in (".md", ".txt", ".csv") and p.is_file())
         if not sheets:
-            raise InputError(f"{path}: no .md/.txt/.csv answer sheets in this folder",
-                             "one file per student, named after the student, with '## <question id>' blocks")
+            raise InputError("{path}: no .md/.txt/.csv answer sheets in this folder",
+                             "one file per student, named after the student, with '## <question id>' blocks",
+                             path=path)
         for sheet in sheets:
             try:
                 part = _read_csv_replies(sheet, quiz) if sheet.suffix.lower() == ".csv" else _read_sheet(sheet, quiz)
             except InputError as e:  # one unreadable sheet (binary, missing columns) must not stop the class
-                out.problems.append(f"{e.message} — sheet skipped; {e.hint}")
+                out.problems.append(Message("{error} — sheet skipped; {fix}", error=e,
+                                            fix=Message(e.hint_template, **e.fields)))
                 continue
             out.items += part.items
             out.problems += part.problems
@@ -144,17 +152,20 @@ def _read_csv_replies(path: Path, quiz: Quiz) -> Replies:
             continue  # a blank row (a template's row nobody filled) is nothing to grade, not a problem
         qid = _resolve_qid(quiz, r["question_id"])
         if not student:
-            out.problems.append(f"{where}: no student name — row skipped; fill the student column")
+            out.problems.append(Message("{where}: no student name — row skipped; fill the student column", where=where))
             continue
         if qid is None:
-            out.problems.append(f"{where}: unknown question id '{r['question_id'].strip()}' — row skipped; "
-                                f"use an id from the quiz (kb quiz show) or its number 1–{len(quiz.questions)}")
+            out.problems.append(Message("{where}: unknown question id '{qid}' — row skipped; use an id from the quiz "
+                                        "(kb quiz show) or its number 1–{n}", where=where,
+                                        qid=r["question_id"].strip(), n=len(quiz.questions)))
             continue
         if NUL_MARK in r["answer"] or NUL_MARK in student:
-            out.problems.append(f"{where}: " + _NUL_PROBLEM.format(what="row"))
+            out.problems.append(Message("{where}: a NUL byte in the answer (a damaged export) — row skipped; "
+                                        "re-export the replies as UTF-8 text", where=where))
             continue
         if not r["answer"].strip():
-            out.notes.append(f"{where}: empty answer from {student} for {qid} — graded 0")
+            out.notes.append(Message("{where}: empty answer from {student} for {qid} — graded 0", where=where,
+                                     student=student, qid=qid))
         out.items.append(Reply(student, qid, r["answer"], where))
     return out
 
@@ -168,8 +179,8 @@ def _read_sheet(path: Path, quiz: Quiz) -> Replies:
     student = path.stem
     marks = list(_BLOCK.finditer(text))
     if not marks:
-        out.problems.append(f"{path}:1: no '## <question id>' headings — sheet skipped; "
-                            "start each answer with a line '## q…' (the id) or '## 3' (the number)")
+        out.problems.append(Message("{path}:1: no '## <question id>' headings — sheet skipped; start each answer "
+                                    "with a line '## q…' (the id) or '## 3' (the number)", path=path))
         return out
     for m, nxt in zip(marks, marks[1:] + [None], strict=True):
         line = text[: m.start()].count("\n") + 1
@@ -177,13 +188,15 @@ def _read_sheet(path: Path, quiz: Quiz) -> Replies:
         qid = _resolve_qid(quiz, raw_id) or _resolve_qid(quiz, "q" + raw_id if not raw_id.startswith("q") else raw_id)
         answer = text[m.end() : nxt.start() if nxt else len(text)].strip()
         if qid is None:
-            out.problems.append(f"{path}:{line}: unknown question '{raw_id}' — block skipped; "
-                                f"use an id from the quiz or its number 1–{len(quiz.questions)}")
+            out.problems.append(Message("{path}:{line}: unknown question '{raw_id}' — block skipped; use an id "
+                                        "from the quiz or its number 1–{n}", path=path, line=line, raw_id=raw_id,
+                                        n=len(quiz.questions)))
             continue
         if NUL_MARK in answer:
-            out.problems.append(f"{path}:{line}: " + _NUL_PROBLEM.format(what="block"))
+            out.problems.append(Message("{path}:{line}: a NUL byte in the answer (a damaged export) — block skipped; "
+                                        "re-export the replies as UTF-8 text", path=path, line=line))
             continue
         if not answer:
-            out.notes.append(f"{path}:{line}: empty answer for {qid} — graded 0")
+            out.notes.append(Message("{path}:{line}: empty answer for {qid} — graded 0", path=path, line=line, qid=qid))
         out.items.append(Reply(student, qid, answer, f"{path}:{line}"))
     return out

@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
+from ..i18n import N_, Message
 from .agreement import agreement
 from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Task, make_grade, needs_judgement, points_cell, verdict_for
 from .calibration import ZEROING_FLAGS, fit_calibration
@@ -339,12 +340,13 @@ def read_review(out_dir: Any) -> tuple[dict[tuple[str, str], tuple[int, str]], l
             continue
         p = points_cell(v)
         if p is None:
-            notes.append(f"{path}:{r['_line']}: teacher '{v}' is not 0–3 — ignored; write 0, 1, 2 or 3")
+            notes.append(Message("{path}:{line}: teacher '{value}' is not 0–3 — ignored; write 0, 1, 2 or 3",
+                                 path=path, line=r["_line"], value=v))
             continue
         members = manifest.get(gid)
         if not isinstance(members, list):
-            notes.append(f"{path}:{r['_line']}: group '{gid}' is not in grades.json — ignored; grade the groups "
-                         "of the latest grades-review.csv")
+            notes.append(Message("{path}:{line}: group '{group}' is not in grades.json — ignored; grade the groups "
+                                 "of the latest grades-review.csv", path=path, line=r["_line"], group=gid))
             continue
         for m in members:
             if isinstance(m, list) and len(m) == 2:
@@ -387,7 +389,7 @@ def review_summary(previous: Sequence[Any], report: Any, reviewed: dict[tuple[st
     groups to grade next."""
     from pathlib import Path
 
-    notes = []
+    notes: list[str] = []
     if reviewed:
         before = {(g.reply.student, g.reply.question_id): g.grade.points for g in previous}
         groups = {ov[1] for ov in reviewed.values()}
@@ -399,15 +401,24 @@ def review_summary(previous: Sequence[Any], report: Any, reviewed: dict[tuple[st
             elif key in before and before[key] != g.grade.points:
                 changed += 1
                 up += g.grade.points > before[key]
-        notes.append(f"your grades of {len(groups)} answer group{'s' if len(groups) > 1 else ''} gave {took} "
-                     f"replies their grade; "
-                     f"{changed} other grades changed ({up} up, {changed - up} down): the calibration was "
-                     "refitted and replies like the ones you graded were graded more like them")
+        notes.append(Message("your grades of {groups} gave {gave} their grade; {changed} other grades changed ({up} "
+                             "up, {down} down): the calibration was refitted and replies like the ones you graded "
+                             "were graded more like them", groups=_count(N_("{n} answer group"),
+                                                                         N_("{n} answer groups"), len(groups)),
+                             gave=_count(N_("{n} reply"), N_("{n} replies"), took), changed=changed, up=up,
+                             down=changed - up))
     if review is not None and review.items:
-        these = "this group" if review.first == 1 else f"these {review.first} groups"
-        notes.append(f"grade {these} (covering {review.covering} replies) first: "
-                     f"{Path(out_dir) / REVIEW_FILE} — fill the teacher column (0-3), then re-run")
+        notes.append(Message(N_("grade this group (covering {covering}) first: {path} — fill the teacher column "
+                                "(0-3), then re-run") if review.first == 1 else
+                             N_("grade these {n} groups (covering {covering}) first: {path} — fill the teacher column "
+                                "(0-3), then re-run"), n=review.first, path=Path(out_dir) / REVIEW_FILE,
+                             covering=_count(N_("{n} reply"), N_("{n} replies"), review.covering)))
     return notes
+
+
+def _count(one: str, many: str, n: int) -> Message:
+    """``n`` and its noun, singular or plural (the same rule, n != 1, in English, Portuguese and Spanish)."""
+    return Message(one, n=n) if n == 1 else Message(many, n=n)
 
 
 def read_review_sheet(out_dir: Any) -> list[dict[str, Any]]:

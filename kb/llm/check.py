@@ -12,6 +12,7 @@ from typing import Any
 
 from ..config import Settings
 from ..errors import BackendError
+from ..i18n import N_
 from .client import EndpointError, LLMClient
 
 
@@ -23,7 +24,7 @@ def list_models(settings: Settings) -> list[str] | None:
     import openai
 
     base = (settings.llm_base_url or "https://api.openai.com/v1").rstrip("/")
-    hint = "start the server, or fix OPENAI_BASE_URL (e.g. http://127.0.0.1:8080/v1)"
+    hint = N_("start the server, or fix OPENAI_BASE_URL (e.g. http://127.0.0.1:8080/v1)")
     http = httpx.Client()
     http_client: Any = http  # openai 1.x types it as httpx's, later ones as httpx2's and take httpx's at run time
     try:
@@ -31,29 +32,34 @@ def list_models(settings: Settings) -> list[str] | None:
             client = openai.OpenAI(base_url=base, api_key=settings.llm_api_key or "not-needed", max_retries=0,
                                    timeout=min(settings.llm_timeout or 30.0, 30.0), http_client=http_client)
         except Exception as e:  # noqa: BLE001 (a base URL that does not parse)
-            raise EndpointError(f"the LLM at {base} cannot be reached ({type(e).__name__}: {e})", hint) from e
+            raise EndpointError("the LLM at {base} cannot be reached ({kind}: {error})", hint, base=base,
+                                kind=type(e).__name__, error=e) from e
         # the raw reply first: a web page where the API should be is said as such, not as a parse error
         raw = client.models.with_raw_response.list()
     except openai.APIStatusError as e:
         if e.status_code in (401, 403):
-            raise EndpointError(f"the LLM endpoint {base} refused the API key (HTTP {e.status_code})",
-                                "set OPENAI_API_KEY to a valid key") from None
+            raise EndpointError("the LLM endpoint {base} refused the API key (HTTP {status_code})",
+                                "set OPENAI_API_KEY to a valid key",
+                                base=base, status_code=e.status_code) from None
         if e.status_code == 404:
             return None  # not every server lists its models; the request below tells
-        raise BackendError(f"the LLM at {base} answered GET /models with HTTP {e.status_code}",
-                           "check the server's log, or OPENAI_BASE_URL (it usually ends in /v1)") from None
+        raise BackendError("the LLM at {base} answered GET /models with HTTP {status_code}",
+                           "check the server's log, or OPENAI_BASE_URL (it usually ends in /v1)",
+                           base=base, status_code=e.status_code) from None
     except openai.APIConnectionError as e:  # httpx's error (refused, timed out, bad scheme) is its cause
         cause = e.__cause__ or e
-        raise EndpointError(f"the LLM at {base} cannot be reached ({type(cause).__name__}: {cause})", hint) from e
+        raise EndpointError("the LLM at {base} cannot be reached ({kind}: {error})", hint, base=base,
+                            kind=type(cause).__name__, error=cause) from e
     finally:
         http.close()
     try:
         data = json.loads(raw.http_response.content)
     except (ValueError, RecursionError):
         head = raw.http_response.text.strip()[:60]
-        raise EndpointError(f"{base} is not an OpenAI-compatible endpoint: GET /models answered {head!r}…",
-                            "OPENAI_BASE_URL must name the API, usually ending in /v1 "
-                            "(http://127.0.0.1:11434/v1 for Ollama, http://127.0.0.1:8080/v1 for llama.cpp)") from None
+        raise EndpointError("{base} is not an OpenAI-compatible endpoint: GET /models answered {head!r}…",
+                            "OPENAI_BASE_URL must name the API, usually ending in /v1 (http://127.0.0.1:11434/v1 for "
+                            "Ollama, http://127.0.0.1:8080/v1 for llama.cpp)",
+                            base=base, head=head) from None
     if not isinstance(data, dict) or not isinstance(data.get("data"), list):
         return None
     return [str(m.id) for m in raw.parse().data if getattr(m, "id", None)]
@@ -69,8 +75,9 @@ def check_endpoint(settings: Settings) -> dict[str, Any]:
     base = (settings.llm_base_url or "https://api.openai.com/v1").rstrip("/")
     models = list_models(settings)
     if models is not None and models and settings.llm_model not in models:
-        raise EndpointError(f"model '{settings.llm_model}' is not served at {base}",
-                            f"set KB_LLM_MODEL to one of: {', '.join(models[:10])}")
+        raise EndpointError("model '{llm_model}' is not served at {base}",
+                            "set KB_LLM_MODEL to one of: {models}",
+                            llm_model=settings.llm_model, base=base, models=', '.join(models[:10]))
     client = LLMClient(replace(settings, llm_retries=min(settings.llm_retries, 1)), cache=False)
     client.cache.error = "off"  # a check never writes the cache
     start = time.monotonic()

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..config import Settings
 from ..errors import BackendError
+from ..i18n import N_
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -177,12 +178,11 @@ class LLMClient:
                 self._bad_url = e
 
     # ------------------------------------------------------------------ errors
-    def _fail(self, what: str, hint: str = "") -> BackendError:
-        return BackendError(
-            f"the LLM at {self.base_url} {what}",
-            hint or "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or add --offline (or unset "
-            "KB_LLM_MODEL) to work without the LLM",
-        )
+    def _fail(self, n: int, last: str) -> BackendError:
+        return BackendError(N_("the LLM at {base_url} failed {n} time: {last}") if n == 1 else
+                            N_("the LLM at {base_url} failed {n} times: {last}"),
+                            "check the server, raise KB_LLM_TIMEOUT/KB_LLM_RETRIES, or add --offline (or unset "
+                            "KB_LLM_MODEL) to work without the LLM", base_url=self.base_url, n=n, last=last)
 
     # ------------------------------------------------------------------ public
     def chat_json(self, system: str, user: str, max_tokens: int = 1500, *, schema: Any = None,
@@ -207,7 +207,7 @@ class LLMClient:
                     self.usage.cached += 1
                 return reply
         if self._dead is not None:
-            raise EndpointError(self._dead.message, self._dead.hint)
+            raise EndpointError(self._dead.template, self._dead.hint_template, **self._dead.fields)
         last = ""
         attempts = 0
         while attempts <= self.retries:
@@ -232,7 +232,7 @@ class LLMClient:
                 self.notes.append(self.cache.error)
             return reply
         n = self.retries + 1
-        raise self._fail(f"failed {n} time{'s' if n != 1 else ''}: {last}")
+        raise self._fail(n, last)
 
     def close(self) -> None:
         """Stop: workers give up at their next read; open connections are closed."""
@@ -337,8 +337,9 @@ class LLMClient:
 
         httpx = self._httpx
         if self._openai is None:
-            raise self._gone(EndpointError(f"the LLM at {self.base_url} cannot be reached ({self._bad_url})",
-                                           "fix OPENAI_BASE_URL (it usually ends in /v1), or add --offline"))
+            raise self._gone(EndpointError("the LLM at {base_url} cannot be reached ({bad_url})",
+                                "fix OPENAI_BASE_URL (it usually ends in /v1), or add --offline",
+                                base_url=self.base_url, bad_url=self._bad_url))
         self._local.deadline = deadline
         try:
             with self._openai.chat.completions.with_streaming_response.create(**body) as r:
@@ -365,9 +366,10 @@ class LLMClient:
                 raise Cancelled() from None
             cause = (e.__cause__ or e) if isinstance(e, openai.APIConnectionError) else e
             if isinstance(cause, (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.InvalidURL)):
-                raise self._gone(EndpointError(f"the LLM at {self.base_url} cannot be reached ({cause})",
-                                               "start the server or fix OPENAI_BASE_URL (it usually ends in /v1), "
-                                               "or add --offline")) from e
+                raise self._gone(EndpointError("the LLM at {base_url} cannot be reached ({cause})",
+                                    "start the server or fix OPENAI_BASE_URL (it usually ends in /v1), or add "
+                                    "--offline",
+                                    base_url=self.base_url, cause=cause)) from e
             return f"connection failed ({type(cause).__name__}: {cause})"
         finally:
             self._local.deadline = None
@@ -383,12 +385,14 @@ class LLMClient:
             time.sleep(0.2)
             return f"server error (HTTP {status})"
         if status in (401, 403):
-            raise self._gone(EndpointError(f"the LLM endpoint {self.base_url} refused the API key (HTTP {status})",
-                                           "set OPENAI_API_KEY to a valid key"))
+            raise self._gone(EndpointError("the LLM endpoint {base_url} refused the API key (HTTP {status})",
+                                "set OPENAI_API_KEY to a valid key",
+                                base_url=self.base_url, status=status))
         if status == 404:
-            raise self._gone(EndpointError(f"model '{self.model}' not found at {self.base_url} (HTTP 404)",
-                                           "set KB_LLM_MODEL to a model the endpoint serves (kb llm check lists "
-                                           "them), and check OPENAI_BASE_URL (it usually ends in /v1)"))
+            raise self._gone(EndpointError("model '{model}' not found at {base_url} (HTTP 404)",
+                                "set KB_LLM_MODEL to a model the endpoint serves (kb llm check lists them), and "
+                                "check OPENAI_BASE_URL (it usually ends in /v1)",
+                                model=self.model, base_url=self.base_url))
         if status in (400, 422):
             text = got.body.decode("utf-8", "replace")[:300]
             fmt = body.get("response_format")
@@ -398,8 +402,9 @@ class LLMClient:
                     if MODES.index(nxt) > MODES.index(self.mode):
                         self.mode = nxt
                 return None
-            raise EndpointError(f"the LLM endpoint {self.base_url} rejected the request (HTTP {status}: {text})",
-                                "check KB_LLM_MODEL and the endpoint (kb llm check)")
+            raise EndpointError("the LLM endpoint {base_url} rejected the request (HTTP {status}: {text})",
+                                "check KB_LLM_MODEL and the endpoint (kb llm check)",
+                                base_url=self.base_url, status=status, text=text)
         if status != 200:
             return f"answered HTTP {status}"
         try:

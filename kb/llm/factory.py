@@ -21,7 +21,9 @@ def _llm(name: str, settings: Settings) -> Any:
     from .client import LLMClient
 
     if not name.startswith("llm:") or not name[4:]:
-        raise UsageError(f"unknown LLM backend {name!r}", "use offline or llm:<model>")
+        raise UsageError("unknown LLM backend {name!r}",
+                         "use offline or llm:<model>",
+                         name=name)
     return LLMClient(replace(settings, llm_model=name[4:]))
 
 

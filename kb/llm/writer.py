@@ -102,6 +102,7 @@ class WriterContext:
     idea: str = ""
     outline: str = ""
     examples: tuple[Any, ...] = ()
+    subject: str = ""  # what the deck is about, named in every stem (the check ``missing-context`` asks it)
 
 
 def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course: Any) -> WriterContext | None:
@@ -117,7 +118,13 @@ def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course:
     idea = "; ".join(dict.fromkeys(f"{i.name} ({i.section})" if i.section and i.section != i.name else i.name
                                    for i in mine[:2]))
     context = context or WriterContext()
-    return replace(context, outline=context.outline or "\n".join(o.text() for o in decks), idea=context.idea or idea)
+    from ..lang import divider_title
+    from ..writing.setting import top_terms
+
+    title = decks[0].title.strip()
+    names = ([title] if 1 <= len(title.split()) <= 8 and not divider_title(title) else []) + top_terms(decks[0])[:3]
+    return replace(context, outline=context.outline or "\n".join(o.text() for o in decks), idea=context.idea or idea,
+                   subject=context.subject or "; ".join(dict.fromkeys(names)))
 
 
 def _warm_checks(langs: set[str]) -> None:
@@ -379,6 +386,8 @@ class LLMWriter:
                     extra += ("Questions the teacher kept (follow their style; do not repeat them):\n"
                               + "\n".join(lines) + "\n\n")
         idea = f" Ask about this idea: {context.idea.strip()}." if context is not None and context.idea else ""
+        if context is not None and context.subject:  # a stem that names nothing of the deck fails missing-context
+            idea += f" Every question names the deck's subject (one of: {context.subject.strip()})."
         # the fixed instructions first: a local server (llama.cpp) reuses the prefix it already read
         return (
             _FORMAT % {"types": ", ".join(request.types), "lang": lang_name} + "\n\n"

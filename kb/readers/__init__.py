@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..config import DEFAULT_MAX_MB
 from ..errors import InputError
+from ..i18n import Message
 from ..records import Block
 from .html import read_html
 from .markdown import read_markdown
@@ -89,21 +90,22 @@ def read_document(path: Path, max_mb: float = DEFAULT_MAX_MB) -> Document:
     """Read one file into blocks. Raises :class:`InputError` with a fix for bad files."""
     ext = path.suffix.lower()
     if ext not in EXTENSIONS:
-        raise InputError(
-            f"{path}: unsupported file type '{ext or '(none)'}'",
-            "kb reads " + ", ".join(sorted(EXTENSIONS)) + "; convert it or leave it out",
-        )
+        raise InputError("{path}: unsupported file type '{ext}'", "kb reads {extensions}; convert it or leave it out",
+                         path=path, ext=ext or "(none)", extensions=", ".join(sorted(EXTENSIONS)))
     try:
         size = path.stat().st_size
     except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror})", "check the path and its permissions") from e
+        raise InputError("{path}: cannot read ({error})",
+                         "check the path and its permissions",
+                         path=path, error=e.strerror) from e
     if size == 0:
-        raise InputError(f"{path}: file is empty", "add content or remove the file")
+        raise InputError("{path}: file is empty",
+                         "add content or remove the file",
+                         path=path)
     if size > max_mb * 1024 * 1024:
-        raise InputError(
-            f"{path}: file is {size / 1024 / 1024:.1f} MB, over the {max_mb:g} MB limit",
-            f"split it into smaller files or raise the limit with --max-mb {int(size / 1024 / 1024) + 1}",
-        )
+        raise InputError("{path}: file is {size_mb:.1f} MB, over the {max_mb:g} MB limit",
+                         "split it into smaller files or raise the limit with --max-mb {enough}",
+                         path=path, size_mb=size / 1024 / 1024, max_mb=max_mb, enough=int(size / 1024 / 1024) + 1)
     data = path.read_bytes()
     source_hash = bytes_hash(data)
     notes: list[str] = []
@@ -114,27 +116,30 @@ def read_document(path: Path, max_mb: float = DEFAULT_MAX_MB) -> Document:
         text = decode_text(data, path, notes)
         kind, blocks = read_text_source(text, ext, path)
     if not any(b.text.strip() for b in blocks):
-        raise InputError(
-            f"{path}: no readable text found",
-            "for a scanned PDF run OCR first (e.g. ocrmypdf); otherwise check the file",
-        )
+        raise InputError("{path}: no readable text found",
+                         "for a scanned PDF run OCR first (e.g. ocrmypdf); otherwise check the file",
+                         path=path)
     return Document(path=path, kind=kind, blocks=blocks, source_hash=source_hash, notes=notes)
 
 
 def decode_text(data: bytes, path: Path, notes: list[str]) -> str:
     """UTF-8 (with or without BOM), else Windows-1252/Latin-1 with a note. NUL bytes mean binary."""
     if b"\x00" in data[:8192]:
-        raise InputError(f"{path}: looks like a binary file, not text", "export it as UTF-8 text or remove it")
+        raise InputError("{path}: looks like a binary file, not text",
+                         "export it as UTF-8 text or remove it",
+                         path=path)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
     try:
         text = data.decode("cp1252")
-        notes.append(f"not UTF-8 (from line {line}); read as Windows-1252/Latin-1 — check accents, save as UTF-8")
+        notes.append(Message("not UTF-8 (from line {line}); read as Windows-1252/Latin-1 — check accents, save as "
+                             "UTF-8", line=line))
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-        notes.append(f"not UTF-8 (from line {line}); read as Latin-1 — check accents, save as UTF-8")
+        notes.append(Message("not UTF-8 (from line {line}); read as Latin-1 — check accents, save as UTF-8",
+                             line=line))
     return text
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..i18n import N_, Message
 from ..records import Block, Locator
 from ..text import can_be_heading, fold, is_noise_line, strip_bullet, words
 from .slides import _TITLE_MAX_CHARS, _TITLE_MAX_LINES, _TITLE_MAX_WORDS, split_slide
@@ -65,18 +66,21 @@ def pdf_pages(data: bytes, path: Path, notes: list[str], engine: str = "pdfium")
     mode). A file PDFium cannot parse is read with pypdf (noted); InputError for a file that is
     not a PDF, encrypted or damaged."""
     if not data.lstrip()[:5].startswith(b"%PDF"):
-        raise InputError(f"{path}: not a PDF (no %PDF header)", "re-export or re-download the file, or remove it")
+        raise InputError("{path}: not a PDF (no %PDF header)",
+                         "re-export or re-download the file, or remove it",
+                         path=path)
     if engine == "pdfium":
         pages = _pdfium_pages(data, path, notes)
         if pages is not None:
             return pages
-        notes.append("PDFium could not parse the file; read with pypdf's layout mode")
+        notes.append(Message("PDFium could not parse the file; read with pypdf's layout mode"))
     return _pypdf_pages(data, path, notes)
 
 
 def _encrypted(path: Path) -> InputError:
-    return InputError(f"{path}: PDF is encrypted with a password",
-                      "save an unencrypted copy (e.g. qpdf --decrypt --password=... in.pdf out.pdf)")
+    return InputError("{path}: PDF is encrypted with a password",
+                      "save an unencrypted copy (e.g. qpdf --decrypt --password=... in.pdf out.pdf)",
+                      path=path)
 
 
 def _pdfium_pages(data: bytes, path: Path, notes: list[str]) -> list[PdfPage] | None:
@@ -254,14 +258,16 @@ def _pypdf_pages(data: bytes, path: Path, notes: list[str]) -> list[PdfPage]:
     except InputError:
         raise
     except (PdfReadError, Exception) as e:  # pypdf raises many types on damaged files
-        raise InputError(f"{path}: damaged PDF ({type(e).__name__}: {e})", "re-export the PDF or remove it") from e
+        raise InputError("{path}: damaged PDF ({kind}: {error})",
+                         "re-export the PDF or remove it",
+                         path=path, kind=type(e).__name__, error=e) from e
     failed: list[int] = []
     plain_pages: list[int] = []
     pages = [PdfPage(_page_text(p, n, plain_pages, failed), images=_image_count(p))
              for n, p in enumerate(raw_pages, start=1)]
     if plain_pages:
-        notes.append(f"layout extraction failed on page(s) {_pages(plain_pages)}; read with plain extraction "
-                     "(words of differently styled text may be glued)")
+        notes.append(Message("layout extraction failed on page(s) {pages}; read with plain extraction (words of "
+                             "differently styled text may be glued)", pages=_pages(plain_pages)))
     return pages
 
 
@@ -336,7 +342,9 @@ def read_pdf_bytes(data: bytes, path: Path, notes: list[str], engine: str = "pdf
         for part, is_code in body:
             blocks.append(Block(text=part, locator=Locator(page=number, heading=heading), is_code=is_code))
     if failed:
-        notes.append(f"{len(failed)} page(s) could not be read and were skipped: {_pages(failed)}")
+        notes.append(Message(N_("{n} page could not be read and was skipped: {pages}") if len(failed) == 1 else
+                             N_("{n} pages could not be read and were skipped: {pages}"), n=len(failed),
+                             pages=_pages(failed)))
     return blocks
 
 

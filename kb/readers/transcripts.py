@@ -73,6 +73,7 @@ def read_cues(text: str, path: Path) -> list[Block]:
                     blocks.append(Block(text=speech, locator=Locator(start=_hms(start), end=_hms(end))))
                 break
     if not blocks:
-        raise InputError(f"{path}: no timed cues found",
-                         "check that it is a WebVTT/SRT file ('00:00:01.000 --> 00:00:04.000')")
+        raise InputError("{path}: no timed cues found",
+                         "check that it is a WebVTT/SRT file ('00:00:01.000 --> 00:00:04.000')",
+                         path=path)
     return blocks

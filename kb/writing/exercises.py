@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ..i18n import Message
 from ..quiz import Question
 from ..records import Chunk
 from ..text import detect_language, fold, sentences, words
@@ -107,7 +108,8 @@ class ExercisePatterns(WriterCore):
                     continue
                 if len(words(answer)) < 5:
                     out.rejected.append(Rejected(f"{source}: “{prompt[:80]}”",
-                                                 "ready-made exercise without an answer in the course: not kept"))
+                                                 Message("ready-made exercise without an answer in the course: "
+                                                         "not kept")))
                     continue
                 first = sentences(answer)[0] if sentences(answer) else answer
                 answer = whole_sentences(answer, 1500)

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from ..errors import UsageError
+from ..errors import Phrase, UsageError
+from ..i18n import N_, Message
 from ..quiz import TYPES, Citation, Question, Quiz
 from ..records import Chunk, source_matcher
 from ..text import fold, words
@@ -78,14 +79,14 @@ def dedupe(drafts: list[Draft], embedder, threshold: float = 0.88) -> tuple[list
             continue
         mine = {x for x in d.item.split("|") if x}
         if mine & items:  # one question per source sentence, whatever its type: the best one
-            rejected.append(Rejected(q.prompt[:80], "its sentence is asked by a better question"))
+            rejected.append(Rejected(q.prompt[:80], Message(N_("its sentence is asked by a better question"))))
             continue
         idea = _idea(q)
         if any(idea and o and len(idea & o) >= _SAME_IDEA * min(len(idea), len(o)) for o in ideas):
-            rejected.append(Rejected(q.prompt[:80], "its idea is asked by a better question"))
+            rejected.append(Rejected(q.prompt[:80], Message(N_("its idea is asked by a better question"))))
             continue  # the same sentence in two sources (a deck and its transcript), or its cloze
         if q.id in duplicate_questions([order[j].question for j in kept] + [q]):
-            rejected.append(Rejected(q.prompt[:80], "asks what a kept question asks"))
+            rejected.append(Rejected(q.prompt[:80], Message(N_("asks what a kept question asks"))))
             continue
         same_type = [j for j in kept if order[j].question.type == q.type]
         if same_type and float(np.max(vecs[same_type] @ vecs[i])) >= threshold:
@@ -161,7 +162,8 @@ def _selection_pool(drafts: list[Draft], request: GenerationRequest, notes: list
     if request.difficulty:
         matching = [d for d in pool if d.question.difficulty == request.difficulty]
         if len(matching) < request.n:
-            notes.append(f"--difficulty {request.difficulty}: the material supports {len(matching)} such questions")
+            notes.append(Message("--difficulty {difficulty}: the material supports {n} such questions",
+                                 difficulty=request.difficulty, n=len(matching)))
         pool = matching
     pool.sort(key=lambda d: (-d.priority, d.question.id))
     return pool
@@ -310,9 +312,13 @@ def choose_passages(ws, request: GenerationRequest, course_chunks: Sequence[Chun
         if not chunks:
             names = {os.path.basename(s.replace("\\", "/")) for s in request.sources}
             near = sorted({c.source for c in everything if os.path.basename(c.source) in names})
-            raise UsageError(f"--source {', '.join(request.sources)}: not in the knowledge base",
-                             (f"did you mean --source {' / '.join(near)}? " if near else "")
-                             + "check kb sources for the exact paths, or ingest the file first")
+            if near:
+                raise UsageError("--source {sources}: not in the knowledge base",
+                                 "did you mean --source {near}? check kb sources for the exact paths, or ingest the "
+                                 "file first", sources=", ".join(request.sources), near=" / ".join(near))
+            raise UsageError("--source {sources}: not in the knowledge base",
+                             "check kb sources for the exact paths, or ingest the file first",
+                             sources=", ".join(request.sources))
     if request.topic:
         allowed = {c.id for c in chunks}
         hits = ws.retriever.search(request.topic, k=max(12, 2 * request.n))
@@ -321,9 +327,10 @@ def choose_passages(ws, request: GenerationRequest, course_chunks: Sequence[Chun
         on = [c for c, (ok, _) in zip(ranked, rel, strict=True) if ok]
         if not on:
             best = max((sim for _, sim in rel), default=0.0)
-            raise UsageError(f"--topic {request.topic!r}: the course does not cover it "
-                             f"(closest passage similarity {best:.2f}, below {TOPIC_FLOOR})",
-                             "try the words the course uses (kb search), or leave out --topic")
+            raise UsageError("--topic {topic!r}: the course does not cover it (closest passage similarity "
+                             "{best:.2f}, below {topic_floor})",
+                             "try the words the course uses (kb search), or leave out --topic",
+                             topic=request.topic, best=best, topic_floor=TOPIC_FLOOR)
         chunks = on
     return chunks
 
@@ -364,14 +371,23 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     notes = out.notes + notes + plan.coverage(course.outlines, chosen, out.drafts, rejected, TOP_IDEAS)
     if len(chosen) < request.n:
         scope = (f"--topic {request.topic!r}" if request.topic else
-                 ", ".join(request.sources) if request.sources else "the course")
+                 ", ".join(request.sources) if request.sources else Phrase(N_("the course")))
         why = Counter(r.reason.split(":")[0] if r.reason.startswith("failed") else r.reason
                       for r in rejected)
-        detail = "; ".join(f"{n} {reason}" for reason, n in why.most_common(3))
-        notes.append(f"wrote {len(chosen)} of {request.n}: {scope} supports only {len(chosen)} "
-                     f"question{'s' if len(chosen) != 1 else ''} that pass{'es' if len(chosen) == 1 else ''} "
-                     f"the checks ({len(passages)} passages, {len(out.drafts)} candidates"
-                     + (f"; rejected: {detail}" if detail else "") + ")")
+        # each reason counted, in words (the check names stay in --json): "8 failed checks; 1 …"; the
+        # words of a reason are translated with the note (N_: the catalogs have them)
+        N_("failed checks")
+        parts = {f"r{i}": Message("{n} {reason}", n=n, reason=Phrase(reason))
+                 for i, (reason, n) in enumerate(why.most_common(3))}
+        template = "; ".join(f"{{{k}}}" for k in parts)
+        detail = Message(template, **parts) if parts else ""
+        notes.append(Message(N_("wrote {n} of {asked}: {scope} supports only {n} question that passes the checks "
+                                "({passages} passages, {candidates} candidates{rejected})") if len(chosen) == 1 else
+                             N_("wrote {n} of {asked}: {scope} supports only {n} questions that pass the checks "
+                                "({passages} passages, {candidates} candidates{rejected})"),
+                             n=len(chosen), asked=request.n, scope=scope, passages=len(passages),
+                             candidates=len(out.drafts),
+                             rejected=Message("; rejected: {detail}", detail=detail) if detail else ""))
     questions = balance_positions([d.question for d in chosen])
     info = ws.store.info
     quiz = Quiz(

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from ..i18n import Message
 from ..records import Chunk
 from ..text import words
 from .checklist import CheckContext, run_checks
@@ -116,8 +117,10 @@ class OfflineWriter(DefinitionPatterns, LabelPatterns, CodeEntityPatterns, Purpo
                 else:
                     out.drafts.append(_cited_part(d, parts))
         if skipped_lang:
-            out.notes.append(f"{skipped_lang} passages are not in --lang {request.lang}: "
-                             f"no questions written from them")
+            out.notes.append(Message("{n} passages are not in --lang {lang}: no questions written from them "
+                                     "(offline, kb writes only from passages already in that language; an LLM, "
+                                     "KB_LLM_MODEL, writes in it from any language)", n=skipped_lang,
+                                     lang=request.lang))
         return out
 
 

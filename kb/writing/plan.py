@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..i18n import Message
 from ..quiz import Citation, Question
 from ..records import Chunk
 from ..text import STOPWORDS, fold, words
@@ -198,9 +199,10 @@ def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequenc
                 why = "no question pattern fits it"
             missing.append(f"«{i.name}» ({i.locator.split(' · ')[0]}): {why}")
         name = src.rsplit("/", 1)[-1]
-        notes.append(f"{name}: asks {len(mine)} of its top {len(top)} ideas"
-                     + (" (" + "; ".join(f"«{i.name}»" for i in mine) + ")" if mine else "")
-                     + ("; not asked: " + "; ".join(missing) if missing else ""))
+        notes.append(Message("{name}: asks {n} of its top {top} ideas{asked}{missing}", name=name, n=len(mine),
+                             top=len(top), asked=" (" + "; ".join(f"«{i.name}»" for i in mine) + ")" if mine else "",
+                             missing=Message("; not asked: {ideas}", ideas="; ".join(missing)) if missing else ""))
     if len(plans) > MAX_SOURCES_LISTED:
-        notes.append(f"asks {hit} of the {total} top ideas of its {len(plans)} sources (kb outline SOURCE lists them)")
+        notes.append(Message("asks {hit} of the {total} top ideas of its {n} sources (kb outline SOURCE lists them)",
+                             hit=hit, total=total, n=len(plans)))
     return notes

@@ -29,15 +29,22 @@ class GenerationRequest:
     def validate(self) -> None:
         """Raise UsageError naming the bad option (n, types, difficulty, lang)."""
         if self.n < 1:
-            raise UsageError(f"-n {self.n}: must be at least 1", "ask for 1 or more questions")
+            raise UsageError("-n {n}: must be at least 1",
+                             "ask for 1 or more questions",
+                             n=self.n)
         bad = [t for t in self.types if t not in TYPES]
         if bad or not self.types:
-            raise UsageError(f"--types {','.join(self.types)}: unknown type {', '.join(bad)}",
-                             f"use a comma-separated list of {', '.join(TYPES)}")
+            raise UsageError("--types {types}: unknown type {bad}",
+                             "use a comma-separated list of {allowed}",
+                             types=','.join(self.types), bad=', '.join(bad), allowed=", ".join(TYPES))
         if self.difficulty and self.difficulty not in DIFFICULTIES:
-            raise UsageError(f"--difficulty {self.difficulty}: unknown", f"use one of {', '.join(DIFFICULTIES)}")
+            raise UsageError("--difficulty {difficulty}: unknown",
+                             "use one of {difficulties}",
+                             difficulty=self.difficulty, difficulties=', '.join(DIFFICULTIES))
         if self.lang and self.lang not in LANGS:
-            raise UsageError(f"--lang {self.lang}: unsupported", f"use one of {', '.join(LANGS)}")
+            raise UsageError("--lang {lang}: unsupported",
+                             "use one of {langs}",
+                             lang=self.lang, langs=', '.join(LANGS))
 
 
 @dataclass(frozen=True)

@@ -113,7 +113,7 @@ def test_empty_course_folder_is_never_pruned(course, clean):
     r = kb(["ingest", "course"])
     assert r.exit_code == ExitCode.FAILED
     err = r.said
-    assert "course: no supported files found; its 3 stored source(s) were kept" in err
+    assert "course: no supported files found; its 3 stored sources were kept" in err
     assert "--prune-empty" in err
     _kept(course, clean)
 

@@ -39,9 +39,13 @@ def good_questions(body: dict) -> Behaviour:
     sentence = sentence or max(re.split(r"(?<=[.!?])\s+|\n", _passage(body)), key=len).strip()
     words = [w for w in re.findall(r"\w{5,}", sentence) if sentence.lower().count(w.lower()) == 1]
     term = words[len(words) // 2] if words else "termo"
+    # a good model follows the prompt: every stem names the deck's subject it was given
+    said = re.search(r"names the deck's subject \(one of: ([^;)]+)", body["messages"][-1]["content"])
+    setting = f"Em {said.group(1).strip()}, " if said else ""
     return reply({"questions": [
         {"type": "short", "passage": n,
-         "prompt": f"O que o curso explica sobre {' e '.join(sorted(words, key=len)[-2:])}?",
+         "prompt": (setting + "o" if setting else "O") + " que o curso explica sobre "
+                   + " e ".join(sorted(words, key=len)[-2:]) + "?",
          "answer": sentence,
          "quote": sentence, "concepts": words[:3], "difficulty": "medium"},
         {"type": "cloze", "passage": n, "prompt": sentence.replace(term, "_____", 1), "answer": term,
@@ -223,7 +227,8 @@ def test_true_false_answers_are_in_the_quiz_language(ws):
         n = passage_with(body, "nvidia-smi")
         return reply({"questions": [{
             "type": "tf", "passage": n,
-            "prompt": "O capítulo 12 discute como verificar o uso da memória da GPU com nvidia-smi.",
+            "prompt": ("O capítulo 12 discute como verificar o uso da memória da GPU com nvidia-smi e como configurar "
+                       "o TensorFlow para alocar apenas parte da memória da GPU."),
             "answer": "true", "correct": True, "quote": QUOTE, "concepts": ["nvidia-smi"],
             "difficulty": "easy"}] if n else []})
 

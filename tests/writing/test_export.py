@@ -358,9 +358,11 @@ def anki_question(note: dict) -> dict:
         letter, text = re.fullmatch(r"([a-j])\) (.*)", back).groups()
         out["correct"] = "abcdefghij".index(letter)
         out["answer"] = html_to_text(text)
-    tf = re.search(r'<div class="choices">[^<]*</div>$', front)
+    tf = "kb::type::tf" in note["tags"]  # its front has the two words unless the prompt already asks them
+    words = re.search(r'<div class="choices">[^<]*</div>$', front)
+    if words:
+        front = front[: words.start()]
     if tf:
-        front = front[: tf.start()]
         out["correct"] = re.match(r"<b>(.*?)</b>", back).group(1) in ("Verdadeiro", "Verdadero", "True")
     if not choices and not tf:
         out["answer"] = html_to_text(re.split(r"<br><i>", back)[0])

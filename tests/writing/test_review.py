@@ -139,7 +139,7 @@ def test_an_unchanged_rendering_reads_back_as_the_same_question(t):
     ("mcq", lambda s: s.replace("  B\n", "").replace("  A\n", ""), "at least 2 options"),
     ("short", lambda s: s.replace("O que é o GIL?", ""), "PROMPT: is empty"),
     ("short", lambda s: s.replace("Uma trava do interpretador.", ""), "ANSWER: is empty"),
-    ("tf", lambda s: s.replace("\ntrue\n", "\ntalvez\n"), "ANSWER: write true or false (found 'talvez')"),
+    ("tf", lambda s: s.replace("\nVerdadeiro.\n", "\ntalvez\n"), "ANSWER: write true or false (found 'talvez')"),
     ("cloze", lambda s: s.replace("O _____ é", "O GIL é"), "a cloze needs a blank"),
     ("short", lambda s: "texto solto\n" + s.replace("# ", "#"), "text outside the sections"),
 ])
@@ -152,7 +152,7 @@ def test_a_damaged_edit_is_refused_with_the_reason(t, change, reason):
 
 def test_an_edited_true_false_question_gets_its_answer_word_in_the_question_language():
     q = _q("tf")
-    back = parse_edit(render_for_edit(q).replace("\ntrue\n", "\nfalse\n"), q)
+    back = parse_edit(render_for_edit(q).replace("\nVerdadeiro.\n", "\nfalse\n"), q)
     assert (back.correct, back.answer, back.id) == (False, "Falso", q.id)
 
 
@@ -395,7 +395,7 @@ def test_grade_warns_about_replies_to_dropped_questions(rws):
                                      "ana,q02,b\nbia,q02,a\nbia,q04,all-reduce\n", encoding="utf-8")
     r = run_kb(["grade", str(path), "replies.csv", "--offline", "--out", "reports/s3"], cwd=rws)
     assert r.returncode == 0, r.stderr
-    assert ("warning: 3 replies answer question(s) dropped in kb quiz review (q02, q04): graded all the same"
+    assert ("warning: 3 replies answer questions dropped in kb quiz review (q02, q04): graded all the same"
             in " ".join(r.stderr.split()))
 
 
