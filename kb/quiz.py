@@ -17,12 +17,10 @@ from typing import Any
 
 from .errors import InputError, Phrase
 from .i18n import N_
-from .records import content_hash
+from .records import DIFFICULTIES, TYPES, content_hash
 
 SCHEMA_VERSION = 2  # 2: a question may carry the teacher's review "status" (issue 27)
 READABLE_SCHEMAS = (1, 2)  # a schema-1 quiz reads as one whose questions are all drafts
-TYPES = ("short", "mcq", "cloze", "tf")
-DIFFICULTIES = ("easy", "medium", "hard")
 LANGS = ("pt", "es", "en")
 # what `kb quiz review` decided; no status (the empty string) is a draft nobody has checked yet
 STATUSES = ("kept", "edited", "dropped")

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from .quiz import DIFFICULTIES, TYPES
+from .records import DIFFICULTIES, TYPES
 
 QuestionType = Literal[TYPES]  # type: ignore[valid-type]  # the tuple kb.quiz checks meaning with
 Difficulty = Literal[DIFFICULTIES]  # type: ignore[valid-type]

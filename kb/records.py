@@ -7,6 +7,10 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
+# a question's types and difficulties (kb.quiz and its file models in kb.quiz_schema both name them)
+TYPES = ("short", "mcq", "cloze", "tf")
+DIFFICULTIES = ("easy", "medium", "hard")
+
 
 def content_hash(*parts: str, n: int = 16) -> str:
     """A short, stable hex id for the given parts (sha256, first ``n`` hex digits)."""

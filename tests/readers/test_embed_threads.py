@@ -25,6 +25,6 @@ def test_a_bad_value_is_a_usage_error_naming_the_fix(monkeypatch, raw):
     monkeypatch.setenv("KB_EMBED_THREADS", raw)
     with pytest.raises(UsageError) as e:
         embed_threads()
-    assert e.value.message == f"KB_EMBED_THREADS={raw!r} is not a number of threads"
+    assert e.value.message == f"KB_EMBED_THREADS={raw!r} is not a whole number of threads, 1 or more"
     assert e.value.hint == "set KB_EMBED_THREADS to a whole number of threads, 1 or more, or unset it"
     assert e.value.exit_code == ExitCode.USAGE
