@@ -142,7 +142,7 @@ def test_pdfs(tmp: Path) -> list[tuple[Path, dict[int, str], list[str]]]:
     import importlib.util
 
     from tests.pdfgen import make_pdf
-    from tests.test_readers import SLIDES
+    from tests.readers.test_readers import SLIDES
 
     out = [(make_pdf(tmp / "tests_slides.pdf", SLIDES), {2: "Estrategia espelhada", 4: "Servidor de parametros"},
             [])]
