@@ -518,9 +518,11 @@ def llm_check(
     if json_out:
         ui.print_json(report)
         return
-    listed = {True: "listed by the endpoint", False: "not listed", None: "the endpoint lists no models"}
-    sys.stdout.write(f"endpoint: {report['endpoint']}\nmodel: {report['model']} ({listed[report['model_listed']]})\n"
-                     f"output mode: {report['output_mode']}\nlatency: {report['latency_s']} s\nok\n")
+    from .i18n import _
+
+    listed = {True: _("listed by the endpoint"), False: _("not listed"), None: _("the endpoint lists no models")}
+    sys.stdout.write(_("endpoint: {endpoint}\nmodel: {model} ({listed})\noutput mode: {output_mode}\n"
+                       "latency: {latency_s} s\nok\n").format(**report, listed=listed[report["model_listed"]]))
 
 
 @eval_app.command("quiz")

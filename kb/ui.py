@@ -195,13 +195,17 @@ def sources_table(rows: Sequence[dict]) -> None:
     """Print ``kb sources`` rows (from ``ChromaStore.sources``) as a table on stdout."""
     from rich.table import Table
 
+    from .i18n import _
+
     table = Table()
-    for col in ("source", "kind", "chunks", "lang", "ingested (UTC)", "state"):
+    for col in (_("source"), _("kind"), _("chunks"), _("lang"), _("ingested (UTC)"), _("state")):
         table.add_column(col, overflow="fold")
+    kinds = {"pdf": "pdf", "markdown": "markdown", "html": "html", "text": _("text"), "transcript": _("transcript")}
     for r in rows:
         langs = " ".join(f"{k}:{v}" for k, v in r["langs"].items()) if len(r["langs"]) > 1 else r["lang"]
-        table.add_row(r["source"], r["kind"], str(r["chunks"]), langs, (r["ingested_at"] or "")[:19].replace("T", " "),
-                      "ok" if r["complete"] else "incomplete — re-run kb ingest")
+        table.add_row(r["source"], kinds.get(r["kind"], r["kind"]), str(r["chunks"]), langs,
+                      (r["ingested_at"] or "")[:19].replace("T", " "),
+                      "ok" if r["complete"] else _("incomplete — re-run kb ingest"))
     stdout().print(table)
 
 
@@ -209,14 +213,16 @@ def hits(hits_: Sequence, width: int = 700) -> None:
     """Print search hits on stdout: rank, citation, relevance and the passage cut at ``width`` characters."""
     from rich.markup import escape
 
+    from .i18n import _
+
     con = stdout()
     if not hits_:
-        con.print("no passages found", markup=False)
+        con.print(_("no passages found"), markup=False)
         return
     for h in hits_:
         text = h.chunk.text if len(h.chunk.text) <= width else h.chunk.text[:width].rsplit(" ", 1)[0] + " …"
         con.print(f"[bold][{h.rank}][/bold] [cyan]{escape(h.chunk.citation())}[/cyan]  "
-                  f"[dim]relevance {h.score:.2f}[/dim]")
+                  f"[dim]{escape(_('relevance {score:.2f}').format(score=h.score))}[/dim]")
         con.print(escape(text))
         con.print()
 
@@ -414,15 +420,23 @@ def generation_summary(report, path) -> None:
 def outline(o, top: int = 5, per_section: int = 4) -> None:
     """Print ``kb outline``: the source's title, then each section with its best ideas (kind, name,
     locator), the ``top`` most central numbered by rank, in one screen."""
+    from .i18n import _, ngettext
+
     con = stdout()
-    con.print(f"{o.title}  ({o.source}; sections from {o.from_}, {len(o.ideas)} ideas)", markup=False,
-              style="bold")
+    origin = {"bookmarks": _("bookmarks"), "index": _("index"), "headings": _("headings")}.get(o.from_, o.from_)
+    con.print(f"{o.title}  (" + ngettext("{source}; sections from {origin}, {n} idea",
+                                        "{source}; sections from {origin}, {n} ideas", len(o.ideas)).format(
+                  source=o.source, origin=origin, n=len(o.ideas)) + ")", markup=False, style="bold")
+    kinds = {"definition": _("definition"), "list": _("list"), "procedure": _("procedure"), "code": _("code"),
+             "title": _("title")}
+    unnamed = {("code", "code"): _("code"), ("procedure", "steps"): _("steps")}  # kb's own name for a nameless idea
     rank = {id(i): n for n, i in enumerate(o.top(top), start=1)}
     shown = o.sections
     if len(shown) > 10:  # one screen: the sections holding the 20 most central ideas
         central = {id(i) for i in o.top(20)}
         shown = tuple(s for s in o.sections if any(id(i) in central for i in s.ideas))
         per_section = 3
+    width = max([10, *(len(w) for w in kinds.values())])
     for s in shown:
         best = sorted(s.ideas, key=lambda i: -i.score)[:per_section]
         if not best:
@@ -430,12 +444,15 @@ def outline(o, top: int = 5, per_section: int = 4) -> None:
         con.print(f"{s.title}  [{s.locator}]", markup=False, style="cyan")
         for i in (x for x in s.ideas if x in best):
             mark = f"{rank[id(i)]:>2}." if id(i) in rank else "   "
-            con.print(f" {mark} {i.kind:<10} {i.name[:60]}  ({i.locator.split(' · ')[0]})", markup=False,
-                      style="bold" if id(i) in rank else None)
+            name = unnamed.get((i.kind, i.name), i.name)
+            con.print(f" {mark} {kinds.get(i.kind, i.kind):<{width}} {name[:60]}  ({i.locator.split(' · ')[0]})",
+                      markup=False, style="bold" if id(i) in rank else None)
     if len(shown) < len(o.sections):
-        con.print(f"… {len(o.sections) - len(shown)} more sections", markup=False, style="dim")
-    con.print(f"1–{top}: the most central ideas (named in the index and titles, repeated, defined, given pages); "
-              "--json for every idea with its text", markup=False, style="dim")
+        more = len(o.sections) - len(shown)
+        con.print("… " + ngettext("{n} more section", "{n} more sections", more).format(n=more), markup=False,
+                  style="dim")
+    con.print(_("1–{top}: the most central ideas (named in the index and titles, repeated, defined, given pages); "
+                "--json for every idea with its text").format(top=top), markup=False, style="dim")
 
 
 def answer(ans) -> None:
