@@ -382,6 +382,9 @@ def defect_words(reason: str) -> str:
         "trivia": _("it asks a detail, not an idea the deck teaches"),
         "copied-true": _("a true statement copied from the slide word for word"),
         "trivial-term": _("it asks what an everyday word means"),
+        "off-topic": _("it is not about the quiz's topic"),  # kb eval quiz's own checks
+        "language": _("it is not in the question's language"),
+        "near-duplicate": _("another question is nearly the same"),
     }
     if not reason.startswith("failed checks: "):
         return text(reason)
@@ -470,42 +473,51 @@ def answer(ans) -> None:
 
 
 def quiz_eval(r: dict) -> None:
-    """Print ``kb eval quiz`` results: the share without defects, each defect's count, coverage, and the
-    ids of the questions with defects."""
+    """Print ``kb eval quiz`` results: the share without defects, each defect's count (in words; --json
+    keeps the checks' names), coverage, and the ids of the questions with defects."""
     from rich.markup import escape
     from rich.table import Table
 
+    from .i18n import _, type_word
+
+    def said(defect: str) -> str:
+        return defect_words("failed checks: " + defect)
+
     t = Table(show_header=False)
-    t.add_row("questions", f"{r['n']}" + (f" of {r['asked']} asked" if r.get("short_by") else ""))
-    t.add_row("[bold]without any defect[/bold]", f"[bold]{r['clean']:.0%}[/bold]")
+    t.add_row(_("questions"), f"{r['n']}" + (" " + _("of {asked} asked").format(asked=r["asked"])
+                                              if r.get("short_by") else ""))
+    t.add_row(f"[bold]{escape(_('without any defect'))}[/bold]", f"[bold]{r['clean']:.0%}[/bold]")
     for name, count in r.get("defects", {}).items():
-        t.add_row(f"  {escape(name)}", str(count))
-    t.add_row("supported by the cited passage", f"{r['supported']:.0%}")
-    t.add_row("answerable (prompt retrieves its passage, top 5)", f"{r['answerable@5']:.0%}")
-    t.add_row("near-duplicate pairs", str(r["near_duplicate_pairs"]))
-    t.add_row("language match", f"{r['language_match']:.0%}")
+        t.add_row(f"  {escape(said(name))}", str(count))
+    t.add_row(_("supported by the cited passage"), f"{r['supported']:.0%}")
+    t.add_row(_("answerable (prompt retrieves its passage, top 5)"), f"{r['answerable@5']:.0%}")
+    t.add_row(_("near-duplicate pairs"), str(r["near_duplicate_pairs"]))
+    t.add_row(_("language match"), f"{r['language_match']:.0%}")
     if r.get("mcq"):
-        t.add_row("correct option at its most common position",
-                  f"{r['position_skew']:.0%} of {r['mcq']} multiple choice")
-    t.add_row("type mix", ", ".join(f"{k} {v}" for k, v in sorted(r["types"].items())))
-    t.add_row("sources covered", f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
-    t.add_row("sections covered (pages / headings asked for)",
-              f"{r['section_coverage']:.0%} ({r['sections_covered']} of {r['sections_total']})")
+        t.add_row(_("correct option at its most common position"),
+                  _("{share:.0%} of {n} multiple choice").format(share=r["position_skew"], n=r["mcq"]))
+    t.add_row(_("type mix"), ", ".join(f"{type_word(k)} {v}" for k, v in sorted(r["types"].items())))
+    t.add_row(_("sources covered"), f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
+    t.add_row(_("sections covered (pages / headings asked for)"),
+              _("{share:.0%} ({covered} of {total})").format(share=r["section_coverage"], covered=r["sections_covered"],
+                                                             total=r["sections_total"]))
     ti = r.get("top_ideas") or {}
     if ti.get("total"):
-        t.add_row("top ideas asked (5 per source, kb outline)",
-                  f"{ti['share']:.0%} ({ti['covered']} of {ti['total']})")
+        t.add_row(_("top ideas asked (5 per source, kb outline)"),
+                  _("{share:.0%} ({covered} of {total})").format(share=ti["share"], covered=ti["covered"],
+                                                                 total=ti["total"]))
     stdout().print(t)
     for src, p in sorted((ti.get("per_source") or {}).items())[:3]:
         if p["missing"]:
-            stdout().print(f"  {src}: not asked: " + "; ".join(f"«{m}»" for m in p["missing"]), markup=False)
+            stdout().print(_("  {source}: not asked: {ideas}").format(
+                source=src, ideas="; ".join(f"«{m}»" for m in p["missing"])), markup=False)
     bad = [p for p in r["per_question"] if p.get("defects")]
     for p in bad:
-        stdout().print(f"  {p['id']}: {', '.join(p['defects'])}", markup=False)
+        stdout().print(f"  {p['id']}: {'; '.join(said(d) for d in p['defects'])}", markup=False)
     # what these checks cannot see: teachers who read kb's questions on decks it was never tuned on kept
     # about 1 in 5 as written and edited most of the rest (README, "What a teacher keeps")
-    stdout().print("These checks see form (cut-off text, giveaways, support, duplicates), not whether a "
-                   "teacher would ask it this way: read the questions before class.", markup=False,
+    stdout().print(_("These checks see form (cut-off text, giveaways, support, duplicates), not whether a "
+                     "teacher would ask it this way: read the questions before class."), markup=False,
                    style="dim")
 
 

@@ -99,3 +99,18 @@ def test_llm_check_and_asks_fallback_read_in_the_language(ingested_workspace, la
     got = json.loads(run_kb(["ask", QUESTION, "-k", "2", "--json", "--offline"], cwd=ws).stdout)
     assert ans.returncode == 0 and ans.stderr.strip(), ans.stderr
     assert ui_words_left(ans.stdout + ans.stderr, *passages_content(got, "passages")) == [], ans.stderr
+
+
+@pytest.mark.parametrize("lang", ["pt", "es"])
+def test_eval_quiz_reads_in_the_language(ingested_workspace, lang):
+    ws = ingested_workspace
+    assert run_kb(["quiz", "generate", "-n", "6"], cwd=ws).returncode == 0
+    got = json.loads(run_kb(["eval", "quiz", "quizzes/course.json", "--json"], cwd=ws).stdout)
+    content = [p["id"] for p in got["per_question"]] + [
+        m for p in (got.get("top_ideas") or {}).get("per_source", {}).values() for m in p["missing"]]
+    out = run_kb(["--ui-lang", lang, "eval", "quiz", "quizzes/course.json"], cwd=ws)
+    assert out.returncode == 0, out.stderr
+    assert {"pt": "sem nenhum defeito", "es": "sin ningún defecto"}[lang] in out.stdout, out.stdout
+    assert ui_words_left(out.stdout + out.stderr, *content) == [], out.stdout
+    english = run_kb(["eval", "quiz", "quizzes/course.json"], cwd=ws).stdout
+    assert {"questions", "the"} <= set(ui_words_left(english, *content))  # the scan sees the English
