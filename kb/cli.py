@@ -635,11 +635,13 @@ def eval_grader(
     _no_cache(no_cache)
     result = _course().evaluate_grader(data, scale=scale, predictions=predictions, offline=offline,
                                        calibrate_k=calibrate_k, review_budget=budgets)
+    from .i18n import _, text
+
     for n in result.notes:
-        ui.message(f"kb: note: {n}", "dim")
+        ui.message(_("kb: note: {note}").format(note=text(n)), "dim")
     ui.print_json(result.value) if json_out else ui.grader_eval(result.value)
     if result.backend_failure:
-        ui.error(result.backend_failure, "check the endpoint, or add --offline")
+        ui.error(text(result.backend_failure), _("check the endpoint, or add --offline"))
     _finish(result)
 
 

@@ -661,11 +661,13 @@ def _review_table(r: dict) -> None:
     """The ``--review-budget`` table: 0 % (the default grade), then each budget, kb's order and random."""
     from rich.table import Table
 
+    from .i18n import _
+
     con = stdout()
-    rt = Table(title="a teacher's decisions on answer groups, propagated (every reply counted; random: the same "
-                     "groups in a random order, mean of 3 seeds)")
-    for col in ("budget", "decisions", "replies covered", "qwk kb order", "qwk random", "pearson", "exact",
-                "mean"):
+    rt = Table(title=_("a teacher's decisions on answer groups, propagated (every reply counted; random: the same "
+                       "groups in a random order, mean of 3 seeds)"))
+    for col in (_("budget"), _("decisions"), _("replies covered"), _("qwk kb order"), _("qwk random"), "pearson",
+                _("exact"), _("mean")):
         rt.add_column(col, justify="right")
     rt.add_row("0 %", "0", "0", f"{r['qwk']:.3f}", f"{r['qwk']:.3f}", f"{r['pearson']:.3f}", f"{r['exact']:.3f}",
                f"{r['kb_mean']:.2f}")
@@ -680,37 +682,40 @@ def grader_eval(r: dict) -> None:
     present, the confusion matrix and per-question agreement."""
     from rich.table import Table
 
+    from .i18n import _
+
     con = stdout()
-    t = Table(show_header=False, title=f"grader {r['grader']} vs human scores (0–3)")
-    t.add_row("replies", str(r["n"]))
+    t = Table(show_header=False, title=_("grader {grader} vs human scores (0–3)").format(grader=r["grader"]))
+    t.add_row(_("replies"), str(r["n"]))
     if "human_mean" in r:
-        t.add_row("mean human / kb", f"{r['human_mean']:.2f} / {r['kb_mean']:.2f}")
-    for k in ("pearson", "spearman", "qwk", "exact"):
-        t.add_row(k, f"{r[k]:.3f}")
+        t.add_row(_("mean human / kb"), f"{r['human_mean']:.2f} / {r['kb_mean']:.2f}")
+    for k, label in (("pearson", "pearson"), ("spearman", "spearman"), ("qwk", "qwk"), ("exact", _("exact"))):
+        t.add_row(label, f"{r[k]:.3f}")
     con.print(t)
     if "calibration" in r and "default" in r["calibration"]:
         c = r["calibration"]
-        ct = Table(title=f"teacher calibration: {c['k']} graded replies per question, reported on the others "
-                         f"(mean of seeds {', '.join(map(str, c['seeds']))})")
-        for col in ("level", "n", "human mean", "kb mean", "pearson", "qwk", "exact"):
-            ct.add_column(col, justify="left" if col == "level" else "right")
+        ct = Table(title=_("teacher calibration: {k} graded replies per question, reported on the others "
+                           "(mean of seeds {seeds})").format(k=c["k"], seeds=", ".join(map(str, c["seeds"]))))
+        for col in (_("level"), "n", _("human mean"), _("kb mean"), "pearson", "qwk", _("exact")):
+            ct.add_column(col, justify="left" if col == _("level") else "right")
         for name in ("default", "calibrated"):
             m = c[name]
-            ct.add_row(name, f"{m['n']:.0f}", f"{m['human_mean']:.2f}", f"{m['kb_mean']:.2f}", f"{m['pearson']:.3f}",
+            ct.add_row({"default": _("default"), "calibrated": _("calibrated")}[name], f"{m['n']:.0f}",
+                       f"{m['human_mean']:.2f}", f"{m['kb_mean']:.2f}", f"{m['pearson']:.3f}",
                        f"{m['qwk']:.3f}", f"{m['exact']:.3f}")
         con.print(ct)
     if "review" in r:
         _review_table(r)
-    cm = Table(title="confusion (rows: human, columns: kb)")
-    cm.add_column("human")
+    cm = Table(title=_("confusion (rows: human, columns: kb)"))
+    cm.add_column(_("human"))
     for j in range(4):
         cm.add_column(str(j), justify="right")
     for i, row in enumerate(r["confusion"]):
         cm.add_row(str(i), *[str(x) for x in row])
     con.print(cm)
-    pq = Table(title="per question")
-    for col in ("question", "n", "human mean", "kb mean", "pearson"):
-        pq.add_column(col, justify="left" if col == "question" else "right")
+    pq = Table(title=_("per question"))
+    for col in (_("question"), "n", _("human mean"), _("kb mean"), "pearson"):
+        pq.add_column(col, justify="left" if col == _("question") else "right")
     for q in r["per_question"]:
         label = q["question"] if len(q["question"]) <= 50 else q["question"][:49] + "…"
         pq.add_row(label, str(q["n"]), f"{q['human_mean']:.2f}", f"{q['kb_mean']:.2f}", f"{q['pearson']:.3f}")

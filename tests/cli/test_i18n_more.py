@@ -114,3 +114,24 @@ def test_eval_quiz_reads_in_the_language(ingested_workspace, lang):
     assert ui_words_left(out.stdout + out.stderr, *content) == [], out.stdout
     english = run_kb(["eval", "quiz", "quizzes/course.json"], cwd=ws).stdout
     assert {"questions", "the"} <= set(ui_words_left(english, *content))  # the scan sees the English
+
+
+GRADED = ("question,reference,answer,score\n" + "".join(
+    f'"A variável na /gpu:0 pode ser usada na /gpu:1?","Sim. O TensorFlow transfere o valor da variável.",'
+    f'"{a}",{s}\n' for a, s in [("Sim, o valor é transferido.", 10), ("Sim, é copiada.", 8), ("Não pode.", 0),
+                                ("Uma receita de bolo.", 0), ("Sim.", 4), ("Talvez.", "x")]))
+
+
+@pytest.mark.parametrize("lang", ["pt", "es"])
+def test_eval_grader_reads_in_the_language(tmp_path, lang):
+    (tmp_path / "d.csv").write_text(GRADED, encoding="utf-8")
+    args = ["eval", "grader", "d.csv", "--scale", "0-10", "--offline", "--review-budget", "20"]
+    out = run_kb(["--ui-lang", lang, *args], cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    said = {"pt": ("por questão", "não é um número — linha ignorada"),
+            "es": ("por pregunta", "no es un número — fila omitida")}[lang]
+    assert said[0] in out.stdout and said[1] in out.stderr, out.stdout + out.stderr
+    question = GRADED.splitlines()[1]
+    assert ui_words_left(out.stdout + out.stderr, question) == [], out.stdout + out.stderr
+    english = run_kb(args, cwd=tmp_path)
+    assert {"question", "replies", "skipped"} <= set(ui_words_left(english.stdout + english.stderr, question))
