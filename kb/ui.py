@@ -231,9 +231,11 @@ def retrieval_table(results: Sequence[dict]) -> None:
     """Print ``kb eval retrieval`` results, one row per mode with hit@1, hit@5 and MRR@10."""
     from rich.table import Table
 
+    from .i18n import _
+
     table = Table()
-    for col in ("mode", "n", "hit@1", "hit@5", "MRR@10"):
-        table.add_column(col, justify="right" if col != "mode" else "left")
+    for col in (_("mode"), "n", "hit@1", "hit@5", "MRR@10"):
+        table.add_column(col, justify="right" if col != _("mode") else "left")
     for r in results:
         table.add_row(r["mode"], str(r["n"]), f"{r['hit@1']:.3f}", f"{r['hit@5']:.3f}", f"{r['mrr@10']:.3f}")
     stdout().print(table)
@@ -244,20 +246,26 @@ def ask_eval(r: dict) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from .i18n import _
+
     table = Table()
-    cols = ("questions", "n", "correct", "partly", "wrong", "not found", "quoted", "page hit@1", "page hit@5")
-    for col in cols:
-        table.add_column(col, justify="right" if col != "questions" else "left")
-    rows = [*r["splits"].items(), ("all", r)]
+    cols = (_("questions"), "n", _("correct"), _("partly"), _("wrong"), _("not found"), _("quoted"),
+            _("page hit@1"), _("page hit@5"))
+    for i, col in enumerate(cols):
+        table.add_column(col, justify="right" if i else "left")
+    rows = [*r["splits"].items(), (_("all"), r)]
     for name, s in rows:
         table.add_row(name, str(s["n"]), *(f"{s[key]:.0%}" for key in (
             "correct", "partly", "wrong", "not_found", "quoted", "page_hit@1", "page_hit@5")))
     stdout().print(table)
+    verdicts = {"correct": _("correct"), "partly": _("partly"), "wrong": _("wrong")}
     for q in r["questions"]:
         if q["verdict"] != "correct":
-            stdout().print(f"  [{q['verdict']}] {escape(q['question'])}  [dim](expected {escape(q['expected'])}; "
-                           f"evidence {q['evidence_held']}/{q['evidence']}; cited "
-                           f"{escape(', '.join(q['cited']) or '-')})[/dim]")
+            why = _("expected {expected}; evidence {held}/{evidence}; cited {cited}").format(
+                expected=q["expected"], held=q["evidence_held"], evidence=q["evidence"],
+                cited=", ".join(q["cited"]) or "-")
+            stdout().print(f"  {escape('[' + verdicts.get(q['verdict'], q['verdict']) + ']')} {escape(q['question'])}  "
+                           f"[dim]({escape(why)})[/dim]")
 
 
 STATUS_STYLE = {"kept": "green", "edited": "cyan", "dropped": "red"}  # the review status of a question

@@ -135,3 +135,27 @@ def test_eval_grader_reads_in_the_language(tmp_path, lang):
     assert ui_words_left(out.stdout + out.stderr, question) == [], out.stdout + out.stderr
     english = run_kb(args, cwd=tmp_path)
     assert {"question", "replies", "skipped"} <= set(ui_words_left(english.stdout + english.stderr, question))
+
+
+ASK_SET = ('{"question": "Como limitar a memória da GPU?", "source": "sources/001_96d83118e2ee854a.txt", '
+           '"pages": [1], "evidence": ["per_process_gpu_memory_fraction"], "split": "dev"}\n')
+QUERIES = '{"query": "como limitar a memória da GPU?", "evidence": ["per_process_gpu_memory_fraction"]}\n'
+
+
+@pytest.mark.parametrize("lang", ["pt", "es"])
+def test_eval_ask_and_retrieval_read_in_the_language(ingested_workspace, lang):
+    ws = ingested_workspace
+    (ws / "ask.jsonl").write_text(ASK_SET, encoding="utf-8")
+    (ws / "q.jsonl").write_text(QUERIES, encoding="utf-8")
+    got = json.loads(run_kb(["eval", "ask", "ask.jsonl", "--offline", "--json"], cwd=ws).stdout)
+    content = [q["question"] + " " + q["expected"] + " " + " ".join(q["cited"]) for q in got["questions"]]
+    assert got["questions"][0]["verdict"] != "correct"  # a text source has no page 1: its line is printed
+    out = run_kb(["--ui-lang", lang, "eval", "ask", "ask.jsonl", "--offline"], cwd=ws)
+    assert out.returncode == 0 and {"pt": "esperado", "es": "esperado"}[lang] in out.stdout, out.stderr
+    assert ui_words_left(out.stdout + out.stderr, *content) == [], out.stdout
+    english = run_kb(["eval", "ask", "ask.jsonl", "--offline"], cwd=ws).stdout
+    assert {"questions", "found", "expected"} <= set(ui_words_left(english, *content)), english
+    ret = run_kb(["--ui-lang", lang, "eval", "retrieval", "q.jsonl"], cwd=ws)
+    assert ret.returncode == 0 and "modo" in ret.stdout, ret.stderr
+    assert ui_words_left(ret.stdout + ret.stderr) == [], ret.stdout
+    assert ui_words_left(run_kb(["eval", "retrieval", "q.jsonl"], cwd=ws).stdout) == ["mode"]
