@@ -88,7 +88,10 @@ class IngestProgress:
     def embedding(self, source: str, done: int, total: int) -> None:
         """Show how many of one file's chunks are embedded, so a huge file shows progress within it."""
         if self._progress is not None:
-            self._progress.update(self._task, description=f"{_shown(source[-40:])}: {done}/{total} chunks embedded")
+            from .i18n import _
+
+            self._progress.update(self._task, description=_shown(_("{source}: {done}/{total} chunks embedded").format(
+                source=source[-40:], done=done, total=total)))
 
     def stop(self) -> None:
         """Remove the bar (it is transient); safe to call when none was started."""
