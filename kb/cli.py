@@ -518,9 +518,11 @@ def llm_check(
     if json_out:
         ui.print_json(report)
         return
-    listed = {True: "listed by the endpoint", False: "not listed", None: "the endpoint lists no models"}
-    sys.stdout.write(f"endpoint: {report['endpoint']}\nmodel: {report['model']} ({listed[report['model_listed']]})\n"
-                     f"output mode: {report['output_mode']}\nlatency: {report['latency_s']} s\nok\n")
+    from .i18n import _
+
+    listed = {True: _("listed by the endpoint"), False: _("not listed"), None: _("the endpoint lists no models")}
+    sys.stdout.write(_("endpoint: {endpoint}\nmodel: {model} ({listed})\noutput mode: {output_mode}\n"
+                       "latency: {latency_s} s\nok\n").format(**report, listed=listed[report["model_listed"]]))
 
 
 @eval_app.command("quiz")
@@ -633,11 +635,13 @@ def eval_grader(
     _no_cache(no_cache)
     result = _course().evaluate_grader(data, scale=scale, predictions=predictions, offline=offline,
                                        calibrate_k=calibrate_k, review_budget=budgets)
+    from .i18n import _, text
+
     for n in result.notes:
-        ui.message(f"kb: note: {n}", "dim")
+        ui.message(_("kb: note: {note}").format(note=text(n)), "dim")
     ui.print_json(result.value) if json_out else ui.grader_eval(result.value)
     if result.backend_failure:
-        ui.error(result.backend_failure, "check the endpoint, or add --offline")
+        ui.error(text(result.backend_failure), _("check the endpoint, or add --offline"))
     _finish(result)
 
 

@@ -17,7 +17,7 @@ from typing import Iterator, Sequence
 
 from .errors import InputError
 from .grading.agreement import agreement, pearson
-from .i18n import N_
+from .i18n import N_, Message
 from .records import source_matcher
 from .search import Retriever
 from .text import fold
@@ -279,7 +279,8 @@ def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> t
         try:
             raw.append((r, float(r["score"].replace(",", "."))))
         except ValueError:
-            notes.append(f"{path}:{r['_line']}: score '{r['score']}' is not a number — row skipped")
+            notes.append(Message("{path}:{line}: score '{score}' is not a number — row skipped", path=path,
+                                 line=r["_line"], score=r["score"]))
     if not raw:
         raise InputError("{path}: no gradable rows",
                          "each row needs question, reference, answer and a numeric score",
@@ -291,11 +292,13 @@ def load_grading_data(path: Path, scale: tuple[float, float] | None = None) -> t
                          path=path, lo=lo)
     for r, s in raw:
         if not lo <= s <= hi:
-            notes.append(f"{path}:{r['_line']}: score {s} outside the scale {lo:g}-{hi:g} — row skipped")
+            notes.append(Message("{path}:{line}: score {score} outside the scale {lo:g}-{hi:g} — row skipped",
+                                 path=path, line=r["_line"], score=s, lo=lo, hi=hi))
             continue
         refs = tuple(x.strip() for x in r["reference"].split("\n") if x.strip())
         if not refs or not r["question"].strip():
-            notes.append(f"{path}:{r['_line']}: empty question or reference — row skipped")
+            notes.append(Message("{path}:{line}: empty question or reference — row skipped", path=path,
+                                 line=r["_line"]))
             continue
         concepts = tuple(c.strip() for c in (r.get("concepts") or "").split(";") if c.strip())
         lang = question_language(r["question"], refs, (r.get("lang") or "").strip().lower())

@@ -88,7 +88,10 @@ class IngestProgress:
     def embedding(self, source: str, done: int, total: int) -> None:
         """Show how many of one file's chunks are embedded, so a huge file shows progress within it."""
         if self._progress is not None:
-            self._progress.update(self._task, description=f"{_shown(source[-40:])}: {done}/{total} chunks embedded")
+            from .i18n import _
+
+            self._progress.update(self._task, description=_shown(_("{source}: {done}/{total} chunks embedded").format(
+                source=source[-40:], done=done, total=total)))
 
     def stop(self) -> None:
         """Remove the bar (it is transient); safe to call when none was started."""
@@ -195,13 +198,17 @@ def sources_table(rows: Sequence[dict]) -> None:
     """Print ``kb sources`` rows (from ``ChromaStore.sources``) as a table on stdout."""
     from rich.table import Table
 
+    from .i18n import _
+
     table = Table()
-    for col in ("source", "kind", "chunks", "lang", "ingested (UTC)", "state"):
+    for col in (_("source"), _("kind"), _("chunks"), _("lang"), _("ingested (UTC)"), _("state")):
         table.add_column(col, overflow="fold")
+    kinds = {"pdf": "pdf", "markdown": "markdown", "html": "html", "text": _("text"), "transcript": _("transcript")}
     for r in rows:
         langs = " ".join(f"{k}:{v}" for k, v in r["langs"].items()) if len(r["langs"]) > 1 else r["lang"]
-        table.add_row(r["source"], r["kind"], str(r["chunks"]), langs, (r["ingested_at"] or "")[:19].replace("T", " "),
-                      "ok" if r["complete"] else "incomplete — re-run kb ingest")
+        table.add_row(r["source"], kinds.get(r["kind"], r["kind"]), str(r["chunks"]), langs,
+                      (r["ingested_at"] or "")[:19].replace("T", " "),
+                      "ok" if r["complete"] else _("incomplete — re-run kb ingest"))
     stdout().print(table)
 
 
@@ -209,14 +216,16 @@ def hits(hits_: Sequence, width: int = 700) -> None:
     """Print search hits on stdout: rank, citation, relevance and the passage cut at ``width`` characters."""
     from rich.markup import escape
 
+    from .i18n import _
+
     con = stdout()
     if not hits_:
-        con.print("no passages found", markup=False)
+        con.print(_("no passages found"), markup=False)
         return
     for h in hits_:
         text = h.chunk.text if len(h.chunk.text) <= width else h.chunk.text[:width].rsplit(" ", 1)[0] + " …"
         con.print(f"[bold][{h.rank}][/bold] [cyan]{escape(h.chunk.citation())}[/cyan]  "
-                  f"[dim]relevance {h.score:.2f}[/dim]")
+                  f"[dim]{escape(_('relevance {score:.2f}').format(score=h.score))}[/dim]")
         con.print(escape(text))
         con.print()
 
@@ -225,9 +234,11 @@ def retrieval_table(results: Sequence[dict]) -> None:
     """Print ``kb eval retrieval`` results, one row per mode with hit@1, hit@5 and MRR@10."""
     from rich.table import Table
 
+    from .i18n import _
+
     table = Table()
-    for col in ("mode", "n", "hit@1", "hit@5", "MRR@10"):
-        table.add_column(col, justify="right" if col != "mode" else "left")
+    for col in (_("mode"), "n", "hit@1", "hit@5", "MRR@10"):
+        table.add_column(col, justify="right" if col != _("mode") else "left")
     for r in results:
         table.add_row(r["mode"], str(r["n"]), f"{r['hit@1']:.3f}", f"{r['hit@5']:.3f}", f"{r['mrr@10']:.3f}")
     stdout().print(table)
@@ -238,20 +249,26 @@ def ask_eval(r: dict) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from .i18n import _
+
     table = Table()
-    cols = ("questions", "n", "correct", "partly", "wrong", "not found", "quoted", "page hit@1", "page hit@5")
-    for col in cols:
-        table.add_column(col, justify="right" if col != "questions" else "left")
-    rows = [*r["splits"].items(), ("all", r)]
+    cols = (_("questions"), "n", _("correct"), _("partly"), _("wrong"), _("not found"), _("quoted"),
+            _("page hit@1"), _("page hit@5"))
+    for i, col in enumerate(cols):
+        table.add_column(col, justify="right" if i else "left")
+    rows = [*r["splits"].items(), (_("all"), r)]
     for name, s in rows:
         table.add_row(name, str(s["n"]), *(f"{s[key]:.0%}" for key in (
             "correct", "partly", "wrong", "not_found", "quoted", "page_hit@1", "page_hit@5")))
     stdout().print(table)
+    verdicts = {"correct": _("correct"), "partly": _("partly"), "wrong": _("wrong")}
     for q in r["questions"]:
         if q["verdict"] != "correct":
-            stdout().print(f"  [{q['verdict']}] {escape(q['question'])}  [dim](expected {escape(q['expected'])}; "
-                           f"evidence {q['evidence_held']}/{q['evidence']}; cited "
-                           f"{escape(', '.join(q['cited']) or '-')})[/dim]")
+            why = _("expected {expected}; evidence {held}/{evidence}; cited {cited}").format(
+                expected=q["expected"], held=q["evidence_held"], evidence=q["evidence"],
+                cited=", ".join(q["cited"]) or "-")
+            stdout().print(f"  {escape('[' + verdicts.get(q['verdict'], q['verdict']) + ']')} {escape(q['question'])}  "
+                           f"[dim]({escape(why)})[/dim]")
 
 
 STATUS_STYLE = {"kept": "green", "edited": "cyan", "dropped": "red"}  # the review status of a question
@@ -376,6 +393,9 @@ def defect_words(reason: str) -> str:
         "trivia": _("it asks a detail, not an idea the deck teaches"),
         "copied-true": _("a true statement copied from the slide word for word"),
         "trivial-term": _("it asks what an everyday word means"),
+        "off-topic": _("it is not about the quiz's topic"),  # kb eval quiz's own checks
+        "language": _("it is not in the question's language"),
+        "near-duplicate": _("another question is nearly the same"),
     }
     if not reason.startswith("failed checks: "):
         return text(reason)
@@ -414,15 +434,23 @@ def generation_summary(report, path) -> None:
 def outline(o, top: int = 5, per_section: int = 4) -> None:
     """Print ``kb outline``: the source's title, then each section with its best ideas (kind, name,
     locator), the ``top`` most central numbered by rank, in one screen."""
+    from .i18n import _, ngettext
+
     con = stdout()
-    con.print(f"{o.title}  ({o.source}; sections from {o.from_}, {len(o.ideas)} ideas)", markup=False,
-              style="bold")
+    origin = {"bookmarks": _("bookmarks"), "index": _("index"), "headings": _("headings")}.get(o.from_, o.from_)
+    con.print(f"{o.title}  (" + ngettext("{source}; sections from {origin}, {n} idea",
+                                        "{source}; sections from {origin}, {n} ideas", len(o.ideas)).format(
+                  source=o.source, origin=origin, n=len(o.ideas)) + ")", markup=False, style="bold")
+    kinds = {"definition": _("definition"), "list": _("list"), "procedure": _("procedure"), "code": _("code"),
+             "title": _("title")}
+    unnamed = {("code", "code"): _("code"), ("procedure", "steps"): _("steps")}  # kb's own name for a nameless idea
     rank = {id(i): n for n, i in enumerate(o.top(top), start=1)}
     shown = o.sections
     if len(shown) > 10:  # one screen: the sections holding the 20 most central ideas
         central = {id(i) for i in o.top(20)}
         shown = tuple(s for s in o.sections if any(id(i) in central for i in s.ideas))
         per_section = 3
+    width = max([10, *(len(w) for w in kinds.values())])
     for s in shown:
         best = sorted(s.ideas, key=lambda i: -i.score)[:per_section]
         if not best:
@@ -430,12 +458,15 @@ def outline(o, top: int = 5, per_section: int = 4) -> None:
         con.print(f"{s.title}  [{s.locator}]", markup=False, style="cyan")
         for i in (x for x in s.ideas if x in best):
             mark = f"{rank[id(i)]:>2}." if id(i) in rank else "   "
-            con.print(f" {mark} {i.kind:<10} {i.name[:60]}  ({i.locator.split(' · ')[0]})", markup=False,
-                      style="bold" if id(i) in rank else None)
+            name = unnamed.get((i.kind, i.name), i.name)
+            con.print(f" {mark} {kinds.get(i.kind, i.kind):<{width}} {name[:60]}  ({i.locator.split(' · ')[0]})",
+                      markup=False, style="bold" if id(i) in rank else None)
     if len(shown) < len(o.sections):
-        con.print(f"… {len(o.sections) - len(shown)} more sections", markup=False, style="dim")
-    con.print(f"1–{top}: the most central ideas (named in the index and titles, repeated, defined, given pages); "
-              "--json for every idea with its text", markup=False, style="dim")
+        more = len(o.sections) - len(shown)
+        con.print("… " + ngettext("{n} more section", "{n} more sections", more).format(n=more), markup=False,
+                  style="dim")
+    con.print(_("1–{top}: the most central ideas (named in the index and titles, repeated, defined, given pages); "
+                "--json for every idea with its text").format(top=top), markup=False, style="dim")
 
 
 def answer(ans) -> None:
@@ -453,42 +484,51 @@ def answer(ans) -> None:
 
 
 def quiz_eval(r: dict) -> None:
-    """Print ``kb eval quiz`` results: the share without defects, each defect's count, coverage, and the
-    ids of the questions with defects."""
+    """Print ``kb eval quiz`` results: the share without defects, each defect's count (in words; --json
+    keeps the checks' names), coverage, and the ids of the questions with defects."""
     from rich.markup import escape
     from rich.table import Table
 
+    from .i18n import _, type_word
+
+    def said(defect: str) -> str:
+        return defect_words("failed checks: " + defect)
+
     t = Table(show_header=False)
-    t.add_row("questions", f"{r['n']}" + (f" of {r['asked']} asked" if r.get("short_by") else ""))
-    t.add_row("[bold]without any defect[/bold]", f"[bold]{r['clean']:.0%}[/bold]")
+    t.add_row(_("questions"), f"{r['n']}" + (" " + _("of {asked} asked").format(asked=r["asked"])
+                                              if r.get("short_by") else ""))
+    t.add_row(f"[bold]{escape(_('without any defect'))}[/bold]", f"[bold]{r['clean']:.0%}[/bold]")
     for name, count in r.get("defects", {}).items():
-        t.add_row(f"  {escape(name)}", str(count))
-    t.add_row("supported by the cited passage", f"{r['supported']:.0%}")
-    t.add_row("answerable (prompt retrieves its passage, top 5)", f"{r['answerable@5']:.0%}")
-    t.add_row("near-duplicate pairs", str(r["near_duplicate_pairs"]))
-    t.add_row("language match", f"{r['language_match']:.0%}")
+        t.add_row(f"  {escape(said(name))}", str(count))
+    t.add_row(_("supported by the cited passage"), f"{r['supported']:.0%}")
+    t.add_row(_("answerable (prompt retrieves its passage, top 5)"), f"{r['answerable@5']:.0%}")
+    t.add_row(_("near-duplicate pairs"), str(r["near_duplicate_pairs"]))
+    t.add_row(_("language match"), f"{r['language_match']:.0%}")
     if r.get("mcq"):
-        t.add_row("correct option at its most common position",
-                  f"{r['position_skew']:.0%} of {r['mcq']} multiple choice")
-    t.add_row("type mix", ", ".join(f"{k} {v}" for k, v in sorted(r["types"].items())))
-    t.add_row("sources covered", f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
-    t.add_row("sections covered (pages / headings asked for)",
-              f"{r['section_coverage']:.0%} ({r['sections_covered']} of {r['sections_total']})")
+        t.add_row(_("correct option at its most common position"),
+                  _("{share:.0%} of {n} multiple choice").format(share=r["position_skew"], n=r["mcq"]))
+    t.add_row(_("type mix"), ", ".join(f"{type_word(k)} {v}" for k, v in sorted(r["types"].items())))
+    t.add_row(_("sources covered"), f"{r['source_coverage']:.0%} ({len(r['sources_used'])})")
+    t.add_row(_("sections covered (pages / headings asked for)"),
+              _("{share:.0%} ({covered} of {total})").format(share=r["section_coverage"], covered=r["sections_covered"],
+                                                             total=r["sections_total"]))
     ti = r.get("top_ideas") or {}
     if ti.get("total"):
-        t.add_row("top ideas asked (5 per source, kb outline)",
-                  f"{ti['share']:.0%} ({ti['covered']} of {ti['total']})")
+        t.add_row(_("top ideas asked (5 per source, kb outline)"),
+                  _("{share:.0%} ({covered} of {total})").format(share=ti["share"], covered=ti["covered"],
+                                                                 total=ti["total"]))
     stdout().print(t)
     for src, p in sorted((ti.get("per_source") or {}).items())[:3]:
         if p["missing"]:
-            stdout().print(f"  {src}: not asked: " + "; ".join(f"«{m}»" for m in p["missing"]), markup=False)
+            stdout().print(_("  {source}: not asked: {ideas}").format(
+                source=src, ideas="; ".join(f"«{m}»" for m in p["missing"])), markup=False)
     bad = [p for p in r["per_question"] if p.get("defects")]
     for p in bad:
-        stdout().print(f"  {p['id']}: {', '.join(p['defects'])}", markup=False)
+        stdout().print(f"  {p['id']}: {'; '.join(said(d) for d in p['defects'])}", markup=False)
     # what these checks cannot see: teachers who read kb's questions on decks it was never tuned on kept
     # about 1 in 5 as written and edited most of the rest (README, "What a teacher keeps")
-    stdout().print("These checks see form (cut-off text, giveaways, support, duplicates), not whether a "
-                   "teacher would ask it this way: read the questions before class.", markup=False,
+    stdout().print(_("These checks see form (cut-off text, giveaways, support, duplicates), not whether a "
+                     "teacher would ask it this way: read the questions before class."), markup=False,
                    style="dim")
 
 
@@ -632,11 +672,13 @@ def _review_table(r: dict) -> None:
     """The ``--review-budget`` table: 0 % (the default grade), then each budget, kb's order and random."""
     from rich.table import Table
 
+    from .i18n import _
+
     con = stdout()
-    rt = Table(title="a teacher's decisions on answer groups, propagated (every reply counted; random: the same "
-                     "groups in a random order, mean of 3 seeds)")
-    for col in ("budget", "decisions", "replies covered", "qwk kb order", "qwk random", "pearson", "exact",
-                "mean"):
+    rt = Table(title=_("a teacher's decisions on answer groups, propagated (every reply counted; random: the same "
+                       "groups in a random order, mean of 3 seeds)"))
+    for col in (_("budget"), _("decisions"), _("replies covered"), _("qwk kb order"), _("qwk random"), "pearson",
+                _("exact"), _("mean")):
         rt.add_column(col, justify="right")
     rt.add_row("0 %", "0", "0", f"{r['qwk']:.3f}", f"{r['qwk']:.3f}", f"{r['pearson']:.3f}", f"{r['exact']:.3f}",
                f"{r['kb_mean']:.2f}")
@@ -651,37 +693,40 @@ def grader_eval(r: dict) -> None:
     present, the confusion matrix and per-question agreement."""
     from rich.table import Table
 
+    from .i18n import _
+
     con = stdout()
-    t = Table(show_header=False, title=f"grader {r['grader']} vs human scores (0–3)")
-    t.add_row("replies", str(r["n"]))
+    t = Table(show_header=False, title=_("grader {grader} vs human scores (0–3)").format(grader=r["grader"]))
+    t.add_row(_("replies"), str(r["n"]))
     if "human_mean" in r:
-        t.add_row("mean human / kb", f"{r['human_mean']:.2f} / {r['kb_mean']:.2f}")
-    for k in ("pearson", "spearman", "qwk", "exact"):
-        t.add_row(k, f"{r[k]:.3f}")
+        t.add_row(_("mean human / kb"), f"{r['human_mean']:.2f} / {r['kb_mean']:.2f}")
+    for k, label in (("pearson", "pearson"), ("spearman", "spearman"), ("qwk", "qwk"), ("exact", _("exact"))):
+        t.add_row(label, f"{r[k]:.3f}")
     con.print(t)
     if "calibration" in r and "default" in r["calibration"]:
         c = r["calibration"]
-        ct = Table(title=f"teacher calibration: {c['k']} graded replies per question, reported on the others "
-                         f"(mean of seeds {', '.join(map(str, c['seeds']))})")
-        for col in ("level", "n", "human mean", "kb mean", "pearson", "qwk", "exact"):
-            ct.add_column(col, justify="left" if col == "level" else "right")
+        ct = Table(title=_("teacher calibration: {k} graded replies per question, reported on the others "
+                           "(mean of seeds {seeds})").format(k=c["k"], seeds=", ".join(map(str, c["seeds"]))))
+        for col in (_("level"), "n", _("human mean"), _("kb mean"), "pearson", "qwk", _("exact")):
+            ct.add_column(col, justify="left" if col == _("level") else "right")
         for name in ("default", "calibrated"):
             m = c[name]
-            ct.add_row(name, f"{m['n']:.0f}", f"{m['human_mean']:.2f}", f"{m['kb_mean']:.2f}", f"{m['pearson']:.3f}",
+            ct.add_row({"default": _("default"), "calibrated": _("calibrated")}[name], f"{m['n']:.0f}",
+                       f"{m['human_mean']:.2f}", f"{m['kb_mean']:.2f}", f"{m['pearson']:.3f}",
                        f"{m['qwk']:.3f}", f"{m['exact']:.3f}")
         con.print(ct)
     if "review" in r:
         _review_table(r)
-    cm = Table(title="confusion (rows: human, columns: kb)")
-    cm.add_column("human")
+    cm = Table(title=_("confusion (rows: human, columns: kb)"))
+    cm.add_column(_("human"))
     for j in range(4):
         cm.add_column(str(j), justify="right")
     for i, row in enumerate(r["confusion"]):
         cm.add_row(str(i), *[str(x) for x in row])
     con.print(cm)
-    pq = Table(title="per question")
-    for col in ("question", "n", "human mean", "kb mean", "pearson"):
-        pq.add_column(col, justify="left" if col == "question" else "right")
+    pq = Table(title=_("per question"))
+    for col in (_("question"), "n", _("human mean"), _("kb mean"), "pearson"):
+        pq.add_column(col, justify="left" if col == _("question") else "right")
     for q in r["per_question"]:
         label = q["question"] if len(q["question"]) <= 50 else q["question"][:49] + "…"
         pq.add_row(label, str(q["n"]), f"{q['human_mean']:.2f}", f"{q['kb_mean']:.2f}", f"{q['pearson']:.3f}")

@@ -11,7 +11,8 @@ ENGLISH = re.compile(r"\b(the|answers?|correct|incorrect|partial|next|review|ses
                      r"key|name|date|saved|nothing|now|empty|unknown|row|first|then)\b", re.IGNORECASE)
 
 
-def english_left(text: str) -> list[str]:
-    """kb's English words in ``text``, leaving out file paths and kb's own command names."""
+def english_left(text: str, more: re.Pattern[str] | None = None) -> list[str]:
+    """kb's English words in ``text`` (and those ``more`` matches: a command's own words), leaving out
+    file paths and kb's own command names."""
     text = re.sub(r"\S*[/\\]\S*|\S+\.(?:csv|md|json|xlsx|txt|pdf)\b|\bkb(?: [a-z-]+){1,2}", " ", text)
-    return sorted({m.lower() for m in ENGLISH.findall(text)})
+    return sorted({m.lower() for pattern in (ENGLISH, more) if pattern for m in pattern.findall(text)})
