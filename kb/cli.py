@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from .click_i18n import KbGroup
 from .config import DEFAULT_MAX_MB, Settings
 from .errors import ExitCode, KbError
 
@@ -23,6 +24,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    cls=KbGroup,  # click's usage errors in the interface language (kb/click_i18n.py)
 )
 eval_app = typer.Typer(help="Measure retrieval, quiz and grader quality.\n\nExample: kb eval retrieval "
         "eval/queries.jsonl",
