@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 import typer
+from typer._click import Context
 from typer._click.exceptions import UsageError  # typer's own click (it has no gettext: see above)
 from typer.core import TyperGroup
 
@@ -103,6 +104,20 @@ def early_language(args: Sequence[str]) -> str | None:
     return None
 
 
+HELP_TEXT = "Show this message and exit."  # the --help option's own help (click's, English)
+
+
+def _help_option_texts(command: Any, text: str) -> None:
+    """Give the ``--help`` option of ``command`` and of every command under it the help ``text``
+    (click makes each command's help option once and keeps it; set on every run, so an English run
+    after a Portuguese one in the same process says English again)."""
+    option = command.get_help_option(Context(command))
+    if option is not None:
+        option.help = text
+    for sub in getattr(command, "commands", {}).values():
+        _help_option_texts(sub, text)
+
+
 def _localize(error: UsageError) -> None:
     """Have ``error`` shown in the interface language (not the help page kb shows with no arguments)."""
     if type(error).__name__ != "NoArgsIsHelpError":
@@ -118,6 +133,7 @@ class KbGroup(TyperGroup):
         environment; the course's language is known only once the callback has run)."""
         i18n.choose(early_language(sys.argv[1:] if args is None else list(args)))
         i18n.assume_course(None)
+        _help_option_texts(self, word(HELP_TEXT))
         return super().main(args, *a, **kw)
 
     def make_context(self, *a: Any, **kw: Any) -> Any:

@@ -61,3 +61,11 @@ def test_english_stays_clicks_own_after_a_translated_run(tmp_path):
         assert r.returncode == 2
         assert "Usage: " in r.stderr and "quiz generate --help' for help." in r.stderr
         assert r.stderr.rstrip().endswith("Error: No such option: --bogus (Possible options: --out)")
+
+
+def test_help_option_text_in_the_interface_language(tmp_path):
+    r = run_kb(["--ui-lang", "pt", "quiz", "generate", "--help"], tmp_path)
+    assert r.returncode == 0 and "--help" in r.stdout and "Mostra esta mensagem e sai." in r.stdout
+    assert "Muestra este mensaje y sale." in run_kb(["--help"], tmp_path, env={"KB_UI_LANG": "es"}).stdout
+    r = run_kb(["quiz", "generate", "--help"], tmp_path, env={"KB_UI_LANG": "en"})  # same process: English again
+    assert "Show this message and exit." in r.stdout and "Mostra" not in r.stdout
