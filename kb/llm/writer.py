@@ -245,6 +245,11 @@ class LLMWriter:
 
             send_more()
             if pool.pending:  # the checks' one-time set-up, while the first requests are in flight
+                # ... not while a worker imports openai for them: both need the GIL, and the set-up
+                # (~0.5 s) would hold the first requests back by as much (bench/llm_parallel.py)
+                transport = getattr(self.client, "transport_ready", None)
+                if transport is not None:
+                    pool.wait_for(transport)
                 _warm_checks({request.lang} if request.lang else {c.lang for b in batches[:sent] for c in b})
             while pool.pending:
                 br, res = pool.take()
