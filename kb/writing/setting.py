@@ -106,6 +106,11 @@ def top_terms(outline: Outline) -> list[str]:
     return _of_outline(outline, stems_too=False)[0]
 
 
+def title_stems(outline: Outline) -> set[str]:
+    """The stems of the deck's title that name what it is about (see :func:`_title_stems`), worked out once."""
+    return _of_outline(outline)[1]
+
+
 def names_subject(text: str, outline: Outline | None) -> bool:
     """The text names what the deck is about: a word of its title, one of its top terms, or a name
     written as code (without the deck's outline, only the last is known)."""
