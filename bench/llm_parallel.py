@@ -42,9 +42,9 @@ def empty(body: dict) -> Behaviour:
 
 
 def good(body: dict) -> Behaviour:
-    from tests.llm.test_llm import good_questions as _good_questions
+    from tests.llm.test_llm import good_questions
 
-    b = _good_questions(body)
+    b = good_questions(body)
     b.delay = 1.0
     return b
 

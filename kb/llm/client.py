@@ -144,6 +144,9 @@ class LLMClient:
         self._openai: OpenAI | None = None
         self._bad_url: Exception | None = None
         self._made = threading.Lock()
+        # set once the openai client is made (or failed to be): until then the writer keeps its own
+        # start-up work off the GIL that the import needs (kb/llm/writer.py, bench/llm_parallel.py)
+        self.transport_ready = threading.Event()
         self._dead: EndpointError | None = None  # the endpoint cannot serve this client: no request is sent
 
     def _gone(self, error: EndpointError) -> EndpointError:
@@ -158,24 +161,31 @@ class LLMClient:
         with self._made:
             if self._http is not None:
                 return
-            import httpx
-            import openai
-
-            # one connection per worker, and two to spare (a retry while a closed one lingers)
-            self._http = httpx.Client(limits=httpx.Limits(max_connections=self.concurrency + 2),
-                                      event_hooks={"response": [self._bound]})
-            self._httpx = httpx
-            # Any: openai 1.x types these as httpx's, later ones as httpx2's and take httpx's at run time
-            timeout: Any = httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0))  # per read, not per reply
-            http_client: Any = self._http
             try:
-                self._openai = openai.OpenAI(
-                    base_url=self.base_url, api_key=self._api_key,
-                    # kb retries itself: its 429 pause is shared by every worker, its judge reads the body
-                    max_retries=0,
-                    timeout=timeout, http_client=http_client)
-            except Exception as e:  # noqa: BLE001 (an unparsable base URL: said at the first request, as before)
-                self._bad_url = e
+                self._make_transport()
+            finally:
+                self.transport_ready.set()
+
+    def _make_transport(self) -> None:
+        """See :meth:`_transport` (called under its lock)."""
+        import httpx
+        import openai
+
+        # one connection per worker, and two to spare (a retry while a closed one lingers)
+        self._http = httpx.Client(limits=httpx.Limits(max_connections=self.concurrency + 2),
+                                  event_hooks={"response": [self._bound]})
+        self._httpx = httpx
+        # Any: openai 1.x types these as httpx's, later ones as httpx2's and take httpx's at run time
+        timeout: Any = httpx.Timeout(self.timeout, connect=min(self.timeout, 10.0))  # per read, not per reply
+        http_client: Any = self._http
+        try:
+            self._openai = openai.OpenAI(
+                base_url=self.base_url, api_key=self._api_key,
+                # kb retries itself: its 429 pause is shared by every worker, its judge reads the body
+                max_retries=0,
+                timeout=timeout, http_client=http_client)
+        except Exception as e:  # noqa: BLE001 (an unparsable base URL: said at the first request, as before)
+            self._bad_url = e
 
     # ------------------------------------------------------------------ errors
     def _fail(self, n: int, last: str) -> BackendError:

@@ -107,6 +107,20 @@ class OrderedPool(Generic[T]):
             self._reporter.advance()
         return self._items[i], self._results.pop(i, None)
 
+    def wait_for(self, event: threading.Event) -> None:
+        """Wait until ``event`` is set or the oldest item not taken has its result (a reply from the
+        cache needs no transport), whichever comes first; Ctrl-C stops the run as in :meth:`take`."""
+        try:
+            with self._done:
+                while (not event.is_set() and self._taken not in self._results
+                       and any(t.is_alive() for t in self._threads)):
+                    self._done.wait(0.02)
+        except BaseException:
+            self.cancel.set()
+            if self.client is not None:
+                self.client.close()
+            raise
+
     def stop(self) -> None:
         """Run no item that a worker has not started yet: :meth:`take` gives None for it (the
         requests already in flight still finish and are taken as usual)."""

@@ -127,14 +127,18 @@ def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course:
                    subject=context.subject or "; ".join(dict.fromkeys(names)))
 
 
-def _warm_checks(langs: set[str]) -> None:
+def _warm_checks(langs: set[str], outlines: Sequence[Any] = ()) -> None:
     """Load what the checks read on their first use (wordfreq's word lists: ~0.5-0.8 s on the shared
-    machine), so that it is paid while requests are in flight, not between two replies (it delayed the
-    next requests by as much: bench/llm_parallel.py)."""
+    machine) and the stems of the decks' titles (which read the lists of three languages), so that it is
+    paid while requests are in flight, not between two replies (it delayed the next requests by as much:
+    bench/llm_parallel.py)."""
     from ..writing.checks import everyday_word
+    from ..writing.setting import title_stems
 
     for lang in sorted(langs):
         everyday_word("the", lang)
+    for outline in outlines:
+        title_stems(outline)
 
 
 @dataclass(frozen=True)
@@ -245,7 +249,14 @@ class LLMWriter:
 
             send_more()
             if pool.pending:  # the checks' one-time set-up, while the first requests are in flight
-                _warm_checks({request.lang} if request.lang else {c.lang for b in batches[:sent] for c in b})
+                # ... not while a worker imports openai for them: both need the GIL, and the set-up
+                # (~0.5 s) would hold the first requests back by as much (bench/llm_parallel.py)
+                transport = getattr(self.client, "transport_ready", None)
+                if transport is not None:
+                    pool.wait_for(transport)
+                outlines = getattr(course, "outlines", None) or {}
+                decks = [outlines[s] for s in dict.fromkeys(c.source for b in batches for c in b) if s in outlines]
+                _warm_checks({request.lang} if request.lang else {c.lang for b in batches[:sent] for c in b}, decks)
             while pool.pending:
                 br, res = pool.take()
                 if not isinstance(res, BaseException):  # a failed batch may stop the run: decided first

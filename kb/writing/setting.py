@@ -82,23 +82,33 @@ def _title_stems(outline: Outline) -> set[str]:
             and not any(everyday_word(fold(w), la) for la in ("es", "pt", "en")) for s in stems(w)}
 
 
-_PER_OUTLINE: dict[int, tuple[Outline, list[str], set[str]]] = {}  # id → (outline, top terms, title stems)
+_PER_OUTLINE: dict[int, tuple[Outline, list[str], set[str] | None]] = {}  # id → (outline, top terms, title stems)
 
 
-def _of_outline(outline: Outline) -> tuple[list[str], set[str]]:
-    """The outline's top terms and title stems, worked out once per outline (every draft asks)."""
+def _of_outline(outline: Outline, *, stems_too: bool = True) -> tuple[list[str], set[str]]:
+    """The outline's top terms and title stems, worked out once per outline (every draft asks). The
+    title stems load wordfreq's lists for three languages (~0.4 s, more on a loaded machine): worked out
+    only when asked (``stems_too``), so that the LLM writer's first request, which needs only the top
+    terms, is not kept waiting for them (bench/llm_parallel.py)."""
     hit = _PER_OUTLINE.get(id(outline))
     if hit is None or hit[0] is not outline:
         if len(_PER_OUTLINE) > 64:
             _PER_OUTLINE.clear()
         terms = [fold(i.name) for i in outline.top(10) if 1 <= len(words(i.name)) <= 3]
-        hit = _PER_OUTLINE[id(outline)] = (outline, terms, _title_stems(outline))
-    return hit[1], hit[2]
+        hit = _PER_OUTLINE[id(outline)] = (outline, terms, None)
+    if stems_too and hit[2] is None:
+        hit = _PER_OUTLINE[id(outline)] = (outline, hit[1], _title_stems(outline))
+    return hit[1], hit[2] or set()
 
 
 def top_terms(outline: Outline) -> list[str]:
     """The deck's top terms as a stem may name them: its 10 most central ideas' names of up to three words."""
-    return _of_outline(outline)[0]
+    return _of_outline(outline, stems_too=False)[0]
+
+
+def title_stems(outline: Outline) -> set[str]:
+    """The stems of the deck's title that name what it is about (see :func:`_title_stems`), worked out once."""
+    return _of_outline(outline)[1]
 
 
 def names_subject(text: str, outline: Outline | None) -> bool:
