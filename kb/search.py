@@ -369,8 +369,17 @@ class SearchIndex:
     @classmethod
     def newest(cls, cache_dir: Path, collection: str) -> SearchIndex | None:
         """The most recently written cached index of ``collection``, whatever its key."""
-        files = sorted(cache_dir.glob(f"index-{collection}-*.pkl"), key=lambda p: p.stat().st_mtime, reverse=True)
-        return cls.load(files[0]) if files else None
+        def written(p: Path) -> float:  # another kb may delete a file between the glob and the stat
+            try:
+                return p.stat().st_mtime
+            except OSError:
+                return -1.0
+
+        for f in sorted(cache_dir.glob(f"index-{collection}-*.pkl"), key=written, reverse=True):
+            index = cls.load(f)  # None when it is gone or unreadable: the next newest
+            if index is not None:
+                return index
+        return None
 
     @classmethod
     def _load_or_build(cls, store: ChromaStore, cache_dir: Path) -> SearchIndex:
