@@ -119,10 +119,12 @@ def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course:
                                    for i in mine[:2]))
     context = context or WriterContext()
     from ..lang import divider_title
-    from ..writing.setting import top_terms
 
     title = decks[0].title.strip()
-    names = ([title] if 1 <= len(title.split()) <= 8 and not divider_title(title) else []) + top_terms(decks[0])[:3]
+    # the names the check ``missing-context`` accepts (the deck's title, its top ideas' names of up to three
+    # words), as the deck writes them
+    top = [i.name for i in decks[0].top(10) if 1 <= len(i.name.split()) <= 3][:3]
+    names = ([title] if 1 <= len(title.split()) <= 8 and not divider_title(title) else []) + top
     return replace(context, outline=context.outline or "\n".join(o.text() for o in decks), idea=context.idea or idea,
                    subject=context.subject or "; ".join(dict.fromkeys(names)))
 
