@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from kb.writing.generate import GenerationRequest, generate_quiz
 
 from ..conftest import run_kb
 from ..openai_stub import Behaviour, OpenAIStub, reply
+from .conftest import stub_env
 
 
 def _passage(body: dict, n: int = 1) -> str:
@@ -54,13 +54,6 @@ def good_questions(body: dict) -> Behaviour:
          "quote": "Paris é a capital da França.", "concepts": ["Paris"]},
         {"type": "short", "passage": 9, "prompt": "Pergunta sem passagem?", "answer": "x", "quote": "x"},
     ]})
-
-
-@pytest.fixture
-def ws(ingested, tmp_path, monkeypatch):
-    shutil.copytree(ingested, tmp_path / "ws")
-    monkeypatch.chdir(tmp_path / "ws")
-    return tmp_path / "ws"
 
 
 def _settings(ws: Path, url: str, **kw) -> Settings:
@@ -167,20 +160,16 @@ def test_ask_with_llm_says_when_course_lacks_answer(ws):
     assert json.loads(r.stdout)["found"] is False
 
 
-def _env(url: str, **extra: str) -> dict[str, str]:
-    return {"OPENAI_BASE_URL": url, "KB_LLM_MODEL": "stub-model", "OPENAI_API_KEY": "k", **extra}
-
-
 def test_the_same_command_again_sends_no_request_and_no_cache_asks_again(ws):
     with OpenAIStub(good_questions) as stub:
         first = run_kb(["quiz", "generate", "-n", "3", "--types", "short,cloze", "-o", "q1.json"], cwd=ws,
-                       env=_env(stub.url))
+                       env=stub_env(stub.url))
         sent = len(stub.requests)
         again = run_kb(["quiz", "generate", "-n", "3", "--types", "short,cloze", "-o", "q2.json"], cwd=ws,
-                       env=_env(stub.url))
+                       env=stub_env(stub.url))
         cached = len(stub.requests) - sent
         forced = run_kb(["quiz", "generate", "-n", "3", "--types", "short,cloze", "-o", "q3.json", "--no-cache"],
-                        cwd=ws, env=_env(stub.url))
+                        cwd=ws, env=stub_env(stub.url))
     assert first.returncode == again.returncode == forced.returncode == 0, (first.stderr, again.stderr)
     assert sent >= 2 and cached == 0 and len(stub.requests) == 2 * sent
     assert f"LLM: 0 requests sent, {sent} answered from the cache" in again.stderr
@@ -192,7 +181,7 @@ def test_the_same_command_again_sends_no_request_and_no_cache_asks_again(ws):
 
 def test_json_mode_is_recorded_in_the_quiz_when_the_server_rejects_the_schema(ws):
     with OpenAIStub(good_questions, accepts=("json_object",)) as stub:
-        r = run_kb(["quiz", "generate", "-n", "2", "--types", "short,cloze"], cwd=ws, env=_env(stub.url))
+        r = run_kb(["quiz", "generate", "-n", "2", "--types", "short,cloze"], cwd=ws, env=stub_env(stub.url))
     assert r.returncode == 0, r.stderr
     quiz = json.loads((ws / "quizzes" / "course.json").read_text(encoding="utf-8"))
     assert quiz["generator"]["output"] == "json_object" and len(stub.rejected) >= 1
@@ -212,7 +201,7 @@ def test_one_bad_batch_never_ends_the_run(ws):
 
     with OpenAIStub(script) as stub:
         r = run_kb(["quiz", "generate", "-n", "4", "--types", "short,cloze"], cwd=ws,
-                   env=_env(stub.url, KB_LLM_RETRIES="0", KB_LLM_CONCURRENCY="1"))
+                   env=stub_env(stub.url, KB_LLM_RETRIES="0", KB_LLM_CONCURRENCY="1"))
     assert r.returncode == 0, r.stderr
     assert "one batch of passages got no usable reply (the LLM at" in r.stderr
     assert 'a reply had no "questions" list (its keys: result); its batch was skipped' in r.stderr
@@ -234,7 +223,7 @@ def test_true_false_answers_are_in_the_quiz_language(ws):
 
     with OpenAIStub(script) as stub:
         r = run_kb(["quiz", "generate", "-n", "1", "--types", "tf", "--source", SOURCE, "--json"], cwd=ws,
-                   env=_env(stub.url))
+                   env=stub_env(stub.url))
     assert r.returncode == 0, r.stderr
     (q,) = json.loads(r.stdout)["questions"]
     assert q["answer"] == "Verdadeiro" and q["correct"] is True
@@ -273,7 +262,7 @@ def test_a_reply_that_tries_to_instruct_the_grader_stays_data(ws):
 
 def test_llm_check_reports_mode_and_latency(ws):
     with OpenAIStub(lambda b: reply({"ok": True, "word": "kb"}), models=["stub-model", "other"]) as stub:
-        r = run_kb(["llm", "check", "--json"], cwd=ws, env=_env(stub.url))
+        r = run_kb(["llm", "check", "--json"], cwd=ws, env=stub_env(stub.url))
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
     assert (got["model_listed"], got["output_mode"], got["reply"]) == (True, "json_schema", {"ok": True, "word": "kb"})
@@ -282,22 +271,22 @@ def test_llm_check_reports_mode_and_latency(ws):
 
 def test_llm_check_says_which_output_mode_works(ws):
     with OpenAIStub(lambda b: Behaviour('{"ok": true, "word": "kb"}'), accepts=()) as stub:
-        r = run_kb(["llm", "check"], cwd=ws, env=_env(stub.url))
+        r = run_kb(["llm", "check"], cwd=ws, env=stub_env(stub.url))
     assert r.returncode == 0, r.stderr
     assert "output mode: prose" in r.stdout and "the endpoint lists no models" in r.stdout
 
 
 def test_llm_check_names_the_fix(ws):
     with OpenAIStub(lambda b: reply({}), models=["qwen2.5", "llama3"]) as stub:
-        wrong_model = run_kb(["llm", "check"], cwd=ws, env=_env(stub.url))
+        wrong_model = run_kb(["llm", "check"], cwd=ws, env=stub_env(stub.url))
         url = stub.url
-    gone = run_kb(["llm", "check"], cwd=ws, env=_env(url))
+    gone = run_kb(["llm", "check"], cwd=ws, env=stub_env(url))
     assert wrong_model.returncode == gone.returncode == 5
     assert "model 'stub-model' is not served at" in wrong_model.stderr
     assert "set KB_LLM_MODEL to one of: qwen2.5, llama3" in wrong_model.stderr
     assert "cannot be reached" in gone.stderr and "OPENAI_BASE_URL" in gone.stderr
     with OpenAIStub(lambda b: reply({}), models=b"<!DOCTYPE html><html><body>Welcome to nginx</body></html>") as web:
-        page = run_kb(["llm", "check"], cwd=ws, env=_env(web.url))
+        page = run_kb(["llm", "check"], cwd=ws, env=stub_env(web.url))
     assert page.returncode == 5
     assert "is not an OpenAI-compatible endpoint: GET /models answered '<!DOCTYPE" in page.stderr
     assert "usually ending in /v1" in page.stderr
@@ -325,7 +314,7 @@ def test_the_writer_prompt_carries_the_optional_context():
 
 def test_a_long_run_is_estimated_before_it_starts(ws):
     with OpenAIStub(lambda b: reply({"questions": []})) as stub:
-        r = run_kb(["quiz", "generate", "-n", "12", "--types", "short"], cwd=ws, env=_env(stub.url))
+        r = run_kb(["quiz", "generate", "-n", "12", "--types", "short"], cwd=ws, env=stub_env(stub.url))
     assert r.returncode == 1, r.stderr
     m = re.search(r"kb: the LLM writer may send up to (\d+) requests to stub-model: ~(\d+) prompt and ≤1580 "
                   r"completion tokens each, 4 at a time \(it stops once 18 questions pass the checks\); ", r.stderr)
@@ -344,7 +333,7 @@ def test_ask_marks_the_sentences_its_passages_do_not_confirm(ws):
 
     with OpenAIStub(script) as stub:
         r = run_kb(["ask", "Como o paralelismo de dados é implementado no TensorFlow?", "--json"], cwd=ws,
-                   env=_env(stub.url))
+                   env=stub_env(stub.url))
     assert r.returncode == 0, r.stderr
     text = json.loads(r.stdout)["answer"]
     kept, invented = text.split(" [1]. ")

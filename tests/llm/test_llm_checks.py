@@ -7,7 +7,6 @@ and the real sample course."""
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
@@ -22,13 +21,6 @@ from ..openai_stub import Behaviour, OpenAIStub, reply
 SOURCE = "sources/001_96d83118e2ee854a.txt"  # the TensorFlow chapter summary (pt)
 QUOTE = ("Ele também discute como verificar o uso da memória da GPU com nvidia-smi e como configurar o "
          "TensorFlow para alocar apenas parte da memória da GPU.")
-
-
-@pytest.fixture
-def ws(ingested, tmp_path, monkeypatch):
-    shutil.copytree(ingested, tmp_path / "ws")
-    monkeypatch.chdir(tmp_path / "ws")
-    return tmp_path / "ws"
 
 
 def passage_with(body: dict, text: str) -> int | None:

@@ -5,27 +5,14 @@ not on which one came first. Against tests/openai_stub.py (a real HTTP server on
 from __future__ import annotations
 
 import json
-import shutil
 import threading
-
-import pytest
 
 from kb.llm.pool import OrderedPool, run_parallel
 
 from ..conftest import run_kb
 from ..openai_stub import Behaviour, OpenAIStub
+from .conftest import stub_env
 from .test_llm import good_questions
-
-
-@pytest.fixture
-def ws(ingested, tmp_path, monkeypatch):
-    shutil.copytree(ingested, tmp_path / "ws")
-    monkeypatch.chdir(tmp_path / "ws")
-    return tmp_path / "ws"
-
-
-def _env(url: str, **extra: str) -> dict[str, str]:
-    return {"OPENAI_BASE_URL": url, "KB_LLM_MODEL": "stub-model", "OPENAI_API_KEY": "k", **extra}
 
 
 def test_an_item_taken_frees_its_worker_for_the_next_while_a_slow_one_still_runs():
@@ -85,7 +72,7 @@ def test_the_writer_sends_the_next_batch_while_a_slow_reply_is_still_in_flight(w
 
     with OpenAIStub(script) as stub:
         r = run_kb(["quiz", "generate", "-n", "6", "--types", "short,cloze", "--no-cache"], cwd=ws,
-                   env=_env(stub.url, KB_LLM_CONCURRENCY="2"))
+                   env=stub_env(stub.url, KB_LLM_CONCURRENCY="2"))
     assert r.returncode == 0, r.stderr
     # the first reply freed its worker: the third request went out while the second was in flight —
     # waves of two would have held it, and every later request, behind the slow one
@@ -98,7 +85,7 @@ def test_the_quiz_does_not_depend_on_which_reply_came_first(ws):
     for slow in (1, 2):
         with OpenAIStub(_delayed(slow)) as stub:
             r = run_kb(["quiz", "generate", "-n", "6", "--types", "short,cloze", "--no-cache", "-o", f"q{slow}.json"],
-                       cwd=ws, env=_env(stub.url, KB_LLM_CONCURRENCY="3"))
+                       cwd=ws, env=stub_env(stub.url, KB_LLM_CONCURRENCY="3"))
         assert r.returncode == 0, r.stderr
         doc = json.loads((ws / f"q{slow}.json").read_text(encoding="utf-8"))
         quizzes.append((len(stub.requests), [q["id"] for q in doc["questions"]]))
@@ -130,7 +117,7 @@ def test_a_failing_endpoint_gets_no_more_requests_than_the_two_failures_that_sto
     # ahead, so the second failure ends the run before a third request is sent (each may cost a timeout)
     with OpenAIStub(lambda body: Behaviour(status=500)) as stub:
         r = run_kb(["quiz", "generate", "-n", "8", "--types", "short"], cwd=ws,
-                   env=_env(stub.url, KB_LLM_CONCURRENCY="1", KB_LLM_RETRIES="0"))
+                   env=stub_env(stub.url, KB_LLM_CONCURRENCY="1", KB_LLM_RETRIES="0"))
     assert r.returncode == 5, r.stderr
     assert len(stub.requests) == 2
     assert "one batch of passages got no usable reply" in r.stderr

@@ -6,22 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-
-import pytest
 
 from ..conftest import run_kb
 from ..openai_stub import OpenAIStub
 from .test_llm import good_questions
 
 SOURCE = "sources/001_96d83118e2ee854a.txt"
-
-
-@pytest.fixture
-def ws(ingested, tmp_path, monkeypatch):
-    shutil.copytree(ingested, tmp_path / "ws")
-    monkeypatch.chdir(tmp_path / "ws")
-    return tmp_path / "ws"
 
 
 def test_the_writer_prompt_carries_the_deck_outline_and_the_idea_of_its_own_passages(ws):

@@ -5,7 +5,6 @@ output mode the replies came in (json_schema, json_object or prose)."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
@@ -14,20 +13,10 @@ from kb.quiz_schema import CitationModel, QuestionModel
 
 from ..conftest import run_kb
 from ..openai_stub import OpenAIStub
+from .conftest import stub_env
 from .test_llm import good_questions
 
 SHARED = ("type", "prompt", "answer", "choices", "correct", "concepts", "difficulty")
-
-
-@pytest.fixture
-def ws(ingested, tmp_path, monkeypatch):
-    shutil.copytree(ingested, tmp_path / "ws")
-    monkeypatch.chdir(tmp_path / "ws")
-    return tmp_path / "ws"
-
-
-def _env(url: str, **extra: str) -> dict[str, str]:
-    return {"OPENAI_BASE_URL": url, "KB_LLM_MODEL": "stub-model", "OPENAI_API_KEY": "k", **extra}
 
 
 def _shape(schema: dict) -> dict:
@@ -80,7 +69,7 @@ def test_the_quiz_records_the_output_mode_its_replies_came_in(ws, accepts, mode)
 
     with OpenAIStub(good_questions, accepts=accepts) as stub:
         r = run_kb(["quiz", "generate", "-n", "2", "--types", "short,cloze", "-o", "q.json"], cwd=ws,
-                   env=_env(stub.url))
+                   env=stub_env(stub.url))
     assert r.returncode == 0, r.stderr
     doc = json.loads((ws / "q.json").read_text(encoding="utf-8"))
     assert doc["generator"]["output"] == mode and f"output mode {mode}" in r.stderr

@@ -6,24 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 
 from ..conftest import run_kb
 from ..openai_stub import Behaviour, OpenAIStub
+from .conftest import stub_env
 from .test_llm import good_questions
-
-
-@pytest.fixture
-def ws(ingested, tmp_path, monkeypatch):
-    shutil.copytree(ingested, tmp_path / "ws")
-    monkeypatch.chdir(tmp_path / "ws")
-    return tmp_path / "ws"
-
-
-def _env(url: str, **extra: str) -> dict[str, str]:
-    return {"OPENAI_BASE_URL": url, "KB_LLM_MODEL": "stub-model", "OPENAI_API_KEY": "k", **extra}
 
 
 def _num(text: str) -> int:
@@ -35,7 +24,7 @@ def test_a_large_run_says_its_requests_tokens_and_cost_before_it_starts(ws):
     # refuses the key, so the run stops at once — the estimate was already said
     with OpenAIStub(lambda body: Behaviour('{"error": {"message": "bad key"}}', status=401)) as stub:
         r = run_kb(["quiz", "generate", "-n", "50", "--types", "short"], cwd=ws,
-                   env=_env(stub.url, KB_LLM_PRICE="0.5,1.5"))
+                   env=stub_env(stub.url, KB_LLM_PRICE="0.5,1.5"))
     assert r.returncode == 5, r.stderr
     m = re.search(r"kb: the LLM writer may send up to (\d+) requests to stub-model: ~(\d+) prompt and ≤(\d+) "
                   r"completion tokens each, 4 at a time \(it stops once 75 questions pass the checks\); "
@@ -62,7 +51,7 @@ def test_tokens_time_and_cost_are_in_the_summary_and_the_quiz_file(ws):
 
     with OpenAIStub(script) as stub:
         r = run_kb(["quiz", "generate", "-n", "3", "--types", "short,cloze", "-o", "q.json"], cwd=ws,
-                   env=_env(stub.url, KB_LLM_PRICE="0.5,2"))
+                   env=stub_env(stub.url, KB_LLM_PRICE="0.5,2"))
     assert r.returncode == 0, r.stderr
     n = len(stub.requests)
     usage = json.loads((ws / "q.json").read_text(encoding="utf-8"))["generator"]["usage"]
@@ -79,6 +68,6 @@ def test_tokens_time_and_cost_are_in_the_summary_and_the_quiz_file(ws):
 
 @pytest.mark.parametrize("value", ["cheap", "0.1,0.2,0.3", "-1", "nan", "0.1,"])
 def test_a_price_that_is_not_a_price_is_a_usage_error(ws, value):
-    r = run_kb(["quiz", "generate", "-n", "1"], cwd=ws, env=_env("http://127.0.0.1:9/v1", KB_LLM_PRICE=value))
+    r = run_kb(["quiz", "generate", "-n", "1"], cwd=ws, env=stub_env("http://127.0.0.1:9/v1", KB_LLM_PRICE=value))
     assert r.returncode == 2
     assert f"KB_LLM_PRICE={value!r} is not the price of 1,000 prompt tokens" in " ".join(r.stderr.split())
