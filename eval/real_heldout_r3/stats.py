@@ -19,11 +19,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def main() -> None:
-    ratings = list(csv.DictReader(open(HERE / "ratings.csv", encoding="utf-8")))
+def main(here: Path = HERE) -> None:
+    ratings = list(csv.DictReader(open(here / "ratings.csv", encoding="utf-8")))
     flagged = {}
     written = {}
-    for f in sorted(HERE.glob("eval-quiz-*.json")):
+    for f in sorted(here.glob("eval-quiz-*.json")):
         e = json.loads(f.read_text(encoding="utf-8"))
         written[f.stem[len("eval-quiz-"):]] = (e["n"], e["asked"])
         for q in e["per_question"]:
@@ -43,7 +43,7 @@ def main() -> None:
     a, b = by_rater.values()
     both = sum(a[q] == b[q] == "KEEP" for q in a)
     print(f"both KEEP: {both} of {len(a)}; same verdict: {sum(a[q] == b[q] for q in a)}")
-    cov = list(csv.DictReader(open(HERE / "coverage.csv", encoding="utf-8")))
+    cov = list(csv.DictReader(open(here / "coverage.csv", encoding="utf-8")))
     for rater in by_rater:
         rows = [r for r in cov if r["rater"] == rater]
         print(f"{rater}: key ideas asked {sum(r['covered'].strip().lower() == 'yes' for r in rows)} of {len(rows)}")

@@ -15,42 +15,19 @@ eval/flag_ratings.py measures the flagging on the older rated splits instead.
 
 from __future__ import annotations
 
-import csv
-import json
-from collections import Counter
+import importlib.util
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
 
 def main() -> None:
-    ratings = list(csv.DictReader(open(HERE / "ratings.csv", encoding="utf-8")))
-    flagged = {}
-    written = {}
-    for f in sorted(HERE.glob("eval-quiz-*.json")):
-        e = json.loads(f.read_text(encoding="utf-8"))
-        written[f.stem[len("eval-quiz-"):]] = (e["n"], e["asked"])
-        for q in e["per_question"]:
-            flagged[q["id"]] = bool(q["defects"]) or not q["supported"]
-    print("written / asked:", ", ".join(f"{k} {n}/{a}" for k, (n, a) in written.items()),
-          f"= {sum(n for n, _ in written.values())}/{sum(a for _, a in written.values())}")
-    by_rater: dict[str, dict[str, str]] = {}
-    for r in ratings:
-        by_rater.setdefault(r["rater"], {})[r["question_id"]] = r["verdict"]
-    for rater, v in by_rater.items():
-        c = Counter(v.values())
-        n = len(v)
-        drops = [q for q, x in v.items() if x == "DROP"]
-        caught = sum(flagged.get(q, False) for q in drops)
-        print(f"{rater}: KEEP {c['KEEP']} ({c['KEEP'] / n:.0%}), FIX {c['FIX']}, DROP {c['DROP']}; "
-              f"KEEP or FIX {(c['KEEP'] + c['FIX']) / n:.0%}; kb eval quiz flags {caught} of its {len(drops)} DROPs")
-    a, b = by_rater.values()
-    both = sum(a[q] == b[q] == "KEEP" for q in a)
-    print(f"both KEEP: {both} of {len(a)}; same verdict: {sum(a[q] == b[q] for q in a)}")
-    cov = list(csv.DictReader(open(HERE / "coverage.csv", encoding="utf-8")))
-    for rater in by_rater:
-        rows = [r for r in cov if r["rater"] == rater]
-        print(f"{rater}: key ideas asked {sum(r['covered'].strip().lower() == 'yes' for r in rows)} of {len(rows)}")
+    """The same counts as round 3's script, over this folder's files."""
+    spec = importlib.util.spec_from_file_location("r3_stats", HERE.parent / "real_heldout_r3" / "stats.py")
+    assert spec and spec.loader
+    r3 = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(r3)
+    r3.main(HERE)
 
 
 if __name__ == "__main__":
