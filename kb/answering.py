@@ -42,7 +42,8 @@ _CUE_WORDS = frozenset(fold(w) for w in (
     "cuáles cuales quais qual cuál cual tipos partes componentes "
     "hace faz hacen fazem mide mede usa usar utiliza utilizar se puede pode existen existem hay tem tiene "
     "definición definição significa principales principais básicos basicos "
-    "devuelve devuelven retorna retornam devolve devolvem return returns"
+    "devuelve devuelven retorna retornam devolve devolvem return returns "
+    "calcula calculan calcular calculado calculada computa computar compute computed"  # "¿cómo se calcula X?"
 ).split())
 # A question that asks what something returns ("What does X return?", "¿Qué devuelve X?", "O que retorna X?"),
 # and a unit that states what its subject returns ("El método X devuelve un diccionario…").
@@ -96,6 +97,8 @@ _COMMAND = re.compile(r"(?:^|[\s(])--?[a-z][\w-]*(?:[=:]\S+)?|\b[A-Za-z_][\w.]*\
 # ("Monitoramento e gestão de jobs"), not the listed noun ("comandos").
 _LISTED = re.compile(r"\b(?:que|quais|cuales|which|what)\s+(?:(?:son|sao|are|es|e|os|as|los|las|the|de|del|da|do)\s+)*"
                      r"([a-z_]{3,}s)\b")
+# "Batch efectivo = per_device_bs x grad_accum x num_GPUs": a line that gives its subject's formula
+_FORMULA = re.compile(r"^\s*(?:[•◦▪\-*]\s+)?([^=:()]{3,40}?)\s*=\s*\S")
 _ITEM_LABEL = re.compile(r"^\s*(?:[•◦▪\-*]|\d{1,2}[.)])\s+([^:]{1,40}):\s+\S")  # "  • MNIST: Un conjunto…"
 
 
@@ -168,6 +171,16 @@ def _is_label_of(unit: Unit, subject: list[str], idf: dict[str, float]) -> bool:
     un optimizador?", nor a count "LoRA: 2 x 4096 x 8 = 65.536 parâmetros")."""
     m = _ITEM_LABEL.match(unit.lines[0])
     if not m or not subject or not re.match(r"\s*[^\W\d_]", unit.lines[0][m.end(1) + 1:]):
+        return False
+    label = {t for t in _terms(m.group(1)) if not t.startswith("=")}
+    return bool(label) and label <= set(subject) and _idf_share(subject, label, idf) >= 0.99
+
+
+def gives_formula_of(unit: Unit, subject: list[str], idf: dict[str, float]) -> bool:
+    """Whether a unit's first line is the formula of the question's subject and nothing else ("Batch efectivo =
+    per_device_bs x grad_accum x num_GPUs" for "¿Cómo se calcula el batch efectivo?")."""
+    m = _FORMULA.match(unit.lines[0])
+    if not m or unit.is_code or not subject:
         return False
     label = {t for t in _terms(m.group(1)) if not t.startswith("=")}
     return bool(label) and label <= set(subject) and _idf_share(subject, label, idf) >= 0.99
@@ -321,6 +334,8 @@ def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -
             return 2.0  # the slide says it is the definition, or labels an item with the subject ("MNIST: …")
         head = _terms(first.split(":")[0]) if ":" in first else set()
         return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
+    if kind == "how" and gives_formula_of(unit, subject, idf):
+        return 2.0  # "¿Cómo se calcula X?" answered by "X = …"
     if kind == "how" and is_steps(unit):
         return 1.0
     if kind in ("list", "how"):
@@ -575,9 +590,14 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     best = max(scored, key=lambda s: s.score)
     # the floor: a unit of the answer's page holds enough of the subject, or the best unit is close in meaning
     # (a list's lead line "Keras … usa cuDNN en GPU solo si:" holds the subject, its best bullet need not)
-    evidence = max(s.subject for s in scored if s.unit.page == best.unit.page)
-    if evidence < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
-        return not_found()
+    evidence = {n: max(s.subject for s in scored if s.unit.page == n) for n in {s.unit.page for s in scored}}
+    if evidence[best.unit.page] < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
+        # the best unit's page is not about the question ("¿Qué es torch.hub?" for "¿Cómo se sube un modelo al
+        # Hub desde el Trainer?"): the best unit of a page that is, if any, answers; else the course lacks it
+        about = [s for s in scored if evidence[s.unit.page] >= MIN_SUBJECT_SHARE]
+        if not about:
+            return not_found()
+        best = max(about, key=lambda s: s.score)
     return _render(question, q.compose(best, scored, all_units), pages, q.read, k)
 
 
