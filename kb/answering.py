@@ -74,6 +74,8 @@ DEFINING_UNITS = 2  # opening units quoted from the slide whose title spells out
 HOW_COMMAND_FIT = 0.5  # a line holding a command, option or call, for a "how" question
 LANGUAGE_BONUS = 0.05  # a page in the question's language, between pages equal otherwise
 BM25_CANDIDATES = 12  # passages BM25 alone ranks best, added to the candidates (short questions embed poorly)
+HEADING_DEPTH = 60  # BM25's best passages whose headings are read for one that names the subject
+HEADING_CANDIDATES = 4  # of them added to the candidates
 MAX_UNIT_LINES = 12  # a unit longer than this is cut after its 12th line (with "…")
 
 _DEFINITION = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|idea|ideia|concepto|conceito|es una?|[eé] uma?|"
@@ -269,10 +271,12 @@ def whole_pages(index_chunks: list[Chunk], hits: list[Hit]) -> list[tuple[Hit, l
     return out
 
 
-def candidates(index, question: str, qv) -> list[Hit]:
+def candidates(index, question: str, qv, names=None) -> list[Hit]:
     """The passages worth reading for a question: the hybrid ranking's best (kb.search's fusion) and
-    BM25's best, which finds what a short question ("¿Qué es LoRA?") names but embeds poorly; each
-    with its hybrid score, best first."""
+    BM25's best, which finds what a short question ("¿Qué es LoRA?") names but embeds poorly; and, when
+    ``names`` (a test on a heading) is given, the passages among BM25's deeper list whose heading names the
+    question's subject ("ZeRO: Zero Redundancy Optimizer" for "O que é o ZeRO?", where a dozen slides
+    mention ZeRO); each with its hybrid score, best first."""
     import numpy as np
 
     from .search import _top, lexical_weight
@@ -284,6 +288,12 @@ def candidates(index, question: str, qv) -> list[Hit]:
     w = lexical_weight(index.embedder_id)
     fused = (np.maximum(cos, 0.0) + w * lex / (float(lex.max()) or 1.0)) / (1 + w)
     picked = list(_top(fused, CANDIDATES)) + [j for j in _top(lex, BM25_CANDIDATES) if lex[j] > 0]
+    if names is not None:
+        headings = index.chunks.cols["heading"]
+        have = set(int(j) for j in picked)
+        named = [j for j in _top(lex, HEADING_DEPTH) if lex[j] > 0 and int(j) not in have
+                 and names(headings[int(j)] or "")]
+        picked += named[:HEADING_CANDIDATES]
     order = sorted(dict.fromkeys(int(j) for j in picked), key=lambda j: -fused[j])
     return [Hit(index.chunks[j], float(fused[j]), r) for r, j in enumerate(order, start=1)]
 
@@ -391,6 +401,10 @@ class _Question:
     def spelled(self, text: str) -> bool:
         """Whether text spells out an acronym the question asks about (a definition: "LoRA: Low-Rank Adaptation")."""
         return any(spells_out(text, a) for a in self.acronyms)
+
+    def names(self, heading: str) -> bool:
+        """Whether a heading names the whole subject (or spells out an acronym asked about)."""
+        return self.spelled(heading) or self.share(self.topic, _terms(heading)) >= 0.99
 
     @property
     def topic(self) -> list[str]:
@@ -554,13 +568,13 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     lang = detect_language(question)
     qv = embedder.embed_queries([question])[0]
     index = retriever.index
-    pages = whole_pages(index.chunks, candidates(index, question, qv))
     kind = question_kind(question)
     listed = _LISTED.search(fold(question)) if kind == "list" else None
     q = _Question(question, kind,
                   subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
                   returns=asks_what_returns(question), listed=_term_list(listed.group(1)) if listed else [],
                   acronyms=acronyms(question) if kind == "what" else [])
+    pages = whole_pages(index.chunks, candidates(index, question, qv, q.names))
 
     def not_found() -> Answer:  # say so, and show the best passages
         return Answer(question, NOT_FOUND[lang], [Hit(p[0].chunk, p[0].score, r) for r, p in
