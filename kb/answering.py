@@ -62,6 +62,13 @@ CANDIDATES = 12  # passages retrieved before pages are merged and re-ranked
 MIN_SUBJECT_SHARE = 0.45  # idf share of the question's subject words in the unit or its heading
 MIN_SIMILARITY = 0.42  # USE-m3 cosine of the unit to the question
 OUTLINE_PENALTY = 0.3  # an agenda / index slide names every topic and explains none
+# A page whose heading names another framework than the one the question names ("Longitud variable en Keras"
+# for "¿… en PyTorch?"): the same topic for another tool, a wrong answer that shares the question's words.
+FRAMEWORK_PENALTY = 0.3
+FRAMEWORKS = frozenset(
+    "pytorch torch keras tensorflow tf jax flax horovod deepspeed ray lightning accelerate mxnet onnx slurm mpi "
+    "dask spark sklearn scikit-learn numba cupy triton xla fsdp ddp megatron vllm".split())
+_FRAMEWORK_ALIASES = {"torch": "pytorch", "tf": "tensorflow", "scikit-learn": "sklearn"}
 MIN_COVERAGE = 0.4  # idf share of the question's subject words that the candidate pages hold at all
 # units embedded per question, the best by words: 16, 8 and 4 gave the same answers on both dev sets
 # (eval/ask_set.jsonl dev, eval/ask_dev_extra.jsonl); 8 halves the ~0.3 s that 16 cost a cold ask (loaded machine)
@@ -186,6 +193,12 @@ def gives_formula_of(unit: Unit, subject: list[str], idf: dict[str, float]) -> b
         return False
     label = {t for t in _terms(m.group(1)) if not t.startswith("=")}
     return bool(label) and label <= set(subject) and _idf_share(subject, label, idf) >= 0.99
+
+
+def frameworks(text: str) -> set[str]:
+    """The frameworks a text names (:data:`FRAMEWORKS`, "torch.nn" counts as torch): "PyTorch", "Keras"…"""
+    named = {w for w in (fold_word(x.split(".")[0]) for x in words(text)) if w in FRAMEWORKS}
+    return {_FRAMEWORK_ALIASES.get(w, w) for w in named}
 
 
 def subject_tokens(question: str) -> list[str]:
@@ -379,6 +392,12 @@ def _label(unit: Unit) -> set[str]:
     return _terms(first.split(":")[0] if ":" in first[:80] else first[:60])
 
 
+def _label_text(unit: Unit) -> str:
+    """What a unit is labelled, as text: its first line up to a colon ("PyTorch: detach() del estado…"), if any."""
+    first = re.sub(_BULLET, "", unit.lines[0])
+    return first.split(":")[0] if ":" in first[:40] else ""
+
+
 def _quote(unit: Unit) -> str:
     lines = unit.lines[:MAX_UNIT_LINES]
     text = "\n".join(ln.rstrip() for ln in lines)
@@ -397,10 +416,16 @@ class _Question:
     returns: bool = False  # it asks what something returns: a unit that states it answers
     listed: list[str] = field(default_factory=list)  # the noun a "list" question asks a list of (its terms)
     acronyms: list[str] = field(default_factory=list)  # a "what is" question's acronyms, as their capitals
+    tools: set[str] = field(default_factory=set)  # the frameworks the question names
 
     def spelled(self, text: str) -> bool:
         """Whether text spells out an acronym the question asks about (a definition: "LoRA: Low-Rank Adaptation")."""
         return any(spells_out(text, a) for a in self.acronyms)
+
+    def other_framework(self, heading: str) -> bool:
+        """Whether a heading names only frameworks the question does not, when the question names one."""
+        named = frameworks(heading)
+        return bool(self.tools) and bool(named) and not named & self.tools
 
     def names(self, heading: str) -> bool:
         """Whether a heading names the whole subject (or spells out an acronym asked about)."""
@@ -437,7 +462,8 @@ class _Question:
                 + (HEADING_WEIGHT if self.spelled(h.chunk.locator.heading or "") else 0.0)
                 + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, _terms(h.chunk.text) | head)
                 + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0)
-                - (OUTLINE_PENALTY if _OUTLINE.match(fold(h.chunk.locator.heading or "")) else 0.0))
+                - (OUTLINE_PENALTY if _OUTLINE.match(fold(h.chunk.locator.heading or "")) else 0.0)
+                - (FRAMEWORK_PENALTY if self.other_framework(h.chunk.locator.heading or "") else 0.0))
 
     def words_score(self, u: Unit) -> float:
         """A unit's score by words alone: which units are worth embedding."""
@@ -448,7 +474,9 @@ class _Question:
         head = self.heading(u.page)
         both = self.share(self.subject, _terms(u.text) | head)
         total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.topic, head)
-                 + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u))
+                 + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u)
+                 - (FRAMEWORK_PENALTY if self.other_framework(self.read[u.page][0].chunk.locator.heading or "")
+                    or (not u.is_code and self.other_framework(_label_text(u))) else 0.0))
         return Scored(u, total, both, cosine)
 
     def compose(self, best: Scored, scored: list[Scored], all_units: list[Unit]) -> list[Scored]:
@@ -573,7 +601,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     q = _Question(question, kind,
                   subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
                   returns=asks_what_returns(question), listed=_term_list(listed.group(1)) if listed else [],
-                  acronyms=acronyms(question) if kind == "what" else [])
+                  acronyms=acronyms(question) if kind == "what" else [], tools=frameworks(question))
     pages = whole_pages(index.chunks, candidates(index, question, qv, q.names))
 
     def not_found() -> Answer:  # say so, and show the best passages

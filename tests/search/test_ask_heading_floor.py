@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.answering import Unit, gives_formula_of, subject_tokens
+from kb.answering import Unit, frameworks, gives_formula_of, subject_tokens
 
 from ..conftest import course_with_decks, heldout_decks, run_kb
 
@@ -112,3 +112,22 @@ def test_a_slide_titled_with_the_subject_is_read_though_retrieval_ranks_it_low(z
     a = _ask(zero_course, "O que é o ZeRO?")
     assert ("zero_pt.pdf", 25) in _cited_pages(a)
     assert "Definição: particionar os estados do treino" in a["answer"]
+
+
+def test_frameworks_a_text_names():
+    assert frameworks("Variáveis de ambiente do torch.distributed") == {"pytorch"}
+    assert frameworks("¿Cómo se procesan secuencias de longitud variable en PyTorch?") == {"pytorch"}
+    assert frameworks("Longitud variable en Keras: padding y masking") == {"keras"}
+    assert frameworks("Datos secuenciales") == set()
+
+
+@pytest.fixture(scope="module")
+def rnn_course(tmp_path_factory, course_template) -> Path:
+    """The sample course with rnn_es.pdf (eval/ask_dev_extra.jsonl's deck: dev)."""
+    return course_with_decks(tmp_path_factory.mktemp("rnn"), heldout_decks(["rnn_es"]), course_template / ".kb")
+
+
+def test_a_page_on_another_framework_than_the_question_names_does_not_answer(rnn_course):
+    a = _ask(rnn_course, "¿Cómo se procesan secuencias de longitud variable en PyTorch?")
+    assert ("rnn_es.pdf", 19) in _cited_pages(a) and ("rnn_es.pdf", 18) not in _cited_pages(a)
+    assert "pack_padded_sequence" in a["answer"] and "keras" not in a["answer"]
