@@ -78,6 +78,7 @@ LIST_HEADING_SHARE = 0.6  # a "which / list" question whose subject the page's h
 WHOLE_WORD_LETTERS = 7  # longer words also match whole (see _term_list)
 WHOLE_WORD_IDF = 1.0  # a whole word weighs its stem's idf plus this
 DEFINING_UNITS = 2  # opening units quoted from the slide whose title spells out the acronym asked about
+OTHER_LABEL_SHARE = 0.3  # a question of no kind: a line whose label holds this idf share of the subject suits it
 HOW_COMMAND_FIT = 0.5  # a line holding a command, option or call, for a "how" question
 LANGUAGE_BONUS = 0.05  # a page in the question's language, between pages equal otherwise
 BM25_CANDIDATES = 12  # passages BM25 alone ranks best, added to the candidates (short questions embed poorly)
@@ -369,6 +370,9 @@ def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -
         if kind == "how" and _COMMAND.search(unit.text):
             return HOW_COMMAND_FIT  # "--gres=gpu:4: forma clássica…": a line that shows the command
         return 0.5 if first.rstrip().endswith(":") else 0.0
+    if kind == "other" and ":" in first[:40]:
+        # "¿Qué algoritmo de codificación usa WordPiece?": the line labelled "Codificación: …" says it
+        return 1.0 if _idf_share(subject, _terms(first.split(":")[0]), idf) >= OTHER_LABEL_SHARE else 0.0
     if kind == "why":
         if _WHY_LABEL.match(first):
             return 2.0  # "Por que blocos: …", "Motivo: …" — the slide answers the question asked

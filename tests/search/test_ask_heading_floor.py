@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.answering import Unit, frameworks, gives_formula_of, subject_tokens
+from kb.answering import Unit, frameworks, gives_formula_of, kind_fit, question_kind, subject_tokens
 
 from ..conftest import course_with_decks, heldout_decks, run_kb
 
@@ -131,3 +131,14 @@ def test_a_page_on_another_framework_than_the_question_names_does_not_answer(rnn
     a = _ask(rnn_course, "¿Cómo se procesan secuencias de longitud variable en PyTorch?")
     assert ("rnn_es.pdf", 19) in _cited_pages(a) and ("rnn_es.pdf", 18) not in _cited_pages(a)
     assert "pack_padded_sequence" in a["answer"] and "keras" not in a["answer"]
+
+
+def test_a_line_labelled_with_the_subject_suits_a_question_of_no_kind():
+    question = "¿Qué algoritmo de codificación usa WordPiece?"
+    subject = subject_tokens(question)
+    idf = {t: 1.0 for t in subject}
+    assert question_kind(question) == "other"
+    labelled = Unit(0, ["• Codificación: BPE aplica merges en orden; WordPiece longest-match greedy"], 0)
+    other = Unit(0, ["• En la práctica: la calidad depende más del corpus que del algoritmo"], 0)
+    assert kind_fit("other", labelled, subject, idf) == 1.0
+    assert kind_fit("other", other, subject, idf) == 0.0
