@@ -553,6 +553,11 @@ class _Question:
             second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
                          key=lambda s: s.score, default=None)
             return [best] + ([second] if second is not None else [])
+        # a list labelled with both sides ("Fast vs slow:" with a bullet for each) is the comparison itself
+        labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
+                    and all(self.share(t, _label(s.unit)) >= 0.5 for t in sides)]
+        if labelled:
+            return [max(labelled, key=lambda s: s.score)]
         on_both = [s for s in scored if all(self.share(t, self.heading(s.unit.page)) >= 0.99 for t in sides)]
         if on_both:  # "Full FT vs LoRA vs QLoRA": answer from that slide
             top_page = max(on_both, key=lambda s: s.score).unit.page

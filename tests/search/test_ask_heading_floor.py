@@ -18,9 +18,9 @@ from ..conftest import course_with_decks, heldout_decks, run_kb
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, course_template) -> Path:
-    """The sample course with fsdp_pt.pdf and hftrainer_es.pdf, ingested by `kb ingest`."""
-    return course_with_decks(tmp_path_factory.mktemp("fresh"), heldout_decks(["fsdp_pt", "hftrainer_es"]),
-                             course_template / ".kb")
+    """The sample course with fsdp_pt.pdf, hftrainer_es.pdf and tokenizers_es.pdf, ingested by `kb ingest`."""
+    return course_with_decks(tmp_path_factory.mktemp("fresh"),
+                             heldout_decks(["fsdp_pt", "hftrainer_es", "tokenizers_es"]), course_template / ".kb")
 
 
 def _ask(course: Path, question: str) -> dict:
@@ -62,7 +62,7 @@ def test_a_page_that_holds_the_subject_answers_rather_than_not_found(course):
 
 
 def test_a_question_the_course_does_not_answer_is_still_not_found(course):
-    a = _ask(course, "¿Qué receta de paella valenciana lleva conejo?")
+    a = _ask(course, "¿Quién ganó el mundial de fútbol de 1986?")
     assert not a["found"] and a["cited"] == []
 
 
@@ -142,3 +142,10 @@ def test_a_line_labelled_with_the_subject_suits_a_question_of_no_kind():
     other = Unit(0, ["• En la práctica: la calidad depende más del corpus que del algoritmo"], 0)
     assert kind_fit("other", labelled, subject, idf) == 1.0
     assert kind_fit("other", other, subject, idf) == 0.0
+
+
+def test_a_list_labelled_with_both_sides_answers_a_difference_whole(course):
+    a = _ask(course, "¿Qué diferencia hay entre tokenizers fast y slow?")
+    assert ("tokenizers_es.pdf", 16) in _cited_pages(a)
+    text = a["answer"]
+    assert text.index("Fast vs slow:") < text.index("Fast: mucho más rápido") < text.index("Slow: implementación")
