@@ -60,6 +60,7 @@ PAGES_READ = 6  # best pages (after the heading re-rank) whose units compete
 CANDIDATES = 12  # passages retrieved before pages are merged and re-ranked
 # The evidence floor: below both, no unit is about the question and the answer says so.
 MIN_SUBJECT_SHARE = 0.45  # idf share of the question's subject words in the unit or its heading
+PAGE_EVIDENCE_DISCOUNT = 0.15  # the subject spread over a page's lines counts this much less than in one line
 MIN_SIMILARITY = 0.42  # USE-m3 cosine of the unit to the question
 OUTLINE_PENALTY = 0.3  # an agenda / index slide names every topic and explains none
 # A page whose heading names another framework than the one the question names ("Longitud variable en Keras"
@@ -620,7 +621,11 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     # words of the question that no candidate holds ("otimizador" where the slides say "optimizador") cannot
     # tell the candidates apart: the subject is what they hold, unless that is too little of the question
     held = set().union(*(_terms(f"{h.chunk.locator.heading or ''} {h.chunk.text}") for h, _ in pages))
-    if not pages or q.share([t for t in q.subject if not t.startswith("=")], held) < MIN_COVERAGE:
+    # a word the whole course never uses ("Brasil", "paella") is the rarest of all, not a word of idf 1
+    stems = [t for t in q.subject if not t.startswith("=")]
+    unseen = float(index.lexical.idf.max()) if len(index.lexical.idf) else 1.0
+    coverage_idf = {**q.idf, **{t: unseen for t in stems if t not in index.lexical.vocab}}
+    if not pages or _idf_share(stems, held, coverage_idf) < MIN_COVERAGE:
         return not_found()
     q.subject = [t for t in q.subject if t in held]
     pages.sort(key=lambda p: -q.page_score(p[0], lang))
@@ -642,6 +647,9 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     # the floor: a unit of the answer's page holds enough of the subject, or the best unit is close in meaning
     # (a list's lead line "Keras … usa cuDNN en GPU solo si:" holds the subject, its best bullet need not)
     evidence = {n: max(s.subject for s in scored if s.unit.page == n) for n in {s.unit.page for s in scored}}
+    for n in evidence:  # a page that holds most of the subject across its lines is about the question
+        page_terms = _terms(q.read[n][0].chunk.text) | q.heading(n)
+        evidence[n] = max(evidence[n], q.share(q.subject, page_terms) - PAGE_EVIDENCE_DISCOUNT)
     if evidence[best.unit.page] < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
         # the best unit's page is not about the question ("¿Qué es torch.hub?" for "¿Cómo se sube un modelo al
         # Hub desde el Trainer?"): the best unit of a page that is, if any, answers; else the course lacks it
