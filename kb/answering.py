@@ -80,6 +80,7 @@ WHOLE_WORD_LETTERS = 7  # longer words also match whole (see _term_list)
 WHOLE_WORD_IDF = 1.0  # a whole word weighs its stem's idf plus this
 DEFINING_UNITS = 2  # opening units quoted from the slide whose title spells out the acronym asked about
 OTHER_LABEL_SHARE = 0.3  # a question of no kind: a line whose label holds this idf share of the subject suits it
+HOW_OPTIONS = 3  # lines of a slide that each open with an option: the slide lists the ways to do it
 HOW_COMMAND_FIT = 0.5  # a line holding a command, option or call, for a "how" question
 LANGUAGE_BONUS = 0.05  # a page in the question's language, between pages equal otherwise
 BM25_CANDIDATES = 12  # passages BM25 alone ranks best, added to the candidates (short questions embed poorly)
@@ -110,6 +111,7 @@ _LISTED = re.compile(r"\b(?:que|quais|cuales|which|what)\s+(?:(?:son|sao|are|es|
                      r"([a-z_]{3,}s)\b")
 # "Batch efectivo = per_device_bs x grad_accum x num_GPUs": a line that gives its subject's formula
 _FORMULA = re.compile(r"^\s*(?:[•◦▪\-*]\s+)?([^=:()]{3,40}?)\s*=\s*\S")
+_OPTION = re.compile(r"^\s*(?:[•◦▪\-*]\s+)?--?[a-z][\w-]*(?:[=:]\S*)?:?\s")  # "• --gres=gpu:4: forma clássica…"
 _ITEM_LABEL = re.compile(r"^\s*(?:[•◦▪\-*]|\d{1,2}[.)])\s+([^:]{1,40}):\s+\S")  # "  • MNIST: Un conjunto…"
 
 
@@ -512,6 +514,10 @@ class _Question:
                 best = max(steps, key=lambda s: s.score)
         code = self.page_code(best.unit.page)
         if code is None:
+            options = [u for u in page if u.children == 0 and _OPTION.match(u.lines[0])]
+            if not best.unit.is_code and best.unit in options and len(options) >= HOW_OPTIONS:
+                # a slide of options ("--gres=gpu:4: …", "--gpus-per-node=4: …"): each is a way, quote them all
+                return [_plain(u, scored) for u in options][:MAX_UNIT_LINES]
             return self._with_follower(best, scored, page)
         quoted = _plain(Unit(best.unit.page, code.text.split("\n"), 0, True, code), scored)
         return [quoted] if best.unit.is_code else [best, quoted]

@@ -93,6 +93,11 @@ ZERO_DECK = "".join(f"=== Nota {n}\n• ZeRO e ZeRO-{n % 3 + 1} na variante {n}\
 • Proposto pela Microsoft e implementado no DeepSpeed, para modelos que não cabem numa GPU
 • Definição: particionar os estados do treino entre os ranks do data parallel, mantendo a semântica
 • Cada rank guarda e atualiza apenas a sua fatia contígua dos parâmetros
+=== Alocação de GPUs
+• --gres=gpu:4: forma clássica (generic resources), pedida por nó
+• --gpus-per-node=4: equivalente mais explícito; --gpus=8 pede o total do job
+• --gpus-per-task=1: uma GPU por task, quando o srun lança um processo por GPU
+• Dica: peça nós inteiros em vez de GPUs espalhadas
 """
 
 
@@ -157,3 +162,10 @@ def test_a_list_labelled_with_both_sides_answers_a_difference_whole(course):
     assert ("tokenizers_es.pdf", 16) in _cited_pages(a)
     text = a["answer"]
     assert text.index("Fast vs slow:") < text.index("Fast: mucho más rápido") < text.index("Slow: implementación")
+
+
+def test_a_how_question_on_a_slide_of_options_gets_every_option(zero_course):
+    a = _ask(zero_course, "Como pedir GPUs em um job SLURM?")
+    assert ("zero_pt.pdf", 26) in _cited_pages(a)
+    text = a["answer"]
+    assert text.index("--gres=gpu:4") < text.index("--gpus-per-node=4") < text.index("--gpus-per-task=1")
