@@ -112,6 +112,9 @@ _LISTED = re.compile(r"\b(?:que|quais|cuales|which|what)\s+(?:(?:son|sao|are|es|
 # "Batch efectivo = per_device_bs x grad_accum x num_GPUs": a line that gives its subject's formula
 _FORMULA = re.compile(r"^\s*(?:[•◦▪\-*]\s+)?([^=:()]{3,40}?)\s*=\s*\S")
 _OPTION = re.compile(r"^\s*(?:[•◦▪\-*]\s+)?--?[a-z][\w-]*(?:[=:]\S*)?:?\s")  # "• --gres=gpu:4: forma clássica…"
+# The noun a question of no kind asks for, right after its interrogative: "¿En qué *orden*…?", "¿Qué *algoritmo*…?"
+_ASKED = re.compile(r"\b(?:que|qual|cual|which|what)\s+(?!(?:es|e|son|sao|is|are|hace|faz|se|the|el|la|o|a|os|as|"
+                    r"los|las|un|una|um|uma)\b)([a-z_]{4,})\b")
 _ITEM_LABEL = re.compile(r"^\s*(?:[•◦▪\-*]|\d{1,2}[.)])\s+([^:]{1,40}):\s+\S")  # "  • MNIST: Un conjunto…"
 
 
@@ -424,6 +427,7 @@ class _Question:
     listed: list[str] = field(default_factory=list)  # the noun a "list" question asks a list of (its terms)
     acronyms: list[str] = field(default_factory=list)  # a "what is" question's acronyms, as their capitals
     tools: set[str] = field(default_factory=set)  # the frameworks the question names
+    asked: list[str] = field(default_factory=list)  # a question of no kind: the noun it asks for ("¿En qué orden…?")
 
     def spelled(self, text: str) -> bool:
         """Whether text spells out an acronym the question asks about (a definition: "LoRA: Low-Rank Adaptation")."""
@@ -449,6 +453,8 @@ class _Question:
         if self.returns and not u.is_code and states_return(u, self.subject, self.idf):
             return 2.0
         fit = kind_fit(self.kind, u, self.subject, self.idf)
+        if self.asked and not u.is_code and set(self.asked) & _terms(_label_text(u)):
+            return max(fit, 1.0)  # "¿En qué orden…?" answered by the line labelled "Orden correcto: …"
         if self.acronyms and not u.is_code:
             if self.spelled(u.lines[0]):
                 return 2.0  # "PEFT (Parameter-Efficient Fine-Tuning) congela o modelo base…"
@@ -618,6 +624,8 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
                   subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
                   returns=asks_what_returns(question), listed=_term_list(listed.group(1)) if listed else [],
                   acronyms=acronyms(question) if kind == "what" else [], tools=frameworks(question))
+    asked = _ASKED.search(fold(question)) if kind == "other" else None
+    q.asked = [t for t in _term_list(asked.group(1)) if not t.startswith("=")] if asked else []
     pages = whole_pages(index.chunks, candidates(index, question, qv, q.names))
 
     def not_found() -> Answer:  # say so, and show the best passages

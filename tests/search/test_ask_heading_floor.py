@@ -18,9 +18,11 @@ from ..conftest import course_with_decks, heldout_decks, run_kb
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, course_template) -> Path:
-    """The sample course with fsdp_pt.pdf, hftrainer_es.pdf and tokenizers_es.pdf, ingested by `kb ingest`."""
+    """The sample course with fsdp_pt.pdf, hftrainer_es.pdf, tokenizers_es.pdf (eval/ask_dev_fresh.jsonl) and
+    optim_es.pdf (eval/ask_set.jsonl's dev split), ingested by `kb ingest`."""
     return course_with_decks(tmp_path_factory.mktemp("fresh"),
-                             heldout_decks(["fsdp_pt", "hftrainer_es", "tokenizers_es"]), course_template / ".kb")
+                             heldout_decks(["fsdp_pt", "hftrainer_es", "tokenizers_es", "optim_es"]),
+                             course_template / ".kb")
 
 
 def _ask(course: Path, question: str) -> dict:
@@ -169,3 +171,9 @@ def test_a_how_question_on_a_slide_of_options_gets_every_option(zero_course):
     assert ("zero_pt.pdf", 26) in _cited_pages(a)
     text = a["answer"]
     assert text.index("--gres=gpu:4") < text.index("--gpus-per-node=4") < text.index("--gpus-per-task=1")
+
+
+def test_the_line_labelled_with_what_a_question_asks_for_answers_it(course):
+    a = _ask(course, "¿En qué orden se llaman optimizer.step() y scheduler.step()?")
+    assert ("optim_es.pdf", 11) in _cited_pages(a)
+    assert "Orden correcto (desde PyTorch 1.1): primero optimizer.step()" in a["answer"]
