@@ -84,6 +84,7 @@ HOW_OPTIONS = 3  # lines of a slide that each open with an option: the slide lis
 HOW_COMMAND_FIT = 0.5  # a line holding a command, option or call, for a "how" question
 LANGUAGE_BONUS = 0.05  # a page in the question's language, between pages equal otherwise
 BM25_CANDIDATES = 12  # passages BM25 alone ranks best, added to the candidates (short questions embed poorly)
+FOCUS_SHARE = 0.5  # of HEADING_WEIGHT, paid only by a heading that is the subject alone
 HEADING_DEPTH = 60  # BM25's best passages whose headings are read for one that names the subject
 HEADING_CANDIDATES = 4  # of them added to the candidates
 MAX_UNIT_LINES = 12  # a unit longer than this is cut after its 12th line (with "…")
@@ -291,7 +292,7 @@ def whole_pages(index_chunks: list[Chunk], hits: list[Hit]) -> list[tuple[Hit, l
     return out
 
 
-def candidates(index, question: str, qv, names=None) -> list[Hit]:
+def candidates(index, question: str, qv, names=None, focus=None) -> list[Hit]:
     """The passages worth reading for a question: the hybrid ranking's best (kb.search's fusion) and
     BM25's best, which finds what a short question ("¿Qué es LoRA?") names but embeds poorly; and, when
     ``names`` (a test on a heading) is given, the passages among BM25's deeper list whose heading names the
@@ -311,8 +312,10 @@ def candidates(index, question: str, qv, names=None) -> list[Hit]:
     if names is not None:
         headings = index.chunks.cols["heading"]
         have = set(int(j) for j in picked)
-        named = [j for j in _top(lex, HEADING_DEPTH) if lex[j] > 0 and int(j) not in have
+        named = [int(j) for j in _top(lex, HEADING_DEPTH) if lex[j] > 0 and int(j) not in have
                  and names(headings[int(j)] or "")]
+        if focus is not None:  # the slide titled with the subject alone ("Keras") before "Otros componentes de Keras"
+            named.sort(key=lambda j: -focus(headings[j] or ""))
         picked += named[:HEADING_CANDIDATES]
     order = sorted(dict.fromkeys(int(j) for j in picked), key=lambda j: -fused[j])
     return [Hit(index.chunks[j], float(fused[j]), r) for r, j in enumerate(order, start=1)]
@@ -438,6 +441,11 @@ class _Question:
         named = frameworks(heading)
         return bool(self.tools) and bool(named) and not named & self.tools
 
+    def focus(self, heading: str) -> float:
+        """The share of a heading's last part that is the subject ("Keras" 1, "Otros componentes de Keras" 1/3)."""
+        last = [t for t in _term_list(heading.split(" > ")[-1]) if not t.startswith("=")]
+        return sum(t in self.subject for t in last) / len(last) if last else 0.0
+
     def names(self, heading: str) -> bool:
         """Whether a heading names the whole subject (or spells out an acronym asked about)."""
         return self.spelled(heading) or self.share(self.topic, _terms(heading)) >= 0.99
@@ -471,7 +479,10 @@ class _Question:
     def page_score(self, h: Hit, lang: str) -> float:
         """Retrieval score, plus a heading that names the subject, plus the subject in the page."""
         head = _terms(h.chunk.locator.heading or "")
-        return (h.score + HEADING_WEIGHT * self.share(self.topic, head)
+        # a heading that is the subject alone ("Keras") names it more than one that mentions it ("Otros componentes
+        # de Keras"): the heading's weight grows with its focus
+        focus = self.focus(h.chunk.locator.heading or "")
+        return (h.score + HEADING_WEIGHT * self.share(self.topic, head) * (1 - FOCUS_SHARE + FOCUS_SHARE * focus)
                 + (HEADING_WEIGHT if self.spelled(h.chunk.locator.heading or "") else 0.0)
                 + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, _terms(h.chunk.text) | head)
                 + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0)
@@ -626,7 +637,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
                   acronyms=acronyms(question) if kind == "what" else [], tools=frameworks(question))
     asked = _ASKED.search(fold(question)) if kind == "other" else None
     q.asked = [t for t in _term_list(asked.group(1)) if not t.startswith("=")] if asked else []
-    pages = whole_pages(index.chunks, candidates(index, question, qv, q.names))
+    pages = whole_pages(index.chunks, candidates(index, question, qv, q.names, q.focus))
 
     def not_found() -> Answer:  # say so, and show the best passages
         return Answer(question, NOT_FOUND[lang], [Hit(p[0].chunk, p[0].score, r) for r, p in

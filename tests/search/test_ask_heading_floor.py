@@ -100,6 +100,16 @@ ZERO_DECK = "".join(f"=== Nota {n}\n• ZeRO e ZeRO-{n % 3 + 1} na variante {n}\
 • --gpus-per-node=4: equivalente mais explícito; --gpus=8 pede o total do job
 • --gpus-per-task=1: uma GPU por task, quando o srun lança um processo por GPU
 • Dica: peça nós inteiros em vez de GPUs espalhadas
+=== Otros componentes de Keras
+• Optimizers
+• Metrics
+• Losses
+=== Keras: capas y modelos
+• Layers: encapsulan una capa con su estado y su cómputo
+• Models: agrupaciones de capas; Sequential es el más común
+=== Keras
+• Es un API de nivel superior de TF
+• Proporciona bloques constructores de alto nivel para aplicaciones de ML
 """
 
 
@@ -177,3 +187,28 @@ def test_the_line_labelled_with_what_a_question_asks_for_answers_it(course):
     a = _ask(course, "¿En qué orden se llaman optimizer.step() y scheduler.step()?")
     assert ("optim_es.pdf", 11) in _cited_pages(a)
     assert "Orden correcto (desde PyTorch 1.1): primero optimizer.step()" in a["answer"]
+
+
+def test_the_slide_titled_with_the_subject_alone_says_what_it_is(zero_course):
+    a = _ask(zero_course, "¿Qué es Keras?")
+    assert ("zero_pt.pdf", 29) in _cited_pages(a)
+    assert "Es un API de nivel superior de TF" in a["answer"]
+
+
+@pytest.fixture(scope="module")
+def tfdist_course(tmp_path_factory, course_template) -> Path:
+    """The sample course (which holds a text copy of the deck) with the real deck 001TFDist.pdf of ../shared."""
+    import shutil
+
+    from ..conftest import SHARED, skip_without_shared
+
+    deck = SHARED / "corpora" / "001TFDist.pdf"
+    skip_without_shared(deck)
+    return course_with_decks(tmp_path_factory.mktemp("tfdist"), lambda corpora: shutil.copy(deck, corpora),
+                             course_template / ".kb")
+
+
+def test_among_slides_that_mention_it_the_one_titled_with_it_answers(tfdist_course):
+    a = _ask(tfdist_course, "¿Qué es Keras?")  # "Otros componentes de Keras" lists "• Metrics", "• Losses"…
+    assert a["answer"].startswith("• Es un API de nivel superior de TF"), a["answer"]
+    assert any(p["locator"]["heading"] == "Keras" for p in a["passages"] if p["rank"] in a["cited"])
