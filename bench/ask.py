@@ -4,8 +4,9 @@
     python bench/ask.py --split test         # the headline: run once, at the end
     python bench/ask.py --home /tmp/kb-ask   # keep (or reuse) the knowledge base there
     python bench/ask.py --embedder e5-small  # another embedder for the store
-    python bench/ask.py --home /tmp/kb-ask --cold 7 [--baseline /other/checkout]   # cold `kb ask` processes
+    python bench/ask.py --home /tmp/kb-ask --cold 7 [--baseline /other/checkout] [--uncached]   # cold `kb ask`
     python bench/ask.py --set eval/ask_dev_extra.jsonl --home /tmp/kb-ask-extra   # more dev questions (own decks)
+    python bench/ask.py --set eval/ask_dev_fresh.jsonl --home /tmp/kb-ask-fresh   # 54 fresh dev questions (round 3)
 
 The knowledge base holds the sample course (sources/), the three decks of ../shared/corpora, the
 three real decks of ../shared/heldout_decks and the held-out decks of eval/ask_set.jsonl rendered
@@ -70,10 +71,13 @@ def build(home: Path, embedder: str | None, extra: Path | None = None):
     return ws
 
 
-def cold(home: Path, runs: int, baseline: Path | None, baseline_home: Path | None = None) -> None:
+def cold(home: Path, runs: int, baseline: Path | None, baseline_home: Path | None = None,
+         uncached: bool = False) -> None:
     """Wall time of `kb ask --offline` in fresh processes (a student typing it), a different dev question
     each run; with a baseline checkout, its runs alternate with ours so both see the same machine load (on
-    ``baseline_home``'s knowledge base when given: one its own chunker built)."""
+    ``baseline_home``'s knowledge base when given: one its own chunker built). ``uncached``: each run reads a
+    copy of the knowledge base without its embedding cache, so the question and every unit the answer reads
+    are embedded in the run (a question asked before otherwise finds them cached)."""
     questions = [i.question for i in load_ask_set(ASK_SET) if i.split == "dev"]
     import resource
 
@@ -84,6 +88,11 @@ def cold(home: Path, runs: int, baseline: Path | None, baseline_home: Path | Non
                 [("baseline", baseline, baseline_home or home)] if baseline else []):
             # each checkout its own model snapshot (two snapshot formats would replace each other every run)
             # and compiled bytecode, as an installed kb has (kept under home, not written into a checkout)
+            if uncached:
+                shutil.rmtree(home / "uncached", ignore_errors=True)
+                shutil.copytree(kb_home / ".kb", home / "uncached" / ".kb",
+                                ignore=shutil.ignore_patterns("embeddings.sqlite*"))
+                kb_home = home / "uncached"
             env = dict(os.environ, KB_HOME=str(kb_home / ".kb"), PYTHONPATH=str(code),
                        KB_MODEL_CACHE=str(home / "models" / name.replace(" ", "-")),
                        PYTHONPYCACHEPREFIX=str(home / "pycache" / name.replace(" ", "-")))
@@ -116,6 +125,7 @@ def main() -> None:
     ap.add_argument("--show", action="store_true", help="print every answer (dev only: never read the test's)")
     ap.add_argument("--cold", type=int, default=0, help="time N cold `kb ask` processes instead")
     ap.add_argument("--baseline", type=Path, default=None, help="with --cold: another checkout, run alternately")
+    ap.add_argument("--uncached", action="store_true", help="with --cold: no embedding cache in any run")
     ap.add_argument("--baseline-home", type=Path, default=None,
                     help="with --baseline: the knowledge base it reads (built by its own chunker), else --home's")
     args = ap.parse_args()
@@ -123,7 +133,7 @@ def main() -> None:
     try:
         ws = build(tmp, args.embedder, args.set)
         if args.cold:
-            cold(tmp, args.cold, args.baseline, args.baseline_home)
+            cold(tmp, args.cold, args.baseline, args.baseline_home, args.uncached)
             return
         items = [i for i in load_ask_set(args.set or ASK_SET) if args.split == "all" or i.split == args.split]
         t = time.perf_counter()
