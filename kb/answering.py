@@ -98,7 +98,9 @@ _CAUSE = re.compile(r"\b(porque|por ?qu[eé]|por eso|por isso|motivo|raz[oó]n|r
                     r"desventaja|desvantagem|evita|permite|ahorra|economiza|mejora|melhora|debido|devido|causa|"
                     r"para que|objetivo|consecuencia|consequ[eê]ncia|debilidad|debilidade|inconveniente|"
                     r"limitaci[oó]n|limita[cç][aã]o|riesgo|risco|peligro|perigo|necesario|"
-                    r"necess[aá]rio|importa)\b|->", re.I)
+                    r"necess[aá]rio|importa|"
+                    # a benefit is the reason to use it: "Reduce el cuello de botella del all-reduce"
+                    r"reduce|reduz|acelera|simplifica|facilita|recomendable|recomend[aá]vel)\b|->", re.I)
 _STEPS = re.compile(r"\b(procedimiento|procedimento|pasos|passos|etapas|uso|flujo|fluxo|receta|receita|c[oó]mo|"
                     r"instrucciones|instru[cç][oõ]es|steps)\b", re.I)
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪\-*]|\d{1,2}[.)])\s+")

@@ -212,3 +212,9 @@ def test_among_slides_that_mention_it_the_one_titled_with_it_answers(tfdist_cour
     a = _ask(tfdist_course, "¿Qué es Keras?")  # "Otros componentes de Keras" lists "• Metrics", "• Losses"…
     assert a["answer"].startswith("• Es un API de nivel superior de TF"), a["answer"]
     assert any(p["locator"]["heading"] == "Keras" for p in a["passages"] if p["rank"] in a["cited"])
+
+
+def test_a_benefit_answers_why_to_use_it(tfdist_course):
+    a = _ask(tfdist_course, "¿Por qué usar ParameterServerStrategy?")
+    assert "Reduce el cuello de botella del all- reduce" in a["answer"], a["answer"]
+    assert kind_fit("why", Unit(0, ["• Acelera el entrenamiento"], 0), [], {}) == 1.0
