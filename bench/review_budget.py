@@ -5,6 +5,8 @@ of kb/grading/groups.py and kb/grading/kernel.py (on PT_ASAG dev 36-42 only).
     python bench/pt_asag_to_csv.py --split test -o asag-test.csv
     python bench/review_budget.py asag-test.csv                 # the table: kb order vs random, 0/5/10/20 %
     python bench/review_budget.py asag-dev.csv --tune           # the constants' search (dev only)
+    python bench/review_budget.py asag-dev.csv --steps          # the merge of the questions' orders, step by step
+    python bench/review_budget.py asag-dev.csv --steps --per-question 60 --draws 3   # a class of 60 a question
 
 The table is what ``kb eval grader DATA.csv --review-budget 5,10,20`` prints, with the random
 order's mean over three seeds beside kb's order.
@@ -32,7 +34,14 @@ def main() -> None:
     ap.add_argument("data", type=Path)
     ap.add_argument("--budgets", default="5,10,20")
     ap.add_argument("--tune", action="store_true", help="search the constants (on dev data only)")
+    ap.add_argument("--steps", action="store_true", help="kb's order with the questions' orders merged by gain "
+                    "(before 2026-11-28), spread first, by replies, both; random orders beside")
+    ap.add_argument("--per-question", type=int, default=0, help="grade a seeded draw of N replies a question")
+    ap.add_argument("--draws", type=int, default=1, help="with --per-question: this many draws, averaged")
     args = ap.parse_args()
+    if args.steps:
+        steps(args)
+        return
     emb = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), Settings.from_env().cache_dir / "embeddings.sqlite")
     grader = OfflineGrader(emb)
     rows, _ = load_grading_data(args.data, (0.0, 3.0))
@@ -61,6 +70,50 @@ def main() -> None:
         kernel.propagate.__kwdefaults__.update(ridge=conf["ridge"])
         res = review.simulate(grader, tasks, human, grades, budgets)
         print(conf, " ".join(f"{r['budget_pct']:g}%:{r['qwk']:.3f}" for r in res), flush=True)
+
+
+def _draw(rows, n: int, seed: int):
+    """``n`` rows a question (seeded per question), in the file's order."""
+    import random
+
+    by: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        by.setdefault(r.question_id or r.question, []).append(i)
+    keep: list[int] = []
+    for q, idx in sorted(by.items()):
+        idx = idx[:]
+        random.Random(f"{seed}:{q}").shuffle(idx)
+        keep += idx[:n]
+    return [rows[i] for i in sorted(keep)]
+
+
+def steps(args) -> None:
+    """QWK at each budget for each way of merging the questions' orders (kb.grading.review.spread_order),
+    and a random order (mean of seeds 0-2), on the file or on draws of it."""
+    import statistics
+
+    emb = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), Settings.from_env().cache_dir / "embeddings.sqlite")
+    grader = OfflineGrader(emb)
+    all_rows, _ = load_grading_data(args.data, (0.0, 3.0))
+    budgets = [float(b) for b in args.budgets.split(",")]
+    ways = {"by gain (before)": (0, False), "spread first, then by gain": (review.SPREAD_FIRST, False),
+            "by replies": (0, True), "spread first, then by replies (kept)": (review.SPREAD_FIRST, True)}
+    res: dict[str, list[list[float]]] = {w: [] for w in [*ways, "random (3 seeds)"]}
+    for d in range(args.draws):
+        rows = _draw(all_rows, args.per_question, d) if args.per_question else all_rows
+        tasks, human = grading_tasks(rows), [r.human for r in rows]
+        base, grades = evaluate_grader(grader, rows)
+        print(f"draw {d}: n={len(rows)} default qwk={base['qwk']:.3f}", flush=True)
+        for w, (first, by_replies) in ways.items():
+            review.spread_order.__kwdefaults__.update(first=first, by_replies=by_replies)
+            res[w].append([r["qwk"] for r in review.simulate(grader, tasks, human, grades, budgets)])
+        review.spread_order.__kwdefaults__.update(first=review.SPREAD_FIRST, by_replies=True)
+        rnd = [review.simulate(grader, tasks, human, grades, budgets, order="random", seed=s) for s in (0, 1, 2)]
+        res["random (3 seeds)"].append([statistics.mean(x[i]["qwk"] for x in rnd) for i in range(len(budgets))])
+    print("| order | " + " | ".join(f"{b:g} %" for b in budgets) + " |")
+    for w, runs in res.items():
+        print(f"| {w} | " + " | ".join(f"{statistics.mean(c):.3f}" for c in zip(*runs, strict=True)) + " |")
+
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,79 @@
+"""The review order spreads a teacher's decisions over every question (kb.grading.review.spread_order),
+and the random baseline does not move with kb's order: the real review_order, kernel and groups on
+small, obvious replies."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from kb.grading.base import make_grade
+from kb.grading.groups import AnswerGroup
+from kb.grading.review import SPREAD_FIRST, random_order, review_order, spread_order
+from kb.quiz import Question
+
+
+def test_spread_order_gives_every_question_its_first_decisions_then_decisions_by_its_replies():
+    # question 0: every next decision tells a lot (gains 9, 8.9, …); question 1: little (1, 0.9, …)
+    gains = [[9.0 - 0.1 * k for k in range(40)], [1.0 - 0.01 * k for k in range(40)]]
+    order = spread_order(gains, [40, 40])
+    assert order[:2 * SPREAD_FIRST] == [(0, 0), (1, 0), (0, 1), (1, 1)]  # rounds, the larger gain first
+    for n in range(2 * SPREAD_FIRST, 60):  # then two questions of 40 replies each: never more than one apart
+        c = Counter(i for i, _ in order[:n])
+        assert abs(c[0] - c[1]) <= 1
+    # each question keeps its own order, and every group comes once
+    assert [k for i, k in order if i == 1] == list(range(40)) and len(order) == 80
+
+
+def test_spread_order_follows_the_replies_when_questions_differ_in_size():
+    order = spread_order([[1.0] * 30, [5.0] * 10], [90, 10], first=1)
+    c = Counter(i for i, _ in order[:20])
+    assert c == {0: 18, 1: 2}  # 90 : 10 replies, whatever the gains say
+    # a question with no group left drops out; the rest goes on
+    assert Counter(i for i, _ in order) == {0: 30, 1: 10}
+    assert spread_order([], []) == [] and spread_order([[], [2.0]], [0, 1]) == [(1, 0)]
+
+
+def _two_questions() -> tuple[list[AnswerGroup], list, list[str], np.ndarray]:
+    """Question 'alike': 12 replies in 12 near wordings of one thing (every decision tells much about the
+    others); question 'apart': 12 replies that each say something else."""
+    qa = Question("short", "O que é o GIL?", "Uma trava do interpretador.", (), id="alike")
+    qb = Question("short", "Dê um exemplo de E/S.", "Ler um arquivo.", (), id="apart")
+    alike = [f"uma trava do interpretador python {w}" for w in "abcdefghijkl"]
+    apart = ["ler um arquivo", "esperar a rede", "gravar no disco", "ler o teclado", "imprimir na tela",
+             "baixar uma página", "consultar o banco", "enviar um email", "abrir um socket", "tocar um som",
+             "mover o mouse", "acender um led"]
+    replies = alike + apart
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=16)
+    v = np.vstack([base + 0.05 * rng.normal(size=16) for _ in alike] + [rng.normal(size=16) for _ in apart])
+    v = (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+    grades = [make_grade(qa, 2.0, "") for _ in alike] + [make_grade(qb, 2.0, "") for _ in apart]
+    groups = [AnswerGroup("alike", (i,)) for i in range(12)] + [AnswerGroup("apart", (12 + i,)) for i in range(12)]
+    return groups, grades, replies, v
+
+
+def test_review_order_does_not_give_the_alike_question_every_early_decision():
+    groups, grades, replies, v = _two_questions()
+    order = review_order(groups, grades, replies, v)
+    assert {it.group.question_id for it in order[:2]} == {"alike", "apart"}
+    c = Counter(it.group.question_id for it in order[:8])
+    assert c == {"alike": 4, "apart": 4}  # 12 replies each: the same share
+    # within a question, the decision that tells most comes first (its gain falls)
+    gains = [it.priority for it in order if it.group.question_id == "alike"]
+    assert gains == sorted(gains, reverse=True)
+
+
+def test_random_baseline_is_the_same_whatever_order_the_groups_come_in():
+    groups, grades, replies, v = _two_questions()
+    a = [it.group for it in random_order(groups, grades, replies, v, seed=1)]
+    b = [it.group for it in random_order(list(reversed(groups)), grades, replies, v, seed=1)]
+    assert a == b and sorted(a, key=lambda g: g.members) == sorted(groups, key=lambda g: g.members)
+    assert a != [it.group for it in random_order(groups, grades, replies, v, seed=2)]
+
+
+def test_spread_order_by_gain_alone_is_the_previous_merge():
+    gains = [[9.0, 8.0, 7.0], [1.0, 0.5]]
+    assert spread_order(gains, [3, 2], first=0, by_replies=False) == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)]
+    assert spread_order(gains, [3, 2], first=0) == [(0, 0), (1, 0), (0, 1), (0, 2), (1, 1)]
