@@ -35,7 +35,7 @@ def main() -> None:
     ap.add_argument("--budgets", default="5,10,20")
     ap.add_argument("--tune", action="store_true", help="search the constants (on dev data only)")
     ap.add_argument("--steps", action="store_true", help="kb's order with the questions' orders merged by gain "
-                    "(before 2026-11-28), spread first, by replies, both; random orders beside")
+                    "(before 2026-11-28), spread first, by replies, both, then the pooled correction; a random order")
     ap.add_argument("--per-question", type=int, default=0, help="grade a seeded draw of N replies a question")
     ap.add_argument("--draws", type=int, default=1, help="with --per-question: this many draws, averaged")
     args = ap.parse_args()
@@ -89,25 +89,32 @@ def _draw(rows, n: int, seed: int):
 
 def steps(args) -> None:
     """QWK at each budget for each way of merging the questions' orders (kb.grading.review.spread_order),
-    and a random order (mean of seeds 0-2), on the file or on draws of it."""
+    with each question's mean correction shrunk towards 0 or towards the pooled one (POOL_SHRINK), and a
+    random order (mean of seeds 0-2), on the file or on draws of it."""
     import statistics
 
     emb = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), Settings.from_env().cache_dir / "embeddings.sqlite")
     grader = OfflineGrader(emb)
     all_rows, _ = load_grading_data(args.data, (0.0, 3.0))
     budgets = [float(b) for b in args.budgets.split(",")]
-    ways = {"by gain (before)": (0, False), "spread first, then by gain": (review.SPREAD_FIRST, False),
-            "by replies": (0, True), "spread first, then by replies (kept)": (review.SPREAD_FIRST, True)}
+    inf = float("inf")  # POOL_SHRINK inf: each question's mean correction shrunk towards 0, as before
+    ways = {"by gain (before)": (0, False, inf), "spread first, then by gain": (review.SPREAD_FIRST, False, inf),
+            "by replies": (0, True, inf), "spread first, then by replies": (review.SPREAD_FIRST, True, inf),
+            "… and the correction shrunk towards the pooled one (kept)": (review.SPREAD_FIRST, True,
+                                                                        review.POOL_SHRINK)}
+    kept = review.POOL_SHRINK
     res: dict[str, list[list[float]]] = {w: [] for w in [*ways, "random (3 seeds)"]}
     for d in range(args.draws):
         rows = _draw(all_rows, args.per_question, d) if args.per_question else all_rows
         tasks, human = grading_tasks(rows), [r.human for r in rows]
         base, grades = evaluate_grader(grader, rows)
         print(f"draw {d}: n={len(rows)} default qwk={base['qwk']:.3f}", flush=True)
-        for w, (first, by_replies) in ways.items():
+        for w, (first, by_replies, pool) in ways.items():
             review.spread_order.__kwdefaults__.update(first=first, by_replies=by_replies)
+            review.POOL_SHRINK = pool
             res[w].append([r["qwk"] for r in review.simulate(grader, tasks, human, grades, budgets)])
         review.spread_order.__kwdefaults__.update(first=review.SPREAD_FIRST, by_replies=True)
+        review.POOL_SHRINK = kept
         rnd = [review.simulate(grader, tasks, human, grades, budgets, order="random", seed=s) for s in (0, 1, 2)]
         res["random (3 seeds)"].append([statistics.mean(x[i]["qwk"] for x in rnd) for i in range(len(budgets))])
     print("| order | " + " | ".join(f"{b:g} %" for b in budgets) + " |")

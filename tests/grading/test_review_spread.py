@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from kb.grading.base import make_grade
 from kb.grading.groups import AnswerGroup
@@ -77,3 +78,38 @@ def test_spread_order_by_gain_alone_is_the_previous_merge():
     gains = [[9.0, 8.0, 7.0], [1.0, 0.5]]
     assert spread_order(gains, [3, 2], first=0, by_replies=False) == [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)]
     assert spread_order(gains, [3, 2], first=0) == [(0, 0), (1, 0), (0, 1), (0, 2), (1, 1)]
+
+
+def test_propagate_shrinks_a_questions_correction_towards_the_pooled_one():
+    from kb.grading.kernel import propagate
+
+    k = np.eye(3)
+    # one decision, 3 where kb gave 1: the mean correction (2) shrunk by 3 pseudo-decisions of `toward`
+    assert propagate(k, [1.0] * 3, [0], [3.0], shrink=3.0)[2] == pytest.approx(1.0 + 2 / 4)
+    assert propagate(k, [1.0] * 3, [0], [3.0], shrink=3.0, toward=2.0)[2] == pytest.approx(3.0)
+    assert propagate(k, [2.0] * 3, [0], [2.0], shrink=3.0, toward=-1.0)[2] == pytest.approx(2.0 - 3 / 4)
+
+
+def test_a_grader_too_generous_everywhere_is_corrected_where_the_replies_are_unlike_any_decided(monkeypatch):
+    """Three questions; kb gives 3 to every reply, the teacher 1 to the MIN_GRADED replies decided in each;
+    each question's last reply is unlike the decided ones (another direction, other letters)."""
+    from kb.grading import review
+    from kb.grading.base import Task
+    from kb.grading.review import MIN_GRADED, pull_rest
+
+    tasks, vecs, graded = [], [], {}
+    for q_id in ("q1", "q2", "q3"):
+        q = Question("short", f"Pergunta {q_id}?", "Uma trava do interpretador.", (), id=q_id)
+        for i in range(MIN_GRADED):
+            graded[len(tasks)] = 1
+            tasks.append(Task(q, f"uma trava do interpretador {i}"))
+            vecs.append([1.0, 0.0])
+        tasks.append(Task(q, "xyzzy"))
+        vecs.append([0.0, 1.0])
+    v = np.array(vecs, dtype=np.float32)
+    grades = [make_grade(t.question, 3.0, "") for t in tasks]
+    last = [i for i in range(len(tasks)) if i not in graded]
+    # each question's correction (-2 on MIN_GRADED decisions) shrunk towards the other questions' (-20 / 13): 3 -> 1.17
+    assert [pull_rest(tasks, grades, v, graded)[i].points for i in last] == [1, 1, 1]
+    monkeypatch.setattr(review, "POOL_SHRINK", float("inf"))  # shrunk towards 0, as before: -1.25, 3 -> 2
+    assert [pull_rest(tasks, grades, v, graded)[i].points for i in last] == [2, 2, 2]
