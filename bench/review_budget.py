@@ -7,6 +7,7 @@ of kb/grading/groups.py and kb/grading/kernel.py (on PT_ASAG dev 36-42 only).
     python bench/review_budget.py asag-dev.csv --tune           # the constants' search (dev only)
     python bench/review_budget.py asag-dev.csv --steps          # the merge of the questions' orders, step by step
     python bench/review_budget.py asag-dev.csv --steps --per-question 60 --draws 3   # a class of 60 a question
+    python bench/review_budget.py asag-dev.csv --steps --per-question 60 --draws 3 --stricter   # a stricter teacher
 
 The table is what ``kb eval grader DATA.csv --review-budget 5,10,20`` prints, with the random
 order's mean over three seeds beside kb's order.
@@ -15,6 +16,7 @@ order's mean over three seeds beside kb's order.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import sys
 from pathlib import Path
@@ -38,6 +40,8 @@ def main() -> None:
                     "(before 2026-11-28), spread first, by replies, both, then the pooled correction; a random order")
     ap.add_argument("--per-question", type=int, default=0, help="grade a seeded draw of N replies a question")
     ap.add_argument("--draws", type=int, default=1, help="with --per-question: this many draws, averaged")
+    ap.add_argument("--stricter", action="store_true", help="with --steps: every human grade one point lower (0 "
+                    "stays 0), a stricter grading culture than kb's level")
     args = ap.parse_args()
     if args.steps:
         steps(args)
@@ -106,6 +110,8 @@ def steps(args) -> None:
     res: dict[str, list[list[float]]] = {w: [] for w in [*ways, "random (3 seeds)"]}
     for d in range(args.draws):
         rows = _draw(all_rows, args.per_question, d) if args.per_question else all_rows
+        if args.stricter:
+            rows = [dataclasses.replace(r, human=max(0.0, r.human - 1.0)) for r in rows]
         tasks, human = grading_tasks(rows), [r.human for r in rows]
         base, grades = evaluate_grader(grader, rows)
         print(f"draw {d}: n={len(rows)} default qwk={base['qwk']:.3f}", flush=True)
