@@ -27,6 +27,7 @@ from .base import MAX_POINTS, MAX_REPLY_CHARS, Grade, Task, make_grade, needs_ju
 from .calibration import ZEROING_FLAGS, fit_calibration
 from .groups import AnswerGroup, group_id, group_replies
 from .kernel import decision_order, propagate, reply_kernel
+from .offline import OfflineGrader
 from .replies import read_csv
 
 # why kb is unsure of a group (the review sheet's "why" column): nearness of its grade to a cut point (0–1), the
@@ -402,10 +403,12 @@ def read_review(out_dir: Any) -> tuple[dict[tuple[str, str], tuple[int, str]], l
 
 
 def pull_report(report: Any, embedder: Any, overrides: dict[tuple[str, str], tuple[int, str]],
-                answers: dict[tuple[str, str], str]) -> int:
+                answers: dict[tuple[str, str], str], grader: Any = None) -> int:
     """Each reply of ``report`` kb graded pulled towards the teacher's grades (``overrides`` of the
     replies in ``answers``, this batch's and earlier ones) of the replies to its question most like it
-    (:func:`pull_rest`); returns how many grades it changed."""
+    (:func:`pull_rest`); returns how many grades it changed. ``grader`` (the offline grader that graded
+    the report) grades the teacher's replies as kb would: the teacher's corrections are measured from
+    that grade (without it, from the teacher's own, so only the pull towards like replies acts)."""
     graded = report.graded
     examples = [(k, answers[k], p) for k, (p, _) in overrides.items() if k in answers and answers[k].strip()]
     if not examples:
@@ -421,10 +424,18 @@ def pull_report(report: Any, embedder: Any, overrides: dict[tuple[str, str], tup
                                                                                           strict=True)]
     teacher = {n + j: p for j, p in enumerate(ex_points)}
     teacher.update({i: g.grade.points for i, g in enumerate(graded) if g.grade.grader == "override"})
+    if isinstance(grader, OfflineGrader):
+        # an override's grade is the teacher's: kb's own grade of those replies, at the level that graded the rest
+        # (its graded replies left out: a reply graded like itself would hide the teacher's correction)
+        own = OfflineGrader(grader.embedder, grader.cal, grader.adjust)
+        keys = sorted(teacher)
+        all_tasks = list(tasks) + ex_tasks
+        for i, g in zip(keys, own.grade([all_tasks[i] for i in keys]), strict=True):
+            grades[i] = g
     pulled = pull_rest(list(tasks) + ex_tasks, grades, vecs, teacher)
     changed = 0
     for i, g in enumerate(graded):
-        if pulled[i] is not g.grade:
+        if i not in teacher and pulled[i] is not g.grade:
             g.grade = pulled[i]
             changed += 1
     return changed

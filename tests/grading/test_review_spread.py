@@ -113,3 +113,60 @@ def test_a_grader_too_generous_everywhere_is_corrected_where_the_replies_are_unl
     assert [pull_rest(tasks, grades, v, graded)[i].points for i in last] == [1, 1, 1]
     monkeypatch.setattr(review, "POOL_SHRINK", float("inf"))  # shrunk towards 0, as before: -1.25, 3 -> 2
     assert [pull_rest(tasks, grades, v, graded)[i].points for i in last] == [2, 2, 2]
+
+
+# twelve right-sounding replies kb grades alike; a strict teacher gives 0 to the first six groups it lists
+STRICT_CLASS = [
+    "O GIL é uma trava global do interpretador que deixa só uma thread executar bytecode por vez.",
+    "Global Interpreter Lock: uma thread por vez roda código Python, então não há paralelismo real.",
+    "É um lock do CPython; as threads se revezam e o programa não usa vários núcleos.",
+    "Uma trava que impede duas threads de rodarem Python ao mesmo tempo, limitando o paralelismo.",
+    "O GIL serializa as threads: só uma executa por vez, e o paralelismo em CPU some.",
+    "Trava global: apenas uma thread por vez executa, programas com threads não escalam em CPU.",
+    "Mecanismo do interpretador que só permite uma thread ativa, sem paralelismo de CPU.",
+    "É o bloqueio global do interpretador, só uma thread roda por vez e perde-se paralelismo.",
+    "Uma exclusão mútua no interpretador que faz as threads executarem uma de cada vez.",
+    "O GIL garante que uma única thread execute bytecode, por isso threads não dão paralelismo.",
+    "Lock global que só libera uma thread por vez; em tarefas de CPU não há ganho com threads.",
+    "O interpretador tem uma trava e por isso só uma thread trabalha de cada vez, sem paralelismo.",
+]
+
+
+def test_kb_grade_corrects_the_rest_of_a_question_as_the_teacher_corrected_its_groups(tmp_path):
+    """The real `kb grade` twice: the teacher's 0s on six groups (kb gave them 1-2) are corrections of kb's
+    own grade, so the six replies nobody graded go down too (they stayed as they were when the teacher's
+    grade was taken as kb's)."""
+    import csv
+    import json
+
+    from ..conftest import run_kb
+    from .test_grading import QUIZ, read_gradebook, write_csv
+
+    quiz = tmp_path / "semana3.json"
+    quiz.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
+    replies = write_csv(tmp_path / "replies.csv", [("student", "question_id", "answer")]
+                        + [(f"S{i:02d}", "gil", r) for i, r in enumerate(STRICT_CLASS)])
+    out = tmp_path / "reports"
+    r = run_kb(["grade", str(quiz), str(replies), "--out", str(out), "--offline"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    before = {s: int(row["points"]) for (s, _), row in read_gradebook(out).items()}
+    assert min(before.values()) >= 1
+    with (out / "grades-review.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 12  # every reply its own group
+    for row in rows[:6]:
+        row["teacher"] = "0"
+    with (out / "grades-review.csv").open("w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    r = run_kb(["grade", str(quiz), str(replies), "--out", str(out), "--offline"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "6 other grades changed (0 up, 6 down)" in " ".join(r.stderr.split())
+    book = read_gradebook(out)
+    decided = {row["students"] for row in rows[:6]}
+    for (s, _), row in book.items():
+        if s in decided:
+            assert row["points"] == "0" and row["grader"] == "override"
+        else:
+            assert int(row["points"]) < before[s] and row["grader"] != "override"
