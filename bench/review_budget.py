@@ -5,6 +5,9 @@ of kb/grading/groups.py and kb/grading/kernel.py (on PT_ASAG dev 36-42 only).
     python bench/pt_asag_to_csv.py --split test -o asag-test.csv
     python bench/review_budget.py asag-test.csv                 # the table: kb order vs random, 0/5/10/20 %
     python bench/review_budget.py asag-dev.csv --tune           # the constants' search (dev only)
+    python bench/review_budget.py asag-dev.csv --steps          # the merge of the questions' orders, step by step
+    python bench/review_budget.py asag-dev.csv --steps --per-question 60 --draws 3   # a class of 60 a question
+    python bench/review_budget.py asag-dev.csv --steps --per-question 60 --draws 3 --stricter   # a stricter teacher
 
 The table is what ``kb eval grader DATA.csv --review-budget 5,10,20`` prints, with the random
 order's mean over three seeds beside kb's order.
@@ -13,6 +16,7 @@ order's mean over three seeds beside kb's order.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import sys
 from pathlib import Path
@@ -32,7 +36,16 @@ def main() -> None:
     ap.add_argument("data", type=Path)
     ap.add_argument("--budgets", default="5,10,20")
     ap.add_argument("--tune", action="store_true", help="search the constants (on dev data only)")
+    ap.add_argument("--steps", action="store_true", help="kb's order with the questions' orders merged by gain "
+                    "(before 2026-11-28), spread first, by replies, both, then the pooled correction; a random order")
+    ap.add_argument("--per-question", type=int, default=0, help="grade a seeded draw of N replies a question")
+    ap.add_argument("--draws", type=int, default=1, help="with --per-question: this many draws, averaged")
+    ap.add_argument("--stricter", action="store_true", help="with --steps: every human grade one point lower (0 "
+                    "stays 0), a stricter grading culture than kb's level")
     args = ap.parse_args()
+    if args.steps:
+        steps(args)
+        return
     emb = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), Settings.from_env().cache_dir / "embeddings.sqlite")
     grader = OfflineGrader(emb)
     rows, _ = load_grading_data(args.data, (0.0, 3.0))
@@ -61,6 +74,59 @@ def main() -> None:
         kernel.propagate.__kwdefaults__.update(ridge=conf["ridge"])
         res = review.simulate(grader, tasks, human, grades, budgets)
         print(conf, " ".join(f"{r['budget_pct']:g}%:{r['qwk']:.3f}" for r in res), flush=True)
+
+
+def _draw(rows, n: int, seed: int):
+    """``n`` rows a question (seeded per question), in the file's order."""
+    import random
+
+    by: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        by.setdefault(r.question_id or r.question, []).append(i)
+    keep: list[int] = []
+    for q, idx in sorted(by.items()):
+        idx = idx[:]
+        random.Random(f"{seed}:{q}").shuffle(idx)
+        keep += idx[:n]
+    return [rows[i] for i in sorted(keep)]
+
+
+def steps(args) -> None:
+    """QWK at each budget for each way of merging the questions' orders (kb.grading.review.spread_order),
+    with each question's mean correction shrunk towards 0 or towards the pooled one (POOL_SHRINK), and a
+    random order (mean of seeds 0-2), on the file or on draws of it."""
+    import statistics
+
+    emb = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), Settings.from_env().cache_dir / "embeddings.sqlite")
+    grader = OfflineGrader(emb)
+    all_rows, _ = load_grading_data(args.data, (0.0, 3.0))
+    budgets = [float(b) for b in args.budgets.split(",")]
+    inf = float("inf")  # POOL_SHRINK inf: each question's mean correction shrunk towards 0, as before
+    ways = {"by gain (before)": (0, False, inf), "spread first, then by gain": (review.SPREAD_FIRST, False, inf),
+            "by replies": (0, True, inf), "spread first, then by replies": (review.SPREAD_FIRST, True, inf),
+            "… and the correction shrunk towards the pooled one (kept)": (review.SPREAD_FIRST, True,
+                                                                        review.POOL_SHRINK)}
+    kept = review.POOL_SHRINK
+    res: dict[str, list[list[float]]] = {w: [] for w in [*ways, "random (3 seeds)"]}
+    for d in range(args.draws):
+        rows = _draw(all_rows, args.per_question, d) if args.per_question else all_rows
+        if args.stricter:
+            rows = [dataclasses.replace(r, human=max(0.0, r.human - 1.0)) for r in rows]
+        tasks, human = grading_tasks(rows), [r.human for r in rows]
+        base, grades = evaluate_grader(grader, rows)
+        print(f"draw {d}: n={len(rows)} default qwk={base['qwk']:.3f}", flush=True)
+        for w, (first, by_replies, pool) in ways.items():
+            review.spread_order.__kwdefaults__.update(first=first, by_replies=by_replies)
+            review.POOL_SHRINK = pool
+            res[w].append([r["qwk"] for r in review.simulate(grader, tasks, human, grades, budgets)])
+        review.spread_order.__kwdefaults__.update(first=review.SPREAD_FIRST, by_replies=True)
+        review.POOL_SHRINK = kept
+        rnd = [review.simulate(grader, tasks, human, grades, budgets, order="random", seed=s) for s in (0, 1, 2)]
+        res["random (3 seeds)"].append([statistics.mean(x[i]["qwk"] for x in rnd) for i in range(len(budgets))])
+    print("| order | " + " | ".join(f"{b:g} %" for b in budgets) + " |")
+    for w, runs in res.items():
+        print(f"| {w} | " + " | ".join(f"{statistics.mean(c):.3f}" for c in zip(*runs, strict=True)) + " |")
+
 
 if __name__ == "__main__":
     main()

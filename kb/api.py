@@ -370,7 +370,7 @@ class KB:
         report = grade_class(quiz, got, grader, overrides)
         embedder = getattr(getattr(grader, "offline", grader), "embedder", None)
         if embedder is not None:  # replies like the ones the teacher graded are graded more like them
-            pull_report(report, embedder, overrides, answers)
+            pull_report(report, embedder, overrides, answers, grader)
         if previous:
             merge_reports(previous, report, overrides)
         run.report = report

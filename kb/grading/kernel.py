@@ -88,11 +88,12 @@ def decision_order(kernel: Any, candidates: Sequence[int], weights: Any, n: int,
 
 
 def propagate(kernel: Any, prior: Any, decided: Sequence[int], points: Sequence[float], *,
-              ridge: float = RIDGE, shrink: float = PRIOR_SHRINK) -> Any:
+              ridge: float = RIDGE, shrink: float = PRIOR_SHRINK, toward: float = 0.0) -> Any:
     """Every reply's grade (0–3, unrounded) given the teacher's ``points`` of the replies ``decided``
     (indices into ``kernel``): kb's grade (``prior``) plus the mean correction the teacher made
-    (shrunk by ``shrink`` pseudo-decisions of no correction) plus kernel ridge regression of the rest
-    of the correction. The decided replies keep the teacher's points."""
+    (shrunk by ``shrink`` pseudo-decisions of ``toward``: no correction, or the other questions' mean
+    correction) plus kernel ridge regression of the rest of the correction. The decided replies keep the
+    teacher's points."""
     import numpy as np
 
     prior = np.asarray(prior, dtype=np.float64)
@@ -100,7 +101,7 @@ def propagate(kernel: Any, prior: Any, decided: Sequence[int], points: Sequence[
         return prior.copy()
     d = np.asarray(decided, dtype=int)
     t = np.asarray(points, dtype=np.float64) - prior[d]
-    mean = float(t.sum() / (len(t) + shrink))
+    mean = float((t.sum() + shrink * toward) / (len(t) + shrink))
     k = np.asarray(kernel, dtype=np.float64)
     a = np.linalg.solve(k[np.ix_(d, d)] + ridge * np.eye(len(d)), t - mean)
     out = np.clip(prior + mean + k[:, d] @ a, 0.0, 3.0)
