@@ -153,6 +153,13 @@ class KB:
 
         return open_workspace(self.settings)
 
+    def _reader(self) -> Any:
+        """The knowledge base for a call that only reads passages: the workspace when this object has
+        opened it already, else its current cached index (:func:`kb.workspace.open_reader`: no chromadb)."""
+        from .workspace import open_reader
+
+        return self.__dict__.get("workspace") or open_reader(self.settings)
+
     # --- materials --------------------------------------------------------------------------
     def ingest(self, paths: Sequence[str | Path], *, embedder: str | None = None, rebuild: bool = False,
                prune: bool = True, prune_empty: bool = False, max_mb: float = DEFAULT_MAX_MB,
@@ -265,7 +272,7 @@ class KB:
                              "pass --force to replace it, or --out another.json",
                              path=path)
         writer = with_teacher(OfflineWriter() if offline else get_writer(self.settings), path.parent)
-        report = generate_quiz(self.workspace, request, writer)
+        report = generate_quiz(self._reader(), request, writer)
         result = Result(QuizRun(report, path), backend_failure="; ".join(report.errors), notes=list(report.notes))
         if report.quiz.questions:
             save_quiz(report.quiz, path)
