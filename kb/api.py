@@ -258,7 +258,6 @@ class KB:
         from .quiz import save_quiz
         from .teacher import with_teacher
         from .writing.generate import GenerationRequest, default_quiz_path, generate_quiz
-        from .writing.offline import OfflineWriter
 
         request = GenerationRequest(n=n, types=tuple(types), topic=topic, sources=tuple(sources),
                                     difficulty=difficulty, lang=lang)
@@ -271,7 +270,8 @@ class KB:
             raise InputError("{path} exists",
                              "pass --force to replace it, or --out another.json",
                              path=path)
-        writer = with_teacher(OfflineWriter() if offline else get_writer(self.settings), path.parent)
+        # by name: the LLM path does not import the offline writer (bench/llm_parallel.py)
+        writer = with_teacher(get_writer(self.settings, "offline" if offline else None), path.parent)
         report = generate_quiz(self._reader(), request, writer)
         result = Result(QuizRun(report, path), backend_failure="; ".join(report.errors), notes=list(report.notes))
         if report.quiz.questions:
