@@ -450,6 +450,8 @@ class IndexedStore:
     def cached(cls, home: Path, collection: str, cache_dir: Path) -> IndexedStore | None:
         """The store of the workspace ``home`` (on disk) as its cached index holds it, or None when
         there is no index of its current content (none cached, stale, unreadable, or no store)."""
+        if (Path(home) / "chroma.creating").exists():
+            return None  # being made by a first ingest: opening the store says so (kb.store._client)
         state = _sqlite_state(Path(home) / "chroma", collection)
         if state is None:
             return None
