@@ -153,6 +153,13 @@ class KB:
 
         return open_workspace(self.settings)
 
+    def _reader(self) -> Any:
+        """The knowledge base for a call that only reads passages: the workspace when this object has
+        opened it already, else its current cached index (:func:`kb.workspace.open_reader`: no chromadb)."""
+        from .workspace import open_reader
+
+        return self.__dict__.get("workspace") or open_reader(self.settings)
+
     # --- materials --------------------------------------------------------------------------
     def ingest(self, paths: Sequence[str | Path], *, embedder: str | None = None, rebuild: bool = False,
                prune: bool = True, prune_empty: bool = False, max_mb: float = DEFAULT_MAX_MB,
@@ -251,7 +258,6 @@ class KB:
         from .quiz import save_quiz
         from .teacher import with_teacher
         from .writing.generate import GenerationRequest, default_quiz_path, generate_quiz
-        from .writing.offline import OfflineWriter
 
         request = GenerationRequest(n=n, types=tuple(types), topic=topic, sources=tuple(sources),
                                     difficulty=difficulty, lang=lang)
@@ -264,8 +270,9 @@ class KB:
             raise InputError("{path} exists",
                              "pass --force to replace it, or --out another.json",
                              path=path)
-        writer = with_teacher(OfflineWriter() if offline else get_writer(self.settings), path.parent)
-        report = generate_quiz(self.workspace, request, writer)
+        # by name: the LLM path does not import the offline writer (bench/llm_parallel.py)
+        writer = with_teacher(get_writer(self.settings, "offline" if offline else None), path.parent)
+        report = generate_quiz(self._reader(), request, writer)
         result = Result(QuizRun(report, path), backend_failure="; ".join(report.errors), notes=list(report.notes))
         if report.quiz.questions:
             save_quiz(report.quiz, path)

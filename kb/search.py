@@ -27,7 +27,7 @@ import pickle
 import re
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from .chunking import index_text
 from .config import CHUNKING_VERSION
@@ -70,7 +70,9 @@ _DEPTH_EXTRA = 5
 _DEFAULT_CANDIDATES = 50  # set by hand with the first search, not measured
 _FINGERPRINT_TIMEOUT_S = 5  # seconds to wait for a writer's lock on Chroma's SQLite file; set by hand
 
-_TOKENS_VERSION = 3  # bump when lexical_tokens changes: cached indexes are rebuilt
+# bump when lexical_tokens or what a cached index holds changes: cached indexes are rebuilt
+# (4: the stored source names, shown from the working directory of the command that reads them)
+_TOKENS_VERSION = 4
 _IDENT = re.compile(r"[\d._]")
 
 
@@ -99,6 +101,13 @@ def content_key(store: ChromaStore) -> str:
 def _sqlite_fingerprint(chroma_dir: Path, collection: str) -> str | None:
     """:func:`content_key` of an on-disk Chroma store from its SQLite file (read-only), or
     None when the file or its layout is not what this was written for."""
+    state = _sqlite_state(chroma_dir, collection)
+    return state[0] if state else None
+
+
+def _sqlite_state(chroma_dir: Path, collection: str) -> tuple[str, dict[str, Any]] | None:
+    """(:func:`_sqlite_fingerprint`, the collection's metadata: ``kb_embedder``, ``kb_dim``,
+    ``kb_chunking``, ``kb_revision``…) read in one read transaction, so both are of one moment."""
     import sqlite3
 
     db = chroma_dir / "chroma.sqlite3"
@@ -107,15 +116,15 @@ def _sqlite_fingerprint(chroma_dir: Path, collection: str) -> str | None:
     try:
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=_FINGERPRINT_TIMEOUT_S)
         try:
+            con.execute("BEGIN")  # one snapshot for both reads: an ingest's commit lands before or after them
             # how many rows and the last write's sequence number (every add or update takes a new,
             # higher one; a delete lowers the count): reading every id cost 0.3 s at 100,000 passages
             rows = con.execute(
                 "SELECT c.id, COUNT(*), MAX(e.seq_id) FROM embeddings e JOIN segments s ON e.segment_id = s.id "
                 "JOIN collections c ON s.collection = c.id WHERE c.name = ? GROUP BY c.id", (collection,)).fetchall()
             meta = con.execute(
-                "SELECT m.key, m.str_value, m.int_value FROM collection_metadata m JOIN collections c "
-                "ON m.collection_id = c.id WHERE c.name = ? AND m.key IN ('kb_embedder', 'kb_chunking')",
-                (collection,)).fetchall()
+                "SELECT m.key, m.str_value, m.int_value, m.float_value, m.bool_value FROM collection_metadata m "
+                "JOIN collections c ON m.collection_id = c.id WHERE c.name = ?", (collection,)).fetchall()
         finally:
             con.close()
     except sqlite3.Error:
@@ -123,9 +132,10 @@ def _sqlite_fingerprint(chroma_dir: Path, collection: str) -> str | None:
     if not rows:
         return None
     h = hashlib.sha256(f"chunking={CHUNKING_VERSION};tokens={_TOKENS_VERSION};sqlite;".encode())
-    h.update(repr(sorted(meta, key=lambda r: r[0])).encode())
+    h.update(repr(sorted((r[:3] for r in meta if r[0] in ("kb_embedder", "kb_chunking")), key=lambda r: r[0])).encode())
     h.update(repr(rows).encode())
-    return h.hexdigest()[:16]
+    values = {k: next((v for v in vs if v is not None), None) for k, *vs in meta}
+    return h.hexdigest()[:16], values
 
 
 def _all_ids(store: ChromaStore) -> list[str]:
@@ -226,15 +236,22 @@ class _Strings:
 class ChunkTable(Sequence[Chunk]):
     """The index's passages by position, stored column by column; a :class:`Chunk` is made
     when asked for (a search reads k of them). Loading 100,000 passages as objects took most
-    of a cold ``kb search`` (bench/scale.py)."""
+    of a cold ``kb search`` (bench/scale.py).
+
+    With ``stored`` (each source's name as the store holds it) a chunk's source is shown as
+    :meth:`kb.store.ChromaStore.all_chunks` shows it *now*: from the working directory of the command
+    that reads it and the current :attr:`root` (the folder holding the workspace), not those of the
+    command that built the index — it may have run elsewhere, or the course been moved since."""
 
     _TEXT = ("id", "source", "kind", "text", "lang", "source_hash")
     _LOCATOR = ("heading", "start", "end", "segment")
 
-    def __init__(self, chunks: Sequence[Chunk]) -> None:
+    def __init__(self, chunks: Sequence[Chunk], stored: Sequence[str] | None = None, root: str | None = None) -> None:
         import numpy as np
 
         self.n = len(chunks)
+        self.root = root
+        self.stored = _Strings(stored) if stored is not None else None
         self.cols = {f: _Strings([getattr(c, f) for c in chunks]) for f in self._TEXT}
         self.cols.update({f: _Strings([getattr(c.locator, f) for c in chunks]) for f in self._LOCATOR})
         self.cols["emphasis"] = _Strings(["\n".join(c.emphasis) for c in chunks])
@@ -251,12 +268,14 @@ class ChunkTable(Sequence[Chunk]):
             i += self.n
         if not 0 <= i < self.n:
             raise IndexError(i)
-        from .records import Locator
+        from .records import Locator, display_source
 
         col = {f: c[i] for f, c in self.cols.items()}
+        stored = getattr(self, "stored", None)
+        source = display_source(stored[i] or "", None, self.root) if stored is not None else col["source"]
         page = int(self.page[i])
         ordinal, n_in_source, is_code = (int(x) for x in self.ints[i])
-        return Chunk(source=col["source"] or "", kind=col["kind"] or "", text=col["text"] or "",
+        return Chunk(source=source or "", kind=col["kind"] or "", text=col["text"] or "",
                      locator=Locator(page=None if page < 0 else page, heading=col["heading"], start=col["start"],
                                      end=col["end"], segment=col["segment"]),
                      lang=col["lang"] or "", ordinal=ordinal, source_hash=col["source_hash"] or "",
@@ -270,10 +289,11 @@ class SearchIndex:
     file keyed by :func:`content_key`, so a cold ``kb search`` reads one file instead of
     starting Chroma; dense search is an exact cosine over all vectors (2 ms per 10,000)."""
 
-    def __init__(self, key: str, embedder_id: str | None, chunks: list[Chunk], vectors: np.ndarray) -> None:
+    def __init__(self, key: str, embedder_id: str | None, chunks: list[Chunk], vectors: np.ndarray,
+                 stored: Sequence[str] | None = None, root: str | None = None) -> None:
         self.key = key
         self.embedder_id = embedder_id
-        self.chunks = ChunkTable(chunks)
+        self.chunks = ChunkTable(chunks, stored, root)  # see ChunkTable for ``stored`` and ``root``
         self.vectors = vectors
         self.lexical = LexicalIndex([c.id for c in chunks], [lexical_tokens(index_text(c)) for c in chunks])
 
@@ -285,6 +305,7 @@ class SearchIndex:
         # one pass over the store's pages, vectors included: no list of every id to ask for again
         cwd = os.getcwd()
         chunks: list[Chunk] = []
+        stored: list[str] = []
         rows: list = []
         missing = 0
         for id_, text, meta, vec in store.all_records():
@@ -292,6 +313,7 @@ class SearchIndex:
                 missing += 1
                 continue
             chunks.append(Chunk.from_store(id_, text, meta, cwd, store.root))
+            stored.append(meta["source"])
             rows.append(vec)
         if missing:
             from .errors import StoreError
@@ -307,7 +329,12 @@ class SearchIndex:
                                                                                                      np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         vectors /= np.maximum(norms, 1e-12)
-        return cls(key, store.info.get("embedder"), chunks, vectors)
+        return cls(key, store.info.get("embedder"), chunks, vectors, stored, store.root)
+
+    def rooted(self, root: str | None) -> SearchIndex:
+        """This index, its sources named from ``root``, the folder holding the workspace now (:class:`ChunkTable`)."""
+        self.chunks.root = root
+        return self
 
     @staticmethod
     def path(cache_dir: Path, collection: str, key: str) -> Path:
@@ -356,11 +383,11 @@ class SearchIndex:
 
         for attempt in range(_READ_ATTEMPTS):
             try:
-                return cls._load_or_build(store, cache_dir)
+                return cls._load_or_build(store, cache_dir).rooted(store.root)
             except StoreError:
                 previous = cls.newest(cache_dir, store.info["collection"])
                 if previous is not None:
-                    return previous
+                    return previous.rooted(store.root)
                 if attempt == _READ_ATTEMPTS - 1:
                     raise
                 time.sleep(_READ_BACKOFF_S * (attempt + 1))
@@ -399,10 +426,68 @@ class SearchIndex:
 def cached_index(home: Path, collection: str, cache_dir: Path) -> SearchIndex | None:
     """The search index of the on-disk store in ``home``, when its cached copy is current —
     found without importing chromadb. None means: open the store (see :class:`Retriever`)."""
-    key = _sqlite_fingerprint(home / "chroma", collection)
-    if not key:
-        return None
-    return SearchIndex.load(SearchIndex.path(cache_dir, collection, key))
+    snapshot = IndexedStore.cached(home, collection, cache_dir)
+    return snapshot.index if snapshot else None
+
+
+class IndexedStore:
+    """The reading side of the store seam (:class:`kb.store.Store`: ``info``, ``count``, ``revision``,
+    ``all_chunks``, ``get``), answered from a current cached :class:`SearchIndex` alone: a command
+    that only reads passages (``kb search``, ``kb quiz generate``) never imports chromadb. Open it
+    with :meth:`cached`, which validates the cache exactly as a search does (:func:`content_key` from
+    Chroma's SQLite file): any write to the store since the index was cached makes it None."""
+
+    def __init__(self, index: SearchIndex, location: str, collection: str, root: str | None,
+                 meta: dict[str, Any]) -> None:
+        self.index = index
+        self.location = location
+        self.collection = collection
+        self.root = root
+        self._meta = meta
+        index.rooted(root)
+
+    @classmethod
+    def cached(cls, home: Path, collection: str, cache_dir: Path) -> IndexedStore | None:
+        """The store of the workspace ``home`` (on disk) as its cached index holds it, or None when
+        there is no index of its current content (none cached, stale, unreadable, or no store)."""
+        if (Path(home) / "chroma.creating").exists():
+            return None  # being made by a first ingest: opening the store says so (kb.store._client)
+        state = _sqlite_state(Path(home) / "chroma", collection)
+        if state is None:
+            return None
+        key, meta = state
+        if meta.get("kb_chunking") not in (None, CHUNKING_VERSION):
+            return None  # opening the store says what to do (ChromaStore.check_built_by)
+        index = SearchIndex.load(SearchIndex.path(cache_dir, collection, key))
+        if index is None:
+            return None
+        # as kb.store._root: an on-disk workspace names its sources relative to the folder holding it
+        return cls(index, str(Path(home) / "chroma"), collection, Path(home).resolve().parent.as_posix(), meta)
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """As :attr:`kb.store.ChromaStore.info`, from the collection metadata read with the cache key."""
+        return {"location": self.location, "collection": self.collection, "embedder": self._meta.get("kb_embedder"),
+                "dim": self._meta.get("kb_dim"), "chunking": self._meta.get("kb_chunking"),
+                "revision": self._meta.get("kb_revision", 0), "chunks": self.count()}
+
+    def count(self) -> int:
+        """How many chunks the store holds."""
+        return len(self.index.chunks)
+
+    def revision(self) -> int:
+        """The store's revision counter when the cache was validated."""
+        return int(self._meta.get("kb_revision") or 0)
+
+    def all_chunks(self) -> Iterator[Chunk]:
+        """Every chunk, in the store's order, its source shown relative to the working directory."""
+        return iter(self.index.chunks)
+
+    def get(self, ids: Sequence[str]) -> list[Chunk]:
+        """The chunks with these ids, in the order asked; ids not stored are left out."""
+        chunks = self.index.chunks
+        at = {i: j for j, i in enumerate(self.index.lexical.ids)}
+        return [chunks[at[i]] for i in ids if i in at]
 
 
 def _word_set(text: str) -> frozenset[str]:
