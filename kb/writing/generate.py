@@ -352,10 +352,11 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     course = CourseTerms(all_chunks, ws.embedder)
     course.outlines = plan.outlines(passages, all_chunks)  # plan, then write: what each source teaches
     out = writer.write(passages, request, course)
-    plan.aim(out.drafts, course.outlines)  # central ideas first, spread over the deck's sections
+    planned = plan.plan_size(request.n)
+    plan.aim(out.drafts, course.outlines, planned)  # one question per top idea first, spread over the sections
     if writer.name == "offline" and "short" in request.types:  # a plain question on a top idea no pattern fits
         extra, failed = plan.plain_questions(course.outlines, out.drafts, {c.id: c for c in passages}, course,
-                                             TOP_IDEAS, request.lang)
+                                             planned, request.lang)
         out.drafts += extra
         out.rejected += failed
     if request.topic:  # keep the topic's best passages first

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ from ..quiz import Citation, Question
 from ..records import Chunk
 from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
-from .checks import vocabulary
+from .checks import thin_concepts, vocabulary
 from .seam import Draft, Rejected
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ CENTRAL_BONUS = 1.0  # priority added to a draft on the deck's most central idea
 # hand-set so that centrality orders drafts within a pattern's usual spread (~1) without overriding the
 # harvested exercises (3.3) — measured by count written and top-idea coverage on ../shared/corpora
 PLAIN_PRIORITY = 1.0  # a plain question on an idea ranks below any pattern's question on the same idea
+PLAN_BONUS = 1.0  # priority added to a draft on the most central planned idea, less down the plan (aim)
+PLANNED_SHARE = 0.5  # of a quiz's questions, the share planned on the top ideas (plan_size)
 MAX_SOURCES_LISTED = 3  # the summary lists each source's top ideas for up to this many sources
 
 _PLAIN = {  # what an idea is, what each part of a labelled list means, the steps of a procedure
@@ -94,15 +97,41 @@ def top_idea_coverage(questions: Sequence[Question], plans: dict[str, Outline], 
     return {"covered": covered, "total": total, "share": covered / total if total else 0.0, "per_source": per}
 
 
-def aim(drafts: Sequence[Draft], plans: dict[str, Outline]) -> None:
-    """Each draft's priority raised by its idea's centrality, and its section the idea's section."""
+def plan_size(n: int) -> int:
+    """How many of a source's top ideas a quiz of n questions plans one question each for: half of
+    its questions, and at least the :data:`~kb.outline.TOP_IDEAS` a summary reports on (the
+    rest go to the type mix and to what no top idea holds)."""
+    from ..outline import TOP_IDEAS
+
+    return max(TOP_IDEAS, math.ceil(PLANNED_SHARE * n))
+
+
+def plan_rank(idea: Idea, top: Sequence[Idea]) -> int | None:
+    """The rank among ``top`` of the idea or of the top idea on its topic ("Configuración de DDP" asks
+    the top idea "Distributed Data Parallelism"); None when it is on none of them."""
+    from ..outline import same_topic
+
+    for r, t in enumerate(top):
+        if idea.key == t.key or fold(idea.name) == fold(t.name) or same_topic(idea, t):
+            return r
+    return None
+
+
+def aim(drafts: Sequence[Draft], plans: dict[str, Outline], k: int = 0) -> None:
+    """Each draft's priority raised by its idea's centrality, its section the idea's section, and its
+    ``plan`` the rank of its idea among the source's ``k`` planned top ideas (selection takes one
+    question on each first)."""
     best = {src: max((i.score for i in o.ideas), default=0.0) for src, o in plans.items()}
+    tops = {src: o.top(k) for src, o in plans.items()} if k else {}
     for d in drafts:
         idea = idea_of(d, plans.get(d.chunk.source))
         if idea is None:
             continue
         d.idea = idea.key
         d.section = idea.section
+        d.plan = plan_rank(idea, tops.get(d.chunk.source, ()))
+        if d.plan is not None:
+            d.priority += PLAN_BONUS * (k - d.plan) / k
         if best[d.chunk.source] > 0:
             d.priority += CENTRAL_BONUS * max(0.0, idea.score) / best[d.chunk.source]
 
@@ -131,19 +160,32 @@ def _plain(idea: Idea, o: Outline, lang: str) -> tuple[str, str] | None:
     return None
 
 
+def _concepts(idea: Idea, prompt: str, answer: str, course: CourseTerms, src: str) -> tuple[str, ...]:
+    """What a reply to a plain question must say: a labelled list's labels, else the answer's key
+    phrases (:func:`~kb.writing.concepts.phrase_concepts`), else its rarest terms."""
+    from .concepts import phrase_concepts
+
+    if idea.kind == "list":
+        labels = tuple(p.split(":", 1)[0].strip() for p in idea.text.split("; "))
+        if all(labels):
+            return labels
+    return phrase_concepts(answer, prompt) or course.key_concepts(answer, exclude=prompt, source=src)
+
+
 def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: dict[str, Chunk],
                     course: CourseTerms, k: int, lang: str | None) -> tuple[list[Draft], list[Rejected]]:
     """A plain short question for each of a source's top ``k`` ideas that no draft asks, kept when
     it passes the checks; the ones that fail come back as rejections."""
     asked = {d.idea for d in drafts if d.idea}
+    planned = {(d.chunk.source, d.plan) for d in drafts if d.plan is not None}  # (a draft on its topic asks it)
     out: list[Draft] = []
     rejected: list[Rejected] = []
     for src, o in plans.items():
         text = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(src, []))
         vocab = vocabulary(text)
-        for idea in o.top(k):
+        for rank, idea in enumerate(o.top(k)):
             chunk = chunks.get(idea.chunk_ids[0])
-            if idea.key in asked or chunk is None or (lang and chunk.lang != lang):
+            if idea.key in asked or (src, rank) in planned or chunk is None or (lang and chunk.lang != lang):
                 continue
             made = _plain(idea, o, chunk.lang if chunk.lang in _PLAIN else "en")
             if made is None:
@@ -152,15 +194,17 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
             passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
             q = Question(type="short", prompt=prompt, answer=answer,
                          citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
-                         concepts=course.key_concepts(answer, exclude=prompt, source=src), difficulty="medium",
+                         concepts=_concepts(idea, prompt, answer, course, src), difficulty="medium",
                          lang=chunk.lang, origin="idea")
             found = run_checks(q, CheckContext(passage, text, vocab, verb_like=course.verb_like, outline=o))
+            if not found and thin_concepts(q):  # (kb eval quiz flags it: a grader could not mark with them)
+                found = ["thin-concepts"]
             if found:
                 rejected.append(Rejected(prompt[:80], "failed checks: " + ", ".join(found), chunk.id))
                 continue
             d = Draft(q, chunk, key="idea:" + idea.key, priority=PLAIN_PRIORITY, item="", idea=idea.key,
-                      section=idea.section)
-            d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score)
+                      section=idea.section, plan=rank)
+            d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score) + PLAN_BONUS * (k - rank) / k
             out.append(d)
     return out, rejected
 
