@@ -78,19 +78,31 @@ def idea_of(d: Draft, outline: Outline | None) -> Idea | None:
     return idea_asked(d.question, d.chunk.id, outline)
 
 
+def asks(ideas: Sequence[Idea], top: Idea) -> bool:
+    """Questions on ``ideas`` ask the top idea: one of them is it, is named as it (a slide's title and its
+    list), or is on its topic ("Configuración de DDP" asks "Distributed Data Parallelism")."""
+    from ..outline import same_topic
+
+    return any(i.key == top.key or fold(i.name) == fold(top.name) or same_topic(i, top) for i in ideas)
+
+
+def _ideas(o: Outline, keys: set[str]) -> list[Idea]:
+    return [i for i in o.ideas if i.key in keys]
+
+
 def top_idea_coverage(questions: Sequence[Question], plans: dict[str, Outline], k: int) -> dict:
     """How many of each source's top ``k`` ideas the questions ask (``kb eval quiz``): covered, total,
     share, and the names of those not asked, per source."""
-    asked: set[str] = set()
+    asked: dict[str, list[Idea]] = {}
     for q in questions:
         for c in q.citations[:1]:
             idea = idea_asked(q, c.chunk_id, plans.get(c.source))
             if idea is not None:
-                asked.add(f"{c.source}#{fold(idea.name)}")  # (an idea named as another one is that idea)
+                asked.setdefault(c.source, []).append(idea)
     per: dict[str, dict] = {}
     for src, o in plans.items():
         top = o.top(k)
-        hit = [f"{src}#{fold(i.name)}" in asked for i in top]
+        hit = [asks(asked.get(src, []), i) for i in top]
         per[src] = {"covered": sum(hit), "total": len(top),
                     "missing": [i.name for i, h in zip(top, hit, strict=True) if not h]}
     covered, total = sum(p["covered"] for p in per.values()), sum(p["total"] for p in per.values())
@@ -214,9 +226,10 @@ def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequenc
     """Notes saying, per source, which of its top ``k`` ideas the quiz asks and why each other has none."""
     if not plans:
         return []
-    # an idea is asked when a question asks it or one named as it (its title and its list on one slide)
-    have = {(d.chunk.source, d.idea.rsplit("#", 1)[-1]) for d in chosen if d.idea}
-    written = {(d.chunk.source, d.idea.rsplit("#", 1)[-1]) for d in drafts if d.idea}
+    # an idea is asked when a question asks it, one named as it (its title and its list on one slide) or
+    # one on its topic (:func:`asks`)
+    have_keys = {d.idea for d in chosen if d.idea}
+    written_keys = {d.idea for d in drafts if d.idea}
     failed: dict[str, list[str]] = {}
     for r in rejected:
         if r.chunk_id and r.reason.startswith("failed checks"):
@@ -226,15 +239,16 @@ def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequenc
     for src, o in plans.items():
         top = o.top(k)
         total += len(top)
-        mine = [i for i in top if (src, fold(i.name)) in have]
+        have, written = _ideas(o, have_keys), _ideas(o, written_keys)
+        mine = [i for i in top if asks(have, i)]
         hit += len(mine)
         if len(plans) > MAX_SOURCES_LISTED:
             continue
         missing = []
         for i in top:
-            if (src, fold(i.name)) in have:
+            if i in mine:
                 continue
-            if (src, fold(i.name)) in written:
+            if asks(written, i):
                 why = "another question took its place"
             elif any(c in failed for c in i.chunk_ids):
                 reasons = sorted({x for c in i.chunk_ids for x in failed.get(c, [])})
