@@ -498,10 +498,11 @@ def _topic(name: str, general: frozenset[str]) -> frozenset[str]:
 
 
 def _general(units: Sequence[tuple[str, frozenset[str]]]) -> frozenset[str]:
-    """Title words that name the deck's subject, not one idea: in more than :data:`_COMMON_TITLE_SHARE`
-    of its titles, or in 3 titles or more whose pages run over more than :data:`_GENERAL_SPAN` of the
-    deck ("PyTorch" in "DataLoaders en PyTorch" on p. 8, "Transformaciones en PyTorch" on p. 17 and
-    "Implementación en PyTorch" on p. 35 of 42)."""
+    """Title words that name the deck's subject, not one idea: in 3 titles or more whose pages run over
+    more than :data:`_GENERAL_SPAN` of the deck ("PyTorch" in "DataLoaders en PyTorch" on p. 8,
+    "Transformaciones en PyTorch" on p. 17 and "Implementación en PyTorch" on p. 35 of 42). A word in
+    many titles of one part of the deck is a big topic, not the deck's subject ("Distributed Data
+    Parallelism" on four slides in a row)."""
     titled = [(_words(t), [int(u[1:]) for u in us]) for t, us in units if t]
     every = [p for _, ps in titled for p in ps]
     if not every:
@@ -510,8 +511,7 @@ def _general(units: Sequence[tuple[str, frozenset[str]]]) -> frozenset[str]:
     out = set()
     for w in {w for ws, _ in titled for w in ws}:
         at = [min(ps) for ws, ps in titled if _has(ws, w)]
-        if len(at) > _COMMON_TITLE_SHARE * len(titled) or \
-                (len(at) >= 3 and max(at) - min(at) + 1 > _GENERAL_SPAN * extent):
+        if len(at) >= 3 and max(at) - min(at) + 1 > _GENERAL_SPAN * extent:
             out.add(w)
     return frozenset(out)
 
