@@ -3,8 +3,10 @@
 ``generate_quiz`` builds the outline of each source it draws on, then:
 
 - :func:`aim` ties each draft to the outline idea it asks (its passage, and the idea whose text its
-  quote shares most words with), raises its priority by the idea's centrality and files it under
-  the idea's section, so selection takes central ideas first, one question per section per round;
+  quote shares most words with), raises its priority by the idea's centrality and, when that idea
+  (or one on its topic) is among the source's :func:`plan_size` top ideas, by its place in that plan,
+  and files it under the idea's section, so selection takes central ideas first, one question per
+  section per round;
 - :func:`plain_questions` writes, for a top idea no pattern wrote a question about, a plain short
   question on it ("En conjuntos de datos, ¿qué caracteriza a Data Shuffling?"), answered by the
   idea's own bullets and kept only when it passes the checks (:mod:`kb.writing.checklist`);
