@@ -27,6 +27,11 @@ Two measures, per deck and in all:
 A phrase occurs in a text when it starts a word there ("tensor" in "tensores"); a phrase of 4 letters or
 fewer must also end one ("nas" is not "ventanas", "head" not "headers"). Both are folded first.
 
+With ``--why`` (and ``--generate``), each deck's planned top ideas (``kb.writing.plan.plan_size(N)``, the ideas
+the quiz aims one question each at) are listed with what became of them: asked (and by which question type),
+or how many drafts on them passed the checks and were not chosen, and which checks turned down the drafts
+written from their passages (each check counted once per draft).
+
 Quizzes come from ``--quiz`` files (each question counts for the deck whose file name its first citation names) or are
 written with ``--generate N``: ``kb quiz generate -n N --offline --source DECK`` for each deck, in
 process (``--save DIR`` keeps them as DIR/<deck stem>.json).
@@ -39,6 +44,7 @@ import json
 import re
 import sys
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -122,8 +128,34 @@ def quiz_coverage(ideas: Sequence[dict], questions: Sequence, chunks: dict) -> d
     return {"questions": len(questions), "hit": hit, "cited": cited}
 
 
+def planned_fate(outline, rep, n: int) -> list[dict]:
+    """What became of each planned top idea of a generated quiz (``rep``: its GenerationReport): asked by
+    the chosen questions (their types), how many passing drafts were on it, and the checks that turned
+    down drafts written from its passages (name → drafts)."""
+    from collections import Counter
+
+    from kb.writing.plan import asks, plan_size
+
+    top = outline.top(plan_size(n))
+    keys = {d.idea for d in rep.chosen if d.idea}
+    chosen_ideas = [i for i in outline.ideas if i.key in keys]
+    rows = []
+    for rank, idea in enumerate(top):
+        on = [d for d in rep.drafts if d.chunk.source == outline.source and d.plan == rank]
+        by = [d.question.type + "/" + d.question.origin for d in rep.chosen
+              if d.chunk.source == outline.source and d.plan == rank]
+        failed: Counter = Counter()
+        for r in rep.rejected:
+            if r.chunk_id in idea.chunk_ids and str(r.reason).startswith("failed checks"):
+                failed.update({x.strip() for x in str(r.reason).split(":", 1)[1].split(",")})
+        rows.append({"rank": rank + 1, "idea": idea.name, "where": idea.locator.split(" · ")[0], "kind": idea.kind,
+                     "asked": bool(by) or asks(chosen_ideas, idea), "by": by, "passed": len(on),
+                     "failed": dict(failed.most_common())})
+    return rows
+
+
 def measure(key_ideas: dict[str, list[dict]], home: Path, *, generate: int = 0, quiz_files: Sequence[Path] = (),
-            save: Path | None = None) -> dict:
+            save: Path | None = None, why: bool = False) -> dict:
     """Outline recall and (with quizzes) quiz coverage for every deck of ``key_ideas`` found in the kb at ``home``."""
     import kb
     from kb.outline import build_outline, match_source
@@ -153,6 +185,9 @@ def measure(key_ideas: dict[str, list[dict]], home: Path, *, generate: int = 0, 
             rep = generate_quiz(course.workspace, GenerationRequest(n=generate, sources=(src,)), OfflineWriter(),
                                 now="key-idea-coverage")
             questions += list(rep.quiz.questions)
+            row["types"] = dict(Counter(q.type for q in rep.quiz.questions).most_common())
+            if why:
+                row["planned"] = planned_fate(outline, rep, generate)
             if save is not None:
                 save.mkdir(parents=True, exist_ok=True)
                 save_quiz(rep.quiz, save / f"{Path(deck).stem}.json")
@@ -173,6 +208,11 @@ def totals(report: dict) -> dict:
         for f in ("hit", "cited"):
             t[f"quiz_{f}"] = sum(len(r["quiz"][f]) for r in rows if "quiz" in r)
         t["questions"] = sum(r["quiz"]["questions"] for r in rows if "quiz" in r)
+    types: Counter = Counter()
+    for r in rows:
+        types.update(r.get("types", {}))
+    if types:
+        t["types"] = dict(types.most_common())
     return t
 
 
@@ -192,7 +232,15 @@ def render(report: dict) -> str:
             q = r["quiz"]
             lines.append(f"  quiz ({q['questions']} questions): asks {len(q['hit'])}/{n} key ideas {q['hit']}, "
                          f"{len(q['cited'])}/{n} citing their pages")
+            if "types" in r:
+                lines[-1] += " — " + ", ".join(f"{k} {v}" for k, v in r["types"].items())
         lines.append("  top-5: " + " | ".join(o[5]["top"]))
+        for p in r.get("planned", []):
+            fate = ("asked by " + ", ".join(p["by"]) if p["by"] else "asked (a question on its topic)") \
+                if p["asked"] else (f"{p['passed']} drafts passed, none chosen" if p["passed"] else "no draft passed")
+            failed = ", ".join(f"{k} ×{v}" for k, v in p["failed"].items())
+            lines.append(f"  plan #{p['rank']} {p['kind']} «{p['idea']}» ({p['where'][:60]}): {fate}"
+                         + (f"; failed: {failed}" if failed else ""))
     t = totals(report)
     if t["ideas"]:
         s = (f"all {t['decks']} decks: outline top-5 {t['top5_strict']}/{t['ideas']} "
@@ -201,6 +249,8 @@ def render(report: dict) -> str:
         if "quiz_hit" in t:
             s += (f"; quizzes ({t['questions']} questions) ask {t['quiz_hit']}/{t['ideas']} "
                   f"({t['quiz_hit'] / t['ideas']:.0%}), {t['quiz_cited']} citing their pages")
+        if "types" in t:
+            s += "; types " + ", ".join(f"{k} {v / t['questions']:.0%}" for k, v in t["types"].items())
         lines.append(s)
     return "\n".join(lines)
 
@@ -212,10 +262,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--generate", type=int, default=0, metavar="N", help="write an offline -n N quiz per deck")
     ap.add_argument("--quiz", type=Path, nargs="*", default=[], help="quiz files to measure")
     ap.add_argument("--save", type=Path, help="with --generate: keep the quizzes here")
+    ap.add_argument("--why", action="store_true", help="with --generate: what became of each planned top idea")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     home = a.workspace / ".kb" if (a.workspace / ".kb").is_dir() else a.workspace
-    report = measure(load_key_ideas(a.key_ideas), home, generate=a.generate, quiz_files=a.quiz, save=a.save)
+    report = measure(load_key_ideas(a.key_ideas), home, generate=a.generate, quiz_files=a.quiz, save=a.save,
+                     why=a.why)
     if a.json:
         report["totals"] = totals(report)
         print(json.dumps(report, ensure_ascii=False, indent=1))

@@ -280,6 +280,8 @@ class GenerationReport:
     candidates: int
     passages: int
     notes: list[str] = field(default_factory=list)
+    drafts: list[Draft] = field(default_factory=list)  # every candidate that passed the checks, aimed (plan.aim)
+    chosen: list[Draft] = field(default_factory=list)  # the drafts the quiz's questions come from
 
 
 # Cosine (USE-m3, query vs passage) above which a passage is about a --topic; measured on the
@@ -402,7 +404,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         params={"n": request.n, "types": list(request.types), "topic": request.topic, "sources": list(request.sources),
                 "difficulty": request.difficulty, "lang": request.lang},
     )
-    return GenerationReport(quiz, rejected, out.errors, len(out.drafts), len(passages), notes)
+    return GenerationReport(quiz, rejected, out.errors, len(out.drafts), len(passages), notes, out.drafts, chosen)
 
 
 def quiz_title(request: GenerationRequest, langs: list[str]) -> str:
