@@ -147,7 +147,7 @@ def planned_fate(outline, rep, n: int) -> list[dict]:
         failed: Counter = Counter()
         for r in rep.rejected:
             if r.chunk_id in idea.chunk_ids and str(r.reason).startswith("failed checks"):
-                failed.update({x.strip() for x in str(r.reason).split(":", 1)[1].split(",")})
+                failed.update(sorted({x.strip() for x in str(r.reason).split(":", 1)[1].split(",")}))
         rows.append({"rank": rank + 1, "idea": idea.name, "where": idea.locator.split(" · ")[0], "kind": idea.kind,
                      "asked": bool(by) or asks(chosen_ideas, idea), "by": by, "passed": len(on),
                      "failed": dict(failed.most_common())})

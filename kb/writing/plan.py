@@ -17,16 +17,19 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..i18n import Message
+from ..lang import divider_title
 from ..quiz import Citation, Question
 from ..records import Chunk
 from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
-from .checks import thin_concepts, vocabulary
+from .checks import generic_title, thin_concepts, vocabulary
 from .seam import Draft, Rejected
+from .subject import deck_subject
 
 if TYPE_CHECKING:
     from ..outline import Idea, Outline
@@ -150,28 +153,82 @@ def aim(drafts: Sequence[Draft], plans: dict[str, Outline], k: int = 0) -> None:
             d.priority += CENTRAL_BONUS * max(0.0, idea.score) / best[d.chunk.source]
 
 
-def _subject(o: Outline) -> str:
-    from .wording import deck_topic
+def _unset(template: str) -> str:
+    """A plain question's template without its "En {s}, " ("En {s}, ¿qué es «{t}»?" → "¿Qué es «{t}»?")."""
+    rest = template.split("{s}, ", 1)[1]
+    return "¿" + rest[1].upper() + rest[2:] if rest.startswith("¿") else rest[0].upper() + rest[1:]
 
-    return deck_topic(o.title) or o.title
+
+PLAIN_WORDS = (8, 90)  # words of an idea's text a plain question takes as its model answer (hand-set: fewer
+# says nothing to mark, more is a slide to recite)
+_BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•◦▪●○■□☐➢➤►▶‣⁃·]\s*)+")
 
 
-def _plain(idea: Idea, o: Outline, lang: str) -> tuple[str, str] | None:
-    """(prompt, answer) of a plain question on an idea, or None for a kind it does not fit."""
+def slide_answer(passage: str, limit: int = PLAIN_WORDS[1]) -> str:
+    """What a slide's bullets say, as a model answer: each top bullet a sentence, its sub-bullets after it
+    ("Proporciona: herramientas …; definición de modelos …."), whole bullets up to ``limit`` words, a
+    line the passages' overlap repeats once; "" for fewer than two lines, or when code comes first. The
+    outline's idea text runs the bullets together ("… automática Junto a Pytorch …"), which a student
+    cannot read as sentences nor a grader mark by."""
+    units: list[list[str]] = []  # a top bullet and its sub-bullets
+    seen: set[str] = set()
+    for line in passage.split("\n"):
+        m = _BULLET.match(line)
+        text = (line[m.end():] if m else line).strip()
+        if not text or fold(text) in seen:
+            continue
+        if text.startswith("```"):
+            break
+        seen.add(fold(text))
+        if m and m.group("indent") and units:
+            units[-1].append(text.rstrip(".;"))
+        else:
+            units.append([text.rstrip(".;:")])
+    out: list[str] = []
+    n = lines = 0
+    for top, *subs in units:
+        size = len(words(top)) + sum(len(words(x)) for x in subs)
+        if n + size > limit:
+            break
+        out.append(f"{top}: {'; '.join(subs)}." if subs else f"{top}.")
+        n, lines = n + size, lines + 1 + len(subs)
+    return " ".join(out) if lines >= 2 else ""
+
+
+def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "") -> list[tuple[str, str]]:
+    """The (prompt, answer) forms of a plain question on an idea, best first; none for a kind it does
+    not fit. Each is set in the deck's ``subject`` (:func:`kb.writing.subject.deck_subject`, as the
+    writer's own stems are) and then unset, where the idea's own name may situate it ("¿Qué caracteriza
+    a «DTensor»?"); a labelled list is asked by its parts, then as what characterises it; a slide's title
+    is answered by its bullets in ``passage`` (:func:`slide_answer`: the first ones of a slide too long to
+    recite), else by the idea's text. The first form that passes
+    the checks is kept (an idea whose text is code or a lead-in cut at its colon passes none)."""
     what, means, parts, steps = _PLAIN.get(lang, _PLAIN["en"])
-    subject, title = _subject(o), idea.name
-    if not subject or fold(subject) == fold(idea.name):
-        return None  # "En TensorFlow, ¿qué caracteriza a «TensorFlow»?"
+    title = idea.name
+    if generic_title(title) or divider_title(title):
+        return []  # ("¿Qué caracteriza a «Consideraciones adicionales»?" asks a slide's label, nothing of the deck)
+    asks: list[tuple[str, str]] = []  # (template, answer)
     if idea.kind == "list":
         labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
         if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
-            return None  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
-        return parts.format(s=subject, t=title, labels="; ".join(labels)), idea.text  # (a label may hold commas)
-    if idea.kind == "procedure":
-        return steps.format(s=subject, t=title), idea.text
-    if idea.kind in ("title", "definition") and 8 <= len(words(idea.text)) <= 90:
-        return (means if idea.kind == "definition" else what).format(s=subject, t=title), idea.text
-    return None
+            return []  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
+        # (a label may hold commas)
+        asks += [(parts.replace("{labels}", "; ".join(labels).replace("{", "(").replace("}", ")")), idea.text),
+                 (what, idea.text)]
+    elif idea.kind == "procedure":
+        asks.append((steps, idea.text))
+    elif idea.kind == "title" and len(words(idea.text)) >= PLAIN_WORDS[0] and (bullets := slide_answer(passage)):
+        asks.append((what, bullets))  # (its bullets as sentences; a slide too long to recite, its first ones)
+    elif idea.kind in ("title", "definition") and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]:
+        asks.append((means if idea.kind == "definition" else what, idea.text))
+    out: list[tuple[str, str]] = []
+    set_in = bool(subject) and fold(subject) != fold(title)  # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?")
+    for template, answer in asks:
+        for t in ([template] if set_in else []) + [_unset(template)]:
+            form = (t.format(s=subject, t=title), answer)
+            if form not in out:
+                out.append(form)
+    return out
 
 
 def _concepts(idea: Idea, prompt: str, answer: str, course: CourseTerms, src: str) -> tuple[str, ...]:
@@ -201,20 +258,26 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
             chunk = chunks.get(idea.chunk_ids[0])
             if idea.key in asked or (src, rank) in planned or chunk is None or (lang and chunk.lang != lang):
                 continue
-            made = _plain(idea, o, chunk.lang if chunk.lang in _PLAIN else "en")
-            if made is None:
-                continue
-            prompt, answer = made
             passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
-            q = Question(type="short", prompt=prompt, answer=answer,
-                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
-                         concepts=_concepts(idea, prompt, answer, course, src), difficulty="medium",
-                         lang=chunk.lang, origin="idea")
-            found = run_checks(q, CheckContext(passage, text, vocab, verb_like=course.verb_like, outline=o))
-            if not found and thin_concepts(q):  # (kb eval quiz flags it: a grader could not mark with them)
-                found = ["thin-concepts"]
-            if found:
-                rejected.append(Rejected(prompt[:80], "failed checks: " + ", ".join(found), chunk.id))
+            forms = plain_forms(idea, deck_subject(course, src), chunk.lang if chunk.lang in _PLAIN else "en", passage)
+            ctx = CheckContext(passage, text, vocab, verb_like=course.verb_like, outline=o)
+            q, failed = None, []
+            for prompt, answer in forms:
+                cand = Question(type="short", prompt=prompt, answer=answer,
+                                citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
+                                concepts=_concepts(idea, prompt, answer, course, src), difficulty="medium",
+                                lang=chunk.lang, origin="idea")
+                found = run_checks(cand, ctx)
+                if not found and thin_concepts(cand):  # (kb eval quiz flags it: a grader could not mark with them)
+                    found = ["thin-concepts"]
+                if not found:
+                    q = cand
+                    break
+                failed.append((prompt, found))
+            if q is None:  # every form failed: one rejection, with what each form failed
+                if failed:
+                    reasons = list(dict.fromkeys(x for _, found in failed for x in found))
+                    rejected.append(Rejected(failed[0][0][:80], "failed checks: " + ", ".join(reasons), chunk.id))
                 continue
             d = Draft(q, chunk, key="idea:" + idea.key, priority=PLAIN_PRIORITY, item="", idea=idea.key,
                       section=idea.section, plan=rank)
