@@ -201,8 +201,8 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "") -> list[
     writer's own stems are) and then unset, where the idea's own name may situate it ("¿Qué caracteriza
     a «DTensor»?"); a labelled list is asked by its parts, then as what characterises it; a slide's title
     is answered by its bullets in ``passage`` (:func:`slide_answer`: the first ones of a slide too long to
-    recite), else by the idea's text. The first form that passes
-    the checks is kept (an idea whose text is code or a lead-in cut at its colon passes none)."""
+    recite), else by the idea's text. The first form that passes the checks is kept (an idea whose text is
+    code or a lead-in cut at its colon passes none)."""
     what, means, parts, steps = _PLAIN.get(lang, _PLAIN["en"])
     title = idea.name
     if generic_title(title) or divider_title(title):
@@ -212,7 +212,7 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "") -> list[
         labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
         if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
             return []  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
-        # (a label may hold commas)
+        # (a label may hold commas; a brace in one would be read as a field of the template)
         asks += [(parts.replace("{labels}", "; ".join(labels).replace("{", "(").replace("}", ")")), idea.text),
                  (what, idea.text)]
     elif idea.kind == "procedure":
