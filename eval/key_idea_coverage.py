@@ -30,7 +30,8 @@ fewer must also end one ("nas" is not "ventanas", "head" not "headers"). Both ar
 With ``--why`` (and ``--generate``), each deck's planned top ideas (``kb.writing.plan.plan_size(N)``, the ideas
 the quiz aims one question each at) are listed with what became of them: asked (and by which question type),
 or how many drafts on them passed the checks and were not chosen, and which checks turned down the drafts
-written from their passages (each check counted once per draft).
+written from their passages (each check counted once per draft); for an idea not asked, up to three of
+those drafts (the stem's first 80 characters) with the checks each failed.
 
 Quizzes come from ``--quiz`` files (each question counts for the deck whose file name its first citation names) or are
 written with ``--generate N``: ``kb quiz generate -n N --offline --source DECK`` for each deck, in
@@ -49,6 +50,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 TOPS = (5, 10)
+EXAMPLES = 3  # --why: the drafts turned down on a planned idea shown, each with the checks it failed
 
 
 def fold(text: str) -> str:
@@ -145,12 +147,14 @@ def planned_fate(outline, rep, n: int) -> list[dict]:
         by = [d.question.type + "/" + d.question.origin for d in rep.chosen
               if d.chunk.source == outline.source and d.plan == rank]
         failed: Counter = Counter()
+        examples: list[str] = []
         for r in rep.rejected:
             if r.chunk_id in idea.chunk_ids and str(r.reason).startswith("failed checks"):
                 failed.update(sorted({x.strip() for x in str(r.reason).split(":", 1)[1].split(",")}))
+                examples.append(f"{r.what} — {str(r.reason).split(':', 1)[1].strip()}")
         rows.append({"rank": rank + 1, "idea": idea.name, "where": idea.locator.split(" · ")[0], "kind": idea.kind,
                      "asked": bool(by) or asks(chosen_ideas, idea), "by": by, "passed": len(on),
-                     "failed": dict(failed.most_common())})
+                     "failed": dict(failed.most_common()), "examples": examples[:EXAMPLES]})
     return rows
 
 
@@ -241,6 +245,8 @@ def render(report: dict) -> str:
             failed = ", ".join(f"{k} ×{v}" for k, v in p["failed"].items())
             lines.append(f"  plan #{p['rank']} {p['kind']} «{p['idea']}» ({p['where'][:60]}): {fate}"
                          + (f"; failed: {failed}" if failed else ""))
+            if not p["asked"]:
+                lines += [f"      {e}" for e in p.get("examples", [])]
     t = totals(report)
     if t["ideas"]:
         s = (f"all {t['decks']} decks: outline top-5 {t['top5_strict']}/{t['ideas']} "
