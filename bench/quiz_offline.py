@@ -10,7 +10,7 @@ the writer split into patterns) 35 questions in 1.88 s (0.054 s/question). Issue
 plan (branch plan26), same loaded machine, two runs each: main 0.65 / 0.67 s, plan26 0.67 / 0.64 s for 35
 questions (0.019 / 0.018 s/question). Plain questions set in the deck's subject and tried in their other
 forms (branch plan26b), same loaded machine: plan26 35 questions, 0.024 / 0.026 s/question; plan26b 36,
-0.023 / 0.023 s/question (05modelos 11 → 12).
+0.023 / 0.023 / 0.025 s/question (05modelos 11 → 12).
 """
 
 from __future__ import annotations

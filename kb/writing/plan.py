@@ -198,8 +198,9 @@ def slide_answer(passage: str, limit: int = PLAIN_WORDS[1]) -> str:
 def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "") -> list[tuple[str, str]]:
     """The (prompt, answer) forms of a plain question on an idea, best first; none for a kind it does
     not fit. Each is set in the deck's ``subject`` (:func:`kb.writing.subject.deck_subject`, as the
-    writer's own stems are) and then unset, where the idea's own name may situate it ("¿Qué caracteriza
-    a «DTensor»?"); a labelled list is asked by its parts, then as what characterises it; a slide's title
+    writer's own stems are), unset where there is none or the idea is the subject itself (its own name
+    may situate it: "¿Qué caracteriza a «DTensor»?"); a labelled list is asked by its parts, then as what
+    characterises it; a slide's title
     is answered by its bullets in ``passage`` (:func:`slide_answer`: the first ones of a slide too long to
     recite), else by the idea's text. The first form that passes the checks is kept (an idea whose text is
     code or a lead-in cut at its colon passes none)."""
@@ -221,13 +222,16 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "") -> list[
         asks.append((what, bullets))  # (its bullets as sentences; a slide too long to recite, its first ones)
     elif idea.kind in ("title", "definition") and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]:
         asks.append((means if idea.kind == "definition" else what, idea.text))
+    # set in the deck's subject; unset only where there is none, or the idea is the deck's subject itself
+    # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?"): a stem stripped of its setting to get past a
+    # check ("O que significa «TensorFlow»?" after "Em computação distribuída, …" restated its answer)
+    # is no better question
+    set_in = bool(subject) and fold(subject) != fold(title)
     out: list[tuple[str, str]] = []
-    set_in = bool(subject) and fold(subject) != fold(title)  # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?")
     for template, answer in asks:
-        for t in ([template] if set_in else []) + [_unset(template)]:
-            form = (t.format(s=subject, t=title), answer)
-            if form not in out:
-                out.append(form)
+        form = ((template if set_in else _unset(template)).format(s=subject, t=title), answer)
+        if form not in out:
+            out.append(form)
     return out
 
 

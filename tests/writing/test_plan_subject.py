@@ -1,7 +1,7 @@
 """A planned top idea's question is set where the writer sets its own (:mod:`kb.writing.subject`): the
 deck's subject, never an index page's title ("En contenidos del curso, …", "Em Agenda, …") nor a chapter
 label ("Em capítulo 12, …"); and when the first form of its plain question fails the checks, the next
-form is tried (unset, the list asked as a whole)."""
+form is tried (a labelled list asked as a whole)."""
 
 from __future__ import annotations
 
@@ -77,13 +77,13 @@ def test_text_notes_with_a_subject_title_are_set_in_it():
     assert deck_subject(course, SRC) == "aprendizaje distribuido"
 
 
-def test_plain_forms_come_set_then_unset_and_a_list_also_as_a_whole():
+def test_plain_forms_are_set_in_the_subject_and_a_list_is_also_asked_as_a_whole():
     chunks = _notes("Contenidos del curso")
     o = build_outline(chunks, SRC, bookmarks=[])
     training = next(i for i in o.ideas if i.name == "Entrenamiento distribuido")
     forms = [p for p, _ in plain_forms(training, "TensorFlow", "es")]
-    assert forms == ["En TensorFlow, ¿qué caracteriza a «Entrenamiento distribuido»?",
-                     "¿Qué caracteriza a «Entrenamiento distribuido»?"]
+    assert forms == ["En TensorFlow, ¿qué caracteriza a «Entrenamiento distribuido»?"]  # (never unset to pass)
+    assert [p for p, _ in plain_forms(training, "", "es")] == ["¿Qué caracteriza a «Entrenamiento distribuido»?"]
     # a definition asks what its term means; named as the deck's subject, it is asked unset only
     keras = next(i for i in o.ideas if i.name == "Keras")
     assert [p for p, _ in plain_forms(keras, "Keras", "es")] == ["¿Qué significa «Keras»?"]
