@@ -6,7 +6,11 @@ The model is loaded once; each deck's quiz is generated three times in process a
 kept, so the number is the writer's (outline, patterns, checks, selection), not the start-up's.
 Measured 2026-11-28 on a loaded 2-core machine (shared by 8 sessions), the three corpora decks:
 before the outline (3edcf1b) 33 questions in 1.83 s (0.056 s/question), after (plan, then write;
-the writer split into patterns) 35 questions in 1.88 s (0.054 s/question).
+the writer split into patterns) 35 questions in 1.88 s (0.054 s/question). Issue 26's topic ranking and
+plan (branch plan26), same loaded machine, two runs each: main 0.65 / 0.67 s, plan26 0.67 / 0.64 s for 35
+questions (0.019 / 0.018 s/question). Plain questions set in the deck's subject and tried in their other
+forms (branch plan26b), same loaded machine: plan26 35 questions, 0.024 / 0.026 s/question; plan26b 36,
+0.023 / 0.023 / 0.025 s/question (05modelos 11 → 12).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .lang import divider_title
+from .lang import FACET_WORDS, divider_title
 from .records import Chunk
 from .text import STOPWORDS, fold, words
 
@@ -48,6 +48,7 @@ class Idea:
     pages: int = 1  # pages the slide takes (a slide continued over several pages is one)
     score: float = 0.0
     why: tuple[str, ...] = ()  # what made it central: "in the index", "3 titles", "defined", "2 pages"
+    topic: tuple[str, ...] = ()  # the stems of what it is about, less facet words ("Beneficios de DDP": ddp)
 
     @property
     def key(self) -> str:
@@ -58,7 +59,7 @@ class Idea:
         """The idea as a plain dict (for ``kb outline --json``)."""
         return {"kind": self.kind, "name": self.name, "text": self.text, "section": self.section,
                 "locator": self.locator, "page": self.page, "pages": self.pages, "score": round(self.score, 3),
-                "why": list(self.why), "chunk_ids": list(self.chunk_ids)}
+                "why": list(self.why), "topic": list(self.topic), "chunk_ids": list(self.chunk_ids)}
 
 
 @dataclass(frozen=True)
@@ -94,19 +95,33 @@ class Outline:
     def top(self, k: int | None = None) -> list[Idea]:
         """The k most central ideas (all when k is None), best first; ties in reading order. With k,
         an idea named as a better one is ("Acumulación de gradientes": its list, its title and its two
-        code examples) is left for the next distinct one, and a divider title is none: k ideas a teacher
-        would count as k."""
+        code examples) is left for the next distinct one, a divider title is none, and an idea on the
+        topic of a better one ("Beneficios de DDP" after "Distributed Data Parallelism": :func:`same_topic`)
+        comes only after one idea of every other topic: k ideas a teacher would count as k."""
         order = {id(i): n for n, i in enumerate(self.ideas)}
         ranked = sorted(self.ideas, key=lambda i: (-i.score, order[id(i)]))
         if k is None:
             return ranked
         seen: set[str] = set()
-        out: list[Idea] = []
+        pool: list[Idea] = []
         for i in ranked:
-            if fold(i.name) not in seen and i.why != ("divider title",):  # ("Introducción": no idea to count)
+            # ("Introducción": no idea to count; the deck's own title names all of it, not one idea)
+            if fold(i.name) not in seen and i.why != ("divider title",) and fold(i.name) != fold(self.title):
                 seen.add(fold(i.name))
-                out.append(i)
-        return out[:k]
+                pool.append(i)
+        out: list[Idea] = []
+        later: list[Idea] = []
+        per_section: dict[str, int] = defaultdict(int)
+        while pool and len(out) < k:
+            # each idea already taken from a section lowers the rest of it: a quiz spread over the deck
+            best = max(pool, key=lambda i: (i.score * _SECTION_DECAY ** per_section[i.section], -order[id(i)]))
+            pool.remove(best)
+            if any(same_topic(best, o) for o in out):
+                later.append(best)
+                continue
+            out.append(best)
+            per_section[best.section] += 1
+        return (out + later)[:k]
 
     def to_json(self) -> dict:
         """The outline as a plain dict (for ``kb outline --json``)."""
@@ -127,6 +142,17 @@ class Outline:
         return "\n".join(lines)
 
 
+def same_topic(a: Idea, b: Idea) -> bool:
+    """Two ideas on one topic: the same words ("Data augmentation", "Tipos de Data Augmentation"), or
+    in one section two thirds of their words shared."""
+    if not a.topic or not b.topic:
+        return False
+    shared = sum(1 for w in a.topic if _has(b.topic, w))
+    if shared == len(a.topic) and all(_has(a.topic, w) for w in b.topic):
+        return True
+    return a.section == b.section and shared >= 2 / 3 * len(set(a.topic) | set(b.topic))
+
+
 # --------------------------------------------------------------------------- weights
 
 TOP_IDEAS = 5  # the "top ideas" a quiz summary and kb eval quiz report coverage of (the issue's teacher lists had 5)
@@ -138,6 +164,11 @@ _W_TITLES = 1.0  # per log(1 + other titles naming it)
 _W_PAGES = 0.8  # per log(pages under its title)
 _W_DEFINED = 0.8
 _W_MENTIONS = 0.5  # per log(1 + passages naming it)
+_SECTION_DECAY = 0.7  # Outline.top: an idea's score times this for each idea already taken from its section
+_GENERAL_SPAN = 0.5  # a title word whose titles run over more of the deck than this names no one idea
+_W_SUBJECT = 1.0  # times the share of the deck title's words the idea's text says ("TensorFlow distribuido")
+_W_SECTION = 0.5  # per log(pages of the idea's section)
+_W_TOPIC = 0.8  # per log(pages whose slide titles name its topic), the topic being its name less facet words
 _KIND_BONUS = {"definition": 0.3, "list": 0.4, "procedure": 0.4, "title": 0.0, "code": -0.3}
 _COMMON_TITLE_SHARE = 0.3  # a word in more of the deck's titles than this says nothing about which idea
 _THIN = 8  # words: an idea with less text than this has little to ask (its score is halved)
@@ -187,7 +218,12 @@ def build_outline(chunks: Iterable[Chunk], source: str, *, bookmarks: Sequence[t
             raw.append((sec, idea))
     raw = _merge_titles(raw)
     named = [e for e in [*index, *(t for t, _ in marks)] if not divider_title(e)]  # not "Introducción", "Agenda"
-    ranked = _rank([i for _, i in raw], [k[1] for k, _ in slides], named, mine)
+    units = _title_units(slides)
+    sec_units: dict[str, set[str]] = defaultdict(set)
+    for (key, _), (_, us) in zip(slides, units, strict=True):
+        sec_units[section_of[key]] |= us
+    ranked = _rank([i for _, i in raw], [k[1] for k, _ in slides], named, mine, units, title,
+                   {k: len(v) for k, v in sec_units.items()})
     by_sec: dict[str, list[Idea]] = defaultdict(list)
     first_loc: dict[str, str] = {}
     for (sec, _), idea in zip(raw, ranked, strict=True):
@@ -408,7 +444,87 @@ def _lines(text: str, k: int) -> str:
     return "\n".join(lines[:k]) + ("\n…" if len(lines) > k else "")
 
 
-def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequence[Chunk]) -> list[Idea]:
+def _title_units(slides) -> list[tuple[str, frozenset[str]]]:
+    """Each slide's title and the units it takes: its pages ("p3"), or its place for a text without pages."""
+    out = []
+    for n, ((_, title), group) in enumerate(slides):
+        pages = {f"p{c.locator.page}" for c in group if c.locator.page is not None}
+        out.append((title, frozenset(pages or {f"s{n}"})))
+    return out
+
+
+_FACETS = frozenset(FACET_WORDS)
+
+
+@functools.lru_cache(maxsize=65536)
+def same_word(a: str, b: str) -> bool:
+    """Two folded words are one ("dataloader"/"dataloaders", "transformacion"/"transformaciones",
+    "distribuido"/"distributed", "dtensor"/"dtensors"): they share a prefix of 5 letters or the
+    shorter word, and neither goes on for more than 3 letters after it ("tensores" is not
+    "tensorflow", "tensor" not "tensorboard")."""
+    if a == b:
+        return True
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= min(5, len(a), len(b)) and len(a) - n <= 3 and len(b) - n <= 3
+
+
+@functools.lru_cache(maxsize=8192)
+def _words(text: str) -> frozenset[str]:
+    """A text's content words, folded whole (3 letters or more, no function words)."""
+    return frozenset(fold(w) for w in words(text) if len(w) >= 3 and fold(w) not in STOPWORDS)
+
+
+def _has(ws: Iterable[str], w: str) -> bool:
+    return any(same_word(w, x) for x in ws)
+
+
+def _topic(name: str, general: frozenset[str]) -> frozenset[str]:
+    """What an idea's name is about: its words less the deck's general title words and facet words
+    ("Configuración de Distributed Data Parallelism" is about "distributed data parallelism"); after
+    a colon, what the part after it names."""
+    head, _, tail = name.partition(": ")
+    if tail.strip() and head.strip():  # "Distribute.Strategy de TF: MirroredStrategy" is about MirroredStrategy
+        mine = _topic(tail, general)
+        if any(not _has(general, w) and not _has(_FACETS, w) for w in mine):
+            return mine
+        return _topic(head, general)  # ("DTENSORS: Creación": about DTensors)
+    ws = _words(name)
+    own = frozenset(w for w in ws if not _has(_FACETS, w))
+    return frozenset(w for w in own if not _has(general, w)) or own or ws
+
+
+def _general(units: Sequence[tuple[str, frozenset[str]]]) -> frozenset[str]:
+    """Title words that name the deck's subject, not one idea: in 3 titles or more whose pages run over
+    more than :data:`_GENERAL_SPAN` of the deck ("PyTorch" in "DataLoaders en PyTorch" on p. 8,
+    "Transformaciones en PyTorch" on p. 17 and "Implementación en PyTorch" on p. 35 of 42). A word in
+    many titles of one part of the deck is a big topic, not the deck's subject ("Distributed Data
+    Parallelism" on four slides in a row)."""
+    titled = [(_words(t), [int(u[1:]) for u in us]) for t, us in units if t]
+    every = [p for _, ps in titled for p in ps]
+    if not every:
+        return frozenset()
+    extent = max(every) - min(every) + 1
+    out = set()
+    for w in {w for ws, _ in titled for w in ws}:
+        at = [min(ps) for ws, ps in titled if _has(ws, w)]
+        if len(at) >= 3 and max(at) - min(at) + 1 > _GENERAL_SPAN * extent:
+            out.add(w)
+    return frozenset(out)
+
+
+def _covers(topic: frozenset[str], ws: frozenset[str]) -> bool:
+    """A title's words hold a topic: all its words (two of three for a longer one)."""
+    n = sum(1 for w in topic if _has(ws, w))
+    return n >= (len(topic) if len(topic) <= 2 else math.ceil(2 * len(topic) / 3))
+
+
+def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequence[Chunk],
+          units: Sequence[tuple[str, frozenset[str]]] = (), deck_title: str = "",
+          section_pages: dict[str, int] | None = None) -> list[Idea]:
     """The ideas with their centrality (:data:`_W_INDEX` and the other weights) and what made it."""
     page_titles = sorted({fold(t) for t in titles if t})
     df: dict[str, int] = defaultdict(int)
@@ -416,6 +532,8 @@ def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequen
         for st in _stems(t):
             df[st] += 1
     common = frozenset(st for st, n in df.items() if n > _COMMON_TITLE_SHARE * len(page_titles))
+    general = _general(units)
+    subject = frozenset(w for w in _words(deck_title) if not _has(_FACETS, w))
     texts = [_stems(c.text) for c in chunks]
     defined = {fold(i.name) for i in ideas if i.kind == "definition"}
     out: list[Idea] = []
@@ -423,7 +541,12 @@ def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequen
         want = (_stems(idea.name) - common) or _stems(idea.name)
         why: list[str] = []
         score = _KIND_BONUS.get(idea.kind, 0.0)
-        if want and any(_names(e, idea.name, common) or _names(idea.name, e, common) for e in index):
+        topic = _topic(idea.name, general)
+        # a name of general and facet words only ("Implementación en PyTorch") has no topic of its own
+        specific = any(not _has(general, w) and not _has(_FACETS, w) for w in topic)
+        if want and any(_names(e, idea.name, common) or _names(idea.name, e, common) for e in index) \
+                or specific and any(_covers(topic, _words(e)) or _covers(_topic(e, general), _words(idea.name))
+                                    for e in index):
             score += _W_INDEX
             why.append("in the index")
         own = fold(idea.name)
@@ -441,14 +564,40 @@ def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequen
         if mentions > 1:
             score += _W_MENTIONS * math.log1p(mentions)
             why.append(f"named in {mentions} passages")
+        more, said = _spread(idea, topic if specific else frozenset(), units, section_pages or {}, subject)
+        score += more
+        why += said
         if len(words(idea.text)) < _THIN:
             score /= 2
         if idea.kind != "definition" and divider_title(idea.name):
             # "Introducción", "Resumen", "Otras herramientas": a slide that divides or sums up the deck
             # is no idea of its own, however often its word comes back (its definitions still count)
             score, why = 0.0, ["divider title"]
-        out.append(replace(idea, score=score, why=tuple(why)))
+        out.append(replace(idea, score=score, why=tuple(why), topic=tuple(sorted(topic))))
     return out
+
+
+def _spread(idea: Idea, topic: frozenset[str], units: Sequence[tuple[str, frozenset[str]]],
+            section_pages: dict[str, int], subject: frozenset[str]) -> tuple[float, list[str]]:
+    """How much of the deck an idea's subject takes: the pages whose titles name its topic
+    (:data:`_W_TOPIC`), the pages of its section (:data:`_W_SECTION`), and the share of the deck
+    title's words its text says (:data:`_W_SUBJECT`)."""
+    score, why = 0.0, []
+    spans = {u for t, us in units if t and topic and _covers(topic, _words(t)) for u in us}
+    if len(spans) > 1:
+        score += _W_TOPIC * math.log(len(spans))
+        why.append(f"its topic titles {len(spans)} pages")
+    big = section_pages.get(idea.section, 1)
+    if big > 1:
+        score += _W_SECTION * math.log(big)
+        why.append(f"its section takes {big} pages")
+    if subject:
+        said = _words(f"{idea.name} {idea.text}")
+        share = sum(1 for w in subject if _has(said, w)) / len(subject)
+        if share:
+            score += _W_SUBJECT * share
+            why.append("on the deck's subject")
+    return score, why
 
 
 def match_source(sources: Iterable[str], wanted: str) -> str | None:

@@ -58,6 +58,13 @@ DIVIDER_WORDS = frozenset("""introduction intro agenda index contents outline su
 # words that, beside divider words only, still say nothing ("Introduction to the course", "Other tools")
 FILLER_WORDS = frozenset("""course topic unit session lecture class part other more additional tools general brief
     overview basic basics concepts you""".split())
+# words a slide title uses for one aspect of its subject, not the subject ("Benefits of DDP", "Types of
+# …", "Configuring …", "Example use of …"): the outline files such titles under the subject they name
+# (kb.outline's topics). Lower case.
+FACET_WORDS = frozenset("""introduction benefits benefit advantages disadvantages types type configuration
+    configuring example examples use uses usage implementation implementing application applications definition
+    concepts concept features structure creating creation using handling techniques advanced basic basics
+    considerations additional part case practice practices limitations comparison overview""".split())
 # verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
 VERBS = frozenset("""determines allows defines uses performs computes calculates makes has can must should generates
     creates runs executes returns contains provides offers helps reduces increases improves controls

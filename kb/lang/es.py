@@ -58,6 +58,13 @@ DIVIDER_WORDS = frozenset("""introduccion agenda indice contenido contenidos tem
 # words that, beside divider words only, still say nothing ("Introducción al curso", "Otras herramientas")
 FILLER_WORDS = frozenset("""curso tema unidad sesion clase parte otras otros otra otro mas adicionales herramientas
     generales general breve previo previos conceptos basicos""".split())
+# words a slide title uses for one aspect of its subject, not the subject ("Beneficios de DDP", "Tipos de
+# Data Augmentation", "Configuración de …", "Ejemplo de uso de …"): the outline files such titles under the
+# subject they name (kb.outline's topics). Folded.
+FACET_WORDS = frozenset("""introduccion beneficios beneficio ventajas desventajas ventaja tipos tipo configuracion
+    ejemplo ejemplos uso usos implementacion aplicacion aplicaciones definicion conceptos concepto caracteristicas
+    funcionamiento estructura creacion utilizar utilizacion manejo tecnicas avanzadas avanzada basico basicos
+    consideraciones adicionales parte caso practica practicas limitaciones comparacion""".split())
 # verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
 VERBS = frozenset("""determina determinan permite permiten define definen usa usan utiliza utilizan realiza realizan
     calcula calculan hace hacen tiene tienen puede pueden debe deben genera generan crea crean ejecuta

@@ -58,6 +58,13 @@ DIVIDER_WORDS = frozenset("""introducao agenda indice sumario conteudo conteudos
 # words that, beside divider words only, still say nothing ("Introdução ao curso", "Outras ferramentas")
 FILLER_WORDS = frozenset("""curso tema unidade sessao aula parte outras outros outra outro mais adicionais
     ferramentas gerais geral breve previo previos conceitos basicos""".split())
+# words a slide title uses for one aspect of its subject, not the subject ("Benefícios de DDP", "Tipos de
+# …", "Configuração de …", "Exemplo de uso de …"): the outline files such titles under the subject they
+# name (kb.outline's topics). Folded.
+FACET_WORDS = frozenset("""introducao beneficios beneficio vantagens desvantagens vantagem tipos tipo configuracao
+    exemplo exemplos uso usos implementacao aplicacao aplicacoes definicao conceitos conceito caracteristicas
+    funcionamento estrutura criacao utilizar utilizacao manejo tecnicas avancadas avancada basico basicos
+    consideracoes adicionais parte caso pratica praticas limitacoes comparacao""".split())
 # verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
 VERBS = frozenset("""determina determinam permite permitem define definem usa usam utiliza utilizam realiza realizam
     calcula calculam faz fazem tem têm pode podem deve devem gera geram cria criam executa executam

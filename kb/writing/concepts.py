@@ -12,7 +12,7 @@ from ..text import STOPWORDS, fold, words
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import IMPERATIVE as _IMPERATIVE
 from .checks import _stems4, same_thing, stems
-from .generate import CourseTerms
+from .course import CourseTerms
 from .ideas import dangling
 from .wording import _OR, _TECH, frameworks
 

@@ -280,6 +280,8 @@ class GenerationReport:
     candidates: int
     passages: int
     notes: list[str] = field(default_factory=list)
+    drafts: list[Draft] = field(default_factory=list)  # every candidate that passed the checks, aimed (plan.aim)
+    chosen: list[Draft] = field(default_factory=list)  # the drafts the quiz's questions come from
 
 
 # Cosine (USE-m3, query vs passage) above which a passage is about a --topic; measured on the
@@ -352,10 +354,11 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     course = CourseTerms(all_chunks, ws.embedder)
     course.outlines = plan.outlines(passages, all_chunks)  # plan, then write: what each source teaches
     out = writer.write(passages, request, course)
-    plan.aim(out.drafts, course.outlines)  # central ideas first, spread over the deck's sections
+    planned = plan.plan_size(request.n)
+    plan.aim(out.drafts, course.outlines, planned)  # one question per top idea first, spread over the sections
     if writer.name == "offline" and "short" in request.types:  # a plain question on a top idea no pattern fits
         extra, failed = plan.plain_questions(course.outlines, out.drafts, {c.id: c for c in passages}, course,
-                                             TOP_IDEAS, request.lang)
+                                             planned, request.lang)
         out.drafts += extra
         out.rejected += failed
     if request.topic:  # keep the topic's best passages first
@@ -401,7 +404,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         params={"n": request.n, "types": list(request.types), "topic": request.topic, "sources": list(request.sources),
                 "difficulty": request.difficulty, "lang": request.lang},
     )
-    return GenerationReport(quiz, rejected, out.errors, len(out.drafts), len(passages), notes)
+    return GenerationReport(quiz, rejected, out.errors, len(out.drafts), len(passages), notes, out.drafts, chosen)
 
 
 def quiz_title(request: GenerationRequest, langs: list[str]) -> str:

@@ -3,8 +3,10 @@
 ``generate_quiz`` builds the outline of each source it draws on, then:
 
 - :func:`aim` ties each draft to the outline idea it asks (its passage, and the idea whose text its
-  quote shares most words with), raises its priority by the idea's centrality and files it under
-  the idea's section, so selection takes central ideas first, one question per section per round;
+  quote shares most words with), raises its priority by the idea's centrality and, when that idea
+  (or one on its topic) is among the source's :func:`plan_size` top ideas, by its place in that plan,
+  and files it under the idea's section, so selection takes central ideas first, one question per
+  section per round;
 - :func:`plain_questions` writes, for a top idea no pattern wrote a question about, a plain short
   question on it ("En conjuntos de datos, ¿qué caracteriza a Data Shuffling?"), answered by the
   idea's own bullets and kept only when it passes the checks (:mod:`kb.writing.checklist`);
@@ -14,16 +16,20 @@
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..i18n import Message
+from ..lang import divider_title
 from ..quiz import Citation, Question
 from ..records import Chunk
 from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
-from .checks import vocabulary
+from .checks import generic_title, thin_concepts, vocabulary
 from .seam import Draft, Rejected
+from .subject import deck_subject
 
 if TYPE_CHECKING:
     from ..outline import Idea, Outline
@@ -33,6 +39,8 @@ CENTRAL_BONUS = 1.0  # priority added to a draft on the deck's most central idea
 # hand-set so that centrality orders drafts within a pattern's usual spread (~1) without overriding the
 # harvested exercises (3.3) — measured by count written and top-idea coverage on ../shared/corpora
 PLAIN_PRIORITY = 1.0  # a plain question on an idea ranks below any pattern's question on the same idea
+PLAN_BONUS = 1.0  # priority added to a draft on the most central planned idea, less down the plan (aim)
+PLANNED_SHARE = 0.5  # of a quiz's questions, the share planned on the top ideas (plan_size)
 MAX_SOURCES_LISTED = 3  # the summary lists each source's top ideas for up to this many sources
 
 _PLAIN = {  # what an idea is, what each part of a labelled list means, the steps of a procedure
@@ -75,60 +83,168 @@ def idea_of(d: Draft, outline: Outline | None) -> Idea | None:
     return idea_asked(d.question, d.chunk.id, outline)
 
 
+def asks(ideas: Sequence[Idea], top: Idea) -> bool:
+    """Questions on ``ideas`` ask the top idea: one of them is it, is named as it (a slide's title and its
+    list), or is on its topic ("Configuración de DDP" asks "Distributed Data Parallelism")."""
+    from ..outline import same_topic
+
+    return any(i.key == top.key or fold(i.name) == fold(top.name) or same_topic(i, top) for i in ideas)
+
+
+def _ideas(o: Outline, keys: set[str]) -> list[Idea]:
+    return [i for i in o.ideas if i.key in keys]
+
+
 def top_idea_coverage(questions: Sequence[Question], plans: dict[str, Outline], k: int) -> dict:
     """How many of each source's top ``k`` ideas the questions ask (``kb eval quiz``): covered, total,
     share, and the names of those not asked, per source."""
-    asked: set[str] = set()
+    asked: dict[str, list[Idea]] = {}
     for q in questions:
         for c in q.citations[:1]:
             idea = idea_asked(q, c.chunk_id, plans.get(c.source))
             if idea is not None:
-                asked.add(f"{c.source}#{fold(idea.name)}")  # (an idea named as another one is that idea)
+                asked.setdefault(c.source, []).append(idea)
     per: dict[str, dict] = {}
     for src, o in plans.items():
         top = o.top(k)
-        hit = [f"{src}#{fold(i.name)}" in asked for i in top]
+        hit = [asks(asked.get(src, []), i) for i in top]
         per[src] = {"covered": sum(hit), "total": len(top),
                     "missing": [i.name for i, h in zip(top, hit, strict=True) if not h]}
     covered, total = sum(p["covered"] for p in per.values()), sum(p["total"] for p in per.values())
     return {"covered": covered, "total": total, "share": covered / total if total else 0.0, "per_source": per}
 
 
-def aim(drafts: Sequence[Draft], plans: dict[str, Outline]) -> None:
-    """Each draft's priority raised by its idea's centrality, and its section the idea's section."""
+def plan_size(n: int) -> int:
+    """How many of a source's top ideas a quiz of n questions plans one question each for: half of
+    its questions, and at least the :data:`~kb.outline.TOP_IDEAS` a summary reports on (the
+    rest go to the type mix and to what no top idea holds)."""
+    from ..outline import TOP_IDEAS
+
+    return max(TOP_IDEAS, math.ceil(PLANNED_SHARE * n))
+
+
+def plan_rank(idea: Idea, top: Sequence[Idea]) -> int | None:
+    """The rank among ``top`` of the idea or of the top idea on its topic ("Configuración de DDP" asks
+    the top idea "Distributed Data Parallelism"); None when it is on none of them."""
+    from ..outline import same_topic
+
+    for r, t in enumerate(top):
+        if idea.key == t.key or fold(idea.name) == fold(t.name) or same_topic(idea, t):
+            return r
+    return None
+
+
+def aim(drafts: Sequence[Draft], plans: dict[str, Outline], k: int = 0) -> None:
+    """Each draft's priority raised by its idea's centrality, its section the idea's section, and its
+    ``plan`` the rank of its idea among the source's ``k`` planned top ideas (selection takes one
+    question on each first)."""
     best = {src: max((i.score for i in o.ideas), default=0.0) for src, o in plans.items()}
+    tops = {src: o.top(k) for src, o in plans.items()} if k else {}
     for d in drafts:
         idea = idea_of(d, plans.get(d.chunk.source))
         if idea is None:
             continue
         d.idea = idea.key
         d.section = idea.section
+        d.plan = plan_rank(idea, tops.get(d.chunk.source, ()))
+        if d.plan is not None:
+            d.priority += PLAN_BONUS * (k - d.plan) / k
         if best[d.chunk.source] > 0:
             d.priority += CENTRAL_BONUS * max(0.0, idea.score) / best[d.chunk.source]
 
 
-def _subject(o: Outline) -> str:
-    from .wording import deck_topic
+def _unset(template: str) -> str:
+    """A plain question's template without its "En {s}, " ("En {s}, ¿qué es «{t}»?" → "¿Qué es «{t}»?")."""
+    rest = template.split("{s}, ", 1)[1]
+    return "¿" + rest[1].upper() + rest[2:] if rest.startswith("¿") else rest[0].upper() + rest[1:]
 
-    return deck_topic(o.title) or o.title
+
+PLAIN_WORDS = (8, 90)  # words of an idea's text a plain question takes as its model answer (hand-set: fewer
+# says nothing to mark, more is a slide to recite)
+_BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•◦▪●○■□☐➢➤►▶‣⁃·]\s*)+")
 
 
-def _plain(idea: Idea, o: Outline, lang: str) -> tuple[str, str] | None:
-    """(prompt, answer) of a plain question on an idea, or None for a kind it does not fit."""
+def slide_answer(passage: str, limit: int = PLAIN_WORDS[1]) -> str:
+    """What a slide's bullets say, as a model answer: each top bullet a sentence, its sub-bullets after it
+    ("Proporciona: herramientas …; definición de modelos …."), whole bullets up to ``limit`` words, a
+    line the passages' overlap repeats once; "" for fewer than two lines, or when code comes first. The
+    outline's idea text runs the bullets together ("… automática Junto a Pytorch …"), which a student
+    cannot read as sentences nor a grader mark by."""
+    units: list[list[str]] = []  # a top bullet and its sub-bullets
+    seen: set[str] = set()
+    for line in passage.split("\n"):
+        m = _BULLET.match(line)
+        text = (line[m.end():] if m else line).strip()
+        if not text or fold(text) in seen:
+            continue
+        if text.startswith("```"):
+            break
+        seen.add(fold(text))
+        if m and m.group("indent") and units:
+            units[-1].append(text.rstrip(".;"))
+        else:
+            units.append([text.rstrip(".;:")])
+    out: list[str] = []
+    n = lines = 0
+    for top, *subs in units:
+        size = len(words(top)) + sum(len(words(x)) for x in subs)
+        if n + size > limit:
+            break
+        out.append(f"{top}: {'; '.join(subs)}." if subs else f"{top}.")
+        n, lines = n + size, lines + 1 + len(subs)
+    return " ".join(out) if lines >= 2 else ""
+
+
+def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "") -> list[tuple[str, str]]:
+    """The (prompt, answer) forms of a plain question on an idea, best first; none for a kind it does
+    not fit. Each is set in the deck's ``subject`` (:func:`kb.writing.subject.deck_subject`, as the
+    writer's own stems are), unset where there is none or the idea is the subject itself (its own name
+    may situate it: "¿Qué caracteriza a «DTensor»?"); a labelled list is asked by its parts, then as what
+    characterises it; a slide's title
+    is answered by its bullets in ``passage`` (:func:`slide_answer`: the first ones of a slide too long to
+    recite), else by the idea's text. The first form that passes the checks is kept (an idea whose text is
+    code or a lead-in cut at its colon passes none)."""
     what, means, parts, steps = _PLAIN.get(lang, _PLAIN["en"])
-    subject, title = _subject(o), idea.name
-    if not subject or fold(subject) == fold(idea.name):
-        return None  # "En TensorFlow, ¿qué caracteriza a «TensorFlow»?"
+    title = idea.name
+    if generic_title(title) or divider_title(title):
+        return []  # ("¿Qué caracteriza a «Consideraciones adicionales»?" asks a slide's label, nothing of the deck)
+    asks: list[tuple[str, str]] = []  # (template, answer)
     if idea.kind == "list":
         labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
         if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
-            return None  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
-        return parts.format(s=subject, t=title, labels="; ".join(labels)), idea.text  # (a label may hold commas)
-    if idea.kind == "procedure":
-        return steps.format(s=subject, t=title), idea.text
-    if idea.kind in ("title", "definition") and 8 <= len(words(idea.text)) <= 90:
-        return (means if idea.kind == "definition" else what).format(s=subject, t=title), idea.text
-    return None
+            return []  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
+        # (a label may hold commas; a brace in one would be read as a field of the template)
+        asks += [(parts.replace("{labels}", "; ".join(labels).replace("{", "(").replace("}", ")")), idea.text),
+                 (what, idea.text)]
+    elif idea.kind == "procedure":
+        asks.append((steps, idea.text))
+    elif idea.kind == "title" and len(words(idea.text)) >= PLAIN_WORDS[0] and (bullets := slide_answer(passage)):
+        asks.append((what, bullets))  # (its bullets as sentences; a slide too long to recite, its first ones)
+    elif idea.kind in ("title", "definition") and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]:
+        asks.append((means if idea.kind == "definition" else what, idea.text))
+    # set in the deck's subject; unset only where there is none, or the idea is the deck's subject itself
+    # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?"): a stem stripped of its setting to get past a
+    # check ("O que significa «TensorFlow»?" after "Em computação distribuída, …" restated its answer)
+    # is no better question
+    set_in = bool(subject) and fold(subject) != fold(title)
+    out: list[tuple[str, str]] = []
+    for template, answer in asks:
+        form = ((template if set_in else _unset(template)).format(s=subject, t=title), answer)
+        if form not in out:
+            out.append(form)
+    return out
+
+
+def _concepts(idea: Idea, prompt: str, answer: str, course: CourseTerms, src: str) -> tuple[str, ...]:
+    """What a reply to a plain question must say: a labelled list's labels, else the answer's key
+    phrases (:func:`~kb.writing.concepts.phrase_concepts`), else its rarest terms."""
+    from .concepts import phrase_concepts
+
+    if idea.kind == "list":
+        labels = tuple(p.split(":", 1)[0].strip() for p in idea.text.split("; "))
+        if all(labels):
+            return labels
+    return phrase_concepts(answer, prompt) or course.key_concepts(answer, exclude=prompt, source=src)
 
 
 def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: dict[str, Chunk],
@@ -136,31 +252,40 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
     """A plain short question for each of a source's top ``k`` ideas that no draft asks, kept when
     it passes the checks; the ones that fail come back as rejections."""
     asked = {d.idea for d in drafts if d.idea}
+    planned = {(d.chunk.source, d.plan) for d in drafts if d.plan is not None}  # (a draft on its topic asks it)
     out: list[Draft] = []
     rejected: list[Rejected] = []
     for src, o in plans.items():
         text = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(src, []))
         vocab = vocabulary(text)
-        for idea in o.top(k):
+        for rank, idea in enumerate(o.top(k)):
             chunk = chunks.get(idea.chunk_ids[0])
-            if idea.key in asked or chunk is None or (lang and chunk.lang != lang):
+            if idea.key in asked or (src, rank) in planned or chunk is None or (lang and chunk.lang != lang):
                 continue
-            made = _plain(idea, o, chunk.lang if chunk.lang in _PLAIN else "en")
-            if made is None:
-                continue
-            prompt, answer = made
             passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
-            q = Question(type="short", prompt=prompt, answer=answer,
-                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
-                         concepts=course.key_concepts(answer, exclude=prompt, source=src), difficulty="medium",
-                         lang=chunk.lang, origin="idea")
-            found = run_checks(q, CheckContext(passage, text, vocab, verb_like=course.verb_like, outline=o))
-            if found:
-                rejected.append(Rejected(prompt[:80], "failed checks: " + ", ".join(found), chunk.id))
+            forms = plain_forms(idea, deck_subject(course, src), chunk.lang if chunk.lang in _PLAIN else "en", passage)
+            ctx = CheckContext(passage, text, vocab, verb_like=course.verb_like, outline=o)
+            q, failed = None, []
+            for prompt, answer in forms:
+                cand = Question(type="short", prompt=prompt, answer=answer,
+                                citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
+                                concepts=_concepts(idea, prompt, answer, course, src), difficulty="medium",
+                                lang=chunk.lang, origin="idea")
+                found = run_checks(cand, ctx)
+                if not found and thin_concepts(cand):  # (kb eval quiz flags it: a grader could not mark with them)
+                    found = ["thin-concepts"]
+                if not found:
+                    q = cand
+                    break
+                failed.append((prompt, found))
+            if q is None:  # every form failed: one rejection, with what each form failed
+                if failed:
+                    reasons = list(dict.fromkeys(x for _, found in failed for x in found))
+                    rejected.append(Rejected(failed[0][0][:80], "failed checks: " + ", ".join(reasons), chunk.id))
                 continue
             d = Draft(q, chunk, key="idea:" + idea.key, priority=PLAIN_PRIORITY, item="", idea=idea.key,
-                      section=idea.section)
-            d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score)
+                      section=idea.section, plan=rank)
+            d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score) + PLAN_BONUS * (k - rank) / k
             out.append(d)
     return out, rejected
 
@@ -170,9 +295,10 @@ def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequenc
     """Notes saying, per source, which of its top ``k`` ideas the quiz asks and why each other has none."""
     if not plans:
         return []
-    # an idea is asked when a question asks it or one named as it (its title and its list on one slide)
-    have = {(d.chunk.source, d.idea.rsplit("#", 1)[-1]) for d in chosen if d.idea}
-    written = {(d.chunk.source, d.idea.rsplit("#", 1)[-1]) for d in drafts if d.idea}
+    # an idea is asked when a question asks it, one named as it (its title and its list on one slide) or
+    # one on its topic (:func:`asks`)
+    have_keys = {d.idea for d in chosen if d.idea}
+    written_keys = {d.idea for d in drafts if d.idea}
     failed: dict[str, list[str]] = {}
     for r in rejected:
         if r.chunk_id and r.reason.startswith("failed checks"):
@@ -182,15 +308,16 @@ def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequenc
     for src, o in plans.items():
         top = o.top(k)
         total += len(top)
-        mine = [i for i in top if (src, fold(i.name)) in have]
+        have, written = _ideas(o, have_keys), _ideas(o, written_keys)
+        mine = [i for i in top if asks(have, i)]
         hit += len(mine)
         if len(plans) > MAX_SOURCES_LISTED:
             continue
         missing = []
         for i in top:
-            if (src, fold(i.name)) in have:
+            if i in mine:
                 continue
-            if (src, fold(i.name)) in written:
+            if asks(written, i):
                 why = "another question took its place"
             elif any(c in failed for c in i.chunk_ids):
                 reasons = sorted({x for c in i.chunk_ids for x in failed.get(c, [])})

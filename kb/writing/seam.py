@@ -67,6 +67,7 @@ class Draft:
     item: str = ""  # the idea(s) (chunk id + item index, "|"-joined) it was written from: one question per idea
     idea: str = ""  # the outline idea it asks (kb.outline.Idea.key), set by kb.writing.plan.aim
     section: str = ""  # the outline section of that idea: selection spreads questions over these
+    plan: int | None = None  # the rank of that idea (or one on its topic) among the source's planned top ideas
 
 
 @dataclass

@@ -177,16 +177,23 @@ _TITLE_TAIL = re.compile(r"\s+(?:en|em|in)\s+(?:escala|larga escala|large scale|
                          re.I)
 
 
+# a chapter's label, which says where a deck stands in its course and nothing of what it teaches
+_CHAPTER = re.compile(r"(?:cap[ií]tulo|chapter|tema|aula|clase|lecci[oó]n|li[cç][aã]o|unidad|unidade|m[oó]dulo|"
+                      r"semana|week|lecture|parte|part|sesi[oó]n|sess[aã]o)\s+(?:\d+|[IVX]+)\.?", re.I)
+
+
 def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lambda w: False) -> str:
     """What a deck is about, as a stem's "En …," can say it, from its title: the part before ":"
     without the tools it names or a setting ("Redes neuronales en grafos con PyTorch Geometric" →
     "redes neuronales en grafos", "Otimização de hiperparâmetros em escala" → "otimização de
     hiperparâmetros", "Entrenamiento con precisión mixta y optimización de memoria en PyTorch" →
-    "entrenamiento con precisión mixta"); "" when nothing of at most ``limit`` words is left or the
+    "entrenamiento con precisión mixta"; after a chapter's label, what follows it: "Tema 3: Redes
+    convolucionales" → "redes convolucionales"); "" when nothing of at most ``limit`` words is left or the
     title is a name alone ("Keras 3", "JAX") or opens with a verb ("Acelerando Python numérico").
     A title's capitals are no name's ("Carga Eficiente de Datos" → "carga eficiente de datos"), but
     a word ``is_name`` says is one keeps its case ("Vision Transformers (ViT)", "Ray para …")."""
-    head = re.split(r":\s", title.strip(), maxsplit=1)[0]
+    parts = re.split(r":\s", title.strip(), maxsplit=1)
+    head = parts[1] if len(parts) == 2 and _CHAPTER.fullmatch(parts[0].strip()) else parts[0]  # "Capítulo 12: …"
     head = _TITLE_TAIL.sub("", _TITLE_TOOL.sub("", head)).strip()
     if len(words(head)) > limit:  # "… y optimización de memoria": its first subject
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0]

@@ -8,7 +8,6 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..lang import divider_title
 from ..quiz import Question
 from ..records import content_hash
 from ..text import fold, words
@@ -25,10 +24,11 @@ from .checks import (
     thin_concepts,
     unglue,
 )
-from .concepts import _deck_title, _source_framework, _source_frameworks, answer_concepts, phrase_concepts
+from .concepts import _source_framework, _source_frameworks, answer_concepts, phrase_concepts
 from .generate import CourseTerms, Draft, _citation, passage_usable
 from .ideas import Item, Slide, read_slide
 from .setting import _LEAD, names_subject, setting_of, slide_label, split_stem
+from .subject import deck_subject, library_of, topic_of
 from .terms import (
     _NOT_A_NAME,
     _ROLE_STEM,
@@ -55,9 +55,7 @@ from .wording import (
     _situate,
     _t,
     _title_ok,
-    deck_topic,
     lower_first,
-    name_uses,
     q_unsituated,
     slide_library,
     title_subject,
@@ -116,35 +114,16 @@ class WriterCore:
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
 
     def _deck_topic(self, source: str) -> str:
-        """What the deck's title says it is about (:func:`deck_topic`), for a deck whose title names
-        no one library: "En redes neuronales en grafos, ¿qué es Graph-level?", "Em otimização de
-        hiperparâmetros, o que significa «Random search»?". A bare term out of its deck was the
+        """What the deck's title says it is about (:func:`kb.writing.subject.topic_of`), for a deck whose
+        title names no one library: "En redes neuronales en grafos, ¿qué es Graph-level?", "Em otimização
+        de hiperparâmetros, o que significa «Random search»?". A bare term out of its deck was the
         context raters of splits G–O added most often ("Graph-level", "--requeue", "Permutación",
         "Reprodutibilidade", "Warm-up", "TBPTT")."""
-        cache = self._course.__dict__.setdefault("_deck_topic", {})
-        if source not in cache:
-            title = _deck_title(self._course, source)
-            # the title's own capitals are no evidence ("Formatos e Carregamento de Dados", said nowhere
-            # else, was "Em formatos e Carregamento de dados, …": split AB)
-            text = self._whole(source).replace(title, " ") if title else self._whole(source)
-
-            def is_name(w: str) -> bool:  # written with its capital inside sentences more often than without
-                inside, low = name_uses(w, text)
-                return inside > low
-
-            cache[source] = deck_topic(title, is_name=is_name)
-        return cache[source]
+        return topic_of(self._course, source)
 
     def _deck_library(self, source: str) -> str:
-        """The one library a deck's title names ("Processamento paralelo de dados com Dask" → Dask), of
-        those its code uses; "" where the title names none or two ("… en Keras y PyTorch")."""
-        cache = self._course.__dict__.setdefault("_deck_library", {})
-        if source not in cache:
-            title = _deck_title(self._course, source)
-            named = [n for n, _ in _source_frameworks(self._course, source)
-                     if re.search(rf"\b{re.escape(n)}\b(?!\s+[A-Z])", title)]  # not "PyTorch Geometric"
-            cache[source] = named[0] if len(named) == 1 else ""
-        return cache[source]
+        """The one library a deck's title names (:func:`kb.writing.subject.library_of`)."""
+        return library_of(self._course, source)
 
     def _deck_subject(self, prompt: str, slide: Slide, lang: str) -> str:
         """A bare "what is" stem ("O que é um Future?", "Em que consiste o scheduler distributed?")
@@ -195,10 +174,7 @@ class WriterCore:
         changed = bool(label) or body != split_stem(prompt)[2]
         # (without the deck's outline, only a stem whose label went is set in the deck's subject)
         if not x and (outline is not None or changed) and not names_subject(body, outline):
-            subject = self._deck_topic(source) or self._deck_library(source) \
-                or next((n for n, _ in _source_frameworks(self._course, source)), "") \
-                or (lower_first(outline.title) if outline is not None and 2 <= len(words(outline.title)) <= 6
-                    and not divider_title(outline.title) else "")
+            subject = deck_subject(self._course, source, any_library=True)
             if subject and fold(subject) not in fold(body):
                 lead = {"pt": "Em", "es": "En"}.get(lang, "In")
                 rest = body[1:].lstrip() if body.startswith("¿") else body

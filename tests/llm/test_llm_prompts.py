@@ -33,6 +33,8 @@ def test_the_writer_prompt_carries_the_deck_outline_and_the_idea_of_its_own_pass
         passages = re.findall(r"Passage \d+: \([^\n]*\)\n(.*?)(?=\n\nPassage \d+:|\n\nWrite )", user, re.S)
         mine = [i for i in ideas if f"{i['name']} ({i['section']})" == named or i["name"] == named]
         assert mine, (named, [i["name"] for i in ideas])
-        assert any(any(w in p for w in re.findall(r"\w{5,}", mine[0]["text"])[:3]) for p in passages), named
+        # (an idea read from several passages, a list over two, is drawn from the one in this request)
+        said = set(re.findall(r"\w{5,}", " ".join(i["text"] for i in mine)))
+        assert len({w for w in said if any(w in p for p in passages)}) >= 3, named
         # and the passages themselves, after the fixed instructions
         assert user.index("Return JSON:") < user.index("Passage 1:")
