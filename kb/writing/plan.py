@@ -313,22 +313,24 @@ def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequenc
         hit += len(mine)
         if len(plans) > MAX_SOURCES_LISTED:
             continue
-        missing = []
+        missing: Message | None = None
         for i in top:
             if i in mine:
                 continue
+            why: Message
             if asks(written, i):
-                why = "another question took its place"
+                why = Message("another question took its place")
             elif any(c in failed for c in i.chunk_ids):
                 reasons = sorted({x for c in i.chunk_ids for x in failed.get(c, [])})
-                why = "its questions failed checks (" + ", ".join(reasons[:3]) + ")"
+                why = Message("its questions failed checks ({checks})", checks=", ".join(reasons[:3]))
             else:
-                why = "no question pattern fits it"
-            missing.append(f"«{i.name}» ({i.locator.split(' · ')[0]}): {why}")
+                why = Message("no question pattern fits it")
+            one = Message("«{idea}» ({where}): {why}", idea=i.name, where=i.locator.split(" · ")[0], why=why)
+            missing = one if missing is None else Message("{ideas}; {idea}", ideas=missing, idea=one)
         name = src.rsplit("/", 1)[-1]
         notes.append(Message("{name}: asks {n} of its top {top} ideas{asked}{missing}", name=name, n=len(mine),
                              top=len(top), asked=" (" + "; ".join(f"«{i.name}»" for i in mine) + ")" if mine else "",
-                             missing=Message("; not asked: {ideas}", ideas="; ".join(missing)) if missing else ""))
+                             missing=Message("; not asked: {ideas}", ideas=missing) if missing else ""))
     if len(plans) > MAX_SOURCES_LISTED:
         notes.append(Message("asks {hit} of the {total} top ideas of its {n} sources (kb outline SOURCE lists them)",
                              hit=hit, total=total, n=len(plans)))
