@@ -66,10 +66,14 @@ OUTLINE_PENALTY = 0.3  # an agenda / index slide names every topic and explains 
 # A page whose heading names another framework than the one the question names ("Longitud variable en Keras"
 # for "¿… en PyTorch?"): the same topic for another tool, a wrong answer that shares the question's words.
 FRAMEWORK_PENALTY = 0.3
+# tools one could use instead of another; a feature counts as its framework (FSDP, DDP are PyTorch's), and
+# what works under any of them (Slurm, MPI, XLA) is none: "¿Cómo se configura FSDP?" is not another tool's
+# question than a page "Sharding de parámetros en PyTorch"
 FRAMEWORKS = frozenset(
-    "pytorch torch keras tensorflow tf jax flax horovod deepspeed ray lightning accelerate mxnet onnx slurm mpi "
-    "dask spark sklearn scikit-learn numba cupy triton xla fsdp ddp megatron vllm".split())
-_FRAMEWORK_ALIASES = {"torch": "pytorch", "tf": "tensorflow", "scikit-learn": "sklearn"}
+    "pytorch torch keras tensorflow tf jax flax horovod deepspeed ray lightning accelerate mxnet onnx "
+    "dask spark sklearn scikit-learn numba cupy triton fsdp ddp megatron vllm".split())
+_FRAMEWORK_ALIASES = {"torch": "pytorch", "tf": "tensorflow", "scikit-learn": "sklearn", "fsdp": "pytorch",
+                      "ddp": "pytorch"}
 MIN_COVERAGE = 0.4  # idf share of the question's subject words that the candidate pages hold at all
 # units embedded per question, the best by words: 16, 8 and 4 gave the same answers on both dev sets
 # (eval/ask_set.jsonl dev, eval/ask_dev_extra.jsonl); 8 halves the ~0.3 s that 16 cost a cold ask (loaded machine)

@@ -517,7 +517,10 @@ def _general(units: Sequence[tuple[str, frozenset[str]]]) -> frozenset[str]:
 
 
 def _covers(topic: frozenset[str], ws: frozenset[str]) -> bool:
-    """A title's words hold a topic: all its words (two of three for a longer one)."""
+    """A title's words hold a topic: all its words (two of three for a longer one); no topic is held by
+    nothing (an index entry of short words only, "IA", would otherwise match every idea)."""
+    if not topic:
+        return False
     n = sum(1 for w in topic if _has(ws, w))
     return n >= (len(topic) if len(topic) <= 2 else math.ceil(2 * len(topic) / 3))
 

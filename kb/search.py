@@ -486,7 +486,9 @@ class IndexedStore:
     def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order asked; ids not stored are left out."""
         chunks = self.index.chunks
-        at = {i: j for j, i in enumerate(self.index.lexical.ids)}
+        at = self.__dict__.get("_at")
+        if at is None:  # built once: a quiz asks for its passages in many small calls
+            at = self.__dict__["_at"] = {i: j for j, i in enumerate(self.index.lexical.ids)}
         return [chunks[at[i]] for i in ids if i in at]
 
 

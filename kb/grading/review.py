@@ -408,7 +408,9 @@ def pull_report(report: Any, embedder: Any, overrides: dict[tuple[str, str], tup
     replies in ``answers``, this batch's and earlier ones) of the replies to its question most like it
     (:func:`pull_rest`); returns how many grades it changed. ``grader`` (the offline grader that graded
     the report) grades the teacher's replies as kb would: the teacher's corrections are measured from
-    that grade (without it, from the teacher's own, so only the pull towards like replies acts)."""
+    that grade (without it, from the teacher's own, so only the pull towards like replies acts). With an
+    LLM grader kb does not grade the teacher's replies again (a request each): there the corrections are
+    not learnt, and only the pull towards like replies acts."""
     graded = report.graded
     examples = [(k, answers[k], p) for k, (p, _) in overrides.items() if k in answers and answers[k].strip()]
     if not examples:

@@ -52,7 +52,8 @@ def deck_title(course: CourseTerms, source: str) -> str:
     return title
 
 
-def _whole(course: CourseTerms, source: str) -> str:
+def whole_text(course: CourseTerms, source: str) -> str:
+    """The source's whole text, titles included, once per source and course (the writer's too)."""
     cache = course.__dict__.setdefault("_whole", {})
     if source not in cache:
         cache[source] = "\n".join(f"{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(source, []))
@@ -66,7 +67,7 @@ def topic_of(course: CourseTerms, source: str) -> str:
         title = deck_title(course, source)
         # the title's own capitals are no evidence ("Formatos e Carregamento de Dados", said nowhere
         # else, was "Em formatos e Carregamento de dados, …": split AB)
-        text = _whole(course, source).replace(title, " ") if title else _whole(course, source)
+        text = whole_text(course, source).replace(title, " ") if title else whole_text(course, source)
 
         def is_name(w: str) -> bool:  # written with its capital inside sentences more often than without
             inside, low = name_uses(w, text)
@@ -104,8 +105,10 @@ def _spans(course: CourseTerms, source: str, name: str, code: str) -> bool:
 def deck_subject(course: CourseTerms, source: str, *, any_library: bool = False) -> str:
     """The setting of a stem that names nothing of the deck: its title's topic, else the library its
     title names, else the library its code uses most where the deck names it throughout
-    (:data:`LIBRARY_SPAN`; with ``any_library``, wherever it names it: the pattern stems' older rule, kept
-    so that their quizzes do not change here), else its title when short (2–6 words); "" when there is none."""
+    (:data:`LIBRARY_SPAN`; with ``any_library``, wherever it names it: the pattern stems' older rule), else
+    its title when short (2–6 words); "" when there is none. The title is :func:`deck_title`'s (a text
+    source's from its outline, never an index page or the file name), which changed the writer's own stems
+    on text sources too (sample course: "Em TensorFlow, o que é MapReduce?" on a Databricks tutorial)."""
     title = deck_title(course, source)
     used = next(((n, code) for n, code in _source_frameworks(course, source)), None)
     return topic_of(course, source) or library_of(course, source) \

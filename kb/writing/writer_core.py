@@ -28,7 +28,7 @@ from .concepts import _source_framework, _source_frameworks, answer_concepts, ph
 from .generate import CourseTerms, Draft, _citation, passage_usable
 from .ideas import Item, Slide, read_slide
 from .setting import _LEAD, names_subject, setting_of, slide_label, split_stem
-from .subject import deck_subject, library_of, topic_of
+from .subject import deck_subject, library_of, topic_of, whole_text
 from .terms import (
     _NOT_A_NAME,
     _ROLE_STEM,
@@ -192,11 +192,8 @@ class WriterCore:
         return [f"{c.locator.heading or ''}\n{c.text}" for c in chunks]
 
     def _whole(self, source: str) -> str:
-        """The source's whole text, titles included (:meth:`_texts` joined), once per source and course."""
-        cache = self._course.__dict__.setdefault("_whole", {})
-        if source not in cache:
-            cache[source] = "\n".join(self._texts(source))
-        return cache[source]
+        """The source's whole text, titles included (:func:`~kb.writing.subject.whole_text`)."""
+        return whole_text(self._course, source)
 
     def _framework(self, slide: Slide) -> str:
         """The library the slide is about (:func:`slide_library`), read on its whole page: a passage

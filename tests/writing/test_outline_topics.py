@@ -124,3 +124,14 @@ def test_the_deck_s_own_title_is_no_top_idea():
     o = build_outline(chunks, "notes/cap12.md", bookmarks=[])
     assert o.title == "Capítulo 12: TensorFlow distribuído"
     assert o.top(5) and all(i.name != o.title for i in o.top(5))
+
+
+def test_an_index_entry_of_short_words_only_puts_no_idea_in_the_index():
+    """An agenda line with no word of three letters ("IA") has no topic: it must not count every idea
+    as named in the deck's index (an empty topic was held by every title)."""
+    agenda = _chunk(1, "Agenda", _bullets("IA", "DataLoaders", "Transformaciones"))
+    deck = [agenda, *(_chunk(c.locator.page + 1, c.locator.heading, c.text) for c in _deck()[1:])]
+    o = build_outline(deck, SRC, bookmarks=[])
+    indexed = {i.name for i in o.ideas if "in the index" in i.why}
+    assert indexed, "the agenda's DataLoaders / Transformaciones entries are named ideas"
+    assert not any("Distributed Data Parallelism" in n for n in indexed), indexed

@@ -128,11 +128,15 @@ def test_a_library_one_slide_names_is_no_subject_for_a_plain_question():
                    "• Criar uma thread é mais rápido que criar um novo processo no sistema operacional."),
         ("Níveis de paralelismo", "• Instrução, dados, tarefa e processo são os níveis de paralelismo.\n"
                                   "• Os níveis podem ser combinados numa mesma aplicação paralela."),
-        ("MapReduce", "• O Map gera pares chave-valor e o Reduce agrega os valores por chave.\n"
-                      "import hadoop\nhadoop.run(job)"),
+        ("MapReduce", "• O Hadoop executa o MapReduce num cluster: no Hadoop o Map gera pares chave-valor.\n"
+                      "• O Reduce do Hadoop agrega os valores por chave.\n"
+                      "import hadoop\nhadoop.run(job)\nhadoop.wait(job)"),
     ])]
     course = CourseTerms(chunks, None)
     course.outlines = {"notes/par.txt": build_outline(chunks, "notes/par.txt", bookmarks=[])}
+    # the code's library is found (the older rule, wherever it is named, would set stems in it) …
+    assert deck_subject(course, "notes/par.txt", any_library=True) == "Hadoop"
+    # … but one slide of four names it: no subject for the deck
     assert deck_subject(course, "notes/par.txt") == ""
     drafts, _ = plain_questions(course.outlines, [], {c.id: c for c in chunks}, course, k=5, lang=None)
     assert not any("Hadoop" in d.question.prompt for d in drafts)
