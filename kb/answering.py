@@ -679,12 +679,16 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     # (a list's lead line "Keras … usa cuDNN en GPU solo si:" holds the subject, its best bullet need not)
     evidence = {n: max(s.subject for s in scored if s.unit.page == n) for n in {s.unit.page for s in scored}}
     for n in evidence:  # a page that holds most of the subject across its lines is about the question
+        if q.read[n][0].chunk.kind == "transcript":
+            continue  # a window of talk is not one topic: minutes of speech hold many words by chance
         page_terms = _terms(q.read[n][0].chunk.text) | q.heading(n)
         evidence[n] = max(evidence[n], q.share(q.subject, page_terms) - PAGE_EVIDENCE_DISCOUNT)
     if evidence[best.unit.page] < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
         # the best unit's page is not about the question ("¿Qué es torch.hub?" for "¿Cómo se sube un modelo al
         # Hub desde el Trainer?"): the best unit of a page that is, if any, answers; else the course lacks it
-        about = [s for s in scored if evidence[s.unit.page] >= MIN_SUBJECT_SHARE]
+        # (not a window of talk: minutes of speech hold the question's words by chance, far from its meaning)
+        about = [s for s in scored if evidence[s.unit.page] >= MIN_SUBJECT_SHARE
+                 and q.read[s.unit.page][0].chunk.kind != "transcript"]
         if not about:
             return not_found()
         best = max(about, key=lambda s: s.score)

@@ -218,3 +218,12 @@ def test_a_benefit_answers_why_to_use_it(tfdist_course):
     a = _ask(tfdist_course, "¿Por qué usar ParameterServerStrategy?")
     assert "Reduce el cuello de botella del all- reduce" in a["answer"], a["answer"]
     assert kind_fit("why", Unit(0, ["• Acelera el entrenamiento"], 0), [], {}) == 1.0
+
+
+def test_a_window_of_talk_that_shares_the_words_does_not_answer_below_the_floor(ingested):
+    """Below the evidence floor a page that holds the subject may answer instead (the Hub question above);
+    a transcript's window is not such a page: minutes of talk hold "treinamento distribuído" and "vários"
+    by chance ("vamos ver como é que isso funciona em vários nós…" was quoted as the advantages)."""
+    a = _ask(ingested, "Quais são as vantagens do treinamento distribuído com vários trabalhadores?")
+    cited = [p for p in a["passages"] if p["rank"] in a["cited"]]
+    assert not any(p["locator"].get("start") for p in cited), a["answer"]
