@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import sys
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -24,15 +23,20 @@ strata = pytest.importorskip("review_strata")
 
 def _class(levels: list[int]) -> tuple[list[AnswerGroup], list, list[str], np.ndarray, list[Task]]:
     """One question, one reply a group; reply i graded ``levels[i]`` by kb. The replies at level 2 are near
-    wordings of one thing (the crowd a variance order picks from first); the others each say something else."""
+    wordings of one thing (the crowd a variance order picks from first; after eight, a second crowd); the others
+    each say something else."""
     q = Question("short", "O que é o GIL?", "Uma trava do interpretador.", (), id="q")
     rng = np.random.default_rng(0)
-    base = rng.normal(size=16)
+    bases = [rng.normal(size=16), rng.normal(size=16)]
+    wordings = ["uma trava do interpretador python", "um bloqueio global das threads"]
     replies, vecs = [], []
+    n2 = 0
     for i, lv in enumerate(levels):
-        if lv == 2:
-            replies.append(f"uma trava do interpretador python {i}")
-            vecs.append(base + 0.05 * rng.normal(size=16))
+        if lv == 2:  # the first eight in one crowd, any more in a second
+            c = 0 if n2 < 8 else 1
+            n2 += 1
+            replies.append(f"{wordings[c]} {i}")
+            vecs.append(bases[c] + 0.05 * rng.normal(size=16))
         else:
             replies.append(f"resposta diferente número {i} nível {lv} " + "xyz"[i % 3] * (i + 1))
             vecs.append(rng.normal(size=16))
@@ -58,14 +62,20 @@ def test_the_bench_with_its_defaults_is_kbs_own_order_and_propagation():
 def test_kbs_order_starts_in_the_crowd_and_the_stratified_order_visits_every_level_first():
     groups, grades, replies, v, _ = _class(LEVELS)
     kb = [grades[it.group.representative].points for it in review.review_order(groups, grades, replies, v)]
-    assert kb[0] == 2  # the representative crowd (kb's level 2) first
+    assert kb[0] == 2  # the representative crowd (kb's level 2) first …
+    assert sorted(kb[:4]) == [0, 1, 2, 3]  # … then replies unlike it: here kb's order spans the levels already
+    # two crowds at kb's level 2: kb's order decides both before the levels kb graded otherwise
+    two = LEVELS[:8] + [2] * 8 + [0, 1, 3]
+    groups, grades, replies, v, _ = _class(two)
+    kb = [grades[it.group.representative].points for it in review.review_order(groups, grades, replies, v)]
+    assert kb[:2] == [2, 2]
     order = strata.make_review_order(strata.Variant(strata="equal"))(groups, grades, replies, v)
     lv = [grades[it.group.representative].points for it in order]
-    assert sorted(lv[:4]) == [0, 1, 2, 3]  # one decision at each of kb's levels before a second at any
-    assert Counter(lv[:8]) == {0: 2, 1: 2, 2: 2, 3: 2}
+    assert lv[0] == 2 and sorted(lv[:4]) == [0, 1, 2, 3]  # one decision at each of kb's levels before a second
     # "after 2": the first two by variance alone, as kb's order; then the levels not yet decided
     after = strata.make_review_order(strata.Variant(strata="equal", after=2))(groups, grades, replies, v)
     assert [it.group for it in after[:2]] == [it.group for it in review.review_order(groups, grades, replies, v)[:2]]
+    assert sorted(grades[it.group.representative].points for it in after[2:5]) == [0, 1, 3]
 
 
 def test_a_per_level_correction_learns_the_level_kb_gets_wrong():
