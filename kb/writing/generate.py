@@ -487,6 +487,12 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     # the multiple choice of its sentence from a --types mcq,tf quiz)
     kept, dup = dedupe([d for d in out.drafts if d.question.type in request.types], ws.embedder)
     chosen, notes = select(kept, request, out.drafts)
+    # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
+    asked = {d.question.prompt[:80] for d in chosen}
+    items = {x for d in chosen for x in d.item.split("|") if x}
+    dup = [r for r in dup if r.what not in asked] + [
+        Rejected(d.question.prompt[:80], Message(N_("its sentence is asked by a better question")))
+        for d in kept if d not in chosen and items & {x for x in d.item.split("|") if x}]
     # an exercise read from two overlapping passages is turned down twice: say (and count) it once
     rejected = list(dict.fromkeys(out.rejected + dup))
     notes = out.notes + notes + plan.coverage(course.outlines, chosen, out.drafts, rejected, TOP_IDEAS)
