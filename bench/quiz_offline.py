@@ -10,7 +10,9 @@ the writer split into patterns) 35 questions in 1.88 s (0.054 s/question). Issue
 plan (branch plan26), same loaded machine, two runs each: main 0.65 / 0.67 s, plan26 0.67 / 0.64 s for 35
 questions (0.019 / 0.018 s/question). Plain questions set in the deck's subject and tried in their other
 forms (branch plan26b), same loaded machine: plan26 35 questions, 0.024 / 0.026 s/question; plan26b 36,
-0.023 / 0.023 / 0.025 s/question (05modelos 11 → 12).
+0.023 / 0.023 / 0.025 s/question (05modelos 11 → 12). A sentence's other forms kept until selection
+(branch typemix26), same loaded machine: main 36 questions, 0.017 s/question, short 69 %; typemix26 36,
+0.019 s/question, short 64 %, mcq 6 % (03Datos: short 5, tf 4, mcq 2, cloze 1).
 """
 
 from __future__ import annotations

@@ -156,6 +156,69 @@ class _Selection:
         return not answers_elsewhere([*(c.question for c in self.chosen), d.question])
 
 
+def _forms(pool: Sequence[Draft], alternates: Sequence[Draft], request: GenerationRequest) -> dict[int, list[Draft]]:
+    """For each pool draft (by ``id``), the other forms written from its sentence(s) — a definition's
+    short answer and its multiple choice or cloze, a scope's question and its false statement — that
+    :func:`dedupe` set aside (one question per sentence). Each has passed the checks; only the asked
+    types and difficulty, one per type, none that reads a sentence the draft does not."""
+    from .wording import q_unsituated
+
+    pooled = {id(d) for d in pool}
+    out: dict[int, list[Draft]] = {}
+    for d in pool:
+        mine = {x for x in d.item.split("|") if x}
+        if not mine:
+            continue
+        alts: dict[str, Draft] = {}
+        for a in alternates:
+            t = a.question.type
+            if (id(a) in pooled or t == d.question.type or t not in request.types
+                    or (request.difficulty and a.question.difficulty != request.difficulty)):
+                continue
+            theirs = {x for x in a.item.split("|") if x}
+            if t == "cloze" and q_unsituated(a.question.prompt.split(": ", 1)[-1]):
+                continue  # a sentence to complete in place of a question says where it is ("En PyTorch, _____ …")
+            if theirs and theirs <= mine and (t not in alts or a.priority > alts[t].priority):
+                alts[t] = a
+        if alts:
+            out[id(d)] = sorted(alts.values(), key=lambda a: (-a.priority, a.question.id))
+    if out:  # a form whose answer another draft's stem writes ("DTensor" in "En DTensor, …") would keep
+        # that draft out of the quiz (answers_elsewhere): its idea stays in the form dedupe chose
+        from .checks import answers_elsewhere
+
+        for k, found in list(out.items()):
+            others = [p.question for p in pool if id(p) != k]
+            out[k] = [a for a in found if a.question.id not in answers_elsewhere([a.question, *others])]
+    return {k: v for k, v in out.items() if v}
+
+
+def _best_form(sel: _Selection, d: Draft, forms: dict[int, list[Draft]], cap: int | None = None) -> Draft | None:
+    """The form of ``d``'s idea to ask: ``d`` itself (the form :func:`dedupe` ranked first) unless its
+    type already leads the quiz by two or more over another free form's type — then that form, so the
+    mix stays near the target (no type above ~40 %). None when no form is free (or all are at ``cap``)."""
+    cands = [f for f in (d, *forms.get(id(d), ())) if _form_free(sel, f, d)
+             and not (cap is not None and sel.per_type[f.question.type] >= cap)]
+    if not cands:
+        return None
+    return min(cands, key=lambda f: (sel.per_type[f.question.type] - (f is d), f is not d, -f.priority, f.question.id))
+
+
+def _form_free(sel: _Selection, f: Draft, primary: Draft) -> bool:
+    """Free, and for another form than the pool's own, not the same idea or question as a chosen one
+    (what :func:`dedupe` checked for the pool's drafts)."""
+    if not sel.free(f):
+        return False
+    if f is primary:
+        return True
+    from .checks import duplicate_questions
+
+    idea = _idea(f.question)
+    if idea and any((o := _idea(c.question)) and len(idea & o) >= _SAME_IDEA * min(len(idea), len(o))
+                    for c in sel.chosen):
+        return False
+    return f.question.id not in duplicate_questions([*(c.question for c in sel.chosen), f.question])
+
+
 def _selection_pool(drafts: list[Draft], request: GenerationRequest, notes: list[str]) -> list[Draft]:
     """The drafts of the asked types (and difficulty), best first."""
     pool = [d for d in drafts if d.question.type in request.types]
@@ -180,20 +243,27 @@ def _section_groups(pool: list[Draft]) -> list[list[Draft]]:
     return interleave(list(by_source.values()))
 
 
-def _take_type_floors(sel: _Selection, ordered_groups: list[list[Draft]], request: GenerationRequest) -> None:
-    """A floor for each asked type the material has (20 questions, 4 types: 2 each), best first."""
+def _take_type_floors(sel: _Selection, ordered_groups: list[list[Draft]], request: GenerationRequest,
+                      forms: dict[int, list[Draft]] | None = None) -> None:
+    """A floor for each asked type the material has (20 questions, 4 types: 2 each), best first; an
+    idea's other form counts (a definition's multiple choice for its short answer)."""
+    forms = forms or {}
     floor = max(1, request.n // (2 * len(request.types))) if len(request.types) > 1 else 0
     for t in request.types:
         for g in ordered_groups:
             if sel.per_type[t] >= floor or len(sel.chosen) >= request.n:
                 break
-            pick = next((d for d in g if d.question.type == t and sel.free(d)), None)
+            pick = next((f for d in g for f in (d, *forms.get(id(d), ()))
+                         if f.question.type == t and _form_free(sel, f, d)), None)
             if pick is not None and not any(_section(x) == _section(pick) for x in sel.chosen):
                 sel.take(pick)
 
 
-def _take_rounds(sel: _Selection, ordered_groups: list[list[Draft]], request: GenerationRequest, cap: int) -> None:
-    """One question per section per round until n, first with no type above cap, then without the cap."""
+def _take_rounds(sel: _Selection, ordered_groups: list[list[Draft]], request: GenerationRequest, cap: int,
+                 forms: dict[int, list[Draft]] | None = None) -> None:
+    """One question per section per round until n, first with no type above cap, then without the cap;
+    each idea asked in the form that keeps the mix nearest the target (:func:`_best_form`)."""
+    forms = forms or {}
     for capped in (True, False):
         progress = True
         while progress and len(sel.chosen) < request.n:
@@ -201,42 +271,87 @@ def _take_rounds(sel: _Selection, ordered_groups: list[list[Draft]], request: Ge
             for g in ordered_groups:
                 if len(sel.chosen) >= request.n:
                     break
-                free = [d for d in g if sel.free(d) and not (capped and sel.per_type[d.question.type] >= cap)]
+                free = [(d, f) for d in g if (f := _best_form(sel, d, forms, cap if capped else None)) is not None]
                 if not free:
                     continue
-                # among the section's near-best drafts, the type the quiz has least of
-                near = [d for d in free if d.priority >= free[0].priority - 0.5]
-                sel.take(min(near, key=lambda d: (sel.per_type[d.question.type], -d.priority, d.question.id)))
+                # among the section's near-best ideas, the type the quiz has least of
+                near = [(d, f) for d, f in free if d.priority >= free[0][0].priority - 0.5]
+                sel.take(min(near, key=lambda df: (sel.per_type[df[1].question.type], -df[0].priority,
+                                                   df[0].question.id))[1])
                 progress = True
 
 
-def _no_lone_mcq(sel: _Selection, pool: list[Draft], alternates: Sequence[Draft] = ()) -> None:
+def _rebalance(sel: _Selection, pool: list[Draft], forms: dict[int, list[Draft]], share: float = 0.4) -> None:
+    """After selection, while a type holds more than ``share`` of the quiz, ask one of its ideas in
+    another form of a type at least two behind (a definition's cloze for its short answer), the one
+    that costs least priority: the same ideas, the mix nearer the target (2 questions: one each)."""
+    primary = {id(f): d for d in pool for f in (d, *forms.get(id(d), ()))}
+    while sel.chosen:
+        count = Counter(d.question.type for d in sel.chosen)
+        top, most = count.most_common(1)[0]
+        if most <= share * len(sel.chosen):
+            return
+        best: tuple[float, Draft, Draft] | None = None
+        for c in sel.chosen:
+            p = primary.get(id(c))
+            if c.question.type != top or p is None:
+                continue
+            rest = _Selection()
+            for d in sel.chosen:
+                if d is not c:
+                    rest.take(d)
+            for f in (p, *forms.get(id(p), ())):
+                if count[f.question.type] + 2 <= most and _form_free(rest, f, p) \
+                        and (best is None or c.priority - f.priority < best[0]):
+                    best = (c.priority - f.priority, c, f)
+        if best is None:
+            return
+        sel.chosen[sel.chosen.index(best[1])] = best[2]
+        sel.per_type = Counter(d.question.type for d in sel.chosen)
+
+
+def _no_lone_mcq(sel: _Selection, pool: list[Draft], alternates: Sequence[Draft] = (),
+                 forms: dict[int, list[Draft]] | None = None) -> None:
     """One multiple choice alone has its right option wherever it is: 100 % at one position.
-    Bring in a second (in place of the weakest true/false or cloze), else ask the lone one as
-    the cloze written from the same sentence (among ``alternates``, the drafts before one
-    question per sentence was kept), else the next best idea."""
+    Ask a second chosen idea in its multiple-choice form, else bring in a second (in place of the
+    weakest true/false or cloze), else ask the lone one in another form of its sentence (its cloze
+    among ``alternates``, the drafts before one question per sentence was kept, first), else the
+    next best idea."""
     mcqs = [d for d in sel.chosen if d.question.type == "mcq"]
     if len(mcqs) != 1:
         return
+    forms = forms or {}
+    primary = {id(f): d for d in pool for f in (d, *forms.get(id(d), ()))}
+
+    def without(out: Draft) -> _Selection:
+        rest = _Selection()
+        for d in sel.chosen:
+            if d is not out:
+                rest.take(d)
+        return rest
+
+    for c in [d for d in sel.chosen if d.question.type != "mcq" and id(d) in primary]:
+        p = primary[id(c)]
+        mcq = next((f for f in (p, *forms.get(id(p), ())) if f.question.type == "mcq"), None)
+        if mcq is not None and _form_free(without(c), mcq, p):
+            sel.chosen[sel.chosen.index(c)] = mcq
+            return
     weakest = sorted((d for d in sel.chosen if d.question.type in ("tf", "cloze")), key=lambda d: d.priority)
     for cand in (d for d in pool if d.question.type == "mcq" and d not in sel.chosen):
         for out in weakest:
-            rest = _Selection()
-            for d in sel.chosen:
-                if d is not out:
-                    rest.take(d)
-            if rest.free(cand):
+            if without(out).free(cand):
                 sel.chosen[sel.chosen.index(out)] = cand
                 return
     lone = mcqs[0]
-    rest = _Selection()
-    for d in sel.chosen:
-        if d is not lone:
-            rest.take(d)
+    rest = without(lone)
     ranked = sorted(pool, key=lambda d: -d.priority)
     same = [d for d in alternates if d.item == lone.item and d.question.type == "cloze" and rest.free(d)]
-    other = next(iter(same), None) or next((d for d in ranked if d.question.type != "mcq" and rest.free(d)), None)
-    if other is not None:  # the same sentence's cloze, or the next best idea
+    own = primary.get(id(lone))
+    mine = [] if own is None else [f for f in (own, *forms.get(id(own), ()))
+                                   if f.question.type != "mcq" and _form_free(rest, f, own)]
+    other = (next(iter(same), None) or next(iter(mine), None)
+             or next((d for d in ranked if d.question.type != "mcq" and rest.free(d)), None))
+    if other is not None:  # the same sentence's cloze or other form, or the next best idea
         sel.chosen[sel.chosen.index(lone)] = other
 
 
@@ -248,13 +363,16 @@ def select(drafts: list[Draft], request: GenerationRequest,
     multiple choice its own sentence's cloze. Returns the chosen drafts and notes on why fewer
     were chosen."""
     notes: list[str] = []
-    ordered_groups = _section_groups(_selection_pool(drafts, request, notes))
+    pool = _selection_pool(drafts, request, notes)
+    ordered_groups = _section_groups(pool)
+    forms = _forms(pool, alternates, request) if len(request.types) > 1 else {}
     cap = max(2, math.ceil(0.4 * request.n)) if len(request.types) > 1 else request.n
     sel = _Selection()
-    _take_type_floors(sel, ordered_groups, request)
-    _take_rounds(sel, ordered_groups, request, cap)
+    _take_type_floors(sel, ordered_groups, request, forms)
+    _take_rounds(sel, ordered_groups, request, cap, forms)
+    _rebalance(sel, pool, forms)
     _no_lone_mcq(sel, [d for g in ordered_groups for d in g],
-                 [d for d in alternates if d.question.type in request.types])
+                 [d for d in alternates if d.question.type in request.types], forms)
     order = {t: i for i, t in enumerate(TYPES)}
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 
@@ -369,6 +487,12 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     # the multiple choice of its sentence from a --types mcq,tf quiz)
     kept, dup = dedupe([d for d in out.drafts if d.question.type in request.types], ws.embedder)
     chosen, notes = select(kept, request, out.drafts)
+    # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
+    asked = {d.question.prompt[:80] for d in chosen}
+    items = {x for d in chosen for x in d.item.split("|") if x}
+    dup = [r for r in dup if r.what not in asked] + [
+        Rejected(d.question.prompt[:80], Message(N_("its sentence is asked by a better question")))
+        for d in kept if d not in chosen and items & {x for x in d.item.split("|") if x}]
     # an exercise read from two overlapping passages is turned down twice: say (and count) it once
     rejected = list(dict.fromkeys(out.rejected + dup))
     notes = out.notes + notes + plan.coverage(course.outlines, chosen, out.drafts, rejected, TOP_IDEAS)

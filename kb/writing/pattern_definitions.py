@@ -245,13 +245,15 @@ class DefinitionPatterns(WriterCore):
         key = fold(bare)
         out.append(self._draft(slide, item, Question("short", prompt, full, (), concepts, "medium", lang,
                                                      origin="definition"), key, prio, quote=s))
-        self._definition_choice(slide, item, bare, definition, lang, key, prio, s, out, verb)
+        lead = re.match(r"(?:En|Em|In) [^,¿?]+, ", out[-1].question.prompt)  # "En PyTorch, ¿qué son …?"
+        self._definition_choice(slide, item, bare, definition, lang, key, prio, s, out, verb,
+                                lead.group(0) if lead else "")
         # no "true" statement from it: a definition copied as true is judged at a glance (the
         # true/false a teacher keeps are false ones built by a swap: _labels, _scope_and_contrast)
         return True
 
     def _definition_choice(self, slide: Slide, item: Item, term: str, definition: str, lang: str, key: str,
-                           prio: float, quote: str, out: list[Draft], verb: str = "") -> None:
+                           prio: float, quote: str, out: list[Draft], verb: str = "", lead: str = "") -> None:
         """The same definition as a multiple choice: which of the deck's terms it describes (the
         others: :meth:`_deck_options`); where the deck has too few, the term to fill in ("_____ es una
         API de PyTorch que …"). Selection takes one question per bullet, the type the quiz has least
@@ -260,13 +262,17 @@ class DefinitionPatterns(WriterCore):
         answer = _untagged(term)  # (as the deck writes it, like the other options)
         if len(words(desc)) < 5 or len(words(desc)) > 40 or fold(answer) in fold(desc):
             return
+        if len(words(re.sub(r"\([^)]*\)", " ", desc))) < 5:
+            return  # "o recurso básico do Spark é o RDD (Resilient …)": a name, not a description to recognise
         others = self._deck_options(answer, desc, slide)
+        if verb and len(words(term)) <= 4 and (lead or len(others) < 3):  # also beside a multiple choice,
+            # where its short answer is situated: the form selection falls back on when the quiz would
+            # hold one multiple choice alone (generate._no_lone_mcq), or to balance the types
+            blanked = f"{lead}_____ {verb} {desc}."  # situated as its short answer is ("En PyTorch, _____ son …")
+            q = Question("cloze", _t("cloze", lang, s=blanked, c=""), _untagged(term), (), (_untagged(term),),
+                         "easy", lang, origin="cloze")
+            out.append(self._draft(slide, item, q, key, prio - 0.1 - 0.05 * (len(others) >= 3), quote=quote))
         if len(others) < 3:
-            if verb and len(words(term)) <= 4:
-                blanked = f"_____ {verb} {desc}."
-                q = Question("cloze", _t("cloze", lang, s=blanked, c=""), _untagged(term), (), (_untagged(term),),
-                             "easy", lang, origin="cloze")
-                out.append(self._draft(slide, item, q, key, prio - 0.1, quote=quote))
             return
         q = Question("mcq", _t("which_kind", lang, k=_t("kind_term", lang), d=desc), answer, (), (answer,), "easy",
                      lang, choices=(answer, *others), correct=0, origin="mcq")

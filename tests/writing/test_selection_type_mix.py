@@ -1,0 +1,79 @@
+"""Selection balances the question types: the other forms a sentence is written in (a definition's
+short answer, its multiple choice, its cloze) stay alternatives until selection, which asks each idea
+in the form that keeps the quiz's mix near the target — never two questions on one sentence, never a
+form that failed the checks, and ``--types`` obeyed exactly."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import kb
+from kb.writing.checklist import quiz_defects
+from kb.writing.generate import GenerationRequest, generate_quiz
+from kb.writing.offline import OfflineWriter
+
+from ..conftest import needs_corpora
+
+DECKS = ("03Datos.pdf", "05modelos.pdf", "001TFDist.pdf")
+
+
+@pytest.fixture(scope="module")
+def decks(decks_home):
+    """The three real decks' knowledge base (read only) and each deck's stored source path."""
+    course = kb.open(decks_home)
+    return course.workspace, {d: next(r["source"] for r in course.sources() if r["source"].endswith(d))
+                              for d in DECKS}
+
+
+def _quiz(decks, deck: str, **kw):
+    ws, src = decks
+    return generate_quiz(ws, GenerationRequest(n=12, sources=(src[deck],), **kw), OfflineWriter(), now="t")
+
+
+@needs_corpora
+def test_a_deck_with_definitions_gets_multiple_choice_in_a_default_quiz(decks):
+    """03Datos defines data augmentation, Distributed Data Parallelism, the transformations …: each
+    is written as a short answer and as a multiple choice on the deck's terms; dedupe used to keep the
+    short answer only, so the default quiz held no multiple choice."""
+    rep = _quiz(decks, "03Datos.pdf")
+    kinds = Counter(q.type for q in rep.quiz.questions)
+    assert len(rep.quiz.questions) == 12
+    assert kinds["mcq"] >= 2, kinds  # (one alone would have its right option at one position: 100 %)
+    assert max(kinds.values()) <= 6, kinds  # no type above half
+
+
+@needs_corpora
+@pytest.mark.parametrize("deck", DECKS)
+def test_one_question_per_sentence_and_every_form_passed_the_checks(decks, deck):
+    rep = _quiz(decks, deck)
+    items = [x for d in rep.chosen for x in d.item.split("|") if x]
+    assert len(items) == len(set(items)), [d.question.prompt for d in rep.chosen]
+    passed = {d.question.id for d in rep.drafts}  # every draft the writer kept passed the checks
+    assert {d.question.id for d in rep.chosen} <= passed
+    flagged, _ = quiz_defects(list(rep.quiz.questions))
+    assert not any(flagged.values()), flagged  # no question asks what another asks, none gives another's answer away
+
+
+@needs_corpora
+@pytest.mark.parametrize("types", [("short",), ("mcq", "cloze"), ("tf",)])
+def test_types_are_obeyed_exactly(decks, types):
+    rep = _quiz(decks, "03Datos.pdf", types=types)
+    assert rep.quiz.questions
+    assert {q.type for q in rep.quiz.questions} <= set(types)
+
+
+def test_an_idea_is_asked_in_its_other_form_when_one_type_would_hold_the_quiz(ingested):
+    """The sample course's text on distributed computing (002) supports two definitions, MapReduce and
+    the reduce operation, each a short answer and a sentence to complete. Dedupe keeps the short
+    answers; the quiz asks both ideas, one in each form (it used to ask two short answers)."""
+    course = kb.open(ingested / ".kb")
+    src = next(r["source"] for r in course.sources() if "002_" in r["source"])
+    rep = generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)), OfflineWriter(), now="t")
+    assert sorted(q.type for q in rep.quiz.questions) == ["cloze", "short"], [q.prompt for q in rep.quiz.questions]
+    asked = " ".join(f"{q.prompt} {q.answer}" for q in rep.quiz.questions)
+    assert "MapReduce" in asked and "redução" in asked  # the same two ideas
+    only, = [generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,), types=("short",)),
+                           OfflineWriter(), now="t")]
+    assert [q.type for q in only.quiz.questions] == ["short", "short"]
