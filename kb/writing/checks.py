@@ -761,6 +761,17 @@ def answers_elsewhere(questions: Sequence[Question]) -> set[str]:
     return out
 
 
+def answer_written_in(q: Question, others: Sequence[Question]) -> bool:
+    """Whether another question's stem (or choices) writes ``q``'s answer: :func:`answers_elsewhere`
+    for ``q`` alone, one pass over ``others`` (selection asks it of each alternative form)."""
+    for name in _answer_names(q):
+        pat = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+        if any(p is not q and pat.search(" ".join([p.prompt, *(() if _which_term(p) and _which_term(q)
+                                                                 else p.choices)])) for p in others):
+            return True
+    return False
+
+
 def defects(q: Question, passage: str, embedder=None, vocab: Counter | None = None) -> list[str]:
     """Every defect of one question against the text of the passage it cites (``vocab``: the
     word counts of its source, to see glued words)."""

@@ -134,17 +134,29 @@ def _section(d: Draft) -> tuple[str, str]:
 class _Selection:
     """The drafts chosen so far, and the ideas, items and types they use up."""
 
-    def __init__(self) -> None:
+    def __init__(self, primary: dict[int, Draft] | None = None) -> None:
         self.chosen: list[Draft] = []
         self.used_keys: set[str] = set()
         self.used_items: set[str] = set()
         self.per_type: Counter[str] = Counter()
+        # an alternative form (by ``id``) → the pool's draft of its sentence: taking a form uses up both's
+        # term and sentences (a true/false keyed "oversampling" whose short form is "oversampling|undersampling")
+        self.primary = primary or {}
 
     def take(self, d: Draft) -> None:
         self.chosen.append(d)
-        self.used_keys.add(d.key)
-        self.used_items.update(x for x in d.item.split("|") if x)
         self.per_type[d.question.type] += 1
+        for x in {id(d): d, id(p := self.primary.get(id(d), d)): p}.values():
+            self.used_keys.add(x.key)
+            self.used_items.update(i for i in x.item.split("|") if i)
+
+    def without(self, out: Draft) -> _Selection:
+        """The same selection less ``out``."""
+        rest = _Selection(self.primary)
+        for d in self.chosen:
+            if d is not out:
+                rest.take(d)
+        return rest
 
     def free(self, d: Draft) -> bool:
         """Not chosen yet, its idea and its items not asked about yet, and neither its answer
@@ -184,11 +196,11 @@ def _forms(pool: Sequence[Draft], alternates: Sequence[Draft], request: Generati
             out[id(d)] = sorted(alts.values(), key=lambda a: (-a.priority, a.question.id))
     if out:  # a form whose answer another draft's stem writes ("DTensor" in "En DTensor, …") would keep
         # that draft out of the quiz (answers_elsewhere): its idea stays in the form dedupe chose
-        from .checks import answers_elsewhere
+        from .checks import answer_written_in
 
-        for k, found in list(out.items()):
+        for k, found in list(out.items()):  # (its own sentence's question writes its answer, of course)
             others = [p.question for p in pool if id(p) != k]
-            out[k] = [a for a in found if a.question.id not in answers_elsewhere([a.question, *others])]
+            out[k] = [a for a in found if not answer_written_in(a.question, others)]
     return {k: v for k, v in out.items() if v}
 
 
@@ -204,12 +216,10 @@ def _best_form(sel: _Selection, d: Draft, forms: dict[int, list[Draft]], cap: in
 
 
 def _form_free(sel: _Selection, f: Draft, primary: Draft) -> bool:
-    """Free, and for another form than the pool's own, not the same idea or question as a chosen one
-    (what :func:`dedupe` checked for the pool's drafts)."""
+    """Free, and not the same idea or question as a chosen one: what :func:`dedupe` checked among the
+    pool's drafts, checked again here because a chosen question may be another sentence's other form."""
     if not sel.free(f):
         return False
-    if f is primary:
-        return True
     from .checks import duplicate_questions
 
     idea = _idea(f.question)
@@ -296,10 +306,7 @@ def _rebalance(sel: _Selection, pool: list[Draft], forms: dict[int, list[Draft]]
             p = primary.get(id(c))
             if c.question.type != top or p is None:
                 continue
-            rest = _Selection()
-            for d in sel.chosen:
-                if d is not c:
-                    rest.take(d)
+            rest = sel.without(c)
             for f in (p, *forms.get(id(p), ())):
                 if count[f.question.type] + 2 <= most and _form_free(rest, f, p) \
                         and (best is None or c.priority - f.priority < best[0]):
@@ -323,12 +330,7 @@ def _no_lone_mcq(sel: _Selection, pool: list[Draft], alternates: Sequence[Draft]
     forms = forms or {}
     primary = {id(f): d for d in pool for f in (d, *forms.get(id(d), ()))}
 
-    def without(out: Draft) -> _Selection:
-        rest = _Selection()
-        for d in sel.chosen:
-            if d is not out:
-                rest.take(d)
-        return rest
+    without = sel.without
 
     for c in [d for d in sel.chosen if d.question.type != "mcq" and id(d) in primary]:
         p = primary[id(c)]
@@ -345,7 +347,11 @@ def _no_lone_mcq(sel: _Selection, pool: list[Draft], alternates: Sequence[Draft]
     lone = mcqs[0]
     rest = without(lone)
     ranked = sorted(pool, key=lambda d: -d.priority)
-    same = [d for d in alternates if d.item == lone.item and d.question.type == "cloze" and rest.free(d)]
+    from .wording import q_unsituated
+
+    # (checked as every other form is: free, not a chosen idea or question, a cloze that says where it is)
+    same = [d for d in alternates if d.item == lone.item and d.question.type == "cloze" and _form_free(rest, d, lone)
+            and not q_unsituated(d.question.prompt.split(": ", 1)[-1])]
     own = primary.get(id(lone))
     mine = [] if own is None else [f for f in (own, *forms.get(id(own), ()))
                                    if f.question.type != "mcq" and _form_free(rest, f, own)]
@@ -367,12 +373,16 @@ def select(drafts: list[Draft], request: GenerationRequest,
     ordered_groups = _section_groups(pool)
     forms = _forms(pool, alternates, request) if len(request.types) > 1 else {}
     cap = max(2, math.ceil(0.4 * request.n)) if len(request.types) > 1 else request.n
-    sel = _Selection()
+    sel = _Selection({id(f): d for d in pool for f in forms.get(id(d), ())})
     _take_type_floors(sel, ordered_groups, request, forms)
     _take_rounds(sel, ordered_groups, request, cap, forms)
     _rebalance(sel, pool, forms)
+    had_mcq = any(d.question.type == "mcq" for d in sel.chosen)
     _no_lone_mcq(sel, [d for g in ordered_groups for d in g],
                  [d for d in alternates if d.question.type in request.types], forms)
+    if had_mcq and not any(d.question.type == "mcq" for d in sel.chosen):
+        notes.append(Message("no multiple choice: the material gave one, and one alone has its right option at "
+                             "one position, so it is asked in another form"))
     order = {t: i for i, t in enumerate(TYPES)}
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 

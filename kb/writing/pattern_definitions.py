@@ -268,7 +268,9 @@ class DefinitionPatterns(WriterCore):
         if verb and len(words(term)) <= 4 and (lead or len(others) < 3):  # also beside a multiple choice,
             # where its short answer is situated: the form selection falls back on when the quiz would
             # hold one multiple choice alone (generate._no_lone_mcq), or to balance the types
-            blanked = f"{lead}_____ {verb} {desc}."  # situated as its short answer is ("En PyTorch, _____ son …")
+            # beside a multiple choice, situated as its short answer is ("En PyTorch, _____ son …"); alone, as
+            # the writer sets any cloze (_draft)
+            blanked = f"{lead if len(others) >= 3 else ''}_____ {verb} {desc}."
             q = Question("cloze", _t("cloze", lang, s=blanked, c=""), _untagged(term), (), (_untagged(term),),
                          "easy", lang, origin="cloze")
             out.append(self._draft(slide, item, q, key, prio - 0.1 - 0.05 * (len(others) >= 3), quote=quote))
