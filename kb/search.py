@@ -21,6 +21,7 @@ whose cached index is current never imports chromadb (:func:`kb.workspace.open_s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -233,6 +234,15 @@ class _Strings:
         return self.blob[int(self.ends[i - 1]) if i else 0 : int(self.ends[i])]
 
 
+@functools.lru_cache(maxsize=4096)
+def _shown(stored: str, root: str | None, cwd: str) -> str:
+    """:func:`kb.records.display_source`, once per source name, workspace folder and working directory:
+    reading every chunk of a 100,000-passage index named each source again (1.5 µs a chunk)."""
+    from .records import display_source
+
+    return display_source(stored, cwd, root)
+
+
 class ChunkTable(Sequence[Chunk]):
     """The index's passages by position, stored column by column; a :class:`Chunk` is made
     when asked for (a search reads k of them). Loading 100,000 passages as objects took most
@@ -268,11 +278,11 @@ class ChunkTable(Sequence[Chunk]):
             i += self.n
         if not 0 <= i < self.n:
             raise IndexError(i)
-        from .records import Locator, display_source
+        from .records import Locator
 
         col = {f: c[i] for f, c in self.cols.items()}
         stored = getattr(self, "stored", None)
-        source = display_source(stored[i] or "", None, self.root) if stored is not None else col["source"]
+        source = _shown(stored[i] or "", self.root, os.getcwd()) if stored is not None else col["source"]
         page = int(self.page[i])
         ordinal, n_in_source, is_code = (int(x) for x in self.ints[i])
         return Chunk(source=source or "", kind=col["kind"] or "", text=col["text"] or "",
