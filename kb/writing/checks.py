@@ -427,16 +427,19 @@ def no_context(q: Question) -> str | None:
     return None
 
 
-def _qkey(q: Question) -> set[str]:
-    return stems(statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt) \
-        | {"=" + x for x in stems(q.correct_text)}
+@lru_cache(maxsize=8192)
+def _qkey(q: Question) -> frozenset[str]:
+    """What a question asks, as stems (once per question: selection compares each candidate with every
+    chosen one)."""
+    return frozenset(stems(statement(q) if q.type in ("tf", "cloze", "mcq") else q.prompt) \
+        | {"=" + x for x in stems(q.correct_text)})
 
 
 def duplicate_questions(questions: Sequence[Question]) -> set[str]:
     """Ids of questions that ask what an earlier question of the quiz already asks (same
     statement or stem up to wording and option order)."""
     dup: set[str] = set()
-    keys: list[set[str]] = []
+    keys: list[frozenset[str]] = []
     for q in questions:
         k = _qkey(q)
         if any(k and o and len(k & o) >= 0.8 * max(len(k), len(o)) for o in keys):

@@ -14,6 +14,7 @@ it writes fewer and the report's notes say why. Multiple-choice correct position
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -72,7 +73,7 @@ def dedupe(drafts: list[Draft], embedder, threshold: float = 0.88) -> tuple[list
     keys: set[tuple[str, str]] = set()
     ids: set[str] = set()
     items: set[str] = set()
-    ideas: list[set[str]] = []
+    ideas: list[frozenset[str]] = []
     for i, d in enumerate(order):
         q = d.question
         if q.id in ids or (q.type, d.key) in keys:
@@ -107,7 +108,8 @@ def _swap(q: Question) -> bool:
 _SAME_IDEA = 0.8  # share of the smaller idea's stems two questions share to ask one idea (hand-set)
 
 
-def _idea(q: Question) -> set[str]:
+@functools.lru_cache(maxsize=8192)
+def _idea(q: Question) -> frozenset[str]:
     """The stems of what a question holds true: a short question's model answer, the sentence of
     a cloze or multiple choice with its answer filled in, a true/false statement as the source
     says it. Fewer than 5 stems says too little to compare."""
@@ -120,8 +122,8 @@ def _idea(q: Question) -> set[str]:
         text = m.group(1) if m else statement(q)
     else:
         text = statement(q).replace("_____", q.correct_text)
-    st = stems(text)
-    return st if len(st) >= 5 else set()
+    st = frozenset(stems(text))
+    return st if len(st) >= 5 else frozenset()
 
 
 def _section(d: Draft) -> tuple[str, str]:
