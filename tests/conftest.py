@@ -186,18 +186,37 @@ def course_with_decks(root: Path, add_decks, *seed_homes: Path) -> Path:
     return root
 
 
-def heldout_decks(names):
-    """``add_decks`` for :func:`course_with_decks`: the held-out decks ``names`` (eval/heldout_decks/
-    NAME.txt) rendered to real PDFs as ``eval/deck_pdf.py`` renders them, so no ../shared is needed."""
+def _deck_pdf():
+    """``eval/deck_pdf.py`` (the script that renders a text deck to a real PDF), loaded as a module."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("deck_pdf", ROOT / "eval" / "deck_pdf.py")
+    assert spec and spec.loader
     deck_pdf = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(deck_pdf)
+    return deck_pdf
+
+
+def heldout_decks(names):
+    """``add_decks`` for :func:`course_with_decks`: the held-out decks ``names`` (eval/heldout_decks/
+    NAME.txt) rendered to real PDFs as ``eval/deck_pdf.py`` renders them, so no ../shared is needed."""
+    deck_pdf = _deck_pdf()
 
     def add(corpora: Path) -> None:
         for name in names:
             deck_pdf.render(ROOT / "eval" / "heldout_decks" / f"{name}.txt", corpora / f"{name}.pdf")
+
+    return add
+
+
+def text_deck(name: str, text: str):
+    """``add_decks`` for :func:`course_with_decks`: a deck written in the test (``text``, deck_pdf's text
+    format) rendered to ``corpora/NAME.pdf``."""
+    deck_pdf = _deck_pdf()
+
+    def add(corpora: Path) -> None:
+        (corpora.parent / f"{name}.txt").write_text(text, encoding="utf-8")
+        deck_pdf.render(corpora.parent / f"{name}.txt", corpora / f"{name}.pdf")
 
     return add
 

@@ -25,7 +25,8 @@ from kb.errors import InputError
 from kb.evaluate import load_ask_set
 from kb.records import Chunk, Hit, Locator
 
-from ..conftest import ROOT, course_with_decks, run_kb
+from ..conftest import course_with_decks, run_kb, text_deck
+from .helpers import ask, cited_pages
 
 DECK = """\
 === Callbacks y control del entrenamiento en Keras
@@ -58,28 +59,9 @@ DECK = """\
 @pytest.fixture(scope="module")
 def callbacks_course(tmp_path_factory, course_template) -> Path:
     """The sample course and the callbacks deck (corpora/callbacks_es.pdf), ingested by `kb ingest`."""
-    import importlib.util
+    return course_with_decks(tmp_path_factory.mktemp("callbacks"), text_deck("callbacks_es", DECK),
+                             course_template / ".kb")
 
-    spec = importlib.util.spec_from_file_location("deck_pdf", ROOT / "eval" / "deck_pdf.py")
-    assert spec and spec.loader
-    deck_pdf = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(deck_pdf)
-
-    def add(corpora: Path) -> None:
-        (corpora.parent / "callbacks_es.txt").write_text(DECK, encoding="utf-8")
-        deck_pdf.render(corpora.parent / "callbacks_es.txt", corpora / "callbacks_es.pdf")
-
-    return course_with_decks(tmp_path_factory.mktemp("callbacks"), add, course_template / ".kb")
-
-
-def _ask(course: Path, question: str) -> dict:
-    r = run_kb(["ask", question, "--offline", "--json"], cwd=course)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
-
-
-def _cited_pages(a: dict) -> set[tuple[str, int]]:
-    return {(Path(p["source"]).name, p["locator"]["page"]) for p in a["passages"] if p["rank"] in a["cited"]}
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -166,32 +148,32 @@ def test_a_pages_overlapping_windows_are_put_back_together_once():
 
 
 def test_a_list_question_gets_the_whole_labelled_list_in_order_with_its_page(callbacks_course):
-    a = _ask(callbacks_course, "¿En qué puntos del entrenamiento se llama un callback?")
-    assert a["found"] and ("callbacks_es.pdf", 2) in _cited_pages(a)
+    a = ask(callbacks_course, "¿En qué puntos del entrenamiento se llama un callback?")
+    assert a["found"] and ("callbacks_es.pdf", 2) in cited_pages(a)
     text = a["answer"]
     assert text.index("on_train_begin") < text.index("on_epoch_begin") < text.index("on_batch_begin")
 
 
 def test_a_what_question_gets_the_definition(callbacks_course):
-    a = _ask(callbacks_course, "¿Qué es un callback en Keras?")
+    a = ask(callbacks_course, "¿Qué es un callback en Keras?")
     assert "un callback es un objeto que Keras llama" in a["answer"]
-    assert ("callbacks_es.pdf", 2) in _cited_pages(a)
+    assert ("callbacks_es.pdf", 2) in cited_pages(a)
 
 
 def test_a_difference_gets_both_sides(callbacks_course):
-    a = _ask(callbacks_course, "¿Cuál es la diferencia entre EarlyStopping y ReduceLROnPlateau?")
+    a = ask(callbacks_course, "¿Cuál es la diferencia entre EarlyStopping y ReduceLROnPlateau?")
     assert "detiene el entrenamiento" in a["answer"] and "reduce la tasa de aprendizaje" in a["answer"]
-    assert ("callbacks_es.pdf", 3) in _cited_pages(a)
+    assert ("callbacks_es.pdf", 3) in cited_pages(a)
 
 
 def test_a_how_question_gets_the_steps_and_the_code(callbacks_course):
-    a = _ask(callbacks_course, "¿Cómo se escribe un callback propio?")
+    a = ask(callbacks_course, "¿Cómo se escribe un callback propio?")
     assert "Heredar de keras.callbacks.Callback" in a["answer"] and "def on_epoch_end" in a["answer"]
-    assert ("callbacks_es.pdf", 4) in _cited_pages(a)
+    assert ("callbacks_es.pdf", 4) in cited_pages(a)
 
 
 def test_a_question_the_course_does_not_answer_says_so_and_shows_passages(callbacks_course):
-    a = _ask(callbacks_course, "¿Cuál es la receta del gazpacho andaluz?")
+    a = ask(callbacks_course, "¿Cuál es la receta del gazpacho andaluz?")
     assert a["found"] is False and a["answer"].startswith("El curso no parece contener") and a["passages"]
 
 

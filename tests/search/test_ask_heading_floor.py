@@ -13,7 +13,8 @@ import pytest
 
 from kb.answering import Unit, frameworks, gives_formula_of, kind_fit, question_kind, subject_tokens
 
-from ..conftest import course_with_decks, heldout_decks, run_kb
+from ..conftest import course_with_decks, heldout_decks, run_kb, text_deck
+from .helpers import ask, cited_pages
 
 
 @pytest.fixture(scope="module")
@@ -24,15 +25,6 @@ def course(tmp_path_factory, course_template) -> Path:
                              heldout_decks(["fsdp_pt", "hftrainer_es", "tokenizers_es", "optim_es"]),
                              course_template / ".kb")
 
-
-def _ask(course: Path, question: str) -> dict:
-    r = run_kb(["ask", question, "--offline", "--json"], cwd=course)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
-
-
-def _cited_pages(a: dict) -> set[tuple[str, int]]:
-    return {(Path(p["source"]).name, p["locator"]["page"]) for p in a["passages"] if p["rank"] in a["cited"]}
 
 
 def test_a_formula_line_is_the_formula_of_its_subject_only():
@@ -46,33 +38,33 @@ def test_a_formula_line_is_the_formula_of_its_subject_only():
 
 
 def test_the_slide_whose_heading_spells_out_the_acronym_answers_what_it_is(course):
-    a = _ask(course, "O que é o ZeRO?")
-    assert ("fsdp_pt.pdf", 6) in _cited_pages(a)
+    a = ask(course, "O que é o ZeRO?")
+    assert ("fsdp_pt.pdf", 6) in cited_pages(a)
     assert "particionar (shard) os model states" in a["answer"]
 
 
 def test_a_formula_answers_how_it_is_calculated(course):
-    a = _ask(course, "¿Cómo se calcula el batch efectivo?")
-    assert {("hftrainer_es.pdf", 13), ("hftrainer_es.pdf", 22)} & _cited_pages(a)
+    a = ask(course, "¿Cómo se calcula el batch efectivo?")
+    assert {("hftrainer_es.pdf", 13), ("hftrainer_es.pdf", 22)} & cited_pages(a)
     assert "Batch efectivo = per_device" in a["answer"]
 
 
 def test_a_page_that_holds_the_subject_answers_rather_than_not_found(course):
-    a = _ask(course, "¿Cómo se sube un modelo al Hub desde el Trainer?")
-    assert a["found"] and ("hftrainer_es.pdf", 19) in _cited_pages(a)
+    a = ask(course, "¿Cómo se sube un modelo al Hub desde el Trainer?")
+    assert a["found"] and ("hftrainer_es.pdf", 19) in cited_pages(a)
     assert "push_to_hub" in a["answer"]
 
 
 @pytest.mark.parametrize("question", ["¿Quién ganó el mundial de fútbol de 1986?", "Quem descobriu o Brasil?",
                                       "¿Cuál es la capital de Australia?", "Qual é a receita do pão de queijo?"])
 def test_a_question_on_words_the_course_never_uses_is_not_found(course, question):
-    a = _ask(course, question)
+    a = ask(course, question)
     assert not a["found"] and a["cited"] == [], a["answer"]
 
 
 def test_a_page_that_holds_the_subject_across_its_lines_passes_the_floor(course):
-    a = _ask(course, "¿Cómo se añade un token nuevo sin romper el modelo?")
-    assert a["found"] and ("tokenizers_es.pdf", 14) in _cited_pages(a)
+    a = ask(course, "¿Cómo se añade un token nuevo sin romper el modelo?")
+    assert a["found"] and ("tokenizers_es.pdf", 14) in cited_pages(a)
     assert "resize_token_embeddings" in a["answer"]
 
 
@@ -117,25 +109,12 @@ ZERO_DECK = "".join(f"=== Nota {n}\n• ZeRO e ZeRO-{n % 3 + 1} na variante {n}\
 def zero_course(tmp_path_factory, course_template) -> Path:
     """The sample course with a deck where 24 short slides mention ZeRO and one, titled with what it stands
     for, says what it is (retrieval ranks it below them)."""
-    import importlib.util
-
-    from ..conftest import ROOT
-
-    spec = importlib.util.spec_from_file_location("deck_pdf", ROOT / "eval" / "deck_pdf.py")
-    assert spec and spec.loader
-    deck_pdf = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(deck_pdf)
-
-    def add(corpora: Path) -> None:
-        (corpora.parent / "zero_pt.txt").write_text(ZERO_DECK, encoding="utf-8")
-        deck_pdf.render(corpora.parent / "zero_pt.txt", corpora / "zero_pt.pdf")
-
-    return course_with_decks(tmp_path_factory.mktemp("zero"), add, course_template / ".kb")
+    return course_with_decks(tmp_path_factory.mktemp("zero"), text_deck("zero_pt", ZERO_DECK), course_template / ".kb")
 
 
 def test_a_slide_titled_with_the_subject_is_read_though_retrieval_ranks_it_low(zero_course):
-    a = _ask(zero_course, "O que é o ZeRO?")
-    assert ("zero_pt.pdf", 25) in _cited_pages(a)
+    a = ask(zero_course, "O que é o ZeRO?")
+    assert ("zero_pt.pdf", 25) in cited_pages(a)
     assert "Definição: particionar os estados do treino" in a["answer"]
 
 
@@ -153,8 +132,8 @@ def rnn_course(tmp_path_factory, course_template) -> Path:
 
 
 def test_a_page_on_another_framework_than_the_question_names_does_not_answer(rnn_course):
-    a = _ask(rnn_course, "¿Cómo se procesan secuencias de longitud variable en PyTorch?")
-    assert ("rnn_es.pdf", 19) in _cited_pages(a) and ("rnn_es.pdf", 18) not in _cited_pages(a)
+    a = ask(rnn_course, "¿Cómo se procesan secuencias de longitud variable en PyTorch?")
+    assert ("rnn_es.pdf", 19) in cited_pages(a) and ("rnn_es.pdf", 18) not in cited_pages(a)
     assert "pack_padded_sequence" in a["answer"] and "keras" not in a["answer"]
 
 
@@ -170,28 +149,28 @@ def test_a_line_labelled_with_the_subject_suits_a_question_of_no_kind():
 
 
 def test_a_list_labelled_with_both_sides_answers_a_difference_whole(course):
-    a = _ask(course, "¿Qué diferencia hay entre tokenizers fast y slow?")
-    assert ("tokenizers_es.pdf", 16) in _cited_pages(a)
+    a = ask(course, "¿Qué diferencia hay entre tokenizers fast y slow?")
+    assert ("tokenizers_es.pdf", 16) in cited_pages(a)
     text = a["answer"]
     assert text.index("Fast vs slow:") < text.index("Fast: mucho más rápido") < text.index("Slow: implementación")
 
 
 def test_a_how_question_on_a_slide_of_options_gets_every_option(zero_course):
-    a = _ask(zero_course, "Como pedir GPUs em um job SLURM?")
-    assert ("zero_pt.pdf", 26) in _cited_pages(a)
+    a = ask(zero_course, "Como pedir GPUs em um job SLURM?")
+    assert ("zero_pt.pdf", 26) in cited_pages(a)
     text = a["answer"]
     assert text.index("--gres=gpu:4") < text.index("--gpus-per-node=4") < text.index("--gpus-per-task=1")
 
 
 def test_the_line_labelled_with_what_a_question_asks_for_answers_it(course):
-    a = _ask(course, "¿En qué orden se llaman optimizer.step() y scheduler.step()?")
-    assert ("optim_es.pdf", 11) in _cited_pages(a)
+    a = ask(course, "¿En qué orden se llaman optimizer.step() y scheduler.step()?")
+    assert ("optim_es.pdf", 11) in cited_pages(a)
     assert "Orden correcto (desde PyTorch 1.1): primero optimizer.step()" in a["answer"]
 
 
 def test_the_slide_titled_with_the_subject_alone_says_what_it_is(zero_course):
-    a = _ask(zero_course, "¿Qué es Keras?")
-    assert ("zero_pt.pdf", 29) in _cited_pages(a)
+    a = ask(zero_course, "¿Qué es Keras?")
+    assert ("zero_pt.pdf", 29) in cited_pages(a)
     assert "Es un API de nivel superior de TF" in a["answer"]
 
 
@@ -209,13 +188,13 @@ def tfdist_course(tmp_path_factory, course_template) -> Path:
 
 
 def test_among_slides_that_mention_it_the_one_titled_with_it_answers(tfdist_course):
-    a = _ask(tfdist_course, "¿Qué es Keras?")  # "Otros componentes de Keras" lists "• Metrics", "• Losses"…
+    a = ask(tfdist_course, "¿Qué es Keras?")  # "Otros componentes de Keras" lists "• Metrics", "• Losses"…
     assert a["answer"].startswith("• Es un API de nivel superior de TF"), a["answer"]
     assert any(p["locator"]["heading"] == "Keras" for p in a["passages"] if p["rank"] in a["cited"])
 
 
 def test_a_benefit_answers_why_to_use_it(tfdist_course):
-    a = _ask(tfdist_course, "¿Por qué usar ParameterServerStrategy?")
+    a = ask(tfdist_course, "¿Por qué usar ParameterServerStrategy?")
     assert "Reduce el cuello de botella del all- reduce" in a["answer"], a["answer"]
     assert kind_fit("why", Unit(0, ["• Acelera el entrenamiento"], 0), [], {}) == 1.0
 
@@ -224,6 +203,6 @@ def test_a_window_of_talk_that_shares_the_words_does_not_answer_below_the_floor(
     """Below the evidence floor a page that holds the subject may answer instead (the Hub question above);
     a transcript's window is not such a page: minutes of talk hold "treinamento distribuído" and "vários"
     by chance ("vamos ver como é que isso funciona em vários nós…" was quoted as the advantages)."""
-    a = _ask(ingested, "Quais são as vantagens do treinamento distribuído com vários trabalhadores?")
+    a = ask(ingested, "Quais são as vantagens do treinamento distribuído com vários trabalhadores?")
     cited = [p for p in a["passages"] if p["rank"] in a["cited"]]
     assert not any(p["locator"].get("start") for p in cited), a["answer"]

@@ -13,7 +13,8 @@ import pytest
 from kb.answering import Unit, acronyms, is_steps, question_kind, spells_out
 from kb.text import clean_inline
 
-from ..conftest import ROOT, course_with_decks, run_kb
+from ..conftest import ROOT, course_with_decks, run_kb, text_deck
+from .helpers import ask, cited_pages
 
 DECK = """\
 === Computación paralela en clusters
@@ -56,29 +57,8 @@ DECK = """\
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, course_template) -> Path:
     """The sample course and the deck above (corpora/cluster_es.pdf), ingested by `kb ingest`."""
-    import importlib.util
+    return course_with_decks(tmp_path_factory.mktemp("cluster"), text_deck("cluster_es", DECK), course_template / ".kb")
 
-    root = ROOT
-    spec = importlib.util.spec_from_file_location("deck_pdf", root / "eval" / "deck_pdf.py")
-    assert spec and spec.loader
-    deck_pdf = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(deck_pdf)
-
-    def add(corpora: Path) -> None:
-        (corpora.parent / "cluster_es.txt").write_text(DECK, encoding="utf-8")
-        deck_pdf.render(corpora.parent / "cluster_es.txt", corpora / "cluster_es.pdf")
-
-    return course_with_decks(tmp_path_factory.mktemp("cluster"), add, course_template / ".kb")
-
-
-def _ask(course: Path, question: str) -> dict:
-    r = run_kb(["ask", question, "--offline", "--json"], cwd=course)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
-
-
-def _cited_pages(a: dict) -> set[tuple[str, int]]:
-    return {(Path(p["source"]).name, p["locator"]["page"]) for p in a["passages"] if p["rank"] in a["cited"]}
 
 
 def test_shell_variables_and_commands_are_not_taken_for_latex():
@@ -107,37 +87,37 @@ def test_an_acronym_is_spelled_out_by_the_capitals_of_consecutive_words():
 
 
 def test_a_how_question_gets_the_pages_code_whole_and_in_order(course):
-    a = _ask(course, "¿Cómo se recortan los gradientes en PyTorch?")
-    assert a["found"] and ("cluster_es.pdf", 2) in _cited_pages(a)
+    a = ask(course, "¿Cómo se recortan los gradientes en PyTorch?")
+    assert a["found"] and ("cluster_es.pdf", 2) in cited_pages(a)
     text = a["answer"]
     assert text.index("loss.backward()") < text.index("clip_grad_norm_") < text.index("scaler.step(optimizer)")
 
 
 def test_a_steps_question_gets_the_numbered_steps(course):
-    a = _ask(course, "¿Qué pasos sigue la retropropagación en el tiempo?")
+    a = ask(course, "¿Qué pasos sigue la retropropagación en el tiempo?")
     assert question_kind("¿Qué pasos sigue la retropropagación en el tiempo?") == "how"
-    assert ("cluster_es.pdf", 4) in _cited_pages(a)
+    assert ("cluster_es.pdf", 4) in cited_pages(a)
     text = a["answer"]
     assert text.index("Forward de t=1") < text.index("Pérdida total") < text.index("Backward de t=T")
 
 
 def test_a_list_question_gets_the_slide_whose_heading_names_what_the_list_is_of(course):
-    a = _ask(course, "Quais comandos servem para monitorar jobs?")
-    assert ("cluster_es.pdf", 3) in _cited_pages(a)
+    a = ask(course, "Quais comandos servem para monitorar jobs?")
+    assert ("cluster_es.pdf", 3) in cited_pages(a)
     text = a["answer"]
     assert text.index("squeue -u $USER") < text.index("scontrol show job") < text.index("sacct -j") \
         < text.index("scancel")
 
 
 def test_a_list_question_gets_the_list_labelled_with_its_subject_not_anothers(course):
-    a = _ask(course, "¿Qué condiciones exige Keras para usar cuDNN?")
-    assert ("cluster_es.pdf", 6) in _cited_pages(a)
+    a = ask(course, "¿Qué condiciones exige Keras para usar cuDNN?")
+    assert ("cluster_es.pdf", 6) in cited_pages(a)
     assert "recurrent_dropout=0" in a["answer"] and "unroll=False" in a["answer"]
     assert "flatten_parameters" not in a["answer"]
 
 
 def test_a_shell_command_is_quoted_as_written(course):
-    a = _ask(course, "Como obter o endereço do nó mestre?")
+    a = ask(course, "Como obter o endereço do nó mestre?")
     assert 'export MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)' in a["answer"]
 
 
