@@ -2,7 +2,7 @@
 the offline quizzes, how many of the decks' key ideas (eval/heldout_key_ideas.json, written before kb
 ran on the decks) the quizzes ask, and how many of the questions raters dropped `kb eval quiz` flags.
 
-    python eval/real_heldout_r3/stats.py
+    python eval/real_heldout_r3/stats.py [FOLDER]   # FOLDER: a later round's (eval/real_heldout_r4, …_r5)
 
 The quizzes were made with `kb ingest decks/ && kb quiz generate -n 12 --offline --source decks/DECK.pdf`
 (the commit is in each quiz's file), `kb eval quiz --json` wrote eval-quiz-*.json, and each rater saw
@@ -50,4 +50,6 @@ def main(here: Path = HERE) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)
