@@ -123,6 +123,11 @@ _OPTION = re.compile(r"^\s*(?:[•◦▪\-*]\s+)?--?[a-z][\w-]*(?:[=:]\S*)?:?\s"
 _ASKED = re.compile(r"\b(?:que|qual|cual|which|what)\s+(?!(?:es|e|son|sao|is|are|hace|faz|se|the|el|la|o|a|os|as|"
                     r"los|las|un|una|um|uma)\b)([a-z_]{4,})\b")
 _ITEM_LABEL = re.compile(r"^\s*(?:[•◦▪\-*]|\d{1,2}[.)])\s+([^:]{1,40}):\s+\S")  # "  • MNIST: Un conjunto…"
+# A name of one thing of the course (a class, an API, an option, a strategy): a CamelCase word
+# ("MultiWorkerMirroredStrategy", "DataLoader"), or letters with digits, dots or underscores ("ZeRO-3",
+# "load_best_model_at_end", "tf.function"). Its stem ("multi") is shared with unrelated words ("Multiprocesamiento").
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_IDENTIFIER = re.compile(r"[A-Za-z]{2}.*(?:[_.]|\d)|(?:[_.]|\d).*[A-Za-z]{2}")
 
 
 @dataclass
@@ -207,6 +212,41 @@ def gives_formula_of(unit: Unit, subject: list[str], idf: dict[str, float]) -> b
         return False
     label = {t for t in _terms(m.group(1)) if not t.startswith("=")}
     return bool(label) and label <= set(subject) and _idf_share(subject, label, idf) >= 0.99
+
+
+def entities(question: str) -> list[str]:
+    """The names of one thing a question holds (a CamelCase word, an identifier with digits, dots or underscores:
+    "MultiWorkerMirroredStrategy", "load_best_model_at_end", "ZeRO-3"), folded; a framework ("PyTorch") is not
+    one: a deck on it need not name it on every slide (:data:`FRAMEWORKS` have their own rule)."""
+    out = []
+    for w in words(question):
+        if (_CAMEL.search(w) or _IDENTIFIER.search(w)) and fold_word(w) not in FRAMEWORKS:
+            out.append(fold_word(w))
+    return list(dict.fromkeys(out))
+
+
+def _names_pattern(entity: str) -> re.Pattern:
+    """Where a folded text names the entity as a whole word ("mirroredstrategy" is not named by
+    "multiworkermirroredstrategy")."""
+    return re.compile(r"(?<![\w.])" + re.escape(entity) + r"(?![\w])")
+
+
+def known_entities(index, question: str) -> list[str]:
+    """The entities of a question (:func:`entities`) that some passage of the course names (text or heading): a
+    question on one of them is answered from a page that names it. Read from the passages holding its rarest
+    lexical token (BM25's postings), not the whole course."""
+    out = []
+    for e in entities(question):
+        posted = [j for t in lexical_tokens(e) if (j := index.lexical.vocab.get(t)) is not None]
+        if not posted:
+            continue
+        j = min(posted, key=lambda j: index.lexical.indptr[j + 1] - index.lexical.indptr[j])
+        pattern = _names_pattern(e)
+        texts, headings = index.chunks.cols["text"], index.chunks.cols["heading"]
+        if any(pattern.search(fold(f"{headings[int(d)] or ''}\n{texts[int(d)] or ''}"))
+               for d in index.lexical.docs[index.lexical.indptr[j]:index.lexical.indptr[j + 1]]):
+            out.append(e)
+    return out
 
 
 def frameworks(text: str) -> set[str]:
@@ -437,6 +477,7 @@ class _Question:
     acronyms: list[str] = field(default_factory=list)  # a "what is" question's acronyms, as their capitals
     tools: set[str] = field(default_factory=set)  # the frameworks the question names
     asked: list[str] = field(default_factory=list)  # a question of no kind: the noun it asks for ("¿En qué orden…?")
+    entities: list[str] = field(default_factory=list)  # names of one thing the course knows (known_entities)
 
     def spelled(self, text: str) -> bool:
         """Whether text spells out an acronym the question asks about (a definition: "LoRA: Low-Rank Adaptation")."""
@@ -453,8 +494,16 @@ class _Question:
         return sum(t in self.subject for t in last) / len(last) if last else 0.0
 
     def names(self, heading: str) -> bool:
-        """Whether a heading names the whole subject (or spells out an acronym asked about)."""
-        return self.spelled(heading) or self.share(self.topic, _terms(heading)) >= 0.99
+        """Whether a heading names the whole subject (or spells out an acronym asked about, or names every
+        entity the question names)."""
+        return self.spelled(heading) or self.share(self.topic, _terms(heading)) >= 0.99 or \
+            (bool(self.entities) and self.names_entities(heading))
+
+    def names_entities(self, text: str) -> bool:
+        """Whether a text names the question's entities: every one, or, for a difference, one side's."""
+        folded = fold(text)
+        named = [bool(_names_pattern(e).search(folded)) for e in self.entities]
+        return any(named) if self.kind == "difference" else all(named)
 
     @property
     def topic(self) -> list[str]:
@@ -643,6 +692,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
                   acronyms=acronyms(question) if kind == "what" else [], tools=frameworks(question))
     asked = _ASKED.search(fold(question)) if kind == "other" else None
     q.asked = [t for t in _term_list(asked.group(1)) if not t.startswith("=")] if asked else []
+    q.entities = known_entities(index, question)
     pages = whole_pages(index.chunks, candidates(index, question, qv, q.names, q.focus))
 
     def not_found() -> Answer:  # say so, and show the best passages
@@ -661,6 +711,15 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     q.subject = [t for t in q.subject if t in held]
     pages.sort(key=lambda p: -q.page_score(p[0], lang))
     q.read = pages[:PAGES_READ]
+    if q.entities:
+        # a question on a thing the course names ("… con MultiWorkerMirroredStrategy?") is answered from a page
+        # that names it, not from one that shares its other words (a DataLoader's settings): else not found
+        naming = [p for p in pages if q.names_entities("\n".join(
+            [p[0].chunk.locator.heading or "", p[0].chunk.text] + [c.text for c in p[1]]))]
+        if not naming:
+            return not_found()
+        pages[:] = naming + [p for p in pages if all(p is not n for n in naming)]
+        q.read = naming[:PAGES_READ]
     # a question in the course ("6. O que é …?") is not an answer to it
     all_units = [u for n, (h, code) in enumerate(q.read) for u in units(n, h.chunk)
                  if u.children or not u.lines[0].rstrip().endswith("?")]
