@@ -92,6 +92,11 @@ FOCUS_SHARE = 0.5  # of HEADING_WEIGHT, paid only by a heading that is the subje
 HEADING_DEPTH = 60  # BM25's best passages whose headings are read for one that names the subject
 HEADING_CANDIDATES = 4  # of them added to the candidates
 MAX_UNIT_LINES = 12  # a unit longer than this is cut after its 12th line (with "…")
+# Two pages whose best units score within this of each other are a tie: the answer quotes the runner-up's unit
+# too. 0.05 is the smallest step the score's hand-set weights express (LANGUAGE_BONUS; one place of RANK_WEIGHT
+# is 0.03): below it, which page wins is the score's noise. On the dev sets, of the answers whose best unit won
+# by less than this, the runner-up was the right page in 4 of 6 wrong ones (eval/ask_dev_fresh.jsonl, extra).
+TIE_MARGIN = 0.05
 
 _DEFINITION = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|idea|ideia|concepto|conceito|es una?|[eé] uma?|"
                          r"consiste|son|s[aã]o)\b", re.I)
@@ -751,14 +756,41 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
         if not about:
             return not_found()
         best = max(about, key=lambda s: s.score)
-    return _render(question, q.compose(best, scored, all_units), pages, q.read, k)
+    picked = q.compose(best, scored, all_units)
+    picked += _runner_up(q, best, picked, scored, all_units, evidence)
+    return _render(question, picked, pages, q.read, k)
+
+
+def _runner_up(q: _Question, best: Scored, picked: list[Scored], scored: list[Scored], all_units: list[Unit],
+               evidence: dict[int, float]) -> list[Scored]:
+    """What another page of the same deck answers when its best unit ties with the answer's (within
+    :data:`TIE_MARGIN`) and passes the evidence floor: the two closest answers quoted, each with its passage,
+    rather than one picked by the score's noise. Nothing when the runner-up quotes what the answer already does
+    (a deck and its text copy), nor for a difference (it already quotes a unit for each side)."""
+    if q.kind == "difference":
+        return []
+    source = q.read[best.unit.page][0].chunk.source  # a tie with another deck is another topic, not another slide
+    rivals = [s for s in scored if s.unit.page != best.unit.page and s.score >= best.score - TIE_MARGIN
+              and q.read[s.unit.page][0].chunk.source == source
+              and (evidence[s.unit.page] >= MIN_SUBJECT_SHARE or s.cosine >= MIN_SIMILARITY)
+              and q.read[s.unit.page][0].chunk.kind != "transcript"]
+    if not rivals:
+        return []
+    more = [s for s in q.compose(max(rivals, key=lambda s: s.score), scored, all_units)
+            if s.unit.page != best.unit.page]
+
+    def norm(units: list[Scored]) -> str:
+        return " ".join(fold(" ".join(s.unit.text for s in units)).split())
+
+    quoted, rival = norm(picked), norm(more)
+    return more if more and rival not in quoted and quoted not in rival else []
 
 
 def _render(question: str, picked: list[Scored], pages: list[tuple[Hit, list[Chunk]]],
             read: list[tuple[Hit, list[Chunk]]], k: int):
     """The answer: each quoted unit with the number of the passage it comes from; the pages it quotes
     come first among the passages shown, then the best of the rest, then any code it quotes."""
-    used = sorted({s.unit.page for s in picked})
+    used = list(dict.fromkeys(s.unit.page for s in picked))  # the best unit's page first
     order = used + [n for n in range(len(pages)) if n not in used]
     shown = [Hit(pages[n][0].chunk, pages[n][0].score, r) for r, n in enumerate(order[:max(k, len(used))], start=1)]
     rank_of = {n: r for r, n in enumerate(order, start=1)}
