@@ -94,8 +94,8 @@ HEADING_CANDIDATES = 4  # of them added to the candidates
 MAX_UNIT_LINES = 12  # a unit longer than this is cut after its 12th line (with "…")
 # Two pages whose best units score within this of each other are a tie: the answer quotes the runner-up's unit
 # too. 0.05 is the smallest step the score's hand-set weights express (LANGUAGE_BONUS; one place of RANK_WEIGHT
-# is 0.03): below it, which page wins is the score's noise. On the dev sets, of the answers whose best unit won
-# by less than this, the runner-up was the right page in 4 of 6 wrong ones (eval/ask_dev_fresh.jsonl, extra).
+# is 0.03): below it, which page wins is the score's noise. Of the three dev sets' answers won by less than this,
+# 4 were wrong, and for 3 of them the runner-up was a right page (docs/measurements/ask.md, round 4).
 TIE_MARGIN = 0.05
 
 _DEFINITION = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|idea|ideia|concepto|conceito|es una?|[eé] uma?|"
