@@ -165,13 +165,10 @@ CHECKS: dict[str, Check] = {
     "source": lambda q, ctx: c.source_defects(q, ctx.source_text) if ctx.source_text else [],
     # forms teachers drop that the checks above let through (kb/writing/checks_form.py)
     "ill-posed-compare": _one(form.ill_posed_compare),
-    "garbled-setting": _one(form.garbled_setting),
-    "blank-in-code": _one(form.blank_in_code),
     "not-a-definition": _one(form.not_a_definition),
     "pasted-answer": _one(form.pasted_answer),
     "acronym-in-stem": _one(form.acronym_in_stem),
     "group-pronoun": _one(form.group_pronoun),
-    "swapped-bullet": lambda q, ctx: [d] if (d := form.swapped_bullet(q, ctx.passage)) else [],
 }
 
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for
