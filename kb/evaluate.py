@@ -129,7 +129,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     short answer of empty qualifiers (``vague-answer``), plus off-topic (for a ``--topic`` quiz:
     the cited passage is not about the topic), a language that is not the question's, and near-duplicates
     (prompt + answer cosine ≥ 0.88, the later one counts). The headline ``clean`` is the share
-    of questions with none of these.
+    of questions with none of these; the registry's advisory flags (``vague-stem``: forms a teacher
+    mostly edits, which the writers still write) are reported in ``defects`` but do not count against it.
 
     Per quiz: the most common correct position's share of the multiple choice
     (``position_skew``), questions written vs asked, and coverage of the sections (PDF pages,
@@ -141,7 +142,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
 
     from .outline import TOP_IDEAS, build_outline
     from .text import detect_language
-    from .writing.checklist import CheckContext, question_defects, quiz_defects
+    from .writing.checklist import ADVISORY, CheckContext, question_defects, quiz_defects
     from .writing.checks import (
         position_skew,
         thin_concepts,
@@ -217,7 +218,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "n": n,
         "asked": asked,
         "short_by": max(0, asked - n),
-        "clean": sum(1 for f in found if not f) / n,
+        "clean": sum(1 for f in found if not set(f) - set(ADVISORY)) / n,  # (advisory flags: reported, not counted)
         "defects": dict(sorted(tally.items())),
         "supported": sum(1 for f in found if "unsupported" not in f) / n,
         "answerable@5": sum(answerable) / n,

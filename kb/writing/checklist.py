@@ -20,6 +20,7 @@ from typing import Any
 from ..quiz import Question
 from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
+from . import checks_form as form
 from .asked_term import asked_term, garbled_term
 from .setting import stem_setting
 from .trivia import copied_true, trivia, trivial_term
@@ -162,6 +163,18 @@ CHECKS: dict[str, Check] = {
     "stem-setting": lambda q, ctx: [d] if q.origin != "harvested" and (d := stem_setting(q.prompt, q.lang, ctx.outline))
     else [],
     "source": lambda q, ctx: c.source_defects(q, ctx.source_text) if ctx.source_text else [],
+    # forms teachers drop that the checks above let through (kb/writing/checks_form.py)
+    "ill-posed-compare": _one(form.ill_posed_compare),
+    "not-a-definition": _one(form.not_a_definition),
+    "pasted-answer": _one(form.pasted_answer),
+    "acronym-in-stem": _one(form.acronym_in_stem),
+    "group-pronoun": _one(form.group_pronoun),
+}
+
+# advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for
+# (run_checks): forms a teacher mostly edits rather than drops, which the writers still write
+ADVISORY: dict[str, Check] = {
+    "vague-stem": _one(form.vague_stem),
 }
 
 
@@ -180,6 +193,7 @@ def question_defects(q: Question, ctx: CheckContext, section_passage: str = "") 
         found.remove("unsupported")
     if ctx.source_text:
         found += c.source_defects(q, ctx.source_text)
+    found += [d for check in ADVISORY.values() for d in check(q, ctx) if d not in found]
     if c.thin_concepts(q):
         found.append("thin-concepts")
     return found

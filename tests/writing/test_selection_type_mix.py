@@ -11,7 +11,7 @@ import pytest
 
 import kb
 from kb.evaluate import evaluate_quiz
-from kb.writing.checklist import quiz_defects
+from kb.writing.checklist import ADVISORY, quiz_defects
 from kb.writing.generate import GenerationRequest, generate_quiz
 from kb.writing.offline import OfflineWriter
 
@@ -54,7 +54,8 @@ def test_one_question_per_sentence_and_every_form_passed_the_checks(decks, deck)
     # every chosen form passes the registry's checks as `kb eval quiz` runs them on the written quiz
     # (its cited passage, the near-duplicate check across the quiz)
     report = evaluate_quiz(decks[0], rep.quiz)
-    assert not [q for q in report["per_question"] if q["defects"]], report["per_question"]
+    # (the advisory flags, vague-stem, are kb eval quiz's notes on forms the writers keep)
+    assert not [q for q in report["per_question"] if set(q["defects"]) - set(ADVISORY)], report["per_question"]
     flagged, _ = quiz_defects(list(rep.quiz.questions))
     assert not any(flagged.values()), flagged  # no question asks what another asks, none gives another's answer away
 

@@ -1,0 +1,34 @@
+"""A "difference between A and B" whose A and B are one thing, or a fragment of a slide's sentence,
+asks nothing a student could answer (``ill-posed-compare``)."""
+
+from __future__ import annotations
+
+from kb.quiz import Citation, Question
+from kb.writing.checklist import CheckContext, run_checks
+
+PASSAGE = ("Não estruturada vs estruturada. Não estruturada: zera pesos individuais; esparsidade alta, "
+           "ganho real só com kernels esparsos. Estruturada: remove canais ou cabeças inteiras; o modelo "
+           "fica menor e mais rápido em qualquer hardware.")
+
+
+def _short(prompt: str, answer: str) -> Question:
+    return Question(type="short", prompt=prompt, answer=answer, lang="pt",
+                    citations=(Citation("poda.pdf", "p. 5", "c1", answer),))
+
+
+def test_a_thing_compared_with_itself():
+    q = _short("Em poda de redes, qual é a diferença entre Estruturada e Estruturada?",
+               "Estruturada: remove canais ou cabeças inteiras; o modelo fica menor e mais rápido.")
+    assert "ill-posed-compare" in run_checks(q, CheckContext(PASSAGE))
+
+
+def test_a_side_that_opens_on_a_function_word_is_a_sentence_fragment():
+    q = _short("Em Kubernetes, qual é a diferença entre apiVersion e no pod?",
+               "apiVersion: v1; no pod o volume é montado em /ckpt.")
+    assert "ill-posed-compare" in run_checks(q, CheckContext(PASSAGE + " apiVersion: v1; no pod o volume é montado."))
+
+
+def test_two_terms_are_compared():
+    q = _short("Em poda de redes, qual é a diferença entre poda não estruturada e poda estruturada?",
+               "Não estruturada: zera pesos individuais. Estruturada: remove canais ou cabeças inteiras.")
+    assert "ill-posed-compare" not in run_checks(q, CheckContext(PASSAGE))
