@@ -256,38 +256,86 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
     out: list[Draft] = []
     rejected: list[Rejected] = []
     for src, o in plans.items():
-        text = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(src, []))
-        vocab = vocabulary(text)
+        ctx = _deck_context(src, o, course)
         for rank, idea in enumerate(o.top(k)):
             chunk = chunks.get(idea.chunk_ids[0])
             if idea.key in asked or (src, rank) in planned or chunk is None or (lang and chunk.lang != lang):
                 continue
-            passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
-            forms = plain_forms(idea, deck_subject(course, src), chunk.lang if chunk.lang in _PLAIN else "en", passage)
-            ctx = CheckContext(passage, text, vocab, verb_like=course.verb_like, outline=o)
-            q, failed = None, []
-            for prompt, answer in forms:
-                cand = Question(type="short", prompt=prompt, answer=answer,
-                                citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
-                                concepts=_concepts(idea, prompt, answer, course, src), difficulty="medium",
-                                lang=chunk.lang, origin="idea")
-                found = run_checks(cand, ctx)
-                if not found and thin_concepts(cand):  # (kb eval quiz flags it: a grader could not mark with them)
-                    found = ["thin-concepts"]
-                if not found:
-                    q = cand
-                    break
-                failed.append((prompt, found))
-            if q is None:  # every form failed: one rejection, with what each form failed
-                if failed:
-                    reasons = list(dict.fromkeys(x for _, found in failed for x in found))
-                    rejected.append(Rejected(failed[0][0][:80], "failed checks: " + ", ".join(reasons), chunk.id))
+            d, why = _plain_draft(idea, chunk, chunks, course, ctx)
+            if why is not None:
+                rejected.append(why)
+            if d is None:
                 continue
-            d = Draft(q, chunk, key="idea:" + idea.key, priority=PLAIN_PRIORITY, item="", idea=idea.key,
-                      section=idea.section, plan=rank)
+            d.plan = rank
             d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score) + PLAN_BONUS * (k - rank) / k
             out.append(d)
     return out, rejected
+
+
+def _deck_context(src: str, o: Outline, course: CourseTerms) -> CheckContext:
+    """The checks' context for a source's plain questions (its passage is set per idea)."""
+    text = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(src, []))
+    return CheckContext("", text, vocabulary(text), verb_like=course.verb_like, outline=o)
+
+
+def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: CourseTerms,
+                 deck: CheckContext) -> tuple[Draft | None, Rejected | None]:
+    """A plain short question on one idea: its first form (:func:`plain_forms`) that passes the checks,
+    else None and a rejection saying what each form failed (None when no form fits the idea)."""
+    from dataclasses import replace
+
+    src = chunk.source
+    passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
+    forms = plain_forms(idea, deck_subject(course, src), chunk.lang if chunk.lang in _PLAIN else "en", passage)
+    ctx = replace(deck, passage=passage)
+    failed: list[tuple[str, list[str]]] = []
+    for prompt, answer in forms:
+        cand = Question(type="short", prompt=prompt, answer=answer,
+                        citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
+                        concepts=_concepts(idea, prompt, answer, course, src), difficulty="medium",
+                        lang=chunk.lang, origin="idea")
+        found = run_checks(cand, ctx)
+        if not found and thin_concepts(cand):  # (kb eval quiz flags it: a grader could not mark with them)
+            found = ["thin-concepts"]
+        if not found:
+            return Draft(cand, chunk, key="idea:" + idea.key, priority=PLAIN_PRIORITY, item="", idea=idea.key,
+                         section=idea.section), None
+        failed.append((prompt, found))
+    if not failed:
+        return None, None
+    reasons = list(dict.fromkeys(x for _, found in failed for x in found))
+    return None, Rejected(failed[0][0][:80], "failed checks: " + ", ".join(reasons), chunk.id)
+
+
+def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: dict[str, Chunk],
+                   course: CourseTerms, k: int, lang: str | None) -> list[Draft]:
+    """When a quiz is short of its n: a plain question on each further idea of the outline (past the
+    ``k`` planned ones, which :func:`plain_questions` tried), one per idea, none on an idea or a passage
+    a chosen question already asks, each passing the same checks; in the order selection would take
+    them — one per section per round, the more central first within a round."""
+    have = [i for o in plans.values() for i in _ideas(o, {d.idea for d in chosen if d.idea})]
+    cited = {c.chunk_id for d in chosen for c in d.question.citations}
+    rounds: list[list[Draft]] = []
+    for src, o in plans.items():
+        ctx: CheckContext | None = None
+        per_section: dict[str, int] = {}
+        tried = {i.key for i in o.top(k)}
+        for idea in o.top(len(o.ideas)):
+            chunk = chunks.get(idea.chunk_ids[0])
+            if (idea.key in tried or chunk is None or (lang and chunk.lang != lang) or asks(have, idea)
+                    or cited & set(idea.chunk_ids)):
+                continue
+            ctx = ctx or _deck_context(src, o, course)
+            d, _ = _plain_draft(idea, chunk, chunks, course, ctx)
+            if d is None:
+                continue
+            d.priority += CENTRAL_BONUS * max(0.0, idea.score) / max(1e-9, o.top(1)[0].score)
+            r = per_section.get(idea.section, 0)
+            per_section[idea.section] = r + 1
+            rounds += [[] for _ in range(r + 1 - len(rounds))]
+            rounds[r].append(d)
+            have.append(idea)
+    return [d for r in rounds for d in sorted(r, key=lambda d: -d.priority)]
 
 
 def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequence[Draft],
