@@ -59,6 +59,11 @@ _NAMED = {  # a title that names one concept ("Keras", "Entrenamiento distribuid
     "pt": "Em {s}, o que se entende por «{t}»?",
     "en": "In {s}, what is meant by «{t}»?",
 }
+_HOW = {  # a slide whose title is a task ("Guardar y cargar modelos en GPU"): how it is done
+    "es": "En {s}, ¿cómo se puede {t}?",
+    "pt": "Em {s}, como se pode {t}?",
+    "en": "In {s}, how can one {t}?",
+}
 _LEAD = {  # a slide asked by its own lead-in sentence, not by its title (a title is no concept a student saw)
     "es": "En {s}, completa esta idea del material y explica cada punto: «{t}: …»",
     "pt": "Em {s}, complete esta ideia do material e explique cada ponto: «{t}: …»",
@@ -178,7 +183,8 @@ _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•◦▪●○■□☐➢➤►�
 # a line of code or a link in a slide's text: no sentence of a model answer ("x_data = torch.tensor(data)",
 # "import torch, math", "a a.reshape(8,4)", "Comet: https://www.comet.com")
 _CODE_LINE = re.compile(r"^(?:import |from \S+ import |def |class |for \S.* in |with \S.* as |print\(|return\b|@\w|#)"
-                        r"|^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*\s*=[^=]|https?://|^\S+(?:\s\S+)?\([^()]*\)\s*$")
+                        r"|^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*\s*=[^=]|https?://|^\S+(?:\s\S+)?\([^()]*\)\s*$"
+                        r"|^[a-z_][\w.]*\.\w+\(|\)\s+#\s")  # (a dotted call opening it, a "# comment" after code)
 
 
 def _units(passage: str) -> list[tuple[list[str], bool]]:
@@ -249,6 +255,20 @@ def concept_title(title: str) -> bool:
             and not any(w in _CONNECTORS or w in FILLER_WORDS or w in FACET_WORDS for w in ws))
 
 
+_INFINITIVE = re.compile(r"^[A-ZÁÉÍÓÚ]?[a-záéíóúñç]{2,}(?:ar|er|ir|ér)$")  # es/pt: "Guardar", "Medir", "Fazer"
+
+
+def task_title(title: str, lang: str) -> str:
+    """A title that names a task, opening on an infinitive ("Guardar y cargar modelos en GPU", "Medir tiempos
+    con CUDA events"), as it reads after "¿cómo se puede …?" ("guardar y cargar modelos en GPU"); "" for
+    any other title, and for English (no infinitive to tell from a noun)."""
+    first, *rest = title.split()
+    if (lang not in ("es", "pt") or not _INFINITIVE.match(first) or any(ch in title for ch in ":?¿«»")
+            or not rest or fold(rest[0]) in ("de", "del", "da", "do", "das", "dos")):
+        return ""  # ("Lugar de ejecución", "Similar": a noun, an adjective)
+    return first.lower() + title[len(first):]
+
+
 def slide_label(name: str, titled: frozenset[str] = frozenset()) -> bool:
     """A label one plain word no slide title of the deck names (``titled``: their folded words): "Moraleja",
     "Síntomas", "Uso" are a slide's wording, not terms a student is asked to define — unlike a name with a
@@ -289,6 +309,8 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
                          bullets))
         if concept_title(title) and len(words(idea.text)) >= PLAIN_WORDS[0] and (bullets := slide_answer(passage)):
             asks.append((_NAMED.get(lang, _NAMED["en"]), bullets))
+        if (task := task_title(title, lang)) and (bullets := slide_answer(passage)):
+            asks.append((_HOW[lang].replace("{t}", task.replace("{", "(").replace("}", ")")), bullets))
     elif (idea.kind == "definition" and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]
           and (titled is None or not slide_label(title, titled))):
         asks.append((means, idea.text))

@@ -11,7 +11,7 @@ import json
 from kb.outline import build_outline
 from kb.records import Chunk, Locator
 from kb.writing.generate import CourseTerms
-from kb.writing.plan import concept_title, fill_questions, lead_in, plain_questions, slide_answer
+from kb.writing.plan import concept_title, fill_questions, lead_in, plain_questions, slide_answer, task_title
 
 from ..conftest import course_with_decks, heldout_decks, run_kb
 
@@ -61,6 +61,19 @@ def test_a_title_that_names_one_concept_is_asked_what_it_means():
         assert not concept_title(heading)
 
 
+def test_a_title_that_names_a_task_is_asked_how_it_is_done():
+    task = _chunk(3, "Guardar y cargar modelos en la nube",
+                  "• Servicios como Amazon S3 o Google Cloud Storage guardan modelos en un repositorio central.\n"
+                  "• Se sube el archivo del modelo con el cliente del servicio y se descarga al cargarlo.")
+    (q,) = [q for q in _plain([COVER, task]) if "nube" in q.prompt]
+    assert q.prompt == "En visualización del entrenamiento, ¿cómo se puede guardar y cargar modelos en la nube?"
+    assert q.answer.startswith("Servicios como Amazon S3")
+    assert task_title("Medir tiempos con CUDA events", "es") == "medir tiempos con CUDA events"
+    for title in ("Lugar de ejecución", "Uso de torch.hub", "Tensorboard en Pytorch", "Similar"):
+        assert task_title(title, "es") == ""
+    assert task_title("Save and load models", "en") == ""  # (no infinitive to tell from a noun in English)
+
+
 def test_lead_in_is_a_sentence_over_a_list_not_a_labelled_item_nor_a_bullet():
     assert lead_in(LEAD.text) == "TensorBoard proporciona diversas herramientas de visualización del entrenamiento"
     assert lead_in(NO_LEAD.text) == ""
@@ -86,6 +99,8 @@ def test_code_lines_and_links_stay_out_of_a_plain_answer():
                "import torch, math\n"
                "• Otra opción es partir de un array de NumPy ya existente\n"
                "a a.reshape(8,4)\n"
+               "end.synchronize() # esperar a que end se complete\n"
+               "torch.vstack((a, b))\n"
                "• Documentación: https://pytorch.org/docs")
     answer = slide_answer(passage)
     assert answer == ("Se crea un tensor desde los datos de una lista de Python. "
