@@ -132,3 +132,13 @@ def test_n12_on_a_deck_of_24_slides_writes_at_least_10(tmp_path, course_template
     qs = json.loads(r.stdout)["questions"]
     assert len(qs) >= 10  # (9 before the fill)
     assert not any("caracteriza a «" in q["prompt"] for q in qs)
+
+
+def test_the_next_session_is_no_idea_to_ask_about():
+    from kb.lang import divider_title
+
+    assert divider_title("Próxima sesión") and divider_title("Próxima aula")
+    assert not divider_title("Próxima generación de GPUs")
+    chunks = [COVER, _chunk(2, "Cierre del tema",
+                            "• Próxima sesión: CUDA Graphs y torch.compile para reducir el coste de lanzamiento")]
+    assert not any("«Próxima sesión»" in q.prompt for q in _plain(chunks))
