@@ -412,8 +412,8 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
 def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: dict[str, Chunk],
                    course: CourseTerms, k: int, lang: str | None) -> list[Draft]:
     """When a quiz is short of its n: a plain question on each further idea of the outline (past the
-    ``k`` planned ones, which :func:`plain_questions` tried), one per idea, none on an idea or a passage
-    a chosen question already asks, each passing the same checks; in the order selection would take
+    ``k`` planned ones, which :func:`plain_questions` tried), one per idea and per passage, none on an idea
+    or a passage a chosen question already asks, each passing the same checks; in the order selection would take
     them — one per section per round, the more central first within a round."""
     have = [i for o in plans.values() for i in _ideas(o, {d.idea for d in chosen if d.idea})]
     cited = {c.chunk_id for d in chosen for c in d.question.citations}
@@ -437,6 +437,7 @@ def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: d
             rounds += [[] for _ in range(r + 1 - len(rounds))]
             rounds[r].append(d)
             have.append(idea)
+            cited |= set(idea.chunk_ids)  # (one per passage: three "X son útiles para …" of one slide are one idea)
     return [d for r in rounds for d in sorted(r, key=lambda d: -d.priority)]
 
 
