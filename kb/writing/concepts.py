@@ -143,13 +143,15 @@ def gist_of(description: str, limit: int = 10) -> str:
 
 
 # where a model answer's subject ends: "Term: …", "Term é/es/is …", "Term significa/consiste em …"
-_SUBJECT_END = re.compile(r"^(?P<subj>(?:[^:;.]|\.(?=\S)){1,80}?)(?::\s|\s(?:é|são|es|son|is|are|significa"
+# (the copula in any case: "Curva ROC Es el balance …", a PDF's capital after the term)
+_SUBJECT_END = re.compile(r"^(?P<subj>(?:[^:;.]|\.(?=\S)){1,80}?)(?::\s|\s(?i:é|são|es|son|is|are)\s|\s(?:significa"
                           r"|consiste em|consiste en"
                           r"|means|devuelve|retorna|returns|permite|permiten|allows)\s)")
 # what opens a phrase without being part of it: articles, a copula, a connective
 _PHRASE_LEAD = re.compile(r"^(?:(?:un|una|unos|unas|el|la|los|las|lo|um|uma|uns|umas|o|a|os|as|the|an|é|es|son|são|is"
                           r"|are|y|e|and|pero|mas|but|o|ou|or|também|también|also|apenas|solo|sólo|only|para|to"
-                          r"|permite|permiten|permitem|allows?|consiste en|consiste em|consists of)\s+(?!partir\b))+",
+                          r"|permite|permiten|permitem|allows?|consiste en|consiste em|consists of)\s+"
+                          r"(?!partir\b|vez\b|veces\b))+",  # ("a partir de", "una vez": a fixed expression keeps it)
                           re.I)
 # a definition's genus, no idea by itself ("una técnica poderosa …", "una API de PyTorch" before "que permite …")
 _GENUS = re.compile(r"^(?:técnica|technique|ferramenta|herramienta|tool|api|método|metodo|method|forma|manera|maneira"
@@ -188,14 +190,26 @@ que y e ou cuando quando sobre entre sin sem of in on with to for by until that 
 without""".split())
 
 
+PAIR_WORDS = 5  # words past a phrase's limit that may finish an "entre A y B" (hand-set: B is a noun phrase)
+
+
 def _shorten(x: str, limit: int) -> str:
     """A clause of at most ``limit`` words: whole, or its head (:func:`gist_of`), or its words up to
     the last preposition or conjunction before the limit ("el servidor agrupa peticiones" of "el
     servidor agrupa peticiones hasta un tamaño máximo o un tiempo máximo de espera"); "" when no
-    cut of three words or more leaves a phrase."""
+    cut of three words or more leaves a phrase; an "entre A y B" cut at its "y" is finished (up to
+    :data:`PAIR_WORDS` past the limit)."""
     ws = x.split()
     if len(ws) <= limit:
         return x
+    # "entre A y B" is one phrase: a cut at its "y" keeps A alone ("el balance entre el true positive rate")
+    pair = next((i for i, w in enumerate(ws[:limit]) if fold(w) in ("entre", "between")), None)
+    conj = next((i for i in range(pair + 2, limit + 1) if fold(ws[i]) in ("y", "e", "and")), None) \
+        if pair is not None else None
+    if conj is not None:
+        for i in range(limit + 1, min(len(ws), limit + PAIR_WORDS) + 1):  # its B, then the next break or the end
+            if i == len(ws) or (fold(ws[i]) in _PHRASE_BREAK and i > conj + 1):
+                return " ".join(ws[:i]).rstrip(",;:")
     head = gist_of(x, limit)
     if head:
         return head
@@ -278,7 +292,8 @@ def phrase_concepts(answer: str, prompt: str, k: int = 4) -> tuple[str, ...]:
     for body in sides:
         body = re.sub(r"\s+\((?![^()]*=)[^()]*\)", "", body)  # "(DAG)", "(bytes por eixo)": side details
         body = re.sub(r"\s+[A-Za-z_][\w.]*\.[\w.]*\([^)]*[{=:].*$", "", body)  # code with its arguments: the example
-        body = re.sub(r"\s*\b(?:p\.\s?ej\.|e\.g\.|ex\.:?)[^.;]*", "", _EXAMPLES.sub("", body), flags=re.I)  # examples
+        # examples, and their abbreviation with them ("…, ej. lr": its "." is no sentence's end)
+        body = re.sub(r",?\s*\b(?:p\.\s?ej\.|ej\.|e\.g\.|i\.e\.|ex\.:?)[^.;]*", "", _EXAMPLES.sub("", body), flags=re.I)
         found: list[str] = []
         for sentence in re.split(r"\.\s", body.strip().rstrip(".")):
             for j, segment in enumerate(re.split(r";\s", sentence)):

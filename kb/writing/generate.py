@@ -389,6 +389,21 @@ def select(drafts: list[Draft], request: GenerationRequest,
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 
 
+def _fill(chosen: list[Draft], more: Sequence[Draft], n: int) -> list[Draft]:
+    """The chosen drafts and, up to n, the first of ``more`` each free of them (:meth:`_Selection.free`:
+    not the same term or sentence, no answer given away either way), in the chosen ones' order."""
+    sel = _Selection()
+    for d in chosen:
+        sel.take(d)
+    for d in more:
+        if len(sel.chosen) >= n:
+            break
+        if sel.free(d):
+            sel.take(d)
+    order = {t: i for i, t in enumerate(TYPES)}
+    return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type]))
+
+
 def interleave(lists: Iterable[list]) -> list:
     """[[a1, a2], [b1]] → [a1, b1, a2]."""
     lists = [list(x) for x in lists if x]
@@ -499,6 +514,10 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     # the multiple choice of its sentence from a --types mcq,tf quiz)
     kept, dup = dedupe([d for d in out.drafts if d.question.type in request.types], ws.embedder)
     chosen, notes = select(kept, request, out.drafts)
+    if (len(chosen) < request.n and writer.name == "offline" and "short" in request.types
+            and request.difficulty in ("", None, "medium")):  # short of n: plain questions on further ideas
+        chosen = _fill(chosen, plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages}, course,
+                                                   planned, request.lang), request.n)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
     items = {x for d in chosen for x in d.item.split("|") if x}

@@ -30,9 +30,9 @@ def _notes(first: str) -> list[Chunk]:
         _text("Keras", "• Keras es la API de alto nivel de TensorFlow para construir y entrenar modelos.\n"
               "• Define un modelo como una pila de capas y lo entrena con fit.\n"
               "• Compila el modelo con un optimizador, una función de pérdida y métricas.", 1),
-        _text("Entrenamiento distribuido", "• Reparte el entrenamiento de un modelo entre varios dispositivos.\n"
-              "• Cada trabajador calcula los gradientes de su parte del lote.\n"
-              "• Los gradientes se promedian antes de actualizar los pesos del modelo.", 2),
+        _text("Entrenamiento distribuido", "• Reparte el entrenamiento de un modelo entre varios dispositivos:\n"
+              "  • Cada trabajador calcula los gradientes de su parte del lote.\n"
+              "  • Los gradientes se promedian antes de actualizar los pesos del modelo.", 2),
         _text("Ejemplo", "import tensorflow as tf\nstrategy = tf.distribute.MirroredStrategy()\n"
               "with strategy.scope():\n    model = tf.keras.Sequential()", 3),
     ]
@@ -65,7 +65,8 @@ def test_text_notes_that_open_on_their_index_are_set_in_the_library_their_code_u
     drafts, failed = plain_questions(course.outlines, [], {c.id: c for c in chunks}, course, k=plan_size(12),
                                      lang=None)
     prompts = [d.question.prompt for d in drafts]
-    assert "En TensorFlow, ¿qué caracteriza a «Entrenamiento distribuido»?" in prompts
+    assert ("En TensorFlow, completa esta idea del material y explica cada punto: «Reparte el entrenamiento de un "
+            "modelo entre varios dispositivos: …»") in prompts
     assert not any("contenidos" in p.lower() for p in prompts + [r.what for r in failed])
     assert all("slide-label-context" not in r.reason for r in failed)
 
@@ -82,8 +83,13 @@ def test_plain_forms_are_set_in_the_subject_and_a_list_is_also_asked_as_a_whole(
     o = build_outline(chunks, SRC, bookmarks=[])
     training = next(i for i in o.ideas if i.name == "Entrenamiento distribuido")
     forms = [p for p, _ in plain_forms(training, "TensorFlow", "es")]
-    assert forms == ["En TensorFlow, ¿qué caracteriza a «Entrenamiento distribuido»?"]  # (never unset to pass)
-    assert [p for p, _ in plain_forms(training, "", "es")] == ["¿Qué caracteriza a «Entrenamiento distribuido»?"]
+    assert forms == []  # (a title is no concept: asked by its slide's lead-in, which needs the slide's text)
+    passage = chunks[2].text
+    lead = "completa esta idea del material y explica cada punto: «Reparte el entrenamiento de un modelo entre varios "
+    assert [p for p, _ in plain_forms(training, "TensorFlow", "es", passage)] == [
+        f"En TensorFlow, {lead}dispositivos: …»",  # (never unset to pass)
+        "En TensorFlow, ¿qué se entiende por «Entrenamiento distribuido»?"]  # (a title naming one concept)
+    assert [p for p, _ in plain_forms(training, "", "es", passage)][0] == f"{lead[0].upper()}{lead[1:]}dispositivos: …»"
     # a definition asks what its term means; named as the deck's subject, it is asked unset only
     keras = next(i for i in o.ideas if i.name == "Keras")
     assert [p for p, _ in plain_forms(keras, "Keras", "es")] == ["¿Qué significa «Keras»?"]
@@ -99,7 +105,7 @@ def test_plain_forms_are_set_in_the_subject_and_a_list_is_also_asked_as_a_whole(
     forms = [p for p, _ in plain_forms(listed, "TensorFlow", "es")]
     assert forms[0] == ("En TensorFlow, ¿qué significa cada uno de estos elementos de «Tipos de entrenamiento»: "
                         "Síncrono; Asíncrono?")
-    assert "En TensorFlow, ¿qué caracteriza a «Tipos de entrenamiento»?" in forms
+    assert len(forms) == 1  # (not also "¿qué caracteriza a «Tipos de entrenamiento»?": a title is no concept)
 
 
 def test_the_sample_course_export_of_the_tf_deck_asks_its_planned_ideas_in_tensorflow():
@@ -114,7 +120,9 @@ def test_the_sample_course_export_of_the_tf_deck_asks_its_planned_ideas_in_tenso
     assert deck_subject(course, src) == "TensorFlow"
     drafts, rejected = plain_questions(course.outlines, [], {c.id: c for c in chunks}, course, k=plan_size(12),
                                        lang=None)
-    assert len(drafts) >= 3
+    # (its planned titles open on no lead-in sentence, and a title is no concept to ask about: 1 of 3 before;
+    # the quiz fills up with questions on further ideas, kb.writing.plan.fill_questions)
+    assert len(drafts) >= 1
     assert all(d.question.prompt.startswith(("En TensorFlow, ", "¿")) for d in drafts)
     assert not any("slide-label-context" in r.reason for r in rejected)
 

@@ -1,0 +1,144 @@
+"""The plain question on an outline idea (:mod:`kb.writing.plan`), by the classes of text fresh raters fixed or
+dropped on the real held-out decks (eval/real_heldout_r5/ratings.csv): a slide title asked as a concept
+("¿qué caracteriza a «Tensorboard en Pytorch»?"), a one-word slide label asked as a term ("¿qué significa
+«Moraleja»?"), code and links pasted into a model answer; and a quiz short of ``-n`` filled with plain
+questions on further ideas (:func:`kb.writing.plan.fill_questions`)."""
+
+from __future__ import annotations
+
+import json
+
+from kb.outline import build_outline
+from kb.records import Chunk, Locator
+from kb.writing.generate import CourseTerms
+from kb.writing.plan import concept_title, fill_questions, lead_in, plain_questions, slide_answer, task_title
+
+from ..conftest import course_with_decks, heldout_decks, run_kb
+
+SRC = "slides/tb.pdf"
+
+
+def _chunk(page: int, title: str, text: str) -> Chunk:
+    return Chunk(SRC, "pdf", text, Locator(page=page, heading=title), "es", page, "h", 4)
+
+
+COVER = _chunk(1, "Visualización del entrenamiento", "Curso de aprendizaje profundo\nAutores")
+LEAD = _chunk(2, "Tensorboard en Pytorch",
+              "• TensorBoard proporciona diversas herramientas de visualización del entrenamiento:\n"
+              "  • Seguimiento de métricas como la pérdida o la precisión a lo largo de las épocas\n"
+              "  • Visualización del grafo del modelo y de los histogramas de pesos\n"
+              "  • Proyección de embeddings a un espacio de menor dimensión")
+NO_LEAD = _chunk(3, "Autograd en la pasada backward",
+                 "• Introduce concurrencia en la ejecución de la pasada backward del grafo.\n"
+                 "• Varios hilos pueden acumular gradientes en el mismo atributo a la vez.\n"
+                 "• El resultado deja de ser determinista entre dos ejecuciones iguales.")
+
+
+def _plain(chunks: list[Chunk]):
+    o = build_outline(chunks, SRC, bookmarks=[])
+    drafts, _ = plain_questions({SRC: o}, [], {c.id: c for c in chunks}, CourseTerms(chunks, None), k=10, lang=None)
+    return [d.question for d in drafts]
+
+
+def test_a_slide_title_is_asked_by_the_slides_lead_in_never_as_a_concept():
+    qs = _plain([COVER, LEAD, NO_LEAD])
+    prompts = [q.prompt for q in qs]
+    for title in ("caracteriza", "«Tensorboard en Pytorch»", "«Autograd en la pasada backward»"):
+        assert not any(title in p for p in prompts)
+    (q,) = [q for q in qs if "TensorBoard proporciona" in q.prompt]
+    assert q.prompt.endswith("«TensorBoard proporciona diversas herramientas de visualización del entrenamiento: …»")
+    assert "histogramas de pesos" in q.answer and "proporciona" not in q.answer  # what follows the lead-in
+
+
+def test_a_title_that_names_one_concept_is_asked_what_it_means():
+    named = _chunk(3, "Autograd multihilo", NO_LEAD.text)
+    (q,) = [q for q in _plain([COVER, named]) if "multihilo" in q.prompt]
+    assert q.prompt == "En visualización del entrenamiento, ¿qué se entiende por «Autograd multihilo»?"
+    assert q.answer.startswith("Introduce concurrencia en la ejecución de la pasada backward del grafo.")
+    assert concept_title("Keras") and concept_title("Entrenamiento distribuido")
+    for heading in ("Tensorboard en Pytorch", "Tensores en Pytorch: Manipulación", "Otras herramientas",
+                    "Autograd en tiempo de inferencia"):
+        assert not concept_title(heading)
+
+
+def test_a_title_that_names_a_task_is_asked_how_it_is_done():
+    task = _chunk(3, "Guardar y cargar modelos en la nube",
+                  "• Servicios como Amazon S3 o Google Cloud Storage guardan modelos en un repositorio central.\n"
+                  "• Se sube el archivo del modelo con el cliente del servicio y se descarga al cargarlo.")
+    (q,) = [q for q in _plain([COVER, task]) if "nube" in q.prompt]
+    assert q.prompt == "En visualización del entrenamiento, ¿cómo se puede guardar y cargar modelos en la nube?"
+    assert q.answer.startswith("Servicios como Amazon S3")
+    assert task_title("Medir tiempos con CUDA events", "es") == "medir tiempos con CUDA events"
+    for title in ("Lugar de ejecución", "Uso de torch.hub", "Tensorboard en Pytorch", "Similar"):
+        assert task_title(title, "es") == ""
+    assert task_title("Save and load models", "en") == ""  # (no infinitive to tell from a noun in English)
+
+
+def test_lead_in_is_a_sentence_over_a_list_not_a_labelled_item_nor_a_bullet():
+    assert lead_in(LEAD.text) == "TensorBoard proporciona diversas herramientas de visualización del entrenamiento"
+    assert lead_in(NO_LEAD.text) == ""
+    assert lead_in("• LSTM: [output, h, c]; GRU y SimpleRNN: [output, h]:\n  • uno\n  • dos") == ""
+    assert lead_in("• Definimos:\n  • Un optimizador\n  • Una función de pérdida") == ""  # too short to say anything
+
+
+def test_a_one_word_slide_label_is_not_asked_as_a_further_term_a_name_is():
+    chunks = [COVER, _chunk(2, "Resumen de LoRA",
+                            "• Moraleja: conviene empezar siempre por el rango más bajo que funcione en la práctica"),
+              _chunk(3, "Variantes de LoRA",
+                     "• AdaLoRA: distribuye el rango de forma adaptativa entre las capas durante el entrenamiento")]
+    o = build_outline(chunks, SRC, bookmarks=[])
+    extra = fill_questions({SRC: o}, [], {c.id: c for c in chunks}, CourseTerms(chunks, None), k=0, lang=None)
+    prompts = [d.question.prompt for d in extra]
+    assert not any("«Moraleja»" in p for p in prompts)
+    assert any("«AdaLoRA»" in p for p in prompts)
+
+
+def test_code_lines_and_links_stay_out_of_a_plain_answer():
+    passage = ("• Se crea un tensor desde los datos de una lista de Python\n"
+               "x_data = torch.tensor(data)\n"
+               "import torch, math\n"
+               "• Otra opción es partir de un array de NumPy ya existente\n"
+               "a a.reshape(8,4)\n"
+               "end.synchronize() # esperar a que end se complete\n"
+               "torch.vstack((a, b))\n"
+               "• Documentación: https://pytorch.org/docs")
+    answer = slide_answer(passage)
+    assert answer == ("Se crea un tensor desde los datos de una lista de Python. "
+                      "Otra opción es partir de un array de NumPy ya existente.")
+
+
+def test_fill_asks_further_ideas_one_each_spread_over_sections():
+    chunks = [COVER, *[_chunk(p, f"Técnica {name}", f"• {name}: {what}") for p, (name, what) in enumerate([
+        ("DropConnect", "apaga al azar una fracción de las neuronas en cada paso de entrenamiento"),
+        ("BatchNorm", "normaliza las activaciones de cada capa con la media y la varianza del lote"),
+        ("LayerNorm", "normaliza las activaciones de cada ejemplo sobre sus rasgos y no sobre el lote"),
+        ("Warmup", "aumenta la tasa de aprendizaje poco a poco durante los primeros pasos"),
+    ], start=2)]]
+    o = build_outline(chunks, SRC, bookmarks=[])
+    extra = fill_questions({SRC: o}, [], {c.id: c for c in chunks}, CourseTerms(chunks, None), k=0, lang=None)
+    asked = [d.idea for d in extra]
+    assert len(extra) == 4 and len(set(asked)) == 4
+    for name in ("DropConnect", "BatchNorm", "LayerNorm", "Warmup"):  # ("Warmup": a title names it, no slide label)
+        assert sum(f"«{name}»" in d.question.prompt for d in extra) == 1
+    # an idea a chosen question already asks (or whose passage it cites) gets no second one
+    again = fill_questions({SRC: o}, extra[:1], {c.id: c for c in chunks}, CourseTerms(chunks, None), k=0, lang=None)
+    assert len(again) == 3 and extra[0].idea not in {d.idea for d in again}
+
+
+def test_n12_on_a_deck_of_24_slides_writes_at_least_10(tmp_path, course_template):
+    root = course_with_decks(tmp_path, heldout_decks(["quant_es"]), course_template / ".kb")
+    r = run_kb(["quiz", "generate", "-n", "12", "--offline", "--source", "corpora/quant_es.pdf", "--json"], cwd=root)
+    assert r.returncode == 0, r.stderr
+    qs = json.loads(r.stdout)["questions"]
+    assert len(qs) >= 10  # (9 before the fill)
+    assert not any("caracteriza a «" in q["prompt"] for q in qs)
+
+
+def test_the_next_session_is_no_idea_to_ask_about():
+    from kb.lang import divider_title
+
+    assert divider_title("Próxima sesión") and divider_title("Próxima aula")
+    assert not divider_title("Próxima generación de GPUs")
+    chunks = [COVER, _chunk(2, "Cierre del tema",
+                            "• Próxima sesión: CUDA Graphs y torch.compile para reducir el coste de lanzamiento")]
+    assert not any("«Próxima sesión»" in q.prompt for q in _plain(chunks))
