@@ -67,3 +67,15 @@ def test_review_budget_table_shows_the_range(tmp_path, spread_data):
     assert ranged
     for x in ranged:
         assert f"{x['qwk']:.3f} ({x['qwk_min']:.3f}–{x['qwk_max']:.3f})" in r.stdout
+
+
+def test_review_budget_reports_the_rest_the_decisions_did_not_cover(tmp_path, spread_data):
+    r = run_kb(["eval", "grader", str(spread_data), "--offline", "--review-budget", "10,100", "--json"],
+               cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    some, every = out["review"]
+    assert some["covered"] == 2 and -1.0 <= some["qwk_rest"] <= 1.0
+    # every reply decided: the teacher's grades are the whole set, and nothing was left to propagate to
+    assert every["covered"] == 20 and every["qwk"] == pytest.approx(1.0) and every["qwk_rest"] is None
+    assert out["review_random"][1]["qwk_rest"] is None and out["review_random"][0]["qwk_rest"] is not None
