@@ -17,13 +17,17 @@ Variants (name: what replaces kb's grade of each reply no decision covered):
   teacher's grades of the question's decided replies (plus 3 pseudo-decisions of every question's);
 - ``signals-G``: kb's own features (similarity to the model answer, coverage, length…; standardised
   per question) added to the similarity as a linear kernel of weight G;
-- ``grade-G``: kb's grade added to the similarity as a linear kernel of weight G.
+- ``grade-G``: kb's grade added to the similarity as a linear kernel of weight G;
+- ``mix-N`` (an order, not a propagation): every N-th decision of a question taken at random from its
+  remaining groups, the others in kb's order (so that replies unlike any other, e.g. wrong explanations each
+  wrong in its own way, are reached early), the questions merged as kb merges them.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import random
 import sys
 from pathlib import Path
 
@@ -43,6 +47,7 @@ from kb.grading.offline import CALIBRATION, FEATURES, OfflineGrader  # noqa: E40
 
 KB_PULL = review.pull_rest
 KB_KERNEL = review.reply_kernel
+KB_ORDER = review.review_order
 STATE: dict = {"variant": "kb", "phi": {}, "weight": 0.0, "in_pull": False}
 
 
@@ -130,6 +135,28 @@ def kernel(vecs, texts):
     return k + w * np.outer(g - g.mean(), g - g.mean())
 
 
+def review_order(groups, grades, replies, vecs):
+    """kb's order, or with ``mix-N`` every N-th decision of a question a seeded random pick of its remaining groups."""
+    items = KB_ORDER(groups, grades, replies, vecs)
+    if not STATE["variant"].startswith("mix"):
+        return items
+    every = int(STATE["variant"].split("-")[1])
+    by_q: dict[str, list] = {}
+    for it in items:
+        by_q.setdefault(it.group.question_id, []).append(it)
+    seqs = []
+    for q in sorted(by_q):
+        left, rng, seq = by_q[q][:], random.Random(q), []
+        while left:
+            it = left[rng.randrange(len(left))] if len(seq) % every == every - 1 else left[0]
+            left.remove(it)
+            seq.append(it)
+        seqs.append(seq)
+    merged = review.spread_order([[1.0 - 1e-3 * j for j in range(len(s))] for s in seqs],
+                                 [sum(it.group.size for it in s) for s in seqs])
+    return [seqs[i][j] for i, j in merged]
+
+
 def pull_rest(tasks, grades, vecs, graded):
     STATE["in_pull"], STATE["vecs"] = True, vecs
     try:
@@ -148,11 +175,12 @@ def main() -> None:
     ap.add_argument("data", type=Path)
     ap.add_argument("--budgets", default="5,10,20")
     ap.add_argument("--variants", default="kb,stack-ridge,stack-gbm,quantiles,signals-0.3,signals-1,signals-3,"
-                    "grade-1")
+                    "grade-1,mix-2,mix-3")
     ap.add_argument("--stricter", action="store_true", help="every human grade one point lower (0 stays 0)")
     args = ap.parse_args()
     review.pull_rest = pull_rest
     review.reply_kernel = kernel
+    review.review_order = review_order
     emb = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), Settings.from_env().cache_dir / "embeddings.sqlite")
     grader = OfflineGrader(emb)
     rows, _ = load_grading_data(args.data, (0.0, 3.0))
@@ -169,7 +197,8 @@ def main() -> None:
     print(f"{args.data}: n={len(rows)} default qwk={base['qwk']:.3f}")
     print("| variant | " + " | ".join(f"{b:g} %" for b in budgets) + " |")
     for v in args.variants.split(","):
-        STATE["variant"], STATE["weight"] = v, float(v.split("-")[1]) if v.split("-")[0] in ("signals", "grade") else 0
+        kind, _, w = v.partition("-")
+        STATE["variant"], STATE["weight"] = v, float(w) if kind in ("signals", "grade") else 0.0
         res = review.simulate(grader, tasks, human, grades, budgets)
         print(f"| {v} | " + " | ".join(f"{r['qwk']:.3f}" for r in res) + " |", flush=True)
 
