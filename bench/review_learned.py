@@ -5,6 +5,7 @@ order, groups and refit stay kb's.
     python bench/pt_asag_to_csv.py --split dev -o asag-dev.csv
     python bench/review_learned.py asag-dev.csv                       # every variant, QWK at 5 / 10 / 20 %
     python bench/review_learned.py asag-dev.csv --stricter            # every human grade one point lower
+    python bench/review_learned.py asag-dev.csv --variants kb,mix-2,mix-3 --peripheral-zeros 60 --stricter
 
 Variants (name: what replaces kb's grade of each reply no decision covered):
 
@@ -177,31 +178,71 @@ def main() -> None:
     ap.add_argument("--variants", default="kb,stack-ridge,stack-gbm,quantiles,signals-0.3,signals-1,signals-3,"
                     "grade-1,mix-2,mix-3")
     ap.add_argument("--stricter", action="store_true", help="every human grade one point lower (0 stays 0)")
+    ap.add_argument("--peripheral-zeros", type=int, default=0, metavar="N",
+                    help="grade seeded draws of N distinct replies a question (no two alike once folded), its replies "
+                    "graded 0 the ones least like the others (a stand-in for wrong explanations each wrong in its own "
+                    "way), with a random order beside")
+    ap.add_argument("--draws", type=int, default=3, help="with --peripheral-zeros: this many draws, averaged")
     args = ap.parse_args()
     review.pull_rest = pull_rest
     review.reply_kernel = kernel
     review.review_order = review_order
     emb = CachedEmbedder(get_embedder(CALIBRATION["embedder"]), Settings.from_env().cache_dir / "embeddings.sqlite")
     grader = OfflineGrader(emb)
-    rows, _ = load_grading_data(args.data, (0.0, 3.0))
-    if args.stricter:
-        rows = [dataclasses.replace(r, human=max(0.0, r.human - 1.0)) for r in rows]
-    tasks, human = grading_tasks(rows), [r.human for r in rows]
-    base, grades = evaluate_grader(grader, rows)
-    free = [i for i, t in enumerate(tasks) if needs_judgement(t)]
-    for i, f in zip(free, grader.features([tasks[i] for i in free]), strict=True):
-        # by the text the propagation's kernel sees (kb's grade of equal texts to one question is equal)
-        STATE["phi"][tasks[i].reply[:MAX_REPLY_CHARS]] = ([f.values[k] for k in FEATURES],
-                                                          grades[i].score * MAX_POINTS)
+    all_rows, _ = load_grading_data(args.data, (0.0, 3.0))
     budgets = [float(b) for b in args.budgets.split(",")]
-    print(f"{args.data}: n={len(rows)} default qwk={base['qwk']:.3f}")
+    variants = args.variants.split(",") + (["random (3 seeds)"] if args.peripheral_zeros else [])
+    res: dict[str, list[list[float]]] = {v: [] for v in variants}
+    for d in range(args.draws if args.peripheral_zeros else 1):
+        rows = _peripheral_draw(emb, all_rows, args.peripheral_zeros, d) if args.peripheral_zeros else all_rows
+        if args.stricter:
+            rows = [dataclasses.replace(r, human=max(0.0, r.human - 1.0)) for r in rows]
+        tasks, human = grading_tasks(rows), [r.human for r in rows]
+        base, grades = evaluate_grader(grader, rows)
+        free = [i for i, t in enumerate(tasks) if needs_judgement(t)]
+        STATE["phi"] = {}
+        for i, f in zip(free, grader.features([tasks[i] for i in free]), strict=True):
+            # by the text the propagation's kernel sees (kb's grade of equal texts to one question is equal)
+            STATE["phi"][tasks[i].reply[:MAX_REPLY_CHARS]] = ([f.values[k] for k in FEATURES],
+                                                              grades[i].score * MAX_POINTS)
+        print(f"{args.data} (draw {d}): n={len(rows)} default qwk={base['qwk']:.3f}", flush=True)
+        for v in variants:
+            kind, _, w = v.partition("-")
+            STATE["variant"], STATE["weight"] = v, float(w) if kind in ("signals", "grade") else 0.0
+            if v.startswith("random"):
+                STATE["variant"] = "kb"
+                rnd = [review.simulate(grader, tasks, human, grades, budgets, order="random", seed=s)
+                       for s in (0, 1, 2)]
+                res[v].append([float(np.mean([x[i]["qwk"] for x in rnd])) for i in range(len(budgets))])
+            else:
+                res[v].append([r["qwk"] for r in review.simulate(grader, tasks, human, grades, budgets)])
     print("| variant | " + " | ".join(f"{b:g} %" for b in budgets) + " |")
-    for v in args.variants.split(","):
-        kind, _, w = v.partition("-")
-        STATE["variant"], STATE["weight"] = v, float(w) if kind in ("signals", "grade") else 0.0
-        res = review.simulate(grader, tasks, human, grades, budgets)
-        print(f"| {v} | " + " | ".join(f"{r['qwk']:.3f}" for r in res) + " |", flush=True)
+    for v, runs in res.items():
+        print(f"| {v} | " + " | ".join(f"{np.mean(c):.3f}" for c in zip(*runs, strict=True)) + " |", flush=True)
 
+
+def _peripheral_draw(emb, rows, n: int, seed: int):
+    """Per question, ``n`` replies with distinct words (seeded), as many graded 0 as the question's share, those
+    the least like its other replies (mean cosine to their 5 nearest)."""
+    from kb.grading.groups import normalise
+
+    vec = review.unit_vectors(emb, [r.answer for r in rows])
+    by: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        by.setdefault(r.question_id or r.question, []).append(i)
+    keep: list[int] = []
+    for q, idx in sorted(by.items()):
+        idx = idx[:]
+        random.Random(f"{seed}:{q}").shuffle(idx)
+        seen: set[str] = set()
+        uniq = [i for i in idx if normalise(rows[i].answer) and not (normalise(rows[i].answer) in seen
+                                                                       or seen.add(normalise(rows[i].answer)))]
+        zeros = [i for i in uniq if round(rows[i].human) == 0]
+        others = [i for i in uniq if round(rows[i].human) != 0]
+        near = {i: float(np.sort(vec[uniq] @ vec[i])[-6:-1].mean()) for i in zeros}
+        nz = round(n * len(zeros) / max(1, len(uniq)))
+        keep += sorted(zeros, key=lambda i: near[i])[:nz] + others[:n - nz]
+    return [rows[i] for i in sorted(keep)]
 
 if __name__ == "__main__":
     main()
