@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from .errors import InputError
 from .grading.agreement import agreement, pearson
@@ -422,16 +422,26 @@ def evaluate_review(grader, rows: Sequence[GradedRow], grades: Sequence, budgets
     """``review``: at each budget, a teacher's decisions (as many as that % of the replies) on answer
     groups in kb's review order, propagated (:func:`kb.grading.review.simulate`), measured on every
     row; ``review_random``: the same decisions in a random order of the same groups (mean of
-    ``seeds``), the baseline."""
+    ``seeds``, with the seeds' lowest and highest QWK as ``qwk_min`` and ``qwk_max``), the baseline."""
     from .grading.review import simulate
 
     tasks = grading_tasks(rows)
     human = [r.human for r in rows]
     kb = simulate(grader, tasks, human, grades, budgets)
     runs = [simulate(grader, tasks, human, grades, budgets, order="random", seed=s) for s in seeds]
-    rnd = [{k: (v if k in ("budget_pct", "read") else sum(r[i][k] for r in runs) / len(runs))
+    rnd = [{k: (v if k in ("budget_pct", "read") else _mean_or_none([r[i][k] for r in runs]))
             for k, v in first.items()} for i, first in enumerate(runs[0])]
+    # the seeds' spread: kb's order is clearly above a random one only above the best seed (on the Spanish science
+    # set, 1,139 replies in 1,074 groups, ten seeds span QWK 0.683-0.710 at 10 %, more than kb's order differs)
+    for i, r in enumerate(rnd):
+        r["qwk_min"] = min(x[i]["qwk"] for x in runs)
+        r["qwk_max"] = max(x[i]["qwk"] for x in runs)
     return {"review": kb, "review_random": rnd}
+
+
+def _mean_or_none(xs: Sequence[Any]) -> Any:
+    """The mean of ``xs``, or None when one of them is (a random order that covered every reply has no rest)."""
+    return None if any(x is None for x in xs) else sum(xs) / len(xs)
 
 
 def _summary(human, grades) -> dict:

@@ -684,8 +684,15 @@ def _review_table(r: dict) -> None:
                f"{r['kb_mean']:.2f}")
     for m, b in zip(r["review"], r["review_random"], strict=True):
         rt.add_row(f"{m['budget_pct']:g} %", str(m["read"]), str(m["covered"]), f"{m['qwk']:.3f}",
-                   f"{b['qwk']:.3f}", f"{m['pearson']:.3f}", f"{m['exact']:.3f}", f"{m['mean']:.2f}")
+                   _random_qwk(b), f"{m['pearson']:.3f}", f"{m['exact']:.3f}", f"{m['mean']:.2f}")
     con.print(rt)
+
+
+def _random_qwk(b: dict) -> str:
+    """A random order's QWK: the seeds' mean and, when they differ, their range."""
+    if "qwk_min" not in b or b["qwk_min"] == b["qwk_max"]:
+        return f"{b['qwk']:.3f}"
+    return f"{b['qwk']:.3f} ({b['qwk_min']:.3f}–{b['qwk_max']:.3f})"
 
 
 def grader_eval(r: dict) -> None:

@@ -260,7 +260,8 @@ def simulate(grader: Any, tasks: Sequence[Task], human: Sequence[float], grades:
     """What a teacher's decisions buy: at each budget (% of the replies), the teacher grades that many
     groups in ``order`` (``kb`` or ``random``), giving each the human grade of its representative
     (members that differ from it become errors); kb propagates, refits and regrades; the whole set is
-    compared with the human grades. ``grades``: kb's default grades of ``tasks``."""
+    compared with the human grades (``qwk_rest``: only the replies no decision covered, graded by
+    propagation). ``grades``: kb's default grades of ``tasks``."""
     import numpy as np
 
     free = [i for i, t in enumerate(tasks) if needs_judgement(t)]
@@ -293,9 +294,14 @@ def simulate(grader: Any, tasks: Sequence[Task], human: Sequence[float], grades:
             for i, p in graded.items():
                 final[i] = make_grade(tasks[i].question, p, "", grader="override")
         a = agreement(human, [g.score * MAX_POINTS for g in final], [g.points for g in final])
+        # the replies no decision covered: what propagation made of them (None when every reply is covered)
+        rest = [i for i in range(len(tasks)) if i not in graded]
+        r = agreement([human[i] for i in rest], [final[i].score * MAX_POINTS for i in rest],
+                      [final[i].points for i in rest]) if rest else None
         out.append({"budget_pct": budget, "read": n_dec, "covered": len(graded), "qwk": a["qwk"],
                     "pearson": a["pearson"], "exact": a["exact"],
-                    "mean": float(np.mean([g.points for g in final]))})
+                    "mean": float(np.mean([g.points for g in final])),
+                    "qwk_rest": r["qwk"] if r else None})
     return out
 
 
