@@ -83,6 +83,9 @@ _TOKENS_VERSION = 5
 # USE-m3's cosines). KB_RANKING_EMBEDDER=none ranks with the store's vectors.
 RANKING_EMBEDDER = "e5-small"
 _RANKING_BATCH = 64  # passages per call to the ranking embedder while an index is built; set by hand
+# e5-small costs ~110 ms of CPU a passage here (bench/rank_dev.py's notes, 494 characters on average): above this
+# many passages (~40 min of CPU, once; cached by text afterwards) the store's own vectors rank. Set by hand.
+RANKING_MAX_PASSAGES = 20_000
 
 
 def ranking_embedder_name() -> str | None:
@@ -361,7 +364,7 @@ class SearchIndex:
         searches rank with its vectors; vectors already in the embedding cache are not computed again."""
         import numpy as np
 
-        if not name or name == self.embedder_id or not len(self.chunks):
+        if not name or name == self.embedder_id or not 0 < len(self.chunks) <= RANKING_MAX_PASSAGES:
             return self
         ranker = _ranker(name, cache_dir)
         texts = [index_text(c) for c in self.chunks]

@@ -102,6 +102,17 @@ def test_a_rebuilt_index_takes_its_e5_vectors_from_the_embedding_cache(course, t
     assert SearchIndex.load(next((copy / ".kb").rglob("index-*.pkl"))).rank_id == "e5-small"
 
 
+def test_above_the_passage_cap_the_stores_vectors_rank(course, monkeypatch):
+    import kb.search
+
+    index = _ws(course).retriever.index
+    plain = SearchIndex(index.key, index.embedder_id, list(index.chunks), index.vectors)
+    monkeypatch.setattr(kb.search, "RANKING_MAX_PASSAGES", len(plain.chunks) - 1)
+    assert plain.attach_ranking("e5-small", _ws(course).settings.cache_dir).rank_vectors is None
+    monkeypatch.setattr(kb.search, "RANKING_MAX_PASSAGES", len(plain.chunks))
+    assert plain.attach_ranking("e5-small", _ws(course).settings.cache_dir).rank_id == "e5-small"
+
+
 def test_kb_search_from_the_cached_index_ranks_like_the_library(course):
     q = "¿Cómo se guarda un modelo en PyTorch?"
     r = run_kb(["search", q, "-k", "3", "--json"], cwd=course, env={"KB_RANKING_EMBEDDER": "e5-small"})
