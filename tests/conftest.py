@@ -30,6 +30,15 @@ def model_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("model-cache")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def ranking_by_the_stores_vectors():
+    """KB_RANKING_EMBEDDER=none for the session's own knowledge bases too (made before isolated_env runs)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("KB_RANKING_EMBEDDER", "none")
+    yield
+    mp.undo()
+
+
 @pytest.fixture(autouse=True)
 def isolated_env(monkeypatch, tmp_path_factory, model_cache):
     """No KB_/OPENAI_ variable or home-folder state leaks into a test (only the model snapshot
@@ -267,7 +276,8 @@ def run_kb(args, cwd, input=None, env=None) -> CliResult:
 
     from kb.cli import app
 
-    full: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("KB_", "OPENAI_"))}
+    full: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("KB_", "OPENAI_"))
+                                   and k != "KB_RANKING_EMBEDDER"}  # isolated_env's choice holds in the CLI too
     full.update({"COLUMNS": "200"})
     full.update(env or {})
     old = os.getcwd()
@@ -281,7 +291,8 @@ def run_kb(args, cwd, input=None, env=None) -> CliResult:
 
 def run_kb_process(args, cwd, input=None, env=None, timeout=600):
     """Run the real ``kb`` command line in a child process."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))
+                or k == "KB_RANKING_EMBEDDER"}  # isolated_env's choice holds in the child too
     full_env.update({"COLUMNS": "200", "PYTHONIOENCODING": "utf-8"})
     full_env.update(env or {})
     return subprocess.run(
