@@ -349,16 +349,12 @@ def candidates(index, question: str, qv, names=None, focus=None) -> list[Hit]:
     ``names`` (a test on a heading) is given, the passages among BM25's deeper list whose heading names the
     question's subject ("ZeRO: Zero Redundancy Optimizer" for "O que é o ZeRO?", where a dozen slides
     mention ZeRO); each with its hybrid score, best first."""
-    import numpy as np
-
-    from .search import _top, lexical_weight
+    from .search import _top, fused_scores
 
     if not index.chunks:
         return []
-    cos = index.vectors @ qv
+    fused = fused_scores(index, question, qv)  # kb search's ranking (qv: Retriever.query_vectors)
     lex = index.lexical.scores(question)
-    w = lexical_weight(index.embedder_id)
-    fused = (np.maximum(cos, 0.0) + w * lex / (float(lex.max()) or 1.0)) / (1 + w)
     picked = list(_top(fused, CANDIDATES)) + [j for j in _top(lex, BM25_CANDIDATES) if lex[j] > 0]
     if names is not None:
         headings = index.chunks.cols["heading"]
@@ -698,7 +694,8 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     asked = _ASKED.search(fold(question)) if kind == "other" else None
     q.asked = [t for t in _term_list(asked.group(1)) if not t.startswith("=")] if asked else []
     q.entities = known_entities(index, question)
-    pages = whole_pages(index.chunks, candidates(index, question, qv, q.names, q.focus))
+    pages = whole_pages(index.chunks, candidates(index, question, retriever.query_vectors([question])[0], q.names,
+                                                 q.focus))
 
     def not_found() -> Answer:  # say so, and show the best passages
         return Answer(question, NOT_FOUND[lang], [Hit(p[0].chunk, p[0].score, r) for r, p in

