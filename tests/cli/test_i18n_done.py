@@ -138,7 +138,7 @@ def test_a_teacher_overrides_a_grade_by_editing_the_workbook_alone(ws):
 
 @pytest.mark.parametrize("lang", ["pt", "es"])
 def test_quiz_generate_reports_in_the_language(ingested_workspace, lang):
-    r = run_kb(["--ui-lang", lang, "quiz", "generate", "-n", "40", "--offline", "-o", "quizzes/g.json", "--force"],
+    r = run_kb(["--ui-lang", lang, "quiz", "generate", "-n", "150", "--offline", "-o", "quizzes/g.json", "--force"],
                cwd=ingested_workspace)
     assert r.returncode == 0, r.stderr
     said = " ".join(r.stderr.split())
