@@ -12,7 +12,7 @@ from ..text import STOPWORDS, fold, words
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import _stems4, _zipf, everyday_word, generic_title, stems
 from .concepts import _PLAIN_ACTION, before_arrow
-from .generate import CourseTerms
+from .course import CourseTerms
 from .ideas import Item, Slide
 from .wording import (
     _ARTICLE,
