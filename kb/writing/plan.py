@@ -293,6 +293,9 @@ def asked_as_term(name: str, mentions: Callable[[str], int], lang: str) -> bool:
     bare = name.strip(" \"'“”")
     if term_like(bare, mentions, lang):
         return True
+    quoted = re.findall(r"[\"“]([^\"”]{3,40})[\"”]", name)  # «Replicação "between-graph"»: a term it qualifies
+    if any(q != bare and asked_as_term(q, mentions, lang) for q in quoted):
+        return True
     ws = words(bare)
     return (bool(ws) and all(w.isascii() and w.isalpha() for w in ws) and len(ws) <= 3
             and any(_ENGLISH_TERM.search(w.lower()) for w in ws) and not bare.endswith("("))
