@@ -389,6 +389,25 @@ def common_word(word: str) -> bool:
     return native > 0 and native >= english or english >= 3
 
 
+def ordinary_phrase(label: str) -> bool:
+    """``label`` is ordinary words, no name: each of its words (but function words) a common word
+    (:func:`common_word`) with no capital inside, digit, underscore or dot ("Uso", "truco", "Memoria", "Flujo
+    típico", "Proporções típicas"; not "PReLU", "__global__", "DGL-KE", "Wave quantization")."""
+    ws = [w for w in words(re.sub(r"\s*\([^)]*\)", "", label)) if fold(w) not in STOPWORDS]
+    return bool(ws) and not re.search(r"[_.\d/]", label) and all(
+        w.isalpha() and w[1:] == w[1:].lower() and common_word(w.lower()) for w in ws)
+
+
+def of_answers_kind(option: str, answer: str) -> bool:
+    """A wrong option a student could take for ``answer``: beside a term (a name, code, an English technical
+    term), never a slide's heading or an ordinary word that shares no word with it ("Uso" among activations,
+    "Flujo típico" beside __global__, "truco" beside Wave quantization): fresh raters fixed every such
+    distractor (eval/real_heldout_r6)."""
+    if not ordinary_phrase(option) or ordinary_phrase(answer):
+        return True
+    return bool({fold(w) for w in words(option)} & {fold(w) for w in words(answer)} - STOPWORDS)
+
+
 def term_like(label: str, mentions: Callable[[str], int], lang: str = "") -> bool:
     """The label names a term a student can be asked to explain or pick: a code name, acronym or
     CamelCase name ("Per-channel", "LBFGS", "ReduceLROnPlateau", "(PTQ)" as another name); an
