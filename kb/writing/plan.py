@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -296,9 +297,16 @@ def asked_as_term(name: str, mentions: Callable[[str], int], lang: str) -> bool:
     quoted = re.findall(r"[\"“]([^\"”]{3,40})[\"”]", name)  # «Replicação "between-graph"»: a term it qualifies
     if any(q != bare and asked_as_term(q, mentions, lang) for q in quoted):
         return True
-    ws = words(bare)
-    return (bool(ws) and all(w.isascii() and w.isalpha() for w in ws) and len(ws) <= 3
-            and any(_ENGLISH_TERM.search(w.lower()) for w in ws) and not bare.endswith("("))
+    ws = words(re.sub(r"\s*\([^)]*\)", "", bare))  # (a gloss in brackets: "Link prediction (completar el KG)")
+    return (bool(ws) and all(w.isascii() and w.isalpha() for w in ws) and len(ws) <= 3 and not bare.endswith("(")
+            and (any(_ENGLISH_TERM.search(w.lower()) for w in ws) or all(_english(w) for w in ws)))
+
+
+def _english(word: str) -> bool:
+    """English text says ``word`` more than Spanish or Portuguese text does ("Registered", "model")."""
+    from .checks import _zipf
+
+    return _zipf(word, "en") > max(_zipf(word, "es"), _zipf(word, "pt"))
 
 
 def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
@@ -404,9 +412,15 @@ def _deck_context(src: str, o: Outline, course: CourseTerms) -> CheckContext:
     return CheckContext("", text, vocabulary(text), verb_like=course.verb_like, outline=o)
 
 
+@functools.lru_cache(maxsize=16)
+def _lines(text: str) -> frozenset[str]:
+    """A deck's distinct lines, folded (once per deck: a str caches its own hash)."""
+    return frozenset(fold(ln.strip(" •-*")) for ln in text.split("\n") if ln.strip())
+
+
 def _mentions(deck: CheckContext) -> Callable[[str], int]:
     """How many distinct lines of the deck say a phrase other than as their label ("Otras señales: …")."""
-    lines = {fold(ln.strip(" •-*")) for ln in deck.source_text.split("\n") if ln.strip()}
+    lines = _lines(deck.source_text)
     return lambda phrase: sum(1 for ln in lines if (f := fold(phrase)) in ln and not ln.startswith(f + ":"))
 
 

@@ -341,7 +341,7 @@ class WriterCore:
             x = _untagged(x)
             fx = fold(x)
             if fx in seen or not x or len(words(x)) > 4 or fx in desc or _code_like(x) != _code_like(answer) \
-                    or not self._option_like(x, slide) or not of_answers_kind(x, answer) \
+                    or not self._option_like(x, slide) or not of_answers_kind(x, answer, slide.chunk.lang) \
                     or any(same_thing(x, o) for o in [answer, *taken, *out]):
                 continue
             seen.add(fx)

@@ -12,8 +12,11 @@ from kb.writing.terms import of_answers_kind
 def test_an_ordinary_word_is_no_option_beside_a_term_unless_it_shares_a_word():
     for option, answer in [("Uso", "Hard-sigmoid / hard-swish"), ("Flujo típico", "__global__"),
                            ("Memoria", "DGL-KE"), ("truco", "Wave quantization")]:
-        assert not of_answers_kind(option, answer), option
+        assert not of_answers_kind(option, answer, "es"), option
     for option, answer in [("__host__", "__global__"), ("PyTorch-BigGraph", "DGL-KE"), ("ELU", "PReLU"),
                            ("Tile quantization", "Wave quantization"), ("Mish", "Hard-sigmoid / hard-swish"),
                            ("Conjunto de validação", "Conjunto de teste")]:
-        assert of_answers_kind(option, answer), option
+        assert of_answers_kind(option, answer, "es"), option
+    # an English word in a Portuguese deck is a term of the deck (keyword arguments beside min_delta)
+    for option in ("mode", "patience", "monitor"):
+        assert of_answers_kind(option, "min_delta", "pt"), option

@@ -49,6 +49,8 @@ def test_what_x_means_is_asked_of_terms_never_of_a_slides_wording():
          "apila los tensores de las muestras en un tensor con una dimensión de batch nueva"),
         ("Ahorrar memoria de activaciones", "Activation checkpointing",
          "guarda solo algunas activaciones y recalcula las demás durante la pasada backward"),
+        ("Registro de modelos", "Registered model",
+         "un modelo con nombre y versiones que se promueven de staging a producción"),
     ]
     chunks = [COVER, *[_chunk(p, title, f"• {label}: {what}")
                        for p, (title, label, what) in enumerate(labels + terms, start=2)]]
