@@ -309,6 +309,16 @@ def _english(word: str) -> bool:
     return _zipf(word, "en") > max(_zipf(word, "es"), _zipf(word, "pt"))
 
 
+def _recap_of_actions(idea: Idea) -> bool:
+    """A recap slide's line that says what to do about a term ("Codebook collapse: monitorar utilização/
+    perplexidade; restart, k-means init" on "Resumo"), no definition of it: asked what it means, its answer
+    would be the remedies (fresh raters fixed it, eval/real_heldout_r6). A recap line that says what the term
+    is ("GIL: um thread executa bytecode Python por vez") is a definition like any other."""
+    title = idea.locator.rsplit(" · ", 1)[-1] if " · " in idea.locator else ""
+    first = (idea.text.split(":", 1)[-1].split() or [""])[0]
+    return divider_title(title) and bool(_INFINITIVE.match(first))
+
+
 def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
                 titled: frozenset[str] | None = None,
                 mentions: Callable[[str], int] | None = None) -> list[tuple[str, str]]:
@@ -347,7 +357,8 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
             asks.append((_HOW[lang].replace("{t}", task.replace("{", "(").replace("}", ")")), bullets))
     elif (idea.kind == "definition" and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]
           and (titled is None or not slide_label(title, titled))
-          and (mentions is None or asked_as_term(title, mentions, lang))):
+          and (mentions is None or asked_as_term(title, mentions, lang))
+          and not _recap_of_actions(idea)):
         asks.append((means, idea.text))
     # set in the deck's subject; unset only where there is none, or the idea is the deck's subject itself
     # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?"): a stem stripped of its setting to get past a

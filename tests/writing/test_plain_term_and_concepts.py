@@ -10,12 +10,14 @@ dropped on the r6 held-out decks (eval/real_heldout_r6/ratings.csv, the question
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kb.outline import build_outline
 from kb.quiz import Citation, Question
 from kb.records import Chunk, Locator
 from kb.writing.checklist import CheckContext, question_defects, run_checks
 from kb.writing.generate import CourseTerms
-from kb.writing.plan import fill_questions, plain_questions
+from kb.writing.plan import fill_questions, plain_forms, plain_questions
 
 SRC = "slides/dl.pdf"
 
@@ -92,3 +94,14 @@ def test_a_concept_the_stem_already_says_is_flagged_whoever_wrote_the_question()
     fixed = Question(type="short", prompt=prompt, answer=answer, citations=q.citations,
                      concepts=("metadados dos experimentos", "arquivos grandes", "ponto central via HTTP"), lang="pt")
     assert "concept-in-stem" not in run_checks(fixed, ctx)
+
+
+def test_a_recap_line_of_what_to_do_about_a_term_is_not_asked_as_what_it_means():
+    cover = _chunk(1, "Quantização vetorial", "Curso de aprendizado profundo\nAutores", "pt")
+    recap = _chunk(2, "Resumo", "• Codebook collapse: monitorar a utilização e a perplexidade dos códigos", "pt")
+    (idea,) = build_outline([cover, recap], SRC, bookmarks=[]).ideas[:1]
+    collapse = replace(idea, kind="definition", name="Codebook collapse", locator="p. 2 · Resumo",
+                       text="Codebook collapse: monitorar a utilização e a perplexidade; reiniciar os mortos")
+    gil = replace(collapse, name="GIL", text="GIL: um único thread executa bytecode Python por vez em cada processo")
+    assert plain_forms(collapse, "VQ", "pt", mentions=lambda _: 0) == []  # (its answer would be the remedies)
+    assert [p for p, _ in plain_forms(gil, "VQ", "pt", mentions=lambda _: 0)] == ["Em VQ, o que significa «GIL»?"]
