@@ -393,6 +393,7 @@ def defect_words(reason: str) -> str:
         "trivia": _("it asks a detail, not an idea the deck teaches"),
         "copied-true": _("a true statement copied from the slide word for word"),
         "trivial-term": _("it asks what an everyday word means"),
+        "concept-in-stem": _("a key concept is already in the question"),
         "off-topic": _("it is not about the quiz's topic"),  # kb eval quiz's own checks
         "language": _("it is not in the question's language"),
         "near-duplicate": _("another question is nearly the same"),

@@ -106,6 +106,22 @@ def other_language(q: Question) -> list[str]:
         else ["answer-language"]
 
 
+def in_stem(concept: str, prompt: str) -> bool:
+    """The stem already says ``concept``, as whole words (folded: no case, no accents)."""
+    want = " ".join(fold(w) for w in words(concept))
+    return bool(want) and f" {want} " in " " + " ".join(fold(w) for w in words(prompt)) + " "
+
+
+def concept_in_stem(q: Question) -> list[str]:
+    """["concept-in-stem"] for a short question with a key concept its stem already says ("¿qué significa
+    cada uno de estos elementos de «T»: Backend store; Artifact store?" with those labels as concepts): a
+    grader would credit a reply that only repeats the stem (fresh raters fixed every such question,
+    eval/real_heldout_r6)."""
+    if q.type != "short" or q.origin == "harvested":
+        return []
+    return ["concept-in-stem"] if any(in_stem(x, q.prompt) for x in q.concepts) else []
+
+
 def garbled_asked_term(q: Question, verb_like: Callable[[str], bool] | None = None) -> list[str]:
     """["garbled-term"] for a "what is" question whose term swallowed a clause ("¿Qué es Ray Tune determina …?")."""
     term = asked_term(q.prompt) if q.type == "short" and q.origin != "harvested" else ""
@@ -150,6 +166,7 @@ CHECKS: dict[str, Check] = {
     "partial-answer": _one(c.partial_answer),
     "named-in-stem": lambda q, ctx: named_in_stem(q),
     "garbled-term": lambda q, ctx: garbled_asked_term(q, ctx.verb_like),
+    "concept-in-stem": lambda q, ctx: concept_in_stem(q),
     # what teachers drop as trivial (kb/writing/trivia.py): a detail as the answer, a copied true definition,
     # an everyday word's meaning
     "trivia": lambda q, ctx: [d] if (d := trivia(q, ctx.source_text, _titles(ctx.outline))) else [],

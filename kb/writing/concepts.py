@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from ..quiz import Question
 from ..text import STOPWORDS, fold, words
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import IMPERATIVE as _IMPERATIVE
@@ -366,3 +367,21 @@ def _sentence_end(s: str) -> str:
 _LIST_ARTICLE = r"(?:(?:de|del|do|da|dos|das|of|en|em|in) )?(?:(?:el|la|los|las|lo|o|a|os|as|the|un|una|um|uma) )?"
 LIST_BLANK = re.compile(rf"_____,|, {_LIST_ARTICLE}_____|_____ (?:y|o|e|ou|and|or) "
                          rf"|(?<!\w)(?:y|o|e|ou|and|or) {_LIST_ARTICLE}_____")
+
+
+def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = None) -> Question:
+    """``q`` with the key concepts its stem already says (:func:`kb.writing.checklist.in_stem`) left
+    out, and, when none is left, the answer's own key phrases or rarest terms the stem does not say in
+    their place; ``q`` as it is when there is nothing to leave out or nothing to put instead (the
+    registry's ``concept-in-stem`` then turns it down)."""
+    from dataclasses import replace
+
+    from .checklist import in_stem
+
+    if q.type != "short" or not any(in_stem(x, q.prompt) for x in q.concepts):
+        return q
+    kept = tuple(x for x in q.concepts if not in_stem(x, q.prompt))
+    if not kept:
+        fresh = phrase_concepts(q.answer, q.prompt) or course.key_concepts(q.answer, exclude=q.prompt, source=source)
+        kept = tuple(x for x in fresh if not in_stem(x, q.prompt))
+    return replace(q, concepts=kept) if kept else q

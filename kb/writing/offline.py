@@ -39,7 +39,7 @@ from .checks import (
 )
 
 # names tests and other modules import from here (their old home)
-from .concepts import answer_concepts, phrase_concepts  # noqa: F401
+from .concepts import answer_concepts, concepts_beside_stem, phrase_concepts  # noqa: F401
 from .exercises import ExercisePatterns, _overlap
 from .generate import _EXERCISE_HEADING, CourseTerms, Draft, GenerationRequest, Rejected, WriterOutput, passage_usable
 from .ideas import read_slide
@@ -110,6 +110,7 @@ class OfflineWriter(DefinitionPatterns, LabelPatterns, CodeEntityPatterns, Purpo
             self._imperative_steps(slide, lang, course, drafts)
             self._cloze(slide, lang, course, drafts)
             for d in drafts:
+                d.question = concepts_beside_stem(d.question, course, chunk.source)
                 found = run_checks(d.question, ctx)
                 if found:
                     out.rejected.append(Rejected(d.question.prompt[:80], "failed checks: " + ", ".join(found),

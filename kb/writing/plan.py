@@ -16,10 +16,11 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..i18n import Message
@@ -29,7 +30,7 @@ from ..records import Chunk
 from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
 from .checks import generic_title, thin_concepts, vocabulary
-from .concepts import _source_frameworks
+from .concepts import _source_frameworks, concepts_beside_stem
 from .seam import Draft, Rejected
 from .subject import deck_subject, library_of
 
@@ -277,13 +278,56 @@ def slide_label(name: str, titled: frozenset[str] = frozenset()) -> bool:
     return len(ws) == 1 and ws[0].isalpha() and ws[0][1:] == ws[0][1:].lower() and fold(ws[0]) not in titled
 
 
+_ENGLISH_TERM = re.compile(r"(?:tion|ing|ness|ment)$")  # "Activation checkpointing": English spellings es/pt lack
+
+
+def asked_as_term(name: str, mentions: Callable[[str], int], lang: str) -> bool:
+    """``name`` is a term "¿qué significa «X»?" can ask: a code identifier ("default_collate",
+    "model.no_sync()"), an acronym or a CamelCase name, an English technical term in a Spanish or
+    Portuguese deck ("Activation checkpointing", "dying ReLU"), or a phrase the deck itself says again
+    (``mentions``: how many of its lines say it, :func:`kb.writing.terms.term_like`) — never a slide's
+    label or a phrase of ordinary words ("Definición", "Otras señales", "Cenário típico", "Mismo principio
+    en CPU", "intuición SGD", "lookup em dimensão baixa (ex."): fresh raters fixed or dropped every such
+    stem (eval/real_heldout_r6, the questions only the fill wrote)."""
+    from .terms import term_like
+
+    bare = name.strip(" \"'“”")
+    if term_like(bare, mentions, lang):
+        return True
+    quoted = re.findall(r"[\"“]([^\"”]{3,40})[\"”]", name)  # «Replicação "between-graph"»: a term it qualifies
+    if any(q != bare and asked_as_term(q, mentions, lang) for q in quoted):
+        return True
+    ws = words(re.sub(r"\s*\([^)]*\)", "", bare))  # (a gloss in brackets: "Link prediction (completar el KG)")
+    return (bool(ws) and all(w.isascii() and w.isalpha() for w in ws) and len(ws) <= 3 and not bare.endswith("(")
+            and (any(_ENGLISH_TERM.search(w.lower()) for w in ws) or all(_english(w) for w in ws)))
+
+
+def _english(word: str) -> bool:
+    """English text says ``word`` more than Spanish or Portuguese text does ("Registered", "model")."""
+    from .checks import _zipf
+
+    return _zipf(word, "en") > max(_zipf(word, "es"), _zipf(word, "pt"))
+
+
+def _recap_of_actions(idea: Idea) -> bool:
+    """A recap slide's line that says what to do about a term ("Codebook collapse: monitorar utilização/
+    perplexidade; restart, k-means init" on "Resumo"), no definition of it: asked what it means, its answer
+    would be the remedies (fresh raters fixed it, eval/real_heldout_r6). A recap line that says what the term
+    is ("GIL: um thread executa bytecode Python por vez") is a definition like any other."""
+    title = idea.locator.rsplit(" · ", 1)[-1] if " · " in idea.locator else ""
+    first = (idea.text.split(":", 1)[-1].split() or [""])[0]
+    return divider_title(title) and bool(_INFINITIVE.match(first))
+
+
 def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
-                titled: frozenset[str] | None = None) -> list[tuple[str, str]]:
+                titled: frozenset[str] | None = None,
+                mentions: Callable[[str], int] | None = None) -> list[tuple[str, str]]:
     """The (prompt, answer) forms of a plain question on an idea, best first; none for a kind it does
     not fit. Each is set in the deck's ``subject`` (:func:`kb.writing.subject.deck_subject`, as the
     writer's own stems are), unset where there is none or the idea is the subject itself; a labelled list
     is asked by its parts; a definition by its name, unless that is a one-word slide label
-    (:func:`slide_label`, with the deck's ``titled`` words; None: not tested). A slide's title is never
+    (:func:`slide_label`, with the deck's ``titled`` words; None: not tested) or no term at all
+    (:func:`asked_as_term`, with the deck's ``mentions``; None: not tested). A slide's title is never
     asked as a concept ("¿qué caracteriza a «Tensorboard en Pytorch»?": raters fixed or dropped each) but by
     the slide's own lead-in (:func:`lead_in`), answered by the bullets that follow it, and, when the title
     names one concept (:func:`concept_title`: "Keras"), by what is meant by it, answered by its bullets
@@ -312,7 +356,9 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
         if (task := task_title(title, lang)) and (bullets := slide_answer(passage)):
             asks.append((_HOW[lang].replace("{t}", task.replace("{", "(").replace("}", ")")), bullets))
     elif (idea.kind == "definition" and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]
-          and (titled is None or not slide_label(title, titled))):
+          and (titled is None or not slide_label(title, titled))
+          and (mentions is None or asked_as_term(title, mentions, lang))
+          and not _recap_of_actions(idea)):
         asks.append((means, idea.text))
     # set in the deck's subject; unset only where there is none, or the idea is the deck's subject itself
     # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?"): a stem stripped of its setting to get past a
@@ -328,14 +374,21 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
 
 
 def _concepts(idea: Idea, prompt: str, answer: str, course: CourseTerms, src: str) -> tuple[str, ...]:
-    """What a reply to a plain question must say: a labelled list's labels, else the answer's key
-    phrases (:func:`~kb.writing.concepts.phrase_concepts`), else its rarest terms."""
+    """What a reply to a plain question must say: for a labelled list, the key phrase of each item's
+    description (its labels are in the stem: a grader would credit a reply that repeats the stem, as
+    fresh raters said of every such question, eval/real_heldout_r6); else the answer's key phrases
+    (:func:`~kb.writing.concepts.phrase_concepts`), else its rarest terms."""
     from .concepts import phrase_concepts
 
     if idea.kind == "list":
-        labels = tuple(p.split(":", 1)[0].strip() for p in idea.text.split("; "))
-        if all(labels):
-            return labels
+        out: list[str] = []
+        for part in idea.text.split("; "):
+            body = part.split(":", 1)[1].strip() if ":" in part else ""
+            found = (phrase_concepts(body, prompt, k=1) or course.key_concepts(body, exclude=prompt, k=1, source=src)
+                     if body else ())
+            out += [x for x in found[:1] if x not in out]
+        if out:
+            return tuple(out)
     return phrase_concepts(answer, prompt) or course.key_concepts(answer, exclude=prompt, source=src)
 
 
@@ -370,6 +423,18 @@ def _deck_context(src: str, o: Outline, course: CourseTerms) -> CheckContext:
     return CheckContext("", text, vocabulary(text), verb_like=course.verb_like, outline=o)
 
 
+@functools.lru_cache(maxsize=16)
+def _lines(text: str) -> frozenset[str]:
+    """A deck's distinct lines, folded (once per deck: a str caches its own hash)."""
+    return frozenset(fold(ln.strip(" •-*")) for ln in text.split("\n") if ln.strip())
+
+
+def _mentions(deck: CheckContext) -> Callable[[str], int]:
+    """How many distinct lines of the deck say a phrase other than as their label ("Otras señales: …")."""
+    lines = _lines(deck.source_text)
+    return lambda phrase: sum(1 for ln in lines if (f := fold(phrase)) in ln and not ln.startswith(f + ":"))
+
+
 def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: CourseTerms,
                  deck: CheckContext, further: bool = False) -> tuple[Draft | None, Rejected | None]:
     """A plain short question on one idea: its first form (:func:`plain_forms`) that passes the checks,
@@ -388,7 +453,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     # key idea of 004's); only a further idea's is taken for a slide label (fill_questions)
     titled = None if further is False else frozenset(fold(w) for i in deck.outline.ideas if " · " in i.locator
                                                      for w in words(i.locator.split(" · ", 1)[1]))
-    forms = plain_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled)
+    forms = plain_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
     ctx = replace(deck, passage=passage)
     failed: list[tuple[str, list[str]]] = []
     for prompt, answer in forms:
@@ -396,6 +461,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
                         concepts=_concepts(idea, prompt, answer, course, src), difficulty="medium",
                         lang=lang, origin="idea")
+        cand = concepts_beside_stem(cand, course, src)
         found = run_checks(cand, ctx)
         if not found and thin_concepts(cand):  # (kb eval quiz flags it: a grader could not mark with them)
             found = ["thin-concepts"]

@@ -12,7 +12,7 @@ from ..text import STOPWORDS, fold, words
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import _stems4, _zipf, everyday_word, generic_title, stems
 from .concepts import _PLAIN_ACTION, before_arrow
-from .generate import CourseTerms
+from .course import CourseTerms
 from .ideas import Item, Slide
 from .wording import (
     _ARTICLE,
@@ -387,6 +387,35 @@ def common_word(word: str) -> bool:
     native = max(_zipf(word, "es"), _zipf(word, "pt"))
     english = _zipf(word, "en")
     return native > 0 and native >= english or english >= 3
+
+
+def ordinary_phrase(label: str, lang: str) -> bool:
+    """``label`` is ordinary words of the deck's language ``lang``, no name: each of its words (but function
+    words) a word of ``lang`` (:func:`_native`) with no capital inside,
+    digit, underscore or dot ("Uso", "truco", "Memoria", "Flujo típico", "Proporções típicas"; not "PReLU",
+    "__global__", "DGL-KE", "Wave quantization", nor "mode" or "patience" in a Portuguese deck: English)."""
+    ws = [w for w in words(re.sub(r"\s*\([^)]*\)", "", label)) if fold(w) not in STOPWORDS]
+    return bool(ws) and not re.search(r"[_.\d/]", label) and all(
+        w.isalpha() and w[1:] == w[1:].lower() and _native(w.lower(), lang) for w in ws)
+
+
+def _native(word: str, lang: str) -> bool:
+    """``word`` is a word of ``lang`` (es/pt: its text says it at least as often as English text does;
+    en: :func:`common_word`), not an English term borrowed into a Spanish or Portuguese deck."""
+    if lang not in ("es", "pt"):
+        return common_word(word)
+    native = _zipf(word, lang)
+    return everyday_word(word, lang) or native > 0 and native >= _zipf(word, "en")
+
+
+def of_answers_kind(option: str, answer: str, lang: str) -> bool:
+    """A wrong option a student could take for ``answer`` in a ``lang`` deck: beside a term (a name, code, an
+    English technical term) never a slide's heading or an ordinary word that shares no word with it ("Uso"
+    among activations, "Flujo típico" beside __global__, "truco" beside Wave quantization): fresh raters
+    fixed every such distractor (eval/real_heldout_r6)."""
+    if not ordinary_phrase(option, lang) or ordinary_phrase(answer, lang):
+        return True
+    return bool({fold(w) for w in words(option)} & {fold(w) for w in words(answer)} - STOPWORDS)
 
 
 def term_like(label: str, mentions: Callable[[str], int], lang: str = "") -> bool:

@@ -41,6 +41,7 @@ from .terms import (
     action_label,
     framework_code,
     library_code,
+    of_answers_kind,
     term_like,
     title_topic,
 )
@@ -340,7 +341,8 @@ class WriterCore:
             x = _untagged(x)
             fx = fold(x)
             if fx in seen or not x or len(words(x)) > 4 or fx in desc or _code_like(x) != _code_like(answer) \
-                    or not self._option_like(x, slide) or any(same_thing(x, o) for o in [answer, *taken, *out]):
+                    or not self._option_like(x, slide) or not of_answers_kind(x, answer, slide.chunk.lang) \
+                    or any(same_thing(x, o) for o in [answer, *taken, *out]):
                 continue
             seen.add(fx)
             out.append(x)  # (as the deck writes it: an option is the deck's own wording)
