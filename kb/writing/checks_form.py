@@ -8,8 +8,9 @@ são um par -> sempre carregar …"), an answer pasted from a config, a list of 
 "Reinforcement Learning (RL)"), and a pronoun for things the stem never names ("… sobre todos ellos").
 They are registered in :data:`kb.writing.checklist.CHECKS`. The *advisory* one, a vague "¿qué
 caracteriza a «a slide's title»?", only ``kb eval quiz`` reports (:data:`kb.writing.checklist.ADVISORY`):
-the offline writer still writes that form as its plain idea question, and teachers fix it more often
-than they drop it. Measured with ``python eval/flag_ratings.py`` (teachers' ratings, two halves of the
+no writer of kb writes that form any more (the offline writer asks a slide's title by its lead-in or by
+what is meant by it, :func:`kb.writing.plan.plain_forms`), it flags quizzes written elsewhere or before,
+and teachers fix it more often than they drop it. Measured with ``python eval/flag_ratings.py`` (teachers' ratings, two halves of the
 rated decks) and ``python eval/flag_real_heldout.py`` (fresh raters, the three real held-out decks);
 three more checks measured here were not kept (a stem set twice, a blank inside code, a bullet's text
 under another's plain-word label: they flagged KEEP ratings on the report half and no more DROPs).
