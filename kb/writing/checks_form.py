@@ -10,10 +10,11 @@ They are registered in :data:`kb.writing.checklist.CHECKS`. The *advisory* one, 
 caracteriza a «a slide's title»?", only ``kb eval quiz`` reports (:data:`kb.writing.checklist.ADVISORY`):
 no writer of kb writes that form any more (the offline writer asks a slide's title by its lead-in or by
 what is meant by it, :func:`kb.writing.plan.plain_forms`), it flags quizzes written elsewhere or before,
-and teachers fix it more often than they drop it. Measured with ``python eval/flag_ratings.py`` (teachers' ratings, two halves of the
-rated decks) and ``python eval/flag_real_heldout.py`` (fresh raters, the three real held-out decks);
-three more checks measured here were not kept (a stem set twice, a blank inside code, a bullet's text
-under another's plain-word label: they flagged KEEP ratings on the report half and no more DROPs).
+and teachers fix it more often than they drop it. Measured with ``python eval/flag_ratings.py``
+(teachers' ratings, two halves of the rated decks) and ``python eval/flag_real_heldout.py`` (fresh
+raters, the three real held-out decks); three more checks measured here were not kept (a stem set twice,
+a blank inside code, a bullet's text under another's plain-word label: they flagged KEEP ratings on the
+report half and no more DROPs).
 """
 
 from __future__ import annotations
