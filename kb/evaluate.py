@@ -129,8 +129,9 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     short answer of empty qualifiers (``vague-answer``), plus off-topic (for a ``--topic`` quiz:
     the cited passage is not about the topic), a language that is not the question's, and near-duplicates
     (prompt + answer cosine ≥ 0.88, the later one counts). The headline ``clean`` is the share
-    of questions with none of these; the registry's advisory flags (``vague-stem``: forms a teacher
-    mostly edits, which the writers still write) are reported in ``defects`` but do not count against it.
+    of questions with none of these; the registry's advisory flags (``vague-stem``: a form a teacher
+    mostly edits, which kb's writers no longer write but a quiz written elsewhere or before may hold)
+    are reported in ``defects`` but do not count against it.
 
     Per quiz: the most common correct position's share of the multiple choice
     (``position_skew``), questions written vs asked, and coverage of the sections (PDF pages,

@@ -77,7 +77,7 @@ _FORMAT = """Return JSON: {"questions": [{
   "correct": for mcq the index (0-3) of the correct choice; for tf true or false,
   "quote": the sentence of the passage that supports the answer, copied exactly,
   "concepts": 2-4 key terms of the course that a correct answer must contain (never generic words such as
-              "technique", "value", "system", never verbs),
+              "technique", "value", "system", never verbs, never words the prompt already says),
   "difficulty": "easy" (recall), "medium" (explain) or "hard" (apply, compare or give the steps)
 }]}"""
 
@@ -472,6 +472,11 @@ class LLMWriter:
 
         # the one registry of checks, as the offline writer and kb eval quiz run it (source_text: words
         # the deck never uses, claims its own code contradicts)
+        from ..writing.concepts import concepts_beside_stem
+
+        # a key concept the stem already says is left out (or replaced by the answer's own), as the offline
+        # writer does, before the registry's concept-in-stem would turn the whole question down
+        q = concepts_beside_stem(q, course, chunk.source)
         found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like,
                                            outline=(getattr(course, "outlines", None) or {}).get(chunk.source)))
         if found:

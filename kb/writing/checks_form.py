@@ -8,11 +8,13 @@ são um par -> sempre carregar …"), an answer pasted from a config, a list of 
 "Reinforcement Learning (RL)"), and a pronoun for things the stem never names ("… sobre todos ellos").
 They are registered in :data:`kb.writing.checklist.CHECKS`. The *advisory* one, a vague "¿qué
 caracteriza a «a slide's title»?", only ``kb eval quiz`` reports (:data:`kb.writing.checklist.ADVISORY`):
-the offline writer still writes that form as its plain idea question, and teachers fix it more often
-than they drop it. Measured with ``python eval/flag_ratings.py`` (teachers' ratings, two halves of the
-rated decks) and ``python eval/flag_real_heldout.py`` (fresh raters, the three real held-out decks);
-three more checks measured here were not kept (a stem set twice, a blank inside code, a bullet's text
-under another's plain-word label: they flagged KEEP ratings on the report half and no more DROPs).
+no writer of kb writes that form any more (the offline writer asks a slide's title by its lead-in or by
+what is meant by it, :func:`kb.writing.plan.plain_forms`), it flags quizzes written elsewhere or before,
+and teachers fix it more often than they drop it. Measured with ``python eval/flag_ratings.py``
+(teachers' ratings, two halves of the rated decks) and ``python eval/flag_real_heldout.py`` (fresh
+raters, the three real held-out decks); three more checks measured here were not kept (a stem set twice,
+a blank inside code, a bullet's text under another's plain-word label: they flagged KEEP ratings on the
+report half and no more DROPs).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .checks import dangling_reference, giveaway, statement
 _BLANK = re.compile(r"_{3,}")
 
 # "¿qué diferencia hay entre A y B?", "qual é a diferença entre A e B?", "difference between A and B"
-_COMPARE = re.compile(r"diferen(?:cia|ça|ce)\s+(?:hay\s+|há\s+|existe\s+)?(?:entre|between)\s+"
+_COMPARE = re.compile(r"(?:diferen(?:cia|ça)|difference)\s+(?:hay\s+|há\s+|existe\s+)?(?:entre|between)\s+"
                       r"(?P<a>.+?)\s+(?:y|e|and)\s+(?P<b>[^?]+)\?", re.I)
 # words a compared thing never opens on: an article-less function word or a question word
 # ("entre apiVersion e no pod", "entre Qué se guarda y Codificación")
@@ -36,14 +38,22 @@ _NOT_A_NAME = frozenset(fold(w) for w in """no na nos nas do da dos das de del e
 
 def ill_posed_compare(q: Question) -> str | None:
     """'ill-posed-compare' for a "difference between A and B" whose A and B are one thing, or where one of
-    them opens on a function or question word: a fragment of a slide's sentence, not a thing to compare."""
+    them opens on a function or question word with nothing parallel on the other side: a fragment of a
+    slide's sentence, not a thing to compare. B opening on a preposition is ordinary ellipsis when A has a
+    function word of its own ("entre entrenar con dropout y sin dropout", "entre o comportamento no treino
+    e na inferência", "entre el modo de entrenamiento y de evaluación")."""
     m = _COMPARE.search(q.prompt) if q.type == "short" else None
     if not m:
         return None
     a, b = (fold(m.group(x)).strip(" «»\"'") for x in ("a", "b"))
     if a == b or not a or not b:
         return "ill-posed-compare"
-    return "ill-posed-compare" if a.split()[0] in _NOT_A_NAME or b.split()[0] in _NOT_A_NAME else None
+    a_words, b_first = a.split(), b.split()[0]
+    if a_words[0] in _NOT_A_NAME and b_first not in _NOT_A_NAME:
+        return "ill-posed-compare"  # "entre Qué se guarda y Codificación"
+    if b_first in _NOT_A_NAME and not any(w in _NOT_A_NAME for w in a_words):
+        return "ill-posed-compare"  # "entre apiVersion e no pod": B has no parallel in A
+    return None
 
 
 _DEF_STEM = re.compile(r"\b(?:qu[ée] es|qu[ée] son|o que [ée]|o que s[ãa]o|what is|what are)\b", re.I)
@@ -57,7 +67,16 @@ def not_a_definition(q: Question) -> str | None:
     if q.type != "short" or not _DEF_STEM.search(q.prompt):
         return None
     m = _COPULA.search(q.answer)
-    return "not-a-definition" if m and re.search(r"->|→|=>", q.answer[m.end():]) else None
+    if not m:
+        return None
+    # one arrow right after the predicate ("… são um par -> sempre carregar …"); a chain of arrows or
+    # arrows after a colon is a sequence the definition spells out ("es una secuencia: tokenizer → modelo
+    # → postprocesado")
+    rest = q.answer[m.end():]
+    arrows = list(re.finditer(r"->|→|=>", rest))
+    if len(arrows) != 1 or ":" in rest[:arrows[0].start()]:
+        return None
+    return "not-a-definition"
 
 
 def pasted_answer(q: Question) -> str | None:

@@ -1,6 +1,6 @@
 """``kb eval quiz`` flags "¿qué caracteriza a «a slide's title»?" (``vague-stem``, advisory): any true
-sentence about the heading answers it. The writers keep such a question (``run_checks`` does not run
-the advisory checks)."""
+sentence about the heading answers it. kb's writers no longer write that form; ``run_checks`` does not run
+the advisory checks, so a writer would not turn such a question down."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def _short(prompt: str) -> Question:
                     citations=(Citation("tensores.pdf", "p. 47", "c1", answer),))
 
 
-def test_eval_flags_what_characterises_a_title_and_the_writers_keep_it():
+def test_eval_flags_what_characterises_a_title_and_run_checks_does_not():
     q = _short("En PyTorch, ¿qué caracteriza a «Gradientes»?")
     assert "vague-stem" in ADVISORY
     assert "vague-stem" in question_defects(q, CheckContext(PASSAGE))

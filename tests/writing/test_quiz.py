@@ -152,7 +152,7 @@ def test_eval_quiz_reports_quality(kbdir):
     assert m["mcq"] < 2 or m["position_skew"] <= 0.5
     assert all(set(p["defects"]) <= {"cut-off", "giveaway", "duplicate-choices", "unsupported",
                                      "implausible-distractor", "off-topic", "language", "near-duplicate",
-                                     "thin-concepts", "vague-stem"}  # (vague-stem: advisory, the writer keeps it)
+                                     "thin-concepts"}
                for p in m["per_question"])
     human = run_kb(["eval", "quiz", "quizzes/course.json"], cwd=kbdir)
     assert human.returncode == 0 and "without any defect" in human.stdout
