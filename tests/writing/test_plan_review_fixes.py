@@ -88,3 +88,16 @@ def test_a_slides_english_wording_is_no_term_unless_the_deck_says_it_again():
     # an English term stands out only in a Spanish or Portuguese deck
     assert not asked_as_term("Registered model", once, "en")
     assert asked_as_term("default_collate", once, "en")
+
+
+def test_the_fill_takes_no_question_a_chosen_one_already_asks():
+    from dataclasses import replace
+
+    from kb.writing.generate import _fill  # (where the quiz service takes fill questions; no public seam)
+
+    chunks = _deck()
+    o = build_outline(chunks, SRC, bookmarks=[])
+    plain, _ = plain_questions({SRC: o}, [], {c.id: c for c in chunks}, CourseTerms(chunks, None), k=10, lang="es")
+    first = plain[0]
+    again = replace(first, key="idea:other", item="", idea="other")  # (the same question on another passage)
+    assert _fill([first], [again, *plain[1:]], n=10) == sorted([first, *plain[1:]], key=lambda d: d.chunk.ordinal)
