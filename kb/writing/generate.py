@@ -389,17 +389,26 @@ def select(drafts: list[Draft], request: GenerationRequest,
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 
 
-def _fill(chosen: list[Draft], more: Sequence[Draft], n: int) -> list[Draft]:
-    """The chosen drafts and, up to n, the first of ``more`` each free of them (:meth:`_Selection.free`:
-    not the same term or sentence, no answer given away either way), in the chosen ones' order."""
+def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, threshold: float = 0.88) -> list[Draft]:
+    """The chosen drafts and, up to n, the first of ``more`` each free of them (:func:`_form_free`: not the
+    same term, sentence, idea or question, no answer given away either way; with ``embedder``, no
+    near-duplicate of a chosen one of its type, as :func:`dedupe` checks the pool), in the chosen ones' order."""
     sel = _Selection()
     for d in chosen:
         sel.take(d)
+    vec: dict[int, object] = {}
+    if embedder is not None and more and len(chosen) < n:
+        texts = [f"{d.question.prompt}\n{d.question.answer}" for d in [*chosen, *more]]
+        vec = dict(zip((id(d) for d in [*chosen, *more]), embedder.embed_documents(texts), strict=True))
     for d in more:
         if len(sel.chosen) >= n:
             break
-        if sel.free(d):
-            sel.take(d)
+        if not _form_free(sel, d, d):
+            continue
+        if vec and any(c.question.type == d.question.type and float(vec[id(c)] @ vec[id(d)]) >= threshold  # type: ignore[operator]
+                       for c in sel.chosen):
+            continue
+        sel.take(d)
     order = {t: i for i, t in enumerate(TYPES)}
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type]))
 
@@ -517,7 +526,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     if (len(chosen) < request.n and writer.name == "offline" and "short" in request.types
             and request.difficulty in ("", None, "medium")):  # short of n: plain questions on further ideas
         chosen = _fill(chosen, plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages}, course,
-                                                   planned, request.lang), request.n)
+                                                   planned, request.lang), request.n, ws.embedder)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
     items = {x for d in chosen for x in d.item.split("|") if x}

@@ -25,6 +25,9 @@ from typing import TYPE_CHECKING
 
 from ..i18n import Message
 from ..lang import FACET_WORDS, FILLER_WORDS, divider_title
+from ..lang.en import DIVIDER_WORDS as DIVIDER_EN
+from ..lang.en import FACET_WORDS as FACET_EN
+from ..lang.en import FILLER_WORDS as FILLER_EN
 from ..quiz import Citation, Question
 from ..records import Chunk
 from ..text import STOPWORDS, fold, words
@@ -184,8 +187,26 @@ _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•◦▪●○■□☐➢➤►�
 # a line of code or a link in a slide's text: no sentence of a model answer ("x_data = torch.tensor(data)",
 # "import torch, math", "a a.reshape(8,4)", "Comet: https://www.comet.com")
 _CODE_LINE = re.compile(r"^(?:import |from \S+ import |def |class |for \S.* in |with \S.* as |print\(|return\b|@\w|#)"
-                        r"|^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)*\s*=[^=]|https?://|^\S+(?:\s\S+)?\([^()]*\)\s*$"
-                        r"|^[a-z_][\w.]*\.\w+\(|\)\s+#\s")  # (a dotted call opening it, a "# comment" after code)
+                        r"|https?://|^(?![A-ZÁÉÍÓÚ][a-záéíóúñç]+\s)\S+(?:\s\S+)?\([^()]*\)\s*$"
+                        r"|^[a-z_][\w.]*\.\w+\(|\)\s+#\s")  # (a dotted call opening it, a "# comment" after code;
+# "Ejecutar train()": a sentence naming a call)
+# an assignment: code when its left side is a lower-case identifier with "_", "." or "[" ("x_data = …",
+# "model.eval = …", "a, b = …") or its right side a call or a literal ("loss = criterion(out, y)", "lr = 0.01");
+# not a formula ("Precisión = TP / (TP + FP)", "F1 = 2·P·R / (P + R)")
+_ASSIGN = re.compile(r"^(?P<lhs>[\w.\[\]'\"]+(?:\s*,\s*[\w.\[\]]+)*)\s*=(?!=)\s*(?P<rhs>.*)$")
+_CODE_LHS = re.compile(r"^[a-z_][a-z0-9_]*(?:[._\[,]|$)")
+_CODE_RHS = re.compile(r"^(?:[\w.]+\(.*\)|-?\d[\d._e-]*|[\"'].*[\"']|True|False|None|\[.*\]|\{.*\})\s*(?:#.*)?$")
+
+
+def _code_line(text: str) -> bool:
+    """A line of code or a link (:data:`_CODE_LINE`, or an assignment :data:`_ASSIGN` whose sides look like code)."""
+    if _CODE_LINE.search(text):
+        return True
+    m = _ASSIGN.match(text)
+    if not m:
+        return False
+    lhs, rhs = m.group("lhs"), m.group("rhs")
+    return bool(re.search(r"[_.\[]|,", lhs) and _CODE_LHS.match(lhs) or _CODE_RHS.match(rhs))
 
 
 def _units(passage: str) -> list[tuple[list[str], bool]]:
@@ -201,7 +222,7 @@ def _units(passage: str) -> list[tuple[list[str], bool]]:
         if text.startswith("```"):
             break
         seen.add(fold(text))
-        if _CODE_LINE.search(text):
+        if _code_line(text):
             continue
         if m and m.group("indent") and units:
             units[-1][0].append(text.rstrip(".;"))
@@ -257,6 +278,28 @@ def concept_title(title: str) -> bool:
 
 
 _INFINITIVE = re.compile(r"^[A-ZÁÉÍÓÚ]?[a-záéíóúñç]{2,}(?:ar|er|ir|ér)$")  # es/pt: "Guardar", "Medir", "Fazer"
+# nouns of es/pt with an infinitive's ending, as common as a verb ("Taller práctico", "Poder computacional")
+_NOT_VERBS = frozenset("taller poder lugar hogar deber mujer placer militar collar dolar pilar radar altar".split())
+# an adjective after the first word: a noun it qualifies ("Sampler distribuido", "Tokenizer rápido"), no
+# verb's object
+_ADJECTIVE = re.compile(r"(?:al|ales|ico|ica|icos|icas|ido|ida|idos|idas|ivo|iva|ivos|ivas|oso|osa|ble|bles)$")
+VERB_MARGIN = 1.0  # Zipf points the deck's language must say the word by more than English does (hand-set:
+# "Mover" 4.3 vs 3.2 in Spanish; "Taller" 4.5 vs 3.7, "Cluster" 2.8 vs 4.0)
+
+
+def _infinitive(word: str, lang: str, after: str = "") -> bool:
+    """``word`` is an infinitive of the deck's language ``lang`` (es/pt: "Guardar", "Medir", "monitorar"): of an
+    infinitive's form, said by ``lang``'s text more than by English ("Docker", "Trainer", "Encoder", "Cluster",
+    "Popular": English words or nouns), no known noun ("Taller", "Poder"), nor followed (``after``) by an adjective
+    ("Poder computacional")."""
+    from .checks import _zipf
+
+    if lang not in ("es", "pt") or not _INFINITIVE.match(word) or fold(word) in _NOT_VERBS:
+        return False
+    if after and _ADJECTIVE.search(fold(after)):
+        return False
+    native = _zipf(word, lang)
+    return native > 0 and native >= _zipf(word, "en") + VERB_MARGIN
 
 
 def task_title(title: str, lang: str) -> str:
@@ -264,9 +307,9 @@ def task_title(title: str, lang: str) -> str:
     con CUDA events"), as it reads after "¿cómo se puede …?" ("guardar y cargar modelos en GPU"); "" for
     any other title, and for English (no infinitive to tell from a noun)."""
     first, *rest = title.split()
-    if (lang not in ("es", "pt") or not _INFINITIVE.match(first) or any(ch in title for ch in ":?¿«»")
-            or not rest or fold(rest[0]) in ("de", "del", "da", "do", "das", "dos")):
-        return ""  # ("Lugar de ejecución", "Similar": a noun, an adjective)
+    if (lang not in ("es", "pt") or any(ch in title for ch in ":?¿«»") or not rest
+            or fold(rest[0]) in ("de", "del", "da", "do", "das", "dos") or not _infinitive(first, lang, rest[0])):
+        return ""  # ("Lugar de ejecución", "Similar", "Docker compose", "Taller práctico": a noun, an adjective)
     return first.lower() + title[len(first):]
 
 
@@ -292,14 +335,34 @@ def asked_as_term(name: str, mentions: Callable[[str], int], lang: str) -> bool:
     from .terms import term_like
 
     bare = name.strip(" \"'“”")
+    # a slide's English wording ("Next steps", "Other signals", "Overview": everyday words, one of them a
+    # slide's) is no term, in any deck, unless the deck says it again
+    if _english_wording(words(bare)) and mentions(bare) < 2:
+        return False
     if term_like(bare, mentions, lang):
         return True
     quoted = re.findall(r"[\"“]([^\"”]{3,40})[\"”]", name)  # «Replicação "between-graph"»: a term it qualifies
     if any(q != bare and asked_as_term(q, mentions, lang) for q in quoted):
         return True
     ws = words(re.sub(r"\s*\([^)]*\)", "", bare))  # (a gloss in brackets: "Link prediction (completar el KG)")
+    if lang not in ("es", "pt"):
+        return False  # (an English term only stands out in a Spanish or Portuguese deck)
     return (bool(ws) and all(w.isascii() and w.isalpha() for w in ws) and len(ws) <= 3 and not bare.endswith("(")
             and (any(_ENGLISH_TERM.search(w.lower()) for w in ws) or all(_english(w) for w in ws)))
+
+
+# English words slides use for their own parts, not for a subject (beside kb.lang.en's filler, facet and
+# divider words): "Next steps", "Typical scenario"
+_SLIDE_WORDING_EN = FILLER_EN | FACET_EN | DIVIDER_EN | frozenset("next steps step typical scenario scenarios".split())
+
+
+def _english_wording(ws: Sequence[str]) -> bool:
+    """Every word everyday English (:func:`~kb.writing.checks.everyday_word`) and one of them a slide's own
+    wording ("Next steps", "Other signals"; not "Registered model")."""
+    from .checks import everyday_word
+
+    low = [w.lower() for w in ws]
+    return bool(low) and all(everyday_word(w, "en") for w in low) and any(w in _SLIDE_WORDING_EN for w in low)
 
 
 def _english(word: str) -> bool:
@@ -309,14 +372,14 @@ def _english(word: str) -> bool:
     return _zipf(word, "en") > max(_zipf(word, "es"), _zipf(word, "pt"))
 
 
-def _recap_of_actions(idea: Idea) -> bool:
+def _recap_of_actions(idea: Idea, lang: str) -> bool:
     """A recap slide's line that says what to do about a term ("Codebook collapse: monitorar utilização/
     perplexidade; restart, k-means init" on "Resumo"), no definition of it: asked what it means, its answer
     would be the remedies (fresh raters fixed it, eval/real_heldout_r6). A recap line that says what the term
     is ("GIL: um thread executa bytecode Python por vez") is a definition like any other."""
     title = idea.locator.rsplit(" · ", 1)[-1] if " · " in idea.locator else ""
-    first = (idea.text.split(":", 1)[-1].split() or [""])[0]
-    return divider_title(title) and bool(_INFINITIVE.match(first))
+    first, after, *_ = idea.text.split(":", 1)[-1].split() + ["", ""]
+    return divider_title(title) and _infinitive(first, lang, after)
 
 
 def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
@@ -358,7 +421,7 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
     elif (idea.kind == "definition" and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]
           and (titled is None or not slide_label(title, titled))
           and (mentions is None or asked_as_term(title, mentions, lang))
-          and not _recap_of_actions(idea)):
+          and not _recap_of_actions(idea, lang)):
         asks.append((means, idea.text))
     # set in the deck's subject; unset only where there is none, or the idea is the deck's subject itself
     # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?"): a stem stripped of its setting to get past a
@@ -402,9 +465,11 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
     rejected: list[Rejected] = []
     for src, o in plans.items():
         ctx = _deck_context(src, o, course)
+        deck_lang = _deck_lang(course, src, "")  # (once per source; a slide's own language is not the quiz's)
         for rank, idea in enumerate(o.top(k)):
             chunk = chunks.get(idea.chunk_ids[0])
-            if idea.key in asked or (src, rank) in planned or chunk is None or (lang and chunk.lang != lang):
+            if (idea.key in asked or (src, rank) in planned or chunk is None
+                    or (lang and (deck_lang or chunk.lang) != lang)):
                 continue
             d, why = _plain_draft(idea, chunk, chunks, course, ctx)
             if why is not None:
@@ -415,6 +480,13 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
             d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score) + PLAN_BONUS * (k - rank) / k
             out.append(d)
     return out, rejected
+
+
+def _deck_lang(course: CourseTerms, src: str, default: str) -> str:
+    """A deck's language: most of its passages' (not one slide's: "Uso: pf = …" reads as en); ``default`` for a
+    deck the course does not hold. A plain question's stem and the ``--lang`` filter both go by it."""
+    langs = Counter(c.lang for c in course.by_source.get(src, ()))
+    return langs.most_common(1)[0][0] if langs else default
 
 
 def _deck_context(src: str, o: Outline, course: CourseTerms) -> CheckContext:
@@ -443,8 +515,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
 
     src = chunk.source
     passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
-    langs = Counter(c.lang for c in course.by_source.get(src, ()))  # the deck's, not one slide's ("Uso: pf = …": en)
-    lang = langs.most_common(1)[0][0] if langs else chunk.lang
+    lang = _deck_lang(course, src, chunk.lang)
     subject = deck_subject(course, src)
     libraries = {fold(n) for n, _ in _source_frameworks(course, src)} | {fold(library_of(course, src)), fold(subject)}
     if idea.kind == "definition" and fold(idea.name) in libraries:
@@ -488,10 +559,11 @@ def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: d
         ctx: CheckContext | None = None
         per_section: dict[str, int] = {}
         tried = {i.key for i in o.top(k)}
+        deck_lang = _deck_lang(course, src, "")
         for idea in o.top(len(o.ideas)):
             chunk = chunks.get(idea.chunk_ids[0])
-            if (idea.key in tried or chunk is None or (lang and chunk.lang != lang) or asks(have, idea)
-                    or cited & set(idea.chunk_ids)):
+            if (idea.key in tried or chunk is None or (lang and (deck_lang or chunk.lang) != lang)
+                    or asks(have, idea) or cited & set(idea.chunk_ids)):
                 continue
             ctx = ctx or _deck_context(src, o, course)
             d, _ = _plain_draft(idea, chunk, chunks, course, ctx, further=True)

@@ -140,5 +140,9 @@ def test_the_next_session_is_no_idea_to_ask_about():
     assert divider_title("Próxima sesión") and divider_title("Próxima aula")
     assert not divider_title("Próxima generación de GPUs")
     chunks = [COVER, _chunk(2, "Cierre del tema",
-                            "• Próxima sesión: CUDA Graphs y torch.compile para reducir el coste de lanzamiento")]
-    assert not any("«Próxima sesión»" in q.prompt for q in _plain(chunks))
+                            "• Próxima sesión: CUDA Graphs y torch.compile para reducir el coste de lanzamiento"),
+              _chunk(3, "Técnica DropConnect",
+                     "• DropConnect: apaga al azar una fracción de los pesos en cada paso de entrenamiento")]
+    qs = _plain(chunks)
+    assert any("«DropConnect»" in q.prompt for q in qs)  # (the writer writes: none at all would pass the line below)
+    assert not any("«Próxima sesión»" in q.prompt for q in qs)
