@@ -1,16 +1,15 @@
-"""Round 6 of quiz ratings: ten NEW decks (eval/heldout_decks/, the ten named in
-eval/heldout_key_ideas_r6.json), written with their key ideas by two fresh teacher-helpers before kb
-ran on them, and two quiz versions rated blind in one packet by four fresh raters (two per half):
+"""Round 7 of quiz ratings: six more NEW decks (eval/heldout_decks/, the six named in
+eval/heldout_key_ideas_r7.json), written with their key ideas by a fresh teacher-helper before kb ran on them,
+and three quiz versions rated blind in one packet by two fresh raters (see README.md):
 
-    a = main at 1d1d7c0 (the start of round 3, session 15), b = after session 15's writer work.
+    a = 1d1d7c0 (session 15's start), b = aca1838 (the fill), c = e2b2b94 (+ round 6's class fixes).
 
-A question both versions wrote is rated once and counts for both. Prints, per version and rater:
-written / asked, KEEP, KEEP or FIX, the key ideas asked (a rater listed, per idea, every question that
-asks its main point; an idea counts for a version when one of its questions is in that version's quiz),
-decks with >= 10 questions, and how many DROPs `kb eval quiz` flags (eval-quiz-*.json, run at the
-commit named in README.md).
+A question two versions wrote is rated once and counts for both. Prints, per version and rater: written /
+asked, KEEP, KEEP or FIX, the key ideas asked (a rater listed, per idea, every question that asks its main
+point; an idea counts for a version when one of its questions is in that version's quiz), decks with >= 10
+questions, and how many DROPs `kb eval quiz` flags (eval-quiz-*.json).
 
-    python eval/real_heldout_r6/stats.py
+    python eval/real_heldout_r7/stats.py
 """
 
 from __future__ import annotations
@@ -21,7 +20,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-VERSIONS = {"a": "main 1d1d7c0 (the session's start)", "b": "aca1838 (fill, plain forms, flags)", "c": "e2b2b94 (+ terms only, concepts not in the stem, distractors of the answer's kind)"}
+VERSIONS = {"a": "1d1d7c0 (the session's start)", "b": "aca1838 (fill, plain forms, flags)",
+            "c": "e2b2b94 (+ terms only, concepts not in the stem, distractors of the answer's kind)"}
 
 
 def quiz_ids(version: str) -> dict[str, set[str]]:
