@@ -24,31 +24,32 @@ HERE = Path(__file__).resolve().parent
 VERSIONS = {"a": "main 1d1d7c0 (before)", "b": "after session 15"}
 
 
-def quiz_ids(version: str) -> dict[str, set[str]]:
+def quiz_ids(version: str, here: Path = HERE) -> dict[str, set[str]]:
     """Per deck (file stem), the question ids of that version's quiz."""
     return {p.name.split(".")[0]: {q["id"] for q in json.loads(p.read_text(encoding="utf-8"))["questions"]}
-            for p in sorted((HERE / "quizzes").glob(f"*.{version}.json")) if not p.name.startswith("eval-quiz-")}
+            for p in sorted((here / "quizzes").glob(f"*.{version}.json")) if not p.name.startswith("eval-quiz-")}
 
 
-def flagged(version: str) -> dict[str, bool]:
+def flagged(version: str, here: Path = HERE) -> dict[str, bool]:
     out: dict[str, bool] = {}
-    for p in sorted((HERE / "quizzes").glob(f"eval-quiz-*.{version}.json")):
+    for p in sorted((here / "quizzes").glob(f"eval-quiz-*.{version}.json")):
         for q in json.loads(p.read_text(encoding="utf-8"))["per_question"]:
             out[q["id"]] = bool(q["defects"]) or not q["supported"]
     return out
 
 
-def main() -> None:
-    ratings = list(csv.DictReader(open(HERE / "ratings.csv", encoding="utf-8")))
-    coverage = list(csv.DictReader(open(HERE / "coverage.csv", encoding="utf-8")))
+def main(here: Path = HERE, versions: dict[str, str] = VERSIONS) -> None:
+    """The numbers of a round whose folder ``here`` holds ratings.csv, coverage.csv and quizzes/ (DECK.V.json)."""
+    ratings = list(csv.DictReader(open(here / "ratings.csv", encoding="utf-8")))
+    coverage = list(csv.DictReader(open(here / "coverage.csv", encoding="utf-8")))
     verdict: dict[str, dict[str, str]] = defaultdict(dict)   # rater -> id -> verdict
     deck_of: dict[str, str] = {}
     for r in ratings:
         verdict[r["rater"]][r["question_id"]] = r["verdict"]
         deck_of[r["question_id"]] = r["deck"]
-    for v, label in VERSIONS.items():
-        ids = quiz_ids(v)
-        flags = flagged(v)
+    for v, label in versions.items():
+        ids = quiz_ids(v, here)
+        flags = flagged(v, here)
         every = set().union(*ids.values())
         print(f"== version {v}: {label}")
         print("  written per deck (of 12):", ", ".join(f"{d} {len(q)}" for d, q in ids.items()),
