@@ -5,13 +5,10 @@ the tie rule (two pages whose best units score alike are both quoted)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .search import lexical_tokens
 from .text import fold, fold_word, words
-
-if TYPE_CHECKING:
-    from .answering import Scored, Unit, _Question
 
 # Two pages whose best units score within this of each other are a tie: the answer quotes the runner-up's unit
 # too. 0.05 is the smallest step the score's hand-set weights express (LANGUAGE_BONUS; one place of RANK_WEIGHT
@@ -19,6 +16,12 @@ if TYPE_CHECKING:
 # 4 were wrong, and for 3 of them the runner-up was a right page (docs/measurements/ask.md, round 4).
 TIE_MARGIN = 0.05
 
+# tools one could use instead of another; a feature counts as its framework (FSDP, DDP are PyTorch's), and
+# what works under any of them (Slurm, MPI, XLA) is none: "¿Cómo se configura FSDP?" is not another tool's
+# question than a page "Sharding de parámetros en PyTorch"
+FRAMEWORKS = frozenset(
+    "pytorch torch keras tensorflow tf jax flax horovod deepspeed ray lightning accelerate mxnet onnx "
+    "dask spark sklearn scikit-learn numba cupy triton fsdp ddp megatron vllm".split())
 # A name of one thing of the course (a class, an API, an option, a strategy): a CamelCase word
 # ("MultiWorkerMirroredStrategy", "DataLoader"), or letters with digits, dots or underscores ("ZeRO-3",
 # "load_best_model_at_end", "tf.function"). Its stem ("multi") is shared with unrelated words ("Multiprocesamiento").
@@ -29,9 +32,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z]{2}.*(?:[_.]|\d)|(?:[_.]|\d).*[A-Za-z]{2}")
 def entities(question: str) -> list[str]:
     """The names of one thing a question holds (a CamelCase word, an identifier with digits, dots or underscores:
     "MultiWorkerMirroredStrategy", "load_best_model_at_end", "ZeRO-3"), folded; a framework ("PyTorch") is not
-    one: a deck on it need not name it on every slide (:data:`kb.answering.FRAMEWORKS` have their own rule)."""
-    from .answering import FRAMEWORKS
-
+    one: a deck on it need not name it on every slide (:data:`FRAMEWORKS` have their own rule)."""
     out = []
     for w in words(question):
         if (_CAMEL.search(w) or _IDENTIFIER.search(w)) and fold_word(w) not in FRAMEWORKS:
@@ -63,27 +64,28 @@ def known_entities(index, question: str) -> list[str]:
     return out
 
 
-def _runner_up(q: _Question, best: Scored, picked: list[Scored], scored: list[Scored], all_units: list[Unit],
-               evidence: dict[int, float]) -> list[Scored]:
+def _runner_up(q: Any, best: Any, picked: list, scored: list, all_units: list, evidence: dict[int, float],
+               floor: tuple[float, float]) -> list:
     """What another page of the same deck answers when its best unit ties with the answer's (within
-    :data:`TIE_MARGIN`) and passes the evidence floor: the two closest answers quoted, each with its passage,
-    rather than one picked by the score's noise. Nothing when the runner-up quotes what the answer already does
-    (a deck and its text copy), nor for a difference (it already quotes a unit for each side)."""
-    from .answering import MIN_SIMILARITY, MIN_SUBJECT_SHARE
-
+    :data:`TIE_MARGIN`) and passes the evidence floor (``floor``: kb.answering's MIN_SUBJECT_SHARE and
+    MIN_SIMILARITY; ``q``, ``best`` and the lists are its _Question, Scored and Units): the two closest answers
+    quoted, each with its passage, rather than one picked by the score's noise. Nothing when the runner-up quotes
+    what the answer already does (a deck and its text copy), nor for a difference (it already quotes a unit for
+    each side)."""
+    min_share, min_similarity = floor
     if q.kind == "difference":
         return []
     source = q.read[best.unit.page][0].chunk.source  # a tie with another deck is another topic, not another slide
     rivals = [s for s in scored if s.unit.page != best.unit.page and s.score >= best.score - TIE_MARGIN
               and q.read[s.unit.page][0].chunk.source == source
-              and (evidence[s.unit.page] >= MIN_SUBJECT_SHARE or s.cosine >= MIN_SIMILARITY)
+              and (evidence[s.unit.page] >= min_share or s.cosine >= min_similarity)
               and q.read[s.unit.page][0].chunk.kind != "transcript"]
     if not rivals:
         return []
     more = [s for s in q.compose(max(rivals, key=lambda s: s.score), scored, all_units)
             if s.unit.page != best.unit.page]
 
-    def norm(units: list[Scored]) -> str:
+    def norm(units: list) -> str:
         return " ".join(fold(" ".join(s.unit.text for s in units)).split())
 
     quoted, rival = norm(picked), norm(more)

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .answer import NOT_FOUND, Answer
-from .answer_rules import _names_pattern, _runner_up, known_entities
+from .answer_rules import FRAMEWORKS, _names_pattern, _runner_up, known_entities
 from .records import Chunk, Hit
 from .search import lexical_tokens
 from .text import fold, fold_word, sentences, words
@@ -67,12 +67,6 @@ OUTLINE_PENALTY = 0.3  # an agenda / index slide names every topic and explains 
 # A page whose heading names another framework than the one the question names ("Longitud variable en Keras"
 # for "¿… en PyTorch?"): the same topic for another tool, a wrong answer that shares the question's words.
 FRAMEWORK_PENALTY = 0.3
-# tools one could use instead of another; a feature counts as its framework (FSDP, DDP are PyTorch's), and
-# what works under any of them (Slurm, MPI, XLA) is none: "¿Cómo se configura FSDP?" is not another tool's
-# question than a page "Sharding de parámetros en PyTorch"
-FRAMEWORKS = frozenset(
-    "pytorch torch keras tensorflow tf jax flax horovod deepspeed ray lightning accelerate mxnet onnx "
-    "dask spark sklearn scikit-learn numba cupy triton fsdp ddp megatron vllm".split())
 _FRAMEWORK_ALIASES = {"torch": "pytorch", "tf": "tensorflow", "scikit-learn": "sklearn", "fsdp": "pytorch",
                       "ddp": "pytorch"}
 MIN_COVERAGE = 0.4  # idf share of the question's subject words that the candidate pages hold at all
@@ -710,7 +704,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
             return not_found()
         best = max(about, key=lambda s: s.score)
     picked = q.compose(best, scored, all_units)
-    picked += _runner_up(q, best, picked, scored, all_units, evidence)
+    picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
     return _render(question, picked, pages, q.read, k)
 
 
