@@ -1,5 +1,5 @@
 """The third measure of the check registry: how many of the fresh raters' DROP / FIX / KEEP ratings of the
-three real held-out decks (``eval/real_heldout_r*/ratings.csv``, rounds 3–5) it flags.
+three real held-out decks (``eval/real_heldout_r{3,4,5}/ratings.csv``; rounds 6–7 rated other decks) it flags.
 
     python eval/flag_real_heldout.py                  # rounds 3, 4 and 5, per verdict
     python eval/flag_real_heldout.py --examples DROP  # the unflagged DROPs
@@ -43,7 +43,7 @@ def main() -> int:
         from kb.embeddings import get_embedder
 
         embedder = get_embedder(DEFAULT_EMBEDDER)
-    rows = [r for f in sorted((ROOT / "eval").glob("real_heldout_r*/ratings.csv"))
+    rows = [r for n in (3, 4, 5) for f in [ROOT / "eval" / f"real_heldout_r{n}" / "ratings.csv"]
             for r in csv.DictReader(open(f, encoding="utf-8")) if r["verdict"] in ("KEEP", "FIX", "DROP")]
     flag_ratings.deck_file = heldout_deck  # (flag_ratings never reads these decks itself)
     done = [(r, [d for d in f if d != "thin-concepts"]) for r, f in flag_ratings.flag(rows, embedder)]

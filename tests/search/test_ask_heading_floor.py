@@ -6,15 +6,14 @@ to real PDFs and ingested with the sample course; every answer quotes only its c
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from kb.answering import Unit, frameworks, gives_formula_of, kind_fit, question_kind, subject_tokens
 
-from ..conftest import course_with_decks, heldout_decks, run_kb, text_deck
-from .helpers import ask, cited_pages
+from ..conftest import course_with_decks, heldout_decks, text_deck
+from .helpers import ask, cited_pages, eval_ask
 
 
 @pytest.fixture(scope="module")
@@ -73,12 +72,7 @@ def test_every_answer_quotes_its_cited_passage(course, tmp_path):
              ("Quais estratégias de sharding o FSDP oferece?", "fsdp_pt.pdf", [14], ["FULL_SHARD", "NO_SHARD"]),
              ("¿Cómo se sube un modelo al Hub desde el Trainer?", "hftrainer_es.pdf", [19], ["push_to_hub"]),
              ("¿Cómo se calcula el batch efectivo?", "hftrainer_es.pdf", [13, 22], ["per_device"])]
-    path = tmp_path / "set.jsonl"
-    path.write_text("".join(json.dumps({"question": q, "source": s, "pages": p, "evidence": e}) + "\n"
-                            for q, s, p, e in items), encoding="utf-8")
-    r = run_kb(["eval", "ask", str(path), "--json"], cwd=course)
-    assert r.returncode == 0, r.stderr
-    report = json.loads(r.stdout)
+    report = eval_ask(course, tmp_path, items)
     assert report["quoted"] == 1.0 and report["correct"] == 1.0
 
 

@@ -6,13 +6,12 @@ eval/ask_dev_fresh.jsonl (dev) rendered to PDFs and ingested with the sample cou
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from ..conftest import course_with_decks, heldout_decks, run_kb
-from .helpers import ask, cited_pages
+from ..conftest import course_with_decks, heldout_decks
+from .helpers import ask, cited_pages, eval_ask
 
 
 @pytest.fixture(scope="module")
@@ -39,10 +38,5 @@ def test_a_clear_winner_is_quoted_alone(course):
 def test_both_quotes_are_lines_of_their_cited_passages(course, tmp_path):
     items = [("¿Por qué load_best_model_at_end da un ValueError?", "hftrainer_es.pdf", [9], ["DEBEN coincidir"]),
              ("¿Cómo se calcula el batch efectivo?", "hftrainer_es.pdf", [13, 22], ["per_device"])]
-    path = tmp_path / "set.jsonl"
-    path.write_text("".join(json.dumps({"question": q, "source": s, "pages": p, "evidence": e}) + "\n"
-                            for q, s, p, e in items), encoding="utf-8")
-    r = run_kb(["eval", "ask", str(path), "--json"], cwd=course)
-    assert r.returncode == 0, r.stderr
-    report = json.loads(r.stdout)
+    report = eval_ask(course, tmp_path, items)
     assert report["quoted"] == 1.0 and report["correct"] == 1.0, report
