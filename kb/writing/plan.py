@@ -277,9 +277,16 @@ def concept_title(title: str) -> bool:
             and not any(w in _CONNECTORS or w in FILLER_WORDS or w in FACET_WORDS for w in ws))
 
 
-_INFINITIVE = re.compile(r"^[A-ZÁÉÍÓÚ]?[a-záéíóúñç]{2,}(?:ar|er|ir|ér)$")  # es/pt: "Guardar", "Medir", "Fazer"
-# nouns of es/pt with an infinitive's ending, as common as a verb ("Taller práctico", "Poder computacional")
-_NOT_VERBS = frozenset("taller poder lugar hogar deber mujer placer militar collar dolar pilar radar altar".split())
+_INFINITIVE = re.compile(r"^(?:[A-ZÁÉÍÓÚ]?[a-zé]{2,4}-)?[A-ZÁÉÍÓÚ]?[a-záéíóúñç]{2,}(?:ar|er|ir|ér)$")  # es/pt:
+# "Guardar", "Medir", "Fazer", "Pré-treinar"
+# nouns of es/pt with an infinitive's ending, as common as a verb ("Taller práctico", "Poder computacional",
+# "Primer ejemplo")
+_NOT_VERBS = frozenset("""taller poder lugar hogar deber mujer placer militar collar dolar pilar radar altar primer
+    mulher colher""".split())
+# a technical verb no word list knows ("Tokenizar", "Cuantizar", "Paralelizar"): a verb's suffix, or a prefix
+# on a known verb ("Reentrenar", "Retreinar", "Pré-treinar", "Submuestrear")
+_VERB_SUFFIX = {"es": re.compile(r"..(?:izar|ear|ificar)$"), "pt": re.compile(r"..(?:izar|ear)$")}
+_VERB_PREFIX = re.compile(r"^(?:re|pre|pré|sobre|sub)-?(?P<verb>.{4,})$")
 # an adjective after the first word: a noun it qualifies ("Sampler distribuido", "Tokenizer rápido"), no
 # verb's object
 _ADJECTIVE = re.compile(r"(?:al|ales|ico|ica|icos|icas|ido|ida|idos|idas|ivo|iva|ivos|ivas|oso|osa|ble|bles)$")
@@ -298,8 +305,12 @@ def _infinitive(word: str, lang: str, after: str = "") -> bool:
         return False
     if after and _ADJECTIVE.search(fold(after)):
         return False
-    native = _zipf(word, lang)
-    return native > 0 and native >= _zipf(word, "en") + VERB_MARGIN
+    native, english = _zipf(word, lang), _zipf(word, "en")
+    if native == 0 and english == 0:  # (a word no list knows: a verb by its form only)
+        low = word.lower()
+        prefixed = _VERB_PREFIX.match(low)
+        return bool(_VERB_SUFFIX[lang].search(low) or (prefixed and _infinitive(prefixed["verb"], lang)))
+    return native > 0 and native >= english + VERB_MARGIN
 
 
 def task_title(title: str, lang: str) -> str:
@@ -353,7 +364,12 @@ def asked_as_term(name: str, mentions: Callable[[str], int], lang: str) -> bool:
 
 # English words slides use for their own parts, not for a subject (beside kb.lang.en's filler, facet and
 # divider words): "Next steps", "Typical scenario"
-_SLIDE_WORDING_EN = FILLER_EN | FACET_EN | DIVIDER_EN | frozenset("next steps step typical scenario scenarios".split())
+_SLIDE_WORDING_EN = FILLER_EN | FACET_EN | DIVIDER_EN | frozenset("typical scenario scenarios".split())
+_SLIDE_PHRASES_EN = ("next steps",)  # (a phrase: "Step size", "Next token" are terms)
+# words of that wording that qualify the noun after them ("Other signals"); the others are nouns, a slide's
+# wording as a phrase's head ("Typical scenario", "Types of …") and a technical compound's modifier
+# ("Unit tests", "Class imbalance", "Session state")
+_WORDING_MODIFIERS = frozenset("other more additional general brief basic advanced typical".split())
 
 
 def _english_wording(ws: Sequence[str]) -> bool:
@@ -362,7 +378,12 @@ def _english_wording(ws: Sequence[str]) -> bool:
     from .checks import everyday_word
 
     low = [w.lower() for w in ws]
-    return bool(low) and all(everyday_word(w, "en") for w in low) and any(w in _SLIDE_WORDING_EN for w in low)
+    if not low or not all(everyday_word(w, "en") for w in low):
+        return False
+    phrase = " ".join(low)
+    return any(p in phrase for p in _SLIDE_PHRASES_EN) or any(
+        w in _SLIDE_WORDING_EN and (i == len(low) - 1 or w in _WORDING_MODIFIERS or low[i + 1] in ("of", "to", "for"))
+        for i, w in enumerate(low))
 
 
 def _english(word: str) -> bool:
