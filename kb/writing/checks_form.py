@@ -87,14 +87,33 @@ def not_a_definition(q: Question) -> str | None:
     m = _COPULA.search(q.answer)
     if not m:
         return None
-    # one arrow right after the predicate ("… são um par -> sempre carregar …"); a chain of arrows or
-    # arrows after a colon is a sequence the definition spells out ("es una secuencia: tokenizer → modelo
-    # → postprocesado")
+    # an arrow after the predicate ("… são um par -> sempre carregar …"); a chain of arrows or arrows
+    # after a colon is a sequence the definition spells out when each step is a short name, no clause
+    # ("es una secuencia: tokenizer → modelo → postprocesado"; not "um par -> sempre carregar juntos ->
+    # mais rápido", "un envoltorio: con él -> cada GPU calcula su gradiente")
     rest = q.answer[m.end():]
-    arrows = list(re.finditer(r"->|→|=>", rest))
-    if len(arrows) != 1 or ":" in rest[:arrows[0].start()]:
+    parts = re.split(r"->|→|=>", rest)
+    if len(parts) < 2:
         return None
+    if len(parts) > 2 or ":" in parts[0]:
+        steps = [parts[0].rsplit(":", 1)[-1], *parts[1:-1], re.split(r"[.;]\s", parts[-1] + " ")[0]]
+        if all(_step_name(x, q.lang) for x in steps):
+            return None
     return "not-a-definition"
+
+
+SEQUENCE_STEP_WORDS = 3  # most words of one step of a sequence (hand-set: "tokenizer → modelo → postprocesado")
+
+
+def _step_name(text: str, lang: str) -> bool:
+    """``text`` (one step between a definition's arrows) names a step: a few words ("tokenizer", "modelo",
+    "capa oculta"), none a verb ("sempre carregar juntos", "cada GPU calcula su gradiente")."""
+    from ..lang import VERBS
+    from .infinitive import infinitive
+
+    ws = re.findall(r"[\w.()-]+", text)
+    return 0 < len(ws) <= SEQUENCE_STEP_WORDS and not any(
+        fold(w) in VERBS or infinitive(w, lang) for w in ws)
 
 
 def pasted_answer(q: Question) -> str | None:
