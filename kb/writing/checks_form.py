@@ -30,18 +30,32 @@ _BLANK = re.compile(r"_{3,}")
 # "¿qué diferencia hay entre A y B?", "qual é a diferença entre A e B?", "difference between A and B"
 _COMPARE = re.compile(r"(?:diferen(?:cia|ça)|difference)\s+(?:hay\s+|há\s+|existe\s+)?(?:entre|between)\s+"
                       r"(?P<a>.+?)\s+(?:y|e|and)\s+(?P<b>[^?]+)\?", re.I)
-# words a compared thing never opens on: an article-less function word or a question word
-# ("entre apiVersion e no pod", "entre Qué se guarda y Codificación")
-_NOT_A_NAME = frozenset(fold(w) for w in """no na nos nas do da dos das de del em en que qué como cómo cuando
-    quando se por para com con sin sem of in on to for with what how when""".split())
+# words a compared thing never opens on: a question word ("entre Qué se guarda y Cómo se carga") or an
+# article-less function word with nothing parallel on the other side ("entre apiVersion e no pod")
+_QUESTION_WORDS = frozenset(fold(w) for w in """que qué como cómo cuando quando cual cuál qual donde dónde onde
+    what how when which why where""".split())
+_FUNCTION_WORDS = frozenset(fold(w) for w in """no na nos nas do da dos das de del em en se por para com con sin sem
+    of in on to for with without""".split())
+# prepositions one side of a comparison answers with on the other ("con dropout y sin dropout", "no treino e
+# na inferência"); any other preposition answers only with itself ("de entrenamiento y de evaluación")
+_PAIRED = (frozenset("con sin".split()), frozenset("com sem".split()), frozenset("no na nos nas em".split()),
+           frozenset("with without".split()))
+# English keywords of code a compared thing opens on ("for loops", "with torch.no_grad()")
+_CODE_KEYWORDS = frozenset(("for", "with"))
+
+
+def _parallel(word: str) -> frozenset[str]:
+    """The prepositions that answer ``word`` on the other side of a comparison: itself and its pair."""
+    return frozenset({word}).union(*(p for p in _PAIRED if word in p))
 
 
 def ill_posed_compare(q: Question) -> str | None:
     """'ill-posed-compare' for a "difference between A and B" whose A and B are one thing, or where one of
-    them opens on a function or question word with nothing parallel on the other side: a fragment of a
-    slide's sentence, not a thing to compare. B opening on a preposition is ordinary ellipsis when A has a
-    function word of its own ("entre entrenar con dropout y sin dropout", "entre o comportamento no treino
-    e na inferência", "entre el modo de entrenamiento y de evaluación")."""
+    them opens on a question word, or on a function word with nothing parallel on the other side: a
+    fragment of a slide's sentence, not a thing to compare. B opening on a preposition is ordinary ellipsis
+    when A says the same preposition or its pair ("entre entrenar con dropout y sin dropout", "entre o
+    comportamento no treino e na inferência", "entre el modo de entrenamiento y de evaluación"); an English
+    A opening on "for" or "with" names code ("between for loops and vectorized operations")."""
     m = _COMPARE.search(q.prompt) if q.type == "short" else None
     if not m:
         return None
@@ -49,10 +63,14 @@ def ill_posed_compare(q: Question) -> str | None:
     if a == b or not a or not b:
         return "ill-posed-compare"
     a_words, b_first = a.split(), b.split()[0]
-    if a_words[0] in _NOT_A_NAME and b_first not in _NOT_A_NAME:
-        return "ill-posed-compare"  # "entre Qué se guarda y Codificación"
-    if b_first in _NOT_A_NAME and not any(w in _NOT_A_NAME for w in a_words):
-        return "ill-posed-compare"  # "entre apiVersion e no pod": B has no parallel in A
+    if a_words[0] in _QUESTION_WORDS or b_first in _QUESTION_WORDS:
+        return "ill-posed-compare"  # "entre Qué se guarda y Cómo se carga"
+    english = m.group(0).lower().startswith("difference")
+    if (a_words[0] in _FUNCTION_WORDS and b_first not in _FUNCTION_WORDS
+            and not (english and a_words[0] in _CODE_KEYWORDS)):
+        return "ill-posed-compare"  # "entre de la GPU y Codificación"
+    if b_first in _FUNCTION_WORDS and not _parallel(b_first) & set(a_words):
+        return "ill-posed-compare"  # "entre a configuração do cluster e no pod": B has no parallel in A
     return None
 
 
@@ -69,14 +87,33 @@ def not_a_definition(q: Question) -> str | None:
     m = _COPULA.search(q.answer)
     if not m:
         return None
-    # one arrow right after the predicate ("… são um par -> sempre carregar …"); a chain of arrows or
-    # arrows after a colon is a sequence the definition spells out ("es una secuencia: tokenizer → modelo
-    # → postprocesado")
+    # an arrow after the predicate ("… são um par -> sempre carregar …"); a chain of arrows or arrows
+    # after a colon is a sequence the definition spells out when each step is a short name, no clause
+    # ("es una secuencia: tokenizer → modelo → postprocesado"; not "um par -> sempre carregar juntos ->
+    # mais rápido", "un envoltorio: con él -> cada GPU calcula su gradiente")
     rest = q.answer[m.end():]
-    arrows = list(re.finditer(r"->|→|=>", rest))
-    if len(arrows) != 1 or ":" in rest[:arrows[0].start()]:
+    parts = re.split(r"->|→|=>", rest)
+    if len(parts) < 2:
         return None
+    if len(parts) > 2 or ":" in parts[0]:
+        steps = [parts[0].rsplit(":", 1)[-1], *parts[1:-1], re.split(r"[.;]\s", parts[-1] + " ")[0]]
+        if all(_step_name(x, q.lang) for x in steps):
+            return None
     return "not-a-definition"
+
+
+SEQUENCE_STEP_WORDS = 3  # most words of one step of a sequence (hand-set: "tokenizer → modelo → postprocesado")
+
+
+def _step_name(text: str, lang: str) -> bool:
+    """``text`` (one step between a definition's arrows) names a step: a few words ("tokenizer", "modelo",
+    "capa oculta"), none a verb ("sempre carregar juntos", "cada GPU calcula su gradiente")."""
+    from ..lang import VERBS
+    from .infinitive import infinitive
+
+    ws = re.findall(r"[\w.()-]+", text)
+    return 0 < len(ws) <= SEQUENCE_STEP_WORDS and not any(
+        fold(w) in VERBS or infinitive(w, lang) for w in ws)
 
 
 def pasted_answer(q: Question) -> str | None:

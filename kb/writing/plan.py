@@ -34,6 +34,7 @@ from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
 from .checks import generic_title, thin_concepts, vocabulary
 from .concepts import _source_frameworks, concepts_beside_stem
+from .infinitive import infinitive
 from .seam import Draft, Rejected
 from .subject import deck_subject, library_of
 
@@ -277,38 +278,13 @@ def concept_title(title: str) -> bool:
             and not any(w in _CONNECTORS or w in FILLER_WORDS or w in FACET_WORDS for w in ws))
 
 
-_INFINITIVE = re.compile(r"^[A-ZÁÉÍÓÚ]?[a-záéíóúñç]{2,}(?:ar|er|ir|ér)$")  # es/pt: "Guardar", "Medir", "Fazer"
-# nouns of es/pt with an infinitive's ending, as common as a verb ("Taller práctico", "Poder computacional")
-_NOT_VERBS = frozenset("taller poder lugar hogar deber mujer placer militar collar dolar pilar radar altar".split())
-# an adjective after the first word: a noun it qualifies ("Sampler distribuido", "Tokenizer rápido"), no
-# verb's object
-_ADJECTIVE = re.compile(r"(?:al|ales|ico|ica|icos|icas|ido|ida|idos|idas|ivo|iva|ivos|ivas|oso|osa|ble|bles)$")
-VERB_MARGIN = 1.0  # Zipf points the deck's language must say the word by more than English does (hand-set:
-# "Mover" 4.3 vs 3.2 in Spanish; "Taller" 4.5 vs 3.7, "Cluster" 2.8 vs 4.0)
-
-
-def _infinitive(word: str, lang: str, after: str = "") -> bool:
-    """``word`` is an infinitive of the deck's language ``lang`` (es/pt: "Guardar", "Medir", "monitorar"): of an
-    infinitive's form, said by ``lang``'s text more than by English ("Docker", "Trainer", "Encoder", "Cluster",
-    "Popular": English words or nouns), no known noun ("Taller", "Poder"), nor followed (``after``) by an adjective
-    ("Poder computacional")."""
-    from .checks import _zipf
-
-    if lang not in ("es", "pt") or not _INFINITIVE.match(word) or fold(word) in _NOT_VERBS:
-        return False
-    if after and _ADJECTIVE.search(fold(after)):
-        return False
-    native = _zipf(word, lang)
-    return native > 0 and native >= _zipf(word, "en") + VERB_MARGIN
-
-
 def task_title(title: str, lang: str) -> str:
     """A title that names a task, opening on an infinitive ("Guardar y cargar modelos en GPU", "Medir tiempos
     con CUDA events"), as it reads after "¿cómo se puede …?" ("guardar y cargar modelos en GPU"); "" for
     any other title, and for English (no infinitive to tell from a noun)."""
     first, *rest = title.split()
     if (lang not in ("es", "pt") or any(ch in title for ch in ":?¿«»") or not rest
-            or fold(rest[0]) in ("de", "del", "da", "do", "das", "dos") or not _infinitive(first, lang, rest[0])):
+            or fold(rest[0]) in ("de", "del", "da", "do", "das", "dos") or not infinitive(first, lang, rest[0])):
         return ""  # ("Lugar de ejecución", "Similar", "Docker compose", "Taller práctico": a noun, an adjective)
     return first.lower() + title[len(first):]
 
@@ -353,7 +329,12 @@ def asked_as_term(name: str, mentions: Callable[[str], int], lang: str) -> bool:
 
 # English words slides use for their own parts, not for a subject (beside kb.lang.en's filler, facet and
 # divider words): "Next steps", "Typical scenario"
-_SLIDE_WORDING_EN = FILLER_EN | FACET_EN | DIVIDER_EN | frozenset("next steps step typical scenario scenarios".split())
+_SLIDE_WORDING_EN = FILLER_EN | FACET_EN | DIVIDER_EN | frozenset("typical scenario scenarios".split())
+_SLIDE_PHRASES_EN = ("next steps",)  # (a phrase: "Step size", "Next token" are terms)
+# words of that wording that qualify the noun after them ("Other signals"); the others are nouns, a slide's
+# wording as a phrase's head ("Typical scenario", "Types of …") and a technical compound's modifier
+# ("Unit tests", "Class imbalance", "Session state")
+_WORDING_MODIFIERS = frozenset("other more additional general brief basic advanced typical".split())
 
 
 def _english_wording(ws: Sequence[str]) -> bool:
@@ -362,7 +343,12 @@ def _english_wording(ws: Sequence[str]) -> bool:
     from .checks import everyday_word
 
     low = [w.lower() for w in ws]
-    return bool(low) and all(everyday_word(w, "en") for w in low) and any(w in _SLIDE_WORDING_EN for w in low)
+    if not low or not all(everyday_word(w, "en") for w in low):
+        return False
+    phrase = " ".join(low)
+    return any(p in phrase for p in _SLIDE_PHRASES_EN) or any(
+        w in _SLIDE_WORDING_EN and (i == len(low) - 1 or w in _WORDING_MODIFIERS or low[i + 1] in ("of", "to", "for"))
+        for i, w in enumerate(low))
 
 
 def _english(word: str) -> bool:
@@ -379,7 +365,7 @@ def _recap_of_actions(idea: Idea, lang: str) -> bool:
     is ("GIL: um thread executa bytecode Python por vez") is a definition like any other."""
     title = idea.locator.rsplit(" · ", 1)[-1] if " · " in idea.locator else ""
     first, after, *_ = idea.text.split(":", 1)[-1].split() + ["", ""]
-    return divider_title(title) and _infinitive(first, lang, after)
+    return divider_title(title) and infinitive(first, lang, after)
 
 
 def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",

@@ -35,3 +35,26 @@ def test_english_difference_of_a_thing_with_itself():
     q = _short("In network pruning, what is the difference between structured and structured?",
                "Structured pruning removes whole channels, so the model gets smaller and faster.", "en")
     assert "ill-posed-compare" in run_checks(q, CheckContext(q.answer))
+
+
+@pytest.mark.parametrize(("prompt", "answer", "lang"), [
+    ("En PyTorch, ¿qué diferencia hay entre Qué se guarda y Cómo se carga?",
+     "Se guarda el state_dict del modelo y se carga con load_state_dict sobre una instancia nueva.", "es"),
+    ("Em Kubernetes, qual é a diferença entre a configuração do cluster e no pod?",
+     "A configuração do cluster vale para todos os nós; no pod vale só para os seus contêineres.", "pt"),
+    ("En PyTorch, ¿qué diferencia hay entre el modelo con dropout y en evaluación?",
+     "Con dropout se apagan neuronas al azar; en evaluación todas quedan activas.", "es"),
+])
+def test_a_fragment_of_a_sentence_is_no_comparison(prompt, answer, lang):
+    q = _short(prompt, answer, lang)
+    assert "ill-posed-compare" in run_checks(q, CheckContext(answer))
+
+
+@pytest.mark.parametrize("prompt", [
+    "In NumPy, what is the difference between for loops and vectorized NumPy operations?",
+    "In PyTorch, what is the difference between with torch.no_grad() and model.eval()?",
+])
+def test_english_code_opening_on_for_or_with_is_a_comparison(prompt):
+    q = _short(prompt, "One turns off gradient tracking; the other switches dropout and batch norm to inference.",
+               "en")
+    assert "ill-posed-compare" not in run_checks(q, CheckContext(q.answer))

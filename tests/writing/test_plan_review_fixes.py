@@ -101,3 +101,23 @@ def test_the_fill_takes_no_question_a_chosen_one_already_asks():
     first = plain[0]
     again = replace(first, key="idea:other", item="", idea="other")  # (the same question on another passage)
     assert _fill([first], [again, *plain[1:]], n=10) == sorted([first, *plain[1:]], key=lambda d: d.chunk.ordinal)
+
+
+def test_a_technical_verb_no_word_list_knows_opens_a_task_and_a_common_noun_does_not():
+    for title, lang in (("Tokenizar el texto", "es"), ("Cuantizar modelos", "es"), ("Reentrenar el modelo", "es"),
+                        ("Preentrenar un transformer", "es"), ("Binarizar etiquetas", "es"),
+                        ("Submuestrear clases", "es"), ("Quantizar modelos", "pt"), ("Retreinar o modelo", "pt"),
+                        ("Paralelizar o treino", "pt"), ("Pré-treinar um transformer", "pt")):
+        assert task_title(title, lang) == title[0].lower() + title[1:], title
+    for title, lang in (("Primer ejemplo con PyTorch", "es"), ("Mulher cientista", "pt"), ("Docker compose", "es")):
+        assert task_title(title, lang) == "", title
+
+
+def test_an_english_compound_with_a_word_slides_use_is_still_a_term():
+    def once(phrase: str) -> int:
+        return 1
+
+    for term in ("Step size", "Unit tests", "Class imbalance", "Next token"):
+        assert asked_as_term(term, once, "es"), term
+    for label in ("Next steps", "Typical scenario", "Other signals"):
+        assert not asked_as_term(label, once, "es"), label
