@@ -16,6 +16,17 @@ from typing import NamedTuple
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# ``python -c CLI_THEN_CHROMADB ARGS…``: the real CLI in a fresh process, then whether it imported chromadb
+# (the last line of stdout); the command must exit 0
+CLI_THEN_CHROMADB = """
+import sys
+from kb.cli import app
+try:
+    app(sys.argv[1:])
+except SystemExit as e:
+    assert not e.code, e.code
+print("chromadb" in sys.modules)
+"""
 SOURCES = ROOT / "sources"
 SHARED = Path(os.environ.get("KB_SHARED_DIR") or ROOT.parent / "shared")  # ../shared beside the checkout
 CORPORA = SHARED / "corpora"

@@ -20,20 +20,10 @@ from kb.config import Settings
 from kb.errors import KbWarning
 from kb.workspace import open_search
 
-from ..conftest import ROOT, run_kb
+from ..conftest import CLI_THEN_CHROMADB, ROOT, run_kb
 
 QUESTION = "¿Cómo se guarda un modelo en PyTorch?"
 
-# a search through the real CLI, then whether chromadb was imported (the last line of stdout)
-_CLI = """
-import sys
-from kb.cli import app
-try:
-    app(sys.argv[1:])
-except SystemExit as e:
-    assert not e.code, e.code
-print("chromadb" in sys.modules)
-"""
 
 
 @pytest.fixture(autouse=True)
@@ -57,8 +47,8 @@ def _pickle(course: Path) -> Path:
 def _child(course: Path, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     full = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
     full.update({"PYTHONPATH": str(ROOT), "COLUMNS": "200", **env})
-    r = subprocess.run([sys.executable, "-c", _CLI, *args], cwd=course, env=full, capture_output=True, text=True,
-                       timeout=300)
+    r = subprocess.run([sys.executable, "-c", CLI_THEN_CHROMADB, *args], cwd=course, env=full, capture_output=True,
+                       text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     return r
 

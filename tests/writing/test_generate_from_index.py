@@ -19,21 +19,10 @@ from kb.errors import StoreError
 from kb.search import IndexedStore
 from kb.workspace import CachedWorkspace, Workspace, open_reader, open_workspace
 
-from ..conftest import ROOT, run_kb
+from ..conftest import CLI_THEN_CHROMADB, ROOT, run_kb
 from ..llm.conftest import stub_env
 from ..llm.test_llm import good_questions
 from ..openai_stub import OpenAIStub
-
-# the command line, then whether chromadb was imported (the last line of stdout)
-_CLI = """
-import sys
-from kb.cli import app
-try:
-    app(sys.argv[1:])
-except SystemExit as e:
-    assert not e.code, e.code
-print("chromadb" in sys.modules)
-"""
 
 
 @pytest.fixture
@@ -49,8 +38,8 @@ def _generate(course: Path, out: str, *args: str, env: dict[str, str] | None = N
     whether it imported chromadb)."""
     full = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "OPENAI_"))}
     full.update({"PYTHONPATH": str(ROOT), **(env or {})})
-    r = subprocess.run([sys.executable, "-c", _CLI, "quiz", "generate", "-o", out, *args], cwd=course, env=full,
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run([sys.executable, "-c", CLI_THEN_CHROMADB, "quiz", "generate", "-o", out, *args], cwd=course,
+                       env=full, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     quiz = json.loads((course / out).read_text(encoding="utf-8"))
     del quiz["created_at"]
