@@ -37,18 +37,24 @@ def page_text(path: Path, locator: str, cache: dict) -> str:
 
 
 def distinct_questions(quizzes: list[Path]) -> list[dict]:
-    """One row per distinct question (same type, prompt, choice set and answer) across the quizzes."""
+    """One row per distinct question (same type, prompt, choice set, answer and concepts) across the quizzes.
+    Two versions of a question that differ only in their concepts are two rows (a rater judges the concepts
+    too); the second one's id is ``ID/2`` (then ``/3``…), and ``quizzes`` names the quizzes each row is in."""
     rows: dict[tuple, dict] = {}
+    seen_ids: dict[str, int] = {}
     for path in quizzes:
         for q in json.loads(path.read_text(encoding="utf-8"))["questions"]:
-            key = (q["type"], q["prompt"], tuple(sorted(q.get("choices") or ())), q["answer"])
+            key = (q["type"], q["prompt"], tuple(sorted(q.get("choices") or ())), q["answer"],
+                   tuple(q.get("concepts") or ()))
             if key in rows:
                 rows[key]["quizzes"] += f" {path.stem}"
                 continue
             cit = (q.get("citations") or [{}])[0]
             choices = q.get("choices") or []
             answer = choices[q["correct"]] if q["type"] == "mcq" and choices else q["answer"]
-            rows[key] = {"id": q["id"], "source": cit.get("source", ""), "locator": cit.get("locator", ""),
+            seen_ids[q["id"]] = seen_ids.get(q["id"], 0) + 1
+            rid = q["id"] if seen_ids[q["id"]] == 1 else f"{q['id']}/{seen_ids[q['id']]}"
+            rows[key] = {"id": rid, "source": cit.get("source", ""), "locator": cit.get("locator", ""),
                          "type": q["type"], "prompt": q["prompt"], "choices": " | ".join(choices),
                          "answer": answer, "concepts": "; ".join(q.get("concepts") or []),
                          "quote": cit.get("quote", ""), "quizzes": path.stem}
