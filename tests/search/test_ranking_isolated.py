@@ -25,4 +25,4 @@ def test_the_cli_helper_hides_the_test_processs_ranking_embedder(ingested, tmp_p
     assert hidden.returncode == 0 and "KB_RANKING_EMBEDDER" not in hidden.stderr
     passed = run_kb(["search", "¿Qué es un tensor?", "-k", "2"], cwd=tmp_path,
                     env={"KB_RANKING_EMBEDDER": "no-such-embedder"})
-    assert "KB_RANKING_EMBEDDER=no-such-embedder" in passed.stderr
+    assert passed.returncode == 2 and "KB_RANKING_EMBEDDER='no-such-embedder'" in passed.stderr

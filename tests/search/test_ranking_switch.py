@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from kb.config import Settings
-from kb.errors import KbWarning
+from kb.errors import ExitCode, UsageError
 from kb.search import SearchIndex
 from kb.workspace import open_search, open_workspace
 
@@ -59,25 +59,29 @@ def test_none_ranks_with_the_stores_vectors_and_keeps_the_cached_e5_ones(course,
     assert kept.rank_id == "e5-small" and kept.rank_vectors is not None  # a later opt-in finds them
 
 
-def test_another_ranking_embedder_than_the_cached_ones_does_not_rank_with_e5(course, monkeypatch):
+def test_a_name_never_measured_for_ranking_is_a_usage_error_in_the_library(course, monkeypatch):
     monkeypatch.setenv("KB_RANKING_EMBEDDER", "no-such-embedder")
-    retriever = open_search(Settings(home=course / ".kb")).retriever
-    with pytest.warns(KbWarning, match="no-such-embedder: not an embedder measured for ranking"):
-        assert retriever.query_vectors([QUESTION]).shape == (1, 512)
-    assert retriever.index.ranking_id == "use-m3"
-    assert retriever.search(QUESTION, k=3)
+    with pytest.raises(UsageError, match="KB_RANKING_EMBEDDER") as caught:
+        Settings.from_env(home=course / ".kb")
+    assert "e5-small" in caught.value.hint and caught.value.exit_code == ExitCode.USAGE
+    with pytest.raises(UsageError, match="no-such-embedder"):  # settings built before the typo
+        open_search(Settings(home=course / ".kb")).retriever.query_vectors([QUESTION])
+    kept = _cached(course)
+    assert kept.rank_id == "e5-small" and kept.rank_vectors is not None  # the cached index is left as it was
 
 
-def test_an_unknown_ranking_embedder_is_said_once_and_the_search_answers(ingested, tmp_path):
+@pytest.mark.parametrize("name", ["no-such-embedder", "st:all-MiniLM-L6-v2", "e5small"])
+def test_an_unknown_ranking_embedder_stops_the_command_with_its_fix(ingested, tmp_path, name):
     shutil.copytree(ingested, tmp_path, dirs_exist_ok=True)
-    env = {"KB_RANKING_EMBEDDER": "no-such-embedder"}
-    first = run_kb(["search", QUESTION, "-k", "3"], cwd=tmp_path, env=env)
-    assert first.returncode == 0, first.stderr
-    assert "kb: warning: KB_RANKING_EMBEDDER=no-such-embedder: not an embedder measured for ranking" in first.stderr
-    assert "passages are ranked by the store's own vectors" in first.stderr
-    again = run_kb(["search", QUESTION, "-k", "3"], cwd=tmp_path, env=env)
-    assert again.returncode == 0 and "KB_RANKING_EMBEDDER" not in again.stderr  # once per process
-    assert first.stdout == again.stdout
+    before = sorted(p.name for p in (tmp_path / ".kb").rglob("*"))
+    r = run_kb(["search", QUESTION, "-k", "3"], cwd=tmp_path, env={"KB_RANKING_EMBEDDER": name})
+    assert r.returncode == 2, r.stderr
+    assert f"KB_RANKING_EMBEDDER={name!r} is not an embedder measured for ranking" in r.stderr
+    assert "fix: set KB_RANKING_EMBEDDER to" in r.stderr and "e5-small" in r.stderr
+    assert not r.stdout.strip() and "Traceback" not in r.stderr
+    assert sorted(p.name for p in (tmp_path / ".kb").rglob("*")) == before  # nothing written
+    fine = run_kb(["search", QUESTION, "-k", "3"], cwd=tmp_path, env={"KB_RANKING_EMBEDDER": "off"})
+    assert fine.returncode == 0 and fine.stdout.strip(), fine.stderr
 
 
 def test_e5_without_its_package_is_said_with_the_install_command(ingested, tmp_path, monkeypatch):
