@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .search import lexical_tokens
+from .search import STEM_CHARS, lexical_tokens
 from .text import fold, fold_word, words
 
 # Two pages whose best units score within this of each other are a tie: the answer quotes the runner-up's unit
@@ -90,3 +90,68 @@ def _runner_up(q: Any, best: Any, picked: list, scored: list, all_units: list, e
 
     quoted, rival = norm(picked), norm(more)
     return more if more and rival not in quoted and quoted not in rival else []
+
+
+# A question word held only inside a longer identifier or word is not the subject being named: "checkpoint" in
+# "gradient_checkpointing" (snake_case), "Trainer" in "TrainingArguments" (CamelCase), "checkpoint" in
+# "Gradient checkpointing" (the word grown past an inflection). A compound names it only as a whole ("PyTorch" for
+# "pytorch") or when every part of it is a word of the question ("offload_optimizer" for "offload do optimizer").
+_COMPOUND = re.compile(r"\w_\w|[a-z][A-Z]")
+_COMPOUND_PARTS = re.compile(r"_+|(?<=[a-z])(?=[A-Z])")
+INFLECTION_LETTERS = 2  # "checkpoint" → "checkpoints", "optimizador" → "optimizadores"; "checkpointing" is another word
+
+
+def is_compound(word: str) -> bool:
+    """Whether a word as written (one dotted part) is an identifier made of words: snake_case or CamelCase."""
+    return _COMPOUND.search(word) is not None
+
+
+class QuestionWords:
+    """The plain words of a question's subject (not identifiers), by their lexical stem: which of them a text names
+    as words of their own (:meth:`terms`), not only inside a longer identifier or word."""
+
+    def __init__(self, subject_words: list[str]):
+        self.by_stem: dict[str, list[str]] = {}
+        for w in subject_words:
+            tokens = lexical_tokens(w)
+            if is_compound(w) or len(tokens) != 1 or not tokens[0].isalpha():
+                continue
+            self.by_stem.setdefault(tokens[0], []).append(fold_word(w))
+        self._memo: dict[str, set[str]] = {}
+
+    def _names(self, stem: str, folded: str) -> bool:
+        """Whether a folded plain word of a text names a question word of this stem (not one grown past it)."""
+        return any(not (folded.startswith(w) and len(folded) - len(w) > INFLECTION_LETTERS)
+                   for w in self.by_stem[stem])
+
+    def terms(self, text: str, base: set[str]) -> set[str]:
+        """``base`` (the text's terms, kb.answering._terms) without the question's stems that the text holds only
+        inside longer identifiers or words, with those of a compound made of the question's words alone."""
+        if not self.by_stem:
+            return base
+        if text in self._memo:
+            return self._memo[text]
+        named: set[str] = set()
+        # a dot joins names, not words ("layers.LSTM" names LSTM, "tf.distribute" names distribute): each its own
+        for w in (name for word in words(text) for name in word.split(".") if name):
+            if is_compound(w):
+                parts = [lexical_tokens(p) for p in _COMPOUND_PARTS.split(w) if p]
+                if all(len(t) == 1 and t[0] in self.by_stem for t in parts):  # not "AdamW" for "Adam"
+                    named.update(t[0] for t in parts)  # "offload_optimizer": both words of "offload do optimizer"
+                    continue
+                whole = lexical_tokens(w)  # "PyTorch" names "pytorch"; "TrainingArguments" does not name "Trainer"
+                if len(whole) == 1 and whole[0] in self.by_stem and self._names(whole[0], fold_word(w)) and any(
+                        fold_word(w).startswith(q) for q in self.by_stem[whole[0]]):
+                    named.add(whole[0])
+                continue
+            for part in re.split(r"[-']", fold_word(w)):
+                stem = part[:STEM_CHARS]
+                if stem in self.by_stem and self._names(stem, part):
+                    named.add(stem)
+        held = {s for s in self.by_stem if s in base}
+        out = set(base) | named
+        for s in held - named:
+            out.discard(s)
+            out.difference_update("=" + w for w in self.by_stem[s])
+        self._memo[text] = out
+        return out

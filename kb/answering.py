@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .answer import NOT_FOUND, Answer
-from .answer_rules import FRAMEWORKS, _names_pattern, _runner_up, known_entities
+from .answer_rules import FRAMEWORKS, QuestionWords, _names_pattern, _runner_up, known_entities
 from .records import Chunk, Hit
 from .search import lexical_tokens
 from .text import fold, fold_word, sentences, words
@@ -429,6 +429,12 @@ class _Question:
     tools: set[str] = field(default_factory=set)  # the frameworks the question names
     asked: list[str] = field(default_factory=list)  # a question of no kind: the noun it asks for ("¿En qué orden…?")
     entities: list[str] = field(default_factory=list)  # names of one thing the course knows (known_entities)
+    plain: QuestionWords = field(default_factory=lambda: QuestionWords([]))  # its words named whole, not in a compound
+
+    def terms(self, text: str) -> set[str]:
+        """A text's terms (:func:`_terms`) without the question's words it holds only inside a longer identifier or
+        word ("checkpoint" in "gradient_checkpointing"): those do not name the question's subject."""
+        return self.plain.terms(text, _terms(text))
 
     def spelled(self, text: str) -> bool:
         """Whether text spells out an acronym the question asks about (a definition: "LoRA: Low-Rank Adaptation")."""
@@ -480,29 +486,29 @@ class _Question:
         return _idf_share(terms, found, self.idf)
 
     def heading(self, page: int) -> set[str]:
-        return _terms(self.read[page][0].chunk.locator.heading or "")
+        return self.terms(self.read[page][0].chunk.locator.heading or "")
 
     def page_score(self, h: Hit, lang: str) -> float:
         """Retrieval score, plus a heading that names the subject, plus the subject in the page."""
-        head = _terms(h.chunk.locator.heading or "")
+        head = self.terms(h.chunk.locator.heading or "")
         # a heading that is the subject alone ("Keras") names it more than one that mentions it ("Otros componentes
         # de Keras"): the heading's weight grows with its focus
         focus = self.focus(h.chunk.locator.heading or "")
         return (h.score + HEADING_WEIGHT * self.share(self.topic, head) * (1 - FOCUS_SHARE + FOCUS_SHARE * focus)
                 + (HEADING_WEIGHT if self.spelled(h.chunk.locator.heading or "") else 0.0)
-                + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, _terms(h.chunk.text) | head)
+                + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, self.terms(h.chunk.text) | head)
                 + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0)
                 - (OUTLINE_PENALTY if _OUTLINE.match(fold(h.chunk.locator.heading or "")) else 0.0)
                 - (FRAMEWORK_PENALTY if self.other_framework(h.chunk.locator.heading or "") else 0.0))
 
     def words_score(self, u: Unit) -> float:
         """A unit's score by words alone: which units are worth embedding."""
-        return (LEXICAL_WEIGHT * self.share(self.subject, _terms(u.text) | self.heading(u.page))
+        return (LEXICAL_WEIGHT * self.share(self.subject, self.terms(u.text) | self.heading(u.page))
                 + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u))
 
     def score(self, u: Unit, cosine: float) -> Scored:
         head = self.heading(u.page)
-        both = self.share(self.subject, _terms(u.text) | head)
+        both = self.share(self.subject, self.terms(u.text) | head)
         total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.topic, head)
                  + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u)
                  - (FRAMEWORK_PENALTY if self.other_framework(self.read[u.page][0].chunk.locator.heading or "")
@@ -644,6 +650,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     asked = _ASKED.search(fold(question)) if kind == "other" else None
     q.asked = [t for t in _term_list(asked.group(1)) if not t.startswith("=")] if asked else []
     q.entities = known_entities(index, question)
+    q.plain = QuestionWords([w for w in words(question) if fold(w) not in _CUE_WORDS])
     pages = whole_pages(index.chunks, candidates(index, question, retriever.query_vectors([question])[0], q.names,
                                                  q.focus))
 
@@ -692,7 +699,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     for n in evidence:  # a page that holds most of the subject across its lines is about the question
         if q.read[n][0].chunk.kind == "transcript":
             continue  # a window of talk is not one topic: minutes of speech hold many words by chance
-        page_terms = _terms(q.read[n][0].chunk.text) | q.heading(n)
+        page_terms = q.terms(q.read[n][0].chunk.text) | q.heading(n)
         evidence[n] = max(evidence[n], q.share(q.subject, page_terms) - PAGE_EVIDENCE_DISCOUNT)
     if evidence[best.unit.page] < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
         # the best unit's page is not about the question ("¿Qué es torch.hub?" for "¿Cómo se sube un modelo al
