@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .answer import NOT_FOUND, Answer
-from .answer_rules import FRAMEWORKS, QuestionWords, _names_pattern, _runner_up, known_entities
+from .answer_rules import FRAMEWORKS, QuestionWords, _names_pattern, _runner_up, known_entities, naming_decks
 from .records import Chunk, Hit
 from .search import lexical_tokens
 from .text import fold, fold_word, sentences, words
@@ -701,18 +701,39 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
             continue  # a window of talk is not one topic: minutes of speech hold many words by chance
         page_terms = q.terms(q.read[n][0].chunk.text) | q.heading(n)
         evidence[n] = max(evidence[n], q.share(q.subject, page_terms) - PAGE_EVIDENCE_DISCOUNT)
-    if evidence[best.unit.page] < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
-        # the best unit's page is not about the question ("¿Qué es torch.hub?" for "¿Cómo se sube un modelo al
-        # Hub desde el Trainer?"): the best unit of a page that is, if any, answers; else the course lacks it
-        # (not a window of talk: minutes of speech hold the question's words by chance, far from its meaning)
-        about = [s for s in scored if evidence[s.unit.page] >= MIN_SUBJECT_SHARE
-                 and q.read[s.unit.page][0].chunk.kind != "transcript"]
-        if not about:
-            return not_found()
-        best = max(about, key=lambda s: s.score)
+    chosen = _answering_unit(q, best, scored, evidence)
+    if chosen is None:
+        return not_found()
+    best = chosen
     picked = q.compose(best, scored, all_units)
     picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
     return _render(question, picked, pages, q.read, k)
+
+
+def _answering_unit(q: _Question, best: Scored, scored: list[Scored], evidence: dict[int, float]) -> Scored | None:
+    """The unit that answers, from the best one by score (None: the course does not seem to hold the answer).
+
+    Below the evidence floor (its page's share of the subject, its cosine) the best unit of a page that is about the
+    question answers: "¿Qué es torch.hub?" was the best unit for "¿Cómo se sube un modelo al Hub desde el Trainer?",
+    its page failed the floor. A window of talk is never one: minutes of speech hold the question's words by chance,
+    far from its meaning. And when another deck's headings name the subject where the best unit's deck's do not
+    (:func:`kb.answer_rules.naming_decks`), the best unit of that deck answers: the words shared with the other deck
+    are used there in another sense."""
+
+    def about(s: Scored) -> bool:
+        return (evidence[s.unit.page] >= MIN_SUBJECT_SHARE or s.cosine >= MIN_SIMILARITY) \
+            and q.read[s.unit.page][0].chunk.kind != "transcript"
+
+    if evidence[best.unit.page] < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
+        floor = [s for s in scored if evidence[s.unit.page] >= MIN_SUBJECT_SHARE and about(s)]
+        if not floor:
+            return None
+        best = max(floor, key=lambda s: s.score)
+    decks = naming_decks(q, q.read[best.unit.page][0].chunk.source)
+    if decks:
+        return max((s for s in scored if q.read[s.unit.page][0].chunk.source in decks and about(s)),
+                   key=lambda s: s.score, default=None)
+    return best
 
 
 def _render(question: str, picked: list[Scored], pages: list[tuple[Hit, list[Chunk]]],
