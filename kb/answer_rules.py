@@ -94,11 +94,13 @@ def _runner_up(q: Any, best: Any, picked: list, scored: list, all_units: list, e
 
 # A question word held only inside a longer identifier or word is not the subject being named: "checkpoint" in
 # "gradient_checkpointing" (snake_case), "Trainer" in "TrainingArguments" (CamelCase), "checkpoint" in
-# "Gradient checkpointing" (the word grown past an inflection). A compound names it only as a whole ("PyTorch" for
+# "Gradient checkpointing" (the word grown into its gerund). A compound names it only as a whole ("PyTorch" for
 # "pytorch") or when every part of it is a word of the question ("offload_optimizer" for "offload do optimizer").
 _COMPOUND = re.compile(r"\w_\w|[a-z][A-Z]")
 _COMPOUND_PARTS = re.compile(r"_+|(?<=[a-z])(?=[A-Z])")
-INFLECTION_LETTERS = 2  # "checkpoint" → "checkpoints", "optimizador" → "optimizadores"; "checkpointing" is another word
+# A word grown past the question's only by an English gerund is another word ("checkpointing"); not any longer word:
+# "configura" / "configuración", "entrena" / "entrenamiento" are the same subject in pt/es (a 5-letter stem apart).
+GERUND = ("ing", "ings")
 
 
 def is_compound(word: str) -> bool:
@@ -120,9 +122,9 @@ class QuestionWords:
         self._memo: dict[str, set[str]] = {}
 
     def _names(self, stem: str, folded: str) -> bool:
-        """Whether a folded plain word of a text names a question word of this stem (not one grown past it)."""
-        return any(not (folded.startswith(w) and len(folded) - len(w) > INFLECTION_LETTERS)
-                   for w in self.by_stem[stem])
+        """Whether a folded plain word of a text names a question word of this stem: not an English gerund grown
+        from it ("checkpointing" for "checkpoint", "sharding" for "shard": the process, not the thing)."""
+        return any(not (folded.startswith(w) and folded[len(w):] in GERUND) for w in self.by_stem[stem])
 
     def terms(self, text: str, base: set[str]) -> set[str]:
         """``base`` (the text's terms, kb.answering._terms) without the question's stems that the text holds only
@@ -140,9 +142,9 @@ class QuestionWords:
                     named.update(t[0] for t in parts)  # "offload_optimizer": both words of "offload do optimizer"
                     continue
                 whole = lexical_tokens(w)  # "PyTorch" names "pytorch"; "TrainingArguments" does not name "Trainer"
-                if len(whole) == 1 and whole[0] in self.by_stem and self._names(whole[0], fold_word(w)) and any(
-                        fold_word(w).startswith(q) for q in self.by_stem[whole[0]]):
-                    named.add(whole[0])
+                if len(whole) == 1 and whole[0] in self.by_stem and any(
+                        fold_word(w) in (q, q + "s", q + "es") for q in self.by_stem[whole[0]]):
+                    named.add(whole[0])  # as a whole, or its plural ("DataLoaders"); not "TrainerCallback"
                 continue
             for part in re.split(r"[-']", fold_word(w)):
                 stem = part[:STEM_CHARS]

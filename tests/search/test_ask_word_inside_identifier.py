@@ -39,6 +39,7 @@ def test_a_word_inside_a_longer_identifier_or_word_does_not_name_it():
     assert _named("checkpoint", "• Com o Trainer, basta gradient_checkpointing=True em TrainingArguments") == set()
     assert _named("checkpoint", "Gradient checkpointing") == set()  # grown past an inflection: another word
     assert _named("Trainer", "TrainingArguments(output_dir='out')") == set()
+    assert _named("Trainer", "class MyCallback(TrainerCallback)") == set()
     assert _named("Adam", "AdamW: opción por defecto") == set()
 
 
@@ -47,6 +48,9 @@ def test_the_word_itself_its_plural_or_a_compound_of_question_words_names_it():
     assert _named("Trainer", "trainer.train(resume_from_checkpoint=True)") == {"train"}  # a dot joins names
     assert _named("LSTM", "layers.LSTM(64, return_sequences=True)") == {"lstm"}
     assert _named("pytorch", "PyTorch: detach()") == {"pytor"}
+    assert _named("dataloader", "DataLoaders de validación") == {"datal"}
+    # pt/es derive nouns from verbs: "configura" is named by "configuración" (only an English gerund is another word)
+    assert _named("configura", "Configuración del clúster") == {"confi"}
     # every part of the identifier is a word of the question: "offload do optimizer" is named by offload_optimizer
     assert _named("offload optimizer", '"offload_optimizer": {"device": "cpu"}') == {"offlo", "optim"}
 
