@@ -43,7 +43,7 @@ def test_a_word_inside_a_longer_identifier_or_word_does_not_name_it():
     assert _named("Adam", "AdamW: opción por defecto") == set()
 
 
-def test_the_word_itself_its_plural_or_a_compound_of_question_words_names_it():
+def test_the_word_itself_or_its_plural_names_it_and_a_dot_joins_names():
     assert _named("checkpoint", "Checkpoints y resume") == {"check"}
     assert _named("Trainer", "trainer.train(resume_from_checkpoint=True)") == {"train"}  # a dot joins names
     assert _named("LSTM", "layers.LSTM(64, return_sequences=True)") == {"lstm"}
@@ -51,8 +51,8 @@ def test_the_word_itself_its_plural_or_a_compound_of_question_words_names_it():
     assert _named("dataloader", "DataLoaders de validación") == {"datal"}
     # pt/es derive nouns from verbs: "configura" is named by "configuración" (only an English gerund is another word)
     assert _named("configura", "Configuración del clúster") == {"confi"}
-    # every part of the identifier is a word of the question: "offload do optimizer" is named by offload_optimizer
-    assert _named("offload optimizer", '"offload_optimizer": {"device": "cpu"}') == {"offlo", "optim"}
+    assert _named("offload optimizer", 'Offload do optimizer: "offload_optimizer": {"device": "cpu"}') == {
+        "offlo", "optim"}
 
 
 def test_a_checkpoint_question_is_not_answered_from_gradient_checkpointing(course):
