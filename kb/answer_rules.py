@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .search import lexical_tokens
+from .search import STEM_CHARS, lexical_tokens
 from .text import fold, fold_word, words
 
 # Two pages whose best units score within this of each other are a tie: the answer quotes the runner-up's unit
@@ -90,3 +90,98 @@ def _runner_up(q: Any, best: Any, picked: list, scored: list, all_units: list, e
 
     quoted, rival = norm(picked), norm(more)
     return more if more and rival not in quoted and quoted not in rival else []
+
+
+# A question word held only inside a longer identifier or word is not the subject being named: "checkpoint" in
+# "gradient_checkpointing" (snake_case), "Trainer" in "TrainingArguments" (CamelCase), "checkpoint" in
+# "Gradient checkpointing" (the word grown into its gerund). A compound names it only as a whole ("PyTorch" for
+# "pytorch"). Not tried to help: a compound of the question's words alone ("offload_optimizer" for "O que é offload do
+# optimizer?") naming them moved no dev answer and quoted a config line instead of the definition.
+_COMPOUND = re.compile(r"\w_\w|[a-z][A-Z]")
+# A word grown past the question's only by an English gerund is another word ("checkpointing"); not any longer word:
+# "configura" / "configuración", "entrena" / "entrenamiento" are the same subject in pt/es (a 5-letter stem apart).
+GERUND = ("ing", "ings")
+
+
+def is_compound(word: str) -> bool:
+    """Whether a word as written (one dotted part) is an identifier made of words: snake_case or CamelCase."""
+    return _COMPOUND.search(word) is not None
+
+
+class QuestionWords:
+    """The plain words of a question's subject (not identifiers), by their lexical stem: which of them a text names
+    as words of their own (:meth:`terms`), not only inside a longer identifier or word."""
+
+    def __init__(self, subject_words: list[str]):
+        self.by_stem: dict[str, list[str]] = {}
+        for w in subject_words:
+            tokens = lexical_tokens(w)
+            if is_compound(w) or len(tokens) != 1 or not tokens[0].isalpha():
+                continue
+            self.by_stem.setdefault(tokens[0], []).append(fold_word(w))
+        self._memo: dict[str, set[str]] = {}
+
+    def _names(self, stem: str, folded: str) -> bool:
+        """Whether a folded plain word of a text names a question word of this stem: not an English gerund grown
+        from it ("checkpointing" for "checkpoint", "sharding" for "shard": the process, not the thing)."""
+        return any(not (folded.startswith(w) and folded[len(w):] in GERUND) for w in self.by_stem[stem])
+
+    def terms(self, text: str, base: set[str]) -> set[str]:
+        """``base`` (the text's terms, kb.answering._terms) without the question's stems that the text holds only
+        inside longer identifiers or words."""
+        if not self.by_stem:
+            return base
+        if text in self._memo:
+            return self._memo[text]
+        named: set[str] = set()
+        # a dot joins names, not words ("layers.LSTM" names LSTM, "tf.distribute" names distribute): each its own
+        for w in (name for word in words(text) for name in word.split(".") if name):
+            if is_compound(w):
+                whole = lexical_tokens(w)  # "PyTorch" names "pytorch"; "TrainingArguments" does not name "Trainer"
+                if len(whole) == 1 and whole[0] in self.by_stem and any(
+                        fold_word(w) in (q, q + "s", q + "es") for q in self.by_stem[whole[0]]):
+                    named.add(whole[0])  # as a whole, or its plural ("DataLoaders"); not "TrainerCallback"
+                continue
+            for part in re.split(r"[-']", fold_word(w)):
+                stem = part[:STEM_CHARS]
+                if stem in self.by_stem and self._names(stem, part):
+                    named.add(stem)
+        held = {s for s in self.by_stem if s in base}
+        out = set(base) | named
+        for s in held - named:
+            out.discard(s)
+            out.difference_update("=" + w for w in self.by_stem[s])
+        self._memo[text] = out
+        return out
+
+
+# The deck whose pages' headings name the question's subject is what the question is about: a unit of another deck
+# that shares its words uses them in another sense ("¿Qué es el paralelismo de modelo?" answered from "Modelo mais
+# rígido de paralelismo", a programming model, in a deck whose headings say "paralelismo" alone). A deck names the
+# subject by the union of the headings of its pages read (the idf share of the topic's stems; a whole word's bonus
+# would let "paralelismo" alone outweigh "Model parallelism"). On the three dev sets (104 questions) it moves one
+# answer, wrong → correct. A bar of half the subject also moved a wrong one to "not found", but sent "¿Qué es el padding
+# dinámico?" to a deck whose heading says "dinámica" (quantization) on questions written to check it.
+DECK_NAMING_MIN = 0.99  # a deck names the whole subject (its headings together)
+DECK_NAMING_MARGIN = 0.2  # and this much more than the best unit's deck
+
+
+def deck_naming(q: Any) -> dict[str, float]:
+    """For each deck (source) of the pages read, the share of the question's topic (stems) that their headings name
+    together, read without the question's words they hold only inside longer ones (``q``: kb.answering's
+    _Question)."""
+    heads: dict[str, set[str]] = {}
+    for hit, _code in q.read:
+        heads.setdefault(hit.chunk.source, set()).update(q.terms(hit.chunk.locator.heading or ""))
+    stems = [t for t in q.topic if not t.startswith("=")]
+    return {source: q.share(stems, terms) for source, terms in heads.items()}
+
+
+def naming_decks(q: Any, source: str) -> set[str]:
+    """The decks whose headings name the question's subject where the best unit's deck (``source``) does not
+    (:data:`DECK_NAMING_MIN`, :data:`DECK_NAMING_MARGIN`); empty when that deck is as good as any."""
+    share = deck_naming(q)
+    top = max(share.values(), default=0.0)
+    if top < DECK_NAMING_MIN or share.get(source, 0.0) > top - DECK_NAMING_MARGIN:
+        return set()
+    return {s for s, v in share.items() if v > top - DECK_NAMING_MARGIN}

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .answer import NOT_FOUND, Answer
-from .answer_rules import FRAMEWORKS, _names_pattern, _runner_up, known_entities
+from .answer_rules import FRAMEWORKS, QuestionWords, _names_pattern, _runner_up, known_entities, naming_decks
 from .records import Chunk, Hit
 from .search import lexical_tokens
 from .text import fold, fold_word, sentences, words
@@ -429,6 +429,12 @@ class _Question:
     tools: set[str] = field(default_factory=set)  # the frameworks the question names
     asked: list[str] = field(default_factory=list)  # a question of no kind: the noun it asks for ("¿En qué orden…?")
     entities: list[str] = field(default_factory=list)  # names of one thing the course knows (known_entities)
+    plain: QuestionWords = field(default_factory=lambda: QuestionWords([]))  # its words named whole, not in a compound
+
+    def terms(self, text: str) -> set[str]:
+        """A text's terms (:func:`_terms`) without the question's words it holds only inside a longer identifier or
+        word ("checkpoint" in "gradient_checkpointing"): those do not name the question's subject."""
+        return self.plain.terms(text, _terms(text))
 
     def spelled(self, text: str) -> bool:
         """Whether text spells out an acronym the question asks about (a definition: "LoRA: Low-Rank Adaptation")."""
@@ -480,29 +486,29 @@ class _Question:
         return _idf_share(terms, found, self.idf)
 
     def heading(self, page: int) -> set[str]:
-        return _terms(self.read[page][0].chunk.locator.heading or "")
+        return self.terms(self.read[page][0].chunk.locator.heading or "")
 
     def page_score(self, h: Hit, lang: str) -> float:
         """Retrieval score, plus a heading that names the subject, plus the subject in the page."""
-        head = _terms(h.chunk.locator.heading or "")
+        head = self.terms(h.chunk.locator.heading or "")
         # a heading that is the subject alone ("Keras") names it more than one that mentions it ("Otros componentes
         # de Keras"): the heading's weight grows with its focus
         focus = self.focus(h.chunk.locator.heading or "")
         return (h.score + HEADING_WEIGHT * self.share(self.topic, head) * (1 - FOCUS_SHARE + FOCUS_SHARE * focus)
                 + (HEADING_WEIGHT if self.spelled(h.chunk.locator.heading or "") else 0.0)
-                + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, _terms(h.chunk.text) | head)
+                + 0.5 * LEXICAL_WEIGHT * self.share(self.subject, self.terms(h.chunk.text) | head)
                 + (LANGUAGE_BONUS if h.chunk.lang == lang else 0.0)
                 - (OUTLINE_PENALTY if _OUTLINE.match(fold(h.chunk.locator.heading or "")) else 0.0)
                 - (FRAMEWORK_PENALTY if self.other_framework(h.chunk.locator.heading or "") else 0.0))
 
     def words_score(self, u: Unit) -> float:
         """A unit's score by words alone: which units are worth embedding."""
-        return (LEXICAL_WEIGHT * self.share(self.subject, _terms(u.text) | self.heading(u.page))
+        return (LEXICAL_WEIGHT * self.share(self.subject, self.terms(u.text) | self.heading(u.page))
                 + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u))
 
     def score(self, u: Unit, cosine: float) -> Scored:
         head = self.heading(u.page)
-        both = self.share(self.subject, _terms(u.text) | head)
+        both = self.share(self.subject, self.terms(u.text) | head)
         total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.topic, head)
                  + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u)
                  - (FRAMEWORK_PENALTY if self.other_framework(self.read[u.page][0].chunk.locator.heading or "")
@@ -644,6 +650,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     asked = _ASKED.search(fold(question)) if kind == "other" else None
     q.asked = [t for t in _term_list(asked.group(1)) if not t.startswith("=")] if asked else []
     q.entities = known_entities(index, question)
+    q.plain = QuestionWords([w for w in words(question) if fold(w) not in _CUE_WORDS])
     pages = whole_pages(index.chunks, candidates(index, question, retriever.query_vectors([question])[0], q.names,
                                                  q.focus))
 
@@ -692,20 +699,41 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     for n in evidence:  # a page that holds most of the subject across its lines is about the question
         if q.read[n][0].chunk.kind == "transcript":
             continue  # a window of talk is not one topic: minutes of speech hold many words by chance
-        page_terms = _terms(q.read[n][0].chunk.text) | q.heading(n)
+        page_terms = q.terms(q.read[n][0].chunk.text) | q.heading(n)
         evidence[n] = max(evidence[n], q.share(q.subject, page_terms) - PAGE_EVIDENCE_DISCOUNT)
-    if evidence[best.unit.page] < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
-        # the best unit's page is not about the question ("¿Qué es torch.hub?" for "¿Cómo se sube un modelo al
-        # Hub desde el Trainer?"): the best unit of a page that is, if any, answers; else the course lacks it
-        # (not a window of talk: minutes of speech hold the question's words by chance, far from its meaning)
-        about = [s for s in scored if evidence[s.unit.page] >= MIN_SUBJECT_SHARE
-                 and q.read[s.unit.page][0].chunk.kind != "transcript"]
-        if not about:
-            return not_found()
-        best = max(about, key=lambda s: s.score)
+    chosen = _answering_unit(q, best, scored, evidence)
+    if chosen is None:
+        return not_found()
+    best = chosen
     picked = q.compose(best, scored, all_units)
     picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
     return _render(question, picked, pages, q.read, k)
+
+
+def _answering_unit(q: _Question, best: Scored, scored: list[Scored], evidence: dict[int, float]) -> Scored | None:
+    """The unit that answers, from the best one by score (None: the course does not seem to hold the answer).
+
+    Below the evidence floor (its page's share of the subject, its cosine) the best unit of a page that is about the
+    question answers: "¿Qué es torch.hub?" was the best unit for "¿Cómo se sube un modelo al Hub desde el Trainer?",
+    its page failed the floor. A window of talk is never one: minutes of speech hold the question's words by chance,
+    far from its meaning. And when another deck's headings name the subject where the best unit's deck's do not
+    (:func:`kb.answer_rules.naming_decks`), the best unit of that deck answers: the words shared with the other deck
+    are used there in another sense."""
+
+    def about(s: Scored) -> bool:
+        return (evidence[s.unit.page] >= MIN_SUBJECT_SHARE or s.cosine >= MIN_SIMILARITY) \
+            and q.read[s.unit.page][0].chunk.kind != "transcript"
+
+    if evidence[best.unit.page] < MIN_SUBJECT_SHARE and best.cosine < MIN_SIMILARITY:
+        floor = [s for s in scored if evidence[s.unit.page] >= MIN_SUBJECT_SHARE and about(s)]
+        if not floor:
+            return None
+        best = max(floor, key=lambda s: s.score)
+    decks = naming_decks(q, q.read[best.unit.page][0].chunk.source)
+    if decks:
+        return max((s for s in scored if q.read[s.unit.page][0].chunk.source in decks and about(s)),
+                   key=lambda s: s.score, default=None)
+    return best
 
 
 def _render(question: str, picked: list[Scored], pages: list[tuple[Hit, list[Chunk]]],
