@@ -209,7 +209,7 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         return ""  # ("Exportar modelos a ONNX …": "En exportar modelos, …" is no setting)
     if re.search(r"\([A-Z][A-Za-z]*[A-Z]\)", head):  # "Mixture of Experts (MoE)": a name, as written
         return head
-    topic = " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+", w) or is_name(w) else w.lower()
+    topic = " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+,?", w) or is_name(w.rstrip(",")) else w.lower()
                      for w in head.split(" "))
     # the whole course's field narrows nothing ("Em redes neurais, qual é a vantagem de ExecuTorch?", split AD)
     return "" if fold(topic) in _WHOLE_FIELD else topic
