@@ -200,21 +200,25 @@ _PURPOSE = re.compile(r"\s(?:para|for)\s", re.I)
 
 def meaning_not_defined(q: Question) -> str | None:
     """'not-a-definition' for "¿qué significa «X»?" whose text after the label does not say what X means
-    (:func:`meaning_kind`): written on round 7's ratings (7 of the 8 rated stems of the class were fixed or
-    dropped), checked on round 6's (6 of 8, eval/real_heldout_r6); the label-as-action part and the
-    purpose exemption were read on round 6 (3 stems, all fixed; 2 kept) and round 7 has no instance of either."""
+    (:func:`meaning_kind`). Written on round 7's ratings, checked on round 6's (eval/real_heldout_r7, r6): of
+    the rated short questions it flags, r7 12 fixed or dropped and 2 kept ("Extrapolação: avaliar em
+    comprimentos maiores …"), r6 12 fixed or dropped and none kept. The label-as-action part was read on round
+    6 (3 stems, all fixed; round 7 has none); the exemptions for a technique's purpose ("… para ahorrar
+    memoria", 2 r6 KEEPs) and its English name ("Weight decay: encoger los pesos …", an older held-out deck,
+    tests/writing/test_writer_stem_subjects_on_heldout_pages.py) were read there and change nothing on r7."""
     m = _MEANS.search(q.prompt) if q.type == "short" and q.lang in ("es", "pt") else None
     return "not-a-definition" if m and meaning_kind(m.group("t"), q.answer, q.lang) else None
 
 
 def meaning_kind(label: str, text: str, lang: str) -> str:
-    """What a label's text says of it, where that is not what the label means: "do" for what to do (an
-    infinitive: "Reproducibilidad: fijar la semilla", "ViT: interpolar os embeddings ao mudar a resolução",
-    "Métricas: agregar TP/FP/FN …"), "when" for when it is better than another ("PR-AUC: mais informativa
-    que ROC-AUC quando …"), "action" for a label that is itself an action ("Escalar el LR", "Quantizar em
-    estágios": no meaning to ask, only a how); "" for a definition. An instruction with the purpose it
-    serves ("Activation checkpointing: recalcular activaciones en backward para ahorrar memoria") is what a
-    technique does: a definition. ``text`` may open on the label and its colon."""
+    """What a label's text says of it, where that is not what the label means: "do" for what to do about a
+    label in the deck's own words (an infinitive: "Reproducibilidad: fijar la semilla", "Métricas: agregar
+    TP/FP/FN …"; a technique's English name or a name is defined by what it does: "Weight decay: encoger …");
+    "when" for when it is better than another ("PR-AUC: mais informativa que ROC-AUC quando …"); "action" for
+    a label that is itself an action ("Escalar el LR", "Quantizar em estágios": no meaning to ask, only a
+    how); "" for a definition. An instruction with the purpose it serves ("recalcular activaciones en
+    backward para ahorrar memoria") is what a technique does: a definition. ``text`` may open on the label
+    and its colon."""
     from ..text import words
     from .infinitive import infinitive
 
@@ -230,9 +234,21 @@ def meaning_kind(label: str, text: str, lang: str) -> str:
     if fold(ws[0]) in _COMPARATIVE_OPEN:
         return "when"
     first_clause = re.split(r"[;.]\s", body + " ")[0]
-    if infinitive(ws[0], lang, ws[1] if len(ws) > 1 else "") and not _PURPOSE.search(first_clause):
+    if infinitive(ws[0], lang, ws[1] if len(ws) > 1 else "") and not _PURPOSE.search(first_clause) \
+            and _native(lw, lang):
         return "do"
     return ""
+
+
+def _native(label_words: list[str], lang: str) -> bool:
+    """The label is in the deck's own words ("Reproducibilidad", "Custo assimétrico", "modelo pré-treinado"),
+    not a technique's English name ("Weight decay", "Activation checkpointing") or a name ("ViT"), whose
+    "what it does" is what it means."""
+    from .checks import _zipf
+
+    plain = [w for w in label_words if w.isalpha() and len(w) >= 3]
+    return bool(plain) and not any(re.search(r"[A-Z].*[A-Z]|[a-z][A-Z]", w) for w in label_words) \
+        and all(_zipf(w, lang) >= _zipf(w, "en") for w in plain)
 
 
 # what follows a verb whose subject is left out: a preposition or an adverb, no noun ("Se combina a menudo con …")

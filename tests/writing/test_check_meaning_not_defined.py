@@ -1,7 +1,8 @@
 """«¿qué significa «X»?» asked where the text after the label does not say what X means: it says what to do
-("fijar la semilla"), when X is better than another ("mais informativa que ROC-AUC quando …"), or X is
-itself an action ("Escalar el LR"). The registry reports ``not-a-definition``; an instruction with the
-purpose it serves ("recalcular activaciones en backward para ahorrar memoria") is a technique's definition.
+about a label in the deck's own words ("Reproducibilidad: fijar la semilla"), when X is better than another
+("mais informativa que ROC-AUC quando …"), or X is itself an action ("Escalar el LR"). The registry reports
+``not-a-definition``; what a technique does ("Weight decay: encoger los pesos …", "recalcular activaciones en
+backward para ahorrar memoria") is its definition.
 Wordings from eval/real_heldout_r7 (the class was written on them) and eval/real_heldout_r6 (checked on)."""
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ def _means(subject: str, label: str, body: str, lang: str) -> Question:
 
 NOT_DEFINED = [
     ("decodificación", "Reproducibilidad", "fijar la semilla (torch.manual_seed / set_seed).", "es"),
-    ("codificações posicionais", "ViT", "interpolar os embeddings ao mudar a resolução da imagem", "pt"),
+    ("classes desbalanceadas", "Custo assimétrico", "escolher o limiar que minimiza custo = c_FN · FN + c_FP · FP",
+     "pt"),
     ("classes desbalanceadas", "Métricas", "agregar TP/FP/FN de todos os ranks antes de calcular F1", "pt"),
     ("classes desbalanceadas", "PR-AUC (average precision)", "mais informativa que ROC-AUC quando positivos são raros",
      "pt"),
@@ -33,6 +35,8 @@ NOT_DEFINED = [
 DEFINED = [
     ("funciones de activación", "\"dying ReLU\"", "neuronas que quedan siempre a 0", "es"),
     ("funciones de activación", "Activation checkpointing", "recalcular activaciones en backward para ahorrar memoria",
+     "es"),
+    ("optimizadores", "Weight decay", "encoger los pesos directamente en cada paso: theta <- theta - lr · theta",
      "es"),
     ("rastreamento de experimentos", "MLflow Projects",
      "empacotar código + ambiente (MLproject) para execução reprodutível.", "pt"),

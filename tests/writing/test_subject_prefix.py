@@ -6,9 +6,8 @@ whose stems raters fixed for it (eval/real_heldout_r7/ratings.csv), rendered to 
   too long to read as a setting;
 - a slide title whose tail names the kind of slide ("O problema: definição", "Codificação sinusoidal: definição")
   set its questions "Em definição, …";
-- a label asked what it means whose text says what to do about it or when it is the better choice ("ViT:
-  interpolar os embeddings …", "PR-AUC: mais informativa que ROC-AUC quando …") is asked as that, or not at all
-  (``not-a-definition``).
+- a label asked what it means whose text says when it is the better choice ("PR-AUC: mais informativa que
+  ROC-AUC quando …") is asked as that (``not-a-definition``).
 (the clozes are pinned in test_check_trivial_cloze.py).
 """
 
@@ -74,6 +73,6 @@ def test_written_stems_open_on_the_decks_subject(quizzes):
 
 def test_a_label_is_asked_what_it_means_only_where_its_text_defines_it(quizzes):
     prompts = [q.prompt for qs in quizzes.values() for q in qs]
-    assert not [p for p in prompts if "significa «ViT»" in p or "significa «PR-AUC" in p]
+    assert not [p for p in prompts if "significa «PR-AUC" in p]
     assert "Em classes desbalanceadas, quando convém usar «PR-AUC (average precision)»?" in prompts
 
