@@ -58,3 +58,26 @@ def test_a_meaning_answered_by_what_to_do_or_when_is_flagged(subject, label, bod
 def test_a_meaning_the_text_defines_passes(subject, label, body, lang):
     q = _means(subject, label, body, lang)
     assert "not-a-definition" not in run_checks(q, CheckContext(q.answer))
+
+
+def _idea(name: str, body: str):
+    from kb.outline import Idea
+
+    return Idea("definition", name, f"{name}: {body}", "Decodificación", "p. 12 · Sampling: muestrear", ("c1",))
+
+
+def test_the_plain_question_asks_what_the_text_says():
+    from kb.writing.plan import plain_forms
+
+    subject = "decodificación en modelos sequence-to-sequence"
+    (do,) = plain_forms(_idea("Reproducibilidad", "fijar la semilla con torch.manual_seed o con set_seed antes de "
+                                                  "generar"), subject, "es")
+    assert do[0] == f"En {subject}, ¿qué se recomienda hacer en cuanto a «Reproducibilidad»?"
+    (when,) = plain_forms(_idea("PR-AUC", "más informativa que ROC-AUC cuando los positivos son raros en el "
+                                          "conjunto"), subject, "es")
+    assert when[0] == f"En {subject}, ¿cuándo conviene usar «PR-AUC»?"
+    assert plain_forms(_idea("Escalar el LR", "lineal con SGD o raíz con Adam como punto de partida razonable"),
+                       subject, "es") == []
+    (means,) = plain_forms(_idea("Top-k sampling", "conservar solo los k tokens más probables, renormalizar y "
+                                                   "muestrear"), subject, "es")
+    assert means[0] == f"En {subject}, ¿qué significa «Top-k sampling»?"
