@@ -183,9 +183,12 @@ CHECKS: dict[str, Check] = {
     # forms teachers drop that the checks above let through (kb/writing/checks_form.py)
     "ill-posed-compare": _one(form.ill_posed_compare),
     "not-a-definition": _one(form.not_a_definition),
+    "meaning-not-defined": _one(form.meaning_not_defined),  # reported as not-a-definition
     "pasted-answer": _one(form.pasted_answer),
     "acronym-in-stem": _one(form.acronym_in_stem),
     "group-pronoun": _one(form.group_pronoun),
+    "subjectless-statement": _one(form.subjectless_statement),  # reported as no-subject
+    "counted-blank": _one(form.counted_blank),  # reported as trivial-blank
 }
 
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for

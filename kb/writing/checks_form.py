@@ -184,3 +184,112 @@ def vague_stem(q: Question) -> str | None:
     """'vague-stem' for "¿qué caracteriza a «a slide's title»?": a question open to any true sentence about
     a heading, which the model answer fills by pasting the slide."""
     return "vague-stem" if q.type == "short" and _CHARACTERISES.search(q.prompt) else None
+
+
+# registered checks again (kb.writing.checklist.CHECKS), not advisory
+
+# "¿qué significa «X»?", "o que significa «X»?", "what does «X» mean?": one thing's meaning asked
+_MEANS = re.compile(r"(?:qu[ée] significa|o que significa|what does)\s+«(?P<t>[^»]+)»(?:\s+mean)?\?\s*$", re.I)
+# an answer that compares instead of defining: "mais informativa que ROC-AUC quando …"
+_COMPARATIVE_OPEN = frozenset(fold(w) for w in """más mais menos mejor mejores melhor melhores peor pior piores
+    more less better worse""".split())
+# a purpose the instruction serves: "recalcular activaciones en backward para ahorrar memoria" says what a
+# technique does and what for (both r6 raters kept it, and "MLflow Projects: empacotar … para execução …")
+_PURPOSE = re.compile(r"\s(?:para|for)\s", re.I)
+
+
+def meaning_not_defined(q: Question) -> str | None:
+    """'not-a-definition' for "¿qué significa «X»?" whose text after the label does not say what X means
+    (:func:`meaning_kind`). Written on round 7's ratings, checked on round 6's (eval/real_heldout_r7, r6): of
+    the rated short questions it flags, r7 12 fixed or dropped and 2 kept ("Extrapolação: avaliar em
+    comprimentos maiores …"), r6 12 fixed or dropped and none kept. The label-as-action part was read on round
+    6 (3 stems, all fixed; round 7 has none); the exemptions for a technique's purpose ("… para ahorrar
+    memoria", 2 r6 KEEPs) and its English name ("Weight decay: encoger los pesos …", an older held-out deck,
+    tests/writing/test_writer_stem_subjects_on_heldout_pages.py) were read there and change nothing on r7."""
+    m = _MEANS.search(q.prompt) if q.type == "short" and q.lang in ("es", "pt") else None
+    return "not-a-definition" if m and meaning_kind(m.group("t"), q.answer, q.lang) else None
+
+
+def meaning_kind(label: str, text: str, lang: str) -> str:
+    """What a label's text says of it, where that is not what the label means: "do" for what to do about a
+    label in the deck's own words (an infinitive: "Reproducibilidad: fijar la semilla", "Métricas: agregar
+    TP/FP/FN …"; a technique's English name or a name is defined by what it does: "Weight decay: encoger …");
+    "when" for when it is better than another ("PR-AUC: mais informativa que ROC-AUC quando …"); "action" for
+    a label that is itself an action ("Escalar el LR", "Quantizar em estágios": no meaning to ask, only a
+    how); "" for a definition. An instruction with the purpose it serves ("recalcular activaciones en
+    backward para ahorrar memoria") is what a technique does: a definition. ``text`` may open on the label
+    and its colon."""
+    from ..text import words
+    from .infinitive import infinitive
+
+    label = label.strip()
+    lw = words(label)
+    if lw and infinitive(lw[0], lang, lw[1] if len(lw) > 1 else ""):
+        return "action"
+    a = text.strip()
+    body = a[len(label):].lstrip(" :") if fold(a[:len(label)]) == fold(label) else a
+    ws = words(body)
+    if not ws:
+        return ""
+    if fold(ws[0]) in _COMPARATIVE_OPEN:
+        return "when"
+    first_clause = re.split(r"[;.]\s", body + " ")[0]
+    if infinitive(ws[0], lang, ws[1] if len(ws) > 1 else "") and not _PURPOSE.search(first_clause) \
+            and _native(lw, lang):
+        return "do"
+    return ""
+
+
+def _native(label_words: list[str], lang: str) -> bool:
+    """The label is in the deck's own words ("Reproducibilidad", "Custo assimétrico", "modelo pré-treinado"),
+    not a technique's English name ("Weight decay", "Activation checkpointing") or a name ("ViT"), whose
+    "what it does" is what it means."""
+    from .checks import _zipf
+
+    plain = [w for w in label_words if w.isalpha() and len(w) >= 3]
+    return bool(plain) and not any(re.search(r"[A-Z].*[A-Z]|[a-z][A-Z]", w) for w in label_words) \
+        and all(_zipf(w, lang) >= _zipf(w, "en") for w in plain)
+
+
+# what follows a verb whose subject is left out: a preposition or an adverb, no noun ("Se combina a menudo con …")
+_AFTER_ELIDED = frozenset(fold(w) for w in """a al con com en em de del do da para por cuando quando sin sem si
+    tanto también também muy mucho menudo siempre sempre solo só antes después depois bien bem mejor melhor
+    normalmente generalmente""".split())
+
+
+def subjectless_statement(q: Question) -> str | None:
+    """'no-subject' for a statement to complete or judge that opens, with no setting before it, on "se" and a
+    verb followed by no noun ("Se combina a menudo con temperature y con _____": top-p, its subject, was the
+    slide's title; both r7 raters dropped it): what the sentence is about is on a slide the student does not
+    see. (:func:`kb.writing.checks.no_subject` reads a sentence that opens on the verb itself.) Written on
+    round 7's ratings; round 6's rated clozes hold none of this class, kept or not."""
+    if q.type not in ("tf", "cloze") or q.lang not in ("es", "pt"):
+        return None
+    return "no-subject" if elided_subject(_BLANK.sub(" ", statement(q))) else None
+
+
+def elided_subject(sentence: str) -> bool:
+    """The sentence opens on "se", a verb and no noun after it ("Se combina a menudo con …"): its subject is
+    elsewhere (:func:`subjectless_statement`; the cloze pattern skips such sentences)."""
+    ws = [fold(w) for w in re.findall(r"[^\W\d_]+", sentence)[:3]]
+    return len(ws) == 3 and ws[0] == "se" and ws[2] in _AFTER_ELIDED
+
+
+COUNTED = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s+_{3,}")  # "las 4 _____": a blank a count says the kind of
+
+
+def counted_blank(q: Question) -> str | None:
+    """'trivial-blank' for a blank right after a number ("… sumado de las 4 _____" → GPUs): the count says
+    what kind of thing fills it, and the sentence has already said which (both r7 raters dropped it; none of
+    round 6's six kept clozes has one); and for a blank on a name every deck of the course writes ("GPU",
+    "CPU", "API": :func:`common_name`), which any reader fills ("todas las _____ tienen los 4 chunks")."""
+    if q.type != "cloze":
+        return None
+    return "trivial-blank" if COUNTED.search(q.prompt) or common_name(q.answer) else None
+
+
+def common_name(word: str) -> bool:
+    """A name every deck of the course writes and any reader knows: "GPU", "GPUs", "CPU", "API"."""
+    from .setting import GENERIC_NAMES
+
+    return word.strip() in GENERIC_NAMES

@@ -9,6 +9,7 @@ import re
 from ..quiz import Question
 from ..text import STOPWORDS, fold, sentences, words
 from .checks import norm
+from .checks_form import COUNTED, common_name, elided_subject
 from .concepts import LIST_BLANK, _deck_title, _sentence_end
 from .generate import CourseTerms, Draft
 from .ideas import Item, Slide, complete_sentence
@@ -52,6 +53,8 @@ class ClozePatterns(WriterCore):
                     # (a table's row in cells is no sentence; "X -> Y" says two things, and a blank in either
                     # half asked the other: both raters kept 2 of the 25 such clozes once arrows were read)
                     continue
+                if elided_subject(s):
+                    continue  # "Se combina a menudo con temperature y con _____": its subject is the slide's title
                 first = words(s)[0] if words(s) else ""
                 for w in dict.fromkeys(words(s)):  # in the sentence's order: ties go to the first
                     if not self._key_term(w, s, first, course) or self._trivial_blank(w, s, slide, course):
@@ -92,6 +95,8 @@ class ClozePatterns(WriterCore):
             # "PyTorch" in a PyTorch deck, the slide's own title, the deck's subject ("hiperparâmetros"
             # in "Otimização de hiperparâmetros em escala"): trivial blanks
             return True
+        if COUNTED.search(re.sub(rf"(?<![\w.]){re.escape(w)}(?![\w])", "_____", s, count=1)) or common_name(w):
+            return True  # "sumado de las 4 _____" → GPUs: the count says what fills it (checks_form.counted_blank)
         if re.search(rf"\w/{re.escape(w)}\b|\b{re.escape(w)}/\w", s):
             return True  # "ZeRO/_____": the other half of a pair of names gives it away
         if i and toks[i - 1] in _COMPARATIVE:

@@ -33,6 +33,7 @@ from ..records import Chunk
 from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
 from .checks import generic_title, thin_concepts, vocabulary
+from .checks_form import meaning_kind
 from .concepts import _source_frameworks, concepts_beside_stem
 from .infinitive import infinitive
 from .seam import Draft, Rejected
@@ -68,6 +69,13 @@ _HOW = {  # a slide whose title is a task ("Guardar y cargar modelos en GPU"): h
     "es": "En {s}, ¿cómo se puede {t}?",
     "pt": "Em {s}, como se pode {t}?",
     "en": "In {s}, how can one {t}?",
+}
+_MEANS_AS = {  # a label whose text says what to do about it, or when it is the better choice, asked as that
+    # (:func:`~kb.writing.checks_form.meaning_kind`: "¿qué significa «Reproducibilidad»?" → "fijar la semilla")
+    "do": {"es": "En {s}, ¿qué se recomienda hacer en cuanto a «{t}»?",
+           "pt": "Em {s}, o que se recomenda fazer quanto a «{t}»?", "en": "In {s}, what should one do about «{t}»?"},
+    "when": {"es": "En {s}, ¿cuándo conviene usar «{t}»?", "pt": "Em {s}, quando convém usar «{t}»?",
+             "en": "In {s}, when should «{t}» be used?"},
 }
 _LEAD = {  # a slide asked by its own lead-in sentence, not by its title (a title is no concept a student saw)
     "es": "En {s}, completa esta idea del material y explica cada punto: «{t}: …»",
@@ -368,6 +376,15 @@ def _recap_of_actions(idea: Idea, lang: str) -> bool:
     return divider_title(title) and infinitive(first, lang, after)
 
 
+def _definition_form(label: str, text: str, lang: str, means: str) -> list[str]:
+    """The template a definition idea is asked by: what its label means, unless its text says what to do
+    about it or when it is the better choice (then that), or the label is an action (no form)."""
+    kind = meaning_kind(label, text, lang)
+    if kind in _MEANS_AS:
+        return [_MEANS_AS[kind].get(lang, _MEANS_AS[kind]["en"])]
+    return [] if kind else [means]
+
+
 def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
                 titled: frozenset[str] | None = None,
                 mentions: Callable[[str], int] | None = None) -> list[tuple[str, str]]:
@@ -408,7 +425,7 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
           and (titled is None or not slide_label(title, titled))
           and (mentions is None or asked_as_term(title, mentions, lang))
           and not _recap_of_actions(idea, lang)):
-        asks.append((means, idea.text))
+        asks += [(t, idea.text) for t in _definition_form(title, idea.text, lang, means)]
     # set in the deck's subject; unset only where there is none, or the idea is the deck's subject itself
     # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?"): a stem stripped of its setting to get past a
     # check ("O que significa «TensorFlow»?" after "Em computação distribuída, …" restated its answer)

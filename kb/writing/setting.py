@@ -44,7 +44,7 @@ _NAME = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*|\w+\(\)|\b\w+_\w+\b|\b[a-z]+[A-Z
                    r"\b[A-Z]{2,}[A-Za-z0-9-]*\b")
 
 # names every deck of the course writes, that situate nothing: "GPU", "CPU", "API"
-_GENERIC_NAMES = frozenset("GPU GPUs CPU CPUs RAM API APIs ML AI IA IO OK PDF URL HTTP GB MB TB".split())
+GENERIC_NAMES = frozenset("GPU GPUs CPU CPUs RAM API APIs ML AI IA IO OK PDF URL HTTP GB MB TB".split())
 
 
 def split_stem(prompt: str) -> tuple[str, str, str]:
@@ -117,7 +117,7 @@ def names_subject(text: str, outline: Outline | None) -> bool:
     text = re.sub(r"_{3,}", " ", text)  # (a blank is no name)
     # a description in quotes to match a term to is the slide's text, not the question's setting
     text = re.sub(r"«[^»]*»", lambda m: m.group(0) if len(words(m.group(0))) <= 4 else " ", text)
-    if any(n not in _GENERIC_NAMES for n in _NAME.findall(text)):
+    if any(n not in GENERIC_NAMES for n in _NAME.findall(text)):
         return True
     if outline is None:
         return False

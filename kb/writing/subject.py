@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..lang import divider_title
 from ..text import fold, words
 from .concepts import _deck_title, _source_frameworks
-from .wording import deck_topic, lower_first, name_uses
+from .wording import deck_topic, listing, lower_first, name_uses
 
 if TYPE_CHECKING:
     from .course import CourseTerms
@@ -110,6 +110,11 @@ def deck_subject(course: CourseTerms, source: str, *, any_library: bool = False)
     source's from its outline, never an index page or the file name), which changed the writer's own stems
     on text sources too (sample course: "Em TensorFlow, o que é MapReduce?" on a Databricks tutorial)."""
     title = deck_title(course, source)
+    if listing(title) and not topic_of(course, source):
+        # a title that lists more things than a setting can say names no subject, and the library its code
+        # uses is not it either ("En PyTorch, ¿qué ventaja tiene el parameter server?"): the one library the
+        # title names, or none
+        return library_of(course, source)
     used = next(((n, code) for n, code in _source_frameworks(course, source)), None)
     return topic_of(course, source) or library_of(course, source) \
         or (used[0] if used and (any_library or _spans(course, source, *used)) else "") \

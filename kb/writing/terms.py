@@ -351,6 +351,15 @@ def title_topic(title: str, mentions: Callable[..., int], libraries: frozenset[s
         if 1 <= len(hw) <= 3 and mentions(head, titles=not plain) >= 2:
             # ("Cuantización" → "cuantización", "Streams" → "streams"; a name keeps its capital: "Numba")
             return lower_first(head) if plain and common_word(hw[0]) and not head[1:2].isupper() else head
+    if tail and all(fold(w) in _RHETORIC_HEAD for w in words(tail)):
+        # "Codificação sinusoidal: definição", "O problema: definição": the tail says the kind of slide, never
+        # its subject ("Em definição, qual é a diferença …?": both r7 raters); the head is the subject, when a
+        # name or said by the text, else none
+        if named:
+            return head
+        said = bool(hw) and fold(hw[0]) not in _RHETORIC_HEAD and fold(hw[0]) not in STOPWORDS \
+            and 1 <= len(hw) <= 3 and mentions(head, titles=False) >= 1
+        return (lower_first(head) if not head[1:2].isupper() else head) if said else ""
     if tail and 1 <= len(words(tail)) <= 4 and not generic_title(tail) \
             and (mentions(tail) >= 2 or any(fold(w) in libraries for w in hw)):
         # "Distributed training en TF: Data parallelism": a section (of a library), then its topic

@@ -195,7 +195,13 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
     parts = re.split(r":\s", title.strip(), maxsplit=1)
     head = parts[1] if len(parts) == 2 and _CHAPTER.fullmatch(parts[0].strip()) else parts[0]  # "Capítulo 12: …"
     head = _TITLE_TAIL.sub("", _TITLE_TOOL.sub("", head)).strip()
-    if len(words(head)) > limit:  # "… y optimización de memoria": its first subject
+    if listing(head) and len(words(head)) > limit:
+        # "Parameter servers, ring all-reduce y colectivas NCCL": the whole list, up to LISTING_WORDS words; its
+        # first part, cut at its "y", was a fragment ("En parameter servers, ring all-reduce, ¿…?": both r7 raters)
+        if len(words(head)) > LISTING_WORDS:
+            return ""
+        limit = LISTING_WORDS
+    elif len(words(head)) > limit:  # "… y optimización de memoria": its first subject
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0]
     ws = words(head)
     if len(ws) > limit or len(ws) < 2 or dangling(head) or head.count("(") != head.count(")") \
@@ -203,10 +209,22 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         return ""  # ("Exportar modelos a ONNX …": "En exportar modelos, …" is no setting)
     if re.search(r"\([A-Z][A-Za-z]*[A-Z]\)", head):  # "Mixture of Experts (MoE)": a name, as written
         return head
-    topic = " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+", w) or is_name(w) else w.lower()
+    topic = " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+,?", w) or is_name(w.rstrip(",")) else w.lower()
                      for w in head.split(" "))
     # the whole course's field narrows nothing ("Em redes neurais, qual é a vantagem de ExecuTorch?", split AD)
     return "" if fold(topic) in _WHOLE_FIELD else topic
+
+
+LISTING_WORDS = 8  # most words of a title that lists things to be a stem's setting whole (hand-set: the two
+# r6/r7 decks whose titles list three things have 7)
+
+
+def listing(title: str) -> bool:
+    """A title (before its ":") that lists things ("Parameter servers, ring all-reduce y colectivas NCCL",
+    "Batch size, gradient accumulation y large-batch training"): its head is no subject a reader names the
+    deck by ("En parameter servers, ring all-reduce, ¿…?": both r7 raters of the deck fixed it)."""
+    head = re.split(r":\s", title.strip(), maxsplit=1)[0]
+    return bool(re.search(r"\w,\s+\w", re.sub(r"\([^)]*\)", "", head)))
 
 
 _WHOLE_FIELD = frozenset(("redes neurais", "redes neuronales", "redes neurais profundas", "redes neuronales profundas",
