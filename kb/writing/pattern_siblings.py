@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..quiz import Question
@@ -76,13 +76,45 @@ def siblings(idea: Idea, is_term: Callable[[str], bool]) -> list[tuple[str, str]
         if sep and label.strip() and body.strip():
             pairs.append((label.strip(), body.strip().rstrip(".")))
     said = Counter(fold(x) for x, _ in pairs)
-    # (a setting or a condition, "NCCL_ALGO=Ring", "I > I*", is no term: it is asked what it does, not named)
     named = term_labels([x for x, _ in pairs], is_term)
-    terms = [(x, b) for (x, b), t in zip(pairs, named, strict=True)
-             if said[fold(x)] == 1 and not re.search(r"[=<>]", x) and t]
+    terms = [(x, b) for (x, b), t in zip(pairs, named, strict=True) if said[fold(x)] == 1 and t
+             and _named(x, lambda _: True)]
     if len(terms) < MIN_SIBLINGS or 2 * len(terms) < len(idea.text.split("; ")):
         return []
     return terms
+
+
+def _definition_body(idea: Idea) -> str:
+    """What a definition idea says its term is ("Data parallelism: cada worker tiene …" → "cada worker tiene …");
+    "" when its text does not open on its name and a colon."""
+    head, sep, body = idea.text.partition(":")
+    return body.strip().rstrip(".") if sep and fold(head.strip()) == fold(idea.name) else ""
+
+
+def defined_siblings(idea: Idea, ideas: Sequence[Idea], is_term: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """A definition idea's (term, description) first, then the other terms its section defines (``ideas``: its
+    outline's), the more central first: the terms a student could take for it (a term of another section is
+    of another kind: "FB15k y WN18" among TransE and ComplEx). [] when its name is no term or its section
+    defines fewer than :data:`MIN_SIBLINGS` terms."""
+    body = _definition_body(idea) if idea.kind == "definition" else ""
+    if not body or not _named(idea.name, is_term):
+        return []
+    seen = {fold(idea.name)}
+    out = [(idea.name, body)]
+    for o in sorted(ideas, key=lambda o: -o.score):
+        if o.kind == "definition" and o.section == idea.section and fold(o.name) not in seen \
+                and (b := _definition_body(o)) and _named(o.name, is_term):
+            seen.add(fold(o.name))
+            out.append((o.name, b))
+    return out if len(out) >= MIN_SIBLINGS else []
+
+
+def _named(label: str, is_term: Callable[[str], bool]) -> bool:
+    """A label that names a term: not a setting or a condition ("NCCL_ALGO=Ring", "I > I*": asked what it
+    does, not named), not a phrase opening on a function word ("Em Hugging Face", "Con batch más grande"),
+    and a term by ``is_term``."""
+    ws = words(label)
+    return bool(ws) and not re.search(r"[=<>]", label) and fold(ws[0]) not in STOPWORDS and is_term(label)
 
 
 def _gives_away(term: str, body: str, others: list[str]) -> bool:
@@ -106,13 +138,14 @@ def _describes(body: str) -> bool:
 
 
 def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, lang: str,
-                        of_kind: Callable[[str, str], bool]) -> list[tuple[Question, str]]:
+                        of_kind: Callable[[str, str], bool], first_only: bool = False) -> list[tuple[Question, str]]:
     """The multiple choices, then the true/false statements, on the idea's sibling ``pairs``
     (:func:`siblings`), each with the lines of the list it asks ("reduce: todos envían, …"): one of each
     per sibling whose description can be asked (:func:`_describes`, not naming its term); the plan keeps
     the first of each kind that passes the checks. Set in the deck's ``subject`` (a slide's title is a
     label students do not see: the registry flags it); none without one. ``of_kind(option, answer)``: an
-    option a student could take for the answer."""
+    option a student could take for the answer. With ``first_only``, only the first pair is asked (a defined
+    term, the deck's other defined terms its siblings: :func:`defined_siblings`)."""
     from .terms import _untagged
     from .wording import _t, lower_first
 
@@ -121,7 +154,7 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
     labels = [_untagged(x) for x, _ in pairs]
     choices: list[tuple[Question, str]] = []
     false: list[tuple[Question, str]] = []
-    for i, (label, body) in enumerate(pairs):
+    for i, (label, body) in enumerate(pairs[:1] if first_only else pairs):
         # (each of the other's kind, both ways: "síntoma" among NumPy and Reproducibilidad is the odd one out)
         others = [x for j, x in enumerate(labels) if j != i and of_kind(x, labels[i]) and of_kind(labels[i], x)]
         if len(others) >= MIN_SIBLINGS - 1 and _describes(body) and not _gives_away(labels[i], body, others):
@@ -132,8 +165,10 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
         # the next sibling's description said of this one: false by construction
         j = (i + 1) % len(pairs)
         other_label, other_body = pairs[j]
-        # (two of a kind: "NumPy" said to be "síntoma"'s description is false at a glance)
-        if _describes(other_body) and of_kind(labels[j], labels[i]) and of_kind(labels[i], labels[j]) \
+        # (two of a kind: "NumPy" said to be "síntoma"'s description is false at a glance; and two descriptions:
+        # a formula's label, "Backprop: dL/dz_1 = …", said to be "neuronas que quedan siempre a 0" is no claim)
+        if _describes(other_body) and _describes(body) \
+                and of_kind(labels[j], labels[i]) and of_kind(labels[i], labels[j]) \
                 and not _gives_away(labels[j], other_body, [labels[i]]) and fold(labels[i]) not in fold(other_body):
             stmt = _t("label_means", lang, c=subject, t=labels[i], d=other_body).rstrip(".") + "."
             said = f"{label}: {body}."
@@ -161,11 +196,15 @@ def objective_drafts(idea: Idea, chunk: Chunk, passage: str, deck: CheckContext,
     from .terms import of_answers_kind
 
     pairs = siblings(idea, is_term)
+    defined = not pairs and deck.outline is not None
+    if defined:
+        pairs = defined_siblings(idea, deck.outline.ideas, is_term)
     if not pairs:
         return []
     ctx = replace(deck, passage=passage)
     out: list[Draft] = []
-    for q, quote in objective_questions(idea, pairs, subject, lang, lambda o, a: of_answers_kind(o, a, lang)):
+    for q, quote in objective_questions(idea, pairs, subject, lang, lambda o, a: of_answers_kind(o, a, lang),
+                                        first_only=defined):
         if any(d.question.type == q.type for d in out):
             continue  # (one of each kind: the first that passes the checks)
         q = replace(q, citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),))
