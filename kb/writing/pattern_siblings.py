@@ -39,21 +39,21 @@ DESCRIPTION_WORDS = (4, 30)  # words of a description a stem quotes (hand-set: f
 
 
 def term_labels(labels: list[str], is_term: Callable[[str], bool]) -> list[bool]:
-    """Which labels of a list name terms: each one the term test passes (``is_term``:
+    """Which labels of a list name terms: each one the term test passes (:func:`_named`, ``is_term``:
     :func:`kb.writing.plan.asked_as_term`), or one of a family of siblings named by one head noun and what
     tells them apart ("Puerta de olvido", "Puerta de entrada", "Puerta de salida"; "Conjunto de validação",
     "Conjunto de teste") — not a slide's wording ("Problema", "Ventaja", "En PyTorch", "Hay que
-    promediarlos") nor a numbered part ("Opção A", "Nivel 1", "fold 2")."""
+    promediarlos") nor a numbered part ("Opção A", "Nivel 1", "fold 2") nor a condition ("B << B_noise -> …")."""
     heads = Counter(h for x in labels if (h := _head(x)))
-    return [is_term(x) or (h := _head(x)) != "" and heads[h] >= 2 for x in labels]
+    return [_named(x, is_term) or (h := _head(x)) != "" and heads[h] >= 2 for x in labels]
 
 
 def _head(label: str) -> str:
     """The head noun of a label of two to four words whose last is a word, not a letter or a number
     ("Puerta de olvido" → "puerta"); "" for any other label."""
     ws = words(re.sub(r"\s*\([^)]*\)", "", label))
-    if not 2 <= len(ws) <= 4 or len(ws[-1]) < 3 or not ws[-1].isalpha() or not ws[0][:1].isupper() \
-            or fold(ws[0]) in STOPWORDS or fold(ws[0]) in _FRAGMENT:
+    if not 2 <= len(ws) <= 4 or re.search(r"[=<>]", label) or len(ws[-1]) < 3 or not ws[-1].isalpha() \
+            or not ws[0][:1].isupper() or fold(ws[0]) in STOPWORDS or fold(ws[0]) in _FRAGMENT:
         return ""
     return fold(ws[0])
 
@@ -77,8 +77,7 @@ def siblings(idea: Idea, is_term: Callable[[str], bool]) -> list[tuple[str, str]
             pairs.append((label.strip(), body.strip().rstrip(".")))
     said = Counter(fold(x) for x, _ in pairs)
     named = term_labels([x for x, _ in pairs], is_term)
-    terms = [(x, b) for (x, b), t in zip(pairs, named, strict=True) if said[fold(x)] == 1 and t
-             and _named(x, lambda _: True)]
+    terms = [(x, b) for (x, b), t in zip(pairs, named, strict=True) if said[fold(x)] == 1 and t]
     if len(terms) < MIN_SIBLINGS or 2 * len(terms) < len(idea.text.split("; ")):
         return []
     return terms
