@@ -12,7 +12,10 @@ questions (0.019 / 0.018 s/question). Plain questions set in the deck's subject 
 forms (branch plan26b), same loaded machine: plan26 35 questions, 0.024 / 0.026 s/question; plan26b 36,
 0.023 / 0.023 / 0.025 s/question (05modelos 11 → 12). A sentence's other forms kept until selection
 (branch typemix26), same loaded machine: main 36 questions, 0.017 s/question, short 69 %; typemix26 36,
-0.019 s/question, short 64 %, mcq 6 % (03Datos: short 5, tf 4, mcq 2, cloze 1).
+0.019 s/question, short 64 %, mcq 6 % (03Datos: short 5, tf 4, mcq 2, cloze 1). Objective forms on an idea's
+sibling terms (branch mix), same loaded machine (load ~3), two runs each: main 36 questions, 0.024 / 0.018
+s/question; mix 36, 0.022 / 0.020 s/question; the same type mix (these three decks hold no list of sibling
+terms: 05modelos is titles and how-tos, short 11 of 12).
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ TEMPLATES: dict[str, str] = {
     "kind": "kind of",
     "which_kind": "Which {k} matches this description: «{d}»?",
     "label_stmt": "In «{c}», «{t}» means: {d}",
+    "label_means": "In {c}, «{t}» means: {d}",
     "scope_answer": "Only {x} and not {y}.",
     "how": "How do you {t}?",
     "how_pl": "How do you {t}?",

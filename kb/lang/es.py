@@ -33,6 +33,7 @@ TEMPLATES: dict[str, str] = {
     "kind": "tipo de",
     "which_kind": "¿Qué {k} corresponde a esta descripción: «{d}»?",
     "label_stmt": "En «{c}», «{t}» significa: {d}",
+    "label_means": "En {c}, «{t}» significa: {d}",
     "scope_answer": "Solo {x} y no {y}.",
     "how": "¿Cómo se puede {t}?",
     "how_pl": "¿Cómo se pueden {t}?",

@@ -33,6 +33,7 @@ TEMPLATES: dict[str, str] = {
     "kind": "tipo de",
     "which_kind": "Qual {k} corresponde a esta descrição: «{d}»?",
     "label_stmt": "Em «{c}», «{t}» significa: {d}",
+    "label_means": "Em {c}, «{t}» significa: {d}",
     "scope_answer": "Apenas {x} e não {y}.",
     "how": "Como se pode {t}?",
     "how_pl": "Como se podem {t}?",

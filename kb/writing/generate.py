@@ -389,26 +389,56 @@ def select(drafts: list[Draft], request: GenerationRequest,
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 
 
-def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, threshold: float = 0.88) -> list[Draft]:
-    """The chosen drafts and, up to n, the first of ``more`` each free of them (:func:`_form_free`: not the
+def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, threshold: float = 0.88,
+          request: GenerationRequest | None = None, pool: Sequence[Draft] = (),
+          alternates: Sequence[Draft] = ()) -> list[Draft]:
+    """The chosen drafts and, up to n, one form of each further idea in ``more`` (its forms are the
+    drafts of one ``item`` in a row: plan.fill_questions), each free of them (:func:`_form_free`: not the
     same term, sentence, idea or question, no answer given away either way; with ``embedder``, no
-    near-duplicate of a chosen one of its type, as :func:`dedupe` checks the pool), in the chosen ones' order."""
+    near-duplicate of a chosen one of its type, as :func:`dedupe` checks the pool), in the chosen ones'
+    order. Each idea is asked in the form that keeps the mix (:func:`_best_form`; with ``request``, only
+    its types and difficulty), and the quiz is rebalanced after, so no type holds above ~40 % of it when
+    the fill could ask another form (a filled quiz used to be two thirds short answers): a chosen idea's other
+    forms too (``pool``, the drafts selection chose from, and ``alternates``, as :func:`select` takes them)."""
     sel = _Selection()
     for d in chosen:
         sel.take(d)
+    if request is not None:
+        more = [d for d in more if d.question.type in request.types
+                and not (request.difficulty and d.question.difficulty != request.difficulty)]
+    groups: list[list[Draft]] = []
+    for d in more:
+        if groups and d.item and groups[-1][0].item == d.item:
+            groups[-1].append(d)
+        else:
+            groups.append([d])
     vec: dict[int, object] = {}
     if embedder is not None and more and len(chosen) < n:
         texts = [f"{d.question.prompt}\n{d.question.answer}" for d in [*chosen, *more]]
         vec = dict(zip((id(d) for d in [*chosen, *more]), embedder.embed_documents(texts), strict=True))
-    for d in more:
+
+    def near(d: Draft) -> bool:
+        return bool(vec) and any(c.question.type == d.question.type
+                                 and float(vec[id(c)] @ vec[id(d)]) >= threshold  # type: ignore[operator]
+                                 for c in sel.chosen)
+
+    several = request is None or len(request.types) > 1
+    forms: dict[int, list[Draft]] = _forms(pool, alternates, request) if several and request and pool else {}
+    pool = list(pool)
+    for g in groups:
         if len(sel.chosen) >= n:
             break
-        if not _form_free(sel, d, d):
+        live = [f for f in g if not near(f)]  # (a near-duplicate form: the idea may still be asked in another)
+        if not live:
             continue
-        if vec and any(c.question.type == d.question.type and float(vec[id(c)] @ vec[id(d)]) >= threshold  # type: ignore[operator]
-                       for c in sel.chosen):
-            continue
-        sel.take(d)
+        pool.append(live[0])
+        forms[id(live[0])] = live[1:] if several else []  # (a further idea: no draft of the pool)
+        pick = _best_form(sel, live[0], forms)
+        if pick is not None:
+            sel.take(pick)
+    if several and len(sel.chosen) > len(chosen):
+        _rebalance(sel, pool, forms)
+        _no_lone_mcq(sel, pool, (), forms)
     order = {t: i for i, t in enumerate(TYPES)}
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type]))
 
@@ -526,7 +556,8 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     if (len(chosen) < request.n and writer.name == "offline" and "short" in request.types
             and request.difficulty in ("", None, "medium")):  # short of n: plain questions on further ideas
         chosen = _fill(chosen, plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages}, course,
-                                                   planned, request.lang), request.n, ws.embedder)
+                                                   planned, request.lang), request.n, ws.embedder, request=request,
+                       pool=kept, alternates=out.drafts)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
     items = {x for d in chosen for x in d.item.split("|") if x}

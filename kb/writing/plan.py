@@ -474,14 +474,13 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
             if (idea.key in asked or (src, rank) in planned or chunk is None
                     or (lang and (deck_lang or chunk.lang) != lang)):
                 continue
-            d, why = _plain_draft(idea, chunk, chunks, course, ctx)
+            forms, why = idea_drafts(idea, chunk, chunks, course, ctx)
             if why is not None:
                 rejected.append(why)
-            if d is None:
-                continue
-            d.plan = rank
-            d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score) + PLAN_BONUS * (k - rank) / k
-            out.append(d)
+            for d in forms:
+                d.plan = rank
+                d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score) + PLAN_BONUS * (k - rank) / k
+            out += forms
     return out, rejected
 
 
@@ -527,6 +526,8 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     # key idea of 004's); only a further idea's is taken for a slide label (fill_questions)
     titled = None if further is False else frozenset(fold(w) for i in deck.outline.ideas if " · " in i.locator
                                                      for w in words(i.locator.split(" · ", 1)[1]))
+    if idea.kind == "list" and not _term_labels(idea, _mentions(deck), lang):
+        return None, None  # ("¿qué significa cada uno de … Problema; Solución?": a slide's parts, no terms)
     forms = plain_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
     ctx = replace(deck, passage=passage)
     failed: list[tuple[str, list[str]]] = []
@@ -549,6 +550,36 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     return None, Rejected(failed[0][0][:80], "failed checks: " + ", ".join(reasons), chunk.id)
 
 
+def _term_labels(idea: Idea, mentions: Callable[[str], int], lang: str) -> bool:
+    """Every label of a labelled list idea is a term (:func:`asked_as_term`), not a slide's wording ("Problema",
+    "Ventaja", "En PyTorch", "Hay que promediarlos"; :func:`kb.writing.pattern_siblings.term_labels`): asked what
+    each means, such labels say nothing out of their slide and became the concepts (0 kept of 20 by fresh
+    raters, eval/real_heldout_r7)."""
+    from .pattern_siblings import term_labels
+
+    labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
+    return all(term_labels(labels, lambda x: asked_as_term(x, mentions, lang)))
+
+
+def idea_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: CourseTerms, deck: CheckContext,
+                further: bool = False) -> tuple[list[Draft], Rejected | None]:
+    """An idea's questions, one idea (``item`` ``idea:<key>``) in several forms: its objective forms where its
+    siblings offer them (:mod:`kb.writing.pattern_siblings`: a multiple choice, a true/false) before its plain
+    short question (:func:`_plain_draft`); selection asks it in the form that keeps the quiz's mix."""
+    from .pattern_siblings import objective_drafts
+
+    d, why = _plain_draft(idea, chunk, chunks, course, deck, further)
+    lang = _deck_lang(course, chunk.source, chunk.lang)
+    passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
+    mentions = _mentions(deck)
+    out = objective_drafts(idea, chunk, passage, deck, deck_subject(course, chunk.source), lang,
+                           lambda label: asked_as_term(label, mentions, lang), PLAIN_PRIORITY)
+    if d is not None:
+        d.item = "idea:" + idea.key
+        out.append(d)
+    return out, why if not out else None
+
+
 def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: dict[str, Chunk],
                    course: CourseTerms, k: int, lang: str | None) -> list[Draft]:
     """When a quiz is short of its n: a plain question on each further idea of the outline (past the
@@ -557,7 +588,7 @@ def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: d
     them — one per section per round, the more central first within a round."""
     have = [i for o in plans.values() for i in _ideas(o, {d.idea for d in chosen if d.idea})]
     cited = {c.chunk_id for d in chosen for c in d.question.citations}
-    rounds: list[list[Draft]] = []
+    rounds: list[list[list[Draft]]] = []
     for src, o in plans.items():
         ctx: CheckContext | None = None
         per_section: dict[str, int] = {}
@@ -569,17 +600,19 @@ def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: d
                     or asks(have, idea) or cited & set(idea.chunk_ids)):
                 continue
             ctx = ctx or _deck_context(src, o, course)
-            d, _ = _plain_draft(idea, chunk, chunks, course, ctx, further=True)
-            if d is None:
+            forms, _ = idea_drafts(idea, chunk, chunks, course, ctx, further=True)
+            if not forms:
                 continue
-            d.priority += CENTRAL_BONUS * max(0.0, idea.score) / max(1e-9, o.top(1)[0].score)
+            for d in forms:
+                d.priority += CENTRAL_BONUS * max(0.0, idea.score) / max(1e-9, o.top(1)[0].score)
             r = per_section.get(idea.section, 0)
             per_section[idea.section] = r + 1
             rounds += [[] for _ in range(r + 1 - len(rounds))]
-            rounds[r].append(d)
+            rounds[r].append(forms)
             have.append(idea)
             cited |= set(idea.chunk_ids)  # (one per passage: three "X son útiles para …" of one slide are one idea)
-    return [d for r in rounds for d in sorted(r, key=lambda d: -d.priority)]
+    # (an idea's forms stay together, its best first: generate._fill asks each idea in one of them)
+    return [d for r in rounds for forms in sorted(r, key=lambda f: -f[0].priority) for d in forms]
 
 
 def coverage(plans: dict[str, Outline], chosen: Sequence[Draft], drafts: Sequence[Draft],

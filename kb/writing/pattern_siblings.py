@@ -1,0 +1,214 @@
+"""Objective questions on an outline idea's siblings: a labelled list of terms, each with its description
+("broadcast: un root envía su tensor a todos; reduce: todos envían, el root recibe la suma; …").
+
+Where an idea offers at least :data:`MIN_SIBLINGS` sibling terms that each carry a description, the
+plan asks it in a kind Moodle marks itself before a short answer a teacher has to grade:
+
+- a multiple choice "which term matches this description", the other siblings (of the answer's kind)
+  as the wrong options;
+- a true/false that attaches one sibling's description to another (false by construction; the answer
+  quotes what the source says of it).
+
+Labels that are a slide's wording and not terms ("Problema", "Ventaja", "En PyTorch", "Hay que
+promediarlos": :func:`kb.writing.plan.asked_as_term`) make no sibling: the idea gets neither form.
+Every form goes through the one registry of checks (:func:`kb.writing.checklist.run_checks`) as the
+plain questions do; this module only writes candidates.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from ..quiz import Question
+from ..text import STOPWORDS, fold, words
+
+if TYPE_CHECKING:
+    from ..outline import Idea
+    from ..records import Chunk
+    from .checklist import CheckContext
+    from .seam import Draft
+
+MIN_SIBLINGS = 3  # fewest sibling terms a "which term" question is asked among (3 options: a guess is 1 in 3;
+# the offline writer's own label pattern asks among 4, filling up with the deck's terms — see pattern_labels)
+MAX_OPTIONS = 4  # options of a multiple choice (the answer and up to three siblings)
+DESCRIPTION_WORDS = (4, 30)  # words of a description a stem quotes (hand-set: fewer says nothing to tell terms
+# apart by, more is a paragraph to read in a stem)
+
+
+def term_labels(labels: list[str], is_term: Callable[[str], bool]) -> list[bool]:
+    """Which labels of a list name terms: each one the term test passes (:func:`_named`, ``is_term``:
+    :func:`kb.writing.plan.asked_as_term`), or one of a family of siblings named by one head noun and what
+    tells them apart ("Puerta de olvido", "Puerta de entrada", "Puerta de salida"; "Conjunto de validação",
+    "Conjunto de teste") — not a slide's wording ("Problema", "Ventaja", "En PyTorch", "Hay que
+    promediarlos") nor a numbered part ("Opção A", "Nivel 1", "fold 2") nor a condition ("B << B_noise -> …")."""
+    heads = Counter(h for x in labels if (h := _head(x)))
+    return [_named(x, is_term) or (h := _head(x)) != "" and heads[h] >= 2 for x in labels]
+
+
+def _head(label: str) -> str:
+    """The head noun of a label of two to four words whose last is a word, not a letter or a number
+    ("Puerta de olvido" → "puerta"); "" for any other label."""
+    ws = words(re.sub(r"\s*\([^)]*\)", "", label))
+    if not 2 <= len(ws) <= 4 or re.search(r"[=<>]", label) or len(ws[-1]) < 3 or not ws[-1].isalpha() \
+            or not ws[0][:1].isupper() or fold(ws[0]) in STOPWORDS or fold(ws[0]) in _FRAGMENT:
+        return ""
+    return fold(ws[0])
+
+
+# words a slide's sentence fragment opens on, not a term ("Dentro del rango", "Hay que …", "Fuera del …")
+_FRAGMENT = frozenset("dentro fuera hay cuando quando durante antes despues depois usar use sin sem com con "
+                      "cada todo todos toda todas".split())
+
+
+def siblings(idea: Idea, is_term: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """The (term, description) pairs of a labelled list idea whose label is a term (``is_term``), when
+    there are at least :data:`MIN_SIBLINGS` of them and they are most of the list; [] otherwise. A label of
+    a slide's wording ("Problema", "Solución", "Consecuencia") is no sibling, and a label the list says
+    twice is a sub-bullet's role ("Sintoma" under each of three causes), no term either."""
+    if idea.kind != "list":
+        return []
+    pairs: list[tuple[str, str]] = []
+    for part in idea.text.split("; "):
+        label, sep, body = part.partition(":")
+        if sep and label.strip() and body.strip():
+            pairs.append((label.strip(), body.strip().rstrip(".")))
+    said = Counter(fold(x) for x, _ in pairs)
+    named = term_labels([x for x, _ in pairs], is_term)
+    terms = [(x, b) for (x, b), t in zip(pairs, named, strict=True) if said[fold(x)] == 1 and t]
+    if len(terms) < MIN_SIBLINGS or 2 * len(terms) < len(idea.text.split("; ")):
+        return []
+    return terms
+
+
+def _definition_body(idea: Idea) -> str:
+    """What a definition idea says its term is ("Data parallelism: cada worker tiene …" → "cada worker tiene …");
+    "" when its text does not open on its name and a colon."""
+    head, sep, body = idea.text.partition(":")
+    return body.strip().rstrip(".") if sep and fold(head.strip()) == fold(idea.name) else ""
+
+
+def defined_siblings(idea: Idea, ideas: Sequence[Idea], is_term: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """A definition idea's (term, description) first, then the other terms its section defines (``ideas``: its
+    outline's), the more central first: the terms a student could take for it (a term of another section is
+    of another kind: "FB15k y WN18" among TransE and ComplEx). [] when its name is no term or its section
+    defines fewer than :data:`MIN_SIBLINGS` terms."""
+    body = _definition_body(idea) if idea.kind == "definition" else ""
+    if not body or not _named(idea.name, is_term):
+        return []
+    seen = {fold(idea.name)}
+    out = [(idea.name, body)]
+    for o in sorted(ideas, key=lambda o: -o.score):
+        if o.kind == "definition" and o.section == idea.section and fold(o.name) not in seen \
+                and (b := _definition_body(o)) and _named(o.name, is_term):
+            seen.add(fold(o.name))
+            out.append((o.name, b))
+    return out if len(out) >= MIN_SIBLINGS else []
+
+
+def _named(label: str, is_term: Callable[[str], bool]) -> bool:
+    """A label that names a term: not a setting or a condition ("NCCL_ALGO=Ring", "I > I*": asked what it
+    does, not named), not a phrase opening on a function word ("Em Hugging Face", "Con batch más grande"),
+    and a term by ``is_term``."""
+    ws = words(label)
+    return bool(ws) and not re.search(r"[=<>]", label) and fold(ws[0]) not in STOPWORDS and is_term(label)
+
+
+def _gives_away(term: str, body: str, others: list[str]) -> bool:
+    """The description names its own term, or a word of it no sibling shares ("reduce-scatter: … reduce …"
+    names it; "all-reduce" beside "reduce" shares "reduce" with a sibling and gives nothing away)."""
+    if fold(term) in fold(body):
+        return True
+    mine = {fold(w) for w in words(term) if fold(w) not in STOPWORDS and len(w) >= 4}
+    theirs = {fold(w) for o in others for w in words(o)}
+    said = {fold(w) for w in words(body)}
+    return bool((mine - theirs) & said)
+
+
+def _describes(body: str) -> bool:
+    """A description a stem can quote: a few words, not a list of its own, not code, not a row of figures
+    ("max 0.250, f'(-6) ~ 0.0025": a table's cells, which another row's figures do not contradict in words)."""
+    n = len(words(body))
+    figures = len(re.findall(r"\d+(?:[.,]\d+)?", body))
+    return (DESCRIPTION_WORDS[0] <= n <= DESCRIPTION_WORDS[1] and not re.search(r"[=\[\]{}]|\w\(|->", body)
+            and not body.rstrip().endswith("?") and 3 * figures < n)
+
+
+def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, lang: str,
+                        of_kind: Callable[[str, str], bool], first_only: bool = False) -> list[tuple[Question, str]]:
+    """The multiple choices, then the true/false statements, on the idea's sibling ``pairs``
+    (:func:`siblings`), each with the lines of the list it asks ("reduce: todos envían, …"): one of each
+    per sibling whose description can be asked (:func:`_describes`, not naming its term); the plan keeps
+    the first of each kind that passes the checks. Set in the deck's ``subject`` (a slide's title is a
+    label students do not see: the registry flags it); none without one. ``of_kind(option, answer)``: an
+    option a student could take for the answer. With ``first_only``, only the first pair is asked (a defined
+    term, the deck's other defined terms its siblings: :func:`defined_siblings`)."""
+    from .terms import _untagged
+    from .wording import _t, lower_first
+
+    if not subject:
+        return []
+    labels = [_untagged(x) for x, _ in pairs]
+    choices: list[tuple[Question, str]] = []
+    false: list[tuple[Question, str]] = []
+    for i, (label, body) in enumerate(pairs[:1] if first_only else pairs):
+        # (each of the other's kind, both ways: "síntoma" among NumPy and Reproducibilidad is the odd one out)
+        others = [x for j, x in enumerate(labels) if j != i and of_kind(x, labels[i]) and of_kind(labels[i], x)]
+        if len(others) >= MIN_SIBLINGS - 1 and _describes(body) and not _gives_away(labels[i], body, others):
+            desc = lower_first(body) if body[:1].isupper() and not body.split()[0].isupper() else body
+            choices.append((Question("mcq", _t("which_label", lang, c=subject, d=desc), labels[i], (), (labels[i],),
+                                     "easy", lang, choices=(labels[i], *others[:MAX_OPTIONS - 1]), correct=0,
+                                     origin="siblings"), f"{label}: {body}"))
+        # the next sibling's description said of this one: false by construction
+        j = (i + 1) % len(pairs)
+        other_label, other_body = pairs[j]
+        # (two of a kind: "NumPy" said to be "síntoma"'s description is false at a glance; and two descriptions:
+        # a formula's label, "Backprop: dL/dz_1 = …", said to be "neuronas que quedan siempre a 0" is no claim)
+        if _describes(other_body) and _describes(body) \
+                and of_kind(labels[j], labels[i]) and of_kind(labels[i], labels[j]) \
+                and not _gives_away(labels[j], other_body, [labels[i]]) and fold(labels[i]) not in fold(other_body):
+            stmt = _t("label_means", lang, c=subject, t=labels[i], d=other_body).rstrip(".") + "."
+            said = f"{label}: {body}."
+            false.append((Question("tf", _t("tf", lang, s=stmt),
+                                   f"{_t('false', lang)}. {_t('source_says', lang, s=said)}", (), (body,), "easy",
+                                   lang, correct=False, origin="siblings"),
+                          f"{label}: {body}; {other_label}: {other_body}"))
+    return choices + false
+
+
+OBJECTIVE_PRIORITY = 0.1  # added to a plain question's priority for an objective form of the same idea: where
+# an idea offers one, it is asked before its short answer (Moodle marks it; issue 26, item 6); selection
+# still asks it as a short answer when the quiz holds enough objective questions (generate._best_form)
+
+
+def objective_drafts(idea: Idea, chunk: Chunk, passage: str, deck: CheckContext, subject: str, lang: str,
+                     is_term: Callable[[str], bool], priority: float) -> list[Draft]:
+    """The objective forms (:func:`objective_questions`) of an idea that pass the registry's checks, as
+    drafts of one idea (``item`` ``idea:<key>``, which selection asks in one form only)."""
+    from dataclasses import replace
+
+    from ..quiz import Citation
+    from .checklist import run_checks
+    from .seam import Draft
+    from .terms import of_answers_kind
+
+    pairs = siblings(idea, is_term)
+    defined = not pairs and deck.outline is not None
+    if defined:
+        pairs = defined_siblings(idea, deck.outline.ideas, is_term)
+    if not pairs:
+        return []
+    ctx = replace(deck, passage=passage)
+    out: list[Draft] = []
+    for q, quote in objective_questions(idea, pairs, subject, lang, lambda o, a: of_answers_kind(o, a, lang),
+                                        first_only=defined):
+        if any(d.question.type == q.type for d in out):
+            continue  # (one of each kind: the first that passes the checks)
+        q = replace(q, citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),))
+        if run_checks(q, ctx):
+            continue
+        out.append(Draft(q, chunk, key="idea:" + idea.key, priority=priority + OBJECTIVE_PRIORITY,
+                         item="idea:" + idea.key, idea=idea.key, section=idea.section))
+    return out
