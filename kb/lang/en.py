@@ -72,3 +72,22 @@ VERBS = frozenset("""determines allows defines uses performs computes calculates
     decides saves loads applies represents describes indicates shows needs requires supports implements
     chooses selects combines distributes divides optimizes trains evaluates searches tests assigns
     launches manages serves works consists means""".split())
+# the roles a slide's bullet labels name about its topic ("Problem: …", "Solution: …", "Advantage: …"): folded
+# label → what a question asks of that role (kb.writing.pattern_discourse joins two or three into one stem)
+DISCOURSE: dict[str, str] = {
+    "problem": "what is the problem", "problems": "what are the problems", "solution": "what is the solution",
+    "solutions": "what are the solutions", "remedy": "what is the remedy",
+    "advantage": "what is the advantage", "advantages": "what are the advantages", "pro": "what is the advantage",
+    "pros": "what are the advantages", "con": "what is the drawback", "cons": "what are the drawbacks",
+    "disadvantage": "what is the drawback", "drawback": "what is the drawback", "limitation": "what is the limitation",
+    "limitations": "what are the limitations", "goal": "what is the goal", "idea": "what is the idea",
+    "intuition": "what is the intuition", "motivation": "what motivates it", "cause": "what is the cause",
+    "effect": "what is the effect", "consequence": "what is the consequence", "symptom": "what is the symptom",
+    "when to use": "when is it used", "cost": "what does it cost", "risk": "what is the risk",
+    "benefit": "what is the benefit", "benefits": "what are the benefits", "result": "what is the result",
+    "trade-off": "what is the trade-off",
+}
+DISCOURSE_STEM = "In {s}, in «{t}», {q}?"  # {q}: the roles' questions joined by ", " and DISCOURSE_AND
+DISCOURSE_AND = " and "
+# the kind a slide title adds to its topic ("All-reduce: definition", "Top-k — example"). Lower case.
+SLIDE_KINDS = frozenset("definition example examples procedure summary intuition idea usage".split())

@@ -76,3 +76,24 @@ VERBS = frozenset("""determina determinan permite permiten define definen usa us
     seleccionan combina combinan distribuye distribuyen divide dividen optimiza optimizan entrena
     entrenan evalua evaluan busca buscan prueba prueban asigna asignan lanza lanzan gestiona gestionan
     sirve sirven funciona funcionan consiste consisten significa""".split())
+# the roles a slide's bullet labels name about its topic ("Problema: …", "Solución: …", "Ventaja: …"): folded
+# label → what a question asks of that role (kb.writing.pattern_discourse joins two or three into one stem)
+DISCOURSE: dict[str, str] = {
+    "problema": "qué problema hay", "problemas": "qué problemas hay", "solucion": "cuál es la solución",
+    "soluciones": "cuáles son las soluciones", "remedio": "cuál es el remedio",
+    "ventaja": "qué ventaja tiene", "ventajas": "qué ventajas tiene", "desventaja": "qué desventaja tiene",
+    "desventajas": "qué desventajas tiene", "limitacion": "qué limitación tiene",
+    "limitaciones": "qué limitaciones tiene", "objetivo": "cuál es el objetivo", "idea": "cuál es la idea",
+    "intuicion": "cuál es la intuición", "motivacion": "qué lo motiva", "causa": "cuál es la causa",
+    "efecto": "qué efecto tiene", "efectos": "qué efectos tiene", "consecuencia": "qué consecuencia tiene",
+    "consecuencias": "qué consecuencias tiene", "sintoma": "qué síntoma lo delata",
+    "sintomas": "qué síntomas lo delatan",
+    "cuando usar": "cuándo conviene usarlo", "cuando usarlo": "cuándo conviene usarlo",
+    "cuando usarla": "cuándo conviene usarla", "coste": "qué coste tiene", "costo": "qué coste tiene",
+    "costes": "qué costes tiene", "riesgo": "qué riesgo tiene", "beneficio": "qué beneficio tiene",
+    "beneficios": "qué beneficios tiene", "resultado": "qué resultado da", "trade-off": "qué compromiso implica",
+}
+DISCOURSE_STEM = "En {s}, en «{t}», ¿{q}?"  # {q}: the roles' questions joined by ", " and DISCOURSE_AND
+DISCOURSE_AND = " y "
+# the kind a slide title adds to its topic ("All-reduce: definición", "Top-k — ejemplo"). Folded.
+SLIDE_KINDS = frozenset("definicion ejemplo ejemplos procedimiento resumen intuicion idea uso".split())

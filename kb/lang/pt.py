@@ -76,3 +76,22 @@ VERBS = frozenset("""determina determinam permite permitem define definem usa us
     combina combinam distribui distribuem divide dividem otimiza otimizam treina treinam avalia avaliam
     busca buscam testa testam atribui atribuem lança lançam gerencia gerenciam serve servem funciona
     funcionam consiste consistem significa""".split())
+# the roles a slide's bullet labels name about its topic ("Problema: …", "Solução: …", "Vantagem: …"): folded
+# label → what a question asks of that role (kb.writing.pattern_discourse joins two or three into one stem)
+DISCOURSE: dict[str, str] = {
+    "problema": "qual é o problema", "problemas": "quais são os problemas", "solucao": "qual é a solução",
+    "solucoes": "quais são as soluções", "remedio": "qual é o remédio",
+    "vantagem": "qual é a vantagem", "vantagens": "quais são as vantagens", "desvantagem": "qual é a desvantagem",
+    "desvantagens": "quais são as desvantagens", "limitacao": "qual é a limitação",
+    "limitacoes": "quais são as limitações", "objetivo": "qual é o objetivo", "ideia": "qual é a ideia",
+    "intuicao": "qual é a intuição", "motivacao": "qual é a motivação", "causa": "qual é a causa",
+    "efeito": "qual é o efeito", "efeitos": "quais são os efeitos", "consequencia": "qual é a consequência",
+    "consequencias": "quais são as consequências", "sintoma": "qual é o sintoma", "sintomas": "quais são os sintomas",
+    "quando usar": "quando convém usá-lo", "custo": "qual é o custo", "custos": "quais são os custos",
+    "risco": "qual é o risco", "beneficio": "qual é o benefício", "beneficios": "quais são os benefícios",
+    "resultado": "qual é o resultado", "trade-off": "qual é o trade-off",
+}
+DISCOURSE_STEM = "Em {s}, em «{t}», {q}?"  # {q}: the roles' questions joined by ", " and DISCOURSE_AND
+DISCOURSE_AND = " e "
+# the kind a slide title adds to its topic ("All-reduce: definição", "Top-k — exemplo"). Folded.
+SLIDE_KINDS = frozenset("definicao exemplo exemplos procedimento resumo intuicao ideia uso".split())

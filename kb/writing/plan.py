@@ -527,14 +527,24 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     titled = None if further is False else frozenset(fold(w) for i in deck.outline.ideas if " · " in i.locator
                                                      for w in words(i.locator.split(" · ", 1)[1]))
     if idea.kind == "list" and not _term_labels(idea, _mentions(deck), lang):
-        return None, None  # ("¿qué significa cada uno de … Problema; Solución?": a slide's parts, no terms)
-    forms = plain_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
+        # ("¿qué significa cada uno de … Problema; Solución?": a slide's parts, no terms) asked of the slide's
+        # topic when they are discourse roles, else not at all
+        from .pattern_discourse import discourse_form, role_items
+
+        form = discourse_form(idea, subject, lang if lang in _PLAIN else "en")
+        forms = [form] if form and not generic_title(idea.name) and not divider_title(idea.name) else []
+        asked = replace(idea, text=role_items(idea, lang if lang in _PLAIN else "en"))  # (what the stem asks)
+    else:
+        forms = plain_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
+        asked = idea
+    if not forms:
+        return None, None
     ctx = replace(deck, passage=passage)
     failed: list[tuple[str, list[str]]] = []
     for prompt, answer in forms:
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
-                        concepts=_concepts(idea, prompt, answer, course, src), difficulty="medium",
+                        concepts=_concepts(asked, prompt, answer, course, src), difficulty="medium",
                         lang=lang, origin="idea")
         cand = concepts_beside_stem(cand, course, src)
         found = run_checks(cand, ctx)
