@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from . import answer_kinds as kinds
 from .answer import NOT_FOUND, Answer
 from .answer_rules import FRAMEWORKS, _names_pattern, _runner_up, known_entities
 from .records import Chunk, Hit
@@ -93,13 +94,6 @@ _DEFINITION = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|idea|ideia|conc
 _DEFINITION_LABEL = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|definition)\s*:", re.I)
 _WHY_LABEL = re.compile(r"^\W*(por ?qu[eé]|motivo|raz[oó]n|raz[aã]o|why)\b", re.I)
 _OUTLINE = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents)\W*$")
-_CAUSE = re.compile(r"\b(porque|por ?qu[eé]|por eso|por isso|motivo|raz[oó]n|raz[aã]o|problema|ventaja|vantagem|"
-                    r"desventaja|desvantagem|evita|permite|ahorra|economiza|mejora|melhora|debido|devido|causa|"
-                    r"para que|objetivo|consecuencia|consequ[eê]ncia|debilidad|debilidade|inconveniente|"
-                    r"limitaci[oó]n|limita[cç][aã]o|riesgo|risco|peligro|perigo|necesario|"
-                    r"necess[aá]rio|importa|"
-                    # a benefit is the reason to use it: "Reduce el cuello de botella del all-reduce"
-                    r"reduce|reduz|acelera|simplifica|facilita|recomendable|recomend[aá]vel)\b|->", re.I)
 _STEPS = re.compile(r"\b(procedimiento|procedimento|pasos|passos|etapas|uso|flujo|fluxo|receta|receita|c[oó]mo|"
                     r"instrucciones|instru[cç][oõ]es|steps)\b", re.I)
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪\-*]|\d{1,2}[.)])\s+")
@@ -235,7 +229,7 @@ def difference_sides(question: str) -> tuple[list[str], list[str]] | None:
     parts = re.split(r"(?i)\s(?:y|e|and|vs\.?|versus|frente a|do|de la|del|da)\s", q, maxsplit=1)
     if len(parts) != 2:
         return None
-    a, b = (subject_tokens(p) for p in parts)
+    a, b = subject_tokens(parts[0]), subject_tokens(kinds.without_context(parts[1]))
     b = [t for t in b if t not in a]
     return (a, b) if a and b else None
 
@@ -356,8 +350,9 @@ def is_steps(unit: Unit) -> bool:
         sum(bool(_NUMBERED.match(line)) for line in unit.lines[1:]) >= 2
 
 
-def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -> float:
-    """How well a unit's shape suits the kind of question (0–1)."""
+def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float], why_use: bool = True) -> float:
+    """How well a unit's shape suits the kind of question (0–2); ``why_use``: a "why" question asks why one
+    would use something, and a stated benefit answers it as a cause does."""
     first = re.sub(_BULLET, "", unit.lines[0])
     if kind == "what":
         if _DEFINITION_LABEL.match(first) or _is_label_of(unit, subject, idf):
@@ -380,9 +375,9 @@ def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -
         # "¿Qué algoritmo de codificación usa WordPiece?": the line labelled "Codificación: …" says it
         return 1.0 if _idf_share(subject, _terms(first.split(":")[0]), idf) >= OTHER_LABEL_SHARE else 0.0
     if kind == "why":
-        if _WHY_LABEL.match(first):
-            return 2.0  # "Por que blocos: …", "Motivo: …" — the slide answers the question asked
-        return 1.0 if _CAUSE.search(unit.text) else 0.0
+        if _WHY_LABEL.match(first) or kinds.is_problem(unit.lines[0]):
+            return 2.0  # "Por que blocos: …", "Problema: …" — the slide answers the question asked
+        return 1.0 if kinds.states_cause(unit.text, why_use) else 0.0
     return 0.0
 
 
@@ -429,6 +424,10 @@ class _Question:
     tools: set[str] = field(default_factory=set)  # the frameworks the question names
     asked: list[str] = field(default_factory=list)  # a question of no kind: the noun it asks for ("¿En qué orden…?")
     entities: list[str] = field(default_factory=list)  # names of one thing the course knows (known_entities)
+    first: list[str] = field(default_factory=list)  # a question of two questions: the first one's subject
+    more: list[list[str]] = field(default_factory=list)  # …and the subjects of the others ("y qué hace con…")
+    why_use: bool = False  # a "why" question that asks why one would use something: a benefit answers it
+    core: list[str] = field(default_factory=list)  # the subject without its context ("… *no dvc.yaml*")
 
     def spelled(self, text: str) -> bool:
         """Whether text spells out an acronym the question asks about (a definition: "LoRA: Low-Rank Adaptation")."""
@@ -466,7 +465,7 @@ class _Question:
         subject returns is the answer to "what does X return"."""
         if self.returns and not u.is_code and states_return(u, self.subject, self.idf):
             return 2.0
-        fit = kind_fit(self.kind, u, self.subject, self.idf)
+        fit = kind_fit(self.kind, u, self.first or self.subject, self.idf, self.why_use)
         if self.asked and not u.is_code and set(self.asked) & _terms(_label_text(u)):
             return max(fit, 1.0)  # "¿En qué orden…?" answered by the line labelled "Orden correcto: …"
         if self.acronyms and not u.is_code:
@@ -513,15 +512,19 @@ class _Question:
         """The units the answer quotes, by the kind of question (the best unit alone by default)."""
         page = [u for u in all_units if u.page == best.unit.page and not u.is_code]
         if self.kind == "difference":
-            return self._difference(best, scored)
+            return self._difference(best, scored, all_units)
         if self.kind == "list":
-            return self._list(best, scored, page)
-        if self.kind == "why" and not best.unit.is_code and not _CAUSE.search(best.unit.text):
-            cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
-                         and _CAUSE.search(s.unit.text)), key=lambda s: s.score, default=None)
-            return [best] + ([cause] if cause is not None else [])
+            return self._list(best, scored, page, [u for u in all_units if not u.is_code])
+        if self.kind == "why":
+            return kinds.why_units(self, best, scored, page)
         if self.kind == "how":
             return self._how(best, scored, page)
+        if self.kind == "what":
+            defining = kinds.defining_units(self, best, all_units)
+            if defining is not None:
+                return [_plain(u, scored) for u in kinds.opening(defining, kinds.DEFINING_UNITS, MAX_UNIT_LINES)]
+            if self.fit(best.unit) < 2.0:  # "Run: uma execução do código…" rather than a line that mentions runs
+                best = max((s for s in scored if self.fit(s.unit) >= 2.0), key=lambda s: s.score, default=best)
         if self.acronyms and not best.unit.is_code and self.fit(best.unit) < 2.0 \
                 and self.spelled(self.read[best.unit.page][0].chunk.locator.heading or ""):
             # the slide titled with what the acronym stands for: its opening says what it is
@@ -535,6 +538,12 @@ class _Question:
             steps = [s for s in scored if s.unit.page == best.unit.page and is_steps(s.unit)]
             if steps:
                 best = max(steps, key=lambda s: s.score)
+            heading = self.read[best.unit.page][0].chunk.locator.heading or ""
+            if not steps and len(page) >= HOW_OPTIONS and _STEPS.search(heading.split(" > ")[-1]) \
+                    and all(u.children == 0 for u in page):
+                # a slide whose heading says it is a procedure ("Fluxo básico: procedimento"), one step a line:
+                # the steps, whole and in order, not the one line that shares the most words
+                return [_plain(u, scored) for u in kinds.opening(page, len(page), MAX_UNIT_LINES)]
         code = self.page_code(best.unit.page)
         if code is None:
             options = [u for u in page if u.children == 0 and _OPTION.match(u.lines[0])]
@@ -558,7 +567,7 @@ class _Question:
             return [best] + [_plain(u, scored) for u in page if u.start > best.unit.start][:1]
         return [best]
 
-    def _list(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
+    def _list(self, best: Scored, scored: list[Scored], page: list[Unit], page_units: list[Unit]) -> list[Scored]:
         """A labelled list whole; or the page's bullets when its heading names the subject (the slide is the list)."""
         # a list asked for: a list on the same page labelled with the subject beats a single line, and a list
         # labelled with something else ("PyTorch: …" for "¿Qué condiciones exige Keras…?")
@@ -567,6 +576,20 @@ class _Question:
                      and self.share(self.subject, _label(s.unit)) > 0]
             if lists:
                 best = max(lists, key=lambda s: s.score)
+        source = self.read[best.unit.page][0].chunk.source
+        if (best.unit.children < 2 or self.share(self.topic, _label(best.unit)) < 0.5) \
+                and (best.unit.is_code or len(page) < 3
+                     or self.share(self.topic, self.heading(best.unit.page)) < LIST_HEADING_SHARE):
+            # the whole list whose lead names the subject ("Cada stage tem" for "Quais campos cada stage tem…?"),
+            # on another slide of the deck, rather than a line or another list (not when the slide's heading names
+            # the subject: the slide is the list)
+            core = [t for t in self.core if t not in self.listed] or self.topic  # without "no dvc.yaml"
+            led = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
+                   and self.read[s.unit.page][0].chunk.source == source
+                   and self.share(core, _label(s.unit)) >= 0.5]
+            if led:
+                best = max(led, key=lambda s: s.score)
+                page = [u for u in page_units if u.page == best.unit.page]
         labelled = best.unit.children >= 2 and self.share(self.subject, _label(best.unit)) >= 0.5
         if not labelled and self.share(self.topic, self.heading(best.unit.page)) >= LIST_HEADING_SHARE \
                 and len(page) >= 3:
@@ -575,7 +598,7 @@ class _Question:
             return [_plain(Unit(u.page, u.lines[:1], u.start), scored) for u in page][:MAX_UNIT_LINES]
         return self._with_follower(best, scored, page)
 
-    def _difference(self, best: Scored, scored: list[Scored]) -> list[Scored]:
+    def _difference(self, best: Scored, scored: list[Scored], all_units: list[Unit]) -> list[Scored]:
         """Both sides: the comparison slide when a heading names both, a unit that compares them, or the
         best unit labelled with each side."""
         sides = difference_sides(self.text)
@@ -588,6 +611,23 @@ class _Question:
                     and all(self.share(t, _label(s.unit)) >= 0.5 for t in sides)]
         if labelled:
             return [max(labelled, key=lambda s: s.score)]
+        # a slide that compares them ("Greedy vs beam search", "Síncrono vs asíncrono"): its heading names each
+        # side (a word of it: "greedy decoding" is "Greedy" there) and its unit labelled with each side answers
+        comparing_pages = [n for n, (h, _) in enumerate(self.read) if kinds.compares(h.chunk.locator.heading or "")
+                           and all(any(t in self.heading(n) for t in side if not t.startswith("=")) for side in sides)]
+        if comparing_pages:
+            n = min(comparing_pages, key=lambda n: (n != best.unit.page, n))
+            on_page = [u for u in all_units if u.page == n and not u.is_code]
+
+            def names(u: Unit, side: list[str]) -> tuple[float, float, int]:
+                return self.share(side, _label(u)), self.share(side, _terms(u.text)), -u.start
+
+            a_unit = max(on_page, key=lambda u: names(u, sides[0]))
+            if names(a_unit, sides[1])[0] >= 0.5:
+                return [_plain(a_unit, scored)]  # one list labelled with both: "Fast vs slow:"
+            b_unit = max((u for u in on_page if u is not a_unit), key=lambda u: names(u, sides[1]), default=None)
+            if b_unit is not None and names(a_unit, sides[0])[1] > 0 and names(b_unit, sides[1])[1] > 0:
+                return [_plain(a_unit, scored), _plain(b_unit, scored)]
         on_both = [s for s in scored if all(self.share(t, self.heading(s.unit.page)) >= 0.99 for t in sides)]
         if on_both:  # "Full FT vs LoRA vs QLoRA": answer from that slide
             top_page = max(on_both, key=lambda s: s.score).unit.page
@@ -627,15 +667,11 @@ def _idf(index, question: str) -> dict[str, float]:
     return idf
 
 
-def answer_offline(retriever, embedder, question: str, k: int = 5):
-    """The answer ``kb ask`` gives without an LLM (see the module's docstring): an :class:`kb.answer.Answer`
-    quoting the unit(s) that answer the question's kind, with the k best pages as its passages."""
-    from .text import detect_language
-
-    lang = detect_language(question)
-    qv = embedder.embed_queries([question])[0]
-    index = retriever.index
-    kind = question_kind(question)
+def _question(index, question: str) -> _Question:
+    """A question read for answering: its kind (of its first question, when it holds two), subject terms and idf,
+    what a list is asked of, the acronyms, frameworks and entities it names, and the subjects of its clauses."""
+    parts = kinds.clauses(question)  # "¿Qué es NCCL y qué hace con la topología…?": two questions
+    kind = question_kind(parts[0]) if len(parts) > 1 else question_kind(question)
     listed = _LISTED.search(fold(question)) if kind == "list" else None
     q = _Question(question, kind,
                   subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
@@ -644,6 +680,22 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     asked = _ASKED.search(fold(question)) if kind == "other" else None
     q.asked = [t for t in _term_list(asked.group(1)) if not t.startswith("=")] if asked else []
     q.entities = known_entities(index, question)
+    q.why_use = kind == "why" and kinds.asks_why_use(question)
+    q.core = subject_tokens(kinds.without_context(parts[0]))
+    if len(parts) > 1:  # each question without its context: "o que são artifacts [no rastreamento…]"
+        q.first, q.more = q.core, [subject_tokens(kinds.without_context(p)) for p in parts[1:]]
+    return q
+
+
+def answer_offline(retriever, embedder, question: str, k: int = 5):
+    """The answer ``kb ask`` gives without an LLM (see the module's docstring): an :class:`kb.answer.Answer`
+    quoting the unit(s) that answer the question's kind, with the k best pages as its passages."""
+    from .text import detect_language
+
+    lang = detect_language(question)
+    qv = embedder.embed_queries([question])[0]
+    index = retriever.index
+    q = _question(index, question)
     pages = whole_pages(index.chunks, candidates(index, question, retriever.query_vectors([question])[0], q.names,
                                                  q.focus))
 
@@ -661,6 +713,9 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     if not pages or _idf_share(stems, held, coverage_idf) < MIN_COVERAGE:
         return not_found()
     q.subject = [t for t in q.subject if t in held]
+    q.first = [t for t in q.first if t in held]
+    q.core = [t for t in q.core if t in held]
+    q.more = [held_terms for m in q.more if (held_terms := [t for t in m if t in held])]
     pages.sort(key=lambda p: -q.page_score(p[0], lang))
     q.read = pages[:PAGES_READ]
     if q.entities:
@@ -673,7 +728,9 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
         pages[:] = naming + [p for p in pages if all(p is not n for n in naming)]
         q.read = naming[:PAGES_READ]
     # a question in the course ("6. O que é …?") is not an answer to it
-    all_units = [u for n, (h, code) in enumerate(q.read) for u in units(n, h.chunk)
+    # a deck's title slide and its agenda name every topic and answer none
+    silent = {n for n, (h, _) in enumerate(q.read) if kinds.never_answers(h.chunk.locator.heading or "", h.chunk.text)}
+    all_units = [u for n, (h, code) in enumerate(q.read) if n not in silent for u in units(n, h.chunk)
                  if u.children or not u.lines[0].rstrip().endswith("?")]
     if q.kind == "what":  # an item of a list labelled with the subject may answer alone
         all_units += [item for u in all_units for item in labelled_items(u)]
@@ -704,6 +761,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
             return not_found()
         best = max(about, key=lambda s: s.score)
     picked = q.compose(best, scored, all_units)
+    picked += kinds.other_clauses(q, picked, scored, all_units)
     picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
     return _render(question, picked, pages, q.read, k)
 

@@ -1,0 +1,214 @@
+"""Which unit answers which kind of question, by classes of text (issue 30, round 5): the helpers
+:mod:`kb.answering` uses to choose the answer by the question's kind and its subject.
+
+- a deck's title slide ("Sesión: …", "Aula: …") and its agenda never answer;
+- "what is X": the slide that defines X ("X: definición", "X (…)", a slide titled X alone) answers with its
+  opening;
+- a question of two questions ("¿Qué es X y qué hace con Y?") is answered clause by clause;
+- "why": a unit that states a cause ("Problema: …", "A -> B", "porque") answers, a benefit ("Ventaja: …") only
+  when the question asks why one would use something; a problem is quoted with its solution;
+- "difference": a slide that compares the two sides ("A vs B") answers with a unit for each side.
+
+Pure text functions only: they take terms and shares from the caller, so this module imports nothing of kb's
+answerer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .text import fold
+
+# A deck's title slide says what the session is ("Sesión: cómo se sincronizan…", "Aula: DVC…"): it names every
+# topic of the deck and explains none.
+_TITLE_LINE = re.compile(r"^\W*(sesi[oó]n|sess[aã]o|aula|clase|lecture|session)\s*:", re.I)
+# An agenda / index slide: its heading says so.
+_AGENDA = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents|"
+                     r"roteiro|plan de la sesion|plano da aula)\W*$")
+# A heading that says its slide defines what it names: "Parameter server: definición", "DVC: definição e
+# conceitos", "Ring all-reduce: idea", "¿Qué es X?".
+_DEFINES = re.compile(r"\b(definici[oó]n|defini[cç][aã]o|definition|idea|ideia|concepto|conceito|qu[eé] es|"
+                      r"o que [eé]|what is)\b", re.I)
+# Where a question's second question starts: "¿Qué es NCCL *y qué hace* con la topología…?"
+_SECOND = re.compile(r"\s(?:y|e|and)\s+(?=(?:qu[eé]|o que|c[oó]mo|cu[aá]l(?:es)?|qual|quais|por ?qu[eé]|"
+                     r"para qu[eé]|d[oó]nde|onde|what|how|which|why|where)\b)", re.I)
+# A "why" question that asks why one would use something: a benefit answers it ("¿Por qué usar X?")
+_WHY_USE = re.compile(r"\b(usar|utilizar|usa|use|using|conviene|compensa|vale la pena|vale a pena|"
+                      r"para que|preferir|elegir|escolher)\b")
+# A line that states a cause ("Problema: …", "… porque …", "A -> B"); a benefit is a reason to use it.
+_CAUSE = re.compile(r"\b(porque|por eso|por isso|debido|devido|causa|causas|motivo|raz[oó]n|raz[aã]o|problema|"
+                    r"problem|because|l[ií]mite|consecuencia|consequ[eê]ncia|so that)\b|->|=>|→", re.I)
+_BENEFIT = re.compile(r"\b(ventaja|vantagem|desventaja|desvantagem|evita|permite|ahorra|economiza|mejora|melhora|"
+                      r"para que|objetivo|debilidad|debilidade|inconveniente|limitaci[oó]n|limita[cç][aã]o|"
+                      r"riesgo|risco|peligro|perigo|necesario|necess[aá]rio|importa|reduce|reduz|acelera|"
+                      r"simplifica|facilita|recomendable|recomend[aá]vel)\b", re.I)
+# "Problema: …" then "Solución: …": the cause and what is done about it answer together.
+_PROBLEM_LABEL = re.compile(r"^\W*(problema|problem|causa|cause|motivo|raz[oó]n|raz[aã]o)\b[^:]{0,40}:", re.I)
+_SOLUTION_LABEL = re.compile(r"^\W*(soluci[oó]n|solu[cç][aã]o|solution|fix|remedio|rem[eé]dio)\b[^:]{0,40}:", re.I)
+# A line that turns from the explanation to something else: what to do about it, or an aside.
+_ASIDE_LABEL = re.compile(r"^\W*(mitigaci[oó]n|mitiga[cç][aã]o|soluci[oó]n|solu[cç][aã]o|ventaja|vantagem|"
+                          r"alternativa|nota|ejemplo|exemplo|problemas adicionales|outros problemas|"
+                          r"compromiso|compromisso)\b", re.I)
+# A heading that compares ("Greedy vs beam search", "Síncrono frente a asíncrono", "Comparación: …")
+_COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
+# Words after which a difference question's second side gives context, not the side: "… del asíncrono *cuando
+# hay un parameter server*", "… e artifact store *no MLflow*"
+_CONTEXT = re.compile(r"\s(?:cuando|quando|when|en|em|no|na|nos|nas|in|on|con|com|with|para|for|dentro)\s", re.I)
+# Units of a definition slide quoted for "what is X": its opening says what X is, what it is made of, what it does.
+DEFINING_UNITS = 3
+
+
+def is_title_line(line: str) -> bool:
+    """Whether a line is a title slide's "what this session is" line ("Sesión: …", "Sessão: …", "Aula: …")."""
+    return bool(_TITLE_LINE.match(re.sub(r"^\s*[•◦▪\-*]\s+", "", line)))
+
+
+def never_answers(heading: str, text: str) -> bool:
+    """Whether a page is a deck's title slide (it holds a "Sesión:/Sessão:/Aula:" line) or its agenda: it names
+    the deck's topics and answers none of them."""
+    return bool(_AGENDA.match(fold(heading.split(" > ")[-1]))) or any(map(is_title_line, text.split("\n")))
+
+
+def clauses(question: str) -> list[str]:
+    """A question's questions: "¿Qué es NCCL y qué hace con la topología?" is two, answered one by one."""
+    parts = _SECOND.split(question)
+    return [p for p in parts if p.strip()] or [question]
+
+
+def defines(heading: str) -> bool:
+    """Whether a heading's last part says its slide defines something ("X: definición", "X: idea")."""
+    return bool(_DEFINES.search(heading.split(" > ")[-1]))
+
+
+def names_of_heading(heading: str) -> str:
+    """What a heading names, without what it says about it: "Parameter server: definición" → "Parameter server",
+    "Top-p (nucleus) sampling" stays, "Beam search: procedimiento paso a paso" → "Beam search"."""
+    last = heading.split(" > ")[-1]
+    return last.split(":")[0]
+
+
+def asks_why_use(question: str) -> bool:
+    """Whether a "why" question asks why one would use something ("¿Por qué usar SWA?"): a benefit answers it."""
+    return bool(_WHY_USE.search(fold(question)))
+
+
+def states_cause(text: str, why_use: bool) -> bool:
+    """Whether a unit states a cause ("Problema: …", "A -> B", "porque"); a benefit counts for "why use"."""
+    return bool(_CAUSE.search(text)) or (why_use and bool(_BENEFIT.search(text)))
+
+
+def is_consequence(line: str) -> bool:
+    """Whether a line draws a consequence ("El ancho de banda del server es el límite -> el tiempo crece…"): it
+    continues the line before it, which states what it follows from."""
+    return bool(re.search(r"->|=>|→", line))
+
+
+def is_problem(line: str) -> bool:
+    """Whether a line is labelled as a problem or cause ("Problema: cada token suma un log P negativo…")."""
+    return bool(_PROBLEM_LABEL.match(re.sub(r"^\s*[•◦▪\-*]\s+", "", line)))
+
+
+def is_solution(line: str) -> bool:
+    """Whether a line is labelled as the solution ("Solución: dividir el score…")."""
+    return bool(_SOLUTION_LABEL.match(re.sub(r"^\s*[•◦▪\-*]\s+", "", line)))
+
+
+def is_aside(line: str) -> bool:
+    """Whether a line turns from the slide's explanation to a remedy or an aside ("Mitigación: …", "Ventaja: …")."""
+    return bool(_ASIDE_LABEL.match(re.sub(r"^\s*[•◦▪\-*]\s+", "", line)))
+
+
+def compares(heading: str) -> bool:
+    """Whether a heading compares things ("Greedy vs beam search")."""
+    return bool(_COMPARES.search(heading.split(" > ")[-1]))
+
+
+def without_context(side: str) -> str:
+    """A difference's second side without the context that follows it ("asíncrono cuando hay un PS" → "asíncrono")."""
+    return _CONTEXT.split(f" {side} ", maxsplit=1)[0]
+
+
+# The choosers below read kb.answering's question (``q``: its _Question), units and scores; kb.answering imports this
+# module, so they import its term helpers when called.
+
+def defining_units(q: Any, best: Any, all_units: list) -> list | None:
+    """The units of the slide that defines what a "what is X" question asks about, in the deck of the best unit:
+    its heading names X (the first question's subject, wholly) and says it defines it ("X: definición"), is X
+    alone ("Top-p (nucleus) sampling") or spells X out; "X: definición" first (None when no such slide is read)."""
+    from .answering import _term_list, _terms
+
+    subject = q.first or q.subject
+    found: list[tuple[bool, int]] = []
+    source = q.read[best.unit.page][0].chunk.source  # another deck's slide is another course's answer
+    for n, (h, _) in enumerate(q.read):
+        heading = h.chunk.locator.heading or ""
+        if h.chunk.source != source or (q.share(subject, _terms(names_of_heading(heading))) < 0.99
+                                        and not q.spelled(heading)):
+            continue
+        last = [t for t in _term_list(heading.split(" > ")[-1]) if not t.startswith("=")]
+        alone = bool(last) and all(t in subject for t in last)
+        if defines(heading) or alone or q.spelled(heading):
+            found.append((not defines(heading), n))
+    for _, n in sorted(found):
+        page = [u for u in all_units if u.page == n and not u.is_code]
+        if page:
+            return page
+    return None
+
+
+def why_units(q: Any, best: Any, scored: list, page: list) -> list:
+    """A cause: the best unit that states one ("Problema: …", "A -> B", "porque"; a benefit only when the
+    question asks why one would use something), with the solution that follows a problem, or the line a
+    consequence ("… -> el tiempo crece con N") continues."""
+    from .answering import _label_text, _plain
+
+    if best.unit.is_code:
+        return [best]
+    if not states_cause(best.unit.text, q.why_use):
+        cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
+                     and states_cause(s.unit.text, q.why_use)), key=lambda s: s.score, default=None)
+        return [best] + ([cause] if cause is not None else [])
+    ordered = sorted(page, key=lambda u: u.start)
+    at = next((i for i, u in enumerate(ordered) if u is best.unit), None)
+    if at is None:
+        return [best]
+    if is_problem(best.unit.lines[0]) and at + 1 < len(ordered) and is_solution(ordered[at + 1].lines[0]):
+        return [best, _plain(ordered[at + 1], scored)]  # "Problema: …" then "Solución: …"
+    before = ordered[at - 1] if at > 0 else None
+    if before is not None and is_consequence(best.unit.lines[0]) and not _label_text(best.unit) \
+            and not is_aside(before.lines[0]) and not states_cause(before.text, False) and before.children == 0:
+        return [_plain(before, scored), best]  # "el server recibe N x M bytes" -> "el tiempo crece con N"
+    return [best]
+
+
+def other_clauses(q: Any, picked: list, scored: list, all_units: list) -> list:
+    """For a question of two questions ("¿Qué es un PS y qué hacen los servers y los workers?"), the unit that
+    answers each further one: the unit of a page read that holds most of its subject (in its label first, on
+    the answer's page between equals); nothing when the answer already quotes it or no unit holds half of it."""
+    from .answering import _label, _plain, _terms
+
+    out: list = []
+    cands = [u for u in all_units if not u.is_code]
+    for subject in q.more if picked and cands else []:
+        def fit(u: Any, subject: list[str] = subject) -> tuple[float, float, bool, int]:
+            return (q.share(subject, _terms(u.text)), q.share(subject, _label(u)), u.page == picked[0].unit.page,
+                    -u.page)
+        u = max(cands, key=fit)
+        quoted = {line.strip() for s in picked + out for line in s.unit.lines}
+        if fit(u)[0] >= 0.5 and not all(line.strip() in quoted for line in u.lines):
+            out.append(_plain(u, scored))
+    return out
+
+
+def opening(page: list, n: int, max_lines: int) -> list:
+    """A slide's first ``n`` units in order, as many as fit in ``max_lines`` lines (the first always); an item of
+    a list already quoted (kb.answering.labelled_items) is not quoted again."""
+    out: list = []
+    for u in sorted(page, key=lambda u: u.start):
+        if {ln.strip() for ln in u.lines} <= {ln.strip() for v in out for ln in v.lines}:
+            continue
+        if len(out) == n or out and sum(len(v.lines) for v in out) + len(u.lines) > max_lines:
+            break
+        out.append(u)
+    return out
