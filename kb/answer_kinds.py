@@ -50,6 +50,10 @@ _SOLUTION_LABEL = re.compile(r"^\W*(soluci[oó]n|solu[cç][aã]o|solution|fix|re
 _ASIDE_LABEL = re.compile(r"^\W*(mitigaci[oó]n|mitiga[cç][aã]o|soluci[oó]n|solu[cç][aã]o|ventaja|vantagem|"
                           r"alternativa|nota|ejemplo|exemplo|problemas adicionales|outros problemas|"
                           r"compromiso|compromisso)\b", re.I)
+# A heading that is the why question itself: "Por que Git sozinho não basta", "¿Por qué normalizar?"
+_WHY_HEADING = re.compile(r"^\W*(por ?que|why)\b")
+# Opening units of such a slide quoted: its reasons, one a line
+WHY_UNITS = 3
 # A heading that compares ("Greedy vs beam search", "Síncrono frente a asíncrono", "Comparación: …")
 _COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
 # Words after which a difference question's second side gives context, not the side: "… del asíncrono *cuando
@@ -102,6 +106,11 @@ def is_consequence(line: str) -> bool:
     """Whether a line draws a consequence ("El ancho de banda del server es el límite -> el tiempo crece…"): it
     continues the line before it, which states what it follows from."""
     return bool(re.search(r"->|=>|→", line))
+
+
+def asks_why(heading: str) -> bool:
+    """Whether a heading asks or announces why ("Por que Git sozinho não basta", "¿Por qué normalizar?")."""
+    return bool(_WHY_HEADING.match(fold(heading.split(" > ")[-1])))
 
 
 def is_problem(line: str) -> bool:
@@ -161,10 +170,21 @@ def why_units(q: Any, best: Any, scored: list, page: list) -> list:
     """A cause: the best unit that states one ("Problema: …", "A -> B", "porque"; a benefit only when the
     question asks why one would use something), with the solution that follows a problem, or the line a
     consequence ("… -> el tiempo crece con N") continues."""
-    from .answering import _label_text, _plain
+    from .answering import MAX_UNIT_LINES, _label_text, _plain
 
     if best.unit.is_code:
         return [best]
+    if asks_why(q.read[best.unit.page][0].chunk.locator.heading or ""):
+        # the slide titled as the question ("Por que Git sozinho não basta"): its opening lines are the reasons,
+        # up to what it turns to (a remedy, an aside)
+        reasons = []
+        for u in sorted(page, key=lambda u: u.start):
+            if is_aside(u.lines[0]):
+                break
+            reasons.append(u)
+        opened = opening(reasons, WHY_UNITS, MAX_UNIT_LINES)
+        if any(u is best.unit for u in opened):
+            return [_plain(u, scored) for u in opened]
     if not states_cause(best.unit.text, q.why_use):
         cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
                      and states_cause(s.unit.text, q.why_use)), key=lambda s: s.score, default=None)

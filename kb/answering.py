@@ -606,11 +606,6 @@ class _Question:
             second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
                          key=lambda s: s.score, default=None)
             return [best] + ([second] if second is not None else [])
-        # a list labelled with both sides ("Fast vs slow:" with a bullet for each) is the comparison itself
-        labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
-                    and all(self.share(t, _label(s.unit)) >= 0.5 for t in sides)]
-        if labelled:
-            return [max(labelled, key=lambda s: s.score)]
         # a slide that compares them ("Greedy vs beam search", "Síncrono vs asíncrono"): its heading names each
         # side (a word of it: "greedy decoding" is "Greedy" there) and its unit labelled with each side answers
         comparing_pages = [n for n, (h, _) in enumerate(self.read) if kinds.compares(h.chunk.locator.heading or "")
@@ -628,6 +623,11 @@ class _Question:
             b_unit = max((u for u in on_page if u is not a_unit), key=lambda u: names(u, sides[1]), default=None)
             if b_unit is not None and names(a_unit, sides[0])[1] > 0 and names(b_unit, sides[1])[1] > 0:
                 return [_plain(a_unit, scored), _plain(b_unit, scored)]
+        # a list labelled with both sides ("Fast vs slow:" with a bullet for each) is the comparison itself
+        labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
+                    and all(self.share(t, _label(s.unit)) >= 0.5 for t in sides)]
+        if labelled:
+            return [max(labelled, key=lambda s: s.score)]
         on_both = [s for s in scored if all(self.share(t, self.heading(s.unit.page)) >= 0.99 for t in sides)]
         if on_both:  # "Full FT vs LoRA vs QLoRA": answer from that slide
             top_page = max(on_both, key=lambda s: s.score).unit.page
