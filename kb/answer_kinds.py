@@ -138,24 +138,22 @@ def without_context(side: str) -> str:
     return _CONTEXT.split(f" {side} ", maxsplit=1)[0]
 
 
-# The choosers below read kb.answering's question (``q``: its _Question), units and scores; kb.answering imports this
-# module, so they import its term helpers when called.
+# The choosers below read kb.answering's question (``q``: its _Question, whose terms(), label() and label_text() give
+# a text's terms and a unit's label), its units and its scored units (``best``); they return units, in order.
 
 def defining_units(q: Any, best: Any, all_units: list) -> list | None:
     """The units of the slide that defines what a "what is X" question asks about, in the deck of the best unit:
     its heading names X (the first question's subject, wholly) and says it defines it ("X: definición"), is X
     alone ("Top-p (nucleus) sampling") or spells X out; "X: definición" first (None when no such slide is read)."""
-    from .answering import _term_list, _terms
-
     subject = q.first or q.subject
     found: list[tuple[bool, int]] = []
     source = q.read[best.unit.page][0].chunk.source  # another deck's slide is another course's answer
     for n, (h, _) in enumerate(q.read):
         heading = h.chunk.locator.heading or ""
-        if h.chunk.source != source or (q.share(subject, _terms(names_of_heading(heading))) < 0.99
+        if h.chunk.source != source or (q.share(subject, q.terms(names_of_heading(heading))) < 0.99
                                         and not q.spelled(heading)):
             continue
-        last = [t for t in _term_list(heading.split(" > ")[-1]) if not t.startswith("=")]
+        last = [t for t in q.terms(heading.split(" > ")[-1]) if not t.startswith("=")]
         alone = bool(last) and all(t in subject for t in last)
         if defines(heading) or alone or q.spelled(heading):
             found.append((not defines(heading), n))
@@ -166,14 +164,12 @@ def defining_units(q: Any, best: Any, all_units: list) -> list | None:
     return None
 
 
-def why_units(q: Any, best: Any, scored: list, page: list) -> list:
+def why_units(q: Any, best: Any, scored: list, page: list, max_lines: int) -> list:
     """A cause: the best unit that states one ("Problema: …", "A -> B", "porque"; a benefit only when the
     question asks why one would use something), with the solution that follows a problem, or the line a
     consequence ("… -> el tiempo crece con N") continues."""
-    from .answering import MAX_UNIT_LINES, _label_text, _plain
-
     if best.unit.is_code:
-        return [best]
+        return [best.unit]
     if asks_why(q.read[best.unit.page][0].chunk.locator.heading or ""):
         # the slide titled as the question ("Por que Git sozinho não basta"): its opening lines are the reasons,
         # up to what it turns to (a remedy, an aside)
@@ -182,42 +178,40 @@ def why_units(q: Any, best: Any, scored: list, page: list) -> list:
             if is_aside(u.lines[0]):
                 break
             reasons.append(u)
-        opened = opening(reasons, WHY_UNITS, MAX_UNIT_LINES)
+        opened = opening(reasons, WHY_UNITS, max_lines)
         if any(u is best.unit for u in opened):
-            return [_plain(u, scored) for u in opened]
+            return opened
     if not states_cause(best.unit.text, q.why_use):
         cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
                      and states_cause(s.unit.text, q.why_use)), key=lambda s: s.score, default=None)
-        return [best] + ([cause] if cause is not None else [])
+        return [best.unit] + ([cause.unit] if cause is not None else [])
     ordered = sorted(page, key=lambda u: u.start)
     at = next((i for i, u in enumerate(ordered) if u is best.unit), None)
     if at is None:
-        return [best]
+        return [best.unit]
     if is_problem(best.unit.lines[0]) and at + 1 < len(ordered) and is_solution(ordered[at + 1].lines[0]):
-        return [best, _plain(ordered[at + 1], scored)]  # "Problema: …" then "Solución: …"
+        return [best.unit, ordered[at + 1]]  # "Problema: …" then "Solución: …"
     before = ordered[at - 1] if at > 0 else None
-    if before is not None and is_consequence(best.unit.lines[0]) and not _label_text(best.unit) \
+    if before is not None and is_consequence(best.unit.lines[0]) and not q.label_text(best.unit) \
             and not is_aside(before.lines[0]) and not states_cause(before.text, False) and before.children == 0:
-        return [_plain(before, scored), best]  # "el server recibe N x M bytes" -> "el tiempo crece con N"
-    return [best]
+        return [before, best.unit]  # "el server recibe N x M bytes" -> "el tiempo crece con N"
+    return [best.unit]
 
 
-def other_clauses(q: Any, picked: list, scored: list, all_units: list) -> list:
+def other_clauses(q: Any, picked: list, all_units: list) -> list:
     """For a question of two questions ("¿Qué es un PS y qué hacen los servers y los workers?"), the unit that
     answers each further one: the unit of a page read that holds most of its subject (in its label first, on
     the answer's page between equals); nothing when the answer already quotes it or no unit holds half of it."""
-    from .answering import _label, _plain, _terms
-
     out: list = []
     cands = [u for u in all_units if not u.is_code]
     for subject in q.more if picked and cands else []:
         def fit(u: Any, subject: list[str] = subject) -> tuple[float, float, bool, int]:
-            return (q.share(subject, _terms(u.text)), q.share(subject, _label(u)), u.page == picked[0].unit.page,
+            return (q.share(subject, q.terms(u.text)), q.share(subject, q.label(u)), u.page == picked[0].unit.page,
                     -u.page)
         u = max(cands, key=fit)
-        quoted = {line.strip() for s in picked + out for line in s.unit.lines}
+        quoted = {line.strip() for v in [s.unit for s in picked] + out for line in v.lines}
         if fit(u)[0] >= 0.5 and not all(line.strip() in quoted for line in u.lines):
-            out.append(_plain(u, scored))
+            out.append(u)
     return out
 
 

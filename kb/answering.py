@@ -475,6 +475,9 @@ class _Question:
                 return max(fit, 1.0)  # on the slide that defines it
         return fit
 
+    # a text's terms, what a unit is labelled (as terms, as text): kb.answer_kinds reads them through the question
+    terms, label, label_text = staticmethod(_terms), staticmethod(_label), staticmethod(_label_text)
+
     def share(self, terms: list[str], found: set[str]) -> float:
         return _idf_share(terms, found, self.idf)
 
@@ -516,7 +519,7 @@ class _Question:
         if self.kind == "list":
             return self._list(best, scored, page, [u for u in all_units if not u.is_code])
         if self.kind == "why":
-            return kinds.why_units(self, best, scored, page)
+            return [_plain(u, scored) for u in kinds.why_units(self, best, scored, page, MAX_UNIT_LINES)]
         if self.kind == "how":
             return self._how(best, scored, page)
         if self.kind == "what":
@@ -761,7 +764,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
             return not_found()
         best = max(about, key=lambda s: s.score)
     picked = q.compose(best, scored, all_units)
-    picked += kinds.other_clauses(q, picked, scored, all_units)
+    picked += [_plain(u, scored) for u in kinds.other_clauses(q, picked, all_units)]
     picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
     return _render(question, picked, pages, q.read, k)
 
