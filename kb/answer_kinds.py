@@ -63,6 +63,13 @@ _CONTEXT = re.compile(r"\s(?:cuando|quando|when|en|em|no|na|nos|nas|in|on|con|co
 DEFINING_UNITS = 3
 
 
+def named_head(line: str) -> str:
+    """What a line names before it says anything of it: "Paralelismo de modelo (model parallelism)" → "Paralelismo
+    de modelo", "Batch efectivo = …" → "Batch efectivo", "DVC: ferramenta…" → "DVC" (bullet and gloss dropped)."""
+    body = re.sub(r"^\s*[•◦▪\-*]\s+", "", line)
+    return re.split(r"[:=(]", body, maxsplit=1)[0]
+
+
 def is_title_line(line: str) -> bool:
     """Whether a line is a title slide's "what this session is" line ("Sesión: …", "Sessão: …", "Aula: …")."""
     return bool(_TITLE_LINE.match(re.sub(r"^\s*[•◦▪\-*]\s+", "", line)))
@@ -213,6 +220,29 @@ def other_clauses(q: Any, picked: list, all_units: list) -> list:
         if fit(u)[0] >= 0.5 and not all(line.strip() in quoted for line in u.lines):
             out.append(u)
     return out
+
+
+def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str], list[str]]) -> list:
+    """A difference answered from a slide that compares its two sides: its heading compares ("Greedy vs beam
+    search", "Síncrono vs asíncrono") and names a word of each side ("greedy decoding" is "Greedy" there); the
+    unit labelled with each side (one list labelled with both, "Fast vs slow:", alone). The best unit's slide
+    first, else the best such slide read; nothing when no slide read compares them."""
+    pages = [n for n, (h, _) in enumerate(q.read) if compares(h.chunk.locator.heading or "")
+             and all(any(t in q.heading(n) for t in side if not t.startswith("=")) for side in sides)]
+    if not pages:
+        return []
+    n = min(pages, key=lambda n: (n != best.unit.page, n))
+    on_page = [u for u in all_units if u.page == n and not u.is_code]
+
+    def names(u: Any, side: list[str]) -> tuple[float, float, int]:
+        return q.share(side, q.label(u)), q.share(side, q.terms(u.text)), -u.start
+
+    a = max(on_page, key=lambda u: names(u, sides[0]), default=None)
+    if a is not None and names(a, sides[1])[0] >= 0.5:
+        return [a]
+    b = max((u for u in on_page if u is not a), key=lambda u: names(u, sides[1]), default=None)
+    return [a, b] if a is not None and b is not None and names(a, sides[0])[1] > 0 and names(b, sides[1])[1] > 0 \
+        else []
 
 
 def opening(page: list, n: int, max_lines: int) -> list:

@@ -350,15 +350,25 @@ def is_steps(unit: Unit) -> bool:
         sum(bool(_NUMBERED.match(line)) for line in unit.lines[1:]) >= 2
 
 
+def _what_fit(unit: Unit, first: str, subject: list[str], idf: dict[str, float]) -> float:
+    """How well a unit says what the subject is: 2 for a definition ("Definición: …", "MNIST: Un conjunto…", a
+    bullet naming the subject alone over its sub-bullets), 1 for a line that reads as one, else 0."""
+    if _DEFINITION_LABEL.match(first) or _is_label_of(unit, subject, idf):
+        return 2.0  # the slide says it is the definition, or labels an item with the subject ("MNIST: …")
+    named = {t for t in _terms(kinds.named_head(first)) if not t.startswith("=")}
+    if unit.children and not unit.is_code and named and named <= set(subject) \
+            and _idf_share(subject, named, idf) >= 0.99:
+        return 2.0  # "Paralelismo de modelo (model parallelism)" over the sub-bullets that say what it is
+    head = _terms(first.split(":")[0]) if ":" in first else set()
+    return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
+
+
 def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float], why_use: bool = True) -> float:
     """How well a unit's shape suits the kind of question (0–2); ``why_use``: a "why" question asks why one
     would use something, and a stated benefit answers it as a cause does."""
     first = re.sub(_BULLET, "", unit.lines[0])
     if kind == "what":
-        if _DEFINITION_LABEL.match(first) or _is_label_of(unit, subject, idf):
-            return 2.0  # the slide says it is the definition, or labels an item with the subject ("MNIST: …")
-        head = _terms(first.split(":")[0]) if ":" in first else set()
-        return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
+        return _what_fit(unit, first, subject, idf)
     if kind == "how" and gives_formula_of(unit, subject, idf):
         return 2.0  # "¿Cómo se calcula X?" answered by "X = …"
     if kind == "how" and is_steps(unit):
@@ -583,9 +593,8 @@ class _Question:
         if (best.unit.children < 2 or self.share(self.topic, _label(best.unit)) < 0.5) \
                 and (best.unit.is_code or len(page) < 3
                      or self.share(self.topic, self.heading(best.unit.page)) < LIST_HEADING_SHARE):
-            # the whole list whose lead names the subject ("Cada stage tem" for "Quais campos cada stage tem…?"),
-            # on another slide of the deck, rather than a line or another list (not when the slide's heading names
-            # the subject: the slide is the list)
+            # the list whose lead names the subject ("Cada stage tem" for "Quais campos cada stage tem…?") on a slide
+            # of the deck, rather than a line or another list (not when the heading names it: the slide is the list)
             core = [t for t in self.core if t not in self.listed] or self.topic  # without "no dvc.yaml"
             led = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
                    and self.read[s.unit.page][0].chunk.source == source
@@ -609,23 +618,9 @@ class _Question:
             second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
                          key=lambda s: s.score, default=None)
             return [best] + ([second] if second is not None else [])
-        # a slide that compares them ("Greedy vs beam search", "Síncrono vs asíncrono"): its heading names each
-        # side (a word of it: "greedy decoding" is "Greedy" there) and its unit labelled with each side answers
-        comparing_pages = [n for n, (h, _) in enumerate(self.read) if kinds.compares(h.chunk.locator.heading or "")
-                           and all(any(t in self.heading(n) for t in side if not t.startswith("=")) for side in sides)]
-        if comparing_pages:
-            n = min(comparing_pages, key=lambda n: (n != best.unit.page, n))
-            on_page = [u for u in all_units if u.page == n and not u.is_code]
-
-            def names(u: Unit, side: list[str]) -> tuple[float, float, int]:
-                return self.share(side, _label(u)), self.share(side, _terms(u.text)), -u.start
-
-            a_unit = max(on_page, key=lambda u: names(u, sides[0]))
-            if names(a_unit, sides[1])[0] >= 0.5:
-                return [_plain(a_unit, scored)]  # one list labelled with both: "Fast vs slow:"
-            b_unit = max((u for u in on_page if u is not a_unit), key=lambda u: names(u, sides[1]), default=None)
-            if b_unit is not None and names(a_unit, sides[0])[1] > 0 and names(b_unit, sides[1])[1] > 0:
-                return [_plain(a_unit, scored), _plain(b_unit, scored)]
+        compared = kinds.comparison_units(self, best, all_units, sides)  # "Greedy vs beam search": a unit a side
+        if compared:
+            return [_plain(u, scored) for u in compared]
         # a list labelled with both sides ("Fast vs slow:" with a bullet for each) is the comparison itself
         labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
                     and all(self.share(t, _label(s.unit)) >= 0.5 for t in sides)]
@@ -731,8 +726,8 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
         pages[:] = naming + [p for p in pages if all(p is not n for n in naming)]
         q.read = naming[:PAGES_READ]
     # a question in the course ("6. O que é …?") is not an answer to it
-    # a deck's title slide and its agenda name every topic and answer none
-    silent = {n for n, (h, _) in enumerate(q.read) if kinds.never_answers(h.chunk.locator.heading or "", h.chunk.text)}
+    silent = {n for n, (h, _) in enumerate(q.read)  # a title slide or an agenda names every topic, answers none
+              if kinds.never_answers(h.chunk.locator.heading or "", h.chunk.text)}
     all_units = [u for n, (h, code) in enumerate(q.read) if n not in silent for u in units(n, h.chunk)
                  if u.children or not u.lines[0].rstrip().endswith("?")]
     if q.kind == "what":  # an item of a list labelled with the subject may answer alone
