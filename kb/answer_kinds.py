@@ -200,7 +200,8 @@ def why_units(q: Any, best: Any, scored: list, page: list, max_lines: int) -> li
         return [best.unit, ordered[at + 1]]  # "Problema: …" then "Solución: …"
     before = ordered[at - 1] if at > 0 else None
     if before is not None and is_consequence(best.unit.lines[0]) and not q.label_text(best.unit) \
-            and not is_aside(before.lines[0]) and not states_cause(before.text, False) and before.children == 0:
+            and not is_aside(before.lines[0]) and not states_cause(before.text, False) and before.children == 0 \
+            and not q.label_text(before):  # a labelled line ("Salida: input_ids…") stands alone, premise of nothing
         return [before, best.unit]  # "el server recibe N x M bytes" -> "el tiempo crece con N"
     return [best.unit]
 
