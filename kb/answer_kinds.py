@@ -37,7 +37,8 @@ _SECOND = re.compile(r"\s(?:y|e|and)\s+(?=(?:qu[eé]|o que|c[oó]mo|cu[aá]l(?:e
 _WHY_USE = re.compile(r"\b(usar|utilizar|usa|use|using|conviene|compensa|vale la pena|vale a pena|"
                       r"para que|preferir|elegir|escolher)\b")
 # A line that states a cause ("Problema: …", "… porque …", "A -> B"); a benefit is a reason to use it.
-_CAUSE = re.compile(r"\b(porque|por eso|por isso|debido|devido|causa|causas|motivo|raz[oó]n|raz[aã]o|problema|"
+_CAUSE = re.compile(r"\b(porque|pois|ya que|puesto que|dado que|j[aá] que|visto que|since|por eso|por isso|debido|"
+                    r"devido|causa|causas|motivo|raz[oó]n|raz[aã]o|problema|"
                     r"problem|because|l[ií]mite|consecuencia|consequ[eê]ncia|so that)\b|->|=>|→", re.I)
 _BENEFIT = re.compile(r"\b(ventaja|vantagem|desventaja|desvantagem|evita|permite|ahorra|economiza|mejora|melhora|"
                       r"para que|objetivo|debilidad|debilidade|inconveniente|limitaci[oó]n|limita[cç][aã]o|"
