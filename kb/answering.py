@@ -537,7 +537,9 @@ class _Question:
             if defining is not None:
                 return [_plain(u, scored) for u in kinds.opening(defining, kinds.DEFINING_UNITS, MAX_UNIT_LINES)]
             if self.fit(best.unit) < 2.0:  # "Run: uma execução do código…" rather than a line that mentions runs
-                best = max((s for s in scored if self.fit(s.unit) >= 2.0), key=lambda s: s.score, default=best)
+                deck = self.read[best.unit.page][0].chunk.source  # (of the same deck: another deck is another course)
+                best = max((s for s in scored if self.fit(s.unit) >= 2.0 and self.read[s.unit.page][0].chunk.source
+                            == deck), key=lambda s: s.score, default=best)
         if self.acronyms and not best.unit.is_code and self.fit(best.unit) < 2.0 \
                 and self.spelled(self.read[best.unit.page][0].chunk.locator.heading or ""):
             # the slide titled with what the acronym stands for: its opening says what it is
