@@ -565,6 +565,12 @@ class _Question:
             if not best.unit.is_code and best.unit in options and len(options) >= HOW_OPTIONS:
                 # a slide of options ("--gres=gpu:4: …", "--gpus-per-node=4: …"): each is a way, quote them all
                 return [_plain(u, scored) for u in options][:MAX_UNIT_LINES]
+            shown = [u for u in page if u is best.unit or u.children == 0 and _COMMAND.search(u.text)]
+            if not best.unit.is_code and len(shown) >= 2 \
+                    and self.share(self.topic, self.heading(best.unit.page)) >= LIST_HEADING_SHARE:
+                # a slide titled with the task asked ("Voltar a uma versão anterior dos dados"): its lines that show
+                # a command, in order, with the best line
+                return [_plain(u, scored) for u in kinds.opening(shown, len(shown), MAX_UNIT_LINES)]
             return self._with_follower(best, scored, page)
         quoted = _plain(Unit(best.unit.page, code.text.split("\n"), 0, True, code), scored)
         return [quoted] if best.unit.is_code else [best, quoted]

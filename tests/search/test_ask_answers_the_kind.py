@@ -72,6 +72,12 @@ DECK = """\
 • Los gradientes pequeños se redondean a cero en fp16 sin loss scaling
 • El all-reduce sigue limitado por el ancho de banda entre nodos
 • Alternativa: combinar fp16 con top-k
+
+=== Restaurar un checkpoint comprimido
+• Los residuos del error feedback se guardan junto a los pesos en cada checkpoint
+• ckpt restore --step 1200 run/ -> recupera pesos y residuos del paso 1200
+• ckpt verify --hashes run/step1200 -> comprueba los pesos antes de seguir
+• Sin los residuos, el primer paso tras restaurar pierde lo acumulado
 """
 
 
@@ -122,6 +128,12 @@ def test_a_how_on_a_procedure_slide_quotes_its_steps_in_order(course):
              "guardar como residuo nuevo"]
     at = [a["answer"].find(s) for s in steps]
     assert all(i >= 0 for i in at) and at == sorted(at), a["answer"]
+
+
+def test_a_how_on_a_slide_titled_with_the_task_quotes_its_command_lines(course):
+    a = ask(course, "¿Cómo restauro un checkpoint comprimido?")
+    assert cited_pages(a) == {("compresion_es.pdf", 10)}, a["answer"]
+    assert "ckpt restore --step 1200" in a["answer"] and "ckpt verify" in a["answer"], a["answer"]
 
 
 def test_the_title_slide_and_the_agenda_never_answer(course, tmp_path):
