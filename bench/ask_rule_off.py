@@ -21,7 +21,7 @@ import kb.answer_kinds as kinds  # noqa: E402
 
 _cause = kinds.states_cause
 OFF = {
-    "title": ("never_answers", lambda heading, text: False),
+    "title": ("never_answers", lambda heading, text, page: False),
     "defining": ("defining_units", lambda *a: None),
     "clauses": ("clauses", lambda question: [question]),
     "benefit": ("states_cause", lambda text, why_use: _cause(text, True)),

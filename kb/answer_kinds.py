@@ -21,8 +21,8 @@ from typing import Any
 from .text import fold
 
 # A deck's title slide says what the session is ("Sesión: cómo se sincronizan…", "Aula: DVC…"): it names every
-# topic of the deck and explains none.
-_TITLE_LINE = re.compile(r"^\W*(sesi[oó]n|sess[aã]o|aula|clase|lecture|session)\s*:", re.I)
+# topic of the deck and explains none. Only on a deck's first page: "Session: …" on a later slide may be tf.Session.
+_TITLE_LINE = re.compile(r"^\W*(sesi[oó]n|sess[aã]o|aula)\s*:", re.I)
 # An agenda / index slide: its heading says so.
 _AGENDA = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents|"
                      r"roteiro|plan de la sesion|plano da aula)\W*$")
@@ -76,10 +76,11 @@ def is_title_line(line: str) -> bool:
     return bool(_TITLE_LINE.match(re.sub(r"^\s*[•◦▪\-*]\s+", "", line)))
 
 
-def never_answers(heading: str, text: str) -> bool:
-    """Whether a page is a deck's title slide (it holds a "Sesión:/Sessão:/Aula:" line) or its agenda: it names
-    the deck's topics and answers none of them."""
-    return bool(_AGENDA.match(fold(heading.split(" > ")[-1]))) or any(map(is_title_line, text.split("\n")))
+def never_answers(heading: str, text: str, page: int | None) -> bool:
+    """Whether a page is a deck's title slide (its first page, holding a "Sesión:/Sessão:/Aula:" line) or its
+    agenda: it names the deck's topics and answers none of them."""
+    return bool(_AGENDA.match(fold(heading.split(" > ")[-1]))) or \
+        page == 1 and any(map(is_title_line, text.split("\n")))
 
 
 def clauses(question: str) -> list[str]:

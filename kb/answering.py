@@ -229,7 +229,7 @@ def difference_sides(question: str) -> tuple[list[str], list[str]] | None:
     parts = re.split(r"(?i)\s(?:y|e|and|vs\.?|versus|frente a|do|de la|del|da)\s", q, maxsplit=1)
     if len(parts) != 2:
         return None
-    a, b = subject_tokens(parts[0]), subject_tokens(kinds.without_context(parts[1]))
+    a, b = subject_tokens(parts[0]), subject_tokens(kinds.without_context(parts[1])) or subject_tokens(parts[1])
     b = [t for t in b if t not in a]
     return (a, b) if a and b else None
 
@@ -687,9 +687,9 @@ def _question(index, question: str) -> _Question:
     q.asked = [t for t in _term_list(asked.group(1)) if not t.startswith("=")] if asked else []
     q.entities = known_entities(index, question)
     q.why_use = kind == "why" and kinds.asks_why_use(question)
-    q.core = subject_tokens(kinds.without_context(parts[0]))
+    q.core = subject_tokens(kinds.without_context(parts[0])) or subject_tokens(parts[0])
     if len(parts) > 1:  # each question without its context: "o que são artifacts [no rastreamento…]"
-        q.first, q.more = q.core, [subject_tokens(kinds.without_context(p)) for p in parts[1:]]
+        q.first, q.more = q.core, [subject_tokens(kinds.without_context(p)) or subject_tokens(p) for p in parts[1:]]
     return q
 
 
@@ -735,7 +735,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
         q.read = naming[:PAGES_READ]
     # a question in the course ("6. O que é …?") is not an answer to it
     silent = {n for n, (h, _) in enumerate(q.read)  # a title slide or an agenda names every topic, answers none
-              if kinds.never_answers(h.chunk.locator.heading or "", h.chunk.text)}
+              if kinds.never_answers(h.chunk.locator.heading or "", h.chunk.text, h.chunk.locator.page)}
     all_units = [u for n, (h, code) in enumerate(q.read) if n not in silent for u in units(n, h.chunk)
                  if u.children or not u.lines[0].rstrip().endswith("?")]
     if q.kind == "what":  # an item of a list labelled with the subject may answer alone
