@@ -147,8 +147,8 @@ def without_context(side: str) -> str:
     return _CONTEXT.split(f" {side} ", maxsplit=1)[0]
 
 
-# The choosers below read kb.answering's question (``q``: its _Question, whose terms(), label() and label_text() give
-# a text's terms and a unit's label), its units and its scored units (``best``); they return units, in order.
+# The choosers below read kb.answering's question (``q``: its _Question, whose text_terms(), label() and
+# label_text() give a text's terms and a unit's label), its units and its scored units (``best``); they return units.
 
 def defining_units(q: Any, best: Any, all_units: list) -> list | None:
     """The units of the slide that defines what a "what is X" question asks about, in the deck of the best unit:
@@ -159,10 +159,10 @@ def defining_units(q: Any, best: Any, all_units: list) -> list | None:
     source = q.read[best.unit.page][0].chunk.source  # another deck's slide is another course's answer
     for n, (h, _) in enumerate(q.read):
         heading = h.chunk.locator.heading or ""
-        if h.chunk.source != source or (q.share(subject, q.terms(names_of_heading(heading))) < 0.99
+        if h.chunk.source != source or (q.share(subject, q.text_terms(names_of_heading(heading))) < 0.99
                                         and not q.spelled(heading)):
             continue
-        last = [t for t in q.terms(heading.split(" > ")[-1]) if not t.startswith("=")]
+        last = [t for t in q.text_terms(heading.split(" > ")[-1]) if not t.startswith("=")]
         alone = bool(last) and all(t in subject for t in last)
         if defines(heading) or alone or q.spelled(heading):
             found.append((not defines(heading), n))
@@ -216,13 +216,55 @@ def other_clauses(q: Any, picked: list, all_units: list) -> list:
     cands = [u for u in all_units if not u.is_code]
     for subject in q.more if picked and cands else []:
         def fit(u: Any, subject: list[str] = subject) -> tuple[float, float, bool, int]:
-            return (q.share(subject, q.terms(u.text)), q.share(subject, q.label(u)), u.page == picked[0].unit.page,
+            return (q.share(subject, q.text_terms(u.text)), q.share(subject, q.label(u)), u.page == picked[0].unit.page,
                     -u.page)
         u = max(cands, key=fit)
         quoted = {line.strip() for v in [s.unit for s in picked] + out for line in v.lines}
         if fit(u)[0] >= 0.5 and not all(line.strip() in quoted for line in u.lines):
             out.append(u)
     return out
+
+
+def difference_units(q: Any, best: Any, scored: list, all_units: list, sides: tuple[list[str], list[str]] | None,
+                     lexical_weight: float) -> list:
+    """Both sides of a difference (``sides``: kb.answering.difference_sides): the slide that compares them
+    (:func:`comparison_units`), a list labelled with both ("Fast vs slow:"), a unit that names one side on a slide
+    whose heading names the other, or the best unit labelled with each side; without sides, the best unit and the
+    next of its page."""
+    if not sides:
+        second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
+                     key=lambda s: s.score, default=None)
+        return [best.unit] + ([second.unit] if second is not None else [])
+    compared = comparison_units(q, best, all_units, sides)
+    if compared:
+        return compared
+    labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
+                and all(q.share(t, q.label(s.unit)) >= 0.5 for t in sides)]
+    if labelled:
+        return [max(labelled, key=lambda s: s.score).unit]
+    on_both = [s for s in scored if all(q.share(t, q.heading(s.unit.page)) >= 0.99 for t in sides)]
+    if on_both:  # "Full FT vs LoRA vs QLoRA": answer from that slide
+        top_page = max(on_both, key=lambda s: s.score).unit.page
+        scored = [s for s in on_both if s.unit.page == top_page]
+
+    def names_one(s: Any) -> bool:  # names one side while its page's heading names the other
+        text, head = q.text_terms(s.unit.text), q.heading(s.unit.page)
+        named = [(q.share(t, head) >= 0.99, q.share(t, text) >= 0.99) for t in sides]
+        return any(named[i][0] and not named[1 - i][0] and named[1 - i][1] for i in (0, 1))
+
+    comparing = [s for s in scored if names_one(s)]
+    if comparing:
+        top = max(comparing, key=lambda s: s.score)
+        return [s.unit for s in sorted((s for s in comparing if s.unit.page == top.unit.page),
+                                       key=lambda s: -s.score)[:2]]
+
+    def side_score(s: Any, terms: list[str]) -> float:  # a unit labelled with that side answers for it
+        return (s.score + lexical_weight * q.share(terms, q.label(s.unit))
+                + 0.5 * lexical_weight * q.share(terms, q.text_terms(s.unit.text)))
+
+    a = max(scored, key=lambda s: side_score(s, sides[0]))
+    b = max((s for s in scored if s.unit is not a.unit), key=lambda s: side_score(s, sides[1]), default=None)
+    return [a.unit] + ([b.unit] if b is not None else [])
 
 
 def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str], list[str]]) -> list:
@@ -238,7 +280,7 @@ def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str],
     on_page = [u for u in all_units if u.page == n and not u.is_code]
 
     def names(u: Any, side: list[str]) -> tuple[float, float, int]:
-        return q.share(side, q.label(u)), q.share(side, q.terms(u.text)), -u.start
+        return q.share(side, q.label(u)), q.share(side, q.text_terms(u.text)), -u.start
 
     a = max(on_page, key=lambda u: names(u, sides[0]), default=None)
     if a is not None and names(a, sides[1])[0] >= 0.5:

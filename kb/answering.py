@@ -486,7 +486,7 @@ class _Question:
         return fit
 
     # a text's terms, what a unit is labelled (as terms, as text): kb.answer_kinds reads them through the question
-    terms, label, label_text = staticmethod(_terms), staticmethod(_label), staticmethod(_label_text)
+    text_terms, label, label_text = staticmethod(_terms), staticmethod(_label), staticmethod(_label_text)
 
     def share(self, terms: list[str], found: set[str]) -> float:
         return _idf_share(terms, found, self.idf)
@@ -525,7 +525,9 @@ class _Question:
         """The units the answer quotes, by the kind of question (the best unit alone by default)."""
         page = [u for u in all_units if u.page == best.unit.page and not u.is_code]
         if self.kind == "difference":
-            return self._difference(best, scored, all_units)
+            sides = difference_sides(self.text)
+            return [_plain(u, scored) for u in kinds.difference_units(self, best, scored, all_units, sides,
+                                                                       LEXICAL_WEIGHT)]
         if self.kind == "list":
             return self._list(best, scored, page, [u for u in all_units if not u.is_code])
         if self.kind == "why":
@@ -617,45 +619,6 @@ class _Question:
                 return [_plain(u, scored) for u in page]
             return [_plain(Unit(u.page, u.lines[:1], u.start), scored) for u in page][:MAX_UNIT_LINES]
         return self._with_follower(best, scored, page)
-
-    def _difference(self, best: Scored, scored: list[Scored], all_units: list[Unit]) -> list[Scored]:
-        """Both sides: the comparison slide when a heading names both, a unit that compares them, or the
-        best unit labelled with each side."""
-        sides = difference_sides(self.text)
-        if not sides:
-            second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
-                         key=lambda s: s.score, default=None)
-            return [best] + ([second] if second is not None else [])
-        compared = kinds.comparison_units(self, best, all_units, sides)  # "Greedy vs beam search": a unit a side
-        if compared:
-            return [_plain(u, scored) for u in compared]
-        # a list labelled with both sides ("Fast vs slow:" with a bullet for each) is the comparison itself
-        labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
-                    and all(self.share(t, _label(s.unit)) >= 0.5 for t in sides)]
-        if labelled:
-            return [max(labelled, key=lambda s: s.score)]
-        on_both = [s for s in scored if all(self.share(t, self.heading(s.unit.page)) >= 0.99 for t in sides)]
-        if on_both:  # "Full FT vs LoRA vs QLoRA": answer from that slide
-            top_page = max(on_both, key=lambda s: s.score).unit.page
-            scored = [s for s in on_both if s.unit.page == top_page]
-
-        def compares(s: Scored) -> bool:  # names one side while its page's heading names the other
-            text, head = _terms(s.unit.text), self.heading(s.unit.page)
-            named = [(self.share(t, head) >= 0.99, self.share(t, text) >= 0.99) for t in sides]
-            return any(named[i][0] and not named[1 - i][0] and named[1 - i][1] for i in (0, 1))
-
-        comparing = [s for s in scored if compares(s)]
-        if comparing:
-            top = max(comparing, key=lambda s: s.score)
-            return sorted((s for s in comparing if s.unit.page == top.unit.page), key=lambda s: -s.score)[:2]
-
-        def side_score(s: Scored, terms: list[str]) -> float:  # a unit labelled with that side answers for it
-            return (s.score + LEXICAL_WEIGHT * self.share(terms, _label(s.unit))
-                    + 0.5 * LEXICAL_WEIGHT * self.share(terms, _terms(s.unit.text)))
-
-        a = max(scored, key=lambda s: side_score(s, sides[0]))
-        b = max((s for s in scored if s.unit is not a.unit), key=lambda s: side_score(s, sides[1]), default=None)
-        return [a] + ([b] if b is not None else [])
 
 
 def _plain(u: Unit, scored: list[Scored]) -> Scored:
