@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from . import answer_kinds as kinds
 from .answer import NOT_FOUND, Answer
 from .answer_rules import FRAMEWORKS, QuestionWords, _names_pattern, _runner_up, known_entities, naming_decks
 from .records import Chunk, Hit
@@ -93,13 +94,6 @@ _DEFINITION = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|idea|ideia|conc
 _DEFINITION_LABEL = re.compile(r"^\W*(definici[oó]n|defini[cç][aã]o|definition)\s*:", re.I)
 _WHY_LABEL = re.compile(r"^\W*(por ?qu[eé]|motivo|raz[oó]n|raz[aã]o|why)\b", re.I)
 _OUTLINE = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents)\W*$")
-_CAUSE = re.compile(r"\b(porque|por ?qu[eé]|por eso|por isso|motivo|raz[oó]n|raz[aã]o|problema|ventaja|vantagem|"
-                    r"desventaja|desvantagem|evita|permite|ahorra|economiza|mejora|melhora|debido|devido|causa|"
-                    r"para que|objetivo|consecuencia|consequ[eê]ncia|debilidad|debilidade|inconveniente|"
-                    r"limitaci[oó]n|limita[cç][aã]o|riesgo|risco|peligro|perigo|necesario|"
-                    r"necess[aá]rio|importa|"
-                    # a benefit is the reason to use it: "Reduce el cuello de botella del all-reduce"
-                    r"reduce|reduz|acelera|simplifica|facilita|recomendable|recomend[aá]vel)\b|->", re.I)
 _STEPS = re.compile(r"\b(procedimiento|procedimento|pasos|passos|etapas|uso|flujo|fluxo|receta|receita|c[oó]mo|"
                     r"instrucciones|instru[cç][oõ]es|steps)\b", re.I)
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪\-*]|\d{1,2}[.)])\s+")
@@ -235,7 +229,7 @@ def difference_sides(question: str) -> tuple[list[str], list[str]] | None:
     parts = re.split(r"(?i)\s(?:y|e|and|vs\.?|versus|frente a|do|de la|del|da)\s", q, maxsplit=1)
     if len(parts) != 2:
         return None
-    a, b = (subject_tokens(p) for p in parts)
+    a, b = subject_tokens(parts[0]), subject_tokens(kinds.without_context(parts[1])) or subject_tokens(parts[1])
     b = [t for t in b if t not in a]
     return (a, b) if a and b else None
 
@@ -356,14 +350,25 @@ def is_steps(unit: Unit) -> bool:
         sum(bool(_NUMBERED.match(line)) for line in unit.lines[1:]) >= 2
 
 
-def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -> float:
-    """How well a unit's shape suits the kind of question (0–1)."""
+def _what_fit(unit: Unit, first: str, subject: list[str], idf: dict[str, float]) -> float:
+    """How well a unit says what the subject is: 2 for a definition ("Definición: …", "MNIST: Un conjunto…", a
+    bullet naming the subject alone over its sub-bullets), 1 for a line that reads as one, else 0."""
+    if _DEFINITION_LABEL.match(first) or _is_label_of(unit, subject, idf):
+        return 2.0  # the slide says it is the definition, or labels an item with the subject ("MNIST: …")
+    named = {t for t in _terms(kinds.named_head(first)) if not t.startswith("=")}
+    if unit.children and not unit.is_code and named and named <= set(subject) \
+            and _idf_share(subject, named, idf) >= 0.99:
+        return 2.0  # "Paralelismo de modelo (model parallelism)" over the sub-bullets that say what it is
+    head = _terms(first.split(":")[0]) if ":" in first else set()
+    return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
+
+
+def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float], why_use: bool = True) -> float:
+    """How well a unit's shape suits the kind of question (0–2); ``why_use``: a "why" question asks why one
+    would use something, and a stated benefit answers it as a cause does."""
     first = re.sub(_BULLET, "", unit.lines[0])
     if kind == "what":
-        if _DEFINITION_LABEL.match(first) or _is_label_of(unit, subject, idf):
-            return 2.0  # the slide says it is the definition, or labels an item with the subject ("MNIST: …")
-        head = _terms(first.split(":")[0]) if ":" in first else set()
-        return 1.0 if _DEFINITION.search(first) or (head and _idf_share(subject, head, idf) >= 0.5) else 0.0
+        return _what_fit(unit, first, subject, idf)
     if kind == "how" and gives_formula_of(unit, subject, idf):
         return 2.0  # "¿Cómo se calcula X?" answered by "X = …"
     if kind == "how" and is_steps(unit):
@@ -380,9 +385,9 @@ def kind_fit(kind: str, unit: Unit, subject: list[str], idf: dict[str, float]) -
         # "¿Qué algoritmo de codificación usa WordPiece?": the line labelled "Codificación: …" says it
         return 1.0 if _idf_share(subject, _terms(first.split(":")[0]), idf) >= OTHER_LABEL_SHARE else 0.0
     if kind == "why":
-        if _WHY_LABEL.match(first):
-            return 2.0  # "Por que blocos: …", "Motivo: …" — the slide answers the question asked
-        return 1.0 if _CAUSE.search(unit.text) else 0.0
+        if _WHY_LABEL.match(first) or kinds.is_problem(unit.lines[0]):
+            return 2.0  # "Por que blocos: …", "Problema: …" — the slide answers the question asked
+        return 1.0 if kinds.states_cause(unit.text, why_use) else 0.0
     return 0.0
 
 
@@ -430,6 +435,10 @@ class _Question:
     asked: list[str] = field(default_factory=list)  # a question of no kind: the noun it asks for ("¿En qué orden…?")
     entities: list[str] = field(default_factory=list)  # names of one thing the course knows (known_entities)
     plain: QuestionWords = field(default_factory=lambda: QuestionWords([]))  # its words named whole, not in a compound
+    first: list[str] = field(default_factory=list)  # a question of two questions: the first one's subject
+    more: list[list[str]] = field(default_factory=list)  # …and the subjects of the others ("y qué hace con…")
+    why_use: bool = False  # a "why" question that asks why one would use something: a benefit answers it
+    core: list[str] = field(default_factory=list)  # the subject without its context ("… *no dvc.yaml*")
 
     def terms(self, text: str) -> set[str]:
         """A text's terms (:func:`_terms`) without the question's words it holds only inside a longer identifier or
@@ -472,7 +481,7 @@ class _Question:
         subject returns is the answer to "what does X return"."""
         if self.returns and not u.is_code and states_return(u, self.subject, self.idf):
             return 2.0
-        fit = kind_fit(self.kind, u, self.subject, self.idf)
+        fit = kind_fit(self.kind, u, self.first or self.subject, self.idf, self.why_use)
         if self.asked and not u.is_code and set(self.asked) & _terms(_label_text(u)):
             return max(fit, 1.0)  # "¿En qué orden…?" answered by the line labelled "Orden correcto: …"
         if self.acronyms and not u.is_code:
@@ -481,6 +490,9 @@ class _Question:
             if self.read and self.spelled(self.read[u.page][0].chunk.locator.heading or ""):
                 return max(fit, 1.0)  # on the slide that defines it
         return fit
+
+    # a text's terms, what a unit is labelled (as terms, as text): kb.answer_kinds reads them through the question
+    text_terms, label, label_text = staticmethod(_terms), staticmethod(_label), staticmethod(_label_text)
 
     def share(self, terms: list[str], found: set[str]) -> float:
         return _idf_share(terms, found, self.idf)
@@ -519,15 +531,23 @@ class _Question:
         """The units the answer quotes, by the kind of question (the best unit alone by default)."""
         page = [u for u in all_units if u.page == best.unit.page and not u.is_code]
         if self.kind == "difference":
-            return self._difference(best, scored)
+            sides = difference_sides(self.text)
+            return [_plain(u, scored) for u in kinds.difference_units(self, best, scored, all_units, sides,
+                                                                       LEXICAL_WEIGHT)]
         if self.kind == "list":
-            return self._list(best, scored, page)
-        if self.kind == "why" and not best.unit.is_code and not _CAUSE.search(best.unit.text):
-            cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
-                         and _CAUSE.search(s.unit.text)), key=lambda s: s.score, default=None)
-            return [best] + ([cause] if cause is not None else [])
+            return self._list(best, scored, page, [u for u in all_units if not u.is_code])
+        if self.kind == "why":
+            return [_plain(u, scored) for u in kinds.why_units(self, best, scored, page, MAX_UNIT_LINES)]
         if self.kind == "how":
             return self._how(best, scored, page)
+        if self.kind == "what":
+            defining = kinds.defining_units(self, best, all_units)
+            if defining is not None:
+                return [_plain(u, scored) for u in kinds.opening(defining, kinds.DEFINING_UNITS, MAX_UNIT_LINES)]
+            if self.fit(best.unit) < 2.0:  # "Run: uma execução do código…" rather than a line that mentions runs
+                deck = self.read[best.unit.page][0].chunk.source  # (of the same deck: another deck is another course)
+                best = max((s for s in scored if self.fit(s.unit) >= 2.0 and self.read[s.unit.page][0].chunk.source
+                            == deck), key=lambda s: s.score, default=best)
         if self.acronyms and not best.unit.is_code and self.fit(best.unit) < 2.0 \
                 and self.spelled(self.read[best.unit.page][0].chunk.locator.heading or ""):
             # the slide titled with what the acronym stands for: its opening says what it is
@@ -541,12 +561,24 @@ class _Question:
             steps = [s for s in scored if s.unit.page == best.unit.page and is_steps(s.unit)]
             if steps:
                 best = max(steps, key=lambda s: s.score)
+            heading = self.read[best.unit.page][0].chunk.locator.heading or ""
+            if not steps and len(page) >= HOW_OPTIONS and _STEPS.search(heading.split(" > ")[-1]) \
+                    and all(u.children == 0 for u in page):
+                # a slide whose heading says it is a procedure ("Fluxo básico: procedimento"), one step a line:
+                # the steps, whole and in order, not the one line that shares the most words
+                return [_plain(u, scored) for u in kinds.opening(page, len(page), MAX_UNIT_LINES)]
         code = self.page_code(best.unit.page)
         if code is None:
             options = [u for u in page if u.children == 0 and _OPTION.match(u.lines[0])]
             if not best.unit.is_code and best.unit in options and len(options) >= HOW_OPTIONS:
                 # a slide of options ("--gres=gpu:4: …", "--gpus-per-node=4: …"): each is a way, quote them all
                 return [_plain(u, scored) for u in options][:MAX_UNIT_LINES]
+            shown = [u for u in page if u is best.unit or u.children == 0 and _COMMAND.search(u.text)]
+            if not best.unit.is_code and len(shown) >= 2 \
+                    and self.share(self.topic, self.heading(best.unit.page)) >= LIST_HEADING_SHARE:
+                # a slide titled with the task asked ("Voltar a uma versão anterior dos dados"): its lines that show
+                # a command, in order, with the best line
+                return [_plain(u, scored) for u in kinds.opening(shown, len(shown), MAX_UNIT_LINES)]
             return self._with_follower(best, scored, page)
         quoted = _plain(Unit(best.unit.page, code.text.split("\n"), 0, True, code), scored)
         return [quoted] if best.unit.is_code else [best, quoted]
@@ -564,7 +596,7 @@ class _Question:
             return [best] + [_plain(u, scored) for u in page if u.start > best.unit.start][:1]
         return [best]
 
-    def _list(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
+    def _list(self, best: Scored, scored: list[Scored], page: list[Unit], page_units: list[Unit]) -> list[Scored]:
         """A labelled list whole; or the page's bullets when its heading names the subject (the slide is the list)."""
         # a list asked for: a list on the same page labelled with the subject beats a single line, and a list
         # labelled with something else ("PyTorch: …" for "¿Qué condiciones exige Keras…?")
@@ -573,6 +605,19 @@ class _Question:
                      and self.share(self.subject, _label(s.unit)) > 0]
             if lists:
                 best = max(lists, key=lambda s: s.score)
+        source = self.read[best.unit.page][0].chunk.source
+        if (best.unit.children < 2 or self.share(self.topic, _label(best.unit)) < 0.5) \
+                and (best.unit.is_code or len(page) < 3
+                     or self.share(self.topic, self.heading(best.unit.page)) < LIST_HEADING_SHARE):
+            # the list whose lead names the subject ("Cada stage tem" for "Quais campos cada stage tem…?") on a slide
+            # of the deck, rather than a line or another list (not when the heading names it: the slide is the list)
+            core = [t for t in self.core if t not in self.listed] or self.topic  # without "no dvc.yaml"
+            led = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
+                   and self.read[s.unit.page][0].chunk.source == source
+                   and self.share(core, _label(s.unit)) >= 0.5]
+            if led:
+                best = max(led, key=lambda s: s.score)
+                page = [u for u in page_units if u.page == best.unit.page]
         labelled = best.unit.children >= 2 and self.share(self.subject, _label(best.unit)) >= 0.5
         if not labelled and self.share(self.topic, self.heading(best.unit.page)) >= LIST_HEADING_SHARE \
                 and len(page) >= 3:
@@ -580,42 +625,6 @@ class _Question:
                 return [_plain(u, scored) for u in page]
             return [_plain(Unit(u.page, u.lines[:1], u.start), scored) for u in page][:MAX_UNIT_LINES]
         return self._with_follower(best, scored, page)
-
-    def _difference(self, best: Scored, scored: list[Scored]) -> list[Scored]:
-        """Both sides: the comparison slide when a heading names both, a unit that compares them, or the
-        best unit labelled with each side."""
-        sides = difference_sides(self.text)
-        if not sides:
-            second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
-                         key=lambda s: s.score, default=None)
-            return [best] + ([second] if second is not None else [])
-        # a list labelled with both sides ("Fast vs slow:" with a bullet for each) is the comparison itself
-        labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
-                    and all(self.share(t, _label(s.unit)) >= 0.5 for t in sides)]
-        if labelled:
-            return [max(labelled, key=lambda s: s.score)]
-        on_both = [s for s in scored if all(self.share(t, self.heading(s.unit.page)) >= 0.99 for t in sides)]
-        if on_both:  # "Full FT vs LoRA vs QLoRA": answer from that slide
-            top_page = max(on_both, key=lambda s: s.score).unit.page
-            scored = [s for s in on_both if s.unit.page == top_page]
-
-        def compares(s: Scored) -> bool:  # names one side while its page's heading names the other
-            text, head = _terms(s.unit.text), self.heading(s.unit.page)
-            named = [(self.share(t, head) >= 0.99, self.share(t, text) >= 0.99) for t in sides]
-            return any(named[i][0] and not named[1 - i][0] and named[1 - i][1] for i in (0, 1))
-
-        comparing = [s for s in scored if compares(s)]
-        if comparing:
-            top = max(comparing, key=lambda s: s.score)
-            return sorted((s for s in comparing if s.unit.page == top.unit.page), key=lambda s: -s.score)[:2]
-
-        def side_score(s: Scored, terms: list[str]) -> float:  # a unit labelled with that side answers for it
-            return (s.score + LEXICAL_WEIGHT * self.share(terms, _label(s.unit))
-                    + 0.5 * LEXICAL_WEIGHT * self.share(terms, _terms(s.unit.text)))
-
-        a = max(scored, key=lambda s: side_score(s, sides[0]))
-        b = max((s for s in scored if s.unit is not a.unit), key=lambda s: side_score(s, sides[1]), default=None)
-        return [a] + ([b] if b is not None else [])
 
 
 def _plain(u: Unit, scored: list[Scored]) -> Scored:
@@ -633,15 +642,11 @@ def _idf(index, question: str) -> dict[str, float]:
     return idf
 
 
-def answer_offline(retriever, embedder, question: str, k: int = 5):
-    """The answer ``kb ask`` gives without an LLM (see the module's docstring): an :class:`kb.answer.Answer`
-    quoting the unit(s) that answer the question's kind, with the k best pages as its passages."""
-    from .text import detect_language
-
-    lang = detect_language(question)
-    qv = embedder.embed_queries([question])[0]
-    index = retriever.index
-    kind = question_kind(question)
+def _question(index, question: str) -> _Question:
+    """A question read for answering: its kind (of its first question, when it holds two), subject terms and idf,
+    what a list is asked of, the acronyms, frameworks and entities it names, and the subjects of its clauses."""
+    parts = kinds.clauses(question)  # "¿Qué es NCCL y qué hace con la topología…?": two questions
+    kind = question_kind(parts[0]) if len(parts) > 1 else question_kind(question)
     listed = _LISTED.search(fold(question)) if kind == "list" else None
     q = _Question(question, kind,
                   subject_tokens(question) or list(dict.fromkeys(lexical_tokens(question))), _idf(index, question),
@@ -651,6 +656,22 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     q.asked = [t for t in _term_list(asked.group(1)) if not t.startswith("=")] if asked else []
     q.entities = known_entities(index, question)
     q.plain = QuestionWords([w for w in words(question) if fold(w) not in _CUE_WORDS])
+    q.why_use = kind == "why" and kinds.asks_why_use(question)
+    q.core = subject_tokens(kinds.without_context(parts[0])) or subject_tokens(parts[0])
+    if len(parts) > 1:  # each question without its context: "o que são artifacts [no rastreamento…]"
+        q.first, q.more = q.core, [subject_tokens(kinds.without_context(p)) or subject_tokens(p) for p in parts[1:]]
+    return q
+
+
+def answer_offline(retriever, embedder, question: str, k: int = 5):
+    """The answer ``kb ask`` gives without an LLM (see the module's docstring): an :class:`kb.answer.Answer`
+    quoting the unit(s) that answer the question's kind, with the k best pages as its passages."""
+    from .text import detect_language
+
+    lang = detect_language(question)
+    qv = embedder.embed_queries([question])[0]
+    index = retriever.index
+    q = _question(index, question)
     pages = whole_pages(index.chunks, candidates(index, question, retriever.query_vectors([question])[0], q.names,
                                                  q.focus))
 
@@ -668,6 +689,9 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     if not pages or _idf_share(stems, held, coverage_idf) < MIN_COVERAGE:
         return not_found()
     q.subject = [t for t in q.subject if t in held]
+    q.first = [t for t in q.first if t in held]
+    q.core = [t for t in q.core if t in held]
+    q.more = [held_terms for m in q.more if (held_terms := [t for t in m if t in held])]
     pages.sort(key=lambda p: -q.page_score(p[0], lang))
     q.read = pages[:PAGES_READ]
     if q.entities:
@@ -680,7 +704,9 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
         pages[:] = naming + [p for p in pages if all(p is not n for n in naming)]
         q.read = naming[:PAGES_READ]
     # a question in the course ("6. O que é …?") is not an answer to it
-    all_units = [u for n, (h, code) in enumerate(q.read) for u in units(n, h.chunk)
+    silent = {n for n, (h, _) in enumerate(q.read)  # a title slide or an agenda names every topic, answers none
+              if kinds.never_answers(h.chunk.locator.heading or "", h.chunk.text, h.chunk.locator.page)}
+    all_units = [u for n, (h, code) in enumerate(q.read) if n not in silent for u in units(n, h.chunk)
                  if u.children or not u.lines[0].rstrip().endswith("?")]
     if q.kind == "what":  # an item of a list labelled with the subject may answer alone
         all_units += [item for u in all_units for item in labelled_items(u)]
@@ -706,6 +732,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
         return not_found()
     best = chosen
     picked = q.compose(best, scored, all_units)
+    picked += [_plain(u, scored) for u in kinds.other_clauses(q, picked, all_units)]
     picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
     return _render(question, picked, pages, q.read, k)
 
