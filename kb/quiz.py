@@ -55,7 +55,7 @@ class Question:
     choices: tuple[str, ...] = ()  # mcq only
     correct: int | bool | None = None  # mcq: index into choices; tf: True/False
     accepted: tuple[str, ...] = ()  # other accepted replies (cloze, short)
-    origin: str = ""  # harvested | definition | cloze | mcq | tf | llm
+    origin: str = ""  # harvested | definition | cloze | mcq | tf | llm | idea | labels (a last resort: Draft.fallback)
     id: str = ""
     status: str = ""  # "" (draft), kept, edited or dropped; not part of the id: an edit keeps the id
 

@@ -407,6 +407,7 @@ def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, thr
         more = [d for d in more if d.question.type in request.types
                 and not (request.difficulty and d.question.difficulty != request.difficulty)]
     groups: list[list[Draft]] = []
+    more = [*(d for d in more if not d.fallback), *(d for d in more if d.fallback)]  # last resorts last
     for d in more:
         if groups and d.item and groups[-1][0].item == d.item:
             groups[-1].append(d)
@@ -551,13 +552,16 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
             d.priority -= 0.05 * rank.get(d.chunk.id, len(rank))
     # one question per sentence among the types asked for (a short question does not keep out
     # the multiple choice of its sentence from a --types mcq,tf quiz)
-    kept, dup = dedupe([d for d in out.drafts if d.question.type in request.types], ws.embedder)
-    chosen, notes = select(kept, request, out.drafts)
+    # (a last-resort form, Draft.fallback, waits for the fill: asked only when every other form is used)
+    last = [d for d in out.drafts if d.fallback]
+    drafts = [d for d in out.drafts if not d.fallback]
+    kept, dup = dedupe([d for d in drafts if d.question.type in request.types], ws.embedder)
+    chosen, notes = select(kept, request, drafts)
     if (len(chosen) < request.n and writer.name == "offline" and "short" in request.types
             and request.difficulty in ("", None, "medium")):  # short of n: plain questions on further ideas
-        chosen = _fill(chosen, plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages}, course,
-                                                   planned, request.lang), request.n, ws.embedder, request=request,
-                       pool=kept, alternates=out.drafts)
+        chosen = _fill(chosen, [*plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages}, course,
+                                                     planned, request.lang), *last],
+                       request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
     items = {x for d in chosen for x in d.item.split("|") if x}
@@ -567,6 +571,10 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     # an exercise read from two overlapping passages is turned down twice: say (and count) it once
     rejected = list(dict.fromkeys(out.rejected + dup))
     notes = out.notes + notes + plan.coverage(course.outlines, chosen, out.drafts, rejected, TOP_IDEAS)
+    if last_used := sum(d.fallback for d in chosen):
+        notes.append(Message(N_("{n} question(s) ask what each of a slide's labels means, a last resort to reach "
+                                "{asked}: teachers edit such questions before using them (kb quiz review)"),
+                             n=last_used, asked=request.n))
     if len(chosen) < request.n:
         scope = (f"--topic {request.topic!r}" if request.topic else
                  ", ".join(request.sources) if request.sources else Phrase(N_("the course")))

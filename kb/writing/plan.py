@@ -526,6 +526,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     # key idea of 004's); only a further idea's is taken for a slide label (fill_questions)
     titled = None if further is False else frozenset(fold(w) for i in deck.outline.ideas if " · " in i.locator
                                                      for w in words(i.locator.split(" · ", 1)[1]))
+    fallback = False
     if idea.kind == "list" and not _term_labels(idea, _mentions(deck), lang):
         # ("¿qué significa cada uno de … Problema; Solución?": a slide's parts, no terms) asked of the slide's
         # topic when they are discourse roles, else not at all
@@ -534,6 +535,9 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         form = discourse_form(idea, subject, lang if lang in _PLAIN else "en")
         forms = [form] if form and not generic_title(idea.name) and not divider_title(idea.name) else []
         asked = replace(idea, text=role_items(idea, lang if lang in _PLAIN else "en"))  # (what the stem asks)
+        if not forms:  # what each label means: a last resort (Draft.fallback), the idea is asked at all
+            forms = plain_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
+            asked, fallback = idea, True
     else:
         forms = plain_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
         asked = idea
@@ -545,14 +549,14 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
                         concepts=_concepts(asked, prompt, answer, course, src), difficulty="medium",
-                        lang=lang, origin="idea")
+                        lang=lang, origin="labels" if fallback else "idea")
         cand = concepts_beside_stem(cand, course, src)
         found = run_checks(cand, ctx)
         if not found and thin_concepts(cand):  # (kb eval quiz flags it: a grader could not mark with them)
             found = ["thin-concepts"]
         if not found:
             return Draft(cand, chunk, key="idea:" + idea.key, priority=PLAIN_PRIORITY, item="", idea=idea.key,
-                         section=idea.section), None
+                         section=idea.section, fallback=fallback), None
         failed.append((prompt, found))
     if not failed:
         return None, None
