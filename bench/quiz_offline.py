@@ -15,7 +15,9 @@ forms (branch plan26b), same loaded machine: plan26 35 questions, 0.024 / 0.026 
 0.019 s/question, short 64 %, mcq 6 % (03Datos: short 5, tf 4, mcq 2, cloze 1). Objective forms on an idea's
 sibling terms (branch mix), same loaded machine (load ~3), two runs each: main 36 questions, 0.024 / 0.018
 s/question; mix 36, 0.022 / 0.020 s/question; the same type mix (these three decks hold no list of sibling
-terms: 05modelos is titles and how-tos, short 11 of 12).
+terms: 05modelos is titles and how-tos, short 11 of 12). Common mistakes asked by their consequence (branch
+fill26), same loaded machine (load ~1.7), two runs each: base 9883cf5 36 questions, 0.018 / 0.019 s/question;
+fill26 36, 0.019 / 0.019 s/question, the same type mix (these decks hold no common-mistakes slide).
 """
 
 from __future__ import annotations

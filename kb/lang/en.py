@@ -91,3 +91,8 @@ DISCOURSE_STEM = "In {s}, in «{t}», {q}?"  # {q}: the roles' questions joined 
 DISCOURSE_AND = " and "
 # the kind a slide title adds to its topic ("All-reduce: definition", "Top-k — example"). Lower case.
 SLIDE_KINDS = frozenset("definition example examples procedure summary intuition idea usage".split())
+
+# A slide of common mistakes, each bullet "cause -> consequence" (kb/writing/pattern_errors.py)
+ERROR_TITLES = frozenset(("common mistakes", "common errors", "common pitfalls", "pitfalls"))
+ERROR_STEM = "In {s}, what is the consequence of this common mistake: «{c}»?"
+ERROR_FIX_STEM = "In {s}, what should be done instead of this: «{c}»?"  # the bullet's right side is a remedy

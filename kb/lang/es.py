@@ -97,3 +97,8 @@ DISCOURSE_STEM = "En {s}, en «{t}», ¿{q}?"  # {q}: the roles' questions joine
 DISCOURSE_AND = " y "
 # the kind a slide title adds to its topic ("All-reduce: definición", "Top-k — ejemplo"). Folded.
 SLIDE_KINDS = frozenset("definicion ejemplo ejemplos procedimiento resumen intuicion idea uso".split())
+
+# A slide of common mistakes, each bullet "cause -> consequence" (kb/writing/pattern_errors.py)
+ERROR_TITLES = frozenset(("errores comunes", "errores frecuentes", "errores tipicos", "errores habituales"))
+ERROR_STEM = "En {s}, ¿qué consecuencia tiene este error frecuente: «{c}»?"
+ERROR_FIX_STEM = "En {s}, ¿qué se debe hacer en lugar de esto: «{c}»?"  # the bullet's right side is a remedy

@@ -95,3 +95,8 @@ DISCOURSE_STEM = "Em {s}, em «{t}», {q}?"  # {q}: the roles' questions joined 
 DISCOURSE_AND = " e "
 # the kind a slide title adds to its topic ("All-reduce: definição", "Top-k — exemplo"). Folded.
 SLIDE_KINDS = frozenset("definicao exemplo exemplos procedimento resumo intuicao ideia uso".split())
+
+# A slide of common mistakes, each bullet "cause -> consequence" (kb/writing/pattern_errors.py)
+ERROR_TITLES = frozenset(("erros comuns", "erros frequentes", "erros tipicos", "armadilhas comuns"))
+ERROR_STEM = "Em {s}, que consequência tem este erro comum: «{c}»?"
+ERROR_FIX_STEM = "Em {s}, o que se deve fazer em vez disto: «{c}»?"  # the bullet's right side is a remedy

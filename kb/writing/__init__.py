@@ -7,7 +7,8 @@
 - ``ideas``: a slide or passage read as ideas — its title and its whole bullets and sentences;
 - ``plan``: plan, then write — drafts aimed at the outline's central ideas (:mod:`kb.outline`), a plain
   question on a top idea no pattern fits (``pattern_siblings``: its objective forms; ``pattern_discourse``: a
-  list of a slide's roles, "Problema; Solución", asked of its topic), and which top ideas a quiz asks;
+  list of a slide's roles, "Problema; Solución", asked of its topic; ``pattern_errors``: a common-mistakes
+  slide's "cause -> consequence" bullets asked by their consequence), and which top ideas a quiz asks;
 - ``offline``: the rule-based writer (no model, no network): ``writer_core`` plus one module per
   question pattern (``pattern_definitions``, ``pattern_labels``, ``pattern_code``, ``pattern_purpose``,
   ``pattern_cloze``, ``exercises``), over ``wording``, ``terms`` and ``concepts``;

@@ -34,7 +34,7 @@ from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
 from .checks import generic_title, thin_concepts, vocabulary
 from .checks_form import meaning_kind
-from .concepts import _source_frameworks, concepts_beside_stem
+from .concepts import _source_frameworks, concepts_beside_stem, phrase_concepts
 from .infinitive import infinitive
 from .seam import Draft, Rejected
 from .subject import deck_subject, library_of
@@ -582,6 +582,9 @@ def idea_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cour
     short question (:func:`_plain_draft`); selection asks it in the form that keeps the quiz's mix."""
     from .pattern_siblings import objective_drafts
 
+    errors = error_drafts(idea, chunk, chunks, course, deck)
+    if errors is not None:
+        return errors
     d, why = _plain_draft(idea, chunk, chunks, course, deck, further)
     lang = _deck_lang(course, chunk.source, chunk.lang)
     passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
@@ -592,6 +595,50 @@ def idea_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cour
         d.item = "idea:" + idea.key
         out.append(d)
     return out, why if not out else None
+
+
+def error_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: CourseTerms,
+                 deck: CheckContext) -> tuple[list[Draft], Rejected | None] | None:
+    """A common-mistakes slide's questions (:mod:`kb.writing.pattern_errors`): its first
+    :data:`~kb.writing.pattern_errors.PER_SLIDE` "cause -> consequence" bullets that pass the registry's checks,
+    each its own item (one per bullet, not one per slide); None when the idea is no such slide."""
+    from dataclasses import replace
+
+    from .pattern_errors import PER_SLIDE, error_forms, options
+
+    src = chunk.source
+    lang = _deck_lang(course, src, chunk.lang)
+    passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
+    forms = error_forms(idea.name, passage, deck_subject(course, src), lang)
+    choices = options(passage, lang) if forms else {}
+    if idea.kind != "title" or not forms:
+        return None
+    ctx = replace(deck, passage=passage)
+    out: list[Draft] = []
+    failed: list[str] = []
+    for j, (prompt, answer) in enumerate(forms):
+        cand = Question(type="short", prompt=prompt, answer=answer,
+                        citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
+                        concepts=phrase_concepts(answer, prompt) or course.key_concepts(answer, exclude=prompt,
+                                                                                        source=src),
+                        difficulty="medium", lang=lang, origin="errors")
+        found = run_checks(cand, ctx) or (["thin-concepts"] if thin_concepts(cand) else [])
+        if found:
+            failed += [x for x in found if x not in failed]
+            continue
+        key = f"idea:{idea.key}#{j}"
+        out.append(Draft(cand, chunk, key=key, priority=PLAIN_PRIORITY, item=key, idea=idea.key,
+                         section=idea.section))
+        if j in choices:  # (its multiple-choice form, same item: selection asks one of the two, for the mix)
+            mcq = Question("mcq", prompt, choices[j][0], cand.citations, cand.concepts, "medium", lang,
+                           choices=choices[j], correct=0, origin="errors")
+            if not run_checks(mcq, ctx):
+                out.append(Draft(mcq, chunk, key=key + "mcq", priority=PLAIN_PRIORITY, item=key, idea=idea.key,
+                                 section=idea.section))
+        if len({d.item for d in out}) >= PER_SLIDE:
+            break
+    why = None if out else Rejected(forms[0][0][:80], "failed checks: " + ", ".join(failed), chunk.id)
+    return out, why
 
 
 def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: dict[str, Chunk],

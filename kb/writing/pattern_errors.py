@@ -1,0 +1,99 @@
+"""Questions from a slide of common mistakes ("Errores comunes", "Erros comuns", "Common mistakes") whose
+bullets read "cause -> consequence": each such bullet asked as a short question on its consequence.
+
+Class of text: 14 of the 16 r6/r7 dev decks end on such a slide (5–8 bullets, most of them "A -> B"); the
+outline reads it as one title idea that no pattern fit, so it went unasked ("no question pattern fits it")
+and quizzes stopped short of ``-n``. A teacher's question on it asks what the mistake causes, answered by
+the bullet's right side: «En decodificación, ¿qué consecuencia tiene este error frecuente: «Usar beam search
+para chat abierto»?» → «respuestas genéricas y repetitivas». Where the right side is a remedy, not a
+consequence (it opens on an infinitive: "Credenciais no código -> usar variáveis de ambiente"), the stem
+asks what to do instead. A bullet without an arrow states no consequence to ask and is skipped.
+
+Written on the r7 decks (decoding_es, posenc_pt, dvc_pt, allreduce_es…), checked on r6's (tracking_pt,
+cudaprog_es, dataloader_es…). At most :data:`PER_SLIDE` questions per slide: the slide is one passage, and
+a quiz that is half one slide's mistakes covers less of the deck. Each candidate goes through the one
+registry of checks like every plain question (:func:`kb.writing.plan.error_drafts`); this module only
+writes the (prompt, answer) pairs. The per-language titles and stems are ``ERROR_*`` in ``kb/lang``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..lang import en, es, pt
+from ..text import fold, words
+from .infinitive import infinitive
+
+_LANGS = {"es": es, "pt": pt, "en": en}
+PER_SLIDE = 2  # questions one mistakes slide may give a quiz (hand-set: the slide is one passage of ~25)
+MIN_WORDS = (3, 2)  # fewest words of a cause and of its consequence (hand-set: "GELU -> lento" asks nothing)
+_ARROW = re.compile(r"\s+(?:->|→|=>)\s+")
+_BULLET = re.compile(r"^\s*[•\-*–]\s*")
+_DETERMINERS = frozenset("el la los las lo un una o a os as um uma the".split())  # lower case: a clause
+
+
+def errors_slide(title: str, lang: str) -> bool:
+    """``title`` names a slide of common mistakes in the deck language ``lang`` (or English)."""
+    t = fold(title.strip()).rstrip(":. ")
+    return t in _LANGS.get(lang, en).ERROR_TITLES or t in en.ERROR_TITLES
+
+
+def consequences(passage: str) -> list[tuple[str, str]]:
+    """The (cause, consequence) of each bullet of ``passage`` that reads "A -> B", in the slide's order: one
+    arrow only (a chain "A -> B -> C" is no one consequence), each side long enough to ask and to answer."""
+    out = []
+    for line in passage.split("\n"):
+        parts = _ARROW.split(_BULLET.sub("", line).strip())
+        if len(parts) != 2:
+            continue
+        cause, effect = (p.strip(" .;") for p in parts)
+        if cause.split()[0] in _DETERMINERS:
+            continue  # (a sub-bullet that goes on its parent: "el refcount toca cada objeto -> copy-on-write …")
+        if len(words(cause)) >= MIN_WORDS[0] and len(words(effect)) >= MIN_WORDS[1]:
+            out.append((cause, effect))
+    return out
+
+
+def _remedy(effect: str, lang: str) -> bool:
+    """The right side of a bullet says what to do (an infinitive first), not what happens."""
+    first = effect.split()[0]
+    return infinitive(first, lang) or (lang == "en" and fold(first) in _EN_FIX)
+
+
+def _set(stem: str, subject: str) -> str:
+    """A stem set in the deck's subject, or without its "En {s}, " where there is none."""
+    if not subject:
+        rest = stem.split("{s}, ", 1)[1]
+        stem = rest[0].upper() + rest[1:]
+    return stem.replace("{s}", subject)
+
+
+def error_forms(title: str, passage: str, subject: str, lang: str) -> list[tuple[str, str]]:
+    """The (prompt, answer) of each "cause -> consequence" bullet of a common-mistakes slide titled ``title``
+    (:func:`errors_slide`), in the slide's order, set in the deck's ``subject``; [] for any other slide."""
+    if not errors_slide(title, lang):
+        return []
+    table = _LANGS.get(lang, en)
+    out = []
+    for cause, effect in consequences(passage):
+        stem = table.ERROR_FIX_STEM if _remedy(effect, lang) else table.ERROR_STEM
+        out.append((_set(stem, subject).replace("{c}", cause), effect[0].upper() + effect[1:] + "."))
+    return out
+
+
+def options(passage: str, lang: str) -> dict[int, tuple[str, ...]]:
+    """For a bullet of :func:`error_forms` (by its index) whose right side is a consequence, the options of its
+    multiple-choice form: its consequence first, then up to three other bullets' consequences of the same slide
+    (siblings of one kind, as :mod:`kb.writing.pattern_siblings` offers a list's labels), the next ones first."""
+    pairs = consequences(passage)
+    real = [i for i, (_, e) in enumerate(pairs) if not _remedy(e, lang)]
+    if len(real) < 3:
+        return {}
+    out = {}
+    for n, i in enumerate(real):
+        others = [pairs[real[(n + k) % len(real)]][1] for k in range(1, len(real))][:3]
+        out[i] = tuple(x[0].upper() + x[1:] for x in (pairs[i][1], *others))
+    return out
+
+
+_EN_FIX = frozenset("use set call add keep put pass wrap move store".split())  # an English remedy's first verb
