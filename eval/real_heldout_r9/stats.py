@@ -1,0 +1,29 @@
+"""Round 9 of quiz ratings: ten NEW decks (eval/heldout_decks/, the ten named in
+eval/heldout_key_ideas_r9.json), written with their key ideas by two fresh teacher-helpers before kb ran on them,
+and three quiz versions rated blind in one packet by four fresh raters (two per half of the decks; see README.md):
+
+    a = 73697d2 (session 16's start), b = 9883cf5 (round 8's b), c = 3179546 (+ the label-list form as a last
+    resort to reach -n, common-mistakes slides asked by their consequence).
+
+A question both versions wrote is rated once and counts for both. Prints, per version and rater: written /
+asked, KEEP, KEEP or FIX, the key ideas asked, decks with >= 10 questions, and how many DROPs `kb eval quiz`
+flags (eval-quiz-*.json).
+
+    python eval/real_heldout_r9/stats.py
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+VERSIONS = {"a": "73697d2 (the session's start)", "b": "9883cf5 (type mix, term-only label lists, discourse roles)",
+            "c": "3179546 (+ label lists as a last resort, common mistakes)"}
+
+if __name__ == "__main__":
+    spec = importlib.util.spec_from_file_location("r6_stats", HERE.parent / "real_heldout_r6" / "stats.py")
+    assert spec and spec.loader
+    r6 = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(r6)
+    r6.main(HERE, VERSIONS)
