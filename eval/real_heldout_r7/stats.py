@@ -14,7 +14,7 @@ questions, and how many DROPs `kb eval quiz` flags (eval-quiz-*.json).
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -22,8 +22,7 @@ VERSIONS = {"a": "1d1d7c0 (the session's start)", "b": "aca1838 (fill, plain for
             "c": "e2b2b94 (+ terms only, concepts not in the stem, distractors of the answer's kind)"}
 
 if __name__ == "__main__":
-    spec = importlib.util.spec_from_file_location("r6_stats", HERE.parent / "real_heldout_r6" / "stats.py")
-    assert spec and spec.loader
-    r6 = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(r6)
-    r6.main(HERE, VERSIONS)
+    sys.path.insert(0, str(HERE.parent))
+    from rating_round import main
+
+    main(HERE, VERSIONS)

@@ -14,15 +14,14 @@ flags (eval-quiz-*.json).
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 VERSIONS = {"a": "73697d2 (the session's start)", "b": "9883cf5 (type mix, term-only label lists, discourse roles)"}
 
 if __name__ == "__main__":
-    spec = importlib.util.spec_from_file_location("r6_stats", HERE.parent / "real_heldout_r6" / "stats.py")
-    assert spec and spec.loader
-    r6 = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(r6)
-    r6.main(HERE, VERSIONS)
+    sys.path.insert(0, str(HERE.parent))
+    from rating_round import main
+
+    main(HERE, VERSIONS)

@@ -1,0 +1,63 @@
+"""The numbers of a blind quiz-rating round (eval/real_heldout_r6 … r9): per version, the questions written, the
+raters' KEEP / FIX / DROP, the key ideas asked and the DROPs `kb eval quiz` flags. Each round's stats.py names its
+versions and calls :func:`main` with its folder, which holds ratings.csv, coverage.csv and quizzes/ (DECK.V.json and
+eval-quiz-DECK.V.json)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+
+def quiz_ids(version: str, here: Path) -> dict[str, set[str]]:
+    """Per deck (file stem), the question ids of that version's quiz."""
+    return {p.name.split(".")[0]: {q["id"] for q in json.loads(p.read_text(encoding="utf-8"))["questions"]}
+            for p in sorted((here / "quizzes").glob(f"*.{version}.json")) if not p.name.startswith("eval-quiz-")}
+
+
+def flagged(version: str, here: Path) -> dict[str, bool]:
+    out: dict[str, bool] = {}
+    for p in sorted((here / "quizzes").glob(f"eval-quiz-*.{version}.json")):
+        for q in json.loads(p.read_text(encoding="utf-8"))["per_question"]:
+            out[q["id"]] = bool(q["defects"]) or not q["supported"]
+    return out
+
+
+def main(here: Path, versions: dict[str, str]) -> None:
+    """The numbers of a round whose folder ``here`` holds ratings.csv, coverage.csv and quizzes/ (DECK.V.json)."""
+    ratings = list(csv.DictReader(open(here / "ratings.csv", encoding="utf-8")))
+    coverage = list(csv.DictReader(open(here / "coverage.csv", encoding="utf-8")))
+    verdict: dict[str, dict[str, str]] = defaultdict(dict)   # rater -> id -> verdict
+    deck_of: dict[str, str] = {}
+    for r in ratings:
+        verdict[r["rater"]][r["question_id"]] = r["verdict"]
+        deck_of[r["question_id"]] = r["deck"]
+    for v, label in versions.items():
+        ids = quiz_ids(v, here)
+        flags = flagged(v, here)
+        every = set().union(*ids.values())
+        print(f"== version {v}: {label}")
+        print("  written per deck (of 12):", ", ".join(f"{d} {len(q)}" for d, q in ids.items()),
+              f"= {len(every)}; decks with >= 10: {sum(len(q) >= 10 for q in ids.values())} of {len(ids)}")
+        pooled: Counter = Counter()
+        for rater, vs in sorted(verdict.items()):
+            mine = [q for q in every if q in vs]
+            c = Counter(vs[q] for q in mine)
+            pooled.update(c)
+            drops = [q for q in mine if vs[q] == "DROP"]
+            print(f"  {rater} ({len(mine)} rated): KEEP {c['KEEP']} ({c['KEEP'] / len(mine):.0%}), FIX {c['FIX']}, "
+                  f"DROP {c['DROP']}; KEEP or FIX {(c['KEEP'] + c['FIX']) / len(mine):.0%}; "
+                  f"kb eval quiz flags {sum(flags.get(q, False) for q in drops)} of {len(drops)} DROPs")
+        n = sum(pooled.values())
+        kept_or_fixed = (pooled["KEEP"] + pooled["FIX"]) / n
+        print(f"  all ratings ({n}): KEEP {pooled['KEEP'] / n:.0%}, KEEP or FIX {kept_or_fixed:.0%}")
+        for rater in sorted({r["rater"] for r in coverage}):
+            rows = [r for r in coverage if r["rater"] == rater]
+            asked = [r for r in rows if set(filter(None, r["question_ids"].replace(",", ";").split(";")))
+                     & ids.get(r["deck"].removesuffix(".pdf"), set())]
+            per_deck = Counter(r["deck"] for r in asked)
+            decks = sorted({r["deck"] for r in rows})
+            print(f"  {rater}: key ideas asked {len(asked)} of {len(rows)}; decks with >= 4 of 5: "
+                  f"{sum(per_deck[d] >= 4 for d in decks)} of {len(decks)}")
