@@ -234,6 +234,26 @@ def text_deck(name: str, text: str):
     return add
 
 
+def deck_quizzes(root: Path, add_decks, names, model_cache: Path, n: int = 12) -> dict[str, list]:
+    """``generate_quiz`` -n ``n`` offline (library call) on each deck of ``names``, the decks ``add_decks(corpora)``
+    puts in ``root/corpora`` ingested alone into one knowledge base: {name: the quiz's questions}."""
+    import kb
+    from kb.writing.generate import GenerationRequest, generate_quiz
+    from kb.writing.offline import OfflineWriter
+
+    (root / "corpora").mkdir()
+    add_decks(root / "corpora")
+    r = run_kb(["ingest", "corpora"], cwd=root, env={"XDG_CACHE_HOME": str(model_cache)})
+    assert r.returncode == 0, r.stderr
+    course = kb.open(root / ".kb")
+    out = {}
+    for name in names:
+        src = next(s["source"] for s in course.sources() if s["source"].endswith(f"{name}.pdf"))
+        rep = generate_quiz(course.workspace, GenerationRequest(n=n, sources=(src,)), OfflineWriter(), now="t")
+        out[name] = rep.quiz.questions
+    return out
+
+
 def write_offline(ws, sources: dict[str, int]) -> dict[str, dict]:
     """The offline writer's work on each source of a workspace, as ``kb quiz generate --source S -n N``
     does it: per source, every draft that passed the checks (``drafts``), what was rejected

@@ -15,13 +15,10 @@ import re
 
 import pytest
 
-import kb
 from kb.text import fold
-from kb.writing.generate import GenerationRequest, generate_quiz
-from kb.writing.offline import OfflineWriter
 from kb.writing.pattern_discourse import roles, topic
 
-from ..conftest import heldout_decks, run_kb, text_deck
+from ..conftest import deck_quizzes, heldout_decks, text_deck
 
 pytestmark = pytest.mark.slow
 
@@ -46,19 +43,12 @@ LABELS = ("problema", "solucion", "solucao", "ventaja", "desventaja", "riesgo", 
 @pytest.fixture(scope="module")
 def quizzes(tmp_path_factory, model_cache):
     """``generate_quiz`` -n 12 offline on each deck (library call), in one knowledge base."""
-    root = tmp_path_factory.mktemp("discourse")
-    (root / "corpora").mkdir()
-    heldout_decks(("decoding_es", "validacao_pt"))(root / "corpora")
-    text_deck("roles_es", ROLES_DECK)(root / "corpora")
-    r = run_kb(["ingest", "corpora"], cwd=root, env={"XDG_CACHE_HOME": str(model_cache)})
-    assert r.returncode == 0, r.stderr
-    course = kb.open(root / ".kb")
-    out = {}
-    for name in ("decoding_es", "validacao_pt", "roles_es"):
-        src = next(s["source"] for s in course.sources() if s["source"].endswith(f"{name}.pdf"))
-        rep = generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)), OfflineWriter(), now="t")
-        out[name] = rep.quiz.questions
-    return out
+    def add(corpora):
+        heldout_decks(("decoding_es", "validacao_pt"))(corpora)
+        text_deck("roles_es", ROLES_DECK)(corpora)
+
+    return deck_quizzes(tmp_path_factory.mktemp("discourse"), add, ("decoding_es", "validacao_pt", "roles_es"),
+                        model_cache)
 
 
 def _asked(qs, pattern: str):

@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-import kb
-from kb.writing.generate import GenerationRequest, generate_quiz
-from kb.writing.offline import OfflineWriter
 from kb.writing.pattern_errors import PER_SLIDE, consequences, error_forms, errors_slide
 
-from ..conftest import heldout_decks, run_kb, text_deck
+from ..conftest import deck_quizzes, heldout_decks, text_deck
 
 pytestmark = pytest.mark.slow
 
@@ -41,19 +38,12 @@ MISTAKES_DECK = """=== Entrenamiento distribuido con PyTorch
 @pytest.fixture(scope="module")
 def quizzes(tmp_path_factory, model_cache):
     """``generate_quiz`` -n 12 offline on each deck (library call), in one knowledge base."""
-    root = tmp_path_factory.mktemp("errors")
-    (root / "corpora").mkdir()
-    heldout_decks(("tracking_pt", "cudaprog_es"))(root / "corpora")
-    text_deck("mistakes_es", MISTAKES_DECK)(root / "corpora")
-    r = run_kb(["ingest", "corpora"], cwd=root, env={"XDG_CACHE_HOME": str(model_cache)})
-    assert r.returncode == 0, r.stderr
-    course = kb.open(root / ".kb")
-    out = {}
-    for name in ("tracking_pt", "cudaprog_es", "mistakes_es"):
-        src = next(s["source"] for s in course.sources() if s["source"].endswith(f"{name}.pdf"))
-        rep = generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)), OfflineWriter(), now="t")
-        out[name] = rep.quiz.questions
-    return out
+    def add(corpora):
+        heldout_decks(("tracking_pt", "cudaprog_es"))(corpora)
+        text_deck("mistakes_es", MISTAKES_DECK)(corpora)
+
+    return deck_quizzes(tmp_path_factory.mktemp("errors"), add, ("tracking_pt", "cudaprog_es", "mistakes_es"),
+                        model_cache)
 
 
 def _errors(qs):

@@ -21,7 +21,7 @@ import kb
 from kb.writing.generate import GenerationRequest, generate_quiz
 from kb.writing.offline import OfflineWriter
 
-from ..conftest import ROOT, heldout_decks, run_kb
+from ..conftest import ROOT, deck_quizzes, heldout_decks
 
 pytestmark = pytest.mark.slow
 
@@ -39,17 +39,7 @@ def quizzes(tmp_path_factory, model_cache):
     """``kb quiz generate -n 12 --offline --source DECK`` on each deck (library call), in one knowledge base."""
     root = tmp_path_factory.mktemp("mix")
     _ROOT[:] = [root]
-    (root / "corpora").mkdir()
-    heldout_decks(DECKS)(root / "corpora")
-    r = run_kb(["ingest", "corpora"], cwd=root, env={"XDG_CACHE_HOME": str(model_cache)})
-    assert r.returncode == 0, r.stderr
-    course = kb.open(root / ".kb")
-    out = {}
-    for name in DECKS:
-        src = next(s["source"] for s in course.sources() if s["source"].endswith(f"{name}.pdf"))
-        rep = generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)), OfflineWriter(), now="t")
-        out[name] = rep.quiz.questions
-    return out
+    return deck_quizzes(root, heldout_decks(DECKS), DECKS, model_cache)
 
 
 def _slide_labels(name: str) -> list[set[str]]:
