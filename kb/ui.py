@@ -10,6 +10,8 @@ import json
 import sys
 from typing import Any, Sequence
 
+from .i18n import N_
+
 _console_class: Any = None
 
 
@@ -306,6 +308,11 @@ def quiz(q_, show_answers: bool = True) -> None:
         con.print()
 
 
+# shown on the review card of a question the writer asked only to reach -n (origin "labels")
+LAST_RESORT = N_("a last resort to reach -n: what each of a slide's labels means (fresh teachers edited such "
+                 "questions into one real question before using them)")
+
+
 class ReviewScreen:
     """`kb quiz review`'s terminal (see :class:`kb.review.ReviewScreen`): one question card at a time,
     fitting 80×24, coloured unless NO_COLOR or piped; the teacher's keys are read from stdin."""
@@ -330,6 +337,8 @@ class ReviewScreen:
         con.print()
         con.print(f"[bold]{n}/{total}[/bold] · {type_word(q.type)} · {level} · {q.lang} · {q.id}{status}  "
                   f"[dim]({_('reviewed {n} of {total}').format(n=reviewed, total=total)})[/dim]")
+        if q.origin == "labels":  # the writer's last resort (kb.writing.seam.Draft.fallback): name it before the prompt
+            con.print(f"[yellow]{escape(_(LAST_RESORT))}[/yellow]")
         con.print(f"[bold]{escape(q.prompt)}[/bold]")
         for i, choice in enumerate(q.choices):
             mark = " [green]✓[/green]" if i == q.correct else ""

@@ -1,0 +1,36 @@
+"""A question the writer asked only to reach -n (origin "labels": what each of a slide's labels means, the form
+fresh teachers never kept as written) says so on its `kb quiz review` card, in the interface language, so the
+teacher goes to [e]dit; other questions carry no such line. The real CLI on a quiz file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ..conftest import run_kb
+
+QUIZ = {"schema": 1, "title": "Semana 5", "questions": [
+    {"id": "plain", "type": "short", "prompt": "En decodificación, ¿qué es greedy decoding?", "lang": "es",
+     "answer": "En cada paso se elige el token de mayor probabilidad.", "concepts": ["token de mayor probabilidad"],
+     "origin": "idea"},
+    {"id": "labels", "type": "short", "lang": "es", "origin": "labels",
+     "prompt": "En decodificación, ¿qué significa cada uno de estos elementos de «Top-k sampling»: Ventaja; Problema?",
+     "answer": "Ventaja: elimina la cola larga; Problema: k fijo no se adapta", "concepts": ["elimina la cola larga"]},
+]}
+HINT = {"en": "a last resort to reach -n: what each of a slide's labels means",
+        "pt": "um último recurso para chegar a -n: o que significa cada rótulo de um slide",
+        "es": "un último recurso para llegar a -n: qué significa cada etiqueta de una diapositiva"}
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "es"])
+def test_the_last_resort_is_named_on_its_card_only(tmp_path, lang):
+    (tmp_path / "quizzes").mkdir()
+    path = tmp_path / "quizzes" / "q.json"
+    path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
+    r = run_kb(["--ui-lang", lang, "quiz", "review", str(path)], cwd=tmp_path, input="k\ns\nq\n")
+    assert r.returncode == 0, r.stderr
+    out = " ".join(r.stdout.split())
+    first, second = out.split("2/2", 1)
+    assert HINT[lang] not in first and HINT[lang] in second, out
+    assert second.index(HINT[lang]) < second.index("¿qué significa cada uno")  # read before the prompt
