@@ -2,13 +2,16 @@
 half of the decks: R8A/R8B rated flashattn, openmp, rag, continual, pyspark (the half the checks were written
 on), R8C/R8D rated nas, gradclip, webdataset, torchscript, llmeval (the half they were checked on). A rating
 counts once per version it applies to (as stats.py counts). "before" is what kb eval quiz flagged at rating
-time (quizzes/eval-quiz-*.json); "after" adds what the new checks flag.
+time (quizzes/eval-quiz-*.json); "after" adds what the new checks flag. With ``--eval-dir DIR``, "before" is
+what the ``kb eval quiz --json`` outputs in DIR flag (eval-quiz-DECK.V.json, as /work/notes/r8_gen.sh writes them
+in a workspace where the decks are ingested) and "after" adds nothing: run it on the outputs of each checkout.
 
-    python eval/real_heldout_r8/flag_drops.py
+    python eval/real_heldout_r8/flag_drops.py [--eval-dir DIR]
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 from collections import Counter
@@ -21,9 +24,15 @@ HERE = Path(__file__).resolve().parent
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--eval-dir", type=Path, help="kb eval quiz --json outputs to count instead of quizzes/eval-quiz-*")
+    args = ap.parse_args()
     questions, before = {}, {}
-    for path in sorted((HERE / "quizzes").glob("*.json")):
+    evals = sorted(args.eval_dir.glob("eval-quiz-*.json")) if args.eval_dir else []
+    for path in [*sorted((HERE / "quizzes").glob("*.json")), *evals]:
         if path.name.startswith("eval-quiz-"):
+            if (args.eval_dir is None) != (path.parent == HERE / "quizzes"):
+                continue  # (the other outputs)
             deck, v = path.stem[len("eval-quiz-"):].rsplit(".", 1)
             for row in json.loads(path.read_text())["per_question"]:
                 before[(v, row["id"])] = bool(row["defects"]) or not row["supported"]
@@ -38,7 +47,7 @@ def main() -> None:
             q = questions.get((v, r["question_id"]))
             if q is None:  # (stats.py counts a rating for each version whose quiz holds the question)
                 continue
-            hit = [name for name, check in DROP_CHECKS.items() if check(q)]
+            hit = [] if args.eval_dir else [name for name, check in DROP_CHECKS.items() if check(q)]
             was = before.get((v, q.id), False)
             counts[(half, r["verdict"], "all")] += 1
             counts[(half, r["verdict"], "before")] += was

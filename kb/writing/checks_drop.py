@@ -81,7 +81,10 @@ def number_trivia(q: Question) -> str | None:
     "~800 GPUs durante 28 días"): a figure recalled, not the slide's point."""
     if q.type != "short" or not q.concepts:
         return None
-    return "number-trivia" if all(_QUANTITY.match(x.strip()) for x in q.concepts) else None
+    # (one short figure each: "1 parâmetro, segundos de otimização, zero custo de inferência" lists a cost
+    # a teacher kept, eval/ratings.csv)
+    short = all(", " not in x and len(x.split()) <= 6 for x in q.concepts)
+    return "number-trivia" if short and all(_QUANTITY.match(x.strip()) for x in q.concepts) else None
 
 
 _NAME = re.compile(r"[A-Za-z][\w.+-]*(?:\s*\([^)]*\))?")
