@@ -23,23 +23,27 @@ from kb.writing.checklist import DROP_CHECKS
 HERE = Path(__file__).resolve().parent
 
 
+def load(eval_dir: Path | None) -> tuple[dict, dict]:
+    """Round 8's questions by (version, id), and whether kb eval quiz flagged each: the committed outputs,
+    or those in ``eval_dir``."""
+    questions, before = {}, {}
+    evals = sorted(eval_dir.glob("eval-quiz-*.json")) if eval_dir else []
+    for path in [*sorted((HERE / "quizzes").glob("*.json")), *evals]:
+        if not path.name.startswith("eval-quiz-"):
+            v = path.stem.rsplit(".", 1)[1]
+            questions.update({(v, q.id): q for q in load_quiz(path).questions})
+        elif (eval_dir is None) == (path.parent == HERE / "quizzes"):  # (not the other outputs)
+            v = path.stem.rsplit(".", 1)[1]
+            for row in json.loads(path.read_text())["per_question"]:
+                before[(v, row["id"])] = bool(row["defects"]) or not row["supported"]
+    return questions, before
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--eval-dir", type=Path, help="kb eval quiz --json outputs to count instead of quizzes/eval-quiz-*")
     args = ap.parse_args()
-    questions, before = {}, {}
-    evals = sorted(args.eval_dir.glob("eval-quiz-*.json")) if args.eval_dir else []
-    for path in [*sorted((HERE / "quizzes").glob("*.json")), *evals]:
-        if path.name.startswith("eval-quiz-"):
-            if (args.eval_dir is None) != (path.parent == HERE / "quizzes"):
-                continue  # (the other outputs)
-            deck, v = path.stem[len("eval-quiz-"):].rsplit(".", 1)
-            for row in json.loads(path.read_text())["per_question"]:
-                before[(v, row["id"])] = bool(row["defects"]) or not row["supported"]
-        else:
-            deck, v = path.stem.rsplit(".", 1)
-            for q in load_quiz(path).questions:
-                questions[(v, q.id)] = q
+    questions, before = load(args.eval_dir)
     counts: Counter = Counter()
     for r in csv.DictReader((HERE / "ratings.csv").open()):
         half = "AB" if r["rater"] in ("R8A", "R8B") else "CD"
