@@ -24,20 +24,14 @@ from __future__ import annotations
 
 import re
 
+from ..lang import ASIDES
 from ..quiz import Question
 from ..text import fold
 from .asked_term import asked_term
 
-# a slide's asides and section roles, folded: what a slide says *about* its bullets, never a term.
-# Written on the R8A/R8B half of round 8 (flashattn "Moraleja", continual "Também reportar") plus the
-# role labels kb.lang's DISCOURSE tables already list; checked on the R8C/R8D half ("Ojo", "Alternativa").
-_ASIDES = frozenset(fold(w) for w in """moraleja moral ojo atencion atencao cuidado alternativa alternativas
-    nota notas observacion observacao aviso advertencia consejo dica truco regla regra recuerda lembre
-    resumen resumo conclusion conclusao tambien tambem ademas alem importante clave chave
-    coste costo custo costes custos problema problemas solucion solucao ventaja ventajas vantagem vantagens
-    desventaja desventajas desvantagem desvantagens limitacion limitaciones limitacao limitacoes
-    sintoma sintomas causa efecto efeito resultado beneficio beneficios riesgo risco
-    takeaway note caveat tip summary also cost""".split())
+# a slide's asides and role labels (kb.lang.ASIDES: "Moraleja", "Também", "Ojo", "Coste"). Written on the
+# R8A/R8B half of round 8 (flashattn "Moraleja", continual "Também reportar") plus the role labels kb.lang's
+# DISCOURSE tables already list; checked on the R8C/R8D half ("Ojo", "Alternativa").
 _WHICH_TERM = re.compile(r"(?:qué término corresponde|qual termo corresponde|which term)", re.I)
 _ELEMENTS = re.compile(r"(?:cada uno de estos elementos|cada um destes elementos|each of these)[^:]*:\s*(?P<e>[^?]+)\?",
                        re.I)
@@ -45,7 +39,7 @@ _ELEMENTS = re.compile(r"(?:cada uno de estos elementos|cada um destes elementos
 
 def _aside(label: str) -> bool:
     ws = [fold(w) for w in re.findall(r"[^\W\d_]+", label)]
-    return bool(ws) and ws[0] in _ASIDES and len(ws) <= 2 and not re.search(r"[A-Z]{2}|\d|[._(]", label[1:])
+    return bool(ws) and ws[0] in ASIDES and len(ws) <= 2 and not re.search(r"[A-Z]{2}|\d|[._(]", label[1:])
 
 
 def elements(prompt: str) -> list[str]:
