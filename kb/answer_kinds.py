@@ -60,8 +60,16 @@ _COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
 # Words after which a difference question's second side gives context, not the side: "… del asíncrono *cuando
 # hay un parameter server*", "… e artifact store *no MLflow*"
 _CONTEXT = re.compile(r"\s(?:cuando|quando|when|en|em|no|na|nos|nas|in|on|con|com|with|para|for|dentro)\s", re.I)
-# Units of a definition slide quoted for "what is X": its opening says what X is, what it is made of, what it does.
-DEFINING_UNITS = 3
+# Units of a definition slide quoted for "what is X" (as many as fit in the answer's lines): the whole slide says
+# what X is, what it is made of and what it does ("Focal loss: definição" says what it does in its last two lines)
+DEFINING_UNITS = 30
+# A question that asks for the steps of something ("¿Cuáles son los pasos para aplicar MC dropout?")
+_ASKS_STEPS = re.compile(r"\b(pasos|passos|etapas|steps)\b")
+# A heading that says its slide is a procedure ("MC dropout: procedimiento", "Treino: passo a passo")
+_PROCEDURE = re.compile(r"\b(procedimientos?|procedimentos?|pasos|passos|paso a paso|passo a passo|etapas|steps|"
+                        r"procedure|receta|receita)\b")
+STEP_LINES = 3  # lines that make a slide a procedure
+STEPS_HEADING_SHARE = 0.5  # idf share of the question's topic that a procedure slide's heading names
 
 
 def named_head(line: str) -> str:
@@ -87,6 +95,11 @@ def clauses(question: str) -> list[str]:
     """A question's questions: "¿Qué es NCCL y qué hace con la topología?" is two, answered one by one."""
     parts = _SECOND.split(question)
     return [p for p in parts if p.strip()] or [question]
+
+
+def asks_steps(question: str) -> bool:
+    """Whether a question asks for the steps of something ("Quais são os passos para…?")."""
+    return bool(_ASKS_STEPS.search(fold(question)))
 
 
 def defines(heading: str) -> bool:
@@ -171,6 +184,30 @@ def defining_units(q: Any, best: Any, all_units: list) -> list | None:
         if page:
             return page
     return None
+
+
+def steps_units(q: Any, best: Any, all_units: list) -> list:
+    """The steps asked for ("¿Cuáles son los pasos para aplicar MC dropout?"): the slide in the best unit's deck
+    whose heading says it is a procedure of what the question names ("MC dropout: procedimiento"), whole and in
+    order, rather than the code or the definition that share more words; the best unit's slide first. Nothing when the
+    question does not ask for steps or no such slide is read."""
+    if not asks_steps(q.text):
+        return []
+    source = q.read[best.unit.page][0].chunk.source  # another deck's procedure is another course's
+
+    def names_topic(heading: str) -> bool:  # the heading's name is the question's ("RoPE" of "aplicar RoPE numa…")
+        named = [t for t in q.text_terms(names_of_heading(heading)) if not t.startswith("=")]
+        return bool(named) and all(t in q.subject for t in named) or q.share(q.topic, q.text_terms(heading)) \
+            >= STEPS_HEADING_SHARE
+
+    pages = [n for n, (h, _) in enumerate(q.read) if h.chunk.source == source
+             and _PROCEDURE.search(fold((h.chunk.locator.heading or "").split(" > ")[-1]))
+             and names_topic(h.chunk.locator.heading or "")]
+    for n in sorted(pages, key=lambda n: (n != best.unit.page, n)):
+        page = [u for u in all_units if u.page == n and not u.is_code]
+        if len(page) >= STEP_LINES:
+            return page
+    return []
 
 
 def why_units(q: Any, best: Any, scored: list, page: list, max_lines: int) -> list:

@@ -34,7 +34,7 @@ _KIND_PATTERNS = (
              r"buffers|observers|elementos|funciones|funcoes|algoritmos|valores|opciones|opcoes)\b"
              # or any plural after "qué" ("¿en qué puntos…?"), which is not "es"/"son" or an article
              r"|\b(que|what)\s+(?!(?:es|son|sao|as|os|los|las|sus|seus|suas|is|does)\b)[a-z_]{2,}s\b"),
-    ("what", r"\b(que|what) (es|e|son|sao|is|are|hace|faz|mide|mede|does)\b|\bo que\b|\bpara que serve\b"),
+    ("what", r"\b(que|what) (es|e|son|sao|is|are|hace|faz|mide|mede|does)\b|\bo que\b|\bpara que serve\b|\bconsiste\b"),
 )
 # Words that say what kind of answer is wanted, not what it is about.
 _CUE_WORDS = frozenset(fold(w) for w in (
@@ -43,7 +43,7 @@ _CUE_WORDS = frozenset(fold(w) for w in (
     "por porque qué que para problema motivo sirve serve sirven servem "
     "cuáles cuales quais qual cuál cual tipos partes componentes "
     "hace faz hacen fazem mide mede usa usar utiliza utilizar se puede pode existen existem hay tem tiene "
-    "definición definição significa principales principais básicos basicos "
+    "definición definição significa consiste consisten principales principais básicos basicos "
     "devuelve devuelven retorna retornam devolve devolvem return returns "
     "calcula calculan calcular calculado calculada computa computar compute computed"  # "¿cómo se calcula X?"
 ).split())
@@ -539,7 +539,9 @@ class _Question:
         if self.kind == "why":
             return [_plain(u, scored) for u in kinds.why_units(self, best, scored, page, MAX_UNIT_LINES)]
         if self.kind == "how":
-            return self._how(best, scored, page)
+            steps = kinds.steps_units(self, best, all_units)  # "¿Cuáles son los pasos…?": the procedure slide
+            return [_plain(u, scored) for u in kinds.opening(steps, len(steps), MAX_UNIT_LINES)] if steps \
+                else self._how(best, scored, page)
         if self.kind == "what":
             defining = kinds.defining_units(self, best, all_units)
             if defining is not None:
