@@ -51,8 +51,9 @@ _SOLUTION_LABEL = re.compile(r"^\W*(soluci[oó]n|solu[cç][aã]o|solution|fix|re
 _ASIDE_LABEL = re.compile(r"^\W*(mitigaci[oó]n|mitiga[cç][aã]o|soluci[oó]n|solu[cç][aã]o|ventaja|vantagem|"
                           r"alternativa|nota|ejemplo|exemplo|problemas adicionales|outros problemas|"
                           r"compromiso|compromisso)\b", re.I)
-# A heading that is the why question itself: "Por que Git sozinho não basta", "¿Por qué normalizar?"
-_WHY_HEADING = re.compile(r"^\W*(por ?que|why)\b")
+# A heading that is the why question itself: "Por que Git sozinho não basta", "¿Por qué normalizar?"; or that
+# announces the motivation or the problem ("Motivación: la red no sabe que no sabe", "O problema: …")
+_WHY_HEADING = re.compile(r"^\W*(por ?que|why|motivacion|motivacao|motivation|(?:el |o |the )?problema?\b\W*:)\b")
 # Opening units of such a slide quoted: its reasons, one a line
 WHY_UNITS = 3
 # A heading that compares ("Greedy vs beam search", "Síncrono frente a asíncrono", "Comparación: …")
@@ -275,6 +276,9 @@ def difference_units(q: Any, best: Any, scored: list, all_units: list, sides: tu
     compared = comparison_units(q, best, all_units, sides)
     if compared:
         return compared
+    paired = labelled_pair(q, best, scored, sides)
+    if paired:
+        return paired
     labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
                 and all(q.share(t, q.label(s.unit)) >= 0.5 for t in sides)]
     if labelled:
@@ -302,6 +306,33 @@ def difference_units(q: Any, best: Any, scored: list, all_units: list, sides: tu
     a = max(scored, key=lambda s: side_score(s, sides[0]))
     b = max((s for s in scored if s.unit is not a.unit), key=lambda s: side_score(s, sides[1]), default=None)
     return [a.unit] + ([b.unit] if b is not None else [])
+
+
+PAIR_MARGIN = 0.3  # idf share by which a list's label names one side of a difference more than the other
+
+
+def labelled_pair(q: Any, best: Any, scored: list, sides: tuple[list[str], list[str]]) -> list:
+    """A difference answered by two lists of one slide, each labelled with one side and not the other
+    ("Incertidumbre aleatoria (aleatoric)" and "Incertidumbre epistémica (epistemic)" on "Tipos de
+    incertidumbre"): both, in the slide's order; the best unit's slide first, else the best pair's. Nothing when no
+    slide read has such a pair."""
+
+    def side_of(s: Any) -> int | None:
+        if s.unit.is_code or s.unit.children == 0:
+            return None
+        # ("Incertidumbre epistémica" holds half of "incertidumbre aleatoria" too: the side it names more)
+        named = [q.share(side, q.label(s.unit)) for side in sides]
+        top = max((0, 1), key=lambda i: named[i])
+        return top if named[top] >= 0.5 and named[top] - named[1 - top] >= PAIR_MARGIN else None
+
+    pairs = []
+    for page in {s.unit.page for s in scored}:
+        by_side = [[s for s in scored if s.unit.page == page and side_of(s) == i] for i in (0, 1)]
+        if by_side[0] and by_side[1]:
+            a, b = (max(side, key=lambda s: s.score) for side in by_side)
+            in_order = sorted((a.unit, b.unit), key=lambda u: u.start)
+            pairs.append((page != best.unit.page, -(a.score + b.score), in_order))
+    return min(pairs, key=lambda p: p[:2])[2] if pairs else []
 
 
 def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str], list[str]]) -> list:

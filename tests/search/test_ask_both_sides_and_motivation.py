@@ -1,0 +1,66 @@
+"""kb ask offline (issue 30, round 7): two classes of text left on eval/ask_r8.jsonl's test half, checked on a deck
+written here (data drift, pt) rendered to a real PDF and ingested with the sample course: a difference whose two
+sides are two lists of one slide, each labelled with one side ("Drift de covariáveis (covariate shift)" / "Drift
+de conceito (concept drift)"), quotes both lists; a "why" answered on a slide headed as the motivation or the
+problem ("Motivação: …", "O problema: …") quotes its opening reasons, not the one line that shares the most words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ..conftest import course_with_decks, text_deck
+from .helpers import ask, cited_pages
+
+DECK = """\
+=== Drift de dados em produção
+• Frameworks de Deep Learning e Computação Paralela - Mestrado
+• Aula: drift de covariáveis, drift de conceito, monitoramento
+• Pré-requisitos: avaliação de modelos, estatística básica
+
+=== Motivação: o modelo envelhece em produção
+• O modelo foi treinado com uma foto dos dados de um momento
+• A acurácia medida na validação não vale para sempre: os dados de produção mudam
+• Um modelo de fraude de 2023 erra padrões novos de 2025 sem nenhum aviso
+• Exemplos de aplicação
+  • recomendação: gostos mudam com as estações
+  • crédito: a economia muda o perfil dos clientes
+
+=== Tipos de drift de dados
+• Drift de covariáveis (covariate shift)
+  • muda a distribuição das entradas p(x)
+  • a relação p(y | x) continua a mesma
+  • detectável sem rótulos
+• Drift de conceito (concept drift)
+  • muda a relação p(y | x) entre entrada e rótulo
+  • exige rótulos novos para ser detectado
+• Drift total = mudanças em p(x) e em p(y | x) ao mesmo tempo
+
+=== Monitoramento de drift
+• Comparar a distribuição de cada feature com a do treino (teste KS, PSI)
+• PSI > 0,2: drift relevante
+• Acompanhar a acurácia com rótulos atrasados
+• Alertas por feature e por janela de tempo
+"""
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory, course_template) -> Path:
+    """The sample course with the deck above as corpora/drift_pt.pdf (page = slide), ingested."""
+    return course_with_decks(tmp_path_factory.mktemp("sides"), text_deck("drift_pt", DECK), course_template / ".kb")
+
+
+def test_a_difference_between_two_labelled_lists_of_one_slide_quotes_both(course):
+    a = ask(course, "Qual a diferença entre covariate shift e concept drift?")
+    assert cited_pages(a) == {("drift_pt.pdf", 3)}, a["answer"]
+    assert "muda a distribuição das entradas p(x)" in a["answer"], a["answer"]
+    assert "muda a relação p(y | x) entre entrada e rótulo" in a["answer"], a["answer"]
+
+
+def test_a_why_on_a_motivation_slide_quotes_its_opening_reasons(course):
+    a = ask(course, "Por que a acurácia da validação não vale para sempre em produção?")
+    assert cited_pages(a) == {("drift_pt.pdf", 2)}, a["answer"]
+    for reason in ("treinado com uma foto dos dados", "os dados de produção mudam", "erra padrões novos de 2025"):
+        assert reason in a["answer"], a["answer"]
+    assert "recomendação" not in a["answer"], a["answer"]
