@@ -211,6 +211,33 @@ def steps_units(q: Any, best: Any, all_units: list) -> list:
     return []
 
 
+LISTED_ITEMS = 3  # units of one slide each opening with the noun a list question asks for: the slide lists them
+_ITEM_WORD = re.compile(r"^\s*(?:[•◦▪\-*]|\d{1,2}[.)])?\s*([^\W\d_]{4,})")
+
+
+def listed_items(q: Any, best: Any, all_units: list) -> list:
+    """A list question answered by the units of one slide that each open with the noun it asks for ("Quais são
+    os níveis de solução…?": "Nível de dados: …", "Nível de algoritmo (loss): …", "Nível de decisão: …"), in the
+    slide's order, rather than another list that shares more words; the noun is matched by its first four letters
+    (the stems of "níveis" and "nível" differ). The best unit's deck only; nothing when no slide read has
+    LISTED_ITEMS such units."""
+    nouns = {t[:4] for t in q.listed if not t.startswith("=") and len(t) >= 4}
+    if not nouns:
+        return []
+    source = q.read[best.unit.page][0].chunk.source
+
+    def opens_with_noun(u: Any) -> bool:
+        m = _ITEM_WORD.match(u.lines[0])
+        return not u.is_code and m is not None and fold(m.group(1))[:4] in nouns
+
+    found = []
+    for n, (h, _) in enumerate(q.read):
+        items = [u for u in all_units if u.page == n and opens_with_noun(u)]
+        if h.chunk.source == source and len(items) >= LISTED_ITEMS:
+            found.append((n != best.unit.page, -len(items), n, items))
+    return sorted(min(found, key=lambda f: f[:3])[3], key=lambda u: u.start) if found else []
+
+
 def why_units(q: Any, best: Any, scored: list, page: list, max_lines: int) -> list:
     """A cause: the best unit that states one ("Problema: …", "A -> B", "porque"; a benefit only when the
     question asks why one would use something), with the solution that follows a problem, or the line a

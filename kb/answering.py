@@ -534,8 +534,10 @@ class _Question:
             sides = difference_sides(self.text)
             return [_plain(u, scored) for u in kinds.difference_units(self, best, scored, all_units, sides,
                                                                        LEXICAL_WEIGHT)]
-        if self.kind == "list":
-            return self._list(best, scored, page, [u for u in all_units if not u.is_code])
+        if self.kind == "list":  # the slide whose units each open with the noun asked for ("Nível de dados: …")
+            items = kinds.listed_items(self, best, all_units)
+            return [_plain(u, scored) for u in kinds.opening(items, len(items), MAX_UNIT_LINES)] if items \
+                else self._list(best, scored, page, [u for u in all_units if not u.is_code])
         if self.kind == "why":
             return [_plain(u, scored) for u in kinds.why_units(self, best, scored, page, MAX_UNIT_LINES)]
         if self.kind == "how":

@@ -2,7 +2,9 @@
 written here (data drift, pt) rendered to a real PDF and ingested with the sample course: a difference whose two
 sides are two lists of one slide, each labelled with one side ("Drift de covariáveis (covariate shift)" / "Drift
 de conceito (concept drift)"), quotes both lists; a "why" answered on a slide headed as the motivation or the
-problem ("Motivação: …", "O problema: …") quotes its opening reasons, not the one line that shares the most words."""
+problem ("Motivação: …", "O problema: …") quotes its opening reasons, not the one line that shares the most words;
+a list question answered by the units of one slide that each open with the noun it asks for ("Estratégia de
+dados: …") quotes them in order."""
 
 from __future__ import annotations
 
@@ -37,6 +39,22 @@ DECK = """\
   • exige rótulos novos para ser detectado
 • Drift total = mudanças em p(x) e em p(y | x) ao mesmo tempo
 
+=== Três estratégias de resposta
+• Estratégia de dados: coletar e rotular exemplos recentes
+  • janelas deslizantes, amostragem ativa
+• Estratégia de modelo: re-treinar ou ajustar com os dados novos
+  • fine-tuning periódico, aprendizado contínuo
+• Estratégia de decisão: mudar o limiar ou rejeitar entradas suspeitas
+  • abstenção, revisão humana
+• Começar pela mais barata e medir
+
+=== Resposta ao drift em treino distribuído
+• Re-treinar com drift exige re-amostrar os dados novos em todos os ranks
+• Opções de resposta ao drift
+  • sampler com pesos por data: exemplos recentes pesam mais
+  • janela móvel de dados: descartar o que ficou velho
+• Métricas de drift: agregar os histogramas de todos os ranks antes do PSI
+
 === Monitoramento de drift
 • Comparar a distribuição de cada feature com a do treino (teste KS, PSI)
 • PSI > 0,2: drift relevante
@@ -64,3 +82,11 @@ def test_a_why_on_a_motivation_slide_quotes_its_opening_reasons(course):
     for reason in ("treinado com uma foto dos dados", "os dados de produção mudam", "erra padrões novos de 2025"):
         assert reason in a["answer"], a["answer"]
     assert "recomendação" not in a["answer"], a["answer"]
+
+
+def test_a_list_of_the_units_that_open_with_the_noun_asked_for(course):
+    a = ask(course, "Quais são as estratégias de resposta ao drift?")
+    assert cited_pages(a) == {("drift_pt.pdf", 4)}, a["answer"]
+    items = ["Estratégia de dados: coletar", "Estratégia de modelo: re-treinar", "Estratégia de decisão: mudar"]
+    at = [a["answer"].find(s) for s in items]
+    assert all(i >= 0 for i in at) and at == sorted(at), a["answer"]
