@@ -15,6 +15,7 @@ answerer.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -236,6 +237,30 @@ def listed_items(q: Any, best: Any, all_units: list) -> list:
         if h.chunk.source == source and len(items) >= LISTED_ITEMS:
             found.append((n != best.unit.page, -len(items), n, items))
     return sorted(min(found, key=lambda f: f[:3])[3], key=lambda u: u.start) if found else []
+
+
+_ASKED_NOUN = re.compile(r"\b(?:que|qual|cual|which|what)\s+([a-z]{4,})")
+ASKED_PREFIX = 7  # letters a heading's word shares with the noun asked ("temperatura" / "temperature": 10)
+
+
+def asked_on_its_slide(q: Any, best: Any, scored: list) -> Any:
+    """A question of no kind that asks for a noun ("¿Qué temperatura conviene usar para generar código?") answered
+    on the slide whose heading names that noun ("Temperature": "Valores típicos: …, 0.2 o greedy para código"),
+    rather than a line of another slide that mentions it (a table of generate()'s parameters): that slide's best
+    unit, in the best unit's deck. The best unit itself when it is on such a slide or none is read."""
+    asked = _ASKED_NOUN.search(fold(q.text))
+    if not q.asked or asked is None:
+        return best
+
+    def names_asked(n: int) -> bool:  # a word of the heading that is the noun ("temperature"), not a word of its stem
+        heading = fold(q.read[n][0].chunk.locator.heading or "")  # ("procedimento" is not "processo")
+        return any(len(os.path.commonprefix([w, asked.group(1)])) >= ASKED_PREFIX for w in re.findall(r"\w+", heading))
+
+    if names_asked(best.unit.page):
+        return best
+    source = q.read[best.unit.page][0].chunk.source
+    return max((s for s in scored if names_asked(s.unit.page) and not s.unit.is_code
+                and q.read[s.unit.page][0].chunk.source == source), key=lambda s: s.score, default=best)
 
 
 def why_units(q: Any, best: Any, scored: list, page: list, max_lines: int) -> list:

@@ -556,6 +556,9 @@ class _Question:
                 and self.spelled(self.read[best.unit.page][0].chunk.locator.heading or ""):
             # the slide titled with what the acronym stands for: its opening says what it is
             return [_plain(u, scored) for u in sorted(page, key=lambda u: u.start)[:DEFINING_UNITS]]
+        if self.kind == "other":  # "¿Qué temperatura…?": the slide headed "Temperature"
+            best = kinds.asked_on_its_slide(self, best, scored)
+            page = [u for u in all_units if u.page == best.unit.page and not u.is_code]
         return self._with_follower(best, scored, page)
 
     def _how(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:

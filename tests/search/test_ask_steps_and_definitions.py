@@ -1,8 +1,10 @@
 """kb ask offline (issue 30, round 7): classes of text left on eval/ask_r8.jsonl's test half, checked on a deck
 written here (label smoothing, es) rendered to a real PDF and ingested with the sample course: a question that asks
 for the steps ("¿Cuáles son los pasos para…?") is answered by the slide headed as X's procedure, whole and in
-order, not by X's code or definition; "¿En qué consiste X?" asks what X is; and "what is X" on the slide that
-defines X quotes the whole slide (what X does is often its last lines), not only its opening."""
+order, not by X's code or definition; "¿En qué consiste X?" asks what X is; "what is X" on the slide that
+defines X quotes the whole slide (what X does is often its last lines), not only its opening; and "¿Qué epsilon
+conviene…?" is answered on the slide headed with the noun asked ("Elegir epsilon"), not by a line elsewhere that
+mentions it."""
 
 from __future__ import annotations
 
@@ -52,6 +54,13 @@ DECK = """\
 • Los modelos con label smoothing suelen estar mejor calibrados
 • Empeora la destilación: el profesor suavizado transmite menos información
 • Agrupa las representaciones de cada clase en clústeres más compactos
+• En modelos de lenguaje, usar epsilon alto empeora la perplejidad aunque mejore la precisión
+
+=== Elegir epsilon
+• epsilon controla cuánto se aleja el objetivo del one-hot
+• epsilon = 0: cross-entropy sin suavizar
+• Valores típicos: 0.1 para imágenes, 0.05 para modelos de lenguaje
+• Con etiquetas muy ruidosas, hasta 0.2
 """
 
 
@@ -84,3 +93,9 @@ def test_what_is_x_quotes_the_whole_slide_that_defines_x(course):
     assert a["answer"].startswith("• Szegedy et al. (2016)"), a["answer"]
     assert "Penaliza los logits demasiado grandes" in a["answer"], a["answer"]
     assert "deja de empujar la probabilidad" in a["answer"], a["answer"]
+
+
+def test_a_question_asking_for_a_noun_is_answered_on_the_slide_headed_with_it(course):
+    a = ask(course, "¿Qué epsilon conviene usar para modelos de lenguaje?")
+    assert cited_pages(a) == {("smoothing_es.pdf", 7)}, a["answer"]
+    assert "0.05 para modelos de lenguaje" in a["answer"], a["answer"]
