@@ -47,7 +47,8 @@ _BENEFIT = re.compile(r"\b(ventaja|vantagem|desventaja|desvantagem|evita|permite
                       r"simplifica|facilita|recomendable|recomend[aá]vel)\b", re.I)
 # "Problema: …" then "Solución: …": the cause and what is done about it answer together.
 _PROBLEM_LABEL = re.compile(r"^\W*(problema|problem|causa|cause|motivo|raz[oó]n|raz[aã]o)\b[^:]{0,40}:", re.I)
-_SOLUTION_LABEL = re.compile(r"^\W*(soluci[oó]n|solu[cç][aã]o|solution|fix|remedio|rem[eé]dio)\b[^:]{0,40}:", re.I)
+_SOLUTION_LABEL = re.compile(r"^\W*(soluci[oó]n|solu[cç][aã]o|solution|fix|remedio|rem[eé]dio|patr[oó]n|padr[aã]o|"
+                             r"pattern)\b[^:]{0,40}:", re.I)  # "Padrão: só o rank 0 chama mlflow.start_run…"
 # A line that turns from the explanation to something else: what to do about it, or an aside.
 _ASIDE_LABEL = re.compile(r"^\W*(mitigaci[oó]n|mitiga[cç][aã]o|soluci[oó]n|solu[cç][aã]o|ventaja|vantagem|"
                           r"alternativa|nota|ejemplo|exemplo|problemas adicionales|outros problemas|"
@@ -261,6 +262,17 @@ def asked_on_its_slide(q: Any, best: Any, scored: list) -> Any:
     source = q.read[best.unit.page][0].chunk.source
     return max((s for s in scored if names_asked(s.unit.page) and not s.unit.is_code
                 and q.read[s.unit.page][0].chunk.source == source), key=lambda s: s.score, default=best)
+
+
+def with_solution(best: Any, page: list) -> list:
+    """A line that states what goes wrong ("se todos logarem -> N runs duplicados") followed by the line labelled as
+    the solution or the pattern ("Padrão: só o rank 0 chama mlflow.start_run"): both, the problem first; else
+    nothing."""
+    ordered = sorted(page, key=lambda u: u.start)
+    at = next((i for i, u in enumerate(ordered) if u is best.unit), None)
+    if at is None or at + 1 >= len(ordered) or best.unit.is_code or not is_consequence(best.unit.lines[0]):
+        return []
+    return [best.unit, ordered[at + 1]] if is_solution(ordered[at + 1].lines[0]) else []
 
 
 def why_units(q: Any, best: Any, scored: list, page: list, max_lines: int) -> list:

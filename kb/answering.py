@@ -599,6 +599,8 @@ class _Question:
 
     def _with_follower(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
         """A line that only introduces ("… incluye:") is quoted with the unit after it."""
+        if solved := kinds.with_solution(best, page):  # "… -> N runs duplicados" then "Padrão: só o rank 0 …"
+            return [_plain(u, scored) for u in solved]
         if best.unit.children == 0 and best.unit.lines[0].rstrip().endswith(":"):
             return [best] + [_plain(u, scored) for u in page if u.start > best.unit.start][:1]
         return [best]

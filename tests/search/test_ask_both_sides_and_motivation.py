@@ -4,7 +4,8 @@ sides are two lists of one slide, each labelled with one side ("Drift de covari�
 de conceito (concept drift)"), quotes both lists; a "why" answered on a slide headed as the motivation or the
 problem ("Motivação: …", "O problema: …") quotes its opening reasons, not the one line that shares the most words;
 a list question answered by the units of one slide that each open with the noun it asks for ("Estratégia de
-dados: …") quotes them in order."""
+dados: …") quotes them in order; a line that states what goes wrong ("se cada serviço calcular o PSI sozinho -> …")
+is quoted with the line after it labelled as the pattern ("Padrão: um único job…")."""
 
 from __future__ import annotations
 
@@ -60,6 +61,11 @@ DECK = """\
 • PSI > 0,2: drift relevante
 • Acompanhar a acurácia com rótulos atrasados
 • Alertas por feature e por janela de tempo
+
+=== Drift com vários modelos em produção
+• Com vários modelos: se cada serviço calcular o PSI sozinho -> alertas duplicados e limiares diferentes
+• Padrão: um único job de monitoramento calcula o PSI de todos os modelos
+• Dashboards por modelo e alertas por equipe
 """
 
 
@@ -90,3 +96,9 @@ def test_a_list_of_the_units_that_open_with_the_noun_asked_for(course):
     items = ["Estratégia de dados: coletar", "Estratégia de modelo: re-treinar", "Estratégia de decisão: mudar"]
     at = [a["answer"].find(s) for s in items]
     assert all(i >= 0 for i in at) and at == sorted(at), a["answer"]
+
+
+def test_what_goes_wrong_is_quoted_with_the_pattern_that_follows_it(course):
+    a = ask(course, "Qual serviço deve calcular o PSI com vários modelos em produção?")
+    assert cited_pages(a) == {("drift_pt.pdf", 7)}, a["answer"]
+    assert "Padrão: um único job de monitoramento" in a["answer"], a["answer"]
