@@ -63,9 +63,10 @@ _COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
 # Words after which a difference question's second side gives context, not the side: "… del asíncrono *cuando
 # hay un parameter server*", "… e artifact store *no MLflow*"
 _CONTEXT = re.compile(r"\s(?:cuando|quando|when|en|em|no|na|nos|nas|in|on|con|com|with|para|for|dentro)\s", re.I)
-# Units of a definition slide quoted for "what is X" (as many as fit in the answer's lines): the whole slide says
-# what X is, what it is made of and what it does ("Focal loss: definição" says what it does in its last two lines)
-DEFINING_UNITS = 30
+# Units of a definition slide quoted for "what is X": its opening says what X is, what it is made of, what it does;
+# a slide headed as X's definition ("Focal loss: definição") is quoted whole, as far as the answer's lines allow: it
+# says what X does in its last lines ("Foco nos exemplos difíceis")
+DEFINING_UNITS = 3
 # A question that asks for the steps of something ("¿Cuáles son los pasos para aplicar MC dropout?")
 _ASKS_STEPS = re.compile(r"\b(pasos|passos|etapas|steps)\b")
 # A heading that says its slide is a procedure ("MC dropout: procedimiento", "Treino: passo a passo")
@@ -98,6 +99,13 @@ def clauses(question: str) -> list[str]:
     """A question's questions: "¿Qué es NCCL y qué hace con la topología?" is two, answered one by one."""
     parts = _SECOND.split(question)
     return [p for p in parts if p.strip()] or [question]
+
+
+def definition_units(q: Any, page: list) -> int:
+    """How many opening units of a defining slide (:func:`defining_units`) answer "what is X": all of a slide
+    headed as X's definition ("RoPE: definição", "MC dropout: la idea"), DEFINING_UNITS of one titled X alone or
+    spelling X out (its later lines go on to other matters: "No Transformers: …")."""
+    return len(page) if page and defines(q.read[page[0].page][0].chunk.locator.heading or "") else DEFINING_UNITS
 
 
 def asks_steps(question: str) -> bool:

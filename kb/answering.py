@@ -547,7 +547,8 @@ class _Question:
         if self.kind == "what":
             defining = kinds.defining_units(self, best, all_units)
             if defining is not None:
-                return [_plain(u, scored) for u in kinds.opening(defining, kinds.DEFINING_UNITS, MAX_UNIT_LINES)]
+                quoted = kinds.opening(defining, kinds.definition_units(self, defining), MAX_UNIT_LINES)
+                return [_plain(u, scored) for u in quoted]
             if self.fit(best.unit) < 2.0:  # "Run: uma execução do código…" rather than a line that mentions runs
                 deck = self.read[best.unit.page][0].chunk.source  # (of the same deck: another deck is another course)
                 best = max((s for s in scored if self.fit(s.unit) >= 2.0 and self.read[s.unit.page][0].chunk.source
