@@ -122,8 +122,7 @@ def main() -> None:
     ap.add_argument("--home", type=Path, default=None, help="keep the knowledge base here (reused when present)")
     ap.add_argument("--embedder", default=None)
     ap.add_argument("-k", type=int, default=5)
-    ap.add_argument("--show", action="store_true", help="print every answer (dev only: never read the test's; "
-                    "eval/ask_r8.jsonl's test half is dev now)")
+    ap.add_argument("--show", action="store_true", help="print every answer (dev only: never read the test's)")
     ap.add_argument("--cold", type=int, default=0, help="time N cold `kb ask` processes instead")
     ap.add_argument("--baseline", type=Path, default=None, help="with --cold: another checkout, run alternately")
     ap.add_argument("--uncached", action="store_true", help="with --cold: no embedding cache in any run")
@@ -147,8 +146,7 @@ def main() -> None:
         print("  by kind: " + ", ".join(
             f"{k} {sum(q['verdict'] == 'correct' for q in r['questions'] if q['kind'] == k)}/"
             f"{sum(q['kind'] == k for q in r['questions'])}" for k in kinds))
-        # r8's test half was run once and is dev now; the headline set's test split is never read
-        if args.show and (args.split == "dev" or args.set and Path(args.set).name == "ask_r8.jsonl"):
+        if args.show and args.split == "dev":
             for q in r["questions"]:
                 print(json.dumps({k: q[k] for k in ("verdict", "question", "expected", "answer", "cited",
                                                     "retrieved_rank", "quoted")}, ensure_ascii=False))

@@ -15,7 +15,6 @@ answerer.
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
@@ -47,15 +46,13 @@ _BENEFIT = re.compile(r"\b(ventaja|vantagem|desventaja|desvantagem|evita|permite
                       r"simplifica|facilita|recomendable|recomend[aá]vel)\b", re.I)
 # "Problema: …" then "Solución: …": the cause and what is done about it answer together.
 _PROBLEM_LABEL = re.compile(r"^\W*(problema|problem|causa|cause|motivo|raz[oó]n|raz[aã]o)\b[^:]{0,40}:", re.I)
-_SOLUTION_LABEL = re.compile(r"^\W*(soluci[oó]n|solu[cç][aã]o|solution|fix|remedio|rem[eé]dio|patr[oó]n|padr[aã]o|"
-                             r"pattern)\b[^:]{0,40}:", re.I)  # "Padrão: só o rank 0 chama mlflow.start_run…"
+_SOLUTION_LABEL = re.compile(r"^\W*(soluci[oó]n|solu[cç][aã]o|solution|fix|remedio|rem[eé]dio)\b[^:]{0,40}:", re.I)
 # A line that turns from the explanation to something else: what to do about it, or an aside.
 _ASIDE_LABEL = re.compile(r"^\W*(mitigaci[oó]n|mitiga[cç][aã]o|soluci[oó]n|solu[cç][aã]o|ventaja|vantagem|"
                           r"alternativa|nota|ejemplo|exemplo|problemas adicionales|outros problemas|"
                           r"compromiso|compromisso)\b", re.I)
-# A heading that is the why question itself: "Por que Git sozinho não basta", "¿Por qué normalizar?"; or that
-# announces the motivation or the problem ("Motivación: la red no sabe que no sabe", "O problema: …")
-_WHY_HEADING = re.compile(r"^\W*(por ?que|why|motivacion|motivacao|motivation|(?:el |o |the )?problema?\b\W*:)\b")
+# A heading that is the why question itself: "Por que Git sozinho não basta", "¿Por qué normalizar?"
+_WHY_HEADING = re.compile(r"^\W*(por ?que|why)\b")
 # Opening units of such a slide quoted: its reasons, one a line
 WHY_UNITS = 3
 # A heading that compares ("Greedy vs beam search", "Síncrono frente a asíncrono", "Comparación: …")
@@ -63,17 +60,8 @@ _COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
 # Words after which a difference question's second side gives context, not the side: "… del asíncrono *cuando
 # hay un parameter server*", "… e artifact store *no MLflow*"
 _CONTEXT = re.compile(r"\s(?:cuando|quando|when|en|em|no|na|nos|nas|in|on|con|com|with|para|for|dentro)\s", re.I)
-# Units of a definition slide quoted for "what is X": its opening says what X is, what it is made of, what it does;
-# a slide headed as X's definition ("Focal loss: definição") is quoted whole, as far as the answer's lines allow: it
-# says what X does in its last lines ("Foco nos exemplos difíceis")
+# Units of a definition slide quoted for "what is X": its opening says what X is, what it is made of, what it does.
 DEFINING_UNITS = 3
-# A question that asks for the steps of something ("¿Cuáles son los pasos para aplicar MC dropout?")
-_ASKS_STEPS = re.compile(r"\b(pasos|passos|etapas|steps)\b")
-# A heading that says its slide is a procedure ("MC dropout: procedimiento", "Treino: passo a passo")
-_PROCEDURE = re.compile(r"\b(procedimientos?|procedimentos?|pasos|passos|paso a paso|passo a passo|etapas|steps|"
-                        r"procedure|receta|receita)\b")
-STEP_LINES = 3  # lines that make a slide a procedure
-STEPS_HEADING_SHARE = 0.5  # idf share of the question's topic that a procedure slide's heading names
 
 
 def named_head(line: str) -> str:
@@ -99,18 +87,6 @@ def clauses(question: str) -> list[str]:
     """A question's questions: "¿Qué es NCCL y qué hace con la topología?" is two, answered one by one."""
     parts = _SECOND.split(question)
     return [p for p in parts if p.strip()] or [question]
-
-
-def definition_units(q: Any, page: list) -> int:
-    """How many opening units of a defining slide (:func:`defining_units`) answer "what is X": all of a slide
-    headed as X's definition ("RoPE: definição", "MC dropout: la idea"), DEFINING_UNITS of one titled X alone or
-    spelling X out (its later lines go on to other matters: "No Transformers: …")."""
-    return len(page) if page and defines(q.read[page[0].page][0].chunk.locator.heading or "") else DEFINING_UNITS
-
-
-def asks_steps(question: str) -> bool:
-    """Whether a question asks for the steps of something ("Quais são os passos para…?")."""
-    return bool(_ASKS_STEPS.search(fold(question)))
 
 
 def defines(heading: str) -> bool:
@@ -197,92 +173,6 @@ def defining_units(q: Any, best: Any, all_units: list) -> list | None:
     return None
 
 
-def steps_units(q: Any, best: Any, all_units: list) -> list:
-    """The steps asked for ("¿Cuáles son los pasos para aplicar MC dropout?"): the slide in the best unit's deck
-    whose heading says it is a procedure of what the question names ("MC dropout: procedimiento"), whole and in
-    order, rather than the code or the definition that share more words; the best unit's slide first. Nothing when the
-    question does not ask for steps or no such slide is read."""
-    if not asks_steps(q.text):
-        return []
-    source = q.read[best.unit.page][0].chunk.source  # another deck's procedure is another course's
-
-    def names_topic(heading: str) -> bool:  # the heading's name is the question's ("RoPE" of "aplicar RoPE numa…")
-        named = [t for t in q.text_terms(names_of_heading(heading)) if not t.startswith("=")]
-        return bool(named) and all(t in q.subject for t in named) or q.share(q.topic, q.text_terms(heading)) \
-            >= STEPS_HEADING_SHARE
-
-    pages = [n for n, (h, _) in enumerate(q.read) if h.chunk.source == source
-             and _PROCEDURE.search(fold((h.chunk.locator.heading or "").split(" > ")[-1]))
-             and names_topic(h.chunk.locator.heading or "")]
-    for n in sorted(pages, key=lambda n: (n != best.unit.page, n)):
-        page = [u for u in all_units if u.page == n and not u.is_code]
-        if len(page) >= STEP_LINES:
-            return page
-    return []
-
-
-LISTED_ITEMS = 3  # units of one slide each opening with the noun a list question asks for: the slide lists them
-_ITEM_WORD = re.compile(r"^\s*(?:[•◦▪\-*]|\d{1,2}[.)])?\s*([^\W\d_]{4,})")
-
-
-def listed_items(q: Any, best: Any, all_units: list) -> list:
-    """A list question answered by the units of one slide that each open with the noun it asks for ("Quais são
-    os níveis de solução…?": "Nível de dados: …", "Nível de algoritmo (loss): …", "Nível de decisão: …"), in the
-    slide's order, rather than another list that shares more words; the noun is matched by its first four letters
-    (the stems of "níveis" and "nível" differ). The best unit's deck only; nothing when no slide read has
-    LISTED_ITEMS such units."""
-    nouns = {t[:4] for t in q.listed if not t.startswith("=") and len(t) >= 4}
-    if not nouns:
-        return []
-    source = q.read[best.unit.page][0].chunk.source
-
-    def opens_with_noun(u: Any) -> bool:
-        m = _ITEM_WORD.match(u.lines[0])
-        return not u.is_code and m is not None and fold(m.group(1))[:4] in nouns
-
-    found = []
-    for n, (h, _) in enumerate(q.read):
-        items = [u for u in all_units if u.page == n and opens_with_noun(u)]
-        if h.chunk.source == source and len(items) >= LISTED_ITEMS:
-            found.append((n != best.unit.page, -len(items), n, items))
-    return sorted(min(found, key=lambda f: f[:3])[3], key=lambda u: u.start) if found else []
-
-
-_ASKED_NOUN = re.compile(r"\b(?:que|qual|cual|which|what)\s+([a-z]{4,})")
-ASKED_PREFIX = 7  # letters a heading's word shares with the noun asked ("temperatura" / "temperature": 10)
-
-
-def asked_on_its_slide(q: Any, best: Any, scored: list) -> Any:
-    """A question of no kind that asks for a noun ("¿Qué temperatura conviene usar para generar código?") answered
-    on the slide whose heading names that noun ("Temperature": "Valores típicos: …, 0.2 o greedy para código"),
-    rather than a line of another slide that mentions it (a table of generate()'s parameters): that slide's best
-    unit, in the best unit's deck. The best unit itself when it is on such a slide or none is read."""
-    asked = _ASKED_NOUN.search(fold(q.text))
-    if not q.asked or asked is None:
-        return best
-
-    def names_asked(n: int) -> bool:  # a word of the heading that is the noun ("temperature"), not a word of its stem
-        heading = fold(q.read[n][0].chunk.locator.heading or "")  # ("procedimento" is not "processo")
-        return any(len(os.path.commonprefix([w, asked.group(1)])) >= ASKED_PREFIX for w in re.findall(r"\w+", heading))
-
-    if names_asked(best.unit.page):
-        return best
-    source = q.read[best.unit.page][0].chunk.source
-    return max((s for s in scored if names_asked(s.unit.page) and not s.unit.is_code
-                and q.read[s.unit.page][0].chunk.source == source), key=lambda s: s.score, default=best)
-
-
-def with_solution(best: Any, page: list) -> list:
-    """A line that states what goes wrong ("se todos logarem -> N runs duplicados") followed by the line labelled as
-    the solution or the pattern ("Padrão: só o rank 0 chama mlflow.start_run"): both, the problem first; else
-    nothing."""
-    ordered = sorted(page, key=lambda u: u.start)
-    at = next((i for i, u in enumerate(ordered) if u is best.unit), None)
-    if at is None or at + 1 >= len(ordered) or best.unit.is_code or not is_consequence(best.unit.lines[0]):
-        return []
-    return [best.unit, ordered[at + 1]] if is_solution(ordered[at + 1].lines[0]) else []
-
-
 def why_units(q: Any, best: Any, scored: list, page: list, max_lines: int) -> list:
     """A cause: the best unit that states one ("Problema: …", "A -> B", "porque"; a benefit only when the
     question asks why one would use something), with the solution that follows a problem, or the line a
@@ -348,9 +238,6 @@ def difference_units(q: Any, best: Any, scored: list, all_units: list, sides: tu
     compared = comparison_units(q, best, all_units, sides)
     if compared:
         return compared
-    paired = labelled_pair(q, best, scored, sides)
-    if paired:
-        return paired
     labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
                 and all(q.share(t, q.label(s.unit)) >= 0.5 for t in sides)]
     if labelled:
@@ -378,33 +265,6 @@ def difference_units(q: Any, best: Any, scored: list, all_units: list, sides: tu
     a = max(scored, key=lambda s: side_score(s, sides[0]))
     b = max((s for s in scored if s.unit is not a.unit), key=lambda s: side_score(s, sides[1]), default=None)
     return [a.unit] + ([b.unit] if b is not None else [])
-
-
-PAIR_MARGIN = 0.3  # idf share by which a list's label names one side of a difference more than the other
-
-
-def labelled_pair(q: Any, best: Any, scored: list, sides: tuple[list[str], list[str]]) -> list:
-    """A difference answered by two lists of one slide, each labelled with one side and not the other
-    ("Incertidumbre aleatoria (aleatoric)" and "Incertidumbre epistémica (epistemic)" on "Tipos de
-    incertidumbre"): both, in the slide's order; the best unit's slide first, else the best pair's. Nothing when no
-    slide read has such a pair."""
-
-    def side_of(s: Any) -> int | None:
-        if s.unit.is_code or s.unit.children == 0:
-            return None
-        # ("Incertidumbre epistémica" holds half of "incertidumbre aleatoria" too: the side it names more)
-        named = [q.share(side, q.label(s.unit)) for side in sides]
-        top = max((0, 1), key=lambda i: named[i])
-        return top if named[top] >= 0.5 and named[top] - named[1 - top] >= PAIR_MARGIN else None
-
-    pairs = []
-    for page in {s.unit.page for s in scored}:
-        by_side = [[s for s in scored if s.unit.page == page and side_of(s) == i] for i in (0, 1)]
-        if by_side[0] and by_side[1]:
-            a, b = (max(side, key=lambda s: s.score) for side in by_side)
-            in_order = sorted((a.unit, b.unit), key=lambda u: u.start)
-            pairs.append((page != best.unit.page, -(a.score + b.score), in_order))
-    return min(pairs, key=lambda p: p[:2])[2] if pairs else []
 
 
 def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str], list[str]]) -> list:

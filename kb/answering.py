@@ -34,7 +34,7 @@ _KIND_PATTERNS = (
              r"buffers|observers|elementos|funciones|funcoes|algoritmos|valores|opciones|opcoes)\b"
              # or any plural after "qué" ("¿en qué puntos…?"), which is not "es"/"son" or an article
              r"|\b(que|what)\s+(?!(?:es|son|sao|as|os|los|las|sus|seus|suas|is|does)\b)[a-z_]{2,}s\b"),
-    ("what", r"\b(que|what) (es|e|son|sao|is|are|hace|faz|mide|mede|does)\b|\bo que\b|\bpara que serve\b|\bconsiste\b"),
+    ("what", r"\b(que|what) (es|e|son|sao|is|are|hace|faz|mide|mede|does)\b|\bo que\b|\bpara que serve\b"),
 )
 # Words that say what kind of answer is wanted, not what it is about.
 _CUE_WORDS = frozenset(fold(w) for w in (
@@ -43,7 +43,7 @@ _CUE_WORDS = frozenset(fold(w) for w in (
     "por porque qué que para problema motivo sirve serve sirven servem "
     "cuáles cuales quais qual cuál cual tipos partes componentes "
     "hace faz hacen fazem mide mede usa usar utiliza utilizar se puede pode existen existem hay tem tiene "
-    "definición definição significa consiste consisten principales principais básicos basicos "
+    "definición definição significa principales principais básicos basicos "
     "devuelve devuelven retorna retornam devolve devolvem return returns "
     "calcula calculan calcular calculado calculada computa computar compute computed"  # "¿cómo se calcula X?"
 ).split())
@@ -534,21 +534,16 @@ class _Question:
             sides = difference_sides(self.text)
             return [_plain(u, scored) for u in kinds.difference_units(self, best, scored, all_units, sides,
                                                                        LEXICAL_WEIGHT)]
-        if self.kind == "list":  # the slide whose units each open with the noun asked for ("Nível de dados: …")
-            items = kinds.listed_items(self, best, all_units)
-            return [_plain(u, scored) for u in kinds.opening(items, len(items), MAX_UNIT_LINES)] if items \
-                else self._list(best, scored, page, [u for u in all_units if not u.is_code])
+        if self.kind == "list":
+            return self._list(best, scored, page, [u for u in all_units if not u.is_code])
         if self.kind == "why":
             return [_plain(u, scored) for u in kinds.why_units(self, best, scored, page, MAX_UNIT_LINES)]
         if self.kind == "how":
-            steps = kinds.steps_units(self, best, all_units)  # "¿Cuáles son los pasos…?": the procedure slide
-            return [_plain(u, scored) for u in kinds.opening(steps, len(steps), MAX_UNIT_LINES)] if steps \
-                else self._how(best, scored, page)
+            return self._how(best, scored, page)
         if self.kind == "what":
             defining = kinds.defining_units(self, best, all_units)
             if defining is not None:
-                quoted = kinds.opening(defining, kinds.definition_units(self, defining), MAX_UNIT_LINES)
-                return [_plain(u, scored) for u in quoted]
+                return [_plain(u, scored) for u in kinds.opening(defining, kinds.DEFINING_UNITS, MAX_UNIT_LINES)]
             if self.fit(best.unit) < 2.0:  # "Run: uma execução do código…" rather than a line that mentions runs
                 deck = self.read[best.unit.page][0].chunk.source  # (of the same deck: another deck is another course)
                 best = max((s for s in scored if self.fit(s.unit) >= 2.0 and self.read[s.unit.page][0].chunk.source
@@ -557,9 +552,6 @@ class _Question:
                 and self.spelled(self.read[best.unit.page][0].chunk.locator.heading or ""):
             # the slide titled with what the acronym stands for: its opening says what it is
             return [_plain(u, scored) for u in sorted(page, key=lambda u: u.start)[:DEFINING_UNITS]]
-        if self.kind == "other":  # "¿Qué temperatura…?": the slide headed "Temperature"
-            best = kinds.asked_on_its_slide(self, best, scored)
-            page = [u for u in all_units if u.page == best.unit.page and not u.is_code]
         return self._with_follower(best, scored, page)
 
     def _how(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
@@ -600,8 +592,6 @@ class _Question:
 
     def _with_follower(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
         """A line that only introduces ("… incluye:") is quoted with the unit after it."""
-        if solved := kinds.with_solution(best, page):  # "… -> N runs duplicados" then "Padrão: só o rank 0 …"
-            return [_plain(u, scored) for u in solved]
         if best.unit.children == 0 and best.unit.lines[0].rstrip().endswith(":"):
             return [best] + [_plain(u, scored) for u in page if u.start > best.unit.start][:1]
         return [best]
