@@ -22,6 +22,7 @@ from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
 from . import checks_form as form
 from .asked_term import asked_term, garbled_term
+from .concept_use import unusable_concepts
 from .setting import stem_setting
 from .trivia import copied_true, trivia, trivial_term
 
@@ -195,6 +196,9 @@ CHECKS: dict[str, Check] = {
 # (run_checks): forms a teacher mostly edits rather than drops, which the writers still write
 ADVISORY: dict[str, Check] = {
     "vague-stem": _one(form.vague_stem),
+    # a concept a grader cannot mark with (a code fragment, a quoted message, a lone generic word) that the
+    # writers could not leave out (kb/writing/concept_use.py)
+    "unusable-concept": _one(unusable_concepts),
 }
 
 
