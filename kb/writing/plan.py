@@ -404,7 +404,9 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
         return []  # ("¿Qué caracteriza a «Consideraciones adicionales»?" asks a slide's label, nothing of the deck)
     asks: list[tuple[str, str]] = []  # (template, answer)
     if idea.kind == "list":
-        labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
+        # a part with no label of its own goes on the one before it ("En CUDA: se usa CUDA IPC; exige método spawn
+        # o forkserver"): no label to paste in the stem (r8-r9 raters: "split off its bullet"; issue 26)
+        labels = [p.split(":", 1)[0].strip() for n, p in enumerate(idea.text.split("; ")) if not n or ":" in p]
         if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
             return []  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
         # (a label may hold commas; a brace in one would be read as a field of the template)
