@@ -23,6 +23,7 @@ from . import checks as c
 from . import checks_drop as drop
 from . import checks_form as form
 from .asked_term import asked_term, garbled_term
+from .concept_use import unusable_concepts
 from .setting import stem_setting
 from .trivia import copied_true, trivia, trivial_term
 
@@ -207,6 +208,9 @@ CHECKS.update({name: _one(check) for name, check in DROP_CHECKS.items()})
 # (run_checks): forms a teacher mostly edits rather than drops, which the writers still write
 ADVISORY: dict[str, Check] = {
     "vague-stem": _one(form.vague_stem),
+    # a concept a grader cannot mark with (a code fragment, a quoted message, a lone generic word) that the
+    # writers could not leave out (kb/writing/concept_use.py)
+    "unusable-concept": _one(unusable_concepts),
 }
 
 

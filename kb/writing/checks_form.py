@@ -214,7 +214,8 @@ def meaning_kind(label: str, text: str, lang: str) -> str:
     """What a label's text says of it, where that is not what the label means: "do" for what to do about a
     label in the deck's own words (an infinitive: "Reproducibilidad: fijar la semilla", "Métricas: agregar
     TP/FP/FN …"; a technique's English name or a name is defined by what it does: "Weight decay: encoger …");
-    "when" for when it is better than another ("PR-AUC: mais informativa que ROC-AUC quando …"); "action" for
+    "when" for when it is better than another ("PR-AUC: mais informativa que ROC-AUC quando …"); "claim",
+    "property" or "circumstance" for what is said of it (:func:`_said_of`); "action" for
     a label that is itself an action ("Escalar el LR", "Quantizar em estágios": no meaning to ask, only a
     how); "" for a definition. An instruction with the purpose it serves ("recalcular activaciones en
     backward para ahorrar memoria") is what a technique does: a definition. ``text`` may open on the label
@@ -237,6 +238,35 @@ def meaning_kind(label: str, text: str, lang: str) -> str:
     if infinitive(ws[0], lang, ws[1] if len(ws) > 1 else "") and not _PURPOSE.search(first_clause) \
             and _native(lw, lang):
         return "do"
+    return _said_of(lw, ws, first_clause)
+
+
+# issue 26, rounds 8-9 (eval/real_heldout_r8 b, r9 c): "¿qué significa «X»?" answered by what is said OF X, not
+# what X is — a property after a copula ("cudaMalloc y cudaFree son caros …", "W1 é contínua …", "Argumentos
+# Python são adequados …"), a circumstance ("NumPy: en versiones antiguas …", "DDP: tras backward …",
+# "grain_size: por debajo de ese tamaño …") or a label that is itself a claim ("Tracing é caro"): fresh raters
+# fixed all 7 such stems of rounds 8-9 (14 ratings, none kept); on rounds 6-7 (checked after) it flags none
+_COPULAS = frozenset("es son é são is are está están estão".split())  # (not folded: "é" folds to "e", a conjunction)
+_DETERMINERS = frozenset(fold(w) for w in """un una unos unas el la los las lo um uma uns umas o a os as the an
+    aquel aquella aquele aquela""".split())
+_CIRCUMSTANCE = frozenset(fold(w) for w in """en tras antes después durante con sin por desde cuando si em após
+    depois com sem quando se no na nos nas""".split())
+
+
+def _said_of(label_words: list[str], body_words: list[str], first_clause: str) -> str:
+    """"claim" for a label with a copula ("Tracing é caro"); "property" for a body that opens on a copula and
+    no determiner ("son caros", "é contínua"; not "es una técnica", nor a purpose: "é usado para …");
+    "circumstance" for a name's body that opens on a preposition or conjunction ("NumPy: en versiones
+    antiguas …"; not "en cada paso …", what happens at each one, nor a term's: "exposure bias: en inferencia
+    los errores se acumulan" says what it is); "" otherwise."""
+    if len(label_words) >= 2 and any(w.lower() in _COPULAS for w in label_words[1:]):
+        return "claim"
+    first, second = (w.lower() for w in ([*body_words[:2], ""][:2]))
+    if first in _COPULAS and second and fold(second) not in _DETERMINERS and not _PURPOSE.search(first_clause):
+        return "property"
+    named = any(re.search(r"[A-Z_.\d]", w) for w in label_words)  # a name ("NumPy", "DDP", "grain_size")
+    if named and fold(first) in _CIRCUMSTANCE and fold(second) not in ("cada", "todo", "toda", "todos", "todas"):
+        return "circumstance"
     return ""
 
 

@@ -370,14 +370,21 @@ LIST_BLANK = re.compile(rf"_____,|, {_LIST_ARTICLE}_____|_____ (?:y|o|e|ou|and|o
 
 
 def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = None) -> Question:
-    """``q`` with the key concepts its stem already says (:func:`kb.writing.checklist.in_stem`) left
+    """``q`` with the key concepts a grader cannot mark with left out (:mod:`kb.writing.concept_use`), and
+    with the key concepts its stem already says (:func:`kb.writing.checklist.in_stem`) left
     out, and, when none is left, the answer's own key phrases or rarest terms the stem does not say in
     their place; ``q`` as it is when there is nothing to leave out or nothing to put instead (the
     registry's ``concept-in-stem`` then turns it down)."""
     from dataclasses import replace
 
     from .checklist import in_stem
+    from .concept_use import NAMED_ORIGINS, unusable_concept, usable_concepts
 
+    q = usable_concepts(q)  # a code fragment, a quoted message, a lone generic word: no concept a grader marks with
+    others = () if q.origin in NAMED_ORIGINS else q.concepts
+    if q.type == "short" and q.concepts and all(unusable_concept(x, q.answer, others) for x in q.concepts):
+        fresh = tuple(x for x in phrase_concepts(q.answer, q.prompt) if not unusable_concept(x, q.answer))
+        q = replace(q, concepts=fresh) if fresh else q
     if q.type != "short" or not any(in_stem(x, q.prompt) for x in q.concepts):
         return q
     kept = tuple(x for x in q.concepts if not in_stem(x, q.prompt))

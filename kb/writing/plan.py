@@ -404,7 +404,9 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
         return []  # ("¿Qué caracteriza a «Consideraciones adicionales»?" asks a slide's label, nothing of the deck)
     asks: list[tuple[str, str]] = []  # (template, answer)
     if idea.kind == "list":
-        labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
+        # a part with no label of its own goes on the one before it ("En CUDA: se usa CUDA IPC; exige método spawn
+        # o forkserver"): no label to paste in the stem (r8-r9 raters: "split off its bullet"; issue 26)
+        labels = [p.split(":", 1)[0].strip() for n, p in enumerate(idea.text.split("; ")) if not n or ":" in p]
         if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
             return []  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
         # (a label may hold commas; a brace in one would be read as a field of the template)
@@ -417,7 +419,10 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
         if (lead := lead_in(passage)) and (bullets := slide_answer(passage, skip_lead=True)):
             asks.append((_LEAD.get(lang, _LEAD["en"]).replace("{t}", lead.replace("{", "(").replace("}", ")")),
                          bullets))
-        if concept_title(title) and len(words(idea.text)) >= PLAIN_WORDS[0] and (bullets := slide_answer(passage)):
+        # a task ("Depurar NaNs", "Cargar checkpoints", "Elegir max_norm") is asked how, not what is meant by
+        # it (fresh raters fixed all three such stems of round 8-9, 6 ratings; issue 26)
+        if concept_title(title) and not task_title(title, lang) and len(words(idea.text)) >= PLAIN_WORDS[0] \
+                and (bullets := slide_answer(passage)):
             asks.append((_NAMED.get(lang, _NAMED["en"]), bullets))
         if (task := task_title(title, lang)) and (bullets := slide_answer(passage)):
             asks.append((_HOW[lang].replace("{t}", task.replace("{", "(").replace("}", ")")), bullets))
