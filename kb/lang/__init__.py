@@ -12,9 +12,6 @@ from . import en, es, pt
 DIVIDER_WORDS = es.DIVIDER_WORDS | pt.DIVIDER_WORDS | en.DIVIDER_WORDS
 FILLER_WORDS = es.FILLER_WORDS | pt.FILLER_WORDS | en.FILLER_WORDS
 FACET_WORDS = es.FACET_WORDS | pt.FACET_WORDS | en.FACET_WORDS
-# a slide's asides and role labels, folded ("Moraleja", "Também", "Coste", "Vantagens"): never an answer
-ASIDES = es.ASIDES | pt.ASIDES | en.ASIDES | frozenset(
-    w for w in [*es.DISCOURSE, *pt.DISCOURSE, *en.DISCOURSE] if " " not in w and len(w) > 3)  # (not "con", "pro")
 _SMALL = frozenset("a al de del do da dos das e y o os as el la los las en em no na y and of the to for to".split())
 
 

@@ -96,7 +96,3 @@ SLIDE_KINDS = frozenset("definition example examples procedure summary intuition
 ERROR_TITLES = frozenset(("common mistakes", "common errors", "common pitfalls", "pitfalls"))
 ERROR_STEM = "In {s}, what is the consequence of this common mistake: «{c}»?"
 ERROR_FIX_STEM = "In {s}, what should be done instead of this: «{c}»?"  # the bullet's right side is a remedy
-
-# a slide's asides: what it says *about* its bullets ("Takeaway", "Note", "Also report"), never a term a
-# question can ask as an answer (kb.writing.checks_drop; with DISCOURSE's role labels). Folded.
-ASIDES = frozenset("""takeaway moral note notes caveat tip summary also important key alternative""".split())

@@ -102,8 +102,3 @@ SLIDE_KINDS = frozenset("definicion ejemplo ejemplos procedimiento resumen intui
 ERROR_TITLES = frozenset(("errores comunes", "errores frecuentes", "errores tipicos", "errores habituales"))
 ERROR_STEM = "En {s}, ¿qué consecuencia tiene este error frecuente: «{c}»?"
 ERROR_FIX_STEM = "En {s}, ¿qué se debe hacer en lugar de esto: «{c}»?"  # the bullet's right side is a remedy
-
-# a slide's asides: what it says *about* its bullets ("Moraleja", "Ojo", "También reportar"), never a term a
-# question can ask as an answer (kb.writing.checks_drop; with DISCOURSE's role labels). Folded.
-ASIDES = frozenset("""moraleja ojo atencion cuidado alternativa alternativas nota notas observacion aviso advertencia
-    consejo truco regla recuerda resumen conclusion tambien ademas importante clave""".split())

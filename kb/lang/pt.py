@@ -100,8 +100,3 @@ SLIDE_KINDS = frozenset("definicao exemplo exemplos procedimento resumo intuicao
 ERROR_TITLES = frozenset(("erros comuns", "erros frequentes", "erros tipicos", "armadilhas comuns"))
 ERROR_STEM = "Em {s}, que consequência tem este erro comum: «{c}»?"
 ERROR_FIX_STEM = "Em {s}, o que se deve fazer em vez disto: «{c}»?"  # the bullet's right side is a remedy
-
-# a slide's asides: what it says *about* its bullets ("Moral", "Atenção", "Também reportar"), never a term a
-# question can ask as an answer (kb.writing.checks_drop; with DISCOURSE's role labels). Folded.
-ASIDES = frozenset("""moral atencao cuidado alternativa alternativas nota notas observacao aviso dica regra lembre
-    resumo conclusao tambem alem importante chave""".split())

@@ -20,7 +20,6 @@ from typing import Any
 from ..quiz import Question
 from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
-from . import checks_drop as drop
 from . import checks_form as form
 from .asked_term import asked_term, garbled_term
 from .concept_use import unusable_concepts
@@ -192,17 +191,6 @@ CHECKS: dict[str, Check] = {
     "subjectless-statement": _one(form.subjectless_statement),  # reported as no-subject
     "counted-blank": _one(form.counted_blank),  # reported as trivial-blank
 }
-# what fresh teachers dropped that the checks above let through (kb/writing/checks_drop.py, eval/real_heldout_r8)
-DROP_CHECKS: dict[str, Callable[[Question], str | None]] = {
-    "slide-label-answer": drop.slide_label_answer,
-    "garbled-stem": drop.garbled_stem,
-    "number-trivia": drop.number_trivia,
-    "name-trivia": drop.name_trivia,
-    "literal-blank": drop.literal_blank,
-    "abbreviation-giveaway": drop.abbreviation_giveaway,  # reported as giveaway
-    "empty-definition": drop.empty_definition,
-}
-CHECKS.update({name: _one(check) for name, check in DROP_CHECKS.items()})
 
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for
 # (run_checks): forms a teacher mostly edits rather than drops, which the writers still write
