@@ -23,6 +23,9 @@ from .ideas import dangling
 _CODE_TOKEN = re.compile(r"[._()\[\]=]|[a-z][A-Z]|^[A-Z]{2}")
 # a quoted message: four words or more between quotes (a scare-quoted word, "prende", is no message)
 _QUOTED = re.compile(r"\"[^\"\s]+(?:\s+[^\"\s]+){3,}\"|“[^”\s]+(?:\s+[^”\s]+){3,}”")  # (no single quotes: f'(x))
+# a single word that names a thing rather than an everyday word: a hyphen or a digit inside it (nvidia-smi, fp16,
+# ResNet-50), or capitals past its first letter (GPU, cuDNN); "tensor", "Process", "varianza" have none
+_NAME_MARK = re.compile(r"\w-\w|\d|\w[A-Z]")
 _CUT_END = frozenset("con sin com sem mediante según segun via vía".split())  # (not in ideas.dangling's words)
 EXACT_CALL_KEYWORDS = 2  # keyword arguments from which a call is an example to copy, not an idea
 # (LinearLR(optimizer, start_factor=0.01, end_factor=1.0, total_iters=N) has 3; "model.compile(...,
@@ -63,7 +66,7 @@ def unusable_concept(concept: str, answer: str, others: Sequence[str] = ()) -> s
         return None
     if dangling(c) or fold(words(c)[-1] if words(c) else "") in _CUT_END:
         return "cut-phrase"
-    if len(words(c)) == 1 and not _CODE_TOKEN.search(c) and \
+    if len(words(c)) == 1 and not _CODE_TOKEN.search(c) and not _NAME_MARK.search(c) and \
             any(len(words(o)) >= PHRASE_WORDS for o in others if _spaced(o) != c):
         return "generic-word"
     return None

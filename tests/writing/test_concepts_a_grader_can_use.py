@@ -99,3 +99,16 @@ def test_kb_eval_quiz_reports_an_unusable_concept_a_quiz_still_holds():
     ctx = CheckContext(answer)
     assert "unusable-concept" in question_defects(q, ctx)
     assert "unusable-concept" not in run_checks(q, ctx)
+
+
+def test_a_tool_or_acronym_is_no_generic_word():
+    """A one-word concept that names a thing (a hyphen, a digit or inner capitals: nvidia-smi, fp16, cuDNN) is a
+    term a grader marks with, beside phrases too; an everyday word ("tensor") is not (the LLM writer's
+    "nvidia-smi" was turned into the answer's first phrases)."""
+    from kb.writing.concept_use import unusable_concept
+
+    answer = "Com o nvidia-smi, que mostra quanta memória da GPU cada processo ocupa, em fp16 com cuDNN e um tensor."
+    others = ("memória da GPU cada processo", "nvidia-smi")
+    for term in ("nvidia-smi", "fp16", "cuDNN", "GPU"):
+        assert unusable_concept(term, answer, others) is None, term
+    assert unusable_concept("tensor", answer, others) == "generic-word"
