@@ -22,7 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 VERSIONS = {"a": "73697d2 (the session's start)", "c": "3179546 (round 9's c)",
             "d": "7ff65c5 (+ drop checks, usable concepts, task titles, labels only)",
-            "e": "f9a35ac (d without the drop checks, reverted: not rated itself; 86 of its 88 questions were rated as c's or d's)"}
+            "e": "f9a35ac (d without the drop checks; not rated: 86 of its 88 questions were rated as c's or d's)"}
 
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE.parent))

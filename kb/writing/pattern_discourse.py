@@ -66,14 +66,21 @@ def topic(title: str, lang: str) -> str:
 _ARTICLE = re.compile(r"^(?:el|la|los|las|o|a|os|as|the|an?)\s+")  # ("Gradient accumulation: la idea")
 
 
+def list_labels(text: str) -> list[str]:
+    """The labels of a labelled list idea's text ("A: …; B: …"): a part with no label of its own goes on the one
+    before it ("En CUDA: se usa CUDA IPC; exige método spawn o forkserver" holds one label), as the stem lists them
+    (:func:`kb.writing.plan.plain_forms`), the term test (:func:`kb.writing.plan._term_labels`) and the roles
+    read them."""
+    return [p.split(":", 1)[0].strip() for n, p in enumerate(text.split("; ")) if not n or ":" in p]
+
+
 def discourse_form(idea: Idea, subject: str, lang: str) -> tuple[str, str] | None:
     """The (prompt, answer) of a labelled list idea whose labels are discourse words (:func:`roles`): each
     role asked of the slide's topic in one stem, set in the deck's ``subject`` (unset where there is none or
     it is the topic itself), answered by the items with their labels; None for any other idea."""
     if idea.kind != "list":
         return None
-    labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
-    asked = roles(labels, lang)
+    asked = roles(list_labels(idea.text), lang)
     if not asked:
         return None
     words = _LANGS.get(lang, en)

@@ -47,7 +47,7 @@ def consequences(passage: str) -> list[tuple[str, str]]:
         if len(parts) != 2:
             continue
         cause, effect = (p.strip(" .;") for p in parts)
-        if cause.split()[0] in _DETERMINERS:
+        if not words(cause) or cause.split()[0] in _DETERMINERS:
             continue  # (a sub-bullet that goes on its parent: "el refcount toca cada objeto -> copy-on-write …")
         if len(words(cause)) >= MIN_WORDS[0] and len(words(effect)) >= MIN_WORDS[1]:
             out.append((cause, effect))

@@ -36,6 +36,7 @@ from .checks import generic_title, thin_concepts, vocabulary
 from .checks_form import meaning_kind
 from .concepts import _source_frameworks, concepts_beside_stem, phrase_concepts
 from .infinitive import infinitive
+from .pattern_discourse import list_labels
 from .seam import Draft, Rejected
 from .subject import deck_subject, library_of
 
@@ -406,7 +407,7 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
     if idea.kind == "list":
         # a part with no label of its own goes on the one before it ("En CUDA: se usa CUDA IPC; exige método spawn
         # o forkserver"): no label to paste in the stem (r8-r9 raters: "split off its bullet"; issue 26)
-        labels = [p.split(":", 1)[0].strip() for n, p in enumerate(idea.text.split("; ")) if not n or ":" in p]
+        labels = list_labels(idea.text)
         if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
             return []  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
         # (a label may hold commas; a brace in one would be read as a field of the template)
@@ -532,7 +533,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     titled = None if further is False else frozenset(fold(w) for i in deck.outline.ideas if " · " in i.locator
                                                      for w in words(i.locator.split(" · ", 1)[1]))
     fallback = False
-    if idea.kind == "list" and not _term_labels(idea, _mentions(deck), lang):
+    if idea.kind == "list" and not _term_labels(idea, _mentions(deck), lang if lang in _PLAIN else "en"):
         # ("¿qué significa cada uno de … Problema; Solución?": a slide's parts, no terms) asked of the slide's
         # topic when they are discourse roles, else not at all
         from .pattern_discourse import discourse_form, role_items
@@ -576,8 +577,7 @@ def _term_labels(idea: Idea, mentions: Callable[[str], int], lang: str) -> bool:
     raters, eval/real_heldout_r7)."""
     from .pattern_siblings import term_labels
 
-    labels = [p.split(":", 1)[0].strip() for p in idea.text.split("; ")]
-    return all(term_labels(labels, lambda x: asked_as_term(x, mentions, lang)))
+    return all(term_labels(list_labels(idea.text), lambda x: asked_as_term(x, mentions, lang)))
 
 
 def idea_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: CourseTerms, deck: CheckContext,

@@ -79,6 +79,7 @@ def test_roles_in_the_decks_language_and_the_slide_kind_left_out(quizzes):
 def test_no_question_on_four_roles_nor_on_sentence_labels(quizzes):
     """Four roles is a slide to recite; "Hay que promediarlos" is a sentence, neither a term nor a role: no
     role question asks them, and only the last resort (origin "labels", to reach n) asks what such labels mean."""
+    assert len(quizzes["roles_es"]) >= 3, [q.prompt for q in quizzes["roles_es"]]  # (the deck holding both slides)
     for qs in quizzes.values():
         for q in qs:
             if q.origin != "labels":
@@ -108,3 +109,15 @@ def test_topic_leaves_out_the_slide_kind():
     assert topic("Gradient accumulation: la idea", "es") == "Gradient accumulation"
     assert topic("Focal loss: definição", "pt") == "Focal loss"
     assert topic("El problema: sincronizar gradientes", "es") == "El problema: sincronizar gradientes"
+
+
+def test_a_part_with_no_label_goes_on_the_label_before_it():
+    """"En CUDA: se usa CUDA IPC; exige método spawn o forkserver" is one labelled item, for the stem, the term
+    test and the roles alike (the term test used to read "exige método spawn…" as a label that is no term, and
+    sent a list of terms to the last resort)."""
+    from kb.writing.pattern_discourse import list_labels
+
+    text = "Hogwild: actualizaciones sin lock; exige método spawn o forkserver; DDP: un proceso por GPU"
+    assert list_labels(text) == ["Hogwild", "DDP"]
+    assert roles(list_labels("Problema: k fijo; no se adapta a la forma; Solución: top-p"), "es") == \
+        roles(["Problema", "Solución"], "es")

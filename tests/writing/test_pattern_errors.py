@@ -105,3 +105,12 @@ def test_only_a_mistakes_slide_in_the_decks_language():
     pt = error_forms("Erros comuns", "• Credenciais no código do repositório -> usar variáveis de ambiente", "", "pt")
     assert pt == [("O que se deve fazer em vez disto: «Credenciais no código do repositório»?",
                    "Usar variáveis de ambiente.")]
+
+
+def test_a_bullet_with_no_cause_before_its_arrow_is_skipped():
+    """"... -> the run crashes later" or "; -> se pierde el gradiente": nothing to ask of, no crash."""
+    from kb.writing.pattern_errors import consequences
+
+    passage = ("• ... -> the run crashes later without a message\n• ; -> se pierde el gradiente de la capa\n"
+               "• Olvidar zero_grad() en cada paso -> los gradientes se acumulan entre batches")
+    assert consequences(passage) == [("Olvidar zero_grad() en cada paso", "los gradientes se acumulan entre batches")]

@@ -21,7 +21,7 @@ import kb
 from kb.writing.generate import GenerationRequest, generate_quiz
 from kb.writing.offline import OfflineWriter
 
-from ..conftest import ROOT, deck_quizzes, heldout_decks
+from ..conftest import ROOT, deck_quizzes, heldout_decks, run_kb
 
 pytestmark = pytest.mark.slow
 
@@ -116,3 +116,24 @@ def small(quizzes, tmp_path_factory, model_cache):
         out[name] = generate_quiz(course.workspace, GenerationRequest(n=5, sources=(src,)), OfflineWriter(),
                                   now="t").quiz.questions
     return out
+
+
+def test_the_summary_counts_the_last_resort_in_the_interface_language(quizzes):
+    """`kb quiz generate` says how many questions are the last resort (the only sign of them in its output):
+    the library's note holds the count of origin "labels" questions, and the CLI prints it in the interface
+    language."""
+    from kb.writing.generate import GenerationRequest, generate_quiz
+    from kb.writing.offline import OfflineWriter
+
+    course = kb.open(_ROOT[0] / ".kb")
+    src = next(s["source"] for s in course.sources() if s["source"].endswith("decoding_es.pdf"))
+    rep = generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)), OfflineWriter(), now="t")
+    last = sum(q.origin == "labels" for q in rep.quiz.questions)
+    assert last >= 1
+    said = [str(n) for n in rep.notes if "last resort" in str(n)]
+    assert said and said[0].startswith(f"{last} question(s) ask what each of a slide's labels means"), rep.notes
+    r = run_kb(["--ui-lang", "pt", "quiz", "generate", "-n", "12", "--offline", "--source", src, "-o", "q.json"],
+               cwd=_ROOT[0])
+    assert r.returncode == 0, r.stderr
+    out = " ".join((r.stdout + r.stderr).split())
+    assert f"{last} pergunta(s) perguntam o que significa cada rótulo de um slide, um último recurso" in out, out
