@@ -457,9 +457,10 @@ def quiz_review(
 
     from . import ui
     from .review import summary_line
+    from .ui_review import ReviewScreen
 
     _ctrl_c_works()  # started with SIGINT ignored or blocked, Ctrl-C would never end the review
-    summary = _course().review_quiz(quiz_file, ui.ReviewScreen(), offline=offline, again=again,
+    summary = _course().review_quiz(quiz_file, ReviewScreen(), offline=offline, again=again,
                                     editor=os.environ.get("VISUAL") or os.environ.get("EDITOR"))
     if summary.interrupted:
         from .i18n import _
