@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-import kb
 from kb.quiz import Citation, Question
 from kb.writing.checklist import CheckContext, question_defects, run_checks
-from kb.writing.generate import GenerationRequest, generate_quiz
-from kb.writing.offline import OfflineWriter
 
-from ..conftest import heldout_decks, run_kb
+from ..conftest import deck_quizzes, heldout_decks
 
 pytestmark = pytest.mark.slow
 
@@ -29,18 +26,7 @@ DECKS = ("einsum_es", "lrsched_es", "allreduce_es", "bayesian_es", "activaciones
 @pytest.fixture(scope="module")
 def quizzes(tmp_path_factory, model_cache):
     """``generate_quiz`` -n 12 offline on each deck (library call), in one knowledge base."""
-    root = tmp_path_factory.mktemp("concepts")
-    (root / "corpora").mkdir()
-    heldout_decks(DECKS)(root / "corpora")
-    r = run_kb(["ingest", "corpora"], cwd=root, env={"XDG_CACHE_HOME": str(model_cache)})
-    assert r.returncode == 0, r.stderr
-    course = kb.open(root / ".kb")
-    out = {}
-    for name in DECKS:
-        src = next(s["source"] for s in course.sources() if s["source"].endswith(f"{name}.pdf"))
-        out[name] = generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)), OfflineWriter(),
-                                  now="t").quiz.questions
-    return out
+    return deck_quizzes(tmp_path_factory.mktemp("concepts"), heldout_decks(DECKS), DECKS, model_cache)
 
 
 def _asking(qs, title):

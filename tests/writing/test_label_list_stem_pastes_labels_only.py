@@ -11,11 +11,7 @@ import re
 
 import pytest
 
-import kb
-from kb.writing.generate import GenerationRequest, generate_quiz
-from kb.writing.offline import OfflineWriter
-
-from ..conftest import heldout_decks, run_kb
+from ..conftest import deck_quizzes, heldout_decks
 
 pytestmark = pytest.mark.slow
 
@@ -25,18 +21,8 @@ _LISTED = re.compile(r"(?:estos elementos de|destes elementos de) «.*»: (?P<la
 
 @pytest.fixture(scope="module")
 def quizzes(tmp_path_factory, model_cache):
-    root = tmp_path_factory.mktemp("labels")
-    (root / "corpora").mkdir()
-    heldout_decks(DECKS)(root / "corpora")
-    r = run_kb(["ingest", "corpora"], cwd=root, env={"XDG_CACHE_HOME": str(model_cache)})
-    assert r.returncode == 0, r.stderr
-    course = kb.open(root / ".kb")
-    out = {}
-    for name in DECKS:
-        src = next(s["source"] for s in course.sources() if s["source"].endswith(f"{name}.pdf"))
-        out[name] = generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)), OfflineWriter(),
-                                  now="t").quiz.questions
-    return out
+    """``generate_quiz`` -n 12 offline on each deck (library call), in one knowledge base."""
+    return deck_quizzes(tmp_path_factory.mktemp("labels"), heldout_decks(DECKS), DECKS, model_cache)
 
 
 def test_every_label_in_the_stem_opens_a_part_of_the_answer(quizzes):

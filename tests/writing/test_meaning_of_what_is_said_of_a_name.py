@@ -14,31 +14,18 @@ from __future__ import annotations
 
 import pytest
 
-import kb
 from kb.quiz import Citation, Question
 from kb.writing.checklist import CheckContext, question_defects, run_checks
-from kb.writing.generate import GenerationRequest, generate_quiz
-from kb.writing.offline import OfflineWriter
 
-from ..conftest import heldout_decks, run_kb
+from ..conftest import deck_quizzes, heldout_decks
 
 DECKS = ("hogwild_es", "cudamem_es", "ganstab_pt", "decoding_es")
 
 
 @pytest.fixture(scope="module")
 def quizzes(tmp_path_factory, model_cache):
-    root = tmp_path_factory.mktemp("meaning")
-    (root / "corpora").mkdir()
-    heldout_decks(DECKS)(root / "corpora")
-    r = run_kb(["ingest", "corpora"], cwd=root, env={"XDG_CACHE_HOME": str(model_cache)})
-    assert r.returncode == 0, r.stderr
-    course = kb.open(root / ".kb")
-    out = {}
-    for name in DECKS:
-        src = next(s["source"] for s in course.sources() if s["source"].endswith(f"{name}.pdf"))
-        out[name] = generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)), OfflineWriter(),
-                                  now="t").quiz.questions
-    return out
+    """``generate_quiz`` -n 12 offline on each deck (library call), in one knowledge base."""
+    return deck_quizzes(tmp_path_factory.mktemp("meaning"), heldout_decks(DECKS), DECKS, model_cache)
 
 
 @pytest.mark.slow

@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-import kb
-from kb.writing.generate import GenerationRequest, generate_quiz
-from kb.writing.offline import OfflineWriter
-
-from ..conftest import heldout_decks, run_kb
+from ..conftest import deck_quizzes, heldout_decks
 
 pytestmark = pytest.mark.slow
 
@@ -23,18 +19,9 @@ DECKS = ("gradclip_es", "ddpdeep_es")
 
 @pytest.fixture(scope="module")
 def prompts(tmp_path_factory, model_cache):
-    root = tmp_path_factory.mktemp("tasks")
-    (root / "corpora").mkdir()
-    heldout_decks(DECKS)(root / "corpora")
-    r = run_kb(["ingest", "corpora"], cwd=root, env={"XDG_CACHE_HOME": str(model_cache)})
-    assert r.returncode == 0, r.stderr
-    course = kb.open(root / ".kb")
-    out = {}
-    for name in DECKS:
-        src = next(s["source"] for s in course.sources() if s["source"].endswith(f"{name}.pdf"))
-        out[name] = [q.prompt for q in generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)),
-                                                     OfflineWriter(), now="t").quiz.questions]
-    return out
+    """The prompts of ``generate_quiz`` -n 12 offline on each deck, in one knowledge base."""
+    quizzes = deck_quizzes(tmp_path_factory.mktemp("tasks"), heldout_decks(DECKS), DECKS, model_cache)
+    return {name: [q.prompt for q in qs] for name, qs in quizzes.items()}
 
 
 def test_a_task_title_is_asked_how_it_is_done(prompts):
