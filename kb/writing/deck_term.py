@@ -78,8 +78,10 @@ def deck_term(label: str, text: str, lang: str) -> bool:
     English term in a Spanish or Portuguese deck (not :func:`ordinary_phrase`), a word written in lower case
     as code and arguments are ("single", "patience": a slide capitalises its own labels), or an ordinary
     phrase the deck's running text says (:func:`uses`) — not an ordinary word of its language used only as
-    a label ("Moraleja", "Variantes", "Geométricos", "Ingestão"), whatever the slide."""
+    a label ("Moraleja", "Variantes", "Geométricos", "Ingestão"), whatever the slide. In a deck in English
+    (or another language) no label is judged: its everyday words are its terms too ("Attention", "Loss",
+    "Layer": everyday English text says them as often as "Overview"), and no rated deck was in English."""
     bare = label.strip(" \"'“”«»")
-    if not bare or bare[:1].islower() or not ordinary_phrase(bare, lang):
+    if lang not in ("es", "pt") or not bare or bare[:1].islower() or not ordinary_phrase(bare, lang):
         return True
     return bool(text) and uses(bare, text) >= MIN_USES

@@ -117,3 +117,11 @@ def test_a_true_false_on_a_label_is_flagged_and_on_a_term_passes(deck):
 def test_without_the_decks_text_no_label_is_judged(deck):
     q = _which(*LABELS[0])
     assert "label-answer" not in question_defects(q, CheckContext(deck.passage))
+
+
+def test_an_english_decks_words_are_not_judged():
+    from kb.writing.deck_term import deck_term
+
+    text = "Attention\nAttention: each query weighs every key\nLoss: what training minimises"
+    assert deck_term("Attention", text, "en") and deck_term("Loss", text, "en")
+    assert not deck_term("Moraleja", "Moraleja: mover datos cuesta más que calcular", "es")
