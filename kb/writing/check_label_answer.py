@@ -39,10 +39,17 @@ def _bare(text: str) -> str:
     return re.sub(r"\s*\([^()]*\)", "", text).strip()
 
 
+# a stem that asks to name something: "¿qué término corresponde a …?", "¿cómo se llama …?", "which term …"
+_ASKS_NAME = re.compile(r"(?i)\b(?:t[ée]rminos?|termos?|terms?|se llama|se chama|is called|what is the name|"
+                        r"qu[ée] nombre|que nome)\b")
+
+
 def naming_choice(q: Question) -> str:
-    """The right option of a multiple choice whose options are names (each of at most :data:`NAMING_WORDS`
-    words): the term it asks; "" for any other question."""
-    if q.type != "mcq" or not isinstance(q.correct, int) or not 0 <= q.correct < len(q.choices):
+    """The right option of a multiple choice that asks to name a term (:data:`_ASKS_NAME`) and whose options
+    are names (each of at most :data:`NAMING_WORDS` words): the term it asks; "" for any other question
+    ("¿Qué efecto tiene …?" → "Reduce la memoria" is an ordinary phrase, and rightly so)."""
+    if q.type != "mcq" or not isinstance(q.correct, int) or not 0 <= q.correct < len(q.choices) \
+            or not _ASKS_NAME.search(q.prompt):
         return ""
     if any(len(words(_bare(c))) > NAMING_WORDS or not words(_bare(c)) for c in q.choices):
         return ""

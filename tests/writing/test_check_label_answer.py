@@ -125,3 +125,12 @@ def test_an_english_decks_words_are_not_judged():
     text = "Attention\nAttention: each query weighs every key\nLoss: what training minimises"
     assert deck_term("Attention", text, "en") and deck_term("Loss", text, "en")
     assert not deck_term("Moraleja", "Moraleja: mover datos cuesta más que calcular", "es")
+
+
+def test_a_choice_of_effects_is_no_term_to_name(deck):
+    """Options that say what happens ("Reduce la memoria") are ordinary phrases by nature: only a question
+    asking to name a term is judged."""
+    q = Question("mcq", "En aumento de datos con torchvision, ¿qué efecto tiene aplicar T.Normalize?",
+                 "Centra los valores", (Citation("augment_es.pdf", "p. 2", "c1", ""),), lang="es",
+                 choices=("Centra los valores", "Borra la imagen", "Duplica el lote"), correct=0)
+    assert "label-answer" not in question_defects(q, deck)
