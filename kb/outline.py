@@ -10,11 +10,11 @@ names; each slide or heading gives ideas of five kinds:
 - ``code``: a code example under the slide's title;
 - ``title``: the slide's title with its bullets (what the slide is about when it is none of the above).
 
-An idea is central when the deck names it in its titles and its index, repeats it, defines it and
-gives it pages (:func:`_rank`); a divider or administrative title ("Introducción", "Agenda",
-"Índice", "Resumen", "Otras herramientas": :func:`kb.lang.divider_title`) is none, nor earns an
-idea "in the index". ``kb quiz generate`` aims at the most central ideas first and says which of
-them the quiz leaves out; ``kb eval quiz`` reports the same coverage.
+An idea is central when the deck names it in its titles, its index and its closing summary, repeats
+it, defines it and gives it pages (:func:`_rank`); a divider or administrative title ("Introducción",
+"Agenda", "Índice", "Resumen", "Otras herramientas": :func:`kb.lang.divider_title`) is none, nor earns
+an idea "in the index", and a slide of common mistakes is none. ``kb quiz generate`` aims at the most
+central ideas first and says which of them the quiz leaves out; ``kb eval quiz`` reports the same coverage.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .lang import FACET_WORDS, divider_title
+from .lang import ERROR_TITLES, FACET_WORDS, SUMMARY_WORDS, divider_title
 from .records import Chunk
 from .text import STOPWORDS, fold, words
 
@@ -169,6 +169,7 @@ _GENERAL_SPAN = 0.5  # a title word whose titles run over more of the deck than 
 _W_SUBJECT = 1.0  # times the share of the deck title's words the idea's text says ("TensorFlow distribuido")
 _W_SECTION = 0.5  # per log(pages of the idea's section)
 _W_TOPIC = 0.8  # per log(pages whose slide titles name its topic), the topic being its name less facet words
+_W_SUMMARY = 2.5  # its topic is named by a bullet of the deck's closing summary ("Resumen", "Resumo")
 _KIND_BONUS = {"definition": 0.3, "list": 0.4, "procedure": 0.4, "title": 0.0, "code": -0.3}
 _COMMON_TITLE_SHARE = 0.3  # a word in more of the deck's titles than this says nothing about which idea
 _THIN = 8  # words: an idea with less text than this has little to ask (its score is halved)
@@ -223,7 +224,7 @@ def build_outline(chunks: Iterable[Chunk], source: str, *, bookmarks: Sequence[t
     for (key, _), (_, us) in zip(slides, units, strict=True):
         sec_units[section_of[key]] |= us
     ranked = _rank([i for _, i in raw], [k[1] for k, _ in slides], named, mine, units, title,
-                   {k: len(v) for k, v in sec_units.items()})
+                   {k: len(v) for k, v in sec_units.items()}, _summary(mine))
     by_sec: dict[str, list[Idea]] = defaultdict(list)
     first_loc: dict[str, str] = {}
     for (sec, _), idea in zip(raw, ranked, strict=True):
@@ -288,6 +289,47 @@ def _index_entries(chunks: Sequence[Chunk]) -> list[str]:
             entries = [_BULLET.sub("", ln).strip() for ln in c.text.splitlines()]
             return [e for e in entries if e and len(words(e)) <= 10]
     return []
+
+
+def _slide_title(heading: str | None) -> str:
+    return fold((heading or "").split(" > ")[-1]).strip().rstrip(":. ")
+
+
+def _summary(chunks: Sequence[Chunk]) -> tuple[frozenset[frozenset[str]], tuple[str, ...]]:
+    """The deck's closing summary slide ("Resumen", "Resumo e conselhos práticos"): the content words of
+    each of its bullets (a line that opens no bullet goes on the one before), and its passages' ids (an
+    idea read from the summary itself is not "in the summary")."""
+    bullets: set[frozenset[str]] = set()
+    where: list[str] = []
+    for c in chunks:
+        ws = _slide_title(c.locator.heading).split()
+        # "Resumen", "Resumo e conselhos práticos"; not "Resumen de gradientes" (a subject)
+        if c.is_code or not ws or ws[0] not in SUMMARY_WORDS \
+                or not (divider_title(" ".join(ws)) or ws[1:2] in (["y"], ["e"], ["and"])):
+            continue
+        where.append(c.id)
+        lines: list[str] = []
+        for ln in c.text.splitlines():
+            if _BULLET.match(ln) or not lines:
+                lines.append(_BULLET.sub("", ln))
+            else:
+                lines[-1] += " " + ln
+        bullets |= {_words(b) for b in lines if b.strip()}
+    return frozenset(bullets), tuple(where)
+
+
+def _plain_word(name: str) -> bool:
+    """A term of one ordinary word ("Resultado", "Preferências", "schedule"): a bullet's label more often
+    than a term the deck teaches ("OpenMP", "jax.Array", "IO-awareness", "R1 penalty" are terms)."""
+    ws = name.split()
+    return len(ws) == 1 and re.fullmatch(r"[^\W\d_]+", ws[0]) is not None and not re.search(r".[A-Z]", ws[0]) \
+        and not ws[0].isupper()
+
+
+def _mistakes(idea: Idea) -> bool:
+    """The idea is read from a slide of common mistakes ("Errores comunes"): what goes wrong with the
+    deck's ideas, asked by :mod:`kb.writing.pattern_errors`, not one of them."""
+    return _slide_title(idea.locator.split(" · ", 1)[-1]) in ERROR_TITLES
 
 
 def _usable(c: Chunk) -> bool:
@@ -527,7 +569,8 @@ def _covers(topic: frozenset[str], ws: frozenset[str]) -> bool:
 
 def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequence[Chunk],
           units: Sequence[tuple[str, frozenset[str]]] = (), deck_title: str = "",
-          section_pages: dict[str, int] | None = None) -> list[Idea]:
+          section_pages: dict[str, int] | None = None,
+          summary: tuple[frozenset[frozenset[str]], tuple[str, ...]] = (frozenset(), ())) -> list[Idea]:
     """The ideas with their centrality (:data:`_W_INDEX` and the other weights) and what made it."""
     page_titles = sorted({fold(t) for t in titles if t})
     df: dict[str, int] = defaultdict(int)
@@ -539,11 +582,13 @@ def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequen
     subject = frozenset(w for w in _words(deck_title) if not _has(_FACETS, w))
     texts = [_stems(c.text) for c in chunks]
     defined = {fold(i.name) for i in ideas if i.kind == "definition"}
+    summary_ids = set(summary[1])
     out: list[Idea] = []
+    own_topics: list[frozenset[str]] = []
     for idea in ideas:
         want = (_stems(idea.name) - common) or _stems(idea.name)
         why: list[str] = []
-        score = _KIND_BONUS.get(idea.kind, 0.0)
+        score = 0.0 if idea.kind == "definition" and _plain_word(idea.name) else _KIND_BONUS.get(idea.kind, 0.0)
         topic = _topic(idea.name, general)
         # a name of general and facet words only ("Implementación en PyTorch") has no topic of its own
         specific = any(not _has(general, w) and not _has(_FACETS, w) for w in topic)
@@ -560,7 +605,7 @@ def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequen
         if idea.pages > 1:
             score += _W_PAGES * math.log(idea.pages)
             why.append(f"{idea.pages} pages")
-        if idea.kind == "definition" or own in defined:
+        if (idea.kind == "definition" or own in defined) and not _plain_word(idea.name):
             score += _W_DEFINED
             why.append("defined")
         mentions = sum(1 for t in texts if want and want <= t) if want else 0
@@ -570,14 +615,31 @@ def _rank(ideas: list[Idea], titles: list[str], index: list[str], chunks: Sequen
         more, said = _spread(idea, topic if specific else frozenset(), units, section_pages or {}, subject)
         score += more
         why += said
-        if len(words(idea.text)) < _THIN:
+        if len(words(idea.text)) < _THIN or idea.kind == "definition" and _plain_word(idea.name):
             score /= 2
         if idea.kind != "definition" and divider_title(idea.name):
             # "Introducción", "Resumen", "Otras herramientas": a slide that divides or sums up the deck
             # is no idea of its own, however often its word comes back (its definitions still count)
             score, why = 0.0, ["divider title"]
+        elif _mistakes(idea):
+            score, why = 0.0, ["common mistakes"]
         out.append(replace(idea, score=score, why=tuple(why), topic=tuple(sorted(topic))))
-    return out
+        # what the deck's summary could name it by: its topic less the deck's subject ("Cenários Task-IL, …")
+        own_topics.append(frozenset() if set(idea.chunk_ids) & summary_ids or not specific
+                   else frozenset(w for w in topic if not _has(subject, w)))
+    return _summarised(out, own_topics, summary[0])
+
+
+def _summarised(ideas: list[Idea], topics: list[frozenset[str]], bullets: Iterable[frozenset[str]]) -> list[Idea]:
+    """Each bullet of the deck's summary slide names one idea: the most central one whose topic it holds
+    gets :data:`_W_SUMMARY` (a bullet on Longformer and BigBird lifts one of their slides, not all three)."""
+    lift: set[int] = set()
+    for b in bullets:
+        named = [n for n, t in enumerate(topics) if _covers(t, b) and ideas[n].score > 0]
+        if named:
+            lift.add(max(named, key=lambda n: (ideas[n].score, -n)))
+    return [replace(i, score=i.score + _W_SUMMARY, why=(*i.why, "in the summary")) if n in lift else i
+            for n, i in enumerate(ideas)]
 
 
 def _spread(idea: Idea, topic: frozenset[str], units: Sequence[tuple[str, frozenset[str]]],

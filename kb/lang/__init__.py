@@ -12,6 +12,8 @@ from . import en, es, pt
 DIVIDER_WORDS = es.DIVIDER_WORDS | pt.DIVIDER_WORDS | en.DIVIDER_WORDS
 FILLER_WORDS = es.FILLER_WORDS | pt.FILLER_WORDS | en.FILLER_WORDS
 FACET_WORDS = es.FACET_WORDS | pt.FACET_WORDS | en.FACET_WORDS
+SUMMARY_WORDS = es.SUMMARY_WORDS | pt.SUMMARY_WORDS | en.SUMMARY_WORDS
+ERROR_TITLES = es.ERROR_TITLES | pt.ERROR_TITLES | en.ERROR_TITLES
 _SMALL = frozenset("a al de del do da dos das e y o os as el la los las en em no na y and of the to for to".split())
 
 

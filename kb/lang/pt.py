@@ -100,3 +100,6 @@ SLIDE_KINDS = frozenset("definicao exemplo exemplos procedimento resumo intuicao
 ERROR_TITLES = frozenset(("erros comuns", "erros frequentes", "erros tipicos", "armadilhas comuns"))
 ERROR_STEM = "Em {s}, que consequência tem este erro comum: «{c}»?"
 ERROR_FIX_STEM = "Em {s}, o que se deve fazer em vez disto: «{c}»?"  # the bullet's right side is a remedy
+
+# The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
+SUMMARY_WORDS = frozenset("resumo conclusoes conclusao recapitulacao".split())
