@@ -161,11 +161,14 @@ class _Selection:
         return rest
 
     def free(self, d: Draft) -> bool:
-        """Not chosen yet, its idea and its items not asked about yet, and neither its answer
-        written in a chosen stem nor a chosen answer written in its stem."""
+        """Not chosen yet, its idea and its items not asked about yet, not the very stem of a chosen short
+        answer (two slides asked of one topic: "¿qué es el ring all-reduce?"), and neither its answer written
+        in a chosen stem nor a chosen answer written in its stem."""
         from .checks import answers_elsewhere
 
         if d in self.chosen or d.key in self.used_keys or any(x in self.used_items for x in d.item.split("|") if x):
+            return False
+        if d.question.type == "short" and any(c.question.prompt == d.question.prompt for c in self.chosen):
             return False
         return not answers_elsewhere([*(c.question for c in self.chosen), d.question])
 
@@ -576,8 +579,9 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     chosen, notes = select(kept, request, drafts)
     if (len(chosen) < request.n and writer.name == "offline" and "short" in request.types
             and request.difficulty in ("", None, "medium")):  # short of n: plain questions on further ideas
-        chosen = _fill(chosen, [*plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages}, course,
-                                                     planned, request.lang), *last],
+        # (a top idea's last resort before a further idea's: _fill asks every last resort after the other forms)
+        chosen = _fill(chosen, [*last, *plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages},
+                                                            course, planned, request.lang)],
                        request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}

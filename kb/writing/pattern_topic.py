@@ -37,6 +37,8 @@ _NO_HEAD = frozenset("""de del da do das dos con com sin sem en em entre al ao a
     segun of from with in on to for by into""".split())
 _TWO_WORD_QUESTIONS = frozenset(("por que", "para que", "o que", "a que", "en que", "em que"))
 _WHAT_IS = frozenset(("que es", "que son", "o que e", "o que sao", "what is", "what are"))
+_PROCEDURE = re.compile(r"[:—–]\s*(?:procedimiento|procedimento|procedure|paso a paso|passo a passo|step by step)\b",
+                        re.I)
 _VS = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
 _SPLIT = re.compile(r"\s*(?::|\s—\s|\s–\s)\s*")
 _GERUND = {"pt": ((r"ando$", "ar"), (r"endo$", "er"), (r"indo$", "ir"), (r"ondo$", "or")), "es": ((r"ando$", "ar"),)}
@@ -63,8 +65,9 @@ def _lower_first(phrase: str) -> str:
     """The phrase with its first word in lower case when it is an ordinary title-case word ("Organización de los
     logs" → "organización de los logs"; "TensorBoard en Keras", "DALI" as they are)."""
     first, _, rest = phrase.partition(" ")
-    if name_word(first) or first[1:] != first[1:].lower() or rest[:1].isupper():
-        return phrase  # (a name of several words: "Tensor Cores", "Inception Score")
+    second = rest.split()[0] if rest else ""
+    if name_word(first) or first[1:] != first[1:].lower() or (len(second) > 1 and second.istitle()):
+        return phrase  # (a name of several words: "Tensor Cores", "Inception Score"; not "Compilação JIT …")
     return first[:1].lower() + first[1:] + (" " + rest if rest else "")
 
 
@@ -176,6 +179,20 @@ def topic_form(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     return topic_stem(title, lang, kind, term)[1]
 
 
+def topic_stems(title: str, lang: str, kind: str, term: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """:func:`topic_stem`'s (class, stem), and after a name's "what is it" the noun phrase explained (the weakest
+    class): the first that passes the checks is asked ("¿qué es el warmup lineal?" fails ``garbled-term`` where a
+    course takes "lineal" for a verb); [] when the title fits no class."""
+    cls, stem = topic_stem(title, lang, kind, term)
+    if not stem:
+        return []
+    out = [(cls, stem)]
+    phrase = _topic_part(title.strip(), lang, term)[0]
+    if cls == "name" and kind != "procedure" and not _name(phrase, lang) and not name_word(phrase.split()[0]):
+        out.append(("explain", _words(lang).TOPIC_STEMS["explain"].replace("{np}", with_article(phrase, lang))))
+    return out
+
+
 def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) -> tuple[str, str]:
     """The stem a slide's idea is asked by, from its title's class of text (module doc), with ``{s}`` where the
     deck's subject goes ("En {s}, ¿cuáles son las limitaciones?"); no ``{s}`` where the title names a thing of its
@@ -190,6 +207,8 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
         # (unset where it asks what a named thing is: "¿Qué es NVIDIA DALI?"; "¿cuánta CPU hace falta?" is set)
         what_is = " ".join(fold(q).split()[:3]) in _WHAT_IS or " ".join(fold(q).split()[:2]) in _WHAT_IS
         return "question", _unset(stem) if what_is and any(name_word(w) for w in q.split()) else stem
+    if _PROCEDURE.search(title):  # ("Ring all-reduce: procedimiento con N = 4": its steps, not what it is)
+        kind = "procedure"
     phrase, role = _topic_part(title, lang, term)
     if not phrase:
         return "", ""
@@ -216,17 +235,30 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
         return "", ""  # ("Da energia ao carbono", "Permite …": no noun phrase to ask of)
     if _claim(ws, lang):  # ("FlashAttention no es atención aproximada")
         return "claim", stems["why"].replace("{np}", _lower_first(phrase))
-    if len(ws) <= TERM_WORDS and (term(phrase) or _name(phrase, lang)) and not set(map(fold, ws)) & {"y", "e", "and"}:
-        named = _name(phrase, lang) or name_word(ws[0])
-        name = phrase if named else with_article(phrase, lang) if lang in ("es", "pt") else _lower_first(phrase)
-        if kind == "procedure":
-            return "name", stems["steps"].replace("{np}", name)
-        last = fold(ws[-1])
-        many = lang in ("es", "pt") and (plural(head) if not named else len(ws) > 1 and plural(last)
-                                          and not name_word(ws[-1]))  # ("CUDA events")
-        return "name", stems["what_are" if many else "what_is"].replace("{np}", name)
+    if len(ws) <= TERM_WORDS and (term(phrase) and not _native(ws, lang) or _name(phrase, lang)) \
+            and not set(map(fold, ws)) & {"y", "e", "and"}:
+        return "name", _what_is(phrase, lang, kind)
     np = with_article(phrase, lang)
     return "explain", stems["steps" if kind == "procedure" else "explain"].replace("{np}", np)
+
+
+def _what_is(phrase: str, lang: str, kind: str) -> str:
+    """A name or term asked what it is ("¿qué es Longformer?", "o que são os deep ensembles?"), or its steps."""
+    words = _words(lang)
+    stems = words.TOPIC_STEMS
+    ws = phrase.split()
+    head = fold(ws[0])
+    named = _name(phrase, lang) or name_word(ws[0]) or (len(ws) > 1 and len(ws[1]) > 1 and ws[1].istitle())
+    name = phrase if named else with_article(phrase, lang) if lang in ("es", "pt") else _lower_first(phrase)
+    if kind == "procedure":
+        return stems["steps"].replace("{np}", name)
+    last = fold(ws[-1])
+    english = len(ws) > 1 and _english_word(ws[-1], lang)  # ("Deep ensembles", "CUDA events")
+    many = lang in ("es", "pt") and (plural(last) and english and not name_word(ws[-1]) if named or english
+                                     else plural(head))
+    if many and english and not named:  # (an English compound: its number is its last word's)
+        name = f"{words.ARTICLES['mp']} {_lower_first(phrase)}"
+    return stems["what_are" if many else "what_is"].replace("{np}", name)
 
 
 def _claim(ws: list[str], lang: str) -> bool:
@@ -235,6 +267,21 @@ def _claim(ws: list[str], lang: str) -> bool:
     words = _words(lang)
     verbs = words.VERBS | words.COPULAS
     return any(fold(w) in verbs and fold(ws[i]) != "que" for i, w in enumerate(ws[1:]))
+
+
+def _native(ws: list[str], lang: str) -> bool:
+    """One word of ``lang``'s own (its text says it more than English does: "Depuração", "Escalares"): a term a
+    deck repeats, but no name to ask what it is ("¿qué es la depuración?" of a slide on how to debug)."""
+    from .checks import _zipf
+
+    return lang in ("es", "pt") and len(ws) == 1 and not name_word(ws[0]) and _zipf(ws[0], lang) > _zipf(ws[0], "en")
+
+
+def _english_word(word: str, lang: str) -> bool:
+    """English text says ``word`` more than ``lang``'s does ("ensembles", "events")."""
+    from .checks import _zipf
+
+    return _zipf(word, "en") > _zipf(word, lang)
 
 
 def _name(phrase: str, lang: str) -> bool:
@@ -255,8 +302,10 @@ def _task(ws: list[str], lang: str) -> str:
     if len(ws) < 2 or fold(ws[1]) in ("de", "del", "da", "do", "das", "dos"):
         return ""
     first = ws[0]
-    if infinitive(first, lang, ws[1]):
-        return " ".join([first.lower(), *ws[1:]])
+    verbs = ("ar", "er", "ir")
+    if infinitive(first, lang, ws[1]) or (lang in ("es", "pt") and len(ws) > 2 and fold(ws[1]) in ("y", "e")
+                                          and fold(first)[-2:] in verbs and fold(ws[2])[-2:] in verbs):
+        return " ".join([first.lower(), *ws[1:]])  # ("Leer y registrar el lr": two tasks)
     for end, to in _GERUND.get(lang, ()):
         if re.search(end, first) and len(first) > 5:
             verb = re.sub(end, to, first.lower())

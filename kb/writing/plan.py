@@ -37,7 +37,7 @@ from .checks_form import meaning_kind
 from .concepts import _source_frameworks, concepts_beside_stem, phrase_concepts
 from .infinitive import infinitive
 from .pattern_discourse import list_labels
-from .pattern_topic import WEAK, topic_stem
+from .pattern_topic import WEAK, topic_stems
 from .seam import Draft, Rejected
 from .subject import deck_subject, library_of
 
@@ -380,8 +380,7 @@ def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]
     last resort in its weakest class, "explica la organización de los logs"); [] for a definition, None for a list
     no question fits (two rows of a table under one label)."""
     asks: list[tuple[str, str, bool]] = []
-    cls, stem = topic_stem(idea.name, lang, idea.kind, term)
-    weak = cls in WEAK
+    stems = [(stem, cls in WEAK) for cls, stem in topic_stems(idea.name, lang, idea.kind, term)]
     if idea.kind == "list":
         # a part with no label of its own goes on the one before it ("En CUDA: se usa CUDA IPC; exige método spawn
         # o forkserver"): no label to paste in the stem (r8-r9 raters: "split off its bullet"; issue 26)
@@ -390,11 +389,9 @@ def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]
             return None  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
         # asked of the slide's topic by its title's class of text, answered by the whole items in order; its
         # labels never in the stem (slide vocabulary: "Paso 1; Resultado; Em cada falha"; r8-r10 raters)
-        if stem:
-            asks.append((stem, idea.text, weak))
+        asks += [(stem, idea.text, weak) for stem, weak in stems]
     elif idea.kind == "procedure":
-        if stem:
-            asks.append((stem, idea.text, weak))
+        asks += [(stem, idea.text, weak) for stem, weak in stems]
     elif idea.kind == "title":
         # asked by the slide's lead-in and answered by what follows it, never as "¿qué caracteriza a «T»?":
         # a title is no concept (fresh raters fixed or dropped every such stem, eval/real_heldout_r5)
@@ -404,8 +401,8 @@ def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]
         # then a question on the slide's topic by its title's class of text (:mod:`kb.writing.pattern_topic`: a
         # task asked how, a name what it is, a noun phrase explained), never "¿qué se entiende por «T»?" (a title
         # the student never saw, fixed by fresh raters each time, r8-r10)
-        if len(words(idea.text)) >= PLAIN_WORDS[0] and (bullets := slide_answer(passage)) and stem:
-            asks.append((stem, bullets, weak))
+        if len(words(idea.text)) >= PLAIN_WORDS[0] and (bullets := slide_answer(passage)):
+            asks += [(stem, bullets, weak) for stem, weak in stems]
     return asks
 
 
