@@ -254,9 +254,9 @@ def _what_is(phrase: str, lang: str, kind: str) -> str:
         return stems["steps"].replace("{np}", name)
     last = fold(ws[-1])
     english = len(ws) > 1 and _english_word(ws[-1], lang)  # ("Deep ensembles", "CUDA events")
-    many = lang in ("es", "pt") and (plural(last) and english and not name_word(ws[-1]) if named or english
-                                     else plural(head))
-    if many and english and not named:  # (an English compound: its number is its last word's)
+    last_many = plural(last) and not name_word(ws[-1]) and (english or named and len(ws) > 1)
+    many = lang in ("es", "pt") and (last_many or not named and plural(head))  # ("Tensor Cores", "Operaciones …")
+    if last_many and not named:  # (an English compound: its number is its last word's)
         name = f"{words.ARTICLES['mp']} {_lower_first(phrase)}"
     return stems["what_are" if many else "what_is"].replace("{np}", name)
 
