@@ -56,6 +56,8 @@ def _words(lang: str) -> ModuleType:
 def name_word(word: str) -> bool:
     """A word that names a thing, not a word of the language: a capital inside ("PartitionSpec", "BigBird"), an
     acronym ("DALI", "PUE"), a digit or a sign of code ("torch.utils", "load_inline", "C++")."""
+    if re.search(r"\w!$", word):  # ("Hogwild!": a name's own sign)
+        return True
     w = word.strip("()[]«»\"'“”,;!?¿")
     return bool(w) and (bool(re.search(r"[A-Z]", w[1:])) or bool(re.search(r"[\d_.+/<>=@#]", w))
                         or (len(w) > 1 and w.isupper()))
