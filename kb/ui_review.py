@@ -9,8 +9,8 @@ from .i18n import N_
 from .ui import STATUS_STYLE, stdout
 
 # shown on the review card of a question the writer asked only to reach -n (origin "labels")
-LAST_RESORT = N_("a last resort to reach -n: what each of a slide's labels means (fresh teachers edited such "
-                 "questions into one real question before using them)")
+LAST_RESORT = N_("a last resort to reach -n: a slide asked of its topic in general words (fresh teachers edited "
+                 "such questions into one real question before using them)")
 
 
 class ReviewScreen:

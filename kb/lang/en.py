@@ -99,3 +99,35 @@ ERROR_FIX_STEM = "In {s}, what should be done instead of this: «{c}»?"  # the 
 
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("summary conclusions conclusion recap takeaways".split())
+# A slide title asked as a question about its topic (kb/writing/pattern_topic.py): the words that open a
+# question ("What is NVIDIA DALI", "How to measure …", "Why write an extension?"), folded
+QUESTION_WORDS = frozenset("what how when where which why who".split())
+# plural nouns of a kind of thing a slide lists ("Limitations", "Common errors", "Components of …"). Folded.
+KIND_WORDS = frozenset("""limitations advantages disadvantages benefits problems errors mistakes failures pitfalls
+    risks causes symptoms variants components pieces parts elements steps stages phases metrics ways types
+    categories techniques strategies methods options alternatives modes rules principles features differences
+    requirements recommendations tips mitigations solutions details formats""".split())
+ROLE_WORDS = frozenset("problem case example idea note order rule caveat goal solution key".split())
+FEMININE: frozenset[str] = frozenset()  # (English nouns have no gender: one article)
+MASCULINE_A: frozenset[str] = frozenset()
+TOPIC_STEMS: dict[str, str] = {
+    "question": "In {s}, {q}?",
+    "which_are": "In {s}, what are {np}?",
+    "what_is": "In {s}, what is {np}?",
+    "what_are": "In {s}, what are {np}?",
+    "explain": "In {s}, explain {np}.",
+    "explain_this": "In {s}, explain {this} {np}: {rest}.",
+    "steps": "In {s}, explain step by step {np}.",
+    "differ": "In {s}, what is the difference between {np}?",
+    "how": "In {s}, how can one {np}?",  # a task title ("Medir tiempos con CUDA events")
+    "steps_to": "In {s}, what are the steps to {np}?",
+    "why": "In {s}, explain why {np}.",  # a title that states a claim ("FlashAttention no es atención aproximada")
+    "kind_for": "{kind} for {rest}",
+}
+ARTICLES = {"m": "the", "f": "the", "mp": "the", "fp": "the", "this_m": "this", "this_f": "this",
+            "this_mp": "these", "this_fp": "these"}
+AND = " and "
+# numbers a title may open on ("Cuatro modelos en memoria": the article goes by the noun after)
+NUMERALS = frozenset("two three four five six seven eight nine ten".split())
+# a verb that makes a title a claim, not a noun phrase ("… no es atención aproximada"), besides VERBS. Folded.
+COPULAS = frozenset("is are has have does do changes matters".split())

@@ -105,3 +105,40 @@ ERROR_FIX_STEM = "En {s}, ¿qué se debe hacer en lugar de esto: «{c}»?"  # th
 
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("resumen conclusiones conclusion recapitulacion".split())
+# A slide title asked as a question about its topic (kb/writing/pattern_topic.py): the words that open a
+# question ("Qué es NVIDIA DALI", "Cómo medir si compensa", "Por qué un caching allocator"), folded
+QUESTION_WORDS = frozenset("que como cuando donde cual cuales cuanto cuantos cuanta cuantas por para".split())
+# plural nouns of a kind of thing a slide lists ("Limitaciones", "Variantes de integración", "Errores
+# comunes"): such a title is asked which they are. Folded.
+KIND_WORDS = frozenset("""limitaciones ventajas desventajas beneficios problemas errores fallos trampas riesgos causas
+    sintomas variantes componentes piezas partes elementos pasos etapas fases metricas formas maneras tipos
+    categorias tecnicas estrategias metodos opciones alternativas modos reglas principios caracteristicas
+    diferencias requisitos recomendaciones consejos mitigaciones soluciones detalles formatos""".split())
+# words a slide labels its kind of point with, before a colon ("El problema: la GPU espera …", "Caso causal: …"):
+# the title's topic is what follows. Folded.
+ROLE_WORDS = frozenset("problema caso ejemplo idea nota orden regla ojo objetivo solucion clave".split())
+# a singular noun whose gender its ending does not say: feminine in -e, -l, -r, -z; masculine in -a
+FEMININE = frozenset("""variante fuente clave parte base frase clase nube red llave muerte suerte gente noche
+    sal piel miel flor labor ley vez luz cruz raiz voz capaz""".split())
+MASCULINE_A = frozenset("dia mapa sofa planeta".split())  # (-ma, of Greek, is masculine by rule)
+TOPIC_STEMS: dict[str, str] = {  # {s}: the deck's subject; {q}: a question title; {np}: a noun phrase
+    "question": "En {s}, ¿{q}?",
+    "which_are": "En {s}, ¿cuáles son {np}?",
+    "what_is": "En {s}, ¿qué es {np}?",
+    "what_are": "En {s}, ¿qué son {np}?",
+    "explain": "En {s}, explica {np}.",
+    "explain_this": "En {s}, explica {this} {np}: {rest}.",
+    "steps": "En {s}, explica paso a paso {np}.",
+    "differ": "En {s}, ¿qué diferencia hay entre {np}?",
+    "how": "En {s}, ¿cómo se puede {np}?",  # a task title ("Medir tiempos con CUDA events")
+    "steps_to": "En {s}, ¿qué pasos se siguen para {np}?",
+    "why": "En {s}, explica por qué {np}.",  # a title that states a claim ("FlashAttention no es atención aproximada")
+    "kind_for": "{kind} para {rest}",  # "Técnicas: reducir el consumo" → "las técnicas para reducir el consumo"
+}
+ARTICLES = {"m": "el", "f": "la", "mp": "los", "fp": "las", "this_m": "este", "this_f": "esta",
+            "this_mp": "estos", "this_fp": "estas"}
+AND = " y "
+# numbers a title may open on ("Cuatro modelos en memoria": the article goes by the noun after)
+NUMERALS = frozenset("dos tres cuatro cinco seis siete ocho nueve diez".split())
+# a verb that makes a title a claim, not a noun phrase ("… no es atención aproximada"), besides VERBS. Folded.
+COPULAS = frozenset("es son estan hay tiene tienen hace cambia cambian importa".split())

@@ -103,3 +103,39 @@ ERROR_FIX_STEM = "Em {s}, o que se deve fazer em vez disto: «{c}»?"  # the bul
 
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("resumo conclusoes conclusao recapitulacao".split())
+# A slide title asked as a question about its topic (kb/writing/pattern_topic.py): the words that open a
+# question ("O que é X", "Como medir …", "Por que escrever uma extensão?"), folded
+QUESTION_WORDS = frozenset("que o como quando onde qual quais quanto quantos quanta quantas por para".split())
+# plural nouns of a kind of thing a slide lists ("Limitações", "Peças do ecossistema", "Categorias de
+# triplas"): such a title is asked which they are. Folded.
+KIND_WORDS = frozenset("""limitacoes vantagens desvantagens beneficios problemas erros falhas armadilhas riscos causas
+    sintomas variantes componentes pecas partes elementos passos etapas fases metricas formas maneiras tipos
+    categorias tecnicas estrategias metodos opcoes alternativas modos regras principios caracteristicas
+    diferencas requisitos recomendacoes dicas mitigacoes solucoes detalhes formatos""".split())
+# words a slide labels its kind of point with, before a colon ("O problema: …", "Caso causal: …"). Folded.
+ROLE_WORDS = frozenset("problema caso exemplo ideia nota ordem regra atencao objetivo solucao chave".split())
+# a singular noun whose gender its ending does not say: feminine in -e, -l, -r, -z; masculine in -a
+FEMININE = frozenset("""variante fonte chave parte base frase classe nuvem rede ponte morte sorte gente noite
+    vez luz cruz raiz voz cor dor flor""".split())
+MASCULINE_A = frozenset("dia mapa sofa planeta".split())  # (-ma, of Greek, is masculine by rule)
+TOPIC_STEMS: dict[str, str] = {
+    "question": "Em {s}, {q}?",
+    "which_are": "Em {s}, quais são {np}?",
+    "what_is": "Em {s}, o que é {np}?",
+    "what_are": "Em {s}, o que são {np}?",
+    "explain": "Em {s}, explique {np}.",
+    "explain_this": "Em {s}, explique {this} {np}: {rest}.",
+    "steps": "Em {s}, explique passo a passo {np}.",
+    "differ": "Em {s}, qual é a diferença entre {np}?",
+    "how": "Em {s}, como se pode {np}?",  # a task title ("Medir tiempos con CUDA events")
+    "steps_to": "Em {s}, quais são os passos para {np}?",
+    "why": "Em {s}, explique por que {np}.",  # a title that states a claim ("FlashAttention no es atención aproximada")
+    "kind_for": "{kind} para {rest}",
+}
+ARTICLES = {"m": "o", "f": "a", "mp": "os", "fp": "as", "this_m": "este", "this_f": "esta",
+            "this_mp": "estes", "this_fp": "estas"}
+AND = " e "
+# numbers a title may open on ("Cuatro modelos en memoria": the article goes by the noun after)
+NUMERALS = frozenset("dois duas tres quatro cinco seis sete oito nove dez".split())
+# a verb that makes a title a claim, not a noun phrase ("… no es atención aproximada"), besides VERBS. Folded.
+COPULAS = frozenset("sao estao ha tem fazem faz muda mudam importa".split())

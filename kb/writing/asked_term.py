@@ -18,13 +18,15 @@ _ASKED = re.compile(
     r"^(?:(?:En|Em|In)\s+[^,?]+,\s+)?¿?\s*(?:qu[eé] (?:es|son|significa)|o que (?:é|são|significa)|"
     r"what (?:is|are|does)|en qu[eé] consiste|em que consiste)\s+(?:«(?P<q>[^»]+)»|(?P<t>[^?«»]+?))"
     r"(?:\s+mean)?\s*\?$", re.I)
+_ARTICLE = re.compile(r"^(?:el|la|los|las|o|a|os|as|the)\s+(?=\S)", re.I)
 _CLAUSE = frozenset("que which that who qui cuyo cuya cujo cuja donde onde where cuando quando when".split())
 
 
 def asked_term(prompt: str) -> str:
     """The term a "what is" question asks ("" for any other question)."""
     m = _ASKED.match(prompt.strip())
-    return (m.group("q") or m.group("t") or "").strip() if m else ""
+    term = (m.group("q") or m.group("t") or "").strip() if m else ""
+    return _ARTICLE.sub("", term) if m and m.group("t") else term  # ("¿qué es el warmup lineal?": "warmup lineal")
 
 
 def garbled_term(term: str, verb_like: Callable[[str], bool] | None = None) -> bool:

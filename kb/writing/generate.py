@@ -21,7 +21,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..errors import Phrase, UsageError
 from ..i18n import N_, Message
@@ -161,11 +161,14 @@ class _Selection:
         return rest
 
     def free(self, d: Draft) -> bool:
-        """Not chosen yet, its idea and its items not asked about yet, and neither its answer
-        written in a chosen stem nor a chosen answer written in its stem."""
+        """Not chosen yet, its idea and its items not asked about yet, not the very stem of a chosen short
+        answer (two slides asked of one topic: "¿qué es el ring all-reduce?"), and neither its answer written
+        in a chosen stem nor a chosen answer written in its stem."""
         from .checks import answers_elsewhere
 
         if d in self.chosen or d.key in self.used_keys or any(x in self.used_items for x in d.item.split("|") if x):
+            return False
+        if d.question.type == "short" and any(c.question.prompt == d.question.prompt for c in self.chosen):
             return False
         return not answers_elsewhere([*(c.question for c in self.chosen), d.question])
 
@@ -389,6 +392,33 @@ def select(drafts: list[Draft], request: GenerationRequest,
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type])), notes
 
 
+def _take_further(sel: _Selection, groups: list[list[Draft]], near: Callable[[Draft], bool], n: int,
+                  forms: dict[int, list[Draft]], pool: list[Draft], several: bool) -> None:
+    """Up to n, one form of each further idea (``groups``: its forms; none ``near`` a chosen one), in order; an idea
+    whose only free forms would put a type above ~40 % waits until every other further idea is tried (a slide
+    asked of its topic has a short answer only: kb/writing/pattern_topic.py)."""
+    cap = max(2, math.ceil(0.4 * n)) if several else None
+    waiting: list[Draft] = []
+    for g in groups:
+        if len(sel.chosen) >= n:
+            return
+        live = [f for f in g if not near(f)]  # (a near-duplicate form: the idea may still be asked in another)
+        if not live:
+            continue
+        pool.append(live[0])
+        forms[id(live[0])] = live[1:] if several else []  # (a further idea: no draft of the pool)
+        pick = _best_form(sel, live[0], forms, cap)
+        if pick is None and cap is not None:
+            waiting.append(live[0])
+        elif pick is not None:
+            sel.take(pick)
+    for d in waiting:
+        if len(sel.chosen) >= n:
+            return
+        if (pick := _best_form(sel, d, forms)) is not None:
+            sel.take(pick)
+
+
 def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, threshold: float = 0.88,
           request: GenerationRequest | None = None, pool: Sequence[Draft] = (),
           alternates: Sequence[Draft] = ()) -> list[Draft]:
@@ -426,17 +456,7 @@ def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, thr
     several = request is None or len(request.types) > 1
     forms: dict[int, list[Draft]] = _forms(pool, alternates, request) if several and request and pool else {}
     pool = list(pool)
-    for g in groups:
-        if len(sel.chosen) >= n:
-            break
-        live = [f for f in g if not near(f)]  # (a near-duplicate form: the idea may still be asked in another)
-        if not live:
-            continue
-        pool.append(live[0])
-        forms[id(live[0])] = live[1:] if several else []  # (a further idea: no draft of the pool)
-        pick = _best_form(sel, live[0], forms)
-        if pick is not None:
-            sel.take(pick)
+    _take_further(sel, groups, near, n, forms, pool, several)
     if several and len(sel.chosen) > len(chosen):
         _rebalance(sel, pool, forms)
         _no_lone_mcq(sel, pool, (), forms)
@@ -559,8 +579,9 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     chosen, notes = select(kept, request, drafts)
     if (len(chosen) < request.n and writer.name == "offline" and "short" in request.types
             and request.difficulty in ("", None, "medium")):  # short of n: plain questions on further ideas
-        chosen = _fill(chosen, [*plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages}, course,
-                                                     planned, request.lang), *last],
+        # (a top idea's last resort before a further idea's: _fill asks every last resort after the other forms)
+        chosen = _fill(chosen, [*last, *plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages},
+                                                            course, planned, request.lang)],
                        request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
@@ -572,7 +593,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     rejected = list(dict.fromkeys(out.rejected + dup))
     notes = out.notes + notes + plan.coverage(course.outlines, chosen, out.drafts, rejected, TOP_IDEAS)
     if last_used := sum(d.fallback for d in chosen):
-        notes.append(Message(N_("{n} question(s) ask what each of a slide's labels means, a last resort to reach "
+        notes.append(Message(N_("{n} question(s) ask of a slide's topic in general words, a last resort to reach "
                                 "{asked}: teachers edit such questions before using them (kb quiz review)"),
                              n=last_used, asked=request.n))
     if len(chosen) < request.n:

@@ -37,6 +37,7 @@ from .checks_form import meaning_kind
 from .concepts import _source_frameworks, concepts_beside_stem, phrase_concepts
 from .infinitive import infinitive
 from .pattern_discourse import list_labels
+from .pattern_topic import WEAK, topic_stems
 from .seam import Draft, Rejected
 from .subject import deck_subject, library_of
 
@@ -52,24 +53,9 @@ PLAN_BONUS = 1.0  # priority added to a draft on the most central planned idea, 
 PLANNED_SHARE = 0.5  # of a quiz's questions, the share planned on the top ideas (plan_size)
 MAX_SOURCES_LISTED = 3  # the summary lists each source's top ideas for up to this many sources
 
-_PLAIN = {  # what an idea is, what each part of a labelled list means, the steps of a procedure
-    "es": ("En {s}, ¿qué caracteriza a «{t}»?", "En {s}, ¿qué significa «{t}»?",
-           "En {s}, ¿qué significa cada uno de estos elementos de «{t}»: {labels}?", "En {s}, ¿qué pasos sigue «{t}»?"),
-    "pt": ("Em {s}, o que caracteriza «{t}»?", "Em {s}, o que significa «{t}»?",
-           "Em {s}, o que significa cada um destes elementos de «{t}»: {labels}?",
-           "Em {s}, quais são os passos de «{t}»?"),
-    "en": ("In {s}, what characterises «{t}»?", "In {s}, what does «{t}» mean?",
-           "In {s}, what does each of these parts of «{t}» mean: {labels}?", "In {s}, what are the steps of «{t}»?"),
-}
-_NAMED = {  # a title that names one concept ("Keras", "Entrenamiento distribuido"; :func:`concept_title`)
-    "es": "En {s}, ¿qué se entiende por «{t}»?",
-    "pt": "Em {s}, o que se entende por «{t}»?",
-    "en": "In {s}, what is meant by «{t}»?",
-}
-_HOW = {  # a slide whose title is a task ("Guardar y cargar modelos en GPU"): how it is done
-    "es": "En {s}, ¿cómo se puede {t}?",
-    "pt": "Em {s}, como se pode {t}?",
-    "en": "In {s}, how can one {t}?",
+_PLAIN = {  # what a defined term means (a slide's title or list is asked of its topic: kb.writing.pattern_topic)
+    "es": "En {s}, ¿qué significa «{t}»?", "pt": "Em {s}, o que significa «{t}»?",
+    "en": "In {s}, what does «{t}» mean?",
 }
 _MEANS_AS = {  # a label whose text says what to do about it, or when it is the better choice, asked as that
     # (:func:`~kb.writing.checks_form.meaning_kind`: "¿qué significa «Reproducibilidad»?" → "fijar la semilla")
@@ -186,6 +172,8 @@ def aim(drafts: Sequence[Draft], plans: dict[str, Outline], k: int = 0) -> None:
 
 def _unset(template: str) -> str:
     """A plain question's template without its "En {s}, " ("En {s}, ¿qué es «{t}»?" → "¿Qué es «{t}»?")."""
+    if "{s}, " not in template:
+        return template  # (a stem that names its own topic: "¿Qué es NVIDIA DALI?")
     rest = template.split("{s}, ", 1)[1]
     return "¿" + rest[1].upper() + rest[2:] if rest.startswith("¿") else rest[0].upper() + rest[1:]
 
@@ -386,61 +374,81 @@ def _definition_form(label: str, text: str, lang: str, means: str) -> list[str]:
     return [] if kind else [means]
 
 
-def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
-                titled: frozenset[str] | None = None,
-                mentions: Callable[[str], int] | None = None) -> list[tuple[str, str]]:
-    """The (prompt, answer) forms of a plain question on an idea, best first; none for a kind it does
-    not fit. Each is set in the deck's ``subject`` (:func:`kb.writing.subject.deck_subject`, as the
-    writer's own stems are), unset where there is none or the idea is the subject itself; a labelled list
-    is asked by its parts; a definition by its name, unless that is a one-word slide label
-    (:func:`slide_label`, with the deck's ``titled`` words; None: not tested) or no term at all
-    (:func:`asked_as_term`, with the deck's ``mentions``; None: not tested). A slide's title is never
-    asked as a concept ("¿qué caracteriza a «Tensorboard en Pytorch»?": raters fixed or dropped each) but by
-    the slide's own lead-in (:func:`lead_in`), answered by the bullets that follow it, and, when the title
-    names one concept (:func:`concept_title`: "Keras"), by what is meant by it, answered by its bullets
-    (:func:`slide_answer`: no code line nor link). The first form that passes the checks is kept."""
-    _, means, parts, steps = _PLAIN.get(lang, _PLAIN["en"])
-    title = idea.name
-    if generic_title(title) or divider_title(title):
-        return []  # ("¿Qué caracteriza a «Consideraciones adicionales»?" asks a slide's label, nothing of the deck)
-    asks: list[tuple[str, str]] = []  # (template, answer)
+def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]) -> list[tuple[str, str, bool]] | None:
+    """The (template, answer, last resort) forms a slide's title, list or procedure idea is asked by: its lead-in,
+    and a question on its topic by its title's class of text (:func:`~kb.writing.pattern_topic.topic_stem`; a
+    last resort in its weakest class, "explica la organización de los logs"); [] for a definition, None for a list
+    no question fits (two rows of a table under one label)."""
+    asks: list[tuple[str, str, bool]] = []
+    stems = [(stem, cls in WEAK) for cls, stem in topic_stems(idea.name, lang, idea.kind, term)]
     if idea.kind == "list":
         # a part with no label of its own goes on the one before it ("En CUDA: se usa CUDA IPC; exige método spawn
         # o forkserver"): no label to paste in the stem (r8-r9 raters: "split off its bullet"; issue 26)
         labels = list_labels(idea.text)
         if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
-            return []  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
-        # (a label may hold commas; a brace in one would be read as a field of the template)
-        asks.append((parts.replace("{labels}", "; ".join(labels).replace("{", "(").replace("}", ")")), idea.text))
+            return None  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
+        # asked of the slide's topic by its title's class of text, answered by the whole items in order; its
+        # labels never in the stem (slide vocabulary: "Paso 1; Resultado; Em cada falha"; r8-r10 raters)
+        asks += [(stem, idea.text, weak) for stem, weak in stems]
     elif idea.kind == "procedure":
-        asks.append((steps, idea.text))
+        asks += [(stem, idea.text, weak) for stem, weak in stems]
     elif idea.kind == "title":
         # asked by the slide's lead-in and answered by what follows it, never as "¿qué caracteriza a «T»?":
         # a title is no concept (fresh raters fixed or dropped every such stem, eval/real_heldout_r5)
         if (lead := lead_in(passage)) and (bullets := slide_answer(passage, skip_lead=True)):
             asks.append((_LEAD.get(lang, _LEAD["en"]).replace("{t}", lead.replace("{", "(").replace("}", ")")),
-                         bullets))
-        # a task ("Depurar NaNs", "Cargar checkpoints", "Elegir max_norm") is asked how, not what is meant by
-        # it (fresh raters fixed all three such stems of round 8-9, 6 ratings; issue 26)
-        if concept_title(title) and not task_title(title, lang) and len(words(idea.text)) >= PLAIN_WORDS[0] \
-                and (bullets := slide_answer(passage)):
-            asks.append((_NAMED.get(lang, _NAMED["en"]), bullets))
-        if (task := task_title(title, lang)) and (bullets := slide_answer(passage)):
-            asks.append((_HOW[lang].replace("{t}", task.replace("{", "(").replace("}", ")")), bullets))
-    elif (idea.kind == "definition" and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]
+                         bullets, False))
+        # then a question on the slide's topic by its title's class of text (:mod:`kb.writing.pattern_topic`: a
+        # task asked how, a name what it is, a noun phrase explained), never "¿qué se entiende por «T»?" (a title
+        # the student never saw, fixed by fresh raters each time, r8-r10)
+        if len(words(idea.text)) >= PLAIN_WORDS[0] and (bullets := slide_answer(passage)):
+            asks += [(stem, bullets, weak) for stem, weak in stems]
+    return asks
+
+
+def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
+                titled: frozenset[str] | None = None,
+                mentions: Callable[[str], int] | None = None) -> list[tuple[str, str]]:
+    """:func:`marked_forms` without their last-resort marks."""
+    return [(p, a) for p, a, _ in marked_forms(idea, subject, lang, passage, titled, mentions)]
+
+
+def marked_forms(idea: Idea, subject: str, lang: str, passage: str = "",
+                 titled: frozenset[str] | None = None,
+                 mentions: Callable[[str], int] | None = None) -> list[tuple[str, str, bool]]:
+    """The (prompt, answer) forms of a plain question on an idea, best first; none for a kind it does
+    not fit. Each is set in the deck's ``subject`` (:func:`kb.writing.subject.deck_subject`, as the
+    writer's own stems are), unset where there is none or the idea is the subject itself; a labelled list
+    is asked of its slide's topic (:func:`_topic_asks`; its labels never in the stem); a definition by its
+    name, unless that is a one-word slide label
+    (:func:`slide_label`, with the deck's ``titled`` words; None: not tested) or no term at all
+    (:func:`asked_as_term`, with the deck's ``mentions``; None: not tested). A slide's title is never
+    asked as a concept ("¿qué caracteriza a «Tensorboard en Pytorch»?": raters fixed or dropped each) but by
+    the slide's own lead-in (:func:`lead_in`), answered by the bullets that follow it, and by a question on its
+    topic from its title's class of text (:mod:`kb.writing.pattern_topic`: "Limitaciones" → "¿cuáles son las
+    limitaciones?", "Longformer" → "¿qué es Longformer?"), answered by its bullets (:func:`slide_answer`: no
+    code line nor link). The first form that passes the checks is kept."""
+    means = _PLAIN.get(lang, _PLAIN["en"])
+    title = idea.name
+    if generic_title(title) or divider_title(title):
+        return []  # ("¿Qué caracteriza a «Consideraciones adicionales»?" asks a slide's label, nothing of the deck)
+    asks = _topic_asks(idea, lang, passage, lambda x: asked_as_term(x, mentions or (lambda _: 0), lang))
+    if asks is None:
+        return []
+    if (idea.kind == "definition" and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]
           and (titled is None or not slide_label(title, titled))
           and (mentions is None or asked_as_term(title, mentions, lang))
           and not _recap_of_actions(idea, lang)):
-        asks += [(t, idea.text) for t in _definition_form(title, idea.text, lang, means)]
+        asks += [(t, idea.text, False) for t in _definition_form(title, idea.text, lang, means)]
     # set in the deck's subject; unset only where there is none, or the idea is the deck's subject itself
     # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?"): a stem stripped of its setting to get past a
     # check ("O que significa «TensorFlow»?" after "Em computação distribuída, …" restated its answer)
     # is no better question
     set_in = bool(subject) and fold(subject) != fold(title)
-    out: list[tuple[str, str]] = []
-    for template, answer in asks:
-        form = ((template if set_in else _unset(template)).format(s=subject, t=title), answer)
-        if form not in out:
+    out: list[tuple[str, str, bool]] = []
+    for template, answer, weak in asks:
+        form = ((template if set_in else _unset(template)).format(s=subject, t=title), answer, weak)
+        if form[:2] not in [f[:2] for f in out]:
             out.append(form)
     return out
 
@@ -539,30 +547,31 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         from .pattern_discourse import discourse_form, role_items
 
         form = discourse_form(idea, subject, lang if lang in _PLAIN else "en")
-        forms = [form] if form and not generic_title(idea.name) and not divider_title(idea.name) else []
+        forms = [(*form, False)] if form and not generic_title(idea.name) and not divider_title(idea.name) else []
         asked = replace(idea, text=role_items(idea, lang if lang in _PLAIN else "en"))  # (what the stem asks)
         if not forms:  # what each label means: a last resort (Draft.fallback), the idea is asked at all
-            forms = plain_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
+            forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
             asked, fallback = idea, True
     else:
-        forms = plain_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
+        forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
         asked = idea
     if not forms:
         return None, None
     ctx = replace(deck, passage=passage)
     failed: list[tuple[str, list[str]]] = []
-    for prompt, answer in forms:
+    for prompt, answer, weak in forms:
+        last = fallback or weak  # (a list of a slide's own wording, or a title asked in its weakest class)
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
                         concepts=_concepts(asked, prompt, answer, course, src), difficulty="medium",
-                        lang=lang, origin="labels" if fallback else "idea")
+                        lang=lang, origin="labels" if last else "idea")
         cand = concepts_beside_stem(cand, course, src)
         found = run_checks(cand, ctx)
         if not found and thin_concepts(cand):  # (kb eval quiz flags it: a grader could not mark with them)
             found = ["thin-concepts"]
         if not found:
             return Draft(cand, chunk, key="idea:" + idea.key, priority=PLAIN_PRIORITY, item="", idea=idea.key,
-                         section=idea.section, fallback=fallback), None
+                         section=idea.section, fallback=last), None
         failed.append((prompt, found))
     if not failed:
         return None, None

@@ -69,8 +69,9 @@ class Draft:
     section: str = ""  # the outline section of that idea: selection spreads questions over these
     plan: int | None = None  # the rank of that idea (or one on its topic) among the source's planned top ideas
     # a form fresh teachers fix rather than keep (what each of a slide's labels means: 0 of 76 kept, 69 fixed,
-    # eval/real_heldout_r6-r7): asked only to reach n once every other form is used (generate._fill); without it
-    # the ideas it asks went unasked (round 8: key ideas asked 74 % -> 51 %)
+    # eval/real_heldout_r6-r7; now a slide asked of its topic in general words, kb/writing/pattern_topic.py):
+    # asked only to reach n once every other form is used (generate._fill); without it the ideas it asks went
+    # unasked (round 8: key ideas asked 74 % -> 51 %)
     fallback: bool = False
 
 

@@ -1,6 +1,7 @@
-"""A question the writer asked only to reach -n (origin "labels": what each of a slide's labels means, the form
-fresh teachers never kept as written) says so on its `kb quiz review` card, in the interface language, so the
-teacher goes to [e]dit; other questions carry no such line. The real CLI on a quiz file."""
+"""A question the writer asked only to reach -n (origin "labels": a slide asked of its topic in general words,
+kb/writing/pattern_topic.py; it was what each of a slide's labels means, the form fresh teachers never kept as
+written) says so on its `kb quiz review` card, in the interface language, so the teacher goes to [e]dit; other
+questions carry no such line. The real CLI on a quiz file."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ QUIZ = {"schema": 1, "title": "Semana 5", "questions": [
      "answer": "En cada paso se elige el token de mayor probabilidad.", "concepts": ["token de mayor probabilidad"],
      "origin": "idea"},
     {"id": "labels", "type": "short", "lang": "es", "origin": "labels",
-     "prompt": "En decodificación, ¿qué significa cada uno de estos elementos de «Top-k sampling»: Ventaja; Problema?",
+     "prompt": "En decodificación, explica el muestreo top-k.",
      "answer": "Ventaja: elimina la cola larga; Problema: k fijo no se adapta", "concepts": ["elimina la cola larga"]},
 ]}
-HINT = {"en": "a last resort to reach -n: what each of a slide's labels means",
-        "pt": "um último recurso para chegar a -n: o que significa cada rótulo de um slide",
-        "es": "un último recurso para llegar a -n: qué significa cada etiqueta de una diapositiva"}
+HINT = {"en": "a last resort to reach -n: a slide asked of its topic in general words",
+        "pt": "um último recurso para chegar a -n: um slide perguntado pelo seu tema em termos gerais",
+        "es": "un último recurso para llegar a -n: una diapositiva preguntada por su tema en términos generales"}
 
 
 @pytest.mark.parametrize("lang", ["en", "pt", "es"])
@@ -33,4 +34,4 @@ def test_the_last_resort_is_named_on_its_card_only(tmp_path, lang):
     out = " ".join(r.stdout.split())
     first, second = out.split("2/2", 1)
     assert HINT[lang] not in first and HINT[lang] in second, out
-    assert second.index(HINT[lang]) < second.index("¿qué significa cada uno")  # read before the prompt
+    assert second.index(HINT[lang]) < second.index("explica el muestreo top-k")  # read before the prompt

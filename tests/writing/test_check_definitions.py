@@ -39,7 +39,7 @@ def test_a_definition_that_is_only_a_value_judgement_is():
 
 @pytest.mark.parametrize("prompt,term", [
     ("¿Qué es Ray Tune determina?", "Ray Tune determina"),
-    ("En PyTorch, ¿qué son los parámetros?", "los parámetros"),
+    ("En PyTorch, ¿qué son los parámetros?", "parámetros"),  # (without its article)
     ("O que é MapReduce?", "MapReduce"),
     ("En Ray, ¿qué significa «Placement group»?", "Placement group"),
     ("¿Cómo se calcula el batch efectivo?", ""),

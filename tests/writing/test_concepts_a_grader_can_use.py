@@ -25,12 +25,16 @@ DECKS = ("einsum_es", "lrsched_es", "allreduce_es", "bayesian_es", "activaciones
 
 @pytest.fixture(scope="module")
 def quizzes(tmp_path_factory, model_cache):
-    """``generate_quiz`` -n 12 offline on each deck (library call), in one knowledge base."""
-    return deck_quizzes(tmp_path_factory.mktemp("concepts"), heldout_decks(DECKS), DECKS, model_cache)
+    """``generate_quiz`` -n 16 offline on each deck (library call), in one knowledge base: the slides these tests
+    read are each asked (at -n 12 a plain question on another slide's topic may take one's place)."""
+    return deck_quizzes(tmp_path_factory.mktemp("concepts"), heldout_decks(DECKS), DECKS, model_cache, n=16)
 
 
-def _asking(qs, title):
-    found = [q for q in qs if q.type == "short" and f"«{title}»" in q.prompt]
+def _asking(qs, title, about: str = ""):
+    """The short question on the slide ``title`` (by the slide it cites: a slide's idea is asked of its topic, its
+    title never quoted, kb/writing/pattern_topic.py), the one whose answer says ``about`` where the slide has two."""
+    found = [q for q in qs if q.type == "short" and q.citations[0].locator.endswith(f" · {title}")
+             and about in q.answer]
     assert found, [q.prompt for q in qs]
     return found[0]
 
@@ -53,7 +57,7 @@ def test_a_bracket_that_holds_the_point_stays_in_the_concept(quizzes):
     """einsum_es p. 6 (written on) and allreduce_es p. 2 (checked on): a shape, a formula's term."""
     traps = _asking(quizzes["einsum_es"], "Trampas del broadcasting")
     assert "pred de forma (N, 1) y target de forma (N,)" in traps.concepts, traps.concepts
-    sync = _asking(quizzes["allreduce_es"], "El problema: sincronizar gradientes")
+    sync = _asking(quizzes["allreduce_es"], "El problema: sincronizar gradientes", "g = (1/N)")
     assert any(c.startswith("g = (1/N) sum_i g_i") for c in sync.concepts), sync.concepts
 
 

@@ -50,10 +50,10 @@ def test_a_slide_title_is_asked_by_the_slides_lead_in_never_as_a_concept():
     assert "histogramas de pesos" in q.answer and "proporciona" not in q.answer  # what follows the lead-in
 
 
-def test_a_title_that_names_one_concept_is_asked_what_it_means():
+def test_a_title_that_names_one_concept_is_asked_of_its_topic_never_quoted():
     named = _chunk(3, "Autograd multihilo", NO_LEAD.text)
     (q,) = [q for q in _plain([COVER, named]) if "multihilo" in q.prompt]
-    assert q.prompt == "En visualización del entrenamiento, ¿qué se entiende por «Autograd multihilo»?"
+    assert q.prompt == "En visualización del entrenamiento, explica el autograd multihilo."
     assert q.answer.startswith("Introduce concurrencia en la ejecución de la pasada backward del grafo.")
     assert concept_title("Keras") and concept_title("Entrenamiento distribuido")
     for heading in ("Tensorboard en Pytorch", "Tensores en Pytorch: Manipulación", "Otras herramientas",

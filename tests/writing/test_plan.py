@@ -43,8 +43,7 @@ def test_a_top_idea_no_pattern_wrote_gets_a_plain_question_answered_by_its_bulle
     drafts, failed = plain_questions({SRC: o}, [], {c.id: c for c in chunks}, course, k=5, lang=None)
     # (its short form: a list of three sibling terms is also asked as a true/false or a multiple choice)
     q = next(d.question for d in drafts if d.idea == gates.key and d.question.type == "short")
-    assert q.prompt == ("En redes neuronales recurrentes, ¿qué significa cada uno de estos elementos de "
-                        "«Puertas de una celda LSTM»: Puerta de olvido; Puerta de entrada; Puerta de salida?")
+    assert q.prompt == "En redes neuronales recurrentes, explica las puertas de una celda LSTM."
     assert "descarta" in q.answer and "estado oculto" in q.answer
     assert q.citations[0].chunk_id == chunks[3].id and q.type == "short"
     # an idea some draft already asks gets none

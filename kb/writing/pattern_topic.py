@@ -1,0 +1,323 @@
+"""A slide's idea asked as one question about its topic, by the class of text its title is — never by quoting
+the title, which a student never sees, nor by pasting its labels ("¿qué significa cada uno de estos elementos
+de «El problema: la GPU espera a los datos»: Resultado; Síntoma típico; Diagnóstico?", "¿qué se entiende por
+«Qué es TensorBoard»?": fresh raters fixed nearly every such stem, eval/real_heldout_r8-r10; issue 26).
+
+The title's class gives the stem (:func:`topic_form`), in the deck language's words (``kb.lang.*``:
+``QUESTION_WORDS``, ``KIND_WORDS``, ``ROLE_WORDS``, ``TOPIC_STEMS``):
+
+- a question, or a how/why/what-is phrase ("Qué es NVIDIA DALI", "Cómo medir si compensa", "Por que escrever
+  uma extensão?") → that question, set in the deck's subject unless it names something itself;
+- "A vs B" → what differs between them;
+- a plural noun of a kind of thing ("Limitaciones", "Peças do ecossistema", "Categorias de triplas") → which
+  they are, with the title's own words and the article its noun's form asks;
+- a task, opening on an infinitive or a gerund ("Medir el pico …", "Mitigando reward hacking") → how it is done;
+- a name or term ("Longformer", "PartitionSpec", "Rendezvous (rdzv)") → what it is;
+- any other noun phrase ("Organización de los logs") → explain it, with its article;
+- a role before a colon ("El problema: la GPU espera a los datos") → explain this problem: what follows.
+
+A title that opens on a preposition or a verb ("Da energia ao carbono") fits no class: no stem (the fill
+finds another idea), rather than a quoted title.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from types import ModuleType
+
+from ..lang import divider_title, en, es, pt
+from ..text import fold
+from .infinitive import infinitive
+
+_LANGS: dict[str, ModuleType] = {"es": es, "pt": pt, "en": en}
+_ARTICLE = re.compile(r"^(?:el|la|los|las|o|a|os|as|the|an?|um|uma|un|una)\s+", re.I)
+# words a noun phrase does not open on: prepositions and contractions ("Da energia ao carbono", "Con DDP")
+_NO_HEAD = frozenset("""de del da do das dos con com sin sem en em entre al ao aos desde hasta ate para por sobre
+    segun of from with in on to for by into""".split())
+_TWO_WORD_QUESTIONS = frozenset(("por que", "para que", "o que", "a que", "en que", "em que"))
+_WHAT_IS = frozenset(("que es", "que son", "o que e", "o que sao", "what is", "what are"))
+_PROCEDURE = re.compile(r"[:—–]\s*(?:procedimiento|procedimento|procedure|paso a paso|passo a passo|step by step)\b",
+                        re.I)
+_VS = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
+_SPLIT = re.compile(r"\s*(?::|\s—\s|\s–\s)\s*")
+_GERUND = {"pt": ((r"ando$", "ar"), (r"endo$", "er"), (r"indo$", "ir"), (r"ondo$", "or")), "es": ((r"ando$", "ar"),)}
+# a title's classes of text (topic_stem), in the order they are tried; "explain" — any other noun phrase, asked
+# "explica la organización de los logs" — is the weakest: a last resort (Draft.fallback), asked only to reach n
+CLASSES = ("question", "role", "differ", "kind", "task", "claim", "name", "explain")
+WEAK = frozenset({"explain"})
+TERM_WORDS = 4  # most words of a title asked "what is it" as a name (hand-set: "Minibatch standard deviation")
+
+
+def _words(lang: str) -> ModuleType:
+    return _LANGS.get(lang, en)
+
+
+def name_word(word: str) -> bool:
+    """A word that names a thing, not a word of the language: a capital inside ("PartitionSpec", "BigBird"), an
+    acronym ("DALI", "PUE"), a digit or a sign of code ("torch.utils", "load_inline", "C++")."""
+    if re.search(r"\w!$", word):  # ("Hogwild!": a name's own sign)
+        return True
+    w = word.strip("()[]«»\"'“”,;!?¿")
+    return bool(w) and (bool(re.search(r"[A-Z]", w[1:])) or bool(re.search(r"[\d_.+/<>=@#]", w))
+                        or (len(w) > 1 and w.isupper()))
+
+
+def _lower_first(phrase: str) -> str:
+    """The phrase with its first word in lower case when it is an ordinary title-case word ("Organización de los
+    logs" → "organización de los logs"; "TensorBoard en Keras", "DALI" as they are)."""
+    first, _, rest = phrase.partition(" ")
+    second = rest.split()[0] if rest else ""
+    if name_word(first) or first[1:] != first[1:].lower() or (len(second) > 1 and second.istitle()):
+        return phrase  # (a name of several words: "Tensor Cores", "Inception Score"; not "Compilação JIT …")
+    return first[:1].lower() + first[1:] + (" " + rest if rest else "")
+
+
+def _singular(word: str, lang: str) -> str:
+    """A folded plural noun's singular, by the ending rules of ``lang`` ("limitaciones" → "limitacion",
+    "vantagens" → "vantagem", "pecas" → "peca")."""
+    if lang == "pt":
+        for end, to in (("coes", "cao"), ("soes", "sao"), ("oes", "ao"), ("ns", "m"), ("res", "r"), ("zes", "z")):
+            if word.endswith(end):
+                return word[: -len(end)] + to
+        return word[:-1]
+    if lang == "es":
+        if word.endswith("ces"):
+            return word[:-3] + "z"
+        if word.endswith("es") and len(word) > 4 and word[-3] in "lrndzj":
+            return word[:-2]
+    return word[:-1]
+
+
+def plural(word: str) -> bool:
+    """A folded noun in the plural: an "-s" that is no singular's ("análisis", "bias", "corpus")."""
+    return word.endswith("s") and not word.endswith(("sis", "ss", "us")) and len(word) > 2
+
+
+def gender(noun: str, lang: str, after: str = "") -> str:
+    """"m" or "f": the gender of a folded singular noun of ``lang`` by its ending (es: -ción, -dad, -tud, -umbre
+    and -a feminine, -ma masculine; pt: -ção, -dade, -gem and -a feminine, -ma masculine), its language's short
+    lists of exceptions, and for an ending that says nothing (-e, a consonant) the adjective ``after`` it
+    ("Técnicas avanzadas")."""
+    w = _words(lang)
+    if lang not in ("es", "pt"):
+        return "m"
+    if noun in w.FEMININE:
+        return "f"
+    if noun in w.MASCULINE_A or noun.endswith("ma"):
+        return "m"
+    fem = ("cion", "sion", "dad", "tad", "tud", "umbre") if lang == "es" else ("cao", "sao", "dade", "gem", "tude")
+    if noun.endswith(fem) or noun.endswith("a"):
+        return "f"
+    if noun.endswith("o"):
+        return "m"
+    adj = fold(after)
+    if len(adj) > 3 and adj not in _NO_HEAD:
+        if adj.endswith(("as", "a")):
+            return "f"
+    return "m"
+
+
+def with_article(phrase: str, lang: str) -> str:
+    """A noun phrase as a sentence says it: lower-cased and with the article its first noun's form asks ("Limitaciones"
+    → "las limitaciones", "Peças do ecossistema" → "as peças do ecossistema", "Organización de los logs" → "la
+    organización de los logs"); as it is when it opens on an article already or on a name ("TensorBoard en Keras")."""
+    first, *rest = phrase.split()
+    if _ARTICLE.match(phrase) or name_word(first):
+        return _lower_first(phrase)
+    head = fold(first)
+    arts = _words(lang).ARTICLES
+    if head in _words(lang).NUMERALS and rest:  # ("Quatro modelos na memória" → "os quatro modelos …")
+        first, *rest = rest
+        head = fold(first)
+    many = plural(head)
+    g = gender(_singular(head, lang) if many else head, lang, rest[0] if rest else "")
+    return f"{arts[g + ('p' if many else '')]} {_lower_first(phrase)}"
+
+
+def _question(title: str, lang: str) -> str:
+    """A title that is a question or a how/why/what phrase, as that question without its marks ("¿Qué ocupa memoria
+    al entrenar?" → "qué ocupa memoria al entrenar"); "" for any other title."""
+    title = _SPLIT.split(title.strip(), maxsplit=1)[0]  # ("Cuánta CPU hace falta: una cuenta rápida")
+    bare = title.strip().lstrip("¿").rstrip("?").strip()
+    ws = fold(bare).split()
+    asked = title.strip().endswith("?") or title.strip().startswith("¿")
+    words = _words(lang)
+    opens = bool(ws) and (" ".join(ws[:2]) in _TWO_WORD_QUESTIONS
+                          or (ws[0] in words.QUESTION_WORDS and ws[0] not in ("por", "para", "o", "a", "en", "em")))
+    if not (asked or opens) or len(ws) < 2:
+        return ""
+    return bare if name_word(bare.split()[0]) else bare[:1].lower() + bare[1:]  # (a question word: no name)
+
+
+def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str, str]:
+    """The part of a title that names its topic, and a role it gives it ("El problema: la GPU espera a los datos" →
+    ("la GPU espera a los datos", "El problema"); "WGAN-GP: gradient penalty" → ("WGAN-GP", ""); "Técnicas: fazer o
+    trabalho com mais eficiência" → ("Técnicas para fazer o trabalho com mais eficiência", ""))."""
+    parts = _SPLIT.split(title.strip(), maxsplit=1)
+    if len(parts) < 2 or not parts[1]:
+        return title.strip(), ""
+    left, right = parts
+    words = _words(lang)
+    head = fold(_ARTICLE.sub("", left)).split()
+    if head and head[0] in words.ROLE_WORDS | set(words.DISCOURSE):
+        return right, left
+    if divider_title(left) or " ".join(head) in words.SLIDE_KINDS:
+        return right, ""  # ("Repaso: scaled dot-product attention")
+    rw = right.split()
+    if len(head) == 1 and head[0] in words.KIND_WORDS and rw and infinitive(rw[0], lang, rw[1] if len(rw) > 1 else ""):
+        return words.TOPIC_STEMS["kind_for"].format(kind=left, rest=_lower_first(right)), ""
+    kind = fold(_ARTICLE.sub("", right)).split()
+    if kind and kind[0] in words.SLIDE_KINDS | words.FACET_WORDS or _question(right, lang) or term(left) or any(
+            name_word(w) for w in left.split()):
+        return left, ""  # ("Atención dispersa: idea general", "Tensor Cores: como aproveitá-los", "WGAN-GP: …")
+    if 1 <= len(head) <= 2 and not (len(head) == 2 and head[1] in _NO_HEAD):
+        return right, left  # a slide's label for what follows ("Alternativa: LambdaLR", "El error clásico: …")
+    return left, ""
+
+
+def topic_form(title: str, lang: str, kind: str, term: Callable[[str], bool]) -> str:
+    """The stem of :func:`topic_stem`, "" when the title fits no class."""
+    return topic_stem(title, lang, kind, term)[1]
+
+
+def topic_stems(title: str, lang: str, kind: str, term: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """:func:`topic_stem`'s (class, stem), and after a name's "what is it" the noun phrase explained (the weakest
+    class): the first that passes the checks is asked ("¿qué es el warmup lineal?" fails ``garbled-term`` where a
+    course takes "lineal" for a verb); [] when the title fits no class."""
+    cls, stem = topic_stem(title, lang, kind, term)
+    if not stem:
+        return []
+    out = [(cls, stem)]
+    phrase = _topic_part(title.strip(), lang, term)[0]
+    if cls == "name" and kind != "procedure" and not _name(phrase, lang) and not name_word(phrase.split()[0]):
+        out.append(("explain", _words(lang).TOPIC_STEMS["explain"].replace("{np}", with_article(phrase, lang))))
+    return out
+
+
+def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) -> tuple[str, str]:
+    """The stem a slide's idea is asked by, from its title's class of text (module doc), with ``{s}`` where the
+    deck's subject goes ("En {s}, ¿cuáles son las limitaciones?"); no ``{s}`` where the title names a thing of its
+    own and is asked as it is ("¿Qué es NVIDIA DALI?"). ``kind`` is the idea's ("list", "procedure", "title");
+    ``term`` tells a name a student learns ("PartitionSpec", "Reward hacking"; :func:`kb.writing.plan.asked_as_term`).
+    With it, the title's class (:data:`CLASSES`); ("", "") when the title fits no class."""
+    words = _words(lang)
+    stems = words.TOPIC_STEMS
+    title = title.replace("{", "(").replace("}", ")").strip()
+    if q := _question(title, lang):
+        stem = stems["question"].replace("{q}", q)
+        # (unset where it asks what a named thing is: "¿Qué es NVIDIA DALI?"; "¿cuánta CPU hace falta?" is set)
+        what_is = " ".join(fold(q).split()[:3]) in _WHAT_IS or " ".join(fold(q).split()[:2]) in _WHAT_IS
+        return "question", _unset(stem) if what_is and any(name_word(w) for w in q.split()) else stem
+    if _PROCEDURE.search(title):  # ("Ring all-reduce: procedimiento con N = 4": its steps, not what it is)
+        kind = "procedure"
+    phrase, role = _topic_part(title, lang, term)
+    if not phrase:
+        return "", ""
+    if role:
+        r = fold(_ARTICLE.sub("", role)).split()
+        many = plural(r[0])
+        g = gender(_singular(r[0], lang) if many else r[0], lang, r[1] if len(r) > 1 else "")
+        this = words.ARTICLES["this_" + g + ("p" if many else "")]
+        np = _lower_first(_ARTICLE.sub("", role))
+        return "role", stems["explain_this"].format(s="{s}", this=this, np=np, rest=phrase)
+    sides = _VS.split(phrase)
+    if len(sides) > 1 and all(0 < len(x.split()) <= TERM_WORDS for x in sides):
+        return "differ", stems["differ"].replace("{np}", ", ".join(sides[:-1]) + words.AND + sides[-1])
+    ws = phrase.split()
+    head = fold(ws[0])
+    after = ws[1] if len(ws) > 1 else ""
+    second = fold(ws[1]) if len(ws) > 1 else ""  # ("Otras técnicas …"; English: "Common mistakes")
+    if head in words.KIND_WORDS or second in words.KIND_WORDS and (head in words.FILLER_WORDS or lang == "en"):
+        return "kind", stems["which_are"].replace("{np}", with_article(phrase, lang))
+    task = _task(ws, lang)
+    if task:
+        return "task", stems["steps_to" if kind == "procedure" else "how"].replace("{np}", task)
+    if head in _NO_HEAD or head in words.VERBS or (infinitive(ws[0], lang, after) and len(ws) == 1):
+        return "", ""  # ("Da energia ao carbono", "Permite …": no noun phrase to ask of)
+    if _claim(ws, lang):  # ("FlashAttention no es atención aproximada")
+        return "claim", stems["why"].replace("{np}", _lower_first(phrase))
+    if len(ws) <= TERM_WORDS and (term(phrase) and not _native(ws, lang) or _name(phrase, lang)) \
+            and not set(map(fold, ws)) & {"y", "e", "and"}:
+        return "name", _what_is(phrase, lang, kind)
+    np = with_article(phrase, lang)
+    return "explain", stems["steps" if kind == "procedure" else "explain"].replace("{np}", np)
+
+
+def _what_is(phrase: str, lang: str, kind: str) -> str:
+    """A name or term asked what it is ("¿qué es Longformer?", "o que são os deep ensembles?"), or its steps."""
+    words = _words(lang)
+    stems = words.TOPIC_STEMS
+    ws = phrase.split()
+    head = fold(ws[0])
+    named = _name(phrase, lang) or name_word(ws[0]) or (len(ws) > 1 and len(ws[1]) > 1 and ws[1].istitle())
+    name = phrase if named else with_article(phrase, lang) if lang in ("es", "pt") else _lower_first(phrase)
+    if kind == "procedure":
+        return stems["steps"].replace("{np}", name)
+    last = fold(ws[-1])
+    english = len(ws) > 1 and _english_word(ws[-1], lang)  # ("Deep ensembles", "CUDA events")
+    last_many = plural(last) and not name_word(ws[-1]) and (english or named and len(ws) > 1)
+    many = lang in ("es", "pt") and (last_many or not named and plural(head))  # ("Tensor Cores", "Operaciones …")
+    if last_many and not named:  # (an English compound: its number is its last word's)
+        name = f"{words.ARTICLES['mp']} {_lower_first(phrase)}"
+    return stems["what_are" if many else "what_is"].replace("{np}", name)
+
+
+def _claim(ws: list[str], lang: str) -> bool:
+    """A title that states something, a verb of ``lang`` after its first word not opening a relative clause
+    ("FlashAttention no es atención aproximada"; not "Nós que entram e saem")."""
+    words = _words(lang)
+    verbs = words.VERBS | words.COPULAS
+    return any(fold(w) in verbs and fold(ws[i]) != "que" for i, w in enumerate(ws[1:]))
+
+
+def _native(ws: list[str], lang: str) -> bool:
+    """One word of ``lang``'s own (its text says it more than English does: "Depuração", "Escalares"): a term a
+    deck repeats, but no name to ask what it is ("¿qué es la depuración?" of a slide on how to debug)."""
+    from .checks import _zipf
+
+    return lang in ("es", "pt") and len(ws) == 1 and not name_word(ws[0]) and _zipf(ws[0], lang) > _zipf(ws[0], "en")
+
+
+def _english_word(word: str, lang: str) -> bool:
+    """English text says ``word`` more than ``lang``'s does ("ensembles", "events")."""
+    from .checks import _zipf
+
+    return _zipf(word, "en") > _zipf(word, lang)
+
+
+def _name(phrase: str, lang: str) -> bool:
+    """One word, a gloss in brackets aside, that names a thing: a :func:`name_word` or a word no everyday text of
+    ``lang`` nor of English says ("Longformer", "Rendezvous (rdzv)", "codecarbon"; not "Depuração", "Recursos": an
+    accented word is the deck language's, nor "Escalares", "Jacobianas": a plural of its form)."""
+    from .checks import everyday_word
+
+    ws = re.sub(r"\s*\([^)]*\)", "", phrase).split()
+    return len(ws) == 1 and (name_word(ws[0]) or ws[0].isascii() and not (lang in ("es", "pt") and plural(fold(ws[0])))
+                             and not (everyday_word(ws[0], lang) or everyday_word(ws[0], "en")))
+
+
+def _task(ws: list[str], lang: str) -> str:
+    """A title that names a task, as it reads after "¿cómo se puede …?": opening on an infinitive ("Medir el pico
+    de un paso" → "medir el pico de un paso") or a gerund ("Mitigando reward hacking" → "mitigar reward hacking");
+    "" for any other (and a lone verb: "Depurar" names no task to ask of)."""
+    if len(ws) < 2 or fold(ws[1]) in ("de", "del", "da", "do", "das", "dos"):
+        return ""
+    first = ws[0]
+    verbs = ("ar", "er", "ir")
+    if infinitive(first, lang, ws[1]) or (lang in ("es", "pt") and len(ws) > 2 and fold(ws[1]) in ("y", "e")
+                                          and fold(first)[-2:] in verbs and fold(ws[2])[-2:] in verbs):
+        return " ".join([first.lower(), *ws[1:]])  # ("Leer y registrar el lr": two tasks)
+    for end, to in _GERUND.get(lang, ()):
+        if re.search(end, first) and len(first) > 5:
+            verb = re.sub(end, to, first.lower())
+            return " ".join([verb, *ws[1:]])
+    return ""
+
+
+def _unset(template: str) -> str:
+    """A stem without its "En {s}, " ("En {s}, ¿qué es NVIDIA DALI?" → "¿Qué es NVIDIA DALI?")."""
+    if "{s}, " not in template:
+        return template
+    rest = template.split("{s}, ", 1)[1]
+    return "¿" + rest[1].upper() + rest[2:] if rest.startswith("¿") else rest[0].upper() + rest[1:]

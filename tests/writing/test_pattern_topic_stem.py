@@ -1,0 +1,105 @@
+"""A slide's idea is asked as one question about its TOPIC, from its title's class of text
+(kb/writing/pattern_topic.py): never a quoted slide title the student never sees («¿qué se entiende por «Qué es
+TensorBoard»?», «¿qué significa cada uno de estos elementos de «El problema: la GPU espera a los datos»:
+Resultado; Síntoma típico; Diagnóstico?») nor a list's labels pasted in the stem; the model answer keeps the
+slide's items whole and in order, and the concepts are what the items say, never their labels (issue 26: fresh
+raters fixed nearly every such stem of rounds 8-10). Written on round 10's decks (dali_es, elastic_pt,
+linearattn_es), rendered as eval/deck_pdf.py renders them, through the public API.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kb.writing.pattern_topic import topic_form
+
+from ..conftest import deck_quizzes, heldout_decks
+
+DECKS = ("dali_es", "elastic_pt", "linearattn_es")
+_PASTED = re.compile(r"cada uno de estos elementos|cada um destes elementos|each of these parts")
+
+
+def _never_a_term(_: str) -> bool:
+    return False
+
+
+@pytest.mark.parametrize(("title", "lang", "kind", "stem"), [
+    # a question or a how/why/what phrase: that question, set in the deck's subject unless it names a thing itself
+    ("Qué es NVIDIA DALI", "es", "list", "¿Qué es NVIDIA DALI?"),
+    ("Cómo medir si compensa", "es", "list", "En {s}, ¿cómo medir si compensa?"),
+    ("Por que escrever uma extensão?", "pt", "list", "Em {s}, por que escrever uma extensão?"),
+    ("Cuánta CPU hace falta: una cuenta rápida", "es", "title", "En {s}, ¿cuánta CPU hace falta?"),
+    # a plural noun of a kind of thing: which they are, the article by the noun's form
+    ("Limitações", "pt", "list", "Em {s}, quais são as limitações?"),
+    ("Variantes de integración", "es", "list", "En {s}, ¿cuáles son las variantes de integración?"),
+    ("Peças do ecossistema", "pt", "list", "Em {s}, quais são as peças do ecossistema?"),
+    ("Problemas de compilação frequentes", "pt", "list", "Em {s}, quais são os problemas de compilação frequentes?"),
+    ("Técnicas: fazer o trabalho com mais eficiência", "pt", "list",
+     "Em {s}, quais são as técnicas para fazer o trabalho com mais eficiência?"),
+    ("Common mistakes", "en", "list", "In {s}, what are the common mistakes?"),
+    # a task (an infinitive or a gerund): how it is done
+    ("Mitigando reward hacking", "pt", "title", "Em {s}, como se pode mitigar reward hacking?"),
+    ("Medir el pico de un paso de entrenamiento", "es", "title",
+     "En {s}, ¿cómo se puede medir el pico de un paso de entrenamiento?"),
+    # a name: what it is
+    ("Longformer", "es", "title", "En {s}, ¿qué es Longformer?"),
+    ("PartitionSpec", "es", "list", "En {s}, ¿qué es PartitionSpec?"),
+    ("Rendezvous (rdzv)", "pt", "list", "Em {s}, o que é Rendezvous (rdzv)?"),
+    ("WGAN-GP: gradient penalty", "pt", "list", "Em {s}, o que é WGAN-GP?"),
+    # a comparison, a role before a colon, a claim
+    ("memory_allocated vs memory_reserved", "es", "list",
+     "En {s}, ¿qué diferencia hay entre memory_allocated y memory_reserved?"),
+    ("El problema: la GPU espera a los datos", "es", "list",
+     "En {s}, explica este problema: la GPU espera a los datos."),
+    ("FlashAttention no es atención aproximada", "es", "title",
+     "En {s}, explica por qué FlashAttention no es atención aproximada."),
+    # any other noun phrase: explain it, with its article
+    ("Organización de los logs", "es", "list", "En {s}, explica la organización de los logs."),
+    ("Quatro modelos na memória", "pt", "title", "Em {s}, explique os quatro modelos na memória."),
+    ("Nós que entram e saem", "pt", "list", "Em {s}, explique os nós que entram e saem."),
+    # no noun phrase to ask of: no stem (the fill finds another idea), never the title quoted
+    ("Da energia ao carbono", "pt", "list", ""),
+])
+def test_a_title_is_asked_by_its_class_of_text(title, lang, kind, stem):
+    assert topic_form(title, lang, kind, _never_a_term) == stem
+
+
+def test_a_term_the_deck_repeats_is_asked_what_it_is_with_its_article():
+    assert topic_form("Reward hacking", "pt", "title", lambda x: x == "Reward hacking") == \
+        "Em {s}, o que é o reward hacking?"
+    assert topic_form("Dados de preferência", "pt", "list", lambda x: True) == \
+        "Em {s}, o que são os dados de preferência?"
+    assert topic_form("CUDA events", "es", "title", lambda x: True) == "En {s}, ¿qué son CUDA events?"
+
+
+@pytest.fixture(scope="module")
+def quizzes(tmp_path_factory, model_cache):
+    """``generate_quiz`` -n 12 offline on each deck (library call), in one knowledge base."""
+    return deck_quizzes(tmp_path_factory.mktemp("topic"), heldout_decks(DECKS), DECKS, model_cache)
+
+
+@pytest.mark.slow
+def test_no_stem_quotes_its_slide_s_title_or_pastes_its_labels(quizzes):
+    every = [q for qs in quizzes.values() for q in qs]
+    assert len(every) >= 30, [q.prompt for q in every]
+    quoted = [q.prompt for q in every
+              if (title := q.citations[0].locator.split(" · ", 1)[-1].strip()) and f"«{title}»" in q.prompt]
+    assert not quoted
+    assert not [q.prompt for q in every if _PASTED.search(q.prompt)]
+    prompts = {name: [q.prompt for q in qs] for name, qs in quizzes.items()}
+    assert "¿Qué es NVIDIA DALI?" in prompts["dali_es"], prompts["dali_es"]
+    assert any(p.endswith(", ¿cómo medir si compensa?") for p in prompts["dali_es"]), prompts["dali_es"]
+    assert any(p.endswith(", ¿qué es Longformer?") for p in prompts["linearattn_es"]), prompts["linearattn_es"]
+
+
+@pytest.mark.slow
+def test_a_list_s_answer_keeps_its_items_whole_and_its_concepts_are_what_they_say(quizzes):
+    (q,) = [q for q in quizzes["elastic_pt"] if q.prompt.endswith(", quais são as limitações?")]
+    items = q.answer.split("; ")
+    assert items[0].startswith('Reinício é "tudo ou nada": não há substituição de um único rank'), q.answer
+    assert items[1].startswith("Tempo de reinício:"), q.answer  # (in the slide's order)
+    labels = {i.split(":", 1)[0].strip().lower() for i in items}
+    assert q.concepts and not {c.lower() for c in q.concepts} & labels, q.concepts
+    assert all(any(c in i for i in items) for c in q.concepts), q.concepts
