@@ -62,6 +62,10 @@ _COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
 _CONTEXT = re.compile(r"\s(?:cuando|quando|when|en|em|no|na|nos|nas|in|on|con|com|with|para|for|dentro)\s", re.I)
 # Units of a definition slide quoted for "what is X": its opening says what X is, what it is made of, what it does.
 DEFINING_UNITS = 3
+# A row names one side of a difference when its label holds this much more of that side than of the other ("Panel
+# Distributions" for "el panel Histograms y el panel Distributions": "panel" is in both)
+SIDE_MARGIN = 0.25
+MAX_ROWS_LINES = 12  # of a slide that compares two things attribute by attribute, quoted whole up to this
 
 
 def named_head(line: str) -> str:
@@ -235,7 +239,7 @@ def difference_units(q: Any, best: Any, scored: list, all_units: list, sides: tu
         second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
                      key=lambda s: s.score, default=None)
         return [best.unit] + ([second.unit] if second is not None else [])
-    compared = comparison_units(q, best, all_units, sides)
+    compared = comparison_units(q, best, all_units, sides) or side_rows(q, best, all_units, sides)
     if compared:
         return compared
     labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
@@ -267,6 +271,45 @@ def difference_units(q: Any, best: Any, scored: list, all_units: list, sides: tu
     return [a.unit] + ([b.unit] if b is not None else [])
 
 
+def row_label(line: str) -> str:
+    """What a line is a row of: the words before its colon, "=" or parenthesis ("Potência (W): taxa…" → "Potência",
+    "jacrev(f): jacobiana…" → "jacrev"), or, when none comes early, its first two words ("bfloat16 tem faixa…")."""
+    head = named_head(line)
+    if len(head) < len(line.strip()) and len(head) <= 60:
+        return head
+    return " ".join(re.sub(r"^\s*[•◦▪\-*]\s+", "", line).split()[:2])
+
+
+def _share_of(terms: list[str], found: set[str], idf: dict[str, float]) -> float:
+    """The idf share of ``terms`` in ``found``, whole words ("=histograms") counted too: a side may be only that."""
+    total = sum(idf.get(t, 1.0) for t in terms)
+    return sum(idf.get(t, 1.0) for t in terms if t in found) / total if total else 0.0
+
+
+def side_rows(q: Any, best: Any, all_units: list, sides: tuple[list[str], list[str]]) -> list:
+    """A difference answered by one slide's rows, one labelled with each side ("c10d: usa um TCPStore…" and "etcd:
+    servidor externo…", "Potência (W): …" and "Energia (J ou kWh): …"): the first row labelled with each, in the
+    slide's order. A side is what it names besides the words the slide's heading holds ("backends de rendezvous c10d"
+    is c10d on "Backends de rendezvous"); a row labelled with both sides alike stands for neither. The best unit's slide
+    first, then the other slides read of its deck; nothing when no slide has a row for each side."""
+    source = q.read[best.unit.page][0].chunk.source
+    order = [best.unit.page] + [n for n, (h, _) in enumerate(q.read)
+                                if n != best.unit.page and h.chunk.source == source]
+    for n in order:
+        head = q.heading(n)
+        own = [[t for t in side if t not in head] or side for side in sides]
+        rows: list[Any] = [None, None]
+        for u in sorted((u for u in all_units if u.page == n and not u.is_code), key=lambda u: u.start):
+            label = q.text_terms(row_label(u.lines[0]))
+            named = [_share_of(side, label, q.idf) for side in own]
+            i = 0 if named[0] > named[1] else 1
+            if named[i] >= 0.5 and named[i] - named[1 - i] >= SIDE_MARGIN:
+                rows[i] = rows[i] or u
+        if rows[0] is not None and rows[1] is not None:
+            return sorted(rows, key=lambda u: u.start)
+    return []
+
+
 def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str], list[str]]) -> list:
     """A difference answered from a slide that compares its two sides: its heading compares ("Greedy vs beam
     search", "Síncrono vs asíncrono") and names a word of each side ("greedy decoding" is "Greedy" there); the
@@ -286,6 +329,16 @@ def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str],
     if a is not None and names(a, sides[1])[0] >= 0.5:
         return [a]
     b = max((u for u in on_page if u is not a), key=lambda u: names(u, sides[1]), default=None)
+    def labelled(u: Any, side: list[str]) -> bool:  # "etcd: servidor…", or a line that is the side ("MC dropout")
+        colon = ":" in u.lines[0][:80]
+        return q.share(side, q.text_terms(q.label_text(u)) if colon else q.label(u)) >= 0.5
+
+    if a is not None and b is not None and not labelled(a, sides[0]) and not labelled(b, sides[1]):
+        # no row is labelled with a side: the slide compares them attribute by attribute ("Global: Longformer elige…;
+        # BigBird ITC/ETC", "Aleatorio: solo BigBird"): every row that names a side, in order
+        rows = [u for u in sorted(on_page, key=lambda u: u.start)
+                if names(u, sides[0])[1] > 0 or names(u, sides[1])[1] > 0]
+        return opening(rows, len(rows), MAX_ROWS_LINES)
     return [a, b] if a is not None and b is not None and names(a, sides[0])[1] > 0 and names(b, sides[1])[1] > 0 \
         else []
 

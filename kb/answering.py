@@ -38,7 +38,8 @@ _KIND_PATTERNS = (
 )
 # Words that say what kind of answer is wanted, not what it is about.
 _CUE_WORDS = frozenset(fold(w) for w in (
-    "diferencia diferença diferencias diferenças difere diferem distinguir entre vs versus frente compara comparar "
+    "diferencia diferença diferencias diferenças difere diferem diferencian diferenciam "
+    "distinguir entre vs versus frente compara comparar "
     "cómo como pasos passos etapas forma manera "
     "por porque qué que para problema motivo sirve serve sirven servem "
     "cuáles cuales quais qual cuál cual tipos partes componentes "
