@@ -55,6 +55,8 @@ _ASIDE_LABEL = re.compile(r"^\W*(mitigaci[oó]n|mitiga[cç][aã]o|soluci[oó]n|s
 _WHY_HEADING = re.compile(r"^\W*(por ?que|why)\b")
 # Opening units of such a slide quoted: its reasons, one a line
 WHY_UNITS = 3
+# Units before the best one on its slide quoted with it for a "why": the reasoning that leads to it
+WHY_PREMISES = 3
 # A heading that compares ("Greedy vs beam search", "Síncrono frente a asíncrono", "Comparación: …")
 _COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
 # Words after which a difference question's second side gives context, not the side: "… del asíncrono *cuando
@@ -194,6 +196,18 @@ def why_units(q: Any, best: Any, scored: list, page: list, max_lines: int) -> li
         opened = opening(reasons, WHY_UNITS, max_lines)
         if any(u is best.unit for u in opened):
             return opened
+    in_order = sorted(page, key=lambda u: u.start)
+    pos = next((i for i, u in enumerate(in_order) if u is best.unit), 0)
+    if pos > 0 and not states_cause(best.unit.lines[0], q.why_use) \
+            and q.read[best.unit.page][0].chunk.locator.page is not None:
+        # a slide reasons top-down: the line that matches the question without stating a cause is most often where
+        # the reasoning ends ("Resultado: la GPU queda infrautilizada", "Si un tensor guardado se modificó, backward
+        # falla"), the lines before it are why; quoted with it, up to WHY_PREMISES of them (asides skipped). A line
+        # that states its cause ("… -> ValueError") stands alone: on a slide of independent items it is one of them
+        premises = [u for u in in_order[:pos] if not is_aside(u.lines[0])][-WHY_PREMISES:]
+        while premises and sum(len(u.lines) for u in premises) + len(best.unit.lines) > max_lines:
+            premises = premises[1:]
+        return premises + [best.unit]
     if not states_cause(best.unit.text, q.why_use):
         cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
                      and states_cause(s.unit.text, q.why_use)), key=lambda s: s.score, default=None)
