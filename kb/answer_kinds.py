@@ -20,9 +20,9 @@ from typing import Any
 
 from .text import fold
 
-# A deck's title slide says what the session is ("Sesión: cómo se sincronizan…", "Aula: DVC…"): it names every
+# A deck's title slide says what the session is ("Sesión: cómo se sincronizan…", "Aula 10: DVC…"): it names every
 # topic of the deck and explains none. Only on a deck's first page: "Session: …" on a later slide may be tf.Session.
-_TITLE_LINE = re.compile(r"^\W*(sesi[oó]n|sess[aã]o|aula)\s*:", re.I)
+_TITLE_LINE = re.compile(r"^\W*(sesi[oó]n|sess[aã]o|aula|clase)\s*\d*\s*:", re.I)
 # An agenda / index slide: its heading says so.
 _AGENDA = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents|"
                      r"roteiro|plan de la sesion|plano da aula)\W*$")

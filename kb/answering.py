@@ -591,6 +591,12 @@ class _Question:
             return None
         return code[0] if len(code) == 1 else replace(code[0], text="\n".join(c.text for c in code), id="")
 
+    def heads_list(self, page: int) -> bool:
+        """Whether a page's heading says the slide is the list asked for: it names the subject, or the noun listed
+        ("Errores comunes" for "¿Cuáles son los errores más comunes al usar schedulers?")."""
+        head, listed = self.heading(page), [t for t in self.listed if not t.startswith("=")]
+        return self.share(self.topic, head) >= LIST_HEADING_SHARE or bool(listed) and set(listed) <= head
+
     def _with_follower(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
         """A line that only introduces ("… incluye:") is quoted with the unit after it."""
         if best.unit.children == 0 and best.unit.lines[0].rstrip().endswith(":"):
@@ -608,8 +614,7 @@ class _Question:
                 best = max(lists, key=lambda s: s.score)
         source = self.read[best.unit.page][0].chunk.source
         if (best.unit.children < 2 or self.share(self.topic, _label(best.unit)) < 0.5) \
-                and (best.unit.is_code or len(page) < 3
-                     or self.share(self.topic, self.heading(best.unit.page)) < LIST_HEADING_SHARE):
+                and (best.unit.is_code or len(page) < 3 or not self.heads_list(best.unit.page)):
             # the list whose lead names the subject ("Cada stage tem" for "Quais campos cada stage tem…?") on a slide
             # of the deck, rather than a line or another list (not when the heading names it: the slide is the list)
             core = [t for t in self.core if t not in self.listed] or self.topic  # without "no dvc.yaml"
@@ -620,8 +625,7 @@ class _Question:
                 best = max(led, key=lambda s: s.score)
                 page = [u for u in page_units if u.page == best.unit.page]
         labelled = best.unit.children >= 2 and self.share(self.subject, _label(best.unit)) >= 0.5
-        if not labelled and self.share(self.topic, self.heading(best.unit.page)) >= LIST_HEADING_SHARE \
-                and len(page) >= 3:
+        if not labelled and self.heads_list(best.unit.page) and len(page) >= 3:
             if sum(len(u.lines) for u in page) <= MAX_UNIT_LINES:
                 return [_plain(u, scored) for u in page]
             return [_plain(Unit(u.page, u.lines[:1], u.start), scored) for u in page][:MAX_UNIT_LINES]
