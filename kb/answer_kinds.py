@@ -26,6 +26,9 @@ _TITLE_LINE = re.compile(r"^\W*(sesi[oó]n|sess[aã]o|aula|clase)\s*\d*\s*:", re
 # An agenda / index slide: its heading says so.
 _AGENDA = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents|"
                      r"roteiro|plan de la sesion|plano da aula)\W*$")
+# A deck's summary slide: its heading says so
+_SUMMARY = re.compile(r"^\W*(resumo|resumen|summary|recap|conclus(?:ao|oes|ion|iones|ions?)|puntos clave|pontos-chave|"
+                      r"pontos chave|key takeaways)\W*$")
 # A heading that says its slide defines what it names: "Parameter server: definición", "DVC: definição e
 # conceitos", "Ring all-reduce: idea", "¿Qué es X?".
 _DEFINES = re.compile(r"\b(definici[oó]n|defini[cç][aã]o|definition|idea|ideia|concepto|conceito|qu[eé] es|"
@@ -87,6 +90,18 @@ def never_answers(heading: str, text: str, page: int | None) -> bool:
     agenda: it names the deck's topics and answers none of them."""
     return bool(_AGENDA.match(fold(heading.split(" > ")[-1]))) or \
         page == 1 and any(map(is_title_line, text.split("\n")))
+
+
+def summaries(read: list) -> set[int]:
+    """The pages read (``read``: kb.answering's (hit, code) pairs) that are a deck's summary slide ("Resumo",
+    "Resumen", "Conclusiones") while another page of that deck is read: a summary restates each topic in a line, the
+    slide on the topic explains it."""
+    out = set()
+    for n, (h, _) in enumerate(read):
+        if _SUMMARY.match(fold((h.chunk.locator.heading or "").split(" > ")[-1])) and any(
+                m != n and o.chunk.source == h.chunk.source for m, (o, _) in enumerate(read)):
+            out.add(n)
+    return out
 
 
 def clauses(question: str) -> list[str]:

@@ -440,6 +440,7 @@ class _Question:
     more: list[list[str]] = field(default_factory=list)  # …and the subjects of the others ("y qué hace con…")
     why_use: bool = False  # a "why" question that asks why one would use something: a benefit answers it
     core: list[str] = field(default_factory=list)  # the subject without its context ("… *no dvc.yaml*")
+    summaries: set[int] = field(default_factory=set)  # pages read that are their deck's summary slide
 
     def terms(self, text: str) -> set[str]:
         """A text's terms (:func:`_terms`) without the question's words it holds only inside a longer identifier or
@@ -525,7 +526,8 @@ class _Question:
         total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.topic, head)
                  + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u)
                  - (FRAMEWORK_PENALTY if self.other_framework(self.read[u.page][0].chunk.locator.heading or "")
-                    or (not u.is_code and self.other_framework(_label_text(u))) else 0.0))
+                    or (not u.is_code and self.other_framework(_label_text(u))) else 0.0)
+                 - (OUTLINE_PENALTY if u.page in self.summaries else 0.0))  # the slide on the topic explains it
         return Scored(u, total, both, cosine)
 
     def compose(self, best: Scored, scored: list[Scored], all_units: list[Unit]) -> list[Scored]:
@@ -548,7 +550,7 @@ class _Question:
             if self.fit(best.unit) < 2.0:  # "Run: uma execução do código…" rather than a line that mentions runs
                 deck = self.read[best.unit.page][0].chunk.source  # (of the same deck: another deck is another course)
                 best = max((s for s in scored if self.fit(s.unit) >= 2.0 and self.read[s.unit.page][0].chunk.source
-                            == deck), key=lambda s: s.score, default=best)
+                            == deck and s.unit.page not in self.summaries), key=lambda s: s.score, default=best)
         if self.acronyms and not best.unit.is_code and self.fit(best.unit) < 2.0 \
                 and self.spelled(self.read[best.unit.page][0].chunk.locator.heading or ""):
             # the slide titled with what the acronym stands for: its opening says what it is
@@ -711,6 +713,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     # a question in the course ("6. O que é …?") is not an answer to it
     silent = {n for n, (h, _) in enumerate(q.read)  # a title slide or an agenda names every topic, answers none
               if kinds.never_answers(h.chunk.locator.heading or "", h.chunk.text, h.chunk.locator.page)}
+    q.summaries = kinds.summaries(q.read)
     all_units = [u for n, (h, code) in enumerate(q.read) if n not in silent for u in units(n, h.chunk)
                  if u.children or not u.lines[0].rstrip().endswith("?")]
     if q.kind == "what":  # an item of a list labelled with the subject may answer alone
