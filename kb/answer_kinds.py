@@ -20,12 +20,15 @@ from typing import Any
 
 from .text import fold
 
-# A deck's title slide says what the session is ("Sesión: cómo se sincronizan…", "Aula: DVC…"): it names every
+# A deck's title slide says what the session is ("Sesión: cómo se sincronizan…", "Aula 10: DVC…"): it names every
 # topic of the deck and explains none. Only on a deck's first page: "Session: …" on a later slide may be tf.Session.
-_TITLE_LINE = re.compile(r"^\W*(sesi[oó]n|sess[aã]o|aula)\s*:", re.I)
+_TITLE_LINE = re.compile(r"^\W*(sesi[oó]n|sess[aã]o|aula|clase)\s*\d*\s*:", re.I)
 # An agenda / index slide: its heading says so.
 _AGENDA = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents|"
                      r"roteiro|plan de la sesion|plano da aula)\W*$")
+# A deck's summary slide: its heading says so
+_SUMMARY = re.compile(r"^\W*(resumo|resumen|summary|recap|conclus(?:ao|oes|ion|iones|ions?)|puntos clave|pontos-chave|"
+                      r"pontos chave|key takeaways)\W*$")
 # A heading that says its slide defines what it names: "Parameter server: definición", "DVC: definição e
 # conceitos", "Ring all-reduce: idea", "¿Qué es X?".
 _DEFINES = re.compile(r"\b(definici[oó]n|defini[cç][aã]o|definition|idea|ideia|concepto|conceito|qu[eé] es|"
@@ -55,6 +58,8 @@ _ASIDE_LABEL = re.compile(r"^\W*(mitigaci[oó]n|mitiga[cç][aã]o|soluci[oó]n|s
 _WHY_HEADING = re.compile(r"^\W*(por ?que|why)\b")
 # Opening units of such a slide quoted: its reasons, one a line
 WHY_UNITS = 3
+# Units before the best one on its slide quoted with it for a "why": the reasoning that leads to it
+WHY_PREMISES = 3
 # A heading that compares ("Greedy vs beam search", "Síncrono frente a asíncrono", "Comparación: …")
 _COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
 # Words after which a difference question's second side gives context, not the side: "… del asíncrono *cuando
@@ -62,6 +67,10 @@ _COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
 _CONTEXT = re.compile(r"\s(?:cuando|quando|when|en|em|no|na|nos|nas|in|on|con|com|with|para|for|dentro)\s", re.I)
 # Units of a definition slide quoted for "what is X": its opening says what X is, what it is made of, what it does.
 DEFINING_UNITS = 3
+# A row names one side of a difference when its label holds this much more of that side than of the other ("Panel
+# Distributions" for "el panel Histograms y el panel Distributions": "panel" is in both)
+SIDE_MARGIN = 0.25
+MAX_ROWS_LINES = 12  # of a slide that compares two things attribute by attribute, quoted whole up to this
 
 
 def named_head(line: str) -> str:
@@ -81,6 +90,18 @@ def never_answers(heading: str, text: str, page: int | None) -> bool:
     agenda: it names the deck's topics and answers none of them."""
     return bool(_AGENDA.match(fold(heading.split(" > ")[-1]))) or \
         page == 1 and any(map(is_title_line, text.split("\n")))
+
+
+def summaries(read: list) -> set[int]:
+    """The pages read (``read``: kb.answering's (hit, code) pairs) that are a deck's summary slide ("Resumo",
+    "Resumen", "Conclusiones") while another page of that deck is read: a summary restates each topic in a line, the
+    slide on the topic explains it."""
+    out = set()
+    for n, (h, _) in enumerate(read):
+        if _SUMMARY.match(fold((h.chunk.locator.heading or "").split(" > ")[-1])) and any(
+                m != n and o.chunk.source == h.chunk.source for m, (o, _) in enumerate(read)):
+            out.add(n)
+    return out
 
 
 def clauses(question: str) -> list[str]:
@@ -190,6 +211,18 @@ def why_units(q: Any, best: Any, scored: list, page: list, max_lines: int) -> li
         opened = opening(reasons, WHY_UNITS, max_lines)
         if any(u is best.unit for u in opened):
             return opened
+    in_order = sorted(page, key=lambda u: u.start)
+    pos = next((i for i, u in enumerate(in_order) if u is best.unit), 0)
+    if pos > 0 and not states_cause(best.unit.lines[0], q.why_use) \
+            and q.read[best.unit.page][0].chunk.locator.page is not None:
+        # a slide reasons top-down: the line that matches the question without stating a cause is most often where
+        # the reasoning ends ("Resultado: la GPU queda infrautilizada", "Si un tensor guardado se modificó, backward
+        # falla"), the lines before it are why; quoted with it, up to WHY_PREMISES of them (asides skipped). A line
+        # that states its cause ("… -> ValueError") stands alone: on a slide of independent items it is one of them
+        premises = [u for u in in_order[:pos] if not is_aside(u.lines[0])][-WHY_PREMISES:]
+        while premises and sum(len(u.lines) for u in premises) + len(best.unit.lines) > max_lines:
+            premises = premises[1:]
+        return premises + [best.unit]
     if not states_cause(best.unit.text, q.why_use):
         cause = max((s for s in scored if s.unit.page == best.unit.page and s.unit is not best.unit
                      and states_cause(s.unit.text, q.why_use)), key=lambda s: s.score, default=None)
@@ -235,7 +268,7 @@ def difference_units(q: Any, best: Any, scored: list, all_units: list, sides: tu
         second = max((s for s in scored if s.unit is not best.unit and s.unit.page == best.unit.page),
                      key=lambda s: s.score, default=None)
         return [best.unit] + ([second.unit] if second is not None else [])
-    compared = comparison_units(q, best, all_units, sides)
+    compared = comparison_units(q, best, all_units, sides) or side_rows(q, best, all_units, sides)
     if compared:
         return compared
     labelled = [s for s in scored if s.unit.children >= 2 and not s.unit.is_code
@@ -267,6 +300,45 @@ def difference_units(q: Any, best: Any, scored: list, all_units: list, sides: tu
     return [a.unit] + ([b.unit] if b is not None else [])
 
 
+def row_label(line: str) -> str:
+    """What a line is a row of: the words before its colon, "=" or parenthesis ("Potência (W): taxa…" → "Potência",
+    "jacrev(f): jacobiana…" → "jacrev"), or, when none comes early, its first two words ("bfloat16 tem faixa…")."""
+    head = named_head(line)
+    if len(head) < len(line.strip()) and len(head) <= 60:
+        return head
+    return " ".join(re.sub(r"^\s*[•◦▪\-*]\s+", "", line).split()[:2])
+
+
+def _share_of(terms: list[str], found: set[str], idf: dict[str, float]) -> float:
+    """The idf share of ``terms`` in ``found``, whole words ("=histograms") counted too: a side may be only that."""
+    total = sum(idf.get(t, 1.0) for t in terms)
+    return sum(idf.get(t, 1.0) for t in terms if t in found) / total if total else 0.0
+
+
+def side_rows(q: Any, best: Any, all_units: list, sides: tuple[list[str], list[str]]) -> list:
+    """A difference answered by one slide's rows, one labelled with each side ("c10d: usa um TCPStore…" and "etcd:
+    servidor externo…", "Potência (W): …" and "Energia (J ou kWh): …"): the first row labelled with each, in the
+    slide's order. A side is what it names besides the words the slide's heading holds ("backends de rendezvous c10d"
+    is c10d on "Backends de rendezvous"); a row labelled with both sides alike stands for neither. The best unit's slide
+    first, then the other slides read of its deck; nothing when no slide has a row for each side."""
+    source = q.read[best.unit.page][0].chunk.source
+    order = [best.unit.page] + [n for n, (h, _) in enumerate(q.read)
+                                if n != best.unit.page and h.chunk.source == source]
+    for n in order:
+        head = q.heading(n)
+        own = [[t for t in side if t not in head] or side for side in sides]
+        rows: list[Any] = [None, None]
+        for u in sorted((u for u in all_units if u.page == n and not u.is_code), key=lambda u: u.start):
+            label = q.text_terms(row_label(u.lines[0]))
+            named = [_share_of(side, label, q.idf) for side in own]
+            i = 0 if named[0] > named[1] else 1
+            if named[i] >= 0.5 and named[i] - named[1 - i] >= SIDE_MARGIN:
+                rows[i] = rows[i] or u
+        if rows[0] is not None and rows[1] is not None:
+            return sorted(rows, key=lambda u: u.start)
+    return []
+
+
 def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str], list[str]]) -> list:
     """A difference answered from a slide that compares its two sides: its heading compares ("Greedy vs beam
     search", "Síncrono vs asíncrono") and names a word of each side ("greedy decoding" is "Greedy" there); the
@@ -286,6 +358,16 @@ def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str],
     if a is not None and names(a, sides[1])[0] >= 0.5:
         return [a]
     b = max((u for u in on_page if u is not a), key=lambda u: names(u, sides[1]), default=None)
+    def labelled(u: Any, side: list[str]) -> bool:  # "etcd: servidor…", or a line that is the side ("MC dropout")
+        colon = ":" in u.lines[0][:80]
+        return q.share(side, q.text_terms(q.label_text(u)) if colon else q.label(u)) >= 0.5
+
+    if a is not None and b is not None and not labelled(a, sides[0]) and not labelled(b, sides[1]):
+        # no row is labelled with a side: the slide compares them attribute by attribute ("Global: Longformer elige…;
+        # BigBird ITC/ETC", "Aleatorio: solo BigBird"): every row that names a side, in order
+        rows = [u for u in sorted(on_page, key=lambda u: u.start)
+                if names(u, sides[0])[1] > 0 or names(u, sides[1])[1] > 0]
+        return opening(rows, len(rows), MAX_ROWS_LINES)
     return [a, b] if a is not None and b is not None and names(a, sides[0])[1] > 0 and names(b, sides[1])[1] > 0 \
         else []
 

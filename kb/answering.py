@@ -38,7 +38,8 @@ _KIND_PATTERNS = (
 )
 # Words that say what kind of answer is wanted, not what it is about.
 _CUE_WORDS = frozenset(fold(w) for w in (
-    "diferencia diferença diferencias diferenças difere diferem distinguir entre vs versus frente compara comparar "
+    "diferencia diferença diferencias diferenças difere diferem diferencian diferenciam "
+    "distinguir entre vs versus frente compara comparar "
     "cómo como pasos passos etapas forma manera "
     "por porque qué que para problema motivo sirve serve sirven servem "
     "cuáles cuales quais qual cuál cual tipos partes componentes "
@@ -439,6 +440,7 @@ class _Question:
     more: list[list[str]] = field(default_factory=list)  # …and the subjects of the others ("y qué hace con…")
     why_use: bool = False  # a "why" question that asks why one would use something: a benefit answers it
     core: list[str] = field(default_factory=list)  # the subject without its context ("… *no dvc.yaml*")
+    summaries: set[int] = field(default_factory=set)  # pages read that are their deck's summary slide
 
     def terms(self, text: str) -> set[str]:
         """A text's terms (:func:`_terms`) without the question's words it holds only inside a longer identifier or
@@ -524,7 +526,8 @@ class _Question:
         total = (cosine + LEXICAL_WEIGHT * both + HEADING_WEIGHT * self.share(self.topic, head)
                  + RANK_WEIGHT * (PAGES_READ - u.page) + KIND_WEIGHT * self.fit(u)
                  - (FRAMEWORK_PENALTY if self.other_framework(self.read[u.page][0].chunk.locator.heading or "")
-                    or (not u.is_code and self.other_framework(_label_text(u))) else 0.0))
+                    or (not u.is_code and self.other_framework(_label_text(u))) else 0.0)
+                 - (OUTLINE_PENALTY if u.page in self.summaries else 0.0))  # the slide on the topic explains it
         return Scored(u, total, both, cosine)
 
     def compose(self, best: Scored, scored: list[Scored], all_units: list[Unit]) -> list[Scored]:
@@ -547,7 +550,7 @@ class _Question:
             if self.fit(best.unit) < 2.0:  # "Run: uma execução do código…" rather than a line that mentions runs
                 deck = self.read[best.unit.page][0].chunk.source  # (of the same deck: another deck is another course)
                 best = max((s for s in scored if self.fit(s.unit) >= 2.0 and self.read[s.unit.page][0].chunk.source
-                            == deck), key=lambda s: s.score, default=best)
+                            == deck and s.unit.page not in self.summaries), key=lambda s: s.score, default=best)
         if self.acronyms and not best.unit.is_code and self.fit(best.unit) < 2.0 \
                 and self.spelled(self.read[best.unit.page][0].chunk.locator.heading or ""):
             # the slide titled with what the acronym stands for: its opening says what it is
@@ -590,6 +593,12 @@ class _Question:
             return None
         return code[0] if len(code) == 1 else replace(code[0], text="\n".join(c.text for c in code), id="")
 
+    def heads_list(self, page: int) -> bool:
+        """Whether a page's heading says the slide is the list asked for: it names the subject, or the noun listed
+        ("Errores comunes" for "¿Cuáles son los errores más comunes al usar schedulers?")."""
+        head, listed = self.heading(page), [t for t in self.listed if not t.startswith("=")]
+        return self.share(self.topic, head) >= LIST_HEADING_SHARE or bool(listed) and set(listed) <= head
+
     def _with_follower(self, best: Scored, scored: list[Scored], page: list[Unit]) -> list[Scored]:
         """A line that only introduces ("… incluye:") is quoted with the unit after it."""
         if best.unit.children == 0 and best.unit.lines[0].rstrip().endswith(":"):
@@ -607,8 +616,7 @@ class _Question:
                 best = max(lists, key=lambda s: s.score)
         source = self.read[best.unit.page][0].chunk.source
         if (best.unit.children < 2 or self.share(self.topic, _label(best.unit)) < 0.5) \
-                and (best.unit.is_code or len(page) < 3
-                     or self.share(self.topic, self.heading(best.unit.page)) < LIST_HEADING_SHARE):
+                and (best.unit.is_code or len(page) < 3 or not self.heads_list(best.unit.page)):
             # the list whose lead names the subject ("Cada stage tem" for "Quais campos cada stage tem…?") on a slide
             # of the deck, rather than a line or another list (not when the heading names it: the slide is the list)
             core = [t for t in self.core if t not in self.listed] or self.topic  # without "no dvc.yaml"
@@ -619,8 +627,7 @@ class _Question:
                 best = max(led, key=lambda s: s.score)
                 page = [u for u in page_units if u.page == best.unit.page]
         labelled = best.unit.children >= 2 and self.share(self.subject, _label(best.unit)) >= 0.5
-        if not labelled and self.share(self.topic, self.heading(best.unit.page)) >= LIST_HEADING_SHARE \
-                and len(page) >= 3:
+        if not labelled and self.heads_list(best.unit.page) and len(page) >= 3:
             if sum(len(u.lines) for u in page) <= MAX_UNIT_LINES:
                 return [_plain(u, scored) for u in page]
             return [_plain(Unit(u.page, u.lines[:1], u.start), scored) for u in page][:MAX_UNIT_LINES]
@@ -706,6 +713,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     # a question in the course ("6. O que é …?") is not an answer to it
     silent = {n for n, (h, _) in enumerate(q.read)  # a title slide or an agenda names every topic, answers none
               if kinds.never_answers(h.chunk.locator.heading or "", h.chunk.text, h.chunk.locator.page)}
+    q.summaries = kinds.summaries(q.read)
     all_units = [u for n, (h, code) in enumerate(q.read) if n not in silent for u in units(n, h.chunk)
                  if u.children or not u.lines[0].rstrip().endswith("?")]
     if q.kind == "what":  # an item of a list labelled with the subject may answer alone
