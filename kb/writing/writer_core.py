@@ -158,17 +158,19 @@ class WriterCore:
             # whole, and a deck's title need not cover every slide ("Conjuntos de datos" and DDP); a
             # label's one word asked bare ("O que é Zero-shot?": both raters of split V, "no context")
             lib = self._deck_topic(slide.chunk.source)
-        if not lib or fold(lib) in fold(prompt) \
+        lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+        # a deck on a task has no subject to be "in": "Al medir el rendimiento del entrenamiento, ¿qué es …?"
+        setting = f"{lead} {lib}" if lib else self._task_setting(slide.chunk.source, lang)
+        if not setting or lib and fold(lib) in fold(prompt) \
                 or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt) or _BARE_DIFFER.match(prompt) or role) \
                 or re.search(r"[a-z]\.[a-z]", prompt):
             return prompt  # (a dotted name says its library: "¿Qué es tf.distribute.Strategy?")
-        lead = {"pt": "Em", "es": "En"}.get(lang, "In")
         body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else lower_first(prompt)
-        return f"{lead} {lib}, {body}"
+        return f"{setting}, {body}"
 
-    def _task_setting(self, source: str) -> str:
+    def _task_setting(self, source: str, lang: str) -> str:
         """"Al medir el rendimiento del entrenamiento" for a deck whose title names a task (:func:`task_of`)."""
-        return deck_setting(self._course, source) if task_of(self._course, source) else ""
+        return deck_setting(self._course, source, lang=lang) if task_of(self._course, source) else ""
 
     def _set_in_subject(self, prompt: str, source: str, lang: str) -> str:
         """The stem set in the deck's subject (:mod:`kb.writing.setting`): a slide's label ("Completa
