@@ -62,6 +62,8 @@ from .wording import (
     title_subject,
 )
 
+_VERSUS = re.compile(r"(?i)\s(?:vs\.?|versus)\s")  # a title that compares two things
+
 
 class WriterCore:
     """What every question pattern shares: turning a pattern's question into a draft and the per-deck lookups."""
@@ -375,7 +377,10 @@ class WriterCore:
 
     def _topic(self, slide: Slide) -> str:
         """What the slide's title says the slide is about, as a stem may name it (:func:`title_topic`),
-        judged against how often the source's text says it."""
+        judged against how often the source's text says it; never one side of a comparison ("RLHF (PPO) vs
+        DPO" → "Em PPO, …" asked of DPO's variants: both r10 raters)."""
+        if _VERSUS.search(slide.title.split(":", 1)[0]):
+            return ""  # ("Batching: latencia vs throughput" is about batching)
         return title_topic(slide.title, lambda phrase, titles=True: self._uses(phrase, slide.chunk.source, titles),
                            self._libraries())
 

@@ -68,9 +68,10 @@ def test_a_task_title_is_no_subject_of_the_plan(tmp_path):
 
 @pytest.mark.slow
 def test_quizzes_on_tool_and_task_decks_are_set_in_their_subject(tmp_path, model_cache):
-    """``generate_quiz`` offline on three r10 decks: no stem set in a generic domain, in the library the code
-    imports, or in an infinitive, and the decks still get their questions."""
-    names = ("dali_es", "tensorboard_es", "mlperf_es")
+    """``generate_quiz`` offline on four r10 decks: no stem set in a generic domain, in the library the code
+    imports, in an infinitive or in one side of a "vs" slide ("Em PPO, …" of DPO's variants on "RLHF (PPO) vs
+    DPO"), and the decks still get their questions."""
+    names = ("dali_es", "tensorboard_es", "mlperf_es", "rlhf_pt")
     quizzes = deck_quizzes(tmp_path, heldout_decks(names), names, model_cache)
     prompts = {n: [q.prompt for q in qs] for n, qs in quizzes.items()}
     assert all(len(ps) >= 6 for ps in prompts.values()), prompts
@@ -78,3 +79,5 @@ def test_quizzes_on_tool_and_task_decks_are_set_in_their_subject(tmp_path, model
     assert not [p for p in every if re.search(r"\b(?:En|Em) (?:medir|pipelines de datos)\b", p)], every
     assert not [p for p in prompts["tensorboard_es"] if re.search(r"\bEn PyTorch,", p)], prompts["tensorboard_es"]
     assert any("En NVIDIA DALI, " in p for p in prompts["dali_es"]), prompts["dali_es"]
+    assert any(p.startswith("Al medir el rendimiento del entrenamiento, ") for p in prompts["mlperf_es"])
+    assert not [p for p in prompts["rlhf_pt"] if "Em PPO," in p], prompts["rlhf_pt"]
