@@ -37,8 +37,9 @@ def _heads() -> list[str]:
 # a template's opening, the slide label in brackets it may carry, its colon and the quote mark of a sentence
 _HEAD = re.compile(r"^(?P<head>" + "|".join(re.escape(h) for h in _heads()) + r")"
                    r"(?P<label>\s*\((?:[^()]|\([^()]*\))*\))?(?:(?P<colon>:\s*)(?P<quote>«)?)?")
-# "En X, …" / "¿En X, …" / "No capítulo 12, …": the setting a stem opens on
-_LEAD = re.compile(r"^(?P<q>¿\s*)?(?P<lead>En|Em|In|No|Na|Nos|Nas)\s+(?P<x>«[^»]+»|[^,¿?«»:;]{1,80}?),\s+")
+# "En X, …" / "¿En X, …" / "No capítulo 12, …" / "Al medir X, …" (a task's: kb.writing.subject.deck_setting): the
+# setting a stem opens on
+_LEAD = re.compile(r"^(?P<q>¿\s*)?(?P<lead>En|Em|In|No|Na|Nos|Nas|Al|Ao)\s+(?P<x>«[^»]+»|[^,¿?«»:;]{1,80}?),\s+")
 # a name written as code or as a name says where it belongs: "torch.hub", "DTensor", "MNIST", "f()", "max_bin"
 _NAME = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*|\w+\(\)|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z0-9]+[A-Z]\w*|"
                    r"\b[A-Z]{2,}[A-Za-z0-9-]*\b")

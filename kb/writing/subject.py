@@ -5,9 +5,12 @@ plain questions (:mod:`kb.writing.plan`), so that a question on a top idea is se
 A deck's title is its first page's heading; a source without pages (a text export, notes) has its
 outline's title instead, unless that is an index or divider ("Agenda", "Contenidos del curso") or the
 file's own name ("000_018776c44678bcbb"): those say nothing of what it teaches. The subject is, in this
-order, what the title says the deck is about (:func:`~kb.writing.wording.deck_topic`, after a chapter
+order, the name the title says the deck teaches where the deck names it throughout (:func:`name_of`: "NVIDIA
+DALI" in "Pipelines de datos en GPU con NVIDIA DALI", never the library the code uses instead), what the title
+says the deck is about (:func:`~kb.writing.wording.deck_topic`, after a chapter
 label: "Capítulo 12: …" is about what follows), the one library the title names, the library the
-source's code uses most, the title itself when it is short.
+source's code uses most, the title itself when it is short. A title that names a task ("Medir el rendimiento del
+entrenamiento") has no subject to be "in": :func:`deck_setting` sets a stem "Al medir …," instead.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ import re
 from typing import TYPE_CHECKING
 
 from ..lang import divider_title
-from ..text import fold, words
+from ..text import STOPWORDS, fold, words
 from .concepts import _deck_title, _source_frameworks
-from .wording import deck_topic, listing, lower_first, name_uses
+from .wording import _CHAPTER, deck_topic, listing, lower_first, name_uses
 
 if TYPE_CHECKING:
     from .course import CourseTerms
@@ -73,7 +76,8 @@ def topic_of(course: CourseTerms, source: str) -> str:
             inside, low = name_uses(w, text)
             return inside > low
 
-        cache[source] = deck_topic(title, is_name=is_name)
+        # a task is no topic to be "in" ("En medir el rendimiento del entrenamiento, …": both r10 raters)
+        cache[source] = "" if task_of(course, source) else deck_topic(title, is_name=is_name)
     return cache[source]
 
 
@@ -102,20 +106,223 @@ def _spans(course: CourseTerms, source: str, name: str, code: str) -> bool:
     return bool(passages) and hits >= LIBRARY_SPAN * len(passages)
 
 
+NAME_SPAN = 1 / 2  # share of a deck's pages that must name a tool its title teaches a topic with ("Pipelines de datos
+# en GPU con NVIDIA DALI") for the tool to be the subject: the r8-r10 decks about their tool name it on 57-95 % of
+# their pages (OpenMP 57 %, NVIDIA DALI 80 %, Spark 81 %, Ray 95 %), the ones that teach a topic in a framework
+# at most 47 % (PyTorch in "Gestión de memoria de GPU en PyTorch", TensorFlow/Keras 42 %, torchrun 42 %)
+# (a name the title opens on, or a tool after a title that names nothing else, needs LIBRARY_SPAN: "TensorBoard
+# con PyTorch y Keras" 55 %, "DistributedDataParallel a fondo" 48 % with its DDP, "Vetorização com torch.func" 47 %)
+
+# a preposition a title names its tool after ("… con NVIDIA DALI", "… com Ray Core", "… en JAX", "… no TensorFlow 2")
+_TOOL_PREP = re.compile(r"\s(?:con|com|with|en|em|no|na|in|para|for|desde)\s")
+
+
+_AND = frozenset("y e and o ou or".split())
+# the language every deck's code is written in, no subject a deck teaches ("Computación en GPU desde Python: CuPy
+# y RAPIDS" is about CuPy)
+_LANGUAGES = frozenset("Python C C++ Java Julia R Rust Go JavaScript".split())
+
+
+def _name_word(w: str, text: str) -> bool:
+    """A word of a title written as a name (by the deck's ``text``): code ("tf.function", "torch.func"), a capital
+    inside it ("TensorBoard", "OpenMP", "C++/CUDA": each part), capitals only ("DALI", "JAX"), a capitalised word the
+    text writes so inside sentences ("Spark", "Ray": :func:`~kb.writing.wording.name_uses`), or a word no word list
+    knows that the text writes as it is ("torchrun"); never a name every deck says ("GPU")."""
+    from .checks import _zipf
+    from .setting import GENERIC_NAMES
+
+    parts = [x for x in w.strip("(),;").split("/") if x]
+    if len(parts) > 1:
+        return all(_name_word(x, text) for x in parts)
+    w = parts[0] if parts else ""
+    if not w or w in GENERIC_NAMES or w.rstrip("s") in GENERIC_NAMES or w in _LANGUAGES:
+        return False
+    if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", w) or re.search(r"[a-z][A-Z]", w) \
+            or re.fullmatch(r"[A-Z][A-Z0-9+!-]+", w):
+        return True
+    if w[:1].isupper():
+        inside, low = name_uses(w, text)
+        return inside > low
+    return w.isalpha() and len(w) >= 4 and len(re.findall(rf"\b{re.escape(w)}\b", text)) >= 3 \
+        and all(_zipf(w, la) == 0 for la in ("en", "es", "pt"))
+
+
+def _opening_name(phrase: str, text: str) -> tuple[str, str]:
+    """(the name a phrase opens on, its words and a version after them: "NVIDIA DALI", "TensorFlow 2"; what follows)."""
+    toks = phrase.split()
+    n = 0
+    while n < len(toks) and (_name_word(toks[n], text) or n > 0 and re.fullmatch(r"\d+(?:\.\d+)*", toks[n])):
+        n += 1
+    return " ".join(toks[:n]), " ".join(toks[n:])
+
+
+def _pages(course: CourseTerms, source: str) -> list[str]:
+    """The source's pages' text, titles included (a source without pages: its passages), once per source."""
+    cache = course.__dict__.setdefault("_pages", {})
+    if source not in cache:
+        pages: dict[object, str] = {}
+        for c in course.by_source.get(source, []):
+            key = c.locator.page if c.locator.page is not None else c.id
+            pages[key] = f"{pages.get(key, '')}\n{c.locator.heading or ''}\n{c.text}"
+        cache[source] = list(pages.values())
+    return cache[source]
+
+
+def name_span(name: str, pages: list[str]) -> float:
+    """The share of ``pages`` that name ``name``, by the word of it they name most ("DALI" of "NVIDIA DALI"; not
+    "TensorFlow/Keras" wherever either is), as written or in code ("DALI" in "nvidia.dali", "JAX" in
+    "jax.devices()"), or by the capitals of a long word ("DDP" for DistributedDataParallel)."""
+    return _naming(name, pages) / len(pages) if pages else 0.0
+
+
+def _naming(name: str, texts: list[str]) -> int:
+    """How many of ``texts`` name ``name`` (:func:`name_span`)."""
+    best = 0
+    for x in {x for x in re.split(r"[\s/]+", name) if x and not x.isdigit()}:
+        forms = {x} | {caps for caps in ["".join(ch for ch in x if ch.isupper())] if len(caps) >= 3 and caps != x}
+        said = [re.compile(rf"(?<!\w){re.escape(f)}(?!\w)", re.I) for f in forms]
+        best = max(best, sum(1 for t in texts if any(r.search(t) for r in said)))
+    return best
+
+
+def _slide_titles(course: CourseTerms, source: str) -> list[str]:
+    """The titles of the source's slides (sections) besides the deck's own title, each once."""
+    title = deck_title(course, source)
+    return sorted({h for c in course.by_source.get(source, []) if (h := c.locator.heading or "") and h != title})
+
+
+TOOL_TITLES = 2  # slide titles (besides the deck's) that must name a tool for it to be the deck's subject: the tool
+# a deck is about heads 2-4 of its slides (OpenMP 2, Spark 3, NVIDIA DALI 4, Ray 4), the framework a topic is taught
+# in 0-1 (PyTorch 0 in "Gestión de memoria de GPU en PyTorch", Keras 1, torchrun 1; TensorFlow 0 in the sample
+# course's "Computação distribuída com TensorFlow", named on half its passages)
+
+
+def name_of(course: CourseTerms, source: str) -> str:
+    """The name the deck teaches, where its title names one and the deck names it throughout: the name its
+    title opens on with nothing but a qualifier after it ("TensorBoard con PyTorch y Keras" → TensorBoard,
+    "DistributedDataParallel a fondo", "tf.function e grafos no TensorFlow 2" → tf.function), else the one
+    tool it names after its topic when the deck names that on most pages and slide titles (:data:`NAME_SPAN`,
+    :data:`TOOL_TITLES`: "Pipelines de
+    datos en GPU con NVIDIA DALI" → NVIDIA DALI, but "Gestión de memoria de GPU en PyTorch" is about memory)
+    or when the title says no topic ("Paralelismo en JAX" → JAX), else a name the title's part after ":" is
+    alone; "" where none is. A name the deck says but its title does not ("MLPerf" in "Medir el rendimiento
+    del entrenamiento") is one of its topics, never its subject."""
+    cache = course.__dict__.setdefault("_deck_name", {})
+    if source in cache:
+        return cache[source]
+    title, out = deck_title(course, source), ""
+    text = whole_text(course, source).replace(title, " ") if title else ""
+    pages = _pages(course, source)
+    parts = re.split(r":\s", title.strip(), maxsplit=1) if title else []
+    head, tail = (parts + ["", ""])[:2]
+    if tail and _CHAPTER.fullmatch(head.strip()):  # "Capítulo 12: …" is about what follows
+        head, tail = tail, ""
+    tool, topic_part = "", head
+    for m in _TOOL_PREP.finditer(head):
+        name, rest = _opening_name(head[m.end():].split(" / ")[0], text)
+        if name and not rest:  # (a list of tools, "con PyTorch y Keras", is none of them)
+            tool, topic_part = name, head[:m.start()]
+            break
+    lead, after = _opening_name(topic_part, text)
+    # a qualifier after the name ("a fondo", "para Aprendizado Profundo"), not a list ("XLA y tf.function",
+    # "BLAS, GEMM y el modelo roofline", "torch.compile y rendimiento": the title's topic is all of it)
+    if lead and "(" not in topic_part and "," not in lead \
+            and (not after or fold(after.split()[0]) in STOPWORDS - _AND) \
+            and name_span(lead, pages) >= LIBRARY_SPAN:
+        out = lead  # ("TensorFlow distribuido" is a subject of its own: an adjective, not a qualifier)
+    elif tool and not lead:
+        span = name_span(tool, pages)
+        if span >= NAME_SPAN and _naming(tool, _slide_titles(course, source)) >= TOOL_TITLES \
+                or span >= LIBRARY_SPAN and not topic_of(course, source):
+            out = tool
+    elif tail and not topic_of(course, source):
+        name, rest = _opening_name(tail, text)
+        if name and not rest and name_span(name, pages) >= LIBRARY_SPAN:
+            out = name
+    cache[source] = out
+    return out
+
+
+def subject_of(course: CourseTerms, source: str) -> str:
+    """What the deck teaches, as it names it: its name (:func:`name_of`), else its title's topic (:func:`topic_of`)."""
+    return name_of(course, source) or topic_of(course, source)
+
+
+def _lang(course: CourseTerms, source: str) -> str:
+    return next((c.lang for c in course.by_source.get(source, [])), "")
+
+
+def task_of(course: CourseTerms, source: str) -> str:
+    """A title that names a task, not a thing ("Medir el rendimiento del entrenamiento", "Exportando modelos"): the
+    task as an infinitive phrase in lower case ("medir el rendimiento del entrenamiento"), of at most
+    :data:`TASK_WORDS` words, its tools cut; "" for any other title. No subject to be "in" ("En medir el
+    rendimiento, …": r10's raters): a stem is set "Al medir …," (:func:`deck_setting`)."""
+    from .infinitive import infinitive
+
+    title = deck_title(course, source)
+    head = re.split(r":\s", title.strip(), maxsplit=1)[0] if title else ""
+    ws = head.split()
+    lang = _lang(course, source)
+    if not ws or lang not in ("es", "pt"):
+        return ""
+    verb = ws[0]
+    gerund = re.fullmatch(r"([A-ZÁÉÍÓÚ]?[a-záéíóúç]{2,})(ando|endo|indo)", verb)
+    if gerund and (gerund[2] == "ando" or lang == "pt"):  # "Exportando" → exportar, "Servindo" → servir (es
+        verb = gerund[1] + {"ando": "ar", "endo": "er", "indo": "ir"}[gerund[2]]  # "-iendo" is -er or -ir)
+    elif not infinitive(verb, lang, ws[1] if len(ws) > 1 else ""):
+        return ""
+    text = whole_text(course, source).replace(title, " ")
+
+    def shown(w: str) -> str:  # a title's capitals are no name's ("Servindo Modelos em Produção")
+        inside, low = name_uses(w, text)
+        return w.lower() if re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+", w) and inside <= low else w
+
+    # one task ("Exportar modelos a ONNX e inferencia con ONNX Runtime" → exportar modelos a ONNX), without its
+    # tools ("… con PyTorch") unless the verb would be left alone ("entrenar con Hugging Face Trainer y Accelerate")
+    phrase = re.split(r"\s(?:y|e)\s(?![A-Z])", " ".join([verb.lower(), *ws[1:]]), maxsplit=1)[0]
+    task, tools = (re.split(r"(?=\s+(?:con|com|with)\s+\S)", phrase, maxsplit=1) + [""])[:2]
+    phrase = " ".join(shown(w) for w in task.split()) + (tools if len(words(task)) < 2 else "")
+    return phrase if len(words(phrase)) <= TASK_WORDS else ""
+
+
+TASK_WORDS = 7  # most words of a task a stem can open on ("Al servir LLMs de forma eficiente, …" has 5)
+
+
+_LEADS = {"es": ("En", "Al"), "pt": ("Em", "Ao"), "en": ("In", "When")}
+
+
+def deck_setting(course: CourseTerms, source: str, *, any_library: bool = False, lang: str | None = None) -> str:
+    """The setting a stem that names nothing of the deck opens on, grammatical for every class of title: "En NVIDIA
+    DALI" / "Em Ray Core" (its subject, :func:`deck_subject`), "Al medir el rendimiento del entrenamiento" / "Ao
+    exportar modelos" (a task, :func:`task_of`), in the stem's ``lang`` (else the deck's); "" where the deck says
+    neither."""
+    into, at = _LEADS.get(lang or _lang(course, source), _LEADS["en"])
+    subject = deck_subject(course, source, any_library=any_library)
+    if subject:
+        return f"{into} {subject}"
+    task = task_of(course, source)
+    return f"{at} {task}" if task else ""
+
+
 def deck_subject(course: CourseTerms, source: str, *, any_library: bool = False) -> str:
-    """The setting of a stem that names nothing of the deck: its title's topic, else the library its
-    title names, else the library its code uses most where the deck names it throughout
-    (:data:`LIBRARY_SPAN`; with ``any_library``, wherever it names it: the pattern stems' older rule), else
-    its title when short (2–6 words); "" when there is none. The title is :func:`deck_title`'s (a text
+    """The setting of a stem that names nothing of the deck: the name it teaches (:func:`name_of`: "NVIDIA DALI",
+    "TensorBoard", "JAX"), else its title's topic, else the library its title names, else nothing for a task
+    title (:func:`task_of`, set by :func:`deck_setting`), else the library its code uses most where the deck
+    names it throughout (:data:`LIBRARY_SPAN`; with ``any_library``, wherever it names it: the pattern stems'
+    older rule), else its title when short (2–6 words); "" when there is none. The title is :func:`deck_title`'s (a text
     source's from its outline, never an index page or the file name), which changed the writer's own stems
     on text sources too (sample course: "Em TensorFlow, o que é MapReduce?" on a Databricks tutorial)."""
     title = deck_title(course, source)
+    if name_of(course, source):
+        return name_of(course, source)
     if listing(title) and not topic_of(course, source):
         # a title that lists more things than a setting can say names no subject, and the library its code
         # uses is not it either ("En PyTorch, ¿qué ventaja tiene el parameter server?"): the one library the
         # title names, or none
         return library_of(course, source)
+    if task_of(course, source) and not library_of(course, source):
+        return ""  # a task is what the deck teaches, not the library its code uses: set by deck_setting, "Al medir …"
     used = next(((n, code) for n, code in _source_frameworks(course, source)), None)
     return topic_of(course, source) or library_of(course, source) \
         or (used[0] if used and (any_library or _spans(course, source, *used)) else "") \
-        or (lower_first(title) if 2 <= len(words(title)) <= 6 else "")
+        or (lower_first(title) if 2 <= len(words(title)) <= 6 and not task_of(course, source) else "")

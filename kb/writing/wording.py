@@ -175,6 +175,8 @@ def lower_first(s: str) -> str:
 _TITLE_TOOL = re.compile(r"\s+(?:con|com|with|en|em|no|in|desde|para|for)\s+(?=[A-Z]|tf\.|torch\.).*$")
 _TITLE_TAIL = re.compile(r"\s+(?:en|em|in)\s+(?:escala|larga escala|large scale|producción|produção|production)\b.*$",
                          re.I)
+# where a title too long to be a setting places its subject: "Eficiência energética no treinamento de redes neurais"
+_TITLE_SETTING = re.compile(r"\s(?:en|em|no|na|nos|nas|in|durante|during)\s")
 
 
 # a chapter's label, which says where a deck stands in its course and nothing of what it teaches
@@ -203,6 +205,8 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         limit = LISTING_WORDS
     elif len(words(head)) > limit:  # "… y optimización de memoria": its first subject
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0]
+        if len(words(head)) > limit:  # "Eficiência energética no treinamento de redes neurais": what, not where
+            head = _TITLE_SETTING.split(head, maxsplit=1)[0]
     ws = words(head)
     if len(ws) > limit or len(ws) < 2 or dangling(head) or head.count("(") != head.count(")") \
             or re.search(r"(?:ando|endo|indo)$", fold(ws[0])) or infinitive(ws[0]):

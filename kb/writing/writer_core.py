@@ -28,7 +28,7 @@ from .concepts import _source_framework, _source_frameworks, answer_concepts, ph
 from .generate import CourseTerms, Draft, _citation, passage_usable
 from .ideas import Item, Slide, read_slide
 from .setting import _LEAD, names_subject, setting_of, slide_label, split_stem
-from .subject import deck_subject, library_of, topic_of, whole_text
+from .subject import deck_setting, library_of, name_of, subject_of, task_of, whole_text
 from .terms import (
     _NOT_A_NAME,
     _ROLE_STEM,
@@ -61,6 +61,8 @@ from .wording import (
     slide_library,
     title_subject,
 )
+
+_VERSUS = re.compile(r"(?i)\s(?:vs\.?|versus)\s")  # a title that compares two things
 
 
 class WriterCore:
@@ -115,12 +117,18 @@ class WriterCore:
         return Draft(q, slide.chunk, key=key, priority=priority, item=item_key)
 
     def _deck_topic(self, source: str) -> str:
-        """What the deck's title says it is about (:func:`kb.writing.subject.topic_of`), for a deck whose
+        """What the deck teaches (:func:`kb.writing.subject.subject_of`): the name its title teaches ("NVIDIA DALI",
+        never the library its code uses), else what its title says it is about, for a deck whose
         title names no one library: "En redes neuronales en grafos, ¿qué es Graph-level?", "Em otimização
         de hiperparâmetros, o que significa «Random search»?". A bare term out of its deck was the
         context raters of splits G–O added most often ("Graph-level", "--requeue", "Permutación",
         "Reprodutibilidade", "Warm-up", "TBPTT")."""
-        return topic_of(self._course, source)
+        return subject_of(self._course, source)
+
+    def _deck_name(self, source: str) -> str:
+        """The name the deck teaches (:func:`kb.writing.subject.name_of`: "TensorBoard", "torch.func"), ahead of
+        the library its code uses ("En PyTorch, ¿qué significa «profile_batch»?" on a TensorBoard deck: r10)."""
+        return name_of(self._course, source)
 
     def _deck_library(self, source: str) -> str:
         """The one library a deck's title names (:func:`kb.writing.subject.library_of`)."""
@@ -145,20 +153,26 @@ class WriterCore:
             code = framework_code(prompt, self._whole(slide.chunk.source))
             lib = (self._framework(slide) if code else "") or self._deck_topic(slide.chunk.source)
         else:
-            lib = self._deck_library(slide.chunk.source)
+            lib = self._deck_name(slide.chunk.source) or self._deck_library(slide.chunk.source)
         if not lib and ("«" in prompt or re.fullmatch(r"(?:¿\s*)?(?:Qué es|O que é|What is)\s+[\w-]+\?", prompt)):
             # a slide's label asked bare ("O que significa «--requeue»?") by what the deck is about; a
             # definition the course states ("¿Qué es la transferencia de aprendizaje?") names its term
             # whole, and a deck's title need not cover every slide ("Conjuntos de datos" and DDP); a
             # label's one word asked bare ("O que é Zero-shot?": both raters of split V, "no context")
             lib = self._deck_topic(slide.chunk.source)
-        if not lib or fold(lib) in fold(prompt) \
+        lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+        # a deck on a task has no subject to be "in": "Al medir el rendimiento del entrenamiento, ¿qué es …?"
+        setting = f"{lead} {lib}" if lib else self._task_setting(slide.chunk.source, lang)
+        if not setting or lib and fold(lib) in fold(prompt) \
                 or not (_WHAT_IS.match(prompt) or _WHAT_FOR.match(prompt) or _BARE_DIFFER.match(prompt) or role) \
                 or re.search(r"[a-z]\.[a-z]", prompt):
             return prompt  # (a dotted name says its library: "¿Qué es tf.distribute.Strategy?")
-        lead = {"pt": "Em", "es": "En"}.get(lang, "In")
         body = "¿" + prompt[1].lower() + prompt[2:] if prompt.startswith("¿") else lower_first(prompt)
-        return f"{lead} {lib}, {body}"
+        return f"{setting}, {body}"
+
+    def _task_setting(self, source: str, lang: str) -> str:
+        """"Al medir el rendimiento del entrenamiento" for a deck whose title names a task (:func:`task_of`)."""
+        return deck_setting(self._course, source, lang=lang) if task_of(self._course, source) else ""
 
     def _set_in_subject(self, prompt: str, source: str, lang: str) -> str:
         """The stem set in the deck's subject (:mod:`kb.writing.setting`): a slide's label ("Completa
@@ -175,11 +189,11 @@ class WriterCore:
         changed = bool(label) or body != split_stem(prompt)[2]
         # (without the deck's outline, only a stem whose label went is set in the deck's subject)
         if not x and (outline is not None or changed) and not names_subject(body, outline):
-            subject = deck_subject(self._course, source, any_library=True)
-            if subject and fold(subject) not in fold(body):
-                lead = {"pt": "Em", "es": "En"}.get(lang, "In")
+            # "En NVIDIA DALI", "Al medir el rendimiento del entrenamiento" (:func:`kb.writing.subject.deck_setting`)
+            setting = deck_setting(self._course, source, any_library=True, lang=lang)
+            if setting and fold(setting.split(" ", 1)[1]) not in fold(body):
                 rest = body[1:].lstrip() if body.startswith("¿") else body
-                body = f"{lead} {subject}, " + ("¿" if body.startswith("¿") else "") + lower_first(rest)
+                body = f"{setting}, " + ("¿" if body.startswith("¿") else "") + lower_first(rest)
                 changed = True
         if not changed:
             return prompt
@@ -227,7 +241,8 @@ class WriterCore:
             if origin in ("how", "steps", "caveat", "enables") and q_unsituated(prompt):
                 # (a topic the answer's code names, "torch.hub" for torch.hub.load(), gives it away)
                 where = topic if topic and not self._names(prompt, topic) and fold(topic) not in fold(answer) else \
-                    lib if lib and fold(lib) not in fold(prompt) else ""
+                    named if (named := self._deck_name(slide.chunk.source) or lib) and fold(named) not in fold(prompt) \
+                    else ""
                 if where:
                     return _situate(prompt, where, lang).replace(f"«{where}»", where)
             return prompt
@@ -256,7 +271,7 @@ class WriterCore:
                     and re.fullmatch(r"[A-Z]{2,}[0-9]*s?|\w*[a-z][A-Z]\w*", first):
                 subject = ""  # "Em comunicação, DDP consiste em …": the name says it ("Per-channel" does not)
         if not subject and lib and code:
-            subject = lib
+            subject = self._deck_name(slide.chunk.source) or lib  # (the deck's own name: "En TensorBoard", r10)
         if not subject and plain and self._uses(plain, slide.chunk.source) >= 2:
             subject = plain
         subject = self._not_a_section(subject, slide.chunk.source, lang)
@@ -362,7 +377,10 @@ class WriterCore:
 
     def _topic(self, slide: Slide) -> str:
         """What the slide's title says the slide is about, as a stem may name it (:func:`title_topic`),
-        judged against how often the source's text says it."""
+        judged against how often the source's text says it; never one side of a comparison ("RLHF (PPO) vs
+        DPO" → "Em PPO, …" asked of DPO's variants: both r10 raters)."""
+        if _VERSUS.search(slide.title.split(":", 1)[0]):
+            return ""  # ("Batching: latencia vs throughput" is about batching)
         return title_topic(slide.title, lambda phrase, titles=True: self._uses(phrase, slide.chunk.source, titles),
                            self._libraries())
 
@@ -423,7 +441,9 @@ class WriterCore:
         topic = self._topic(slide)
         if topic and not self._names(f"{blanked} {answer}", topic):
             return _t("cloze", lang, s=f"{lead} {topic}, {lower_first(blanked)}", c="")
-        lib = self._framework(slide)
+        # the name the deck teaches before the library its code uses ("Em PyTorch, operações _____ …" on a
+        # torch.func deck was false as written: r10)
+        lib = self._deck_name(slide.chunk.source) or self._framework(slide)
         generic = generic_title(slide.title)  # "(Errores comunes)" says nothing: the library, where code, does
         # (the blank's own CamelCase name is the library's class the sentence asks: "la clase _____")
         if lib and (library_code(blanked, self._whole(slide.chunk.source)) or library_code(answer)

@@ -182,7 +182,8 @@ def test_split_ab_pages(tmp_path_factory, course_template):
     decks = ("triton_es", "dataformats_pt")
     written = write_heldout_decks(tmp_path_factory.mktemp("ab"), decks, course_template / ".kb")
     every = [q.prompt for d in decks for q in written[f"corpora/{d}.pdf"]["drafts"]]
-    assert "¿Cuál es la idea de la fusión?" in every, every
+    # (set in the name the deck teaches, its title's "Triton": kb.writing.subject.name_of)
+    assert "En Triton, ¿cuál es la idea de la fusión?" in every, every
     assert not any(re.search(r"\bde el\b", p) for p in every), every
     assert not any("Carregamento" in p for p in every), every
     assert any(p.endswith("qual é o custo de S3?") for p in every), every
