@@ -39,7 +39,7 @@ from .infinitive import infinitive
 from .pattern_discourse import list_labels
 from .pattern_topic import WEAK, topic_stems
 from .seam import Draft, Rejected
-from .subject import deck_subject, library_of
+from .subject import deck_subject, library_of, with_task_setting
 
 if TYPE_CHECKING:
     from ..outline import Idea, Outline
@@ -561,6 +561,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     failed: list[tuple[str, list[str]]] = []
     for prompt, answer, weak in forms:
         last = fallback or weak  # (a list of a slide's own wording, or a title asked in its weakest class)
+        prompt = with_task_setting(prompt, course, src, lang)  # ("Al medir el rendimiento …, ¿…?")
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
                         concepts=_concepts(asked, prompt, answer, course, src), difficulty="medium",
@@ -631,6 +632,7 @@ def error_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     out: list[Draft] = []
     failed: list[str] = []
     for j, (prompt, answer) in enumerate(forms):
+        prompt = with_task_setting(prompt, course, src, lang)
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
                         concepts=phrase_concepts(answer, prompt) or course.key_concepts(answer, exclude=prompt,

@@ -304,6 +304,22 @@ def deck_setting(course: CourseTerms, source: str, *, any_library: bool = False,
     return f"{at} {task}" if task else ""
 
 
+def with_task_setting(prompt: str, course: CourseTerms, source: str, lang: str) -> str:
+    """A plan's stem left unset because the deck's subject is a task (:func:`task_of`, no subject to be "in")
+    set "Al medir el rendimiento del entrenamiento, ¿cuáles son …?" (:func:`deck_setting`); any other stem,
+    or a deck whose subject is a thing, as it is."""
+    if deck_subject(course, source) or not task_of(course, source):
+        return prompt
+    setting = deck_setting(course, source, lang=lang)
+    if " " not in setting:
+        return prompt
+    lead, task = setting.split(" ", 1)
+    if prompt.startswith((f"{lead} ", f"¿{lead} ")) or fold(task) in fold(prompt):
+        return prompt  # (set already, or naming the task itself)
+    rest = prompt[1:].lstrip() if prompt.startswith("¿") else prompt
+    return f"{setting}, " + ("¿" if prompt.startswith("¿") else "") + lower_first(rest)
+
+
 def deck_subject(course: CourseTerms, source: str, *, any_library: bool = False) -> str:
     """The setting of a stem that names nothing of the deck: the name it teaches (:func:`name_of`: "NVIDIA DALI",
     "TensorBoard", "JAX"), else its title's topic, else the library its title names, else nothing for a task
