@@ -80,4 +80,8 @@ def test_quizzes_on_tool_and_task_decks_are_set_in_their_subject(tmp_path, model
     assert not [p for p in prompts["tensorboard_es"] if re.search(r"\bEn PyTorch,", p)], prompts["tensorboard_es"]
     assert any("En NVIDIA DALI, " in p for p in prompts["dali_es"]), prompts["dali_es"]
     assert any(p.startswith("Al medir el rendimiento del entrenamiento, ") for p in prompts["mlperf_es"])
+    # the plan's own questions on the task deck are set so too, not left bare ("¿Cuáles son los errores …?")
+    plan = [q.prompt for q in quizzes["mlperf_es"] if q.origin in ("idea", "labels", "errors")]
+    assert plan and all(p.startswith("Al medir el rendimiento del entrenamiento, ") for p in plan), plan
+    assert len(prompts["mlperf_es"]) >= 10, prompts["mlperf_es"]
     assert not [p for p in prompts["rlhf_pt"] if "Em PPO," in p], prompts["rlhf_pt"]
