@@ -342,6 +342,8 @@ def defect_words(reason: str) -> str:
         "off-topic": _("it is not about the quiz's topic"),  # kb eval quiz's own checks
         "language": _("it is not in the question's language"),
         "near-duplicate": _("another question is nearly the same"),
+        "label-answer": _("its answer is a slide's label, not a term of the course"),
+        "answer-in-description": _("the description lists examples of the answer or says it"),
     }
     if not reason.startswith("failed checks: "):
         return text(reason)

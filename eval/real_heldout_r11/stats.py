@@ -18,7 +18,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 VERSIONS = {"a": "af4bcfc (session 17's start)",
-            "b": "405934b (topic stems, deck subjects, deck-term siblings, summary-slide ranking)"}
+            "b": "405934b (topic stems, deck subjects, summary-slide ranking; not mcq26, reverted by mistake)"}
 
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE.parent))

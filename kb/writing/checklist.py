@@ -22,6 +22,7 @@ from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
 from . import checks_form as form
 from .asked_term import asked_term, garbled_term
+from .check_label_answer import answer_in_description, label_answer
 from .concept_use import unusable_concepts
 from .setting import stem_setting
 from .trivia import copied_true, trivia, trivial_term
@@ -190,6 +191,10 @@ CHECKS: dict[str, Check] = {
     "group-pronoun": _one(form.group_pronoun),
     "subjectless-statement": _one(form.subjectless_statement),  # reported as no-subject
     "counted-blank": _one(form.counted_blank),  # reported as trivial-blank
+    # an objective question asking a slide's label, not a term of the course, or whose description lists the
+    # answer's examples or says it (kb/writing/check_label_answer.py)
+    "label-answer": lambda q, ctx: label_answer(q, ctx.source_text),
+    "answer-in-description": lambda q, ctx: answer_in_description(q),
 }
 
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for

@@ -63,11 +63,14 @@ _FRAGMENT = frozenset("dentro fuera hay cuando quando durante antes despues depo
                       "cada todo todos toda todas".split())
 
 
-def siblings(idea: Idea, is_term: Callable[[str], bool]) -> list[tuple[str, str]]:
-    """The (term, description) pairs of a labelled list idea whose label is a term (``is_term``), when
-    there are at least :data:`MIN_SIBLINGS` of them and they are most of the list; [] otherwise. A label of
-    a slide's wording ("Problema", "Solución", "Consecuencia") is no sibling, and a label the list says
-    twice is a sub-bullet's role ("Sintoma" under each of three causes), no term either."""
+def siblings(idea: Idea, is_term: Callable[[str], bool],
+             in_deck: Callable[[str], bool] = lambda x: True) -> list[tuple[str, str]]:
+    """The (term, description) pairs of a labelled list idea whose label is a term (``is_term``, and one the
+    deck uses as a term: ``in_deck``, :func:`kb.writing.deck_term.deck_term`), when there are at least
+    :data:`MIN_SIBLINGS` of them and they are most of the list; [] otherwise. A label of a slide's wording
+    ("Problema", "Solución", "Consecuencia"; "Moraleja", "Geométricos", "Variantes": ordinary words the deck
+    says only as labels) is no sibling, and a label the list says twice is a sub-bullet's role ("Sintoma"
+    under each of three causes), no term either."""
     if idea.kind != "list":
         return []
     pairs: list[tuple[str, str]] = []
@@ -77,7 +80,7 @@ def siblings(idea: Idea, is_term: Callable[[str], bool]) -> list[tuple[str, str]
             pairs.append((label.strip(), body.strip().rstrip(".")))
     said = Counter(fold(x) for x, _ in pairs)
     named = term_labels([x for x, _ in pairs], is_term)
-    terms = [(x, b) for (x, b), t in zip(pairs, named, strict=True) if said[fold(x)] == 1 and t]
+    terms = [(x, b) for (x, b), t in zip(pairs, named, strict=True) if said[fold(x)] == 1 and t and in_deck(x)]
     if len(terms) < MIN_SIBLINGS or 2 * len(terms) < len(idea.text.split("; ")):
         return []
     return terms
@@ -129,7 +132,13 @@ def _gives_away(term: str, body: str, others: list[str]) -> bool:
 
 def _describes(body: str) -> bool:
     """A description a stem can quote: a few words, not a list of its own, not code, not a row of figures
-    ("max 0.250, f'(-6) ~ 0.0025": a table's cells, which another row's figures do not contradict in words)."""
+    ("max 0.250, f'(-6) ~ 0.0025": a table's cells, which another row's figures do not contradict in words),
+    not a list of examples ("fn.resize, fn.crop, fn.rotate": the student would sort examples into a slide's
+    category, :func:`kb.writing.check_label_answer.lists_examples`)."""
+    from .check_label_answer import lists_examples
+
+    if lists_examples(body):
+        return False
     n = len(words(body))
     figures = len(re.findall(r"\d+(?:[.,]\d+)?", body))
     return (DESCRIPTION_WORDS[0] <= n <= DESCRIPTION_WORDS[1] and not re.search(r"[=\[\]{}]|\w\(|->", body)
@@ -191,13 +200,17 @@ def objective_drafts(idea: Idea, chunk: Chunk, passage: str, deck: CheckContext,
 
     from ..quiz import Citation
     from .checklist import run_checks
+    from .deck_term import deck_term
     from .seam import Draft
     from .terms import of_answers_kind
 
-    pairs = siblings(idea, is_term)
+    def in_deck(label: str) -> bool:  # a term the deck uses as one, not an ordinary word said only as a label
+        return deck_term(label, deck.source_text, lang)
+
+    pairs = siblings(idea, is_term, in_deck)
     defined = not pairs and deck.outline is not None
     if defined:
-        pairs = defined_siblings(idea, deck.outline.ideas, is_term)
+        pairs = defined_siblings(idea, deck.outline.ideas, lambda x: is_term(x) and in_deck(x))
     if not pairs:
         return []
     ctx = replace(deck, passage=passage)

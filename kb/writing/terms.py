@@ -10,9 +10,10 @@ from collections.abc import Callable
 
 from ..text import STOPWORDS, fold, words
 from .checklist import CODE_NAME as _CODE_NAME
-from .checks import _stems4, _zipf, everyday_word, generic_title, stems
+from .checks import _stems4, everyday_word, generic_title, stems
 from .concepts import _PLAIN_ACTION, before_arrow
 from .course import CourseTerms
+from .deck_term import common_word, ordinary_phrase
 from .ideas import Item, Slide
 from .wording import (
     _ARTICLE,
@@ -388,33 +389,6 @@ def _english_word(w: str) -> bool:
 # serving:"), never a term's name
 _PREPOSITION = frozenset("de do da dos das del en em no na nos nas por para con com sin sem al ao of in on at by "
                          "for with".split())
-
-def common_word(word: str) -> bool:
-    """``word`` is a word, not a name: Spanish or Portuguese text uses it at least as often as English
-    text ("cuantización", "paralelismo"), or English text says it often (Zipf >= 3: "streams",
-    "expert"); "Numba", "Kubernetes", "Triton" are names."""
-    native = max(_zipf(word, "es"), _zipf(word, "pt"))
-    english = _zipf(word, "en")
-    return native > 0 and native >= english or english >= 3
-
-
-def ordinary_phrase(label: str, lang: str) -> bool:
-    """``label`` is ordinary words of the deck's language ``lang``, no name: each of its words (but function
-    words) a word of ``lang`` (:func:`_native`) with no capital inside,
-    digit, underscore or dot ("Uso", "truco", "Memoria", "Flujo típico", "Proporções típicas"; not "PReLU",
-    "__global__", "DGL-KE", "Wave quantization", nor "mode" or "patience" in a Portuguese deck: English)."""
-    ws = [w for w in words(re.sub(r"\s*\([^)]*\)", "", label)) if fold(w) not in STOPWORDS]
-    return bool(ws) and not re.search(r"[_.\d/]", label) and all(
-        w.isalpha() and w[1:] == w[1:].lower() and _native(w.lower(), lang) for w in ws)
-
-
-def _native(word: str, lang: str) -> bool:
-    """``word`` is a word of ``lang`` (es/pt: its text says it at least as often as English text does;
-    en: :func:`common_word`), not an English term borrowed into a Spanish or Portuguese deck."""
-    if lang not in ("es", "pt"):
-        return common_word(word)
-    native = _zipf(word, lang)
-    return everyday_word(word, lang) or native > 0 and native >= _zipf(word, "en")
 
 
 def of_answers_kind(option: str, answer: str, lang: str) -> bool:

@@ -1,0 +1,98 @@
+"""Checks on objective questions that ask a slide's label, not a term, or whose description gives it away.
+
+- ``label-answer``: a multiple choice that names a term ("which term matches this description", options of a
+  few words each) whose right option is a slide's label, or a true/false that says what such a label means
+  ("«Requisito» significa: vmap, grad, …"): an ordinary word of the deck's language its running text never says
+  (:func:`kb.writing.deck_term.deck_term`: "Moraleja", "Variantes", "Geométricos", "Ingestão").
+- ``answer-in-description``: the description the stem quotes lists examples of the answer's category
+  ("fn.resize, fn.crop, fn.rotate" → Geométricos; "IPO, KTO, ORPO, …" → Variantes: the student sorts examples
+  into a slide's category) or says the answer itself ("solo si PyTorch se compiló con MPI" → mpi).
+
+Fresh raters dropped these (eval/real_heldout_r8–r10, type mcq/tf); both run in the one registry
+(:mod:`kb.writing.checklist`), so the writers never keep such a question and ``kb eval quiz`` flags it
+whoever wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..quiz import Question
+from ..text import fold, words
+from .deck_term import deck_term
+
+NAMING_WORDS = 4  # most words of each option (gloss in brackets aside) of a multiple choice that names a term
+# ("Estimación del rendimiento", "Map-style + arquivos soltos"; an option that is a sentence is no term's name)
+
+# the description a "which term" stem quotes: its last «…»
+_QUOTED = re.compile(r"«([^«»]+)»[^«»]*$")
+# a true/false statement's term: "«Reformer» significa: …", "«Perdas customizadas» é …"
+_STATEMENT_TERM = re.compile(r"«(?P<t>[^«»]+)»\s+(?:significa|means|consiste|consists|es|é|is)\b")
+# one example a description lists: a code name ("fn.resize", "jax.lax.psum", "f()"), an option ("--master-port"),
+# an acronym ("KTO", "GPU") or a CamelCase name ("DataFrame")
+_NAME = re.compile(r"(?:--?[a-z][\w-]*|[A-Za-z_]\w*(?:[._]\w+)+(?:\(\))?|\w+\(\)|[A-Z]{2,}[0-9]*s?|"
+                   r"[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)")
+EXAMPLE_WORDS = 5  # most words of the first listed example ("GPU NVIDIA com Tensor Cores")
+
+
+def _bare(text: str) -> str:
+    return re.sub(r"\s*\([^()]*\)", "", text).strip()
+
+
+# a stem that asks to name something: "¿qué término corresponde a …?", "¿cómo se llama …?", "which term …"
+_ASKS_NAME = re.compile(r"(?i)\b(?:t[ée]rminos?|termos?|terms?|se llama|se chama|is called|what is the name|"
+                        r"qu[ée] nombre|que nome)\b")
+
+
+def naming_choice(q: Question) -> str:
+    """The right option of a multiple choice that asks to name a term (:data:`_ASKS_NAME`) and whose options
+    are names (each of at most :data:`NAMING_WORDS` words): the term it asks; "" for any other question
+    ("¿Qué efecto tiene …?" → "Reduce la memoria" is an ordinary phrase, and rightly so)."""
+    if q.type != "mcq" or not isinstance(q.correct, int) or not 0 <= q.correct < len(q.choices) \
+            or not _ASKS_NAME.search(q.prompt):
+        return ""
+    if any(len(words(_bare(c))) > NAMING_WORDS or not words(_bare(c)) for c in q.choices):
+        return ""
+    return q.choices[q.correct]
+
+
+def lists_examples(description: str) -> bool:
+    """The description is a list of examples: its first two items (split at commas, semicolons and slashes,
+    brackets aside) each open on a name (:data:`_NAME`), the first a short one ("fn.resize, fn.crop, …";
+    "IPO, KTO (sem pares), ORPO, …"; "fn.random.coin_flip, fn.random.uniform como argumentos …")."""
+    items = [x.strip() for x in re.split(r"[,;]|\s/\s|(?<=\w)/(?=-|\w)", _bare(description)) if x.strip()]
+    if len(items) < 2 or len(words(items[0])) > EXAMPLE_WORDS:
+        return False
+    return all(_NAME.fullmatch(x.split()[0].rstrip(":")) for x in items[:2])
+
+
+def _says(description: str, answer: str) -> bool:
+    """The description says the answer (its words, gloss aside, as whole words): "… compiló con MPI" → mpi."""
+    a = fold(_bare(answer))
+    return bool(a) and re.search(rf"(?<![\w.]){re.escape(a)}(?![\w(])", fold(description)) is not None
+
+
+def label_answer(q: Question, source_text: str) -> list[str]:
+    """["label-answer"] for an objective question whose term is a slide's label, not a term of the deck whose
+    headings and passages are ``source_text`` (nothing without it: a deck's text tells the two apart)."""
+    if not source_text:
+        return []
+    if q.type == "mcq":
+        term = naming_choice(q)
+    elif q.type == "tf":
+        m = _STATEMENT_TERM.search(q.prompt)
+        term = m.group("t") if m else ""
+    else:
+        return []
+    return ["label-answer"] if term and not deck_term(term, source_text, q.lang) else []
+
+
+def answer_in_description(q: Question) -> list[str]:
+    """["answer-in-description"] for a naming multiple choice whose quoted description lists examples of the
+    answer's category or says the answer itself."""
+    term = naming_choice(q)
+    m = _QUOTED.search(q.prompt) if term else None
+    if m is None:
+        return []
+    desc = m.group(1)
+    return ["answer-in-description"] if lists_examples(desc) or _says(desc, term) else []
