@@ -149,6 +149,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         thin_concepts,
         vocabulary,
     )
+    from .writing.defect_model import drop_risk
     from .writing.generate import CourseTerms, passage_usable, topic_relevance
     from .writing.plan import top_idea_coverage
 
@@ -215,6 +216,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     asked = int(quiz.params.get("n") or n) if isinstance(quiz.params, dict) else n
     mcq = sum(1 for q in qs if q.type == "mcq")
     tally = Counter(d for f in found for d in f)
+    risks = [drop_risk(q) for q in qs]  # advisory: learned from teachers' ratings, never removes a question
     return {
         "n": n,
         "asked": asked,
@@ -233,11 +235,12 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "sections_covered": len(covered),
         "sections_total": len(sections),
         "sources_used": sorted(used),
+        "likely_dropped": sum(1 for r in risks if r["likely"]),  # advisory (kb.writing.defect_model)
         "top_ideas": top_ideas,  # of each source asked for (or used), its TOP_IDEAS most central ideas (kb outline)
         "per_question": [
             {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
-             "lang_ok": lg}
-            for q, f, a, lg in zip(qs, found, answerable, lang_ok, strict=True)
+             "lang_ok": lg, "drop_risk": risk}
+            for q, f, a, lg, risk in zip(qs, found, answerable, lang_ok, risks, strict=True)
         ],
         "duplicates": dup_pairs,
     }
