@@ -47,11 +47,54 @@ def training_rows() -> tuple[list[dict], list[str]]:
     return rows, files
 
 
+_DECKS: dict[str, tuple[list[str], str, list]] = {}
+
+
+def deck_text(deck: str) -> tuple[list[str], str, list]:
+    """A rated deck's slides (``eval/heldout_decks/*.txt``: one ``=== Title`` block a page), its whole
+    text, and kb's chunks of it where it is a file kb reads (the sample course, ``../shared`` PDFs)."""
+    if deck in _DECKS:
+        return _DECKS[deck]
+    txt = ROOT / "eval/heldout_decks" / (Path(deck).stem + ".txt")
+    pages: list[str] = []
+    chunks: list = []
+    if txt.is_file():
+        pages = ["=== " + p for p in txt.read_text(encoding="utf-8").split("=== ")[1:]]
+        whole = "\n".join(pages)
+    else:
+        from eval.flag_ratings import SHARED
+        from kb.chunking import chunk_document
+        from kb.readers import read_document
+
+        path = ROOT / deck if deck.startswith("sources/") else SHARED / ("corpora" if "corpora/" in deck else
+                                                                         "heldout_decks") / Path(deck).name
+        if not path.is_file():  # a model fitted without a deck's pages would differ from the shipped one
+            raise SystemExit(f"cannot read the rated deck {deck} (set KB_SHARED_DIR to the shared data)")
+        chunks = chunk_document(read_document(path), deck)
+        whole = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in chunks)
+    _DECKS[deck] = (pages, whole, chunks)
+    return _DECKS[deck]
+
+
+def page_of(row: dict) -> tuple[str, str]:
+    """The cited page's text and the whole deck's, as ``kb eval quiz`` has them ('' where unreadable)."""
+    import re
+
+    from eval.flag_ratings import section_text
+
+    pages, whole, chunks = deck_text(row["deck"])
+    if chunks:
+        return section_text(chunks, row["locator"]), whole
+    m = re.match(r"^pp?\. (\d+)", row["locator"])
+    n = int(m.group(1)) if m else 0
+    return (pages[n - 1] if 0 < n <= len(pages) else ""), whole
+
+
 def matrix(rows: list[dict]) -> tuple[np.ndarray, list[str]]:
     from eval.flag_ratings import question_of
     from kb.writing.defect_model import features
 
-    feats = [features(question_of(r, r["deck"])) for r in rows]
+    feats = [features(question_of(r, r["deck"]), *page_of(r)) for r in rows]
     names = list(feats[0])
     return np.array([[f[n] for n in names] for f in feats], dtype=float), names
 
@@ -114,13 +157,17 @@ def main() -> None:
     t = threshold_for(oof, verdicts == "DROP", args.recall)
     per_round = {g: shares(oof[groups == g], verdicts[groups == g], t) for g in dict.fromkeys(groups)}
     pooled = shares(oof, verdicts, t)
+    keep = verdicts == "KEEP"
+    curve = {f"{r:.0%}": f"{(oof[keep] >= threshold_for(oof, verdicts == 'DROP', r)).mean():.0%}"
+             for r in (0.3, 0.5, 0.7, 0.9)}
+    print("leave-one-round-out: DROP recall -> KEEP ratings flagged:", curve)
     print(f"leave-one-round-out, threshold p >= {t:.3f} (pooled DROP recall {args.recall:.0%}):")
     for g, s in {**per_round, "all r1-r10": pooled}.items():
         print(f"  {g:16} flags DROP {s['DROP']:>7}  FIX {s['FIX']:>7}  KEEP {s['KEEP']:>7}")
     model: dict = {"fitted_on": files, "rounds": sorted(set(groups)), "examples": len(rows), "l2": args.l2,
                    "refit": "python eval/fit_defect_model.py",
                    "cv": {"by": "leave one round out", "threshold": round(t, 4), "flagged": pooled,
-                          "per_round": per_round}}
+                          "keep_flagged_at_recall": curve, "per_round": per_round}}
     for key, y, th in (("drop", drop, t), ("drop_or_fix", edit, 0.5)):
         w, b, mean, std = fit(x, y, args.l2)
         model[key] = {"intercept": round(b, 5), "threshold": round(th, 4),

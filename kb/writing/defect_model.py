@@ -70,8 +70,26 @@ def form_flags(q: Question) -> list[str]:
     return out
 
 
-def features(q: Question) -> dict[str, float]:
-    """The model's inputs for one question: every value a plain number, the same for any writer."""
+# the registry's checks that read the cited page and the deck (lexical: no embedder): features when both are known
+PAGE_CHECKS = ("cut-off", "unsupported", "glued-words", "several-right", "trivia", "copied-true", "trivial-term")
+
+
+def page_flags(q: Question, page: str, deck: str) -> list[str]:
+    """The registry's :data:`PAGE_CHECKS` on the cited ``page`` within ``deck`` (no embedder), plus the
+    deck's own code and options (``source``)."""
+    from .checklist import CHECKS, CheckContext
+    from .checks import vocabulary
+
+    ctx = CheckContext(passage=page, source_text=deck, vocab=vocabulary(deck))
+    found = [name for name in PAGE_CHECKS if CHECKS[name](q, ctx)]
+    return found + (["source"] if CHECKS["source"](q, ctx) else [])
+
+
+def features(q: Question, page: str = "", deck: str = "") -> dict[str, float]:
+    """The model's inputs for one question: every value a plain number, the same for any writer. With the
+    cited ``page``'s text and the whole ``deck``'s (as ``kb eval quiz`` has them from the store), also
+    how much of the answer the page says, whether the stem's setting is the deck's, and the checks that
+    read them (0 without)."""
     from ..text import fold
     from .checks import everyday_word
 
@@ -109,6 +127,18 @@ def features(q: Question) -> dict[str, float]:
     f["form checks (count)"] = float(len(flags))
     for name in (*FORM_CHECKS, *ADVISORY_CHECKS):
         f[f"check:{name}"] = float(name in flags)
+    on_page = {fold(w) for w in words(page)}
+    said = [fold(w) for w in words(q.correct_text if q.type != "tf" else "") if len(w) > 3]
+    # (no page known, or nothing to look for: as if the page said it, the usual case in the ratings)
+    f["answer's words on the cited page (share)"] = sum(w in on_page for w in said) / len(said) if page and said \
+        else 1.0
+    setting = _SETTING.match(stem)
+    in_deck = {fold(w) for w in words(deck)}
+    f["stem's setting not in the deck"] = float(bool(deck and setting) and not all(
+        fold(w) in in_deck for w in words(setting.group(1) if setting else "") if len(w) > 3))
+    found = page_flags(q, page, deck) if page and deck else []
+    for name in (*PAGE_CHECKS, "source"):
+        f[f"check:{name}"] = float(name in found)
     return f
 
 
@@ -131,13 +161,13 @@ def _score(model: dict[str, Any], x: dict[str, float]) -> tuple[float, list[tupl
     return 1.0 / (1.0 + math.exp(-z)), pulls
 
 
-def drop_risk(q: Question, model: dict[str, Any] | None = None) -> dict[str, Any]:
+def drop_risk(q: Question, page: str = "", deck: str = "", model: dict[str, Any] | None = None) -> dict[str, Any]:
     """The advisory score of one question: ``p`` (the chance a teacher drops it), ``p_edit`` (drops or
-    edits it), ``likely`` (p at or above the model's threshold) and ``why`` (the two features that
-    push p up most: ``{"feature": name, "high": above the training mean}``; :func:`kb.ui.risk_words`
-    says them in words)."""
+    edits it; ``page`` and ``deck`` as :func:`features`), ``likely`` (p at or above the model's
+    threshold) and ``why`` (the two features that push p up most: ``{"feature": name, "high": above
+    the training mean}``; :func:`kb.ui.risk_words` says them in words)."""
     m = model or load_model()
-    x = features(q)
+    x = features(q, page, deck)
     p, pulls = _score(m["drop"], x)
     p_edit, _ = _score(m["drop_or_fix"], x)
     scale = m["drop"]["scale"]

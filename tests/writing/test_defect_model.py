@@ -8,9 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from kb.quiz import Citation, Question
 from kb.writing.defect_model import MODEL_FILE, drop_risk, features, load_model
-from tests.conftest import run_kb
+from tests.conftest import SHARED, run_kb
 
 ROOT = Path(__file__).resolve().parents[2]
 CITE = (Citation("d.pdf", "p. 3", "", ""),)
@@ -33,16 +35,22 @@ def test_a_blank_on_an_everyday_word_scores_above_a_comparison_a_teacher_keeps()
                     CITE, ("un proceso por GPU", "all-reduce de gradientes", "un solo proceso con varios hilos"),
                     lang="es")
     dropped = Question("cloze", "En uso, el _____ de los datos.", "uso", CITE, ("uso",), lang="es")
-    low, high = drop_risk(kept), drop_risk(dropped)
+    page = ("=== DataParallel y DistributedDataParallel\n• DataParallel: un solo proceso con varios hilos, replica el "
+            "modelo en cada paso\n• DistributedDataParallel: un proceso por GPU, sincroniza los gradientes con "
+            "all-reduce\n• El uso de los datos")
+    low, high = drop_risk(kept, page, page), drop_risk(dropped, page, page)
     assert high["p"] > low["p"]
     assert high["likely"] and not low["likely"]
     assert {"feature": "blank is an everyday word", "high": True} in high["why"]
 
 
+@pytest.mark.needs_shared(SHARED / "heldout_decks")
 def test_the_shipped_json_is_what_the_refit_script_fits(tmp_path):
     out = tmp_path / "m.json"
     r = subprocess.run([sys.executable, "eval/fit_defect_model.py", "--out", str(out)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=600,
+                       env={"KB_SHARED_DIR": str(SHARED), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
+                            "HOME": str(tmp_path)})
     assert r.returncode == 0, r.stderr
     assert "leave-one-round-out" in r.stdout and "r10" in r.stdout
     refit, shipped = json.loads(out.read_text()), load_model()
