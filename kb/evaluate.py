@@ -138,6 +138,10 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     heading paths) of the sources the quiz was asked for — not of the whole course — and of their top
     ideas (``top_ideas``: the 5 most central ideas of each such source that the quiz cites, by :mod:`kb.outline`).
     ``answerable@5`` (the prompt retrieves its own passage in the top 5) is reported, not a defect.
+
+    Advisory, beside the checks: each question's ``drop_risk`` (:mod:`kb.writing.defect_model`, a model
+    learned from teachers' KEEP/FIX/DROP ratings: ``p``, ``likely``, ``why``) and ``likely_dropped``, their
+    count. It removes nothing and does not count against ``clean``.
     """
     from collections import Counter, defaultdict
 
@@ -149,6 +153,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         thin_concepts,
         vocabulary,
     )
+    from .writing.defect_model import drop_risk
     from .writing.generate import CourseTerms, passage_usable, topic_relevance
     from .writing.plan import top_idea_coverage
 
@@ -215,6 +220,9 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     asked = int(quiz.params.get("n") or n) if isinstance(quiz.params, dict) else n
     mcq = sum(1 for q in qs if q.type == "mcq")
     tally = Counter(d for f in found for d in f)
+    # advisory: learned from teachers' ratings (kb.writing.defect_model), never removes a question
+    risks = [drop_risk(q, section_text[_section(chunks[c])], source_text[chunks[c].source]) if c in chunks
+             else drop_risk(q) for q, c in zip(qs, cited_ids, strict=True)]
     return {
         "n": n,
         "asked": asked,
@@ -233,11 +241,12 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "sections_covered": len(covered),
         "sections_total": len(sections),
         "sources_used": sorted(used),
+        "likely_dropped": sum(1 for r in risks if r["likely"]),  # advisory (kb.writing.defect_model)
         "top_ideas": top_ideas,  # of each source asked for (or used), its TOP_IDEAS most central ideas (kb outline)
         "per_question": [
             {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
-             "lang_ok": lg}
-            for q, f, a, lg in zip(qs, found, answerable, lang_ok, strict=True)
+             "lang_ok": lg, "drop_risk": risk}
+            for q, f, a, lg, risk in zip(qs, found, answerable, lang_ok, risks, strict=True)
         ],
         "duplicates": dup_pairs,
     }

@@ -473,11 +473,53 @@ def quiz_eval(r: dict) -> None:
     bad = [p for p in r["per_question"] if p.get("defects")]
     for p in bad:
         stdout().print(f"  {p['id']}: {'; '.join(said(d) for d in p['defects'])}", markup=False)
+    risky = [p for p in r["per_question"] if (p.get("drop_risk") or {}).get("likely")]
+    if "likely_dropped" in r:  # advisory, learned from teachers' ratings (kb.writing.defect_model)
+        stdout().print(_("likely to be dropped by a teacher (advisory, learned from teachers' ratings): {k} of {n}")
+                       .format(k=r["likely_dropped"], n=r["n"]), markup=False)
+    for p in risky:
+        risk = p["drop_risk"]
+        stdout().print("  " + _("{id}: likely to be dropped (p = {p:.2f}): {why}").format(
+            id=p["id"], p=risk["p"], why="; ".join(risk_words(w) for w in risk["why"]) or "-"), markup=False)
     # what these checks cannot see: teachers who read kb's questions on decks it was never tuned on kept
     # about 1 in 5 as written and edited most of the rest (README, "What a teacher keeps")
     stdout().print(_("These checks see form (cut-off text, giveaways, support, duplicates), not whether a "
                      "teacher would ask it this way: read the questions before class."), markup=False,
                    style="dim")
+
+
+def risk_words(why: dict) -> str:
+    """One reason of the drop-risk model (``{"feature": name, "high": bool}``) in words."""
+    from .i18n import _, type_word
+
+    name, high = why["feature"], why["high"]
+    if name.startswith("check:"):
+        return defect_words("failed checks: " + name[6:])
+    if name.startswith("type:"):
+        return _("a {type} question").format(type=type_word(name[5:]))
+    low_high = {
+        "stem words (log)": (_("a short stem"), _("a long stem")),
+        "answer words (log)": (_("a short answer"), _("a long answer")),
+        "options differ in length": (_("options of the same length"), _("options of very different lengths")),
+        "answer's words in the stem": (_("an answer that shares no word with the stem"),
+                                       _("the answer's words are in the stem")),
+        "concepts (count)": (_("few or no key concepts"), _("many key concepts")),
+    }
+    if name in low_high:
+        return low_high[name][high]
+    return {
+        "stem quotes a title": _("the stem quotes a slide title"),
+        "stem lists labels": _("the stem lists the slide's labels"),
+        "stem opens with a setting": _("the stem opens with a setting (\"En X,\")"),
+        "answer is code": _("the answer is code"),
+        "answer brackets unbalanced": _("the answer's brackets do not close"),
+        "blank is an everyday word": _("the blank is an everyday word"),
+        "blank is a code token": _("the blank is a code token"),
+        "options mix code and prose": _("options mix code and prose"),
+        "concept fragments (share)": _("key concepts that are fragments"),
+        "concepts the stem says (share)": _("key concepts the stem already says"),
+        "form checks (count)": _("several form checks fail"),
+    }.get(name, name)
 
 
 def calibration(qc) -> None:

@@ -1,0 +1,189 @@
+"""Fit kb's advisory drop-risk model (kb/writing/defect_model.json) on teachers' ratings, rounds 1-10.
+
+    python eval/fit_defect_model.py            # fit, cross-validate by round, write the JSON
+    python eval/fit_defect_model.py --check    # also report once on round 11 (the check split; fits nothing on it)
+
+Rounds: 1 = the review decks (``eval/ratings.csv``, empty ``split``), 2 = the held-out splits A-AJ
+(``eval/ratings.csv``), 3-10 = ``eval/real_heldout_rN/ratings.csv``. Every teacher rating (not the first
+writer's ``author`` self-rating) is one example, the question as rated (kb.writing.defect_model.features).
+Two L2 logistic regressions (numpy): DROP vs the rest, and DROP-or-FIX vs KEEP. The DROP threshold is
+chosen on the out-of-fold scores of leave-one-round-out: the highest p whose pooled DROP recall reaches
+``--recall`` (0.70), and the KEEP false-flag rate there is reported beside it, per round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+VERDICTS = ("KEEP", "FIX", "DROP")
+
+
+def rated(path: Path, round_name: str, where=lambda r: True) -> list[dict]:
+    """A ratings file's teacher ratings with a verdict, each tagged with its round."""
+    with path.open(encoding="utf-8", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["verdict"] in VERDICTS and r["rater"] != "author" and where(r)]
+    for r in rows:
+        r["round"] = round_name
+    return rows
+
+
+def training_rows() -> tuple[list[dict], list[str]]:
+    """Rounds 1-10 and the files they come from."""
+    rows = rated(ROOT / "eval/ratings.csv", "r1 review", lambda r: not r["split"])
+    rows += rated(ROOT / "eval/ratings.csv", "r2 splits A-AJ", lambda r: bool(r["split"]))
+    files = ["eval/ratings.csv"]
+    for n in range(3, 11):
+        files.append(f"eval/real_heldout_r{n}/ratings.csv")
+        rows += rated(ROOT / files[-1], f"r{n}")
+    return rows, files
+
+
+_DECKS: dict[str, tuple[list[str], str, list]] = {}
+
+
+def deck_text(deck: str) -> tuple[list[str], str, list]:
+    """A rated deck's slides (``eval/heldout_decks/*.txt``: one ``=== Title`` block a page), its whole
+    text, and kb's chunks of it where it is a file kb reads (the sample course, ``../shared`` PDFs)."""
+    if deck in _DECKS:
+        return _DECKS[deck]
+    txt = ROOT / "eval/heldout_decks" / (Path(deck).stem + ".txt")
+    pages: list[str] = []
+    chunks: list = []
+    if txt.is_file():
+        pages = ["=== " + p for p in txt.read_text(encoding="utf-8").split("=== ")[1:]]
+        whole = "\n".join(pages)
+    else:
+        from eval.flag_ratings import SHARED
+        from kb.chunking import chunk_document
+        from kb.readers import read_document
+
+        path = ROOT / deck if deck.startswith("sources/") else SHARED / ("corpora" if "corpora/" in deck else
+                                                                         "heldout_decks") / Path(deck).name
+        if not path.is_file():  # a model fitted without a deck's pages would differ from the shipped one
+            raise SystemExit(f"cannot read the rated deck {deck} (set KB_SHARED_DIR to the shared data)")
+        chunks = chunk_document(read_document(path), deck)
+        whole = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in chunks)
+    _DECKS[deck] = (pages, whole, chunks)
+    return _DECKS[deck]
+
+
+def page_of(row: dict) -> tuple[str, str]:
+    """The cited page's text and the whole deck's, as ``kb eval quiz`` has them ('' where unreadable)."""
+    import re
+
+    from eval.flag_ratings import section_text
+
+    pages, whole, chunks = deck_text(row["deck"])
+    if chunks:
+        return section_text(chunks, row["locator"]), whole
+    m = re.match(r"^pp?\. (\d+)", row["locator"])
+    n = int(m.group(1)) if m else 0
+    return (pages[n - 1] if 0 < n <= len(pages) else ""), whole
+
+
+def matrix(rows: list[dict]) -> tuple[np.ndarray, list[str]]:
+    from eval.flag_ratings import question_of
+    from kb.writing.defect_model import features
+
+    feats = [features(question_of(r, r["deck"]), *page_of(r)) for r in rows]
+    names = list(feats[0])
+    return np.array([[f[n] for n in names] for f in feats], dtype=float), names
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """Standardise, then Newton steps on the L2-penalised log loss; (weights, intercept, mean, std)."""
+    mean, std = x.mean(0), x.std(0)
+    std[std == 0] = 1.0
+    z = np.hstack([np.ones((len(x), 1)), (x - mean) / std])
+    w = np.zeros(z.shape[1])
+    pen = np.full(z.shape[1], l2)
+    pen[0] = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-z @ w))
+        grad = z.T @ (p - y) + pen * w
+        hess = (z * (p * (1 - p))[:, None]).T @ z + np.diag(pen) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w[1:], float(w[0]), mean, std
+
+
+def predict(model: tuple, x: np.ndarray) -> np.ndarray:
+    w, b, mean, std = model
+    return 1 / (1 + np.exp(-(((x - mean) / std) @ w + b)))
+
+
+def out_of_fold(x: np.ndarray, y: np.ndarray, groups: np.ndarray, l2: float) -> np.ndarray:
+    p = np.zeros(len(y))
+    for g in np.unique(groups):
+        test = groups == g
+        p[test] = predict(fit(x[~test], y[~test], l2), x[test])
+    return p
+
+
+def threshold_for(p: np.ndarray, drop: np.ndarray, recall: float) -> float:
+    """The highest threshold whose share of DROPs at or above it reaches ``recall``."""
+    ps = np.sort(p[drop])[::-1]
+    return float(ps[min(len(ps) - 1, int(np.ceil(recall * len(ps))) - 1)])
+
+
+def shares(p: np.ndarray, verdicts: np.ndarray, t: float) -> dict[str, str]:
+    return {v: f"{int((p[verdicts == v] >= t).sum())}/{int((verdicts == v).sum())}" for v in VERDICTS}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--recall", type=float, default=0.70)
+    ap.add_argument("--l2", type=float, default=10.0)
+    ap.add_argument("--check", action="store_true", help="report once on round 11 (fits nothing on it)")
+    ap.add_argument("--out", default=str(ROOT / "kb/writing/defect_model.json"))
+    args = ap.parse_args()
+    rows, files = training_rows()
+    x, names = matrix(rows)
+    verdicts = np.array([r["verdict"] for r in rows])
+    groups = np.array([r["round"] for r in rows])
+    drop, edit = (verdicts == "DROP").astype(float), (verdicts != "KEEP").astype(float)
+    oof = out_of_fold(x, drop, groups, args.l2)
+    t = threshold_for(oof, verdicts == "DROP", args.recall)
+    per_round = {g: shares(oof[groups == g], verdicts[groups == g], t) for g in dict.fromkeys(groups)}
+    pooled = shares(oof, verdicts, t)
+    keep = verdicts == "KEEP"
+    curve = {f"{r:.0%}": f"{(oof[keep] >= threshold_for(oof, verdicts == 'DROP', r)).mean():.0%}"
+             for r in (0.3, 0.5, 0.7, 0.9)}
+    print("leave-one-round-out: DROP recall -> KEEP ratings flagged:", curve)
+    print(f"leave-one-round-out, threshold p >= {t:.3f} (pooled DROP recall {args.recall:.0%}):")
+    for g, s in {**per_round, "all r1-r10": pooled}.items():
+        print(f"  {g:16} flags DROP {s['DROP']:>7}  FIX {s['FIX']:>7}  KEEP {s['KEEP']:>7}")
+    model: dict = {"fitted_on": files, "rounds": sorted(set(groups)), "examples": len(rows), "l2": args.l2,
+                   "refit": "python eval/fit_defect_model.py",
+                   "cv": {"by": "leave one round out", "threshold": round(t, 4), "flagged": pooled,
+                          "keep_flagged_at_recall": curve, "per_round": per_round}}
+    for key, y, th in (("drop", drop, t), ("drop_or_fix", edit, 0.5)):
+        w, b, mean, std = fit(x, y, args.l2)
+        model[key] = {"intercept": round(b, 5), "threshold": round(th, 4),
+                      "weights": {n: round(float(v), 5) for n, v in zip(names, w, strict=True)},
+                      "scale": {n: [round(float(m), 5), round(float(s), 5)]
+                                for n, m, s in zip(names, mean, std, strict=True)}}
+    Path(args.out).write_text(json.dumps(model, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    top = sorted(model["drop"]["weights"].items(), key=lambda kv: -abs(kv[1]))[:8]
+    print("heaviest DROP weights:", ", ".join(f"{n} {v:+.2f}" for n, v in top))
+    if args.check:
+        check = rated(ROOT / "eval/real_heldout_r11/ratings.csv", "r11")
+        xc, _ = matrix(check)
+        pc = predict(fit(x, drop, args.l2), xc)
+        vc = np.array([r["verdict"] for r in check])
+        print(f"round 11 (check split, once), p >= {t:.3f}:", shares(pc, vc, t))
+
+
+if __name__ == "__main__":
+    main()
