@@ -163,6 +163,15 @@ def compares(heading: str) -> bool:
     return bool(_COMPARES.search(heading.split(" > ")[-1]))
 
 
+def without_cue(title: str, kind: str) -> str:
+    """A slide title without the words that announce the kind of answer a question asks for ("ALiBi: definição" →
+    "ALiBi:" for a what, "Por qué el warmup" → "el warmup" for a why, "Longformer vs BigBird" → "Longformer BigBird"
+    for a difference): what is left names what the slide is about. Another kind's cue stays: a definition slide
+    does not answer a why."""
+    cue = {"what": _DEFINES, "why": _WHY_HEADING, "difference": _COMPARES}.get(kind)
+    return cue.sub(" ", fold(title)) if cue else title
+
+
 def without_context(side: str) -> str:
     """A difference's second side without the context that follows it ("asíncrono cuando hay un PS" → "asíncrono")."""
     return _CONTEXT.split(f" {side} ", maxsplit=1)[0]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from . import answer_kinds as kinds
 from .answer import NOT_FOUND, Answer
+from .answer_pages import answering_page, titled_opening
 from .answer_rules import FRAMEWORKS, QuestionWords, _names_pattern, _runner_up, known_entities, naming_decks
 from .records import Chunk, Hit
 from .search import lexical_tokens
@@ -738,8 +739,8 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     chosen = _answering_unit(q, best, scored, evidence)
     if chosen is None:
         return not_found()
-    best = chosen
-    picked = q.compose(best, scored, all_units)
+    best = answering_page(q, chosen, scored)  # the page titled with the question, if another page's line won
+    picked = titled_opening(q, q.compose(best, scored, all_units), all_units, lambda u: _plain(u, scored))
     picked += [_plain(u, scored) for u in kinds.other_clauses(q, picked, all_units)]
     picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
     return _render(question, picked, pages, q.read, k)
