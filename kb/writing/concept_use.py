@@ -54,6 +54,8 @@ def unusable_concept(concept: str, answer: str, others: Sequence[str] = ()) -> s
         return "cut-phrase"
     if any(len(c) >= 6 and fold(c.strip("\"“”'")) in fold(m.group()) for m in _QUOTED.finditer(answer)):
         return "verbatim"
+    if shard := _shard(c, answer):
+        return shard
     if len(re.findall(r"\w\s*=\s*[^=\s]", c)) >= EXACT_CALL_KEYWORDS and "(" in c:
         return "exact-call"
     if " " not in c and _CODE_TOKEN.search(c):
@@ -69,6 +71,32 @@ def unusable_concept(concept: str, answer: str, others: Sequence[str] = ()) -> s
     if len(words(c)) == 1 and not _CODE_TOKEN.search(c) and not _NAME_MARK.search(c) and \
             any(len(words(o)) >= PHRASE_WORDS for o in others if _spaced(o) != c):
         return "generic-word"
+    return None
+
+
+_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("«", "»"), ("“", "”"))
+# a version or date a tool has a feature since: trivia, no idea ("Disponible desde CUDA 10", r11 raters)
+_SINCE = re.compile(r"\b(?:desde|since|a partir de|a partir da|a partir do)\b[^;,.]*\d", re.I)
+
+
+def _shard(c: str, answer: str) -> str | None:
+    """"unbalanced" (a bracket or quote cut open: 'sched, "monitor"', "A_bar =^-1"), "code-shard" (an assignment or
+    a call cut from code: "kept = set(), []"), "bare-number" (a number with one word at most: "32 capas"),
+    "trivia" (a version since which: "Disponible desde CUDA 10"), "label" (a bullet's label, the answer's text
+    before its colon: "Passo relativo entre vizinhos"); None for any other (r11 raters' FIX reasons)."""
+    if any(c.count(a) != c.count(b) for a, b in _PAIRS) or c.count('"') % 2:
+        return "unbalanced"
+    if re.search(r"\w\s*=\s*(?:[\^\[{(]|\w+\()|=\^", c) or re.search(r"\w\(\)|\[\]", c) and " " in c:
+        return "code-shard"
+    ws = c.split()
+    if len(ws) <= 3 and "," in c and re.search(r"[\"'“]", c):
+        return "code-shard"  # ('sched, "monitor"': arguments cut from a call)
+    if any(re.fullmatch(r"[\d.,]+%?", w) for w in ws) and len([w for w in ws if not re.search(r"\d", w)]) <= 1:
+        return "bare-number"
+    if _SINCE.search(c) or re.search(r"\b(?:19|20)\d\d\b", c):  # (a year: "Popularizado por Baidu (2017)")
+        return "trivia"
+    if len(ws) >= 2 and re.search(rf"(?:^|[.;]\s*|\n\s*){re.escape(c)}\s*:", answer):
+        return "label"
     return None
 
 

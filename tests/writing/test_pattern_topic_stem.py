@@ -97,7 +97,7 @@ def test_no_stem_quotes_its_slide_s_title_or_pastes_its_labels(quizzes):
 @pytest.mark.slow
 def test_a_list_s_answer_keeps_its_items_whole_and_its_concepts_are_what_they_say(quizzes):
     (q,) = [q for q in quizzes["elastic_pt"] if q.prompt.endswith(", quais são as limitações?")]
-    items = q.answer.split("; ")
+    items = re.split(r"[.;] (?=[A-ZÁÉÍÓÚ])", q.answer)  # (the slide's bullets, each a sentence)
     assert items[0].startswith('Reinício é "tudo ou nada": não há substituição de um único rank'), q.answer
     assert items[1].startswith("Tempo de reinício:"), q.answer  # (in the slide's order)
     labels = {i.split(":", 1)[0].strip().lower() for i in items}
