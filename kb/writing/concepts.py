@@ -413,7 +413,8 @@ def bullet_concepts(bullets: Sequence[Sequence[str]], prompt: str, k: int = BULL
         found = [x for part in (text, *(sub.partition(": ")[2] or sub for sub in subs))
                  for x in phrase_concepts(part, prompt, k=2)]
         found = [x for x in found if not unusable_concept(x, answer) and fold(x) != fold(label)
-                 and not (x.isalpha() and x.islower()) and fold(x) not in (fold(o) for o in out)]
+                 and not (x.isalpha() and x.islower()) and fold(x) not in (fold(o) for o in out)
+                 and not (" " not in x and (_CODE_NAME.search(x) or x.startswith(".")))]  # (".item()", "A_bar")
         # the bullet's key phrase: its first of three words or more ("pred de forma (N, 1) y target de forma (N,)"
         # over "sin error"), else its first
         pick = next((x for x in found if len(words(x)) >= 3), found[0] if found else "")

@@ -186,14 +186,20 @@ _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•◦▪●○■□☐➢➤►�
 # "import torch, math", "a a.reshape(8,4)", "Comet: https://www.comet.com")
 _CODE_LINE = re.compile(r"^(?:import |from \S+ import |def |class |for \S.* in |with \S.* as |print\(|return\b|@\w|#)"
                         r"|https?://|^(?![A-ZÁÉÍÓÚ][a-záéíóúñç]+\s)\S+(?:\s\S+)?\([^()]*\)\s*$"
-                        r"|^[a-z_][\w.]*\.\w+\(|\)\s+#\s")  # (a dotted call opening it, a "# comment" after code;
+                        r"|^[a-z_][\w.]*\.\w+\(|\)\s+#\s"
+                        # a shell command, a Python statement head with its call ("./build/all_reduce_perf -b 8",
+                        # "export NCCL_DEBUG=INFO", "with torch.cuda.graph(g2, pool=g1.pool())", "if k not in seen",
+                        # "L.seed_everything(42) + …"; r11)
+                        r"|^(?:\./|export |mpirun |python |pip |ncu |nsys |torchrun )|^(?:with|if|elif|while) \S.*"
+                        r"(?:\)|:|\bnot in \w+)$|^[A-Z]\.\w+\(")  # (a dotted call opening it, a "# comment" after code;
 # "Ejecutar train()": a sentence naming a call)
 # an assignment: code when its left side is a lower-case identifier with "_", "." or "[" ("x_data = …",
 # "model.eval = …", "a, b = …") or its right side a call or a literal ("loss = criterion(out, y)", "lr = 0.01");
 # not a formula ("Precisión = TP / (TP + FP)", "F1 = 2·P·R / (P + R)")
 _ASSIGN = re.compile(r"^(?P<lhs>[\w.\[\]'\"]+(?:\s*,\s*[\w.\[\]]+)*)\s*=(?!=)\s*(?P<rhs>.*)$")
 _CODE_LHS = re.compile(r"^[a-z_][a-z0-9_]*(?:[._\[,]|$)")
-_CODE_RHS = re.compile(r"^(?:[\w.]+\(.*\)|-?\d[\d._e-]*|[\"'].*[\"']|True|False|None|\[.*\]|\{.*\})\s*(?:#.*)?$")
+_CODE_RHS = re.compile(r"^(?:[\w.]+\s*//\s*[\w.]+$|"  # (a floor division: "rep = H // G")
+                       r"[\w.]+\(.*\)|-?\d[\d._e-]*|[\"'].*[\"']|True|False|None|\[.*\]|\{.*\})\s*(?:#.*)?$")
 
 
 def _code_line(text: str) -> bool:
