@@ -186,13 +186,16 @@ _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•◦▪●○■□☐➢➤►�
 # "import torch, math", "a a.reshape(8,4)", "Comet: https://www.comet.com")
 _CODE_LINE = re.compile(r"^(?:import |from \S+ import |def |class |for \S.* in |with \S.* as |print\(|return\b|@\w|#)"
                         r"|https?://|^(?![A-ZÁÉÍÓÚ][a-záéíóúñç]+\s)\S+(?:\s\S+)?\([^()]*\)\s*$"
+                        # a dotted call opening it, a "# comment" after code ("Ejecutar train()": a sentence naming
+                        # a call)
                         r"|^[a-z_][\w.]*\.\w+\(|\)\s+#\s"
                         # a shell command, a Python statement head with its call ("./build/all_reduce_perf -b 8",
                         # "export NCCL_DEBUG=INFO", "with torch.cuda.graph(g2, pool=g1.pool())", "if k not in seen",
                         # "L.seed_everything(42) + …"; r11)
                         r"|^(?:\./|export |mpirun |python |pip |ncu |nsys |torchrun )|^(?:with|if|elif|while) \S.*"
-                        r"(?:\)|:|\bnot in \w+)$|^[A-Z]\.\w+\(")  # (a dotted call opening it, a "# comment" after code;
-# "Ejecutar train()": a sentence naming a call)
+                        r"(?:\)|:|\bnot in \w+)$|^[A-Z]\.\w+\("
+                        # a call cut over lines ("setup(name=…, ext_modules=[…],", "trainer = DPOTrainer(…,")
+                        r"|^[a-z_][\w.]* = [\w.]+\(|^[a-z_][\w.]*\(.*=.*,$")
 # an assignment: code when its left side is a lower-case identifier with "_", "." or "[" ("x_data = …",
 # "model.eval = …", "a, b = …") or its right side a call or a literal ("loss = criterion(out, y)", "lr = 0.01");
 # not a formula ("Precisión = TP / (TP + FP)", "F1 = 2·P·R / (P + R)")
