@@ -86,7 +86,7 @@ def _shard(c: str, answer: str) -> str | None:
     before its colon: "Passo relativo entre vizinhos"); None for any other (r11 raters' FIX reasons)."""
     if any(c.count(a) != c.count(b) for a, b in _PAIRS) or c.count('"') % 2:
         return "unbalanced"
-    if (re.search(r"\w\s*=\s*(?:[\^\[{(]|\w+\()|=\^|=\s*$|=\s*/", c) or c.count("=") >= 2
+    if (re.search(r"\w\s*=\s*(?:[\^\[{(]|\w+\()|=\^|=\s*$|=\s*/|^\s*=|\s#\s", c) or c.count("=") >= 2
             or re.search(r"\w\(\)|\[\]", c) and " " in c):
         return "code-shard"
     ws = c.split()

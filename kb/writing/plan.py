@@ -195,7 +195,7 @@ _CODE_LINE = re.compile(r"^(?:import |from \S+ import |def |class |for \S.* in |
                         r"|^(?:\./|export |mpirun |python |pip |ncu |nsys |torchrun )|^(?:with|if|elif|while) \S.*"
                         r"(?:\)|:|\bnot in \w+)$|^[A-Z]\.\w+\("
                         # a call cut over lines ("setup(name=…, ext_modules=[…],", "trainer = DPOTrainer(…,")
-                        r"|^[a-z_][\w.]* = [\w.]+\(|^[a-z_][\w.]*\(.*=.*,$")
+                        r"|^[a-z_][\w.]* = [\w.]+\(|^[a-z_][\w.]*\(.*=.*,$|^[a-z_]\w*=\S.*[,)]$")
 # an assignment: code when its left side is a lower-case identifier with "_", "." or "[" ("x_data = …",
 # "model.eval = …", "a, b = …") or its right side a call or a literal ("loss = criterion(out, y)", "lr = 0.01");
 # not a formula ("Precisión = TP / (TP + FP)", "F1 = 2·P·R / (P + R)")
