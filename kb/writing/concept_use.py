@@ -74,9 +74,12 @@ def unusable_concept(concept: str, answer: str, others: Sequence[str] = ()) -> s
     return None
 
 
+LABEL_WORDS = 5  # most words of a bullet's label (hand-set on r9-r11 ratings: "Coste típico en la CPU" a label,
+# "Cada secuencia tiene una block table: …" a statement raters kept)
 _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("«", "»"), ("“", "”"))
 # a version or date a tool has a feature since: trivia, no idea ("Disponible desde CUDA 10", r11 raters)
-_SINCE = re.compile(r"\b(?:desde|since|a partir de|a partir da|a partir do)\b[^;,.]*\d", re.I)
+_SINCE = re.compile(r"\b(?i:desde|since|a partir d[aeo])\s+(?:(?i:la|a|o|el|the)\s+)?"
+                    r"(?:(?i:versi[oó]n|vers[aã]o|version)\s+|v|[A-Z][\w.+-]*\s+)\d")  # (not "solo desde rank 0")
 
 
 def _shard(c: str, answer: str) -> str | None:
@@ -92,11 +95,11 @@ def _shard(c: str, answer: str) -> str | None:
     ws = c.split()
     if len(ws) <= 3 and "," in c and re.search(r"[\"'“]", c):
         return "code-shard"  # ('sched, "monitor"': arguments cut from a call)
-    if any(re.fullmatch(r"[\d.,]+%?", w) for w in ws) and len([w for w in ws if not re.search(r"\d", w)]) <= 1:
+    if len(ws) == 2 and any(re.fullmatch(r"[\d.,]+%?", w) for w in ws) and not all(re.search(r"\d", w) for w in ws):
         return "bare-number"
     if _SINCE.search(c) or re.search(r"\b(?:19|20)\d\d\b", c):  # (a year: "Popularizado por Baidu (2017)")
         return "trivia"
-    if len(ws) >= 2 and re.search(rf"(?:^|[.;]\s*|\n\s*){re.escape(c)}\s*:", answer):
+    if 2 <= len(ws) <= LABEL_WORDS and re.search(rf"(?:^|[.;]\s*|\n\s*){re.escape(c)}\s*:", answer):
         return "label"
     return None
 
