@@ -14,7 +14,9 @@ The title's class gives the stem (:func:`topic_form`), in the deck language's wo
 - a task, opening on an infinitive or a gerund ("Medir el pico …", "Mitigando reward hacking") → how it is done;
 - a name or term ("Longformer", "PartitionSpec", "Rendezvous (rdzv)") → what it is;
 - any other noun phrase ("Organización de los logs") → explain it, with its article;
-- a role before a colon ("El problema: la GPU espera a los datos") → explain this problem: what follows.
+- a role before a colon: of one ("El problema: la sobrecarga de lanzamiento", "Intuição: janela efetiva") → what
+  follows is the topic, asked as itself; of a kind of things ("Ventajas: menos memoria") → explain these: what
+  follows. A label before a colon that is no role ("Mamba: SSM selectivo") fits no class.
 
 A title that opens on a preposition or a verb ("Da energia ao carbono") fits no class: no stem (the fill
 finds another idea), rather than a quoted title.
@@ -188,6 +190,11 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
         return left, ""  # a facet of the left's topic ("Coste de memoria: la fórmula", "Variables de entorno:
         # diagnóstico"), never "explica este coste de memoria: la fórmula" (r11 raters)
     if head and head[0] in words.ROLE_WORDS | set(words.DISCOURSE):
+        if head[0] not in words.KIND_WORDS:
+            # a role of one ("El problema: la sobrecarga de lanzamiento", "Intuição: janela efetiva"): what follows
+            # is the topic, asked as itself — "explica este problema: …", "esta intuição: …" were fixed by every
+            # rater who saw one (14 of 14, r8-r11: "¿qué es la sobrecarga de lanzamiento …?")
+            return right, ""
         return right, left
     if divider_title(left) or " ".join(head) in words.SLIDE_KINDS:
         return right, ""  # ("Repaso: scaled dot-product attention")

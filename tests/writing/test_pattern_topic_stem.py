@@ -51,8 +51,9 @@ def _never_a_term(_: str) -> bool:
     # a comparison, a role before a colon, a claim
     ("memory_allocated vs memory_reserved", "es", "list",
      "En {s}, ¿qué diferencia hay entre memory_allocated y memory_reserved?"),
-    ("El problema: la GPU espera a los datos", "es", "list",
-     "En {s}, explica este problema: la GPU espera a los datos."),
+    # (a role of one: what follows is the topic, asked as itself; "explica este problema: …" was fixed by every
+    # rater who saw one, r8-r11)
+    ("El problema: la sobrecarga de lanzamiento", "es", "list", "En {s}, explica la sobrecarga de lanzamiento."),
     ("FlashAttention no es atención aproximada", "es", "title",
      "En {s}, explica por qué FlashAttention no es atención aproximada."),
     # any other noun phrase: explain it, with its article
