@@ -116,6 +116,8 @@ TOPIC_STEMS: dict[str, str] = {
     "what_is": "In {s}, what is {np}?",
     "what_are": "In {s}, what are {np}?",
     "explain": "In {s}, explain {np}.",
+    "explain_what": "In {s}, explain what {np} is.",
+    "explain_what_many": "In {s}, explain what {np} are.",
     "explain_this": "In {s}, explain {this} {np}: {rest}.",
     "steps": "In {s}, explain step by step {np}.",
     "differ": "In {s}, what is the difference between {np}?",

@@ -65,7 +65,7 @@ FILLER_WORDS = frozenset("""curso tema unidad sesion clase parte otras otros otr
 FACET_WORDS = frozenset("""introduccion beneficios beneficio ventajas desventajas ventaja tipos tipo configuracion
     ejemplo ejemplos uso usos implementacion aplicacion aplicaciones definicion conceptos concepto caracteristicas
     funcionamiento estructura creacion utilizar utilizacion manejo tecnicas avanzadas avanzada basico basicos
-    consideraciones adicionales parte caso practica practicas limitaciones comparacion""".split())
+    consideraciones adicionales parte caso practica practicas limitaciones comparacion formula diagnostico""".split())
 # verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
 VERBS = frozenset("""determina determinan permite permiten define definen usa usan utiliza utilizan realiza realizan
     calcula calculan hace hacen tiene tienen puede pueden debe deben genera generan crea crean ejecuta
@@ -127,6 +127,8 @@ TOPIC_STEMS: dict[str, str] = {  # {s}: the deck's subject; {q}: a question titl
     "what_is": "En {s}, ¿qué es {np}?",
     "what_are": "En {s}, ¿qué son {np}?",
     "explain": "En {s}, explica {np}.",
+    "explain_what": "En {s}, explica qué es {np}.",  # (no article its gender is sure of)
+    "explain_what_many": "En {s}, explica qué son {np}.",
     "explain_this": "En {s}, explica {this} {np}: {rest}.",
     "steps": "En {s}, explica paso a paso {np}.",
     "differ": "En {s}, ¿qué diferencia hay entre {np}?",

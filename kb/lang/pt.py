@@ -65,7 +65,7 @@ FILLER_WORDS = frozenset("""curso tema unidade sessao aula parte outras outros o
 FACET_WORDS = frozenset("""introducao beneficios beneficio vantagens desvantagens vantagem tipos tipo configuracao
     exemplo exemplos uso usos implementacao aplicacao aplicacoes definicao conceitos conceito caracteristicas
     funcionamento estrutura criacao utilizar utilizacao manejo tecnicas avancadas avancada basico basicos
-    consideracoes adicionais parte caso pratica praticas limitacoes comparacao""".split())
+    consideracoes adicionais parte caso pratica praticas limitacoes comparacao formula diagnostico""".split())
 # verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
 VERBS = frozenset("""determina determinam permite permitem define definem usa usam utiliza utilizam realiza realizam
     calcula calculam faz fazem tem têm pode podem deve devem gera geram cria criam executa executam
@@ -124,6 +124,8 @@ TOPIC_STEMS: dict[str, str] = {
     "what_is": "Em {s}, o que é {np}?",
     "what_are": "Em {s}, o que são {np}?",
     "explain": "Em {s}, explique {np}.",
+    "explain_what": "Em {s}, explique o que é {np}.",
+    "explain_what_many": "Em {s}, explique o que são {np}.",
     "explain_this": "Em {s}, explique {this} {np}: {rest}.",
     "steps": "Em {s}, explique passo a passo {np}.",
     "differ": "Em {s}, qual é a diferença entre {np}?",

@@ -54,6 +54,8 @@ def unusable_concept(concept: str, answer: str, others: Sequence[str] = ()) -> s
         return "cut-phrase"
     if any(len(c) >= 6 and fold(c.strip("\"“”'")) in fold(m.group()) for m in _QUOTED.finditer(answer)):
         return "verbatim"
+    if shard := _shard(c, answer):
+        return shard
     if len(re.findall(r"\w\s*=\s*[^=\s]", c)) >= EXACT_CALL_KEYWORDS and "(" in c:
         return "exact-call"
     if " " not in c and _CODE_TOKEN.search(c):
@@ -69,6 +71,36 @@ def unusable_concept(concept: str, answer: str, others: Sequence[str] = ()) -> s
     if len(words(c)) == 1 and not _CODE_TOKEN.search(c) and not _NAME_MARK.search(c) and \
             any(len(words(o)) >= PHRASE_WORDS for o in others if _spaced(o) != c):
         return "generic-word"
+    return None
+
+
+LABEL_WORDS = 5  # most words of a bullet's label (hand-set on r9-r11 ratings: "Coste típico en la CPU" a label,
+# "Cada secuencia tiene una block table: …" a statement raters kept)
+_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("«", "»"), ("“", "”"))
+# a version or date a tool has a feature since: trivia, no idea ("Disponible desde CUDA 10", r11 raters)
+_SINCE = re.compile(r"\b(?i:desde|since|a partir d[aeo])\s+(?:(?i:la|a|o|el|the)\s+)?"
+                    r"(?:(?i:versi[oó]n|vers[aã]o|version)\s+|v|[A-Z][\w.+-]*\s+)\d")  # (not "solo desde rank 0")
+
+
+def _shard(c: str, answer: str) -> str | None:
+    """"unbalanced" (a bracket or quote cut open: 'sched, "monitor"', "A_bar =^-1"), "code-shard" (an assignment or
+    a call cut from code: "kept = set(), []"), "bare-number" (a number with one word at most: "32 capas"),
+    "trivia" (a version since which: "Disponible desde CUDA 10"), "label" (a bullet's label, the answer's text
+    before its colon: "Passo relativo entre vizinhos"); None for any other (r11 raters' FIX reasons)."""
+    if any(c.count(a) != c.count(b) for a, b in _PAIRS) or c.count('"') % 2:
+        return "unbalanced"
+    if (re.search(r"\w\s*=\s*(?:[\^\[{(]|\w+\()|=\^|=\s*$|=\s*/|^\s*=|\s#\s", c) or c.count("=") >= 2
+            or re.search(r"\w\(\)|\[\]", c) and " " in c):
+        return "code-shard"
+    ws = c.split()
+    if len(ws) <= 3 and "," in c and re.search(r"[\"'“]", c):
+        return "code-shard"  # ('sched, "monitor"': arguments cut from a call)
+    if len(ws) == 2 and any(re.fullmatch(r"[\d.,]+%?", w) for w in ws) and not all(re.search(r"\d", w) for w in ws):
+        return "bare-number"
+    if _SINCE.search(c) or re.search(r"\b(?:19|20)\d\d\b", c):  # (a year: "Popularizado por Baidu (2017)")
+        return "trivia"
+    if 2 <= len(ws) <= LABEL_WORDS and re.search(rf"(?:^|[.;]\s*|\n\s*){re.escape(c)}\s*:", answer):
+        return "label"
     return None
 
 

@@ -392,3 +392,34 @@ def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = 
         fresh = phrase_concepts(q.answer, q.prompt) or course.key_concepts(q.answer, exclude=q.prompt, source=source)
         kept = tuple(x for x in fresh if not in_stem(x, q.prompt))
     return replace(q, concepts=kept) if kept else q
+
+
+BULLET_CONCEPTS = 5  # most concepts of a whole slide's answer, one per bullet (hand-set: a slide of 4-6 bullets)
+
+
+def bullet_concepts(bullets: Sequence[Sequence[str]], prompt: str, k: int = BULLET_CONCEPTS) -> tuple[str, ...]:
+    """What a reply on a slide's topic must say: one key phrase of each bullet in order (its sub-bullets when
+    the bullet is only a label or a lead-in), never a bullet's label (the text before its colon), nor a concept a
+    grader cannot mark with (:func:`~kb.writing.concept_use.unusable_concept`: a code shard, a bare number, a
+    version since which); () when fewer than two bullets give one (r11 raters fixed the concepts drawn from one
+    idea of the slide: "Passo relativo entre vizinhos", "Disponible desde CUDA 10", "32 capas")."""
+    from .concept_use import unusable_concept
+
+    out: list[str] = []
+    for top, *subs in bullets:
+        label, colon, body = top.partition(": ")
+        text = body if colon else top
+        answer = " ".join([top, *subs])
+        found = [x for part in (text, *(sub.partition(": ")[2] or sub for sub in subs))
+                 for x in phrase_concepts(part, prompt, k=2)]
+        found = [x for x in found if not unusable_concept(x, answer) and fold(x) != fold(label)
+                 and not (x.isalpha() and x.islower()) and fold(x) not in (fold(o) for o in out)
+                 and not (" " not in x and (_CODE_NAME.search(x) or x.startswith(".")))]  # (".item()", "A_bar")
+        # the bullet's key phrase: its first of three words or more ("pred de forma (N, 1) y target de forma (N,)"
+        # over "sin error"), else its first
+        pick = next((x for x in found if len(words(x)) >= 3), found[0] if found else "")
+        if pick:
+            out.append(pick)
+        if len(out) >= k:
+            break
+    return tuple(out) if len(out) >= 2 else ()

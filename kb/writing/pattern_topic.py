@@ -14,7 +14,9 @@ The title's class gives the stem (:func:`topic_form`), in the deck language's wo
 - a task, opening on an infinitive or a gerund ("Medir el pico …", "Mitigando reward hacking") → how it is done;
 - a name or term ("Longformer", "PartitionSpec", "Rendezvous (rdzv)") → what it is;
 - any other noun phrase ("Organización de los logs") → explain it, with its article;
-- a role before a colon ("El problema: la GPU espera a los datos") → explain this problem: what follows.
+- a role before a colon: of one ("El problema: la sobrecarga de lanzamiento", "Intuição: janela efetiva") → what
+  follows is the topic, asked as itself; of a kind of things ("Ventajas: menos memoria") → explain these: what
+  follows. A label before a colon that is no role ("Mamba: SSM selectivo") fits no class.
 
 A title that opens on a preposition or a verb ("Da energia ao carbono") fits no class: no stem (the fill
 finds another idea), rather than a quoted title.
@@ -94,6 +96,25 @@ def plural(word: str) -> bool:
     return word.endswith("s") and not word.endswith(("sis", "ss", "us")) and len(word) > 2
 
 
+LOANWORD_ZIPF = 3.5  # below it a word in -e is no everyday word of es/pt but a loanword, masculine (hand-set:
+# "pipeline" pt 2.7, "kernel" es 2.9; "variable" es 4.1, "coste" es 4.1, "interface" pt 4.1)
+_FEMININE_ENDS = {"es": ("cion", "sion", "xion", "dad", "tad", "tud", "umbre"),
+                  "pt": ("cao", "sao", "xao", "dade", "gem", "tude")}
+
+
+def gender_sure(noun: str, lang: str) -> bool:
+    """Whether :func:`gender` knows a folded singular noun's gender: by its ending (-a, -o, -ma, -ción, -dade, a
+    consonant), its language's lists, or as a loanword (English says it more: "pipeline", "all-reduce"); not a word
+    of the language in -e ("variable", "coste"): either gender. An article is set only where it is sure ("¿qué son
+    los variables de entorno?", r11 raters)."""
+    if lang not in ("es", "pt") or not noun.endswith("e") or noun in _words(lang).FEMININE:
+        return True  # (a consonant: "el kernel", "o callback"; a loanword in -e: "el pipeline", "o all-reduce")
+    from .checks import _zipf
+
+    # ("variable", "coste", "interface": the language's everyday words, of either gender; "pipeline" is a loanword)
+    return "-" in noun or _zipf(noun, lang) < LOANWORD_ZIPF
+
+
 def gender(noun: str, lang: str, after: str = "") -> str:
     """"m" or "f": the gender of a folded singular noun of ``lang`` by its ending (es: -ción, -dad, -tud, -umbre
     and -a feminine, -ma masculine; pt: -ção, -dade, -gem and -a feminine, -ma masculine), its language's short
@@ -106,8 +127,7 @@ def gender(noun: str, lang: str, after: str = "") -> str:
         return "f"
     if noun in w.MASCULINE_A or noun.endswith("ma"):
         return "m"
-    fem = ("cion", "sion", "dad", "tad", "tud", "umbre") if lang == "es" else ("cao", "sao", "dade", "gem", "tude")
-    if noun.endswith(fem) or noun.endswith("a"):
+    if noun.endswith(_FEMININE_ENDS[lang]) or noun.endswith("a"):
         return "f"
     if noun.endswith("o"):
         return "m"
@@ -118,10 +138,11 @@ def gender(noun: str, lang: str, after: str = "") -> str:
     return "m"
 
 
-def with_article(phrase: str, lang: str) -> str:
+def with_article(phrase: str, lang: str, sure: bool = False) -> str:
     """A noun phrase as a sentence says it: lower-cased and with the article its first noun's form asks ("Limitaciones"
     → "las limitaciones", "Peças do ecossistema" → "as peças do ecossistema", "Organización de los logs" → "la
-    organización de los logs"); as it is when it opens on an article already or on a name ("TensorBoard en Keras")."""
+    organización de los logs"); as it is when it opens on an article already or on a name ("TensorBoard en Keras");
+    with ``sure``, "" where the first noun's gender is no sure one (:func:`gender_sure`)."""
     first, *rest = phrase.split()
     if _ARTICLE.match(phrase) or name_word(first):
         return _lower_first(phrase)
@@ -131,7 +152,11 @@ def with_article(phrase: str, lang: str) -> str:
         first, *rest = rest
         head = fold(first)
     many = plural(head)
-    g = gender(_singular(head, lang) if many else head, lang, rest[0] if rest else "")
+    noun = _singular(head, lang) if many else head
+    if sure and not (gender_sure(noun, lang) and (not many or gender_sure(head[:-1], lang)
+                                                  or noun.endswith(_FEMININE_ENDS.get(lang, ())))):
+        return ""  # (with ``sure``: no article its ending does not say; "" for the caller to ask without one)
+    g = gender(noun, lang, rest[0] if rest else "")
     return f"{arts[g + ('p' if many else '')]} {_lower_first(phrase)}"
 
 
@@ -160,19 +185,29 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
     left, right = parts
     words = _words(lang)
     head = fold(_ARTICLE.sub("", left)).split()
+    kind = fold(_ARTICLE.sub("", right)).split()
+    if kind and kind[0] in words.SLIDE_KINDS | words.FACET_WORDS and len(kind) <= 2:
+        return left, ""  # a facet of the left's topic ("Coste de memoria: la fórmula", "Variables de entorno:
+        # diagnóstico"), never "explica este coste de memoria: la fórmula" (r11 raters)
     if head and head[0] in words.ROLE_WORDS | set(words.DISCOURSE):
+        if head[0] not in words.KIND_WORDS:
+            # a role of one ("El problema: la sobrecarga de lanzamiento", "Intuição: janela efetiva"): what follows
+            # is the topic, asked as itself — "explica este problema: …", "esta intuição: …" were fixed by every
+            # rater who saw one (14 of 14, r8-r11: "¿qué es la sobrecarga de lanzamiento …?")
+            return right, ""
         return right, left
     if divider_title(left) or " ".join(head) in words.SLIDE_KINDS:
         return right, ""  # ("Repaso: scaled dot-product attention")
     rw = right.split()
     if len(head) == 1 and head[0] in words.KIND_WORDS and rw and infinitive(rw[0], lang, rw[1] if len(rw) > 1 else ""):
         return words.TOPIC_STEMS["kind_for"].format(kind=left, rest=_lower_first(right)), ""
-    kind = fold(_ARTICLE.sub("", right)).split()
     if kind and kind[0] in words.SLIDE_KINDS | words.FACET_WORDS or _question(right, lang) or term(left) or any(
             name_word(w) for w in left.split()):
         return left, ""  # ("Atención dispersa: idea general", "Tensor Cores: como aproveitá-los", "WGAN-GP: …")
     if 1 <= len(head) <= 2 and not (len(head) == 2 and head[1] in _NO_HEAD):
-        return right, left  # a slide's label for what follows ("Alternativa: LambdaLR", "El error clásico: …")
+        # a slide's label for what follows that is no role word ("Mamba: SSM selectivo", "Revisão rápida:
+        # anatomia de um float"): no class is sure of it ("explica esta mamba: …", r11 raters), no stem
+        return "", ""
     return left, ""
 
 
@@ -190,8 +225,9 @@ def topic_stems(title: str, lang: str, kind: str, term: Callable[[str], bool]) -
         return []
     out = [(cls, stem)]
     phrase = _topic_part(title.strip(), lang, term)[0]
-    if cls == "name" and kind != "procedure" and not _name(phrase, lang) and not name_word(phrase.split()[0]):
-        out.append(("explain", _words(lang).TOPIC_STEMS["explain"].replace("{np}", with_article(phrase, lang))))
+    if cls == "name" and kind != "procedure" and not _name(phrase, lang) and not name_word(phrase.split()[0]) \
+            and (explained := _explain(phrase, lang, kind)):
+        out.append(("explain", explained))
     return out
 
 
@@ -217,7 +253,10 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     if role:
         r = fold(_ARTICLE.sub("", role)).split()
         many = plural(r[0])
-        g = gender(_singular(r[0], lang) if many else r[0], lang, r[1] if len(r) > 1 else "")
+        noun = _singular(r[0], lang) if many else r[0]
+        if not gender_sure(noun, lang):
+            return "", ""  # ("este coste": a demonstrative its ending does not say; no class is sure)
+        g = gender(noun, lang, r[1] if len(r) > 1 else "")
         this = words.ARTICLES["this_" + g + ("p" if many else "")]
         np = _lower_first(_ARTICLE.sub("", role))
         return "role", stems["explain_this"].format(s="{s}", this=this, np=np, rest=phrase)
@@ -229,7 +268,8 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     after = ws[1] if len(ws) > 1 else ""
     second = fold(ws[1]) if len(ws) > 1 else ""  # ("Otras técnicas …"; English: "Common mistakes")
     if head in words.KIND_WORDS or second in words.KIND_WORDS and (head in words.FILLER_WORDS or lang == "en"):
-        return "kind", stems["which_are"].replace("{np}", with_article(phrase, lang))
+        np = with_article(phrase, lang, sure=True)
+        return ("kind", stems["which_are"].replace("{np}", np)) if np else ("", "")
     task = _task(ws, lang)
     if task:
         return "task", stems["steps_to" if kind == "procedure" else "how"].replace("{np}", task)
@@ -240,8 +280,26 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     if len(ws) <= TERM_WORDS and (term(phrase) and not _native(ws, lang) or _name(phrase, lang)) \
             and not set(map(fold, ws)) & {"y", "e", "and"}:
         return "name", _what_is(phrase, lang, kind)
-    np = with_article(phrase, lang)
-    return "explain", stems["steps" if kind == "procedure" else "explain"].replace("{np}", np)
+    stem = _explain(phrase, lang, kind)
+    return ("explain", stem) if stem else ("", "")
+
+
+def _explain(phrase: str, lang: str, kind: str) -> str:
+    """A noun phrase asked to be explained, with its article where its gender is sure ("explica la organización de
+    los logs"), else as what it is ("explica qué son variables de entorno"); "" for a phrase that is no noun phrase:
+    a comma, or an article inside it after no preposition ("Duas ferramentas, dois níveis", "Lendo o Speed Of
+    Light": "explique o duas ferramentas …", r11 raters)."""
+    ws = phrase.split()
+    if "," in phrase or any(_ARTICLE.match(w + " ") and fold(ws[i]) not in _NO_HEAD for i, w in enumerate(ws[1:-1])):
+        return ""
+    if fold(ws[0]) in _words(lang).SLIDE_KINDS:
+        return ""  # ("explica el ejemplo numérico": which example? not self-contained, r11 raters)
+    stems = _words(lang).TOPIC_STEMS
+    np = with_article(phrase, lang, sure=True)
+    if np:
+        return stems["steps" if kind == "procedure" else "explain"].replace("{np}", np)
+    many = plural(fold(ws[0]))
+    return stems["explain_what_many" if many else "explain_what"].replace("{np}", _lower_first(phrase))
 
 
 def _what_is(phrase: str, lang: str, kind: str) -> str:
@@ -251,7 +309,8 @@ def _what_is(phrase: str, lang: str, kind: str) -> str:
     ws = phrase.split()
     head = fold(ws[0])
     named = _name(phrase, lang) or name_word(ws[0]) or (len(ws) > 1 and len(ws[1]) > 1 and ws[1].istitle())
-    name = phrase if named else with_article(phrase, lang) if lang in ("es", "pt") else _lower_first(phrase)
+    sure = with_article(phrase, lang, sure=True) if lang in ("es", "pt") else ""
+    name = phrase if named else sure or _lower_first(phrase)
     if kind == "procedure":
         return stems["steps"].replace("{np}", name)
     last = fold(ws[-1])
@@ -309,7 +368,7 @@ def _task(ws: list[str], lang: str) -> str:
                                           and fold(first)[-2:] in verbs and fold(ws[2])[-2:] in verbs):
         return " ".join([first.lower(), *ws[1:]])  # ("Leer y registrar el lr": two tasks)
     for end, to in _GERUND.get(lang, ()):
-        if re.search(end, first) and len(first) > 5:
+        if re.search(end, first) and len(first) >= 5:
             verb = re.sub(end, to, first.lower())
             return " ".join([verb, *ws[1:]])
     return ""

@@ -186,14 +186,23 @@ _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*•◦▪●○■□☐➢➤►�
 # "import torch, math", "a a.reshape(8,4)", "Comet: https://www.comet.com")
 _CODE_LINE = re.compile(r"^(?:import |from \S+ import |def |class |for \S.* in |with \S.* as |print\(|return\b|@\w|#)"
                         r"|https?://|^(?![A-ZÁÉÍÓÚ][a-záéíóúñç]+\s)\S+(?:\s\S+)?\([^()]*\)\s*$"
-                        r"|^[a-z_][\w.]*\.\w+\(|\)\s+#\s")  # (a dotted call opening it, a "# comment" after code;
-# "Ejecutar train()": a sentence naming a call)
+                        # a dotted call opening it, a "# comment" after code ("Ejecutar train()": a sentence naming
+                        # a call)
+                        r"|^[a-z_][\w.]*\.\w+\(|\)\s+#\s"
+                        # a shell command, a Python statement head with its call ("./build/all_reduce_perf -b 8",
+                        # "export NCCL_DEBUG=INFO", "with torch.cuda.graph(g2, pool=g1.pool())", "if k not in seen",
+                        # "L.seed_everything(42) + …"; r11)
+                        r"|^(?:\./|export |mpirun |python |pip |ncu |nsys |torchrun )|^(?:with|if|elif|while) \S.*"
+                        r"(?:\)|:|\bnot in \w+)$|^[A-Z]\.\w+\("
+                        # a call cut over lines ("setup(name=…, ext_modules=[…],", "trainer = DPOTrainer(…,")
+                        r"|^[a-z_][\w.]* = [\w.]+\(|^[a-z_][\w.]*\(.*=.*,$|^[a-z_]\w*=\S.*[,)]$")
 # an assignment: code when its left side is a lower-case identifier with "_", "." or "[" ("x_data = …",
 # "model.eval = …", "a, b = …") or its right side a call or a literal ("loss = criterion(out, y)", "lr = 0.01");
 # not a formula ("Precisión = TP / (TP + FP)", "F1 = 2·P·R / (P + R)")
 _ASSIGN = re.compile(r"^(?P<lhs>[\w.\[\]'\"]+(?:\s*,\s*[\w.\[\]]+)*)\s*=(?!=)\s*(?P<rhs>.*)$")
 _CODE_LHS = re.compile(r"^[a-z_][a-z0-9_]*(?:[._\[,]|$)")
-_CODE_RHS = re.compile(r"^(?:[\w.]+\(.*\)|-?\d[\d._e-]*|[\"'].*[\"']|True|False|None|\[.*\]|\{.*\})\s*(?:#.*)?$")
+_CODE_RHS = re.compile(r"^(?:[\w.]+\s*//\s*[\w.]+$|"  # (a floor division: "rep = H // G")
+                       r"[\w.]+\(.*\)|-?\d[\d._e-]*|[\"'].*[\"']|True|False|None|\[.*\]|\{.*\})\s*(?:#.*)?$")
 
 
 def _code_line(text: str) -> bool:
@@ -247,18 +256,25 @@ def slide_answer(passage: str, limit: int = PLAIN_WORDS[1], *, skip_lead: bool =
     line nor link; "" for fewer than two lines, or when code comes first; with ``skip_lead``, what follows
     the slide's lead-in (:func:`lead_in`). The outline's idea text runs the bullets together ("… automática
     Junto a Pytorch …"), which a student cannot read as sentences nor a grader mark by."""
+    units = slide_bullets(passage, limit, skip_lead=skip_lead)
+    out = [f"{top}: {'; '.join(subs)}." if subs else f"{top}." for top, *subs in units]
+    return " ".join(out) if sum(len(u) for u in units) >= 2 else ""
+
+
+def slide_bullets(passage: str, limit: int = PLAIN_WORDS[1], *, skip_lead: bool = False) -> list[list[str]]:
+    """The top bullets (each with its sub-bullets) :func:`slide_answer` says, in order."""
     units = [u for u, _ in _units(passage)]
     if skip_lead and units:
         units = [[x] for x in units[0][1:]] + units[1:]
-    out: list[str] = []
-    n = lines = 0
-    for top, *subs in units:
-        size = len(words(top)) + sum(len(words(x)) for x in subs)
+    out: list[list[str]] = []
+    n = 0
+    for unit in units:
+        size = sum(len(words(x)) for x in unit)
         if n + size > limit:
             break
-        out.append(f"{top}: {'; '.join(subs)}." if subs else f"{top}.")
-        n, lines = n + size, lines + 1 + len(subs)
-    return " ".join(out) if lines >= 2 else ""
+        out.append(unit)
+        n += size
+    return out
 
 
 CONCEPT_WORDS = 3  # most words of a title that names one concept (hand-set: "Autograd multihilo", "Algoritmos SGD")
@@ -374,6 +390,16 @@ def _definition_form(label: str, text: str, lang: str, means: str) -> list[str]:
     return [] if kind else [means]
 
 
+def _whole_first(stems: Sequence[tuple[str, bool]], whole: str, part: str) -> list[tuple[str, str, bool]]:
+    """A topic stem answered by the whole slide (:func:`slide_answer`: what the slide says of its topic, not the one
+    list the plan picked, "explica las restricciones" answered by its two exceptions, r11 raters), and by that list
+    only where the whole slide fails the checks (a slide that is no definition of "¿qué es MinHash?")."""
+    out: list[tuple[str, str, bool]] = []
+    for stem, weak in stems:
+        out += [(stem, answer, weak) for answer in dict.fromkeys(x for x in (whole, part) if x)]
+    return out
+
+
 def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]) -> list[tuple[str, str, bool]] | None:
     """The (template, answer, last resort) forms a slide's title, list or procedure idea is asked by: its lead-in,
     and a question on its topic by its title's class of text (:func:`~kb.writing.pattern_topic.topic_stem`; a
@@ -389,9 +415,9 @@ def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]
             return None  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
         # asked of the slide's topic by its title's class of text, answered by the whole items in order; its
         # labels never in the stem (slide vocabulary: "Paso 1; Resultado; Em cada falha"; r8-r10 raters)
-        asks += [(stem, idea.text, weak) for stem, weak in stems]
+        asks += _whole_first(stems, slide_answer(passage), idea.text)
     elif idea.kind == "procedure":
-        asks += [(stem, idea.text, weak) for stem, weak in stems]
+        asks += _whole_first(stems, slide_answer(passage), idea.text)
     elif idea.kind == "title":
         # asked by the slide's lead-in and answered by what follows it, never as "¿qué caracteriza a «T»?":
         # a title is no concept (fresh raters fixed or dropped every such stem, eval/real_heldout_r5)
@@ -439,7 +465,12 @@ def marked_forms(idea: Idea, subject: str, lang: str, passage: str = "",
           and (titled is None or not slide_label(title, titled))
           and (mentions is None or asked_as_term(title, mentions, lang))
           and not _recap_of_actions(idea, lang)):
-        asks += [(t, idea.text, False) for t in _definition_form(title, idea.text, lang, means)]
+        # the slide's own topic ("EMA" on "EMA dos pesos: definição") is answered by what the slide says of it,
+        # not its one line ("o que é EMA?" answered by the acronym, r11 raters)
+        heading = fold(idea.locator.split(" · ", 1)[1]) if " · " in idea.locator else ""
+        whole = slide_answer(passage) if heading.split()[:1] == fold(title).split()[:1] and heading.startswith(
+            fold(title)) else ""
+        asks += [(t, whole or idea.text, False) for t in _definition_form(title, idea.text, lang, means)]
     # set in the deck's subject; unset only where there is none, or the idea is the deck's subject itself
     # ("En TensorFlow, ¿qué caracteriza a «TensorFlow»?"): a stem stripped of its setting to get past a
     # check ("O que significa «TensorFlow»?" after "Em computação distribuída, …" restated its answer)
@@ -453,13 +484,16 @@ def marked_forms(idea: Idea, subject: str, lang: str, passage: str = "",
     return out
 
 
-def _concepts(idea: Idea, prompt: str, answer: str, course: CourseTerms, src: str) -> tuple[str, ...]:
+def _concepts(idea: Idea, prompt: str, answer: str, course: CourseTerms, src: str,
+              passage: str = "") -> tuple[str, ...]:
     """What a reply to a plain question must say: for a labelled list, the key phrase of each item's
     description (its labels are in the stem: a grader would credit a reply that repeats the stem, as
     fresh raters said of every such question, eval/real_heldout_r6); else the answer's key phrases
     (:func:`~kb.writing.concepts.phrase_concepts`), else its rarest terms."""
-    from .concepts import phrase_concepts
+    from .concepts import bullet_concepts, phrase_concepts
 
+    if passage and answer == slide_answer(passage) and (found := bullet_concepts(slide_bullets(passage), prompt)):
+        return found  # (the whole slide: one key phrase per bullet)
     if idea.kind == "list":
         out: list[str] = []
         for part in idea.text.split("; "):
@@ -530,7 +564,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     from dataclasses import replace
 
     src = chunk.source
-    passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
+    passage = _slide_text(idea, chunk, chunks)
     lang = _deck_lang(course, src, chunk.lang)
     subject = deck_subject(course, src)
     libraries = {fold(n) for n, _ in _source_frameworks(course, src)} | {fold(library_of(course, src)), fold(subject)}
@@ -564,7 +598,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         prompt = with_task_setting(prompt, course, src, lang)  # ("Al medir el rendimiento …, ¿…?")
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
-                        concepts=_concepts(asked, prompt, answer, course, src), difficulty="medium",
+                        concepts=_concepts(asked, prompt, answer, course, src, passage), difficulty="medium",
                         lang=lang, origin="labels" if last else "idea")
         cand = concepts_beside_stem(cand, course, src)
         found = run_checks(cand, ctx)
@@ -578,6 +612,19 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         return None, None
     reasons = list(dict.fromkeys(x for _, found in failed for x in found))
     return None, Rejected(failed[0][0][:80], "failed checks: " + ", ".join(reasons), chunk.id)
+
+
+def _slide_text(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk]) -> str:
+    """The text of the slide an idea is on: every passage of its source on its page(s), in order (an idea's own
+    passages may hold part of it: "explica las restricciones" answered by the slide's last two bullets, r11
+    raters); its own passages where it has no page."""
+    own = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
+    page = chunk.locator.page
+    if page is None:
+        return own
+    pages = range(page, page + max(1, idea.pages))
+    same = [c.text for c in chunks.values() if c.source == chunk.source and c.locator.page in pages]
+    return "\n".join(same) or own
 
 
 def _term_labels(idea: Idea, mentions: Callable[[str], int], lang: str) -> bool:

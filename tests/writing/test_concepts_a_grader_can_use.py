@@ -57,8 +57,8 @@ def test_a_bracket_that_holds_the_point_stays_in_the_concept(quizzes):
     """einsum_es p. 6 (written on) and allreduce_es p. 2 (checked on): a shape, a formula's term."""
     traps = _asking(quizzes["einsum_es"], "Trampas del broadcasting")
     assert "pred de forma (N, 1) y target de forma (N,)" in traps.concepts, traps.concepts
-    sync = _asking(quizzes["allreduce_es"], "El problema: sincronizar gradientes", "g = (1/N)")
-    assert any(c.startswith("g = (1/N) sum_i g_i") for c in sync.concepts), sync.concepts
+    # (allreduce_es's "El problema: sincronizar gradientes" is asked of its whole slide now, issue 26 keep26, and
+    # its definition of data parallelism takes the slide's place at -n 16: the bracket is pinned by einsum_es)
 
 
 def test_no_lone_generic_word_beside_phrases_on_decks_it_was_not_written_on(quizzes):
