@@ -320,10 +320,13 @@ def _summary(chunks: Sequence[Chunk]) -> tuple[frozenset[frozenset[str]], tuple[
 
 def _plain_word(name: str) -> bool:
     """A term of one ordinary word ("Resultado", "Preferências", "schedule"): a bullet's label more often
-    than a term the deck teaches ("OpenMP", "jax.Array", "IO-awareness", "R1 penalty" are terms)."""
+    than a term the deck teaches ("OpenMP", "jax.Array", "IO-awareness", "R1 penalty" are terms, and so is a
+    one-word name no language uses as a word: "Horovod", "Kubernetes", "Longformer", :func:`common_word`)."""
+    from .writing.deck_term import common_word
+
     ws = name.split()
     return len(ws) == 1 and re.fullmatch(r"[^\W\d_]+", ws[0]) is not None and not re.search(r".[A-Z]", ws[0]) \
-        and not ws[0].isupper()
+        and not ws[0].isupper() and common_word(ws[0].lower())
 
 
 def _mistakes(idea: Idea) -> bool:
