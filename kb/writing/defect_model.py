@@ -39,7 +39,7 @@ ADVISORY_CHECKS = ("vague-stem", "unusable-concept")
 
 _CODE = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)|[{}=<>`]|->")
 _SETTING = re.compile(r"^(?:¿\s*)?(?:En|Em|No|Na|Nos|Nas|In)\s+([^,¿?]{2,60}),")
-_LABELS = re.compile(r":\s*[^;?]+(?:;\s*[^;?]+)+\??\s*$")
+_LABELS = re.compile(r":\s*[^;?\s][^;?]*(?:;\s*[^;?\s][^;?]*)+\??\s*$")  # (each item opens on a non-space: linear)
 _TRAILING = re.compile(r"\b(?:y|e|o|ou|de|del|do|da|con|com|que|para|por|en|em|a|el|la|los|las|and|or|of)\s*$", re.I)
 
 
