@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..lang import en, es, pt
 from ..text import fold
+from .setting import unset
 
 if TYPE_CHECKING:
     from ..outline import Idea
@@ -90,6 +91,5 @@ def discourse_form(idea: Idea, subject: str, lang: str) -> tuple[str, str] | Non
         return None  # ("Motivação: Benefícios …; Custo …": a slide named by a role has no topic to ask of)
     stem = words.DISCOURSE_STEM
     if not subject or fold(subject) == fold(t):
-        rest = stem.split("{s}, ", 1)[1]
-        stem = rest[0].upper() + rest[1:]
+        stem = unset(stem)
     return stem.replace("{s}", subject).replace("{t}", t).replace("{q}", q), idea.text

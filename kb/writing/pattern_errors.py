@@ -23,6 +23,7 @@ import re
 from ..lang import en, es, pt
 from ..text import fold, words
 from .infinitive import infinitive
+from .setting import unset
 
 _LANGS = {"es": es, "pt": pt, "en": en}
 PER_SLIDE = 2  # questions one mistakes slide may give a quiz (hand-set: the slide is one passage of ~25)
@@ -62,10 +63,7 @@ def _remedy(effect: str, lang: str) -> bool:
 
 def _set(stem: str, subject: str) -> str:
     """A stem set in the deck's subject, or without its "En {s}, " where there is none."""
-    if not subject:
-        rest = stem.split("{s}, ", 1)[1]
-        stem = rest[0].upper() + rest[1:]
-    return stem.replace("{s}", subject)
+    return unset(stem) if not subject else stem.replace("{s}", subject)
 
 
 def error_forms(title: str, passage: str, subject: str, lang: str) -> list[tuple[str, str]]:

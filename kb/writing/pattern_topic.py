@@ -31,6 +31,7 @@ from types import ModuleType
 from ..lang import divider_title, en, es, pt
 from ..text import fold
 from .infinitive import infinitive
+from .setting import unset
 
 _LANGS: dict[str, ModuleType] = {"es": es, "pt": pt, "en": en}
 _ARTICLE = re.compile(r"^(?:el|la|los|las|o|a|os|as|the|an?|um|uma|un|una)\s+", re.I)
@@ -244,7 +245,7 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
         stem = stems["question"].replace("{q}", q)
         # (unset where it asks what a named thing is: "¿Qué es NVIDIA DALI?"; "¿cuánta CPU hace falta?" is set)
         what_is = " ".join(fold(q).split()[:3]) in _WHAT_IS or " ".join(fold(q).split()[:2]) in _WHAT_IS
-        return "question", _unset(stem) if what_is and any(name_word(w) for w in q.split()) else stem
+        return "question", unset(stem) if what_is and any(name_word(w) for w in q.split()) else stem
     if _PROCEDURE.search(title):  # ("Ring all-reduce: procedimiento con N = 4": its steps, not what it is)
         kind = "procedure"
     phrase, role = _topic_part(title, lang, term)
@@ -373,10 +374,3 @@ def _task(ws: list[str], lang: str) -> str:
             return " ".join([verb, *ws[1:]])
     return ""
 
-
-def _unset(template: str) -> str:
-    """A stem without its "En {s}, " ("En {s}, ¿qué es NVIDIA DALI?" → "¿Qué es NVIDIA DALI?")."""
-    if "{s}, " not in template:
-        return template
-    rest = template.split("{s}, ", 1)[1]
-    return "¿" + rest[1].upper() + rest[2:] if rest.startswith("¿") else rest[0].upper() + rest[1:]

@@ -39,6 +39,7 @@ from .infinitive import infinitive
 from .pattern_discourse import list_labels
 from .pattern_topic import WEAK, topic_stems
 from .seam import Draft, Rejected
+from .setting import unset
 from .subject import deck_subject, library_of, with_task_setting
 
 if TYPE_CHECKING:
@@ -168,14 +169,6 @@ def aim(drafts: Sequence[Draft], plans: dict[str, Outline], k: int = 0) -> None:
             d.priority += PLAN_BONUS * (k - d.plan) / k
         if best[d.chunk.source] > 0:
             d.priority += CENTRAL_BONUS * max(0.0, idea.score) / best[d.chunk.source]
-
-
-def _unset(template: str) -> str:
-    """A plain question's template without its "En {s}, " ("En {s}, ¿qué es «{t}»?" → "¿Qué es «{t}»?")."""
-    if "{s}, " not in template:
-        return template  # (a stem that names its own topic: "¿Qué es NVIDIA DALI?")
-    rest = template.split("{s}, ", 1)[1]
-    return "¿" + rest[1].upper() + rest[2:] if rest.startswith("¿") else rest[0].upper() + rest[1:]
 
 
 PLAIN_WORDS = (8, 90)  # words of an idea's text a plain question takes as its model answer (hand-set: fewer
@@ -478,7 +471,7 @@ def marked_forms(idea: Idea, subject: str, lang: str, passage: str = "",
     set_in = bool(subject) and fold(subject) != fold(title)
     out: list[tuple[str, str, bool]] = []
     for template, answer, weak in asks:
-        form = ((template if set_in else _unset(template)).format(s=subject, t=title), answer, weak)
+        form = ((template if set_in else unset(template)).format(s=subject, t=title), answer, weak)
         if form[:2] not in [f[:2] for f in out]:
             out.append(form)
     return out

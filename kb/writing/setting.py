@@ -140,3 +140,16 @@ def stem_setting(prompt: str, lang: str, outline: Outline | None) -> str | None:
     if outline is None or names_subject(body, outline):
         return None
     return "missing-context"
+
+
+def unset(template: str) -> str:
+    """A stem template without its setting "En {s}, " (any language's lead), capitalised as a sentence opens
+    ("En {s}, ¿qué es «{t}»?" → "¿Qué es «{t}»?", "Em {s}, quais são …" → "Quais são …"); a template with no
+    ``{s}, `` as it is (a stem that names its own topic: "¿Qué es NVIDIA DALI?"). The one rule every pattern and
+    the plan use where a deck has no subject to set a stem in."""
+    if "{s}, " not in template:
+        return template
+    rest = template.split("{s}, ", 1)[1]
+    if rest.startswith("¿"):
+        return "¿" + rest[1:2].upper() + rest[2:]
+    return rest[:1].upper() + rest[1:]
