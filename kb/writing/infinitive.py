@@ -43,3 +43,19 @@ def infinitive(word: str, lang: str, after: str = "") -> bool:
         prefixed = _VERB_PREFIX.match(low)
         return bool(_VERB_SUFFIX[lang].search(low) or (prefixed and infinitive(prefixed["verb"], lang)))
     return native > 0 and native >= english + VERB_MARGIN
+
+
+# a gerund's endings and its infinitive's, per language (es: only "-ando" is sure, "-iendo" is -er or -ir;
+# pt: "-ondo" is pôr's family: "compondo" → "compor")
+_GERUNDS = {"es": (("ando", "ar"),), "pt": (("ando", "ar"), ("endo", "er"), ("indo", "ir"), ("ondo", "or"))}
+
+
+def from_gerund(word: str, lang: str) -> str:
+    """The infinitive of a gerund of ``lang`` in lower case ("Exportando" → "exportar", "Servindo" → "servir",
+    "Mitigando" → "mitigar"); "" for any other word. Titles that name a task this way are asked how it is done
+    (:func:`kb.writing.pattern_topic.topic_stem`) and set a deck's stems "Al exportar …"
+    (:func:`kb.writing.subject.task_of`)."""
+    low = word.lower()
+    if not re.fullmatch(r"[a-záéíóúç]{5,}", low) or low in ("cuando", "quando"):  # (the question word "when")
+        return ""
+    return next((low[: -len(end)] + to for end, to in _GERUNDS.get(lang, ()) if low.endswith(end)), "")

@@ -30,7 +30,7 @@ from types import ModuleType
 
 from ..lang import divider_title, en, es, pt
 from ..text import fold
-from .infinitive import infinitive
+from .infinitive import from_gerund, infinitive
 from .setting import unset
 
 _LANGS: dict[str, ModuleType] = {"es": es, "pt": pt, "en": en}
@@ -44,7 +44,6 @@ _PROCEDURE = re.compile(r"[:—–]\s*(?:procedimiento|procedimento|procedure|pa
                         re.I)
 _VS = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
 _SPLIT = re.compile(r"\s*(?::|\s—\s|\s–\s)\s*")
-_GERUND = {"pt": ((r"ando$", "ar"), (r"endo$", "er"), (r"indo$", "ir"), (r"ondo$", "or")), "es": ((r"ando$", "ar"),)}
 # a title's classes of text (topic_stem), in the order they are tried; "explain" — any other noun phrase, asked
 # "explica la organización de los logs" — is the weakest: a last resort (Draft.fallback), asked only to reach n
 CLASSES = ("question", "role", "differ", "kind", "task", "claim", "name", "explain")
@@ -368,9 +367,6 @@ def _task(ws: list[str], lang: str) -> str:
     if infinitive(first, lang, ws[1]) or (lang in ("es", "pt") and len(ws) > 2 and fold(ws[1]) in ("y", "e")
                                           and fold(first)[-2:] in verbs and fold(ws[2])[-2:] in verbs):
         return " ".join([first.lower(), *ws[1:]])  # ("Leer y registrar el lr": two tasks)
-    for end, to in _GERUND.get(lang, ()):
-        if re.search(end, first) and len(first) >= 5:
-            verb = re.sub(end, to, first.lower())
-            return " ".join([verb, *ws[1:]])
-    return ""
+    verb = from_gerund(first, lang)
+    return " ".join([verb, *ws[1:]]) if verb else ""
 

@@ -257,7 +257,7 @@ def task_of(course: CourseTerms, source: str) -> str:
     task as an infinitive phrase in lower case ("medir el rendimiento del entrenamiento"), of at most
     :data:`TASK_WORDS` words, its tools cut; "" for any other title. No subject to be "in" ("En medir el
     rendimiento, …": r10's raters): a stem is set "Al medir …," (:func:`deck_setting`)."""
-    from .infinitive import infinitive
+    from .infinitive import from_gerund, infinitive
 
     title = deck_title(course, source)
     head = re.split(r":\s", title.strip(), maxsplit=1)[0] if title else ""
@@ -266,9 +266,8 @@ def task_of(course: CourseTerms, source: str) -> str:
     if not ws or lang not in ("es", "pt"):
         return ""
     verb = ws[0]
-    gerund = re.fullmatch(r"([A-ZÁÉÍÓÚ]?[a-záéíóúç]{2,})(ando|endo|indo)", verb)
-    if gerund and (gerund[2] == "ando" or lang == "pt"):  # "Exportando" → exportar, "Servindo" → servir (es
-        verb = gerund[1] + {"ando": "ar", "endo": "er", "indo": "ir"}[gerund[2]]  # "-iendo" is -er or -ir)
+    if gerund := from_gerund(verb, lang):  # "Exportando" → exportar, "Servindo" → servir
+        verb = gerund
     elif not infinitive(verb, lang, ws[1] if len(ws) > 1 else ""):
         return ""
     text = whole_text(course, source).replace(title, " ")
