@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .lang import summary_title
 from .text import fold
 
 # A deck's title slide says what the session is ("Sesión: cómo se sincronizan…", "Aula 10: DVC…"): it names every
@@ -26,9 +27,6 @@ _TITLE_LINE = re.compile(r"^\W*(sesi[oó]n|sess[aã]o|aula|clase)\s*\d*\s*:", re
 # An agenda / index slide: its heading says so.
 _AGENDA = re.compile(r"^\W*(indice|agenda|sumario|contenidos?|conteudos?|contents|outline|table of contents|"
                      r"roteiro|plan de la sesion|plano da aula)\W*$")
-# A deck's summary slide: its heading says so
-_SUMMARY = re.compile(r"^\W*(resumo|resumen|summary|recap|conclus(?:ao|oes|ion|iones|ions?)|puntos clave|pontos-chave|"
-                      r"pontos chave|key takeaways)\W*$")
 # A heading that says its slide defines what it names: "Parameter server: definición", "DVC: definição e
 # conceitos", "Ring all-reduce: idea", "¿Qué es X?".
 _DEFINES = re.compile(r"\b(definici[oó]n|defini[cç][aã]o|definition|idea|ideia|concepto|conceito|qu[eé] es|"
@@ -98,7 +96,7 @@ def summaries(read: list) -> set[int]:
     slide on the topic explains it."""
     out = set()
     for n, (h, _) in enumerate(read):
-        if _SUMMARY.match(fold((h.chunk.locator.heading or "").split(" > ")[-1])) and any(
+        if summary_title((h.chunk.locator.heading or "").split(" > ")[-1]) and any(
                 m != n and o.chunk.source == h.chunk.source for m, (o, _) in enumerate(read)):
             out.add(n)
     return out

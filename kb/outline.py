@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .lang import ERROR_TITLES, FACET_WORDS, SUMMARY_WORDS, divider_title
+from .lang import ERROR_TITLES, FACET_WORDS, divider_title, summary_title
 from .records import Chunk
 from .text import STOPWORDS, fold, words
 
@@ -302,10 +302,8 @@ def _summary(chunks: Sequence[Chunk]) -> tuple[frozenset[frozenset[str]], tuple[
     bullets: set[frozenset[str]] = set()
     where: list[str] = []
     for c in chunks:
-        ws = _slide_title(c.locator.heading).split()
         # "Resumen", "Resumo e conselhos práticos"; not "Resumen de gradientes" (a subject)
-        if c.is_code or not ws or ws[0] not in SUMMARY_WORDS \
-                or not (divider_title(" ".join(ws)) or ws[1:2] in (["y"], ["e"], ["and"])):
+        if c.is_code or not summary_title(_slide_title(c.locator.heading)):
             continue
         where.append(c.id)
         lines: list[str] = []

@@ -43,3 +43,19 @@ def divider_title(title: str) -> bool:
 
 
 VERBS = _folded(es.VERBS | pt.VERBS | en.VERBS)  # folded: "contem", "evalua"
+
+
+# two-word names of a closing summary slide (folded, hyphens as spaces), beside each language's SUMMARY_WORDS
+_SUMMARY_PHRASES = frozenset(("puntos clave", "pontos chave", "key takeaways", "key points"))
+
+
+def summary_title(title: str) -> bool:
+    """The title of a deck's closing summary slide, in any of the three languages: a summary word or phrase
+    ("Resumen", "Resumo", "Conclusiones", "Puntos clave", "Key takeaways") alone, before "y/e/and …" ("Resumo e
+    conselhos práticos"), or with only a divider's words besides ("3. Resumen"); not "Resumen de gradientes" (a
+    subject). The one test the outline (its key ideas) and kb ask (a summary restates, another slide explains) use."""
+    ws = [_fold(w) for w in re.findall(r"[^\W\d_]+", title)]
+    if not ws:
+        return False
+    n = 2 if " ".join(ws[:2]) in _SUMMARY_PHRASES else 1 if ws[0] in SUMMARY_WORDS else 0
+    return bool(n) and (len(ws) == n or ws[n] in ("y", "e", "and") or divider_title(title))
