@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..quiz import Question
-from ..text import words
+from ..text import fold, words
 
 MODEL_FILE = Path(__file__).with_name("defect_model.json")
 
@@ -90,7 +90,6 @@ def features(q: Question, page: str = "", deck: str = "") -> dict[str, float]:
     cited ``page``'s text and the whole ``deck``'s (as ``kb eval quiz`` has them from the store), also
     how much of the answer the page says, whether the stem's setting is the deck's, and the checks that
     read them (0 without)."""
-    from ..text import fold
     from .checks import everyday_word
 
     stem, answer = q.prompt, q.answer
@@ -133,13 +132,19 @@ def features(q: Question, page: str = "", deck: str = "") -> dict[str, float]:
     f["answer's words on the cited page (share)"] = sum(w in on_page for w in said) / len(said) if page and said \
         else 1.0
     setting = _SETTING.match(stem)
-    in_deck = {fold(w) for w in words(deck)}
+    in_deck = _deck_words(deck)
     f["stem's setting not in the deck"] = float(bool(deck and setting) and not all(
         fold(w) in in_deck for w in words(setting.group(1) if setting else "") if len(w) > 3))
     found = page_flags(q, page, deck) if page and deck else []
     for name in (*PAGE_CHECKS, "source"):
         f[f"check:{name}"] = float(name in found)
     return f
+
+
+@lru_cache(maxsize=4)
+def _deck_words(deck: str) -> frozenset[str]:
+    """A deck's folded words, once per deck (every question of a quiz asks of the same deck)."""
+    return frozenset(fold(w) for w in words(deck))
 
 
 @lru_cache(maxsize=2)
