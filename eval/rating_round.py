@@ -1,12 +1,14 @@
-"""The numbers of a blind quiz-rating round (eval/real_heldout_r6 … r9): per version, the questions written, the
-raters' KEEP / FIX / DROP, the key ideas asked and the DROPs `kb eval quiz` flags. Each round's stats.py names its
-versions and calls :func:`main` with its folder, which holds ratings.csv, coverage.csv and quizzes/ (DECK.V.json and
-eval-quiz-DECK.V.json)."""
+"""The numbers of a blind quiz-rating round (eval/real_heldout_r6 … r12): per version, the questions written, the
+raters' KEEP / FIX / DROP, the key ideas asked and the DROPs `kb eval quiz` flags. A round's folder holds ratings.csv,
+coverage.csv, quizzes/ (DECK.V.json and eval-quiz-DECK.V.json) and versions.json (the versions: letter -> what it was).
+
+    python eval/rating_round.py eval/real_heldout_r12"""
 
 from __future__ import annotations
 
 import csv
 import json
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -61,3 +63,10 @@ def main(here: Path, versions: dict[str, str]) -> None:
             decks = sorted({r["deck"] for r in rows})
             print(f"  {rater}: key ideas asked {len(asked)} of {len(rows)}; decks with >= 4 of 5: "
                   f"{sum(per_deck[d] >= 4 for d in decks)} of {len(decks)}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or not (Path(sys.argv[1]) / "versions.json").is_file():
+        sys.exit("usage: python eval/rating_round.py eval/real_heldout_rN   (a folder with versions.json)")
+    folder = Path(sys.argv[1])
+    main(folder, json.loads((folder / "versions.json").read_text(encoding="utf-8")))
