@@ -1,10 +1,13 @@
-"""Fit kb's advisory drop-risk model (kb/writing/defect_model.json) on teachers' ratings, rounds 1-10.
+"""Fit kb's advisory drop-risk model (kb/writing/defect_model.json) on teachers' ratings, rounds 1-12.
 
-    python eval/fit_defect_model.py            # fit, cross-validate by round, write the JSON
-    python eval/fit_defect_model.py --check    # also report once on round 11 (the check split; fits nothing on it)
+    python eval/fit_defect_model.py              # fit, cross-validate by round, write the JSON
+    python eval/fit_defect_model.py --check 13   # also report once on round 13's ratings (fits nothing on them)
+    python eval/fit_defect_model.py --leave-out 12 --out /tmp/m12.json   # a fit without round 12
 
 Rounds: 1 = the review decks (``eval/ratings.csv``, empty ``split``), 2 = the held-out splits A-AJ
-(``eval/ratings.csv``), 3-10 = ``eval/real_heldout_rN/ratings.csv``. Every teacher rating (not the first
+(``eval/ratings.csv``), 3-12 = ``eval/real_heldout_rN/ratings.csv`` (round 13, rated after this fit, is the
+held-out check of it: never fitted on). For rounds 8-12 the leave-one-round-out shares are also given over the
+ratings of the questions the round's newest version wrote (what kb still writes). Every teacher rating (not the first
 writer's ``author`` self-rating) is one example, the question as rated (kb.writing.defect_model.features).
 Two L2 logistic regressions (numpy): DROP vs the rest, and DROP-or-FIX vs KEEP. The DROP threshold is
 chosen on the out-of-fold scores of leave-one-round-out: the highest p whose pooled DROP recall reaches
@@ -25,6 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 VERDICTS = ("KEEP", "FIX", "DROP")
+LAST_ROUND = 12  # the last round fitted on
+# each fresh-rater round's newest version (its stats.py)
+NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c"}
 
 
 def rated(path: Path, round_name: str, where=lambda r: True) -> list[dict]:
@@ -33,15 +39,17 @@ def rated(path: Path, round_name: str, where=lambda r: True) -> list[dict]:
         rows = [r for r in csv.DictReader(f) if r["verdict"] in VERDICTS and r["rater"] != "author" and where(r)]
     for r in rows:
         r["round"] = round_name
+        n = int(round_name[1:]) if round_name[1:].isdigit() else 0
+        r["newest"] = n in NEWEST and NEWEST[n] in r.get("versions", "").split()
     return rows
 
 
 def training_rows() -> tuple[list[dict], list[str]]:
-    """Rounds 1-10 and the files they come from."""
+    """Rounds 1-12 and the files they come from."""
     rows = rated(ROOT / "eval/ratings.csv", "r1 review", lambda r: not r["split"])
     rows += rated(ROOT / "eval/ratings.csv", "r2 splits A-AJ", lambda r: bool(r["split"]))
     files = ["eval/ratings.csv"]
-    for n in range(3, 11):
+    for n in range(3, LAST_ROUND + 1):
         files.append(f"eval/real_heldout_r{n}/ratings.csv")
         rows += rated(ROOT / files[-1], f"r{n}")
     return rows, files
@@ -145,10 +153,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--recall", type=float, default=0.70)
     ap.add_argument("--l2", type=float, default=10.0)
-    ap.add_argument("--check", action="store_true", help="report once on round 11 (fits nothing on it)")
+    ap.add_argument("--check", type=int, metavar="N", help="report once on round N's ratings (fits nothing on them)")
     ap.add_argument("--out", default=str(ROOT / "kb/writing/defect_model.json"))
+    ap.add_argument("--leave-out", type=int, metavar="N", help="fit without round N (to flag its ratings out of fold)")
     args = ap.parse_args()
     rows, files = training_rows()
+    if args.leave_out:
+        rows = [r for r in rows if r["round"] != f"r{args.leave_out}"]
+        files = [f for f in files if f != f"eval/real_heldout_r{args.leave_out}/ratings.csv"]
     x, names = matrix(rows)
     verdicts = np.array([r["verdict"] for r in rows])
     groups = np.array([r["round"] for r in rows])
@@ -162,12 +174,19 @@ def main() -> None:
              for r in (0.3, 0.5, 0.7, 0.9)}
     print("leave-one-round-out: DROP recall -> KEEP ratings flagged:", curve)
     print(f"leave-one-round-out, threshold p >= {t:.3f} (pooled DROP recall {args.recall:.0%}):")
-    for g, s in {**per_round, "all r1-r10": pooled}.items():
+    newest = np.array([r["newest"] for r in rows])
+    per_newest = {f"{g}, newest": shares(oof[(groups == g) & newest], verdicts[(groups == g) & newest], t)
+                  for g in dict.fromkeys(groups[newest])}
+    fresh = np.isin(groups, [f"r{n}" for n in NEWEST])
+    for g, s in {**per_round, f"all r1-r{LAST_ROUND}": pooled, **per_newest,
+                 "r8-r12": shares(oof[fresh], verdicts[fresh], t),
+                 "r8-r12, newest": shares(oof[fresh & newest], verdicts[fresh & newest], t)}.items():
         print(f"  {g:16} flags DROP {s['DROP']:>7}  FIX {s['FIX']:>7}  KEEP {s['KEEP']:>7}")
     model: dict = {"fitted_on": files, "rounds": sorted(set(groups)), "examples": len(rows), "l2": args.l2,
                    "refit": "python eval/fit_defect_model.py",
                    "cv": {"by": "leave one round out", "threshold": round(t, 4), "flagged": pooled,
-                          "keep_flagged_at_recall": curve, "per_round": per_round}}
+                          "keep_flagged_at_recall": curve, "per_round": per_round,
+                          "per_round_newest_version": per_newest}}
     for key, y, th in (("drop", drop, t), ("drop_or_fix", edit, 0.5)):
         w, b, mean, std = fit(x, y, args.l2)
         model[key] = {"intercept": round(b, 5), "threshold": round(th, 4),
@@ -178,11 +197,11 @@ def main() -> None:
     top = sorted(model["drop"]["weights"].items(), key=lambda kv: -abs(kv[1]))[:8]
     print("heaviest DROP weights:", ", ".join(f"{n} {v:+.2f}" for n, v in top))
     if args.check:
-        check = rated(ROOT / "eval/real_heldout_r11/ratings.csv", "r11")
+        check = rated(ROOT / f"eval/real_heldout_r{args.check}/ratings.csv", f"r{args.check}")
         xc, _ = matrix(check)
         pc = predict(fit(x, drop, args.l2), xc)
         vc = np.array([r["verdict"] for r in check])
-        print(f"round 11 (check split, once), p >= {t:.3f}:", shares(pc, vc, t))
+        print(f"round {args.check} (held out, once), p >= {t:.3f}:", shares(pc, vc, t))
 
 
 if __name__ == "__main__":

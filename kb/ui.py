@@ -349,6 +349,7 @@ def defect_words(reason: str) -> str:
         "pasted-answer": _("the answer is pasted from the slide (a link, a config), not an answer"),
         "vague-stem": _("the question is too vague to answer"),
         "unusable-concept": _("a key concept a grader cannot mark with"),
+        "code-answer": _("the answer opens on a shard of code, not an answer"),
     }
     if not reason.startswith("failed checks: "):
         return text(reason)
@@ -535,7 +536,8 @@ def risk_words(why: dict) -> str:
 _CHECK_DEFECT = {"group-pronoun": "dangling-reference", "acronym-in-stem": "giveaway", "named-in-stem": "giveaway",
                  "subjectless-statement": "no-subject", "bare-attribute": "no-subject",
                  "counted-blank": "trivial-blank", "meaning-not-defined": "not-a-definition",
-                 "stem-setting": "missing-context", "source": "unsupported"}
+                 "stem-setting": "missing-context", "source": "unsupported",
+                 "library-in-description": "answer-in-description"}
 
 
 def calibration(qc) -> None:

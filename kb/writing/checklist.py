@@ -22,6 +22,7 @@ from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
 from . import checks_form as form
 from .asked_term import asked_term, garbled_term
+from .check_answer_shape import code_answer, library_in_description
 from .check_label_answer import answer_in_description, label_answer
 from .concept_use import unusable_concepts
 from .setting import stem_setting
@@ -195,6 +196,10 @@ CHECKS: dict[str, Check] = {
     # answer's examples or says it (kb/writing/check_label_answer.py)
     "label-answer": lambda q, ctx: label_answer(q, ctx.source_text),
     "answer-in-description": lambda q, ctx: answer_in_description(q),
+    # a description whose code names the answer's library ("np.random.seed" → NumPy), a model answer that opens
+    # on a shard of code (kb/writing/check_answer_shape.py)
+    "library-in-description": lambda q, ctx: [] if answer_in_description(q) else library_in_description(q),
+    "code-answer": lambda q, ctx: code_answer(q),
 }
 
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for
