@@ -350,6 +350,7 @@ def defect_words(reason: str) -> str:
         "vague-stem": _("the question is too vague to answer"),
         "unusable-concept": _("a key concept a grader cannot mark with"),
         "code-answer": _("the answer opens on a shard of code, not an answer"),
+        "labels-not-terms": _("it asks what the slide's labels mean, and they are no terms"),
     }
     if not reason.startswith("failed checks: "):
         return text(reason)
@@ -536,8 +537,7 @@ def risk_words(why: dict) -> str:
 _CHECK_DEFECT = {"group-pronoun": "dangling-reference", "acronym-in-stem": "giveaway", "named-in-stem": "giveaway",
                  "subjectless-statement": "no-subject", "bare-attribute": "no-subject",
                  "counted-blank": "trivial-blank", "meaning-not-defined": "not-a-definition",
-                 "stem-setting": "missing-context", "source": "unsupported",
-                 "library-in-description": "answer-in-description"}
+                 "stem-setting": "missing-context", "source": "unsupported"}
 
 
 def calibration(qc) -> None:

@@ -1,9 +1,9 @@
 """Two giveaways of a question's answer that teachers drop, whoever wrote the question (issue 26, item 5).
 
-- ``library-in-description`` (reported as ``answer-in-description``): a "which term matches this description"
-  multiple choice whose description calls a library by its usual prefix and whose answer is that library
-  ("«np.random.seed(s) para el generador global …»" → NumPy; "«torch.manual_seed(s) siembra …»" → PyTorch):
-  the student reads the answer off the code name.
+- ``answer-in-description`` (beside :func:`kb.writing.check_label_answer.answer_in_description`): a "which
+  term matches this description" multiple choice whose description calls a library by its usual prefix and
+  whose answer is that library ("«np.random.seed(s) para el generador global …»" → NumPy; "«torch.manual_seed(s)
+  siembra …»" → PyTorch): the student reads the answer off the code name.
 - ``code-answer``: a short question whose model answer opens on a shard of code the PDF's lines left behind
   ("else. {"params": regular_params}, …", "if step % 1000 == 0. if future is not None. …", "). Retorna …"):
   no answer to the question asked, and nothing a grader can mark a reply against.

@@ -33,7 +33,7 @@ FORM_CHECKS = (
     "vague-answer", "partial-answer", "named-in-stem", "garbled-term", "concept-in-stem", "bare-attribute",
     "trivial-blank", "answer-language", "stem-setting", "ill-posed-compare", "not-a-definition",
     "meaning-not-defined", "pasted-answer", "acronym-in-stem", "group-pronoun", "subjectless-statement",
-    "counted-blank", "library-in-description", "code-answer",
+    "counted-blank", "answer-in-description", "code-answer",
 )
 ADVISORY_CHECKS = ("vague-stem", "unusable-concept")
 

@@ -1,6 +1,6 @@
 """A "which term matches this description" whose description writes a code name with the answer library's
 usual prefix ("np.random.seed" → NumPy, "torch.manual_seed" → PyTorch) gives the answer away: the registry
-reports ``answer-in-description`` (check ``library-in-description``), so the writers drop it and
+reports ``answer-in-description``, so the writers drop it and
 ``kb eval quiz`` flags it. (The class was read on eval/real_heldout_r12's drops; the wordings here are new.)"""
 
 from __future__ import annotations
