@@ -10,8 +10,10 @@ held-out check of it: never fitted on). For rounds 8-12 the leave-one-round-out 
 ratings of the questions the round's newest version wrote (what kb still writes). Every teacher rating (not the first
 writer's ``author`` self-rating) is one example, the question as rated (kb.writing.defect_model.features).
 Two L2 logistic regressions (numpy): DROP vs the rest, and DROP-or-FIX vs KEEP. The DROP threshold is
-chosen on the out-of-fold scores of leave-one-round-out: the highest p whose pooled DROP recall reaches
-``--recall`` (0.70), and the KEEP false-flag rate there is reported beside it, per round.
+chosen for what ``kb eval quiz`` flags, the registry's checks or the risk: the highest p at which the checks
+(eval/flag_rounds.py) or the out-of-fold risk (leave one round out) flag ``--recall`` (0.75) of the DROP
+ratings of rounds 8-12's newest versions' questions — 5 points above the issue's 70 % because several checks
+were written on those rounds' drops. The shares of DROP / FIX / KEEP flagged there are reported per round.
 """
 
 from __future__ import annotations
@@ -149,14 +151,30 @@ def shares(p: np.ndarray, verdicts: np.ndarray, t: float) -> dict[str, str]:
     return {v: f"{int((p[verdicts == v] >= t).sum())}/{int((verdicts == v).sum())}" for v in VERDICTS}
 
 
+def rating_key(r: dict) -> tuple[str, str, str, str]:
+    return (str(r["round"]).lstrip("r"), r["rater"], r["question_id"], r["prompt"])
+
+
+def union_threshold(p: np.ndarray, checked: np.ndarray, drop: np.ndarray, recall: float) -> float:
+    """The highest threshold at which the checks or the risk (p at or above it) flag ``recall`` of the DROPs."""
+    for t in sorted(set(p[drop]), reverse=True):
+        if (checked | (p >= t))[drop].mean() >= recall:
+            return float(t)
+    return float(p.min())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--recall", type=float, default=0.70)
+    ap.add_argument("--recall", type=float, default=0.75,
+                    help="share of the DROP ratings of rounds 8-12's newest versions that kb eval quiz (checks or "
+                         "risk) must flag, out of fold")
     ap.add_argument("--l2", type=float, default=10.0)
     ap.add_argument("--check", type=int, metavar="N", help="report once on round N's ratings (fits nothing on them)")
     ap.add_argument("--out", default=str(ROOT / "kb/writing/defect_model.json"))
     ap.add_argument("--leave-out", type=int, metavar="N", help="fit without round N (to flag its ratings out of fold)")
     args = ap.parse_args()
+    from eval.flag_rounds import check_flags, ratings
+
     rows, files = training_rows()
     if args.leave_out:
         rows = [r for r in rows if r["round"] != f"r{args.leave_out}"]
@@ -166,27 +184,44 @@ def main() -> None:
     groups = np.array([r["round"] for r in rows])
     drop, edit = (verdicts == "DROP").astype(float), (verdicts != "KEEP").astype(float)
     oof = out_of_fold(x, drop, groups, args.l2)
-    t = threshold_for(oof, verdicts == "DROP", args.recall)
+    # what the registry's checks flag on the fresh raters' rounds (each question against its page, deck and quiz)
+    fresh_rounds = [n for n in NEWEST if n != args.leave_out]
+    checks = {rating_key(r): bool(f) for r, f in check_flags([r for n in fresh_rounds for r in ratings(n)])}
+    checked = np.array([checks.get(rating_key(r), False) for r in rows])
+    newest = np.array([r["newest"] for r in rows])
+    fresh = np.isin(groups, [f"r{n}" for n in fresh_rounds])
+    # the threshold: the highest p at which kb eval quiz (checks or risk) flags --recall of the DROP ratings of
+    # the questions rounds 8-12's newest versions wrote (what kb writes now), p out of fold (leave one round out)
+    t = union_threshold(oof[fresh & newest], checked[fresh & newest], verdicts[fresh & newest] == "DROP", args.recall)
     per_round = {g: shares(oof[groups == g], verdicts[groups == g], t) for g in dict.fromkeys(groups)}
     pooled = shares(oof, verdicts, t)
     keep = verdicts == "KEEP"
     curve = {f"{r:.0%}": f"{(oof[keep] >= threshold_for(oof, verdicts == 'DROP', r)).mean():.0%}"
              for r in (0.3, 0.5, 0.7, 0.9)}
-    print("leave-one-round-out: DROP recall -> KEEP ratings flagged:", curve)
-    print(f"leave-one-round-out, threshold p >= {t:.3f} (pooled DROP recall {args.recall:.0%}):")
-    newest = np.array([r["newest"] for r in rows])
+    print("leave-one-round-out, the risk alone: DROP recall -> KEEP ratings flagged:", curve)
+    print(f"leave-one-round-out, threshold p >= {t:.3f} (checks or risk flag {args.recall:.0%} of r8-r12's newest "
+          "versions' DROPs); the risk alone:")
     per_newest = {f"{g}, newest": shares(oof[(groups == g) & newest], verdicts[(groups == g) & newest], t)
                   for g in dict.fromkeys(groups[newest])}
-    fresh = np.isin(groups, [f"r{n}" for n in NEWEST])
     for g, s in {**per_round, f"all r1-r{LAST_ROUND}": pooled, **per_newest,
                  "r8-r12": shares(oof[fresh], verdicts[fresh], t),
                  "r8-r12, newest": shares(oof[fresh & newest], verdicts[fresh & newest], t)}.items():
         print(f"  {g:16} flags DROP {s['DROP']:>7}  FIX {s['FIX']:>7}  KEEP {s['KEEP']:>7}")
+    either = np.where(checked, 1.0, oof)  # (a checked rating counts as flagged at any threshold)
+    union = {g: shares(either[m], verdicts[m], t) for g, m in [
+        *((f"r{n}", groups == f"r{n}") for n in fresh_rounds),
+        *((f"r{n}, newest", (groups == f"r{n}") & newest) for n in fresh_rounds),
+        ("r8-r12", fresh), ("r8-r12, newest", fresh & newest)]}
+    print("checks or risk (what kb eval quiz flags), the risk out of fold:")
+    for g, s in union.items():
+        print(f"  {g:16} flags DROP {s['DROP']:>7}  FIX {s['FIX']:>7}  KEEP {s['KEEP']:>7}")
     model: dict = {"fitted_on": files, "rounds": sorted(set(groups)), "examples": len(rows), "l2": args.l2,
                    "refit": "python eval/fit_defect_model.py",
-                   "cv": {"by": "leave one round out", "threshold": round(t, 4), "flagged": pooled,
-                          "keep_flagged_at_recall": curve, "per_round": per_round,
-                          "per_round_newest_version": per_newest}}
+                   "cv": {"by": "leave one round out", "threshold": round(t, 4),
+                          "threshold_rule": f"checks or risk flag {args.recall:.0%} of the DROP ratings of rounds "
+                                            "8-12's newest versions",
+                          "flagged": pooled, "keep_flagged_at_recall": curve, "per_round": per_round,
+                          "per_round_newest_version": per_newest, "checks_or_risk": union}}
     for key, y, th in (("drop", drop, t), ("drop_or_fix", edit, 0.5)):
         w, b, mean, std = fit(x, y, args.l2)
         model[key] = {"intercept": round(b, 5), "threshold": round(th, 4),
@@ -201,7 +236,10 @@ def main() -> None:
         xc, _ = matrix(check)
         pc = predict(fit(x, drop, args.l2), xc)
         vc = np.array([r["verdict"] for r in check])
-        print(f"round {args.check} (held out, once), p >= {t:.3f}:", shares(pc, vc, t))
+        flags = {rating_key(r): bool(f) for r, f in check_flags(ratings(args.check))}
+        pu = np.where([flags.get(rating_key(r), False) for r in check], 1.0, pc)
+        print(f"round {args.check} (held out, once), p >= {t:.3f}: the risk", shares(pc, vc, t),
+              "checks or risk", shares(pu, vc, t))
 
 
 if __name__ == "__main__":

@@ -50,22 +50,23 @@ def ratings(round_no: int) -> list[dict]:
         rows = [r for r in csv.DictReader(f) if r["verdict"] in VERDICTS]
     for r in rows:
         r.update(round=round_no, writer="", source_file=f"r{round_no}", quizzes=r["versions"],
-                 newest=NEWEST[round_no] in r["versions"].split())
+                 newest=NEWEST.get(round_no, "?") in r["versions"].split())
     return rows
 
 
+def check_flags(rows: list[dict]) -> list[tuple[dict, list[str]]]:
+    """Each rating and the registry's defects in its question (``thin-concepts``, a grader's note, left out)."""
+    flag_ratings.deck_file = rendered_deck
+    return [(r, [d for d in found if d != "thin-concepts"]) for r, found in flag_ratings.flag(rows)]
+
+
 def flagged(rows: list[dict], model: dict | None) -> list[tuple[dict, list[str], bool]]:
-    """Each rating, the registry's defects in its question (``thin-concepts``, a grader's note, left out)
-    and whether the drop risk calls it likely dropped."""
+    """Each rating, the registry's defects in its question and whether the drop risk calls it likely dropped."""
     from eval.fit_defect_model import page_of
     from kb.writing.defect_model import drop_risk
 
-    flag_ratings.deck_file = rendered_deck
-    out = []
-    for r, found in flag_ratings.flag(rows):
-        risk = drop_risk(flag_ratings.question_of(r, r["deck"]), *page_of(r), model=model)
-        out.append((r, [d for d in found if d != "thin-concepts"], bool(risk["likely"])))
-    return out
+    return [(r, found, bool(drop_risk(flag_ratings.question_of(r, r["deck"]), *page_of(r), model=model)["likely"]))
+            for r, found in check_flags(rows)]
 
 
 def share(done: list[tuple[dict, list[str], bool]], verdict: str, how: str) -> str:
