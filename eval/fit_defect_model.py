@@ -1,14 +1,19 @@
-"""Fit kb's advisory drop-risk model (kb/writing/defect_model.json) on teachers' ratings, rounds 1-10.
+"""Fit kb's advisory drop-risk model (kb/writing/defect_model.json) on teachers' ratings, rounds 1-12.
 
-    python eval/fit_defect_model.py            # fit, cross-validate by round, write the JSON
-    python eval/fit_defect_model.py --check    # also report once on round 11 (the check split; fits nothing on it)
+    python eval/fit_defect_model.py              # fit, cross-validate by round, write the JSON
+    python eval/fit_defect_model.py --check 13   # also report once on round 13's ratings (fits nothing on them)
+    python eval/fit_defect_model.py --leave-out 12 --out /tmp/m12.json   # a fit without round 12
 
 Rounds: 1 = the review decks (``eval/ratings.csv``, empty ``split``), 2 = the held-out splits A-AJ
-(``eval/ratings.csv``), 3-10 = ``eval/real_heldout_rN/ratings.csv``. Every teacher rating (not the first
+(``eval/ratings.csv``), 3-12 = ``eval/real_heldout_rN/ratings.csv`` (round 13, rated after this fit, is the
+held-out check of it: never fitted on). For rounds 8-12 the leave-one-round-out shares are also given over the
+ratings of the questions the round's newest version wrote (what kb still writes). Every teacher rating (not the first
 writer's ``author`` self-rating) is one example, the question as rated (kb.writing.defect_model.features).
 Two L2 logistic regressions (numpy): DROP vs the rest, and DROP-or-FIX vs KEEP. The DROP threshold is
-chosen on the out-of-fold scores of leave-one-round-out: the highest p whose pooled DROP recall reaches
-``--recall`` (0.70), and the KEEP false-flag rate there is reported beside it, per round.
+chosen for what ``kb eval quiz`` flags, the registry's checks or the risk: the highest p at which the checks
+(eval/flag_rounds.py) or the out-of-fold risk (leave one round out) flag ``--recall`` (0.75) of the DROP
+ratings of rounds 8-12's newest versions' questions — 5 points above the issue's 70 % because several checks
+were written on those rounds' drops. The shares of DROP / FIX / KEEP flagged there are reported per round.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 VERDICTS = ("KEEP", "FIX", "DROP")
+LAST_ROUND = 12  # the last round fitted on
+# each fresh-rater round's newest version (its stats.py)
+NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c"}
 
 
 def rated(path: Path, round_name: str, where=lambda r: True) -> list[dict]:
@@ -33,15 +41,17 @@ def rated(path: Path, round_name: str, where=lambda r: True) -> list[dict]:
         rows = [r for r in csv.DictReader(f) if r["verdict"] in VERDICTS and r["rater"] != "author" and where(r)]
     for r in rows:
         r["round"] = round_name
+        n = int(round_name[1:]) if round_name[1:].isdigit() else 0
+        r["newest"] = n in NEWEST and NEWEST[n] in r.get("versions", "").split()
     return rows
 
 
 def training_rows() -> tuple[list[dict], list[str]]:
-    """Rounds 1-10 and the files they come from."""
+    """Rounds 1-12 and the files they come from."""
     rows = rated(ROOT / "eval/ratings.csv", "r1 review", lambda r: not r["split"])
     rows += rated(ROOT / "eval/ratings.csv", "r2 splits A-AJ", lambda r: bool(r["split"]))
     files = ["eval/ratings.csv"]
-    for n in range(3, 11):
+    for n in range(3, LAST_ROUND + 1):
         files.append(f"eval/real_heldout_r{n}/ratings.csv")
         rows += rated(ROOT / files[-1], f"r{n}")
     return rows, files
@@ -141,33 +151,77 @@ def shares(p: np.ndarray, verdicts: np.ndarray, t: float) -> dict[str, str]:
     return {v: f"{int((p[verdicts == v] >= t).sum())}/{int((verdicts == v).sum())}" for v in VERDICTS}
 
 
+def rating_key(r: dict) -> tuple[str, str, str, str]:
+    return (str(r["round"]).lstrip("r"), r["rater"], r["question_id"], r["prompt"])
+
+
+def union_threshold(p: np.ndarray, checked: np.ndarray, drop: np.ndarray, recall: float) -> float:
+    """The highest threshold at which the checks or the risk (p at or above it) flag ``recall`` of the DROPs."""
+    for t in sorted(set(p[drop]), reverse=True):
+        if (checked | (p >= t))[drop].mean() >= recall:
+            return float(t)
+    return float(p.min())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--recall", type=float, default=0.70)
+    ap.add_argument("--recall", type=float, default=0.75,
+                    help="share of the DROP ratings of rounds 8-12's newest versions that kb eval quiz (checks or "
+                         "risk) must flag, out of fold")
     ap.add_argument("--l2", type=float, default=10.0)
-    ap.add_argument("--check", action="store_true", help="report once on round 11 (fits nothing on it)")
+    ap.add_argument("--check", type=int, metavar="N", help="report once on round N's ratings (fits nothing on them)")
     ap.add_argument("--out", default=str(ROOT / "kb/writing/defect_model.json"))
+    ap.add_argument("--leave-out", type=int, metavar="N", help="fit without round N (to flag its ratings out of fold)")
     args = ap.parse_args()
+    from eval.flag_rounds import check_flags, ratings
+
     rows, files = training_rows()
+    if args.leave_out:
+        rows = [r for r in rows if r["round"] != f"r{args.leave_out}"]
+        files = [f for f in files if f != f"eval/real_heldout_r{args.leave_out}/ratings.csv"]
     x, names = matrix(rows)
     verdicts = np.array([r["verdict"] for r in rows])
     groups = np.array([r["round"] for r in rows])
     drop, edit = (verdicts == "DROP").astype(float), (verdicts != "KEEP").astype(float)
     oof = out_of_fold(x, drop, groups, args.l2)
-    t = threshold_for(oof, verdicts == "DROP", args.recall)
+    # what the registry's checks flag on the fresh raters' rounds (each question against its page, deck and quiz)
+    fresh_rounds = [n for n in NEWEST if n != args.leave_out]
+    checks = {rating_key(r): bool(f) for r, f in check_flags([r for n in fresh_rounds for r in ratings(n)])}
+    checked = np.array([checks.get(rating_key(r), False) for r in rows])
+    newest = np.array([r["newest"] for r in rows])
+    fresh = np.isin(groups, [f"r{n}" for n in fresh_rounds])
+    # the threshold: the highest p at which kb eval quiz (checks or risk) flags --recall of the DROP ratings of
+    # the questions rounds 8-12's newest versions wrote (what kb writes now), p out of fold (leave one round out)
+    t = union_threshold(oof[fresh & newest], checked[fresh & newest], verdicts[fresh & newest] == "DROP", args.recall)
     per_round = {g: shares(oof[groups == g], verdicts[groups == g], t) for g in dict.fromkeys(groups)}
     pooled = shares(oof, verdicts, t)
     keep = verdicts == "KEEP"
     curve = {f"{r:.0%}": f"{(oof[keep] >= threshold_for(oof, verdicts == 'DROP', r)).mean():.0%}"
              for r in (0.3, 0.5, 0.7, 0.9)}
-    print("leave-one-round-out: DROP recall -> KEEP ratings flagged:", curve)
-    print(f"leave-one-round-out, threshold p >= {t:.3f} (pooled DROP recall {args.recall:.0%}):")
-    for g, s in {**per_round, "all r1-r10": pooled}.items():
+    print("leave-one-round-out, the risk alone: DROP recall -> KEEP ratings flagged:", curve)
+    print(f"leave-one-round-out, threshold p >= {t:.3f} (checks or risk flag {args.recall:.0%} of r8-r12's newest "
+          "versions' DROPs); the risk alone:")
+    per_newest = {f"{g}, newest": shares(oof[(groups == g) & newest], verdicts[(groups == g) & newest], t)
+                  for g in dict.fromkeys(groups[newest])}
+    for g, s in {**per_round, f"all r1-r{LAST_ROUND}": pooled, **per_newest,
+                 "r8-r12": shares(oof[fresh], verdicts[fresh], t),
+                 "r8-r12, newest": shares(oof[fresh & newest], verdicts[fresh & newest], t)}.items():
+        print(f"  {g:16} flags DROP {s['DROP']:>7}  FIX {s['FIX']:>7}  KEEP {s['KEEP']:>7}")
+    either = np.where(checked, 1.0, oof)  # (a checked rating counts as flagged at any threshold)
+    union = {g: shares(either[m], verdicts[m], t) for g, m in [
+        *((f"r{n}", groups == f"r{n}") for n in fresh_rounds),
+        *((f"r{n}, newest", (groups == f"r{n}") & newest) for n in fresh_rounds),
+        ("r8-r12", fresh), ("r8-r12, newest", fresh & newest)]}
+    print("checks or risk (what kb eval quiz flags), the risk out of fold:")
+    for g, s in union.items():
         print(f"  {g:16} flags DROP {s['DROP']:>7}  FIX {s['FIX']:>7}  KEEP {s['KEEP']:>7}")
     model: dict = {"fitted_on": files, "rounds": sorted(set(groups)), "examples": len(rows), "l2": args.l2,
                    "refit": "python eval/fit_defect_model.py",
-                   "cv": {"by": "leave one round out", "threshold": round(t, 4), "flagged": pooled,
-                          "keep_flagged_at_recall": curve, "per_round": per_round}}
+                   "cv": {"by": "leave one round out", "threshold": round(t, 4),
+                          "threshold_rule": f"checks or risk flag {args.recall:.0%} of the DROP ratings of rounds "
+                                            "8-12's newest versions",
+                          "flagged": pooled, "keep_flagged_at_recall": curve, "per_round": per_round,
+                          "per_round_newest_version": per_newest, "checks_or_risk": union}}
     for key, y, th in (("drop", drop, t), ("drop_or_fix", edit, 0.5)):
         w, b, mean, std = fit(x, y, args.l2)
         model[key] = {"intercept": round(b, 5), "threshold": round(th, 4),
@@ -178,11 +232,14 @@ def main() -> None:
     top = sorted(model["drop"]["weights"].items(), key=lambda kv: -abs(kv[1]))[:8]
     print("heaviest DROP weights:", ", ".join(f"{n} {v:+.2f}" for n, v in top))
     if args.check:
-        check = rated(ROOT / "eval/real_heldout_r11/ratings.csv", "r11")
+        check = rated(ROOT / f"eval/real_heldout_r{args.check}/ratings.csv", f"r{args.check}")
         xc, _ = matrix(check)
         pc = predict(fit(x, drop, args.l2), xc)
         vc = np.array([r["verdict"] for r in check])
-        print(f"round 11 (check split, once), p >= {t:.3f}:", shares(pc, vc, t))
+        flags = {rating_key(r): bool(f) for r, f in check_flags(ratings(args.check))}
+        pu = np.where([flags.get(rating_key(r), False) for r in check], 1.0, pc)
+        print(f"round {args.check} (held out, once), p >= {t:.3f}: the risk", shares(pc, vc, t),
+              "checks or risk", shares(pu, vc, t))
 
 
 if __name__ == "__main__":

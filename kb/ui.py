@@ -349,6 +349,8 @@ def defect_words(reason: str) -> str:
         "pasted-answer": _("the answer is pasted from the slide (a link, a config), not an answer"),
         "vague-stem": _("the question is too vague to answer"),
         "unusable-concept": _("a key concept a grader cannot mark with"),
+        "code-answer": _("the answer opens on a shard of code, not an answer"),
+        "labels-not-terms": _("it asks what the slide's labels mean, and they are no terms"),
     }
     if not reason.startswith("failed checks: "):
         return text(reason)

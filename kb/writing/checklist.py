@@ -22,7 +22,9 @@ from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
 from . import checks_form as form
 from .asked_term import asked_term, garbled_term
+from .check_answer_shape import code_answer, library_in_description
 from .check_label_answer import answer_in_description, label_answer
+from .check_label_list import labels_not_terms
 from .concept_use import unusable_concepts
 from .setting import stem_setting
 from .trivia import copied_true, trivia, trivial_term
@@ -194,7 +196,10 @@ CHECKS: dict[str, Check] = {
     # an objective question asking a slide's label, not a term of the course, or whose description lists the
     # answer's examples or says it (kb/writing/check_label_answer.py)
     "label-answer": lambda q, ctx: label_answer(q, ctx.source_text),
-    "answer-in-description": lambda q, ctx: answer_in_description(q),
+    # (or whose code names the answer's library, "np.random.seed" → NumPy: kb/writing/check_answer_shape.py)
+    "answer-in-description": lambda q, ctx: answer_in_description(q) or library_in_description(q),
+    # a model answer that opens on a shard of code (kb/writing/check_answer_shape.py)
+    "code-answer": lambda q, ctx: code_answer(q),
 }
 
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for
@@ -204,6 +209,9 @@ ADVISORY: dict[str, Check] = {
     # a concept a grader cannot mark with (a code fragment, a quoted message, a lone generic word) that the
     # writers could not leave out (kb/writing/concept_use.py)
     "unusable-concept": _one(unusable_concepts),
+    # a stem asking what each of a slide's labels means where they are numbered steps, sentences or words the deck
+    # says only as labels (kb/writing/check_label_list.py): teachers drop or edit it
+    "labels-not-terms": lambda q, ctx: labels_not_terms(q, ctx.source_text),
 }
 
 
