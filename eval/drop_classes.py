@@ -15,7 +15,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c"}
+sys.path.insert(0, str(ROOT))
+
+from eval.rating_round import NEWEST  # noqa: E402  (each rated round's newest version)
+
 _NAMING = re.compile(r"(?i)t[ée]rmino corresponde|termo corresponde|term matches")
 # (class, test on the rating) in order: the first that holds names the rating's class
 CLASSES: list[tuple[str, object]] = [

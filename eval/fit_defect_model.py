@@ -29,10 +29,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from eval.rating_round import NEWEST  # noqa: E402  (each rated round's newest version)
+
 VERDICTS = ("KEEP", "FIX", "DROP")
 LAST_ROUND = 12  # the last round fitted on
-# each fresh-rater round's newest version (its stats.py)
-NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c"}
 
 
 def rated(path: Path, round_name: str, where=lambda r: True) -> list[dict]:

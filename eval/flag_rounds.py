@@ -7,7 +7,7 @@ quiz, lexical support: no embedder) and the advisory drop risk (kb/writing/defec
     python eval/flag_rounds.py --examples DROP      # the DROPs neither flags (newest version's marked *)
     python eval/flag_rounds.py --model /tmp/m.json  # another fit of the drop risk
 
-A rating counts once per rater (a question both raters of a half rated counts twice, as in stats.py). The
+A rating counts once per rater (a question both raters of a half rated counts twice, as in eval/rating_round.py). The
 decks are rendered from ``eval/heldout_decks/DECK.txt`` as ``kb quiz generate`` read them.
 """
 
@@ -23,9 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from eval import flag_ratings  # noqa: E402
+from eval.rating_round import NEWEST  # noqa: E402
 
-# each round's newest version (its stats.py): what kb wrote last when the round was rated
-NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c"}
 VERDICTS = ("DROP", "FIX", "KEEP")
 
 
