@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 
 from . import answer_kinds as kinds
 from .answer import NOT_FOUND, Answer
-from .answer_how import code_block, how_page
 from .answer_pages import answering_page, titled_opening
 from .answer_rules import FRAMEWORKS, QuestionWords, _names_pattern, _runner_up, known_entities, naming_decks
 from .records import Chunk, Hit
@@ -283,7 +282,7 @@ def whole_pages(index_chunks: list[Chunk], hits: list[Hit]) -> list[tuple[Hit, l
             continue
         seen.add(k)
         prose = [c for c in same[k] if not c.is_code] or [h.chunk]
-        code = code_block(sorted(same[k], key=lambda c: c.ordinal))  # with the code lines read as text beside it
+        code = [c for c in same[k] if c.is_code]
         prose.sort(key=lambda c: c.ordinal)
         merged = replace(prose[0], text=_merge(prose), id="") if len(prose) > 1 else prose[0]
         out.append((Hit(merged, h.score, h.rank), sorted(code, key=lambda c: c.ordinal)))
@@ -570,10 +569,8 @@ class _Question:
             if not steps and len(page) >= HOW_OPTIONS and _STEPS.search(heading.split(" > ")[-1]) \
                     and all(u.children == 0 for u in page):
                 # a slide whose heading says it is a procedure ("Fluxo básico: procedimento"), one step a line:
-                # the steps, whole and in order, not the one line that shares the most words; then its code
-                return [_plain(u, scored) for u in kinds.opening(page, len(page), MAX_UNIT_LINES)] + [
-                    _plain(Unit(best.unit.page, c.text.split("\n"), 0, True, c), scored)
-                    for c in self.read[best.unit.page][1]]
+                # the steps, whole and in order, not the one line that shares the most words
+                return [_plain(u, scored) for u in kinds.opening(page, len(page), MAX_UNIT_LINES)]
         code = self.page_code(best.unit.page)
         if code is None:
             options = [u for u in page if u.children == 0 and _OPTION.match(u.lines[0])]
@@ -742,7 +739,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     chosen = _answering_unit(q, best, scored, evidence)
     if chosen is None:
         return not_found()
-    best = (how_page if q.kind == "how" else answering_page)(q, chosen, scored)  # the page titled with the question
+    best = answering_page(q, chosen, scored)  # the page titled with the question, if another page's line won
     picked = titled_opening(q, q.compose(best, scored, all_units), all_units, lambda u: _plain(u, scored))
     picked += [_plain(u, scored) for u in kinds.other_clauses(q, picked, all_units)]
     picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
