@@ -187,7 +187,7 @@ def defining_units(q: Any, best: Any, all_units: list) -> list | None:
     source = q.read[best.unit.page][0].chunk.source  # another deck's slide is another course's answer
     for n, (h, _) in enumerate(q.read):
         heading = h.chunk.locator.heading or ""
-        if h.chunk.source != source or (not names_all(q, subject, q.text_terms(names_of_heading(heading)))
+        if h.chunk.source != source or (q.share(subject, q.text_terms(names_of_heading(heading))) < 0.99
                                         and not q.spelled(heading)):
             continue
         last = [t for t in q.text_terms(heading.split(" > ")[-1]) if not t.startswith("=")]
@@ -390,49 +390,3 @@ def opening(page: list, n: int, max_lines: int) -> list:
             break
         out.append(u)
     return out
-
-
-# A line that says what the thing it opens with is (round 11): "Activation checkpointing (también …): no guardar…",
-# "MFU = …", "O checkpoint é um DIRETÓRIO…", "HIP is a …": the words before the colon, "=", gloss or verb name it
-_DEFINER = re.compile(r"^\s*(?:[•◦▪\-*]\s+)?(?:(?P<head>[^:=()]{1,50}?)\s*(?:\([^)]{0,80}\)\s*)?[:=]\s*\S|"
-                      r"(?P<named>[^:=()]{1,50}?)\s+(?:es|é|is|are|son|s[aã]o|significa|means|consiste)\s+"
-                      r"(?:una?|um|uma|el|la|los|las|o|a|os|as|the|an?)\b)", re.I)
-
-
-def defines_subject(q: Any, unit: Any) -> bool:
-    """Whether a unit's first line defines what a "what is X" question asks about: it opens by naming X and
-    nothing else — with its slide's heading ("O checkpoint é um DIRETÓRIO" on "Modelo mental do DCP" for "O que é
-    um checkpoint do DCP?") — and then says what it is ("X (gloss): …", "X: …", "X = …", "X es/é/is un …")."""
-    subject = q.first or q.subject
-    m = _DEFINER.match(unit.lines[0])
-    if q.kind != "what" or unit.is_code or not m or not subject:
-        return False
-    named = q.text_terms(m.group("head") or m.group("named"))
-    stems = {t for t in named if not t.startswith("=")}
-    return bool(stems) and stems <= set(subject) and names_all(q, subject, named | q.heading(unit.page))
-
-
-def titled_with_subject(q: Any, page: int) -> bool:
-    """Whether a page's title names what a "what is X" question asks about before anything it says of it ("GaLore:
-    motivação", "HIP em um slide", "MFU: Model FLOPs Utilization" for X = GaLore, HIP, MFU)."""
-    subject = q.first or q.core or q.subject
-    return names_all(q, subject, q.text_terms(names_of_heading(q.read[page][0].chunk.locator.heading or "")))
-
-
-def names_all(q: Any, subject: list[str], found: set[str]) -> bool:
-    """Whether ``found`` holds every word of ``subject`` (its stems: a whole word found is a bonus over its stem, and
-    "Checkpointing selectivo" holds "checkpointing" twice over, not "activation checkpointing")."""
-    stems = [t for t in subject if not t.startswith("=")]
-    return bool(stems) and q.share(stems, found) >= 0.99
-
-
-def defining_line(best: Any, page: list, max_lines: int) -> list:
-    """A line that defines X (:func:`defines_subject`) with the units after it on its slide, up to DEFINING_UNITS
-    ("Activation checkpointing (…): no guardar…" then "En el backward se vuelve a ejecutar el forward…"); an item of a
-    list ("  • MNIST: …") alone: the items after it are other things."""
-    def inside(u: Any) -> bool:
-        return any(v.start < u.start < v.start + len(v.lines) for v in page)
-
-    if inside(best):
-        return [best]
-    return opening([best] + [u for u in page if u.start > best.start and not inside(u)], DEFINING_UNITS, max_lines)

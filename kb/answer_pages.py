@@ -32,7 +32,6 @@ MIN_PAGE_MATCH = 0.6
 PAGE_MATCH_MARGIN = 0.2
 # A title announcing the kind of answer asked for ("Por qué …" for a why question) adds this to the match
 KIND_CUE = 0.2
-DEFINED = "definition"  # the cue that a title spelling out the acronym asked about is its definition
 _GLOSS = re.compile(r"\([^)]*\)")
 _BULLET = re.compile(r"^\s*[•◦▪\-*]\s+")
 
@@ -75,37 +74,26 @@ def page_match(q: Any, n: int) -> float:
     if chunk.kind == "transcript" or chunk.locator.page in (None, 1) or n in q.summaries:
         return 0.0
     title = (chunk.locator.heading or "").split(" > ")[-1]
-    subject = q.subject
-    if q.kind == "what":
-        if q.core and set(q.core) <= q.text_terms(" ".join(q.acronyms)):
-            subject = q.core  # X of "what is X in Y", X an acronym: a title naming Y is not about X ("O que é ROCm")
-        if q.spelled(title):  # "MFU: Model FLOPs Utilization" names MFU: its expansion is a gloss, a definition's cue
-            title = title.split(":")[0] + " " + DEFINED
     # of the title, what the question asks about: a gloss in parentheses restates it ("Ventana deslizante (sliding
     # window)"), the words announcing the kind asked say what is said of it ("ALiBi: definição" for a what)
     precision = _asked_share(q, kinds.without_cue(_GLOSS.sub(" ", title), q.kind))
-    recall = min(1.0, q.share(subject, q.terms(title) | q.terms(_first_line(chunk.text))))
+    recall = min(1.0, q.share(q.subject, q.terms(title) | q.terms(_first_line(chunk.text))))
     if precision + recall == 0:
         return 0.0
     return 2 * precision * recall / (precision + recall) + (KIND_CUE if _announces(q, title) else 0.0)
 
 
-def answering_page(q: Any, best: Any, scored: list, all_units: list | None = None, as_scored: Any = None) -> Any:
+def answering_page(q: Any, best: Any, scored: list) -> Any:
     """The best unit of the page whose title and first line match the question clearly better than the best
-    unit's page does (:func:`page_match`); else ``best``. For a "what", that page's first unit when none of its
-    units was scored (``as_scored`` turns a unit of ``all_units`` into a scored one): "HIP em um slide" for "O que é
-    HIP na plataforma ROCm?", whose units hold fewer of the question's words than the slide on ROCm."""
-    if q.kind == "how" or kinds.defines_subject(q, best.unit):  # a how's answer is the code or the steps, which a
-        return best  # title seldom names; a line that defines X ("X (…): …", "X é um …") is what a what asks
+    unit's page does (:func:`page_match`); else ``best``."""
+    if q.kind == "how":  # its answer is the code or the steps, which a title seldom names
+        return best
     deck = q.read[best.unit.page][0].chunk.source  # another deck's slide is another course's answer
     match = {n: page_match(q, n) if q.read[n][0].chunk.source == deck else 0.0 for n in range(len(q.read))}
-    top = max(match, key=lambda n: (match[n], -n))
-    if top == best.unit.page or match[top] < max(MIN_PAGE_MATCH, match[best.unit.page] + PAGE_MATCH_MARGIN):
+    top = max(match, key=lambda n: (match[n], -n))  # a page none of whose units was scored: nothing to quote
+    if top == best.unit.page or all(s.unit.page != top for s in scored) \
+            or match[top] < max(MIN_PAGE_MATCH, match[best.unit.page] + PAGE_MATCH_MARGIN):
         return best
-    if all(s.unit.page != top for s in scored):  # a page none of whose units was scored: its first, for a what
-        first = min((u for u in all_units or [] if u.page == top and not u.is_code), key=lambda u: u.start,
-                    default=None)
-        return as_scored(first) if q.kind == "what" and first is not None and as_scored else best
     return max((s for s in scored if s.unit.page == top), key=lambda s: s.score)
 
 
@@ -125,6 +113,6 @@ def titled_opening(q: Any, picked: list, all_units: list, as_scored: Any) -> lis
     best = picked[0].unit
     if page_match(q, best.page) < TITLED_MATCH:
         return picked
-    # (an item of a list quoted whole above it is not quoted again: "  • mode: …" under "Firma: …")
-    opening = kinds.opening([u for u in all_units if u.page == best.page and not u.is_code], OPENING_UNITS, 10**6)
+    opening = sorted((u for u in all_units if u.page == best.page and not u.is_code), key=lambda u: u.start)
+    opening = opening[:OPENING_UNITS]
     return [as_scored(u) for u in opening] if best in opening else picked

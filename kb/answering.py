@@ -145,10 +145,9 @@ def acronyms(question: str) -> list[str]:
 
 def spells_out(text: str, acronym: str) -> bool:
     """Whether ``text`` spells the acronym out ("LoRA: Low-Rank Adaptation", "PEFT (Parameter-Efficient
-    Fine-Tuning)", "MFU: Model FLOPs Utilization"): consecutive capitalised words (hyphenated parts apart, capitals
-    inside a word allowed) whose initials are its letters."""
+    Fine-Tuning)"): consecutive capitalised words (hyphenated parts apart) whose initials are its letters."""
     return len(acronym) >= 2 and re.search(
-        r"\b" + r"[a-zA-Zà-ÿ]*[\s-]+".join(map(re.escape, acronym)) + r"[a-zA-Zà-ÿ]*\b", text) is not None
+        r"\b" + r"[a-zà-ÿ]*[\s-]+".join(map(re.escape, acronym)) + r"[a-zà-ÿ]*\b", text) is not None
 
 
 def question_kind(question: str) -> str:
@@ -485,8 +484,6 @@ class _Question:
         subject returns is the answer to "what does X return"."""
         if self.returns and not u.is_code and states_return(u, self.subject, self.idf):
             return 2.0
-        if self.read and kinds.defines_subject(self, u):
-            return 2.0  # "Activation checkpointing (…): no guardar…", "O checkpoint é um DIRETÓRIO…"
         fit = kind_fit(self.kind, u, self.first or self.subject, self.idf, self.why_use)
         if self.asked and not u.is_code and set(self.asked) & _terms(_label_text(u)):
             return max(fit, 1.0)  # "¿En qué orden…?" answered by the line labelled "Orden correcto: …"
@@ -551,10 +548,7 @@ class _Question:
             defining = kinds.defining_units(self, best, all_units)
             if defining is not None:
                 return [_plain(u, scored) for u in kinds.opening(defining, kinds.DEFINING_UNITS, MAX_UNIT_LINES)]
-            if kinds.defines_subject(self, best.unit):  # "X (…): …", and what its slide says next of X
-                return [_plain(u, scored) for u in kinds.defining_line(best.unit, page, MAX_UNIT_LINES)]
-            if self.fit(best.unit) < 2.0 and not kinds.titled_with_subject(self, best.unit.page):
-                # "Run: uma execução do código…" rather than a line that mentions runs (not off "GaLore: motivação")
+            if self.fit(best.unit) < 2.0:  # "Run: uma execução do código…" rather than a line that mentions runs
                 deck = self.read[best.unit.page][0].chunk.source  # (of the same deck: another deck is another course)
                 best = max((s for s in scored if self.fit(s.unit) >= 2.0 and self.read[s.unit.page][0].chunk.source
                             == deck and s.unit.page not in self.summaries), key=lambda s: s.score, default=best)
@@ -745,7 +739,7 @@ def answer_offline(retriever, embedder, question: str, k: int = 5):
     chosen = _answering_unit(q, best, scored, evidence)
     if chosen is None:
         return not_found()
-    best = answering_page(q, chosen, scored, all_units, lambda u: _plain(u, scored))  # the page titled with it
+    best = answering_page(q, chosen, scored)  # the page titled with the question, if another page's line won
     picked = titled_opening(q, q.compose(best, scored, all_units), all_units, lambda u: _plain(u, scored))
     picked += [_plain(u, scored) for u in kinds.other_clauses(q, picked, all_units)]
     picked += _runner_up(q, best, picked, scored, all_units, evidence, (MIN_SUBJECT_SHARE, MIN_SIMILARITY))
