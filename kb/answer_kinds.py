@@ -62,9 +62,7 @@ WHY_PREMISES = 3
 _COMPARES = re.compile(r"\bvs\b|\bversus\b|\bfrente a\b|\bcompara", re.I)
 # Words after which a difference question's second side gives context, not the side: "… del asíncrono *cuando
 # hay un parameter server*", "… e artifact store *no MLflow*"
-# (and "… y RowwiseParallel *al trocear un nn.Linear*")
-_CONTEXT = re.compile(r"\s(?:cuando|quando|when|en|em|no|na|nos|nas|in|on|con|com|with|para|for|dentro|"
-                      r"al|ao|aos|à|às)\s", re.I)
+_CONTEXT = re.compile(r"\s(?:cuando|quando|when|en|em|no|na|nos|nas|in|on|con|com|with|para|for|dentro)\s", re.I)
 # Units of a definition slide quoted for "what is X": its opening says what X is, what it is made of, what it does.
 DEFINING_UNITS = 3
 # A row names one side of a difference when its label holds this much more of that side than of the other ("Panel
@@ -337,13 +335,12 @@ def side_rows(q: Any, best: Any, all_units: list, sides: tuple[list[str], list[s
         head = q.heading(n)
         own = [[t for t in side if t not in head] or side for side in sides]
         rows: list[Any] = [None, None]
-        best_share = [0.0, 0.0]
         for u in sorted((u for u in all_units if u.page == n and not u.is_code), key=lambda u: u.start):
             label = q.text_terms(row_label(u.lines[0]))
             named = [_share_of(side, label, q.idf) for side in own]
             i = 0 if named[0] > named[1] else 1
-            if named[i] >= 0.5 and named[i] - named[1 - i] >= SIDE_MARGIN and named[i] > best_share[i]:
-                rows[i], best_share[i] = u, named[i]  # the row labelled most with it: "AdamW 8-bit", not "AdamW 32-bit"
+            if named[i] >= 0.5 and named[i] - named[1 - i] >= SIDE_MARGIN:
+                rows[i] = rows[i] or u
         if rows[0] is not None and rows[1] is not None:
             return sorted(rows, key=lambda u: u.start)
     return []
@@ -364,10 +361,7 @@ def comparison_units(q: Any, best: Any, all_units: list, sides: tuple[list[str],
     def names(u: Any, side: list[str]) -> tuple[float, float, int]:
         return q.share(side, q.label(u)), q.share(side, q.text_terms(u.text)), -u.start
 
-    # a list labelled with both ("Fast vs slow:") answers alone; a line naming both ("O mesmo treino pode ter HFU de
-    # 50% e MFU de 38%") is an example of neither: the units naming one side answer
-    one = [u for u in on_page if u.children >= 2 or names(u, sides[1])[0] < 0.5 or names(u, sides[0])[0] < 0.5]
-    a = max(one, key=lambda u: names(u, sides[0]), default=None)
+    a = max(on_page, key=lambda u: names(u, sides[0]), default=None)
     if a is not None and names(a, sides[1])[0] >= 0.5:
         return [a]
     b = max((u for u in on_page if u is not a), key=lambda u: names(u, sides[1]), default=None)
