@@ -355,10 +355,14 @@ def _title_question(title: str, lang: str) -> str:
 
 def _area_question(title: str, area: str, lang: str) -> str:
     """The question a title asks of an area after its colon, with the area it is asked in ("Desempenho: o que
-    comparar" → "o que comparar no desempenho"); "" where the part after the colon is no question or the area's
-    article is not sure."""
+    comparar" → "o que comparar no desempenho"); "" where the part after the colon is no question of what to do
+    (a question word and an infinitive) or the area's article is not sure."""
     parts = _SPLIT.split(title.strip(), maxsplit=1)
     q = _question(parts[1], lang) if len(parts) == 2 and parts[0].strip() == area else ""
+    ws = q.split()
+    verb = ws[2] if len(ws) > 2 and " ".join(map(fold, ws[:2])) in _TWO_WORD_QUESTIONS else ws[1] if len(ws) > 1 else ""
+    if not re.fullmatch(r"[a-záéíóúâêôç]{2,}(?:ar|er|ir)", verb.lower()):  # (after a question word: a verb's form
+        return ""  # is a verb, "qué registrar"; "por qué crece tanto" asks of the area itself, no "en")
     np = with_article(area, lang, sure=True) if q else ""
     art, _, rest = np.partition(" ")
     return f"{q} {_IN[lang][art]} {rest}" if np and art in _IN.get(lang, {}) else ""
