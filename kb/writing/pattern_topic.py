@@ -308,7 +308,9 @@ def generic_area(phrase: str, lang: str) -> bool:
     folded = [fold(w) for w in every]
     ws = [w for w, f in zip(every, folded, strict=True) if f not in _NO_HEAD and not _ARTICLE.match(w + " ")
           and f not in _AND_WORDS]
-    shaped = len(ws) == 1 or bool(set(folded) & _AND_WORDS) or len(ws) == 2 and bool(set(folded) & _OF_WORDS)
+    # (one plural noun names the things a slide lists, "Restricciones", "Escalares": explained, as a kind's are)
+    shaped = len(ws) == 1 and not plural(fold(ws[0])) or bool(set(folded) & _AND_WORDS) \
+        or len(ws) == 2 and bool(set(folded) & _OF_WORDS)
     return shaped and "que" not in folded and lang in ("es", "pt") and all(
         w.strip("()") in GENERIC_NAMES or not name_word(w) and _native([w], lang) for w in ws)
 
