@@ -21,6 +21,7 @@ from ..quiz import Question
 from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
 from . import checks_form as form
+from .answer_kinds import what_is_not_defined
 from .asked_term import asked_term, garbled_term
 from .check_answer_shape import code_answer, library_in_description
 from .check_label_answer import answer_in_description, label_answer
@@ -188,6 +189,9 @@ CHECKS: dict[str, Check] = {
     "ill-posed-compare": _one(form.ill_posed_compare),
     "not-a-definition": _one(form.not_a_definition),
     "meaning-not-defined": _one(form.meaning_not_defined),  # reported as not-a-definition
+    # a "what is X" answered by commands, cautions, what to do with X, a problem it may cause, a table (issue 26,
+    # r11-r12; kb/writing/answer_kinds.py): the writers ask it by what the answer says where a form is sure
+    "what-is-not-defined": _one(what_is_not_defined),  # reported as not-a-definition
     "pasted-answer": _one(form.pasted_answer),
     "acronym-in-stem": _one(form.acronym_in_stem),
     "group-pronoun": _one(form.group_pronoun),

@@ -105,9 +105,9 @@ _FEMININE_ENDS = {"es": ("cion", "sion", "xion", "dad", "tad", "tud", "umbre"),
 def gender_sure(noun: str, lang: str) -> bool:
     """Whether :func:`gender` knows a folded singular noun's gender: by its ending (-a, -o, -ma, -ción, -dade, a
     consonant), its language's lists, or as a loanword (English says it more: "pipeline", "all-reduce"); not a word
-    of the language in -e ("variable", "coste"): either gender. An article is set only where it is sure ("¿qué son
-    los variables de entorno?", r11 raters)."""
-    if lang not in ("es", "pt") or not noun.endswith("e") or noun in _words(lang).FEMININE:
+    of the language in -e ("variable", "coste") or in -i, -u ("lei", "tribu"): either gender. An article is set only
+    where it is sure ("¿qué son los variables de entorno?", r11 raters; "o que são os leis de escala?", r12)."""
+    if lang not in ("es", "pt") or not noun.endswith(("e", "i", "u")) or noun in _words(lang).FEMININE:
         return True  # (a consonant: "el kernel", "o callback"; a loanword in -e: "el pipeline", "o all-reduce")
     from .checks import _zipf
 
@@ -226,7 +226,7 @@ def topic_stems(title: str, lang: str, kind: str, term: Callable[[str], bool]) -
     out = [(cls, stem)]
     phrase = _topic_part(title.strip(), lang, term)[0]
     if cls == "name" and kind != "procedure" and not _name(phrase, lang) and not name_word(phrase.split()[0]) \
-            and (explained := _explain(phrase, lang, kind)):
+            and not _area(title.strip(), phrase, lang) and (explained := _explain(phrase, lang, kind)):
         out.append(("explain", explained))
     return out
 
@@ -240,26 +240,17 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     words = _words(lang)
     stems = words.TOPIC_STEMS
     title = title.replace("{", "(").replace("}", ")").strip()
-    if q := _question(title, lang):
-        stem = stems["question"].replace("{q}", q)
-        # (unset where it asks what a named thing is: "¿Qué es NVIDIA DALI?"; "¿cuánta CPU hace falta?" is set)
-        what_is = " ".join(fold(q).split()[:3]) in _WHAT_IS or " ".join(fold(q).split()[:2]) in _WHAT_IS
-        return "question", unset(stem) if what_is and any(name_word(w) for w in q.split()) else stem
+    if asked := _title_question(title, lang):
+        return "question", asked
     if _PROCEDURE.search(title):  # ("Ring all-reduce: procedimiento con N = 4": its steps, not what it is)
         kind = "procedure"
     phrase, role = _topic_part(title, lang, term)
     if not phrase:
         return "", ""
+    if not role and _area(title, phrase, lang) and (asked := _area_question(title, phrase, lang)):
+        return "question", stems["question"].replace("{q}", asked)  # ("Desempenho: o que comparar")
     if role:
-        r = fold(_ARTICLE.sub("", role)).split()
-        many = plural(r[0])
-        noun = _singular(r[0], lang) if many else r[0]
-        if not gender_sure(noun, lang):
-            return "", ""  # ("este coste": a demonstrative its ending does not say; no class is sure)
-        g = gender(noun, lang, r[1] if len(r) > 1 else "")
-        this = words.ARTICLES["this_" + g + ("p" if many else "")]
-        np = _lower_first(_ARTICLE.sub("", role))
-        return "role", stems["explain_this"].format(s="{s}", this=this, np=np, rest=phrase)
+        return _role_stem(role, phrase, lang)
     sides = _VS.split(phrase)
     if len(sides) > 1 and all(0 < len(x.split()) <= TERM_WORDS for x in sides):
         return "differ", stems["differ"].replace("{np}", ", ".join(sides[:-1]) + words.AND + sides[-1])
@@ -280,7 +271,8 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     if len(ws) <= TERM_WORDS and (term(phrase) and not _native(ws, lang) or _name(phrase, lang)) \
             and not set(map(fold, ws)) & {"y", "e", "and"}:
         return "name", _what_is(phrase, lang, kind)
-    stem = _explain(phrase, lang, kind)
+    # ("explica la monitorización", "explique o desempenho": a task's area, no term; r11-r12 raters): no stem
+    stem = "" if kind != "procedure" and _area(title, phrase, lang) else _explain(phrase, lang, kind)
     return ("explain", stem) if stem else ("", "")
 
 
@@ -300,6 +292,82 @@ def _explain(phrase: str, lang: str, kind: str) -> str:
         return stems["steps" if kind == "procedure" else "explain"].replace("{np}", np)
     many = plural(fold(ws[0]))
     return stems["explain_what_many" if many else "explain_what"].replace("{np}", _lower_first(phrase))
+
+
+def generic_area(phrase: str, lang: str) -> bool:
+    """A noun phrase that names an area of work, not a term: one noun, nouns joined by "y"/"e", or a noun "de" a noun,
+    every one an everyday word of the deck's language ``lang`` (said by its text more than by English,
+    :func:`_native`) and no name but one every deck writes ("GPUs"): "la monitorización", "o desempenho", "o
+    vocabulário", "la depuración y herramientas", "el orden de ejecución", "la memória do treino". Fresh raters
+    rewrote each such "explica …" into a question that names the content (rounds 11-12: "¿Cómo se monitoriza …?").
+    A noun with its adjective or clause ("el entrenamiento distribuido", "os nós que entram e saem"), a count ("os
+    quatro modelos na memória") or a term ("el bloque Mamba", "las fugas de memoria con hooks") is asked."""
+    from .setting import GENERIC_NAMES
+
+    every = re.findall(r"[\w./+-]+", phrase)
+    folded = [fold(w) for w in every]
+    ws = [w for w, f in zip(every, folded, strict=True) if f not in _NO_HEAD and not _ARTICLE.match(w + " ")
+          and f not in _AND_WORDS]
+    # (one plural noun names the things a slide lists, "Restricciones", "Escalares": explained, as a kind's are)
+    shaped = len(ws) == 1 and not plural(fold(ws[0])) or bool(set(folded) & _AND_WORDS) \
+        or len(ws) == 2 and bool(set(folded) & _OF_WORDS)
+    return shaped and "que" not in folded and lang in ("es", "pt") and all(
+        w.strip("()") in GENERIC_NAMES or not name_word(w) and _native([w], lang) for w in ws)
+
+
+_AND_WORDS = frozenset(("y", "e"))
+_OF_WORDS = frozenset("de del do da dos das".split())
+
+
+def _area(title: str, phrase: str, lang: str) -> bool:
+    """The title's own topic (before any colon) is a :func:`generic_area`; a topic after a role ("El problema: la
+    sobrecarga de lanzamiento") is what the role says it is, asked as itself."""
+    return _SPLIT.split(title.strip(), maxsplit=1)[0].strip() == phrase and generic_area(phrase, lang)
+
+
+_IN = {"es": {"el": "en el", "la": "en la", "los": "en los", "las": "en las"},
+       "pt": {"o": "no", "a": "na", "os": "nos", "as": "nas"}}
+
+
+def _role_stem(role: str, phrase: str, lang: str) -> tuple[str, str]:
+    """A role of a kind of things before a colon, asked with its demonstrative ("Ventajas: menos memoria" → "explica
+    estas ventajas: menos memoria"); ("", "") where the role's gender is not sure ("este coste")."""
+    words = _words(lang)
+    r = fold(_ARTICLE.sub("", role)).split()
+    many = plural(r[0])
+    noun = _singular(r[0], lang) if many else r[0]
+    if not gender_sure(noun, lang):
+        return "", ""  # ("este coste": a demonstrative its ending does not say; no class is sure)
+    g = gender(noun, lang, r[1] if len(r) > 1 else "")
+    this = words.ARTICLES["this_" + g + ("p" if many else "")]
+    np = _lower_first(_ARTICLE.sub("", role))
+    return "role", words.TOPIC_STEMS["explain_this"].format(s="{s}", this=this, np=np, rest=phrase)
+
+
+def _title_question(title: str, lang: str) -> str:
+    """The stem of a title that is a question, set in the deck's subject unless it asks what a named thing is ("¿Qué
+    es NVIDIA DALI?"; "¿cuánta CPU hace falta?" is set); "" for any other title."""
+    q = _question(title, lang)
+    if not q:
+        return ""
+    stem = _words(lang).TOPIC_STEMS["question"].replace("{q}", q)
+    what_is = " ".join(fold(q).split()[:3]) in _WHAT_IS or " ".join(fold(q).split()[:2]) in _WHAT_IS
+    return unset(stem) if what_is and any(name_word(w) for w in q.split()) else stem
+
+
+def _area_question(title: str, area: str, lang: str) -> str:
+    """The question a title asks of an area after its colon, with the area it is asked in ("Desempenho: o que
+    comparar" → "o que comparar no desempenho"); "" where the part after the colon is no question of what to do
+    (a question word and an infinitive) or the area's article is not sure."""
+    parts = _SPLIT.split(title.strip(), maxsplit=1)
+    q = _question(parts[1], lang) if len(parts) == 2 and parts[0].strip() == area else ""
+    ws = q.split()
+    verb = ws[2] if len(ws) > 2 and " ".join(map(fold, ws[:2])) in _TWO_WORD_QUESTIONS else ws[1] if len(ws) > 1 else ""
+    if not re.fullmatch(r"[a-záéíóúâêôç]{2,}(?:ar|er|ir)", verb.lower()):  # (after a question word: a verb's form
+        return ""  # is a verb, "qué registrar"; "por qué crece tanto" asks of the area itself, no "en")
+    np = with_article(area, lang, sure=True) if q else ""
+    art, _, rest = np.partition(" ")
+    return f"{q} {_IN[lang][art]} {rest}" if np and art in _IN.get(lang, {}) else ""
 
 
 def _what_is(phrase: str, lang: str, kind: str) -> str:

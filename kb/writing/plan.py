@@ -31,6 +31,7 @@ from ..lang.en import FILLER_WORDS as FILLER_EN
 from ..quiz import Citation, Question
 from ..records import Chunk
 from ..text import STOPWORDS, fold, words
+from .answer_kinds import kind_stem
 from .checklist import CheckContext, run_checks
 from .checks import generic_title, thin_concepts, vocabulary
 from .checks_form import meaning_kind
@@ -589,6 +590,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     for prompt, answer, weak in forms:
         last = fallback or weak  # (a list of a slide's own wording, or a title asked in its weakest class)
         prompt = with_task_setting(prompt, course, src, lang)  # ("Al medir el rendimiento …, ¿…?")
+        prompt = kind_stem(prompt, answer, lang) or prompt  # (a "what is" asked by what its answer says)
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
                         concepts=_concepts(asked, prompt, answer, course, src, passage), difficulty="medium",

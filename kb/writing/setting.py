@@ -63,17 +63,38 @@ def setting_of(body: str) -> str:
     return m.group("x").strip() if m else ""
 
 
-def slide_label(x: str, lang: str) -> bool:
+LEAST_LETTERS = 3  # letters or digits a setting needs to name anything ("FP8", "JAX"; "Em -DP": "(ε, δ)-DP" with
+# its symbols lost)
+
+
+def lost_symbol(x: str) -> bool:
+    """A setting that is a fragment of a name whose symbols were lost: it opens on punctuation ("-DP" of
+    "(epsilon, delta)-DP") or holds fewer than :data:`LEAST_LETTERS` letters and digits (issue 26, r12 raters)."""
+    return not x[:1].isalnum() and x[:1] not in "«¿" or sum(ch.isalnum() for ch in x) < LEAST_LETTERS
+
+
+def slide_label(x: str, lang: str, outline: Outline | None = None) -> bool:
     """A setting only a slide shows: a title in «quotes», a divider or generic title ("Introducción",
-    "Consideraciones adicionales") or one everyday word in lower case ("uso", "concepto")."""
-    if x.startswith("«") or divider_title(x) or generic_title(x):
+    "Consideraciones adicionales"), one everyday word in lower case ("uso", "concepto"), a fragment with a lost
+    symbol (:func:`lost_symbol`), and, with the deck's ``outline``, one lower-case word of the deck's own language
+    that its title does not say ("Em compatibilidade", "En discretización": a slide's label, r11-r12 raters)."""
+    if x.startswith("«") or divider_title(x) or generic_title(x) or lost_symbol(x):
         return True
     ws = words(x)
     if len(ws) == 1 and not _NAME.search(x):
         w = fold(ws[0])
         if x[:1].islower() and any(everyday_word(w, la) for la in (lang, "en")):
             return True  # "En uso, …", "En concepto, …"
+        if x[:1].islower() and outline is not None and _native(w, lang) and not stems(x) & title_stems(outline):
+            return True
     return False
+
+
+def _native(word: str, lang: str) -> bool:
+    """A word of ``lang``'s own, said by its text more than by English ("compatibilidade"; not "logging")."""
+    from .checks import _zipf
+
+    return lang in ("es", "pt") and _zipf(word, lang) > _zipf(word, "en")
 
 
 def _title_stems(outline: Outline) -> set[str]:
@@ -136,7 +157,7 @@ def stem_setting(prompt: str, lang: str, outline: Outline | None) -> str | None:
         return "slide-label-context"
     x = setting_of(body)
     if x:
-        return "slide-label-context" if slide_label(x, lang) else None
+        return "slide-label-context" if slide_label(x, lang, outline) else None
     if outline is None or names_subject(body, outline):
         return None
     return "missing-context"

@@ -138,7 +138,7 @@ def _name_word(w: str, text: str) -> bool:
     if not w or w in GENERIC_NAMES or w.rstrip("s") in GENERIC_NAMES or w in _LANGUAGES:
         return False
     if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", w) or re.search(r"[a-z][A-Z]", w) \
-            or re.fullmatch(r"[A-Z][A-Z0-9+!-]+", w):
+            or re.fullmatch(r"[A-Z][A-Z0-9+!-]+", w) or re.fullmatch(r"[A-Z]{2,}[a-z]{1,2}", w):  # ("ROCm")
         return True
     if w[:1].isupper():
         inside, low = name_uses(w, text)
@@ -224,6 +224,12 @@ def name_of(course: CourseTerms, source: str) -> str:
             tool, topic_part = name, head[:m.start()]
             break
     lead, after = _opening_name(topic_part, text)
+    titles = _slide_titles(course, source) if tool and lead else []
+    if titles and _naming(tool, titles) >= TOOL_TITLES and _naming(tool, titles) > _naming(lead, titles) \
+            and name_span(tool, pages) >= LIBRARY_SPAN:
+        # the tool the slides are titled by, not the framework the title opens on ("PyTorch em GPUs AMD com ROCm":
+        # "O que é ROCm", "O dispositivo "cuda" no ROCm"; "Em PyTorch, …" on every stem, r12 raters)
+        lead, after = tool, ""
     # a qualifier after the name ("a fondo", "para Aprendizado Profundo"), not a list ("XLA y tf.function",
     # "BLAS, GEMM y el modelo roofline", "torch.compile y rendimiento": the title's topic is all of it)
     if lead and "(" not in topic_part and "," not in lead \

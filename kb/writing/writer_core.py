@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..quiz import Question
 from ..records import content_hash
 from ..text import fold, words
+from .answer_kinds import kind_stem
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import (
     _BARE_DIFFER,
@@ -95,6 +96,8 @@ class WriterCore:
         prompt = self._plain_context(prompt, slide, answer, q.origin, q.lang)
         prompt = self._deck_subject(prompt, slide, q.lang)
         prompt = self._set_in_subject(prompt, slide.chunk.source, q.lang)
+        if q.type == "short":  # a "what is" asked by what its answer says (kb.writing.answer_kinds)
+            prompt = kind_stem(prompt, answer, q.lang) or prompt  # ("": no form; the registry's check drops it)
         concepts = q.concepts
         if q.type == "short":
             # the code names a comparison's sides use (FlatParameter / DTensor) are its concepts already
@@ -182,7 +185,7 @@ class WriterCore:
         outline = getattr(self._course, "outlines", {}).get(source)
         head, label, body = split_stem(prompt)
         x = setting_of(body)
-        if x and slide_label(x, lang):
+        if x and slide_label(x, lang, outline):
             m = _LEAD.match(body)
             body = (m.group("q") or "") + _upper_first(body[m.end():]) if m else body
             x = ""

@@ -30,8 +30,10 @@ def _never_a_term(_: str) -> bool:
     ("Mamba: SSM selectivo", "es", ""),
     ("Revisão rápida: anatomia de um float", "pt", ""),
     # a facet after the colon ("la fórmula", "diagnóstico"): the topic is before it
-    ("Coste de memoria: la fórmula", "es", "En {s}, explica qué es coste de memoria."),
-    ("Variables de entorno: diagnóstico", "es", "En {s}, explica qué son variables de entorno."),
+    # (an area of work, no term: "explica qué es coste del determinismo" was fixed for its grammar, "¿qué son los
+    # variables de entorno?" as vague, r11-r12 raters; kb.writing.pattern_topic.generic_area)
+    ("Coste de memoria: la fórmula", "es", ""),
+    ("Variables de entorno: diagnóstico", "es", ""),
     # a gerund of five letters is a task; a phrase with a comma is no noun phrase to explain
     ("Lendo o Speed Of Light: diagnóstico", "pt", "Em {s}, como se pode ler o Speed Of Light?"),
     ("Duas ferramentas, dois níveis", "pt", ""),

@@ -1,0 +1,151 @@
+"""What a model answer says of the thing a stem asks about, so that the stem asks what the answer says.
+
+A "what is X" / "what does «X» mean" is a teacher's question only where the answer says what X is. Fresh raters of
+rounds 11-12 (eval/real_heldout_r11 b, r12 c) fixed the stems whose answer says something else: "¿qué es MPS?"
+answered by the commands that start it, "o que é async_save?" / "o que é Resharding?" by precautions, "o que
+significa «LSTM/RNN»?" by what to do with them, "¿qué significa «torch.compile»?" by a problem of hooks with it,
+"¿qué es redistribute?" by a table of which collective each change of placement makes. The answer's kind, read from
+its opening (after the label "X:" the slide wrote it under), is one of:
+
+- ``commands``: it opens on a command line ("sudo nvidia-smi …", "pip install …", "export NCCL_DEBUG=INFO") →
+  "¿Cómo se pone en marcha X?";
+- ``cautions``: an instruction (below) whose first clause holds a caution word, or an opening on one ("Evitar …",
+  "Nunca …", "No registrar …"; not "No todas las activaciones …") → "¿Qué precauciones hay que tener al usar X?";
+- ``instructions``: an imperative with its pronoun ("Llamarla al principio") or an infinitive of handling a thing
+  ("LSTM/RNN: usar opacus.layers.DPLSTM", "BatchNorm: convertir con …") → "¿Qué hay que hacer con X?" (any other
+  infinitive may say what a technique does: "Trocar a divergência JS pela distância de Wasserstein-1",
+  "Membership inference: descobrir se …");
+- ``consequence``: a clause about something else that may happen ("los hooks pueden provocar graph breaks …") →
+  "¿Qué problema puede aparecer con X?", "… y cómo se evita?" where an instruction
+  follows ("…; regístralos antes de compilar");
+- ``mapping``: a table of "A -> B: C" rows ("Shard(d) -> Replicate(): all-gather. Partial() -> …") → "¿Qué hace
+  X en cada caso?";
+- ``""``: anything else, a definition among them: the stem stays as it is.
+
+:func:`kind_stem` rewrites a what-is stem by that kind (the writers call it before the checks), and
+:func:`what_is_not_defined` is the registry's check (:data:`kb.writing.checklist.CHECKS`) for the stems it cannot
+rewrite, whoever wrote them. The word lists are per language (``kb.lang.*``: ``ANSWER_KIND_STEMS``,
+``CAUTION_WORDS``, ``HANDLING_VERBS``, ``MODALS``).
+"""
+
+from __future__ import annotations
+
+import re
+from types import ModuleType
+
+from ..lang import en, es, pt
+from ..quiz import Question
+from ..text import fold, words
+
+_LANGS: dict[str, ModuleType] = {"es": es, "pt": pt, "en": en}
+
+# a what-is stem, after any setting ("En DTensor, "): "¿qué es X?", "o que são os X?", "¿qué significa «X»?"
+_WHAT_IS = re.compile(r"(?P<q>¿\s*)?(?P<ask>[Qq]u[ée] es|[Qq]u[ée] son|[Oo] que [ée]|[Oo] que s[ãa]o|[Ww]hat is|"
+                      r"[Ww]hat are)\s+(?P<x>[^?«»]+?)\?\s*$")
+_MEANS = re.compile(r"(?P<q>¿\s*)?(?P<ask>[Qq]u[ée] significa|[Oo] que significa|[Ww]hat does)\s+«(?P<x>[^»]+)»"
+                    r"(?:\s+mean)?\?\s*$")
+_ARTICLE = re.compile(r"^(?:el|la|los|las|lo|un|una|o|a|os|as|um|uma|the|an?)\s+", re.I)
+# the opening of a command line: a shell's prompt, a command a slide shows, an environment variable set
+_COMMAND = re.compile(r"^(?:\$\s|#!|(?:sudo|pip3?|conda|docker|podman|apt(?:-get)?|export|nvidia-smi|kubectl|"
+                      r"torchrun|git|make|cmake|srun|sbatch|module)\s|python3?\s+-)")
+_ARROW = re.compile(r"->|→|=>")
+# an imperative with its pronoun: "Llamarla", "regístralos", "usá-lo", "chamá-la"
+_CLITIC = re.compile(r"^[a-záéíóúâêôãõç]{3,}(?:(?:ar|er|ir)(?:lo|la|los|las|le|les|se)|"
+                     r"[áéíó](?:-?(?:lo|la|los|las))|[a-z]*[áéíó][a-zñ]*[ae](?:lo|la|los|las|le|les))$", re.I)
+MAPPING_ROWS = 2  # rows "A -> B: C" an answer needs to be a table (hand-set: redistribute's has 5, a definition 0-1)
+CONSEQUENCE_WORDS = 4  # words of the opening a possibility's verb must stand within ("los hooks pueden provocar")
+
+
+def _words_of(lang: str) -> ModuleType:
+    return _LANGS.get(lang, en)
+
+
+def _body(answer: str, name: str) -> str:
+    """The answer after the label it opens on ("torch.compile: los hooks …" → "los hooks …")."""
+    a = answer.strip()
+    for label in (name, _ARTICLE.sub("", name)):
+        if label and fold(a[:len(label)]) == fold(label) and a[len(label):len(label) + 1] in (":", " ", "="):
+            return a[len(label):].lstrip(" :=")
+    return a
+
+
+def _instruction(ws: list[str], lang: str) -> bool:
+    from .infinitive import infinitive
+
+    return bool(ws) and (infinitive(ws[0], lang, ws[1] if len(ws) > 1 else "") or bool(_CLITIC.match(ws[0])))
+
+
+def _named(name: str) -> bool:
+    """A name of code or an acronym ("LSTM/RNN", "seed_everything", "async_save"), not a technique's words."""
+    from .pattern_topic import name_word
+
+    return any(name_word(w) for w in name.split())
+
+
+def answer_kind(answer: str, name: str, lang: str) -> str:
+    """The kind of what ``answer`` says of ``name`` (module doc): "commands", "cautions", "instructions",
+    "consequence", "mapping", or "" (a definition, or nothing sure)."""
+    body = _body(answer, name)
+    if not body:
+        return ""
+    first_line = body.splitlines()[0].strip()
+    if _COMMAND.match(first_line):
+        return "commands"
+    rows = re.split(r"(?<=[.;])\s+|\n", body)
+    if sum(1 for r in rows if _ARROW.search(r.split(":", 1)[0]) and ":" in r) >= MAPPING_ROWS:
+        return "mapping"
+    w = _words_of(lang)
+    first_clause = re.split(r"[;.:]\s", body + " ")[0]
+    ws = words(first_clause)
+    folded = [fold(x) for x in ws]
+    if not ws:
+        return ""
+    if _CLITIC.match(ws[0]) or _instruction(ws, lang) and folded[0] in w.HANDLING_VERBS:
+        # ("Llamarla al principio", "LSTM/RNN: usar opacus.layers.DPLSTM"): what to do with it; any other
+        # infinitive may say what a technique does ("Trocar a divergência JS …", "Dividir la secuencia …")
+        return "cautions" if set(folded) & w.CAUTION_WORDS else "instructions"
+    if folded and (folded[0] in w.CAUTION_WORDS - {"no", "nao", "not", "solo", "so", "only"}
+                   or folded[0] in ("no", "nao", "not") and _instruction(ws[1:], lang)):
+        return "cautions"  # ("Evitar …", "Nunca …", "No registrar …"; not "No todas las activaciones …")
+    stemmed = set(re.findall(r"\w+", fold(name)))
+    head = folded[:CONSEQUENCE_WORDS]
+    if head and not stemmed & set(head) and set(head[1:]) & w.MODALS:
+        after = words(re.split(r"[;:]\s", body, maxsplit=1)[1]) if re.search(r"[;:]\s", body) else []
+        fix = bool(after) and (_instruction(after, lang) or bool(_CLITIC.match(after[0])))
+        return "consequence_fix" if fix else "consequence"
+    return ""
+
+
+def _asked(prompt: str) -> re.Match[str] | None:
+    return _MEANS.search(prompt) or _WHAT_IS.search(prompt)
+
+
+def kind_stem(prompt: str, answer: str, lang: str) -> str | None:
+    """A what-is stem asked by what its answer says (module doc): the stem rewritten where the answer's kind has a
+    form ("En compartir GPUs, ¿qué es MPS?" → "…, ¿cómo se pone en marcha MPS?"), "" where the language has no
+    form for it (no question), None where the stem asks no "what is" or the answer may define."""
+    m = _asked(prompt)
+    if not m:
+        return None
+    name = m.group("x").strip()
+    kind = answer_kind(answer, name, lang)
+    if not kind:
+        return None
+    form = _words_of(lang).ANSWER_KIND_STEMS.get(kind)
+    if not form:
+        return ""
+    x = name if m.re is _MEANS or _named(name) else _ARTICLE.sub("", name)
+    stem = form.format(x=x)
+    lead = prompt[:m.start()]
+    if lead.strip():  # (a setting before it: "En compartir GPUs, ¿cómo se …?")
+        stem = stem[:2].lower() + stem[2:] if stem.startswith("¿") else stem[:1].lower() + stem[1:]
+    return lead + stem
+
+
+def what_is_not_defined(q: Question) -> str | None:
+    """'not-a-definition' for a short "what is X" whose model answer says something else of X (:func:`answer_kind`):
+    the writers rewrite such a stem where a form is sure (:func:`kind_stem`), so this flags the rest."""
+    if q.type != "short":
+        return None
+    m = _asked(q.prompt)
+    return "not-a-definition" if m and answer_kind(q.answer, m.group("x").strip(), q.lang) else None
