@@ -141,3 +141,14 @@ AND = " e "
 NUMERALS = frozenset("dois duas tres quatro cinco seis sete oito nove dez".split())
 # a verb that makes a title a claim, not a noun phrase ("… no es atención aproximada"), besides VERBS. Folded.
 COPULAS = frozenset("sao estao ha tem fazem faz muda mudam importa".split())
+
+# a concept (what a grader marks with) that opens on one of these and is short is a fragment cut from its clause
+# ("Na prática", "de lanzar kernels"; r11/r12 raters); "sem"/"so" open whole rules; "a"/"o" are articles. Folded.
+PHRASE_OPENERS = frozenset("""ao aos com contra de da das do dos desde em entre na nas no nos num numa para pela
+    pelas pelo pelos por sobre apos ate mediante depois antes entao assim alem tambem aqui ali""".split())
+# words a phrase never ends on when whole: a pronoun awaiting its verb or referent, a reflexive ("modelo em si").
+PRONOUN_ENDS = frozenset("o lo la lhe lhes se me te nos si isso isto aquilo este esta esse essa".split())
+# determiners that need what they refer to ("mesmo código": the same as what?). Folded.
+REFERRING = frozenset("mesmo mesma mesmos mesmas dito dita outro outra tal".split())
+# where a bullet gives an example, not the rule ("ex.:", "por exemplo"). Folded, lower case.
+EXAMPLE_MARKS = ("ex.:", "ex.", "p. ex.", "por exemplo", "exemplo:")

@@ -23,6 +23,7 @@ from . import checks as c
 from . import checks_form as form
 from .asked_term import asked_term, garbled_term
 from .check_label_answer import answer_in_description, label_answer
+from .concept_faults import fragment_concepts
 from .concept_use import unusable_concepts
 from .setting import stem_setting
 from .trivia import copied_true, trivia, trivial_term
@@ -204,6 +205,9 @@ ADVISORY: dict[str, Check] = {
     # a concept a grader cannot mark with (a code fragment, a quoted message, a lone generic word) that the
     # writers could not leave out (kb/writing/concept_use.py)
     "unusable-concept": _one(unusable_concepts),
+    # a concept no teacher keeps as a key concept: a fragment, worked numbers or an example, a version remark
+    # (kb/writing/concept_faults.py); the writers leave such concepts out where another remains
+    "fragment-concept": _one(fragment_concepts),
 }
 
 
