@@ -34,13 +34,6 @@ SHORT_PHRASE = 4  # most words of a phrase that a leading preposition makes a fr
 # "de lanzar kernels", "En el backward", "Con n capas", "Na prática"; "sin sincronización con la CPU …" is a rule)
 SUBJECTLESS = 3  # most words of a phrase that a leading verb leaves without its subject ("Tiene un coste")
 
-# a verb a phrase cannot end on: it awaits its object ("Cambiar la geometría exige"); not the intransitive ones
-# a whole clause ends on ("el código funciona"), nor an adjective spelt alike ("contabilidade mais precisa")
-_INTRANSITIVE = frozenset("""funciona funcionan sirve sirven consiste consisten funcionam servem precisa
-    precisam""".split())
-_EXTRA_AWAITING = {"es": frozenset("exige exigen".split()), "pt": frozenset("exige exigem requer requerem".split())}
-_AWAITING = {lang: (frozenset(fold(w) for w in mod.VERBS) | _EXTRA_AWAITING.get(lang, frozenset())) - _INTRANSITIVE
-             for lang, mod in (("es", L.es), ("pt", L.pt), ("en", L.en))}  # (per language: "tests" is no es/pt verb)
 _COPULAS = frozenset(fold(w) for w in L.es.COPULAS | L.pt.COPULAS | L.en.COPULAS) - {"ha", "hay", "es", "is"}
 # without a language: what opens a fragment in all of them, but the Portuguese articles ("a janela efetiva")
 _ANY_OPENERS = (L.es.PHRASE_OPENERS | L.pt.PHRASE_OPENERS | L.en.PHRASE_OPENERS) - {"a", "o", "as", "os"}
@@ -101,7 +94,7 @@ def _fragment(c: str, ws: list[str], lang: str) -> bool:
     if first in _COPULAS and len(ws) <= SUBJECTLESS:
         return True  # ("Tiene un coste": whose?)
     ends = L.PRONOUN_ENDS.get(lang) or frozenset().union(*L.PRONOUN_ENDS.values())
-    awaiting = _AWAITING.get(lang) or frozenset().union(*_AWAITING.values())
+    awaiting = L.OBJECT_VERBS.get(lang) or frozenset().union(*L.OBJECT_VERBS.values())
     # ("batch o un modelo mayor, lo", "Cambiar la geometría exige", "modelo em si")
     return last in ends or (last in awaiting and not c.rstrip().endswith((")", "]")))
 

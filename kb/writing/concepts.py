@@ -460,11 +460,15 @@ def bullet_concepts(bullets: Sequence[Sequence[str]], prompt: str, k: int = BULL
     tiene un valor parcial"); never a bullet's label alone, nor a concept a grader cannot mark with
     (:func:`~kb.writing.concept_use.unusable_concept`: a code shard, a bare number, a version since which), nor
     one a teacher would not keep (:func:`~kb.writing.concept_faults.concept_fault`: a fragment, worked numbers or
-    an example, trivia); () when fewer than two bullets give one (r11 raters fixed the concepts drawn from one
-    idea of the slide: "Passo relativo entre vizinhos", "Disponible desde CUDA 10", "32 capas")."""
+    an example, trivia, read in ``lang``, else the slide's language); () when fewer than two bullets give one (r11
+    raters fixed the concepts drawn from one idea of the slide: "Passo relativo entre vizinhos", "Disponible desde
+    CUDA 10", "32 capas")."""
     from .concept_faults import concept_fault
     from .concept_use import unusable_concept
 
+    if not lang:  # (the slide's own language: "nós" ends a Portuguese phrase whole, "nos" a Spanish one cut)
+        from ..text import detect_language
+        lang = detect_language(" ".join([prompt, *(x for b in bullets for x in b)]))
     ordered = sorted(bullets, key=lambda b: not _defines(b[0], prompt)) if bullets else []
     terms = [_term_label(b[0].partition(": ")[0], prompt) if ": " in b[0] else "" for b in ordered]
     labelled = sum(bool(t) for t in terms) >= TERM_LABELS
