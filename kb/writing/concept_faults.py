@@ -99,15 +99,21 @@ def _fragment(c: str, ws: list[str], lang: str) -> bool:
     return last in ends or (last in awaiting and not c.rstrip().endswith((")", "]")))
 
 
+def question_concept_fault(concept: str, q: Question) -> str | None:
+    """:func:`concept_fault` of one of ``q``'s concepts, but a single word that is a name by construction: a concept
+    of a question whose concepts are names (a list's parts, an equation's terms) or an item the answer lists
+    ("dtype", "shape" of "metadados: dtype, shape, strides e flags")."""
+    fault = concept_fault(concept, q.lang)
+    if fault and len(words(concept)) == 1:
+        w = re.escape(concept.strip())
+        if q.origin in NAMED_ORIGINS or re.search(rf",\s*{w}(?!\w)|(?<!\w){w}\s*,", q.answer):
+            return None
+    return fault
+
+
 def fragment_concepts(q: Question) -> str | None:
-    """'fragment-concept' when a short question's key concepts hold one no teacher keeps (:func:`concept_fault`);
-    a question whose concepts are names by construction (a list's parts, an equation's terms) is read for
-    fragments of more than one word only."""
+    """'fragment-concept' when a short question's key concepts hold one no teacher keeps
+    (:func:`question_concept_fault`)."""
     if q.type != "short" or q.origin == "harvested":
         return None
-    named = q.origin in NAMED_ORIGINS
-    for x in q.concepts:
-        fault = concept_fault(x, q.lang)
-        if fault and not (named and len(words(x)) == 1):
-            return "fragment-concept"
-    return None
+    return "fragment-concept" if any(question_concept_fault(x, q) for x in q.concepts) else None

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from ..quiz import Question
 from ..text import fold, words
-from .concept_faults import NAMED_ORIGINS, concept_fault
+from .concept_faults import NAMED_ORIGINS, question_concept_fault
 from .ideas import dangling
 
 # a code token: a dotted or snake_case name, a call, a CamelCase or ALLCAPS name
@@ -139,11 +139,9 @@ def usable_concepts(q: Question) -> Question:
     if q.type != "short" or q.origin == "harvested" or not q.concepts:
         return q
     others = () if q.origin in NAMED_ORIGINS else q.concepts  # (no word is generic among names)
-    named = q.origin in NAMED_ORIGINS
 
-    def kept_one(x: str) -> bool:  # (a name is no fragment among names: "all-gather", "GPU" of a list's parts)
-        return not unusable_concept(x, q.answer, others) and not (concept_fault(x, q.lang)
-                                                                  and not (named and len(words(x)) == 1))
+    def kept_one(x: str) -> bool:  # (a name is no fragment among names: "all-gather", "dtype" of a list's items)
+        return not unusable_concept(x, q.answer, others) and not question_concept_fault(x, q)
 
     kept = tuple(_spaced(with_brackets(x, q.answer)) for x in q.concepts if kept_one(x))
     if not kept:

@@ -378,15 +378,14 @@ def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = 
     from dataclasses import replace
 
     from .checklist import in_stem
-    from .concept_faults import concept_fault
+    from .concept_faults import question_concept_fault
     from .concept_use import NAMED_ORIGINS, unusable_concept, usable_concepts
 
     q = usable_concepts(q)  # a code fragment, a quoted message, a lone generic word: no concept a grader marks with
     others = () if q.origin in NAMED_ORIGINS else q.concepts
 
     def bad(x: str, others: Sequence[str] = ()) -> bool:  # (a fragment, worked numbers: no concept a teacher keeps)
-        return bool(unusable_concept(x, q.answer, others)
-                    or (q.origin not in NAMED_ORIGINS or len(words(x)) > 1) and concept_fault(x, q.lang))
+        return bool(unusable_concept(x, q.answer, others) or question_concept_fault(x, q))
 
     if q.type == "short" and q.concepts and all(bad(x, others) for x in q.concepts):
         fresh = tuple(x for x in phrase_concepts(q.answer, q.prompt) if not bad(x))
