@@ -43,6 +43,12 @@ def divider_title(title: str) -> bool:
 
 
 VERBS = _folded(es.VERBS | pt.VERBS | en.VERBS)  # folded: "contem", "evalua"
+# what a concept phrase of a model answer may not open or end on, per language (kb.writing.concept_faults)
+PHRASE_OPENERS = {"es": es.PHRASE_OPENERS, "pt": pt.PHRASE_OPENERS, "en": en.PHRASE_OPENERS}
+PRONOUN_ENDS = {"es": es.PRONOUN_ENDS, "pt": pt.PRONOUN_ENDS, "en": en.PRONOUN_ENDS}
+REFERRING = {"es": es.REFERRING, "pt": pt.REFERRING, "en": en.REFERRING}
+OBJECT_VERBS = {"es": es.OBJECT_VERBS, "pt": pt.OBJECT_VERBS, "en": en.OBJECT_VERBS}
+EXAMPLE_MARKS = es.EXAMPLE_MARKS + pt.EXAMPLE_MARKS + en.EXAMPLE_MARKS
 
 
 # two-word names of a closing summary slide (folded, hyphens as spaces), beside each language's SUMMARY_WORDS

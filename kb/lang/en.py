@@ -72,6 +72,20 @@ VERBS = frozenset("""determines allows defines uses performs computes calculates
     decides saves loads applies represents describes indicates shows needs requires supports implements
     chooses selects combines distributes divides optimizes trains evaluates searches tests assigns
     launches manages serves works consists means""".split())
+# a concept (what a grader marks with) that opens on one of these and is short is a fragment cut from its clause
+# ("In the backward", "with n layers"). Folded.
+PHRASE_OPENERS = frozenset("""at by for from in into of on to with within then also thus here there after
+    before if when although""".split())
+# words a phrase never ends on when whole: a pronoun awaiting its verb or referent. Folded.
+PRONOUN_ENDS = frozenset("it them this that these those itself".split())
+# determiners that need what they refer to ("same code": the same as what?). Folded.
+REFERRING = frozenset("same such other said".split())
+# where a bullet gives an example, not the rule. Folded, lower case.
+EXAMPLE_MARKS = ("e.g.", "for example", "for instance", "eg.")
+# verbs a phrase cannot end on: each awaits its object ("Changing the geometry requires"). Folded.
+OBJECT_VERBS = frozenset("""requires require needs need allows allow uses use defines define contains contain returns
+    return provides provide offers offer includes include implies imply represents represent indicates indicate
+    determines determine""".split())
 # the roles a slide's bullet labels name about its topic ("Problem: …", "Solution: …", "Advantage: …"): folded
 # label → what a question asks of that role (kb.writing.pattern_discourse joins two or three into one stem)
 DISCOURSE: dict[str, str] = {

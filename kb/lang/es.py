@@ -76,6 +76,23 @@ VERBS = frozenset("""determina determinan permite permiten define definen usa us
     seleccionan combina combinan distribuye distribuyen divide dividen optimiza optimizan entrena
     entrenan evalua evaluan busca buscan prueba prueban asigna asignan lanza lanzan gestiona gestionan
     sirve sirven funciona funcionan consiste consisten significa""".split())
+# a concept (what a grader marks with) that opens on one of these and is short is a fragment cut from its clause
+# ("Con n capas", "En el backward", "de lanzar kernels"; r11/r12 raters); "sin"/"solo" open whole rules. Folded.
+PHRASE_OPENERS = frozenset("""a al ante con contra de del desde en entre hacia hasta para por segun sobre tras mediante
+    luego asi ademas tambien entonces despues antes aqui alli ahi si cuando aunque""".split())  # (a condition cut
+# from its clause: "si el nodo muere")
+# words a phrase never ends on when whole: a clitic or pronoun awaiting its verb or referent ("batch o un modelo
+# mayor, lo"), a reflexive ("modelo en si"). Folded.
+PRONOUN_ENDS = frozenset("lo la le los las les se me te nos si esto eso aquello ello este esta".split())
+# determiners that need what they refer to ("mismo código": the same as what?). Folded.
+REFERRING = frozenset("mismo misma mismos mismas dicho dicha otro otra tal".split())
+# where a bullet gives an example, not the rule ("p. ej.", "por ejemplo"). Folded, lower case.
+EXAMPLE_MARKS = ("p. ej.", "p.ej.", "por ejemplo", "ej.:", "ejemplo:")
+# verbs a phrase cannot end on: each awaits its object ("Cambiar la geometría exige"); not those a clause ends on
+# ("mientras la GPU entrena", "el código funciona"). Folded.
+OBJECT_VERBS = frozenset("""exige exigen requiere requieren necesita necesitan permite permiten usa usan utiliza
+    utilizan define definen contiene contienen devuelve devuelven proporciona proporcionan ofrece ofrecen incluye
+    incluyen implica implican representa representan indica indican determina determinan""".split())
 # the roles a slide's bullet labels name about its topic ("Problema: …", "Solución: …", "Ventaja: …"): folded
 # label → what a question asks of that role (kb.writing.pattern_discourse joins two or three into one stem)
 DISCOURSE: dict[str, str] = {

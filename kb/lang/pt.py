@@ -76,6 +76,22 @@ VERBS = frozenset("""determina determinam permite permitem define definem usa us
     combina combinam distribui distribuem divide dividem otimiza otimizam treina treinam avalia avaliam
     busca buscam testa testam atribui atribuem lança lançam gerencia gerenciam serve servem funciona
     funcionam consiste consistem significa""".split())
+# a concept (what a grader marks with) that opens on one of these and is short is a fragment cut from its clause
+# ("Na prática", "de lanzar kernels"; r11/r12 raters); "sem"/"so" open whole rules; "a"/"o" are articles. Folded.
+PHRASE_OPENERS = frozenset("""ao aos com contra de da das do dos desde em entre na nas no nos num numa para pela
+    pelas pelo pelos por sobre apos ate mediante depois antes entao assim alem tambem aqui ali se quando embora
+    caso""".split())  # (a condition cut from its clause: "se o nó morre")
+# words a phrase never ends on when whole: a pronoun awaiting its verb or referent, a reflexive ("modelo em si").
+PRONOUN_ENDS = frozenset("o lo la lhe lhes se me te si isso isto aquilo este esta esse essa".split())  # ("nós": nodes)
+# determiners that need what they refer to ("mesmo código": the same as what?). Folded.
+REFERRING = frozenset("mesmo mesma mesmos mesmas dito dita outro outra tal".split())
+# where a bullet gives an example, not the rule ("ex.:", "por exemplo"). Folded, lower case.
+EXAMPLE_MARKS = ("ex.:", "ex.", "p. ex.", "por exemplo", "exemplo:")
+# verbs a phrase cannot end on: each awaits its object ("Mudar a geometria exige"); not those a clause ends on
+# ("enquanto a GPU treina", "o código funciona"). Folded.
+OBJECT_VERBS = frozenset("""exige exigem requer requerem permite permitem usa usam utiliza utilizam define definem
+    contem retorna retornam fornece fornecem oferece oferecem inclui incluem implica implicam representa representam
+    indica indicam determina determinam""".split())
 # the roles a slide's bullet labels name about its topic ("Problema: …", "Solução: …", "Vantagem: …"): folded
 # label → what a question asks of that role (kb.writing.pattern_discourse joins two or three into one stem)
 DISCOURSE: dict[str, str] = {

@@ -153,6 +153,12 @@ def _one(check: Callable[..., str | None]) -> Callable[[Question, CheckContext],
     return lambda q, ctx: [d] if (d := check(q)) else []
 
 
+def _fragment_concepts(q: Question) -> list[str]:
+    from .concept_faults import fragment_concepts
+
+    return [d] if (d := fragment_concepts(q)) else []
+
+
 Check = Callable[[Question, CheckContext], list[str]]
 # name → check, in the order their defects are reported
 CHECKS: dict[str, Check] = {
@@ -209,6 +215,9 @@ CHECKS: dict[str, Check] = {
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for
 # (run_checks): forms a teacher mostly edits rather than drops, which the writers still write
 ADVISORY: dict[str, Check] = {
+    # a concept no teacher keeps as a key concept: a fragment, worked numbers or an example, a version remark
+    # (kb/writing/concept_faults.py); the writers leave such concepts out where another remains
+    "fragment-concept": lambda q, ctx: _fragment_concepts(q),
     "vague-stem": _one(form.vague_stem),
     # a concept a grader cannot mark with (a code fragment, a quoted message, a lone generic word) that the
     # writers could not leave out (kb/writing/concept_use.py)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from ..quiz import Question
 from ..text import fold, words
+from .concept_faults import NAMED_ORIGINS, question_concept_fault
 from .ideas import dangling
 
 # a code token: a dotted or snake_case name, a call, a CamelCase or ALLCAPS name
@@ -38,9 +39,6 @@ def _spaced(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-# short questions whose concepts are names by construction (a list's parts or steps, an equation's terms:
-# "runtime" of "CUDA = extensión de C/C++ + runtime + driver"), as kb.writing.checks.thin_concepts reads them
-NAMED_ORIGINS = frozenset({"parts", "steps", "how", "caveat", "scope", "equation"})
 
 
 def unusable_concept(concept: str, answer: str, others: Sequence[str] = ()) -> str | None:
@@ -133,14 +131,19 @@ def unusable_concepts(q: Question) -> str | None:
 
 
 def usable_concepts(q: Question) -> Question:
-    """``q`` without the concepts a grader cannot mark with (:func:`unusable_concept`), or with its
+    """``q`` without the concepts a grader cannot mark with (:func:`unusable_concept`) or a teacher would not keep
+    (:func:`kb.writing.concept_faults.concept_fault`: a fragment, worked numbers, trivia), or with its
     concepts as they are when none would be left; whitespace runs (a bracket cut out) made single."""
     from dataclasses import replace
 
     if q.type != "short" or q.origin == "harvested" or not q.concepts:
         return q
     others = () if q.origin in NAMED_ORIGINS else q.concepts  # (no word is generic among names)
-    kept = tuple(_spaced(with_brackets(x, q.answer)) for x in q.concepts if not unusable_concept(x, q.answer, others))
+
+    def kept_one(x: str) -> bool:  # (a name is no fragment among names: "all-gather", "dtype" of a list's items)
+        return not unusable_concept(x, q.answer, others) and not question_concept_fault(x, q)
+
+    kept = tuple(_spaced(with_brackets(x, q.answer)) for x in q.concepts if kept_one(x))
     if not kept:
         kept = tuple(_spaced(with_brackets(x, q.answer)) for x in q.concepts)
     return q if kept == tuple(q.concepts) else replace(q, concepts=kept)

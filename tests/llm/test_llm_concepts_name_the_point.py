@@ -1,0 +1,34 @@
+"""The LLM writer's key concepts go through the same test of what a teacher keeps as the offline writer's
+(kb/writing/concept_faults.py, issue 26 concepts27): a fragment ("Na prática") or worked numbers ("modelo de 7B
+parâmetros") it writes beside a whole phrase is left out, and the question kept. Against the real local
+OpenAI-compatible server (tests/openai_stub.py) and the real sample course."""
+
+from __future__ import annotations
+
+from kb.config import Settings
+from kb.llm import LLMClient, LLMWriter
+from kb.workspace import open_workspace
+from kb.writing.generate import GenerationRequest, generate_quiz
+
+from ..openai_stub import OpenAIStub, reply
+from .test_llm_checks import QUOTE, SOURCE, passage_with
+
+SHORT = {"type": "short", "prompt": "No capítulo 12, qual comando verifica o uso da memória da GPU?",
+         "answer": "Na prática, com o nvidia-smi, que mostra quanta memória da GPU cada processo ocupa (um modelo de "
+                   "7B parâmetros ocupa a GPU inteira).", "quote": QUOTE,
+         "concepts": ["mostra quanta memória da GPU cada processo ocupa", "Na prática", "modelo de 7B parâmetros"],
+         "difficulty": "easy"}
+
+
+def test_a_fragment_or_worked_numbers_the_llm_gives_as_concepts_are_left_out(ws):
+    def script(body: dict):
+        n = passage_with(body, "nvidia-smi")
+        return reply({"questions": [{**SHORT, "passage": n}] if n else []})
+
+    with OpenAIStub(script) as stub:
+        settings = Settings(home=ws / ".kb", llm_base_url=stub.url, llm_model="stub-model", llm_api_key="k",
+                            llm_timeout=5.0, llm_retries=0)
+        report = generate_quiz(open_workspace(settings), GenerationRequest(n=1, types=("short",), sources=(SOURCE,)),
+                               LLMWriter(LLMClient(settings)))
+    assert [q.prompt for q in report.quiz.questions] == [SHORT["prompt"]], report.rejected
+    assert report.quiz.questions[0].concepts == ("mostra quanta memória da GPU cada processo ocupa",)
