@@ -87,8 +87,8 @@ class Routing:
 
 
 def routing(index: Any) -> Routing:
-    """The index's :class:`Routing`, built on first use and kept on the index (and in its cache file when the
-    index is saved after it)."""
+    """The index's :class:`Routing`: built with the index and saved in its cache file; for an index cached by an
+    older kb, built on first use."""
     r = getattr(index, "routing", None)
     if r is None:
         r = index.routing = Routing(index.chunks)

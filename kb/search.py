@@ -382,6 +382,9 @@ class SearchIndex:
         self.chunks = ChunkTable(chunks, stored, root)  # see ChunkTable for ``stored`` and ``root``
         self.vectors = vectors
         self.lexical = LexicalIndex([c.id for c in chunks], [lexical_tokens(index_text(c)) for c in chunks])
+        from .rank_route import Routing
+
+        self.routing = Routing(self.chunks)  # saved with the index: a cold search does not rebuild it
         # the ranking embedder's id and vectors when another embedder than the store's ranks (attach_ranking)
         self.rank_id: str | None = None
         self.rank_vectors: np.ndarray | None = None
