@@ -1,7 +1,8 @@
 """Page ranking in one LARGE dev knowledge base: many decks on neighbouring topics compete.
 
     python bench/rank_many.py --home /tmp/kb-many             # build once (reused), report the default ranking
-    python bench/rank_many.py --home /tmp/kb-many --variants   # every variant of bench/rank_variants.py
+    python bench/rank_many.py --home /tmp/kb-many --variants all   # every variant of bench/rank_variants.py
+    python bench/rank_many.py --home /tmp/kb-many --ask [--no-routing]   # kb ask --offline on every question too
 
 The knowledge base holds the sample course (sources/), the decks of ../shared/corpora and
 ../shared/heldout_decks and every deck that eval/ask_r8 … ask_r12 use (rendered from
@@ -95,7 +96,16 @@ def main() -> None:
     ap.add_argument("--home", type=Path, required=True, help="the knowledge base's folder (built, or reused)")
     ap.add_argument("--variants", default=None, help="comma-separated names of bench/rank_variants.py, or 'all'")
     ap.add_argument("--misses", action="store_true", help="print WRITE-half questions not at rank 1")
+    ap.add_argument("--ask", action="store_true", help="also kb ask --offline every question (correct / partly / "
+                    "wrong by kb.evaluate's rule, per half)")
+    ap.add_argument("--no-routing", action="store_true", help="the ranking before kb.rank_route (no routing, no "
+                    "overview penalty), for a before/after in the same run")
     args = ap.parse_args()
+    if args.no_routing:
+        import kb.rank_route
+
+        kb.rank_route.ROUTE_WEIGHT = kb.rank_route.OVERVIEW_PENALTY = 0.0
+        kb.rank_route.WEIGHTS.clear()
     ws = build(args.home)
     index = ws.retriever.index
     print(f"{len(index.chunks)} passages; ranking {index.ranking_id or index.embedder_id}", file=sys.stderr)
@@ -116,6 +126,15 @@ def main() -> None:
             if args.misses and s in WRITE and r != 1:
                 print(f"  miss {name} {s} rank={r} {item.source} p{item.pages}: {item.question}")
         report(name, ranks)
+    if args.ask:
+        from kb.ask import ask
+        from kb.evaluate import evaluate_ask
+
+        for half, names in (("WRITE", WRITE), ("CHECK", CHECK)):
+            r = evaluate_ask(lambda q: ask(ws, q, k=5), [i for s in names for i in by_set[s]])
+            print(f"kb ask {half}: n={r['n']} correct {r['correct']:.3f} partly {r['partly']:.3f} wrong "
+                  f"{r['wrong']:.3f} not-found {r['not_found']:.3f} page hit@1 {r['page_hit@1']:.3f} "
+                  f"hit@5 {r['page_hit@5']:.3f}", flush=True)
 
 
 if __name__ == "__main__":
