@@ -186,3 +186,48 @@ for _d in (0.15, 0.2, 0.3):
 for _d in (0.005, 0.01, 0.02, 0.04):
     for _b in (0.0, 0.01, 0.02):
         VARIANTS[f"overview d{_d} route_lex b{_b}"] = overview(_d, _b)
+for _d in (0.1, 0.15, 0.2):
+    for _b in (0.05, 0.1, 0.15):
+        VARIANTS[f"overview d{_d} route_lex b{_b}"] = overview(_d, _b)
+
+
+def _whole_tokens(text):
+    """Prefix stems (kb.search.lexical_tokens) and, besides, each longer word whole: "tensorboard" is not "tensor"."""
+    from kb.search import STEM_CHARS
+    from kb.text import search_tokens
+
+    return lexical_tokens(text) + [w for w in search_tokens(text) if len(w) > STEM_CHARS]
+
+
+def _source_lexical_whole(index):
+    key = ("srclexw", id(index))
+    if key not in _CACHE:
+        sid, uniq = _sources(index)
+        heads: list[dict[str, None]] = [dict.fromkeys([Path(n).stem.replace("_", " ")]) for n in uniq]
+        for c, s in zip(index.chunks, sid, strict=True):
+            if c.locator.heading:
+                for part in c.locator.heading.split(" > "):
+                    heads[s][part] = None
+        lx = LexicalIndex(uniq, [_whole_tokens("\n".join(h)) for h in heads])
+        _CACHE[key] = lx
+    return _CACHE[key]
+
+
+def overview_whole(delta, beta):
+    def fn(index, q, qv):
+        base = fused_scores(index, q, qv)
+        lx = _source_lexical_whole(index)
+        sc = np.zeros(len(lx.ids), dtype=np.float32)
+        for t in dict.fromkeys(_whole_tokens(q)):
+            j = lx.vocab.get(t)
+            if j is not None:
+                a, b = lx.indptr[j], lx.indptr[j + 1]
+                sc[lx.docs[a:b]] += lx.idf[j] * lx.weights[a:b]
+        sc = sc / (float(sc.max()) or 1.0)
+        sid, _ = _sources(index)
+        return base + beta * sc[sid] - delta * _overview(index)
+    return fn
+
+
+for _b in (0.1, 0.15, 0.2):
+    VARIANTS[f"whole d0.15 b{_b}"] = overview_whole(0.15, _b)
