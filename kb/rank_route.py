@@ -46,6 +46,7 @@ class Routing:
         cols = chunks.cols
         n = len(chunks)
         number: dict[str, int] = {}
+        is_overview: dict[str, bool] = {}
         titles: list[dict[str, None]] = []
         source = np.zeros(n, dtype=np.int64)
         overview = np.zeros(n, dtype=np.float32)
@@ -59,12 +60,17 @@ class Routing:
                 titles.append({stem.replace("_", " ").replace("-", " "): None})
             source[i] = s
             heading = cols["heading"][i] or ""
-            parts = heading.split(" > ") if heading else []
-            for p in parts:
-                titles[s][p] = None
-            last = parts[-1] if parts else ""
-            if (last and (divider_title(last) or summary_title(last))) or (
-                    cols["kind"][i] == "pdf" and int(pages[i]) == 1):
+            if heading:
+                parts = heading.split(" > ")
+                for p in parts:
+                    titles[s][p] = None
+                last = parts[-1]
+                flag = is_overview.get(last)
+                if flag is None:  # the passages of a slide share its title: each title is read once
+                    flag = is_overview[last] = divider_title(last) or summary_title(last)
+                if flag:
+                    overview[i] = 1.0
+            if int(pages[i]) == 1 and cols["kind"][i] == "pdf":
                 overview[i] = 1.0
         self.source = source
         self.overview = overview
