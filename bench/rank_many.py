@@ -116,6 +116,7 @@ def main() -> None:
     if args.variants:
         import rank_variants
 
+        rank_variants.EMBEDDER = ws.embedder
         variants.update({n: f for n, f in rank_variants.VARIANTS.items()
                          if args.variants == "all" or n in args.variants.split(",")})
     for name, fn in variants.items():

@@ -231,3 +231,70 @@ def overview_whole(delta, beta):
 
 for _b in (0.1, 0.15, 0.2):
     VARIANTS[f"whole d0.15 b{_b}"] = overview_whole(0.15, _b)
+
+
+def _source_lexical_terms(index, emphasis=True, labels=True):
+    """The sources' title documents (headings, file name) plus their bold phrases and "Label: …" labels."""
+    key = ("srclext", id(index), emphasis, labels)
+    if key not in _CACHE:
+        sid, uniq = _sources(index)
+        heads: list[dict[str, None]] = [dict.fromkeys([Path(n).stem.replace("_", " ")]) for n in uniq]
+        for c, s in zip(index.chunks, sid, strict=True):
+            if c.locator.heading:
+                for part in c.locator.heading.split(" > "):
+                    heads[s][part] = None
+            if emphasis:
+                for e in c.emphasis:
+                    heads[s][e] = None
+            if labels:
+                for ln in c.text.split("\n"):
+                    head, sep, _ = ln.strip(" •-*").partition(":")
+                    if sep and 0 < len(head.split()) <= 4:
+                        heads[s][head] = None
+        _CACHE[key] = LexicalIndex(uniq, [lexical_tokens("\n".join(h)) for h in heads])
+    return _CACHE[key]
+
+
+def overview_terms(delta, beta, emphasis, labels):
+    def fn(index, q, qv):
+        base = fused_scores(index, q, qv)
+        lex = _source_lexical_terms(index, emphasis, labels).scores(q)
+        lex = lex / (float(lex.max()) or 1.0)
+        sid, _ = _sources(index)
+        return base + beta * lex[sid] - delta * _overview(index)
+    return fn
+
+
+for _b in (0.1, 0.15, 0.2):
+    VARIANTS[f"terms emph d0.15 b{_b}"] = overview_terms(0.15, _b, True, False)
+    VARIANTS[f"terms labels d0.15 b{_b}"] = overview_terms(0.15, _b, False, True)
+    VARIANTS[f"terms both d0.15 b{_b}"] = overview_terms(0.15, _b, True, True)
+
+EMBEDDER = None  # set by bench/rank_many.py: the store's embedder (for the heading-title variants)
+
+
+def _title_vectors(index):
+    key = ("titles", id(index))
+    if key not in _CACHE:
+        heads = [(c.locator.heading or "").split(" > ")[-1] for c in index.chunks]
+        uniq = sorted(set(heads))
+        vecs = EMBEDDER.embed_queries(uniq)  # short phrases, embedded as questions are
+        vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+        pos = {h: i for i, h in enumerate(uniq)}
+        _CACHE[key] = (vecs, np.array([pos[h] for h in heads]), np.array([bool(h) for h in heads]))
+    return _CACHE[key]
+
+
+def title_cos(weight):
+    def fn(index, q, qv):
+        from kb.search import fused_scores as current
+
+        base = current(index, q, qv)
+        vecs, pos, has = _title_vectors(index)
+        cos = np.maximum(vecs @ qv, 0.0)[pos] * has
+        return base + weight * cos
+    return fn
+
+
+for _w in (0.05, 0.1, 0.2, 0.3):
+    VARIANTS[f"title cos w{_w} (on routed)"] = title_cos(_w)
