@@ -382,6 +382,9 @@ class SearchIndex:
         self.chunks = ChunkTable(chunks, stored, root)  # see ChunkTable for ``stored`` and ``root``
         self.vectors = vectors
         self.lexical = LexicalIndex([c.id for c in chunks], [lexical_tokens(index_text(c)) for c in chunks])
+        from .rank_route import Routing
+
+        self.routing = Routing(self.chunks)  # saved with the index: a cold search does not rebuild it
         # the ranking embedder's id and vectors when another embedder than the store's ranks (attach_ranking)
         self.rank_id: str | None = None
         self.rank_vectors: np.ndarray | None = None
@@ -654,10 +657,12 @@ def drop_duplicates(ranked: list[tuple[Chunk, float]], k: int,
     return [(c, s) for c, s, _ in kept]
 
 
-def fused_scores(index: SearchIndex, query: str, qv: np.ndarray | None, mode: str = "hybrid") -> np.ndarray:
+def fused_scores(index: SearchIndex, query: str, qv: np.ndarray | None, mode: str = "hybrid",
+                 raw: bool = False) -> np.ndarray:
     """Every passage's relevance to the query, 0–1, in one ranking shared by ``kb search`` and ``kb ask``:
     ``dense`` the cosine with the ranking vectors (``qv`` from :meth:`Retriever.query_vectors`), ``bm25`` BM25
-    over the best BM25, ``hybrid`` their weighted sum (:func:`lexical_weight` of the ranking embedder)."""
+    over the best BM25, ``hybrid`` their weighted sum (:func:`lexical_weight` of the ranking embedder), routed to the
+    question's source and with a deck's overview pages lowered (:mod:`kb.rank_route`; not with ``raw``)."""
     import numpy as np
 
     if mode != "dense":
@@ -670,7 +675,11 @@ def fused_scores(index: SearchIndex, query: str, qv: np.ndarray | None, mode: st
     if mode == "dense":
         return cos
     w = lexical_weight(index.ranking_id)
-    return (cos + w * lex) / (1 + w)
+    if raw:
+        return (cos + w * lex) / (1 + w)
+    from .rank_route import routing
+
+    return routing(index).adjust((cos + w * lex) / (1 + w), query, index.ranking_id)
 
 
 class Retriever:

@@ -137,11 +137,14 @@ def test_a_how_on_a_slide_titled_with_the_task_quotes_its_command_lines(course):
 
 
 def test_the_title_slide_and_the_agenda_never_answer(course, tmp_path):
-    for question in ("¿Qué temas trata la sesión de compresión de gradientes?",
-                     "¿Qué es la esparsificación top-k?"):
+    # the first asks for the agenda itself: with those slides ranked down (kb.rank_route) "not found" is honest (it
+    # was a torch.compile sentence of the sample course before); the second has a slide that answers it
+    for question, must_answer in (("¿Qué temas trata la sesión de compresión de gradientes?", False),
+                                  ("¿Qué es la esparsificación top-k?", True)):
         a = ask(course, question)
         cited = {(Path(p["source"]).name, p["locator"].get("page")) for p in a["passages"] if p["rank"] in a["cited"]}
-        assert cited and not cited & {("compresion_es.pdf", 1), ("compresion_es.pdf", 2)}, (question, a["answer"])
+        assert (cited or not must_answer) and not cited & {("compresion_es.pdf", 1), ("compresion_es.pdf", 2)}, \
+            (question, a["answer"])
 
 
 def test_every_answer_quotes_lines_of_its_cited_passage(course, tmp_path):
