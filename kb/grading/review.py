@@ -64,18 +64,20 @@ SPREAD_FIRST = 2
 # with every human grade made one point stricter 0.565 -> 0.582; the course sets do not use it (too few decisions a
 # question). POOL_SHRINK = inf is the correction shrunk towards 0 (before).
 POOL_SHRINK = 3.0
-# A question whose replies are unlike one another (most of them groups of a single reply: each wrong in its own way,
-# far from the rest) has a share of its decisions taken by an exploratory rule — a group drawn at random from its
-# remaining ones, seeded by the question id so that kb grade stays deterministic (EXPLORE_RULE "random"; "farthest",
-# the group least like every one decided before it, was tried on dev and reached odd replies no decision tells
-# about) — so that the replies an order by what a decision tells about *like* replies reaches late are reached
-# early. The share is EXPLORE_MAX × how far the share of the question's replies that are a group by themselves lies
-# above EXPLORE_FROM, spread evenly over its decisions (PT_ASAG dev's questions: 0.59–0.84 of their replies; the
-# course sets and the dev stand-ins: all, or nearly). Chosen on dev only (docs/measurements/grading.md, "An
-# exploratory share of the decisions"); EXPLORE_MAX = 0 is the order before.
-EXPLORE_MAX = 0.5
+# An exploratory share (tried on dev, 2026-11-28, NOT kept: EXPLORE_MAX = 0 is kb's order): a question whose replies
+# are unlike one another (most of them a group by themselves) has a share of its first decisions taken by an
+# exploratory rule — a group drawn at random from its remaining ones, seeded by the question id so that kb grade stays
+# deterministic (EXPLORE_RULE "random"; "farthest": the group least like every one decided before it) — so that the
+# replies an order by what a decision tells about *like* replies reaches late are reached early. The share is
+# EXPLORE_MAX × how far the share of the question's replies that are a group by themselves lies above EXPLORE_FROM
+# (PT_ASAG dev's questions: 0.59–0.84; the course sets and the dev stand-ins: all, or nearly), spread evenly over
+# the decisions within the first EXPLORE_UPTO of its replies. Measured with 0.5 / 0.8 / 0.05 (docs/measurements/
+# grading.md, "An exploratory share of the decisions"): PT_ASAG dev level, the course sets unchanged, the dev
+# stand-ins +0.078 to -0.042 at 5 % and -0.016 to -0.005 at 10 % depending on the stand-in and the seed: not above.
+EXPLORE_MAX = 0.0
 EXPLORE_FROM = 0.8
 EXPLORE_RULE = "random"
+EXPLORE_UPTO = 0.05
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,9 @@ def review_order(groups: Sequence[AnswerGroup], grades: Sequence[Grade], replies
     embeddings of length 1: one per index the groups name): per question, the group whose decision
     removes the most uncertainty about the question's replies given the decisions before it
     (:func:`kb.grading.kernel.decision_order` — a group with many replies like it first, one like a
-    group already decided late), the questions' orders merged so that every question has decisions
+    group already decided late; with EXPLORE_MAX above 0, where a question's replies are unlike one
+    another, a share of its first decisions drawn at random instead: :func:`explore_share`,
+    :func:`explore`), the questions' orders merged so that every question has decisions
     (:func:`spread_order`: SPREAD_FIRST each first, then in proportion to its replies)."""
     import numpy as np
 
@@ -130,7 +134,8 @@ def review_order(groups: Sequence[AnswerGroup], grades: Sequence[Grade], replies
         w = np.array([0.0 if ZEROING_FLAGS & set(grades[m].flags) else 1.0 for m in idx])
         head = {pos[g.representative]: g for g in q_groups}
         order = decision_order(k, list(head), w, len(head))
-        order = explore(k, order, explore_share(q_groups), seed=q_groups[0].question_id)
+        order = explore(k, order, explore_share(q_groups), seed=q_groups[0].question_id,
+                        upto=math.ceil(EXPLORE_UPTO * len(idx)))
         ranked.append([(gain, head[r]) for r, gain in order])
     merged = [ranked[i][k] for i, k in spread_order([[gain for gain, _ in r] for r in ranked],
                                                     [sum(g.size for _, g in r) for r in ranked])]
@@ -154,12 +159,13 @@ def explore_share(q_groups: Sequence[AnswerGroup], *, top: float | None = None, 
 
 
 def explore(kernel: Any, order: Sequence[tuple[int, float]], share: float, *, seed: str = "",
-            rule: str | None = None) -> list[tuple[int, float]]:
+            rule: str | None = None, upto: int | None = None) -> list[tuple[int, float]]:
     """``order`` (candidates of ``kernel`` with their gains, as :func:`kb.grading.kernel.decision_order`
     ranks them) with ``share`` of its decisions, spread evenly (the 2nd, 4th… at 0.5), taken by the
     exploratory ``rule`` (EXPLORE_RULE): a candidate drawn at random from the remaining ones (seeded by
     ``seed``), or with "farthest" the one least like every one decided before it (the smallest largest
-    similarity; ties to the earlier in ``order``); the others keep ``order``'s sequence. Deterministic."""
+    similarity; ties to the earlier in ``order``); the others keep ``order``'s sequence; none after the
+    first ``upto`` decisions. Deterministic."""
     import zlib
 
     import numpy as np
@@ -175,7 +181,8 @@ def explore(kernel: Any, order: Sequence[tuple[int, float]], share: float, *, se
     near = np.full(len(cand), -np.inf)  # each candidate's largest similarity to a decided one
     out: list[tuple[int, float]] = []
     for t in range(len(cand)):
-        if t > 0 and math.floor((t + 1) * share + 1e-9) > math.floor(t * share + 1e-9):
+        if 0 < t < (len(cand) if upto is None else upto) and \
+                math.floor((t + 1) * share + 1e-9) > math.floor(t * share + 1e-9):
             j = min(left, key=lambda x: (near[x], x)) if rule == "farthest" else left[rng.randrange(len(left))]
         else:
             j = left[0]

@@ -1,8 +1,8 @@
-"""A question whose replies are unlike one another (nearly every reply a group by itself) has a share of its
-decisions taken by an exploratory rule — the group least like every one decided before it — so that replies each
-wrong in its own way are reached early (kb.grading.review.explore_share, explore; issue 28); a question whose
-replies fall in large groups keeps the order by what a decision tells. The real review_order, kernel and
-decision order on a small synthetic class."""
+"""The exploratory share of a review order (kb.grading.review.explore_share, explore; issue 28; tried on dev and
+off by default, EXPLORE_MAX = 0): a question whose replies are unlike one another (nearly every reply a group by
+itself) has a share of its first decisions drawn at random (seeded by the question) or taken by the group least like
+every one decided before it; a question whose replies fall in large groups, and kb's default order, keep the order
+by what a decision tells. The real review_order, kernel and decision order on a small synthetic class."""
 
 from __future__ import annotations
 
@@ -48,33 +48,34 @@ def _class(grouped: bool) -> tuple[list[AnswerGroup], list, list[str], np.ndarra
 
 def test_explore_share_grows_with_the_share_of_replies_alone_in_their_group():
     groups, *_ = _class(grouped=False)
-    assert review.EXPLORE_MAX > 0 and review.explore_share(groups) == pytest.approx(review.EXPLORE_MAX)
+    assert review.explore_share(groups, top=0.5) == pytest.approx(0.5)
     grouped, *_ = _class(grouped=True)  # 4 of 28 replies alone: below EXPLORE_FROM
-    assert review.explore_share(grouped) == 0.0
-    assert review.explore_share(groups, top=0.0) == 0.0 and review.explore_share([]) == 0.0
+    assert review.explore_share(grouped, top=0.5) == 0.0
+    assert review.explore_share(groups, top=0.0) == 0.0 and review.explore_share([], top=0.5) == 0.0
+    assert review.explore_share(groups) == review.EXPLORE_MAX * 1.0  # kb's default: EXPLORE_MAX (0, not kept)
     # half-way between EXPLORE_FROM and every reply alone: half the largest share
     half = groups[:8] + [AnswerGroup("q", (100, 101, 102, 103, 104, 105, 106, 107))]
     single = 8 / 16
-    assert review.explore_share(half, start=0.0) == pytest.approx(review.EXPLORE_MAX * single)
+    assert review.explore_share(half, top=0.5, start=0.0) == pytest.approx(0.5 * single)
 
 
 def _reps(items) -> list[int]:
     return [it.group.representative for it in items]
 
 
-def test_an_unlike_class_takes_every_second_decision_off_the_gain_order_and_a_grouped_one_keeps_it(monkeypatch):
+def test_an_unlike_class_takes_its_second_decision_off_the_gain_order_and_a_grouped_one_keeps_it(monkeypatch):
     groups, grades, replies, v, lone = _class(grouped=False)
+    before = _reps(review.review_order(groups, grades, replies, v))  # kb's default: by what a decision tells
+    monkeypatch.setattr(review, "EXPLORE_MAX", 0.5)  # the share tried on dev
     first = _reps(review.review_order(groups, grades, replies, v))
     assert first == _reps(review.review_order(groups, grades, replies, v))  # seeded by the question: kb grade repeats
-    monkeypatch.setattr(review, "EXPLORE_MAX", 0.0)  # the order before: by what a decision tells
-    before = _reps(review.review_order(groups, grades, replies, v))
     assert not lone & set(before[:4])  # the four crowds first
     assert sorted(first) == sorted(before) and first != before  # the same groups, each once, in another order
-    # the 1st, 3rd, 5th … decision is the gain order's next among the groups not yet decided; the others are not
-    for t in range(0, 12, 2):
+    # the 2nd decision is drawn from the groups left; the others are the gain order's next among the groups not yet
+    # decided (exploratory decisions come only within the first EXPLORE_UPTO of the question's 28 replies)
+    assert first[1] != before[1]
+    for t in range(2, len(first)):
         assert first[t] == next(r for r in before if r not in first[:t])
-    assert any(first[t] != next(r for r in before if r not in first[:t]) for t in range(1, 12, 2))
-    monkeypatch.undo()
     # large groups (most replies share a group): no exploration, the order by what a decision tells
     groups, grades, replies, v, lone = _class(grouped=True)
     kept = _reps(review.review_order(groups, grades, replies, v))
@@ -95,3 +96,7 @@ def test_explore_picks_at_random_seeded_or_the_candidate_least_like_the_decided_
     assert a == review.explore(big, long, 0.5, seed="q1") and a[0] == (0, 30.0)
     assert sorted(a) == sorted(long) and a != long
     assert any(review.explore(big, long, 0.5, seed=f"q{i}") != a for i in range(2, 6))
+    # none after the first ``upto`` decisions: from there on, the order's sequence of the groups left
+    b = review.explore(big, long, 0.5, seed="q1", upto=4)
+    assert b[:2] == a[:2] and b[2] == next(x for x in long if x not in b[:2])
+    assert b[4:] == [x for x in long if x not in b[:4]]

@@ -42,10 +42,7 @@ def _class(levels: list[int]) -> tuple[list[AnswerGroup], list, list[str], np.nd
 LEVELS = [2] * 8 + [0, 1, 3, 0, 1, 3]
 
 
-def test_kbs_order_starts_in_the_crowd_then_spans_kbs_levels(monkeypatch):
-    # the order by what a decision tells: every reply here is a group by itself, so kb's exploratory share (tested
-    # in test_review_explore.py) would take every second decision at random: left out here
-    monkeypatch.setattr(review, "EXPLORE_MAX", 0.0)
+def test_kbs_order_starts_in_the_crowd_then_spans_kbs_levels():
     groups, grades, replies, v, _ = _class(LEVELS)
     kb = [grades[it.group.representative].points for it in review.review_order(groups, grades, replies, v)]
     assert kb[0] == 2  # the representative crowd (kb's level 2) first …

@@ -55,12 +55,7 @@ def _two_questions() -> tuple[list[AnswerGroup], list, list[str], np.ndarray]:
     return groups, grades, replies, v
 
 
-def test_review_order_does_not_give_the_alike_question_every_early_decision(monkeypatch):
-    from kb.grading import review
-
-    # every reply here is a group by itself: kb's exploratory share (test_review_explore.py) left out, so that
-    # the merge and each question's order by gain are what is tested
-    monkeypatch.setattr(review, "EXPLORE_MAX", 0.0)
+def test_review_order_does_not_give_the_alike_question_every_early_decision():
     groups, grades, replies, v = _two_questions()
     order = review_order(groups, grades, replies, v)
     assert {it.group.question_id for it in order[:2]} == {"alike", "apart"}
