@@ -37,8 +37,7 @@ def main() -> None:
     ap.add_argument("--budgets", default="5,10,20")
     ap.add_argument("--tune", action="store_true", help="search the constants (on dev data only)")
     ap.add_argument("--steps", action="store_true", help="kb's order with the questions' orders merged by gain "
-                    "(before 2026-11-28), spread first, by replies, both, then the pooled correction, then an "
-                    "exploratory share; a random order")
+                    "(before 2026-11-28), spread first, by replies, both, then the pooled correction; a random order")
     ap.add_argument("--per-question", type=int, default=0, help="grade a seeded draw of N replies a question")
     ap.add_argument("--draws", type=int, default=1, help="with --per-question: this many draws, averaged")
     ap.add_argument("--stricter", action="store_true", help="with --steps: every human grade one point lower (0 "
@@ -107,12 +106,10 @@ def steps(args) -> None:
     all_rows, _ = load_grading_data(args.data, (0.0, 3.0))
     budgets = [float(b) for b in args.budgets.split(",")]
     inf = float("inf")  # POOL_SHRINK inf: each question's mean correction shrunk towards 0, as before
-    ex = 0.5  # the exploratory share tried on dev (kb.grading.review.EXPLORE_MAX; not kept: kb's is 0)
-    first, pool = review.SPREAD_FIRST, review.POOL_SHRINK
-    ways = {"by gain (before)": (0, False, inf, 0.0), "spread first, then by gain": (first, False, inf, 0.0),
-            "by replies": (0, True, inf, 0.0), "spread first, then by replies": (first, True, inf, 0.0),
-            "… and the correction shrunk towards the pooled one (kept)": (first, True, pool, 0.0),
-            "… and an exploratory share (EXPLORE_MAX 0.5, not kept)": (first, True, pool, ex)}
+    ways = {"by gain (before)": (0, False, inf), "spread first, then by gain": (review.SPREAD_FIRST, False, inf),
+            "by replies": (0, True, inf), "spread first, then by replies": (review.SPREAD_FIRST, True, inf),
+            "… and the correction shrunk towards the pooled one (kept)": (review.SPREAD_FIRST, True,
+                                                                        review.POOL_SHRINK)}
     kept = review.POOL_SHRINK
     res: dict[str, list[list[float]]] = {w: [] for w in [*ways, "random (3 seeds)"]}
     for d in range(args.draws):
@@ -122,12 +119,12 @@ def steps(args) -> None:
         tasks, human = grading_tasks(rows), [r.human for r in rows]
         base, grades = evaluate_grader(grader, rows)
         print(f"draw {d}: n={len(rows)} default qwk={base['qwk']:.3f}", flush=True)
-        for w, (first, by_replies, pool, explore) in ways.items():
+        for w, (first, by_replies, pool) in ways.items():
             review.spread_order.__kwdefaults__.update(first=first, by_replies=by_replies)
-            review.POOL_SHRINK, review.EXPLORE_MAX = pool, explore
+            review.POOL_SHRINK = pool
             res[w].append([r["qwk"] for r in review.simulate(grader, tasks, human, grades, budgets)])
         review.spread_order.__kwdefaults__.update(first=review.SPREAD_FIRST, by_replies=True)
-        review.POOL_SHRINK, review.EXPLORE_MAX = kept, 0.0
+        review.POOL_SHRINK = kept
         rnd = [review.simulate(grader, tasks, human, grades, budgets, order="random", seed=s) for s in (0, 1, 2)]
         res["random (3 seeds)"].append([statistics.mean(x[i]["qwk"] for x in rnd) for i in range(len(budgets))])
     print("| order | " + " | ".join(f"{b:g} %" for b in budgets) + " |")

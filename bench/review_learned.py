@@ -19,13 +19,9 @@ Variants (name: what replaces kb's grade of each reply no decision covered):
 - ``signals-G``: kb's own features (similarity to the model answer, coverage, length…; standardised
   per question) added to the similarity as a linear kernel of weight G;
 - ``grade-G``: kb's grade added to the similarity as a linear kernel of weight G;
-- ``before``: kb's order without an exploratory share (kb.grading.review.EXPLORE_MAX = 0, kb's default);
-- ``explore-M-F[-U][-far][-sX]`` (an order): kb's exploratory share with EXPLORE_MAX = M, EXPLORE_FROM = F
-  and EXPLORE_UPTO = U (default 1: every decision), its picks random (seeded by the question, plus X: other seeds)
-  or, with ``-far``, the group least like the decided ones;
-- ``mix-N`` (an order, not a propagation; on ``before``'s order): every N-th decision of a question taken at
-  random from its remaining groups, the others in kb's order (so that replies unlike any other, e.g. wrong
-  explanations each wrong in its own way, are reached early), the questions merged as kb merges them.
+- ``mix-N`` (an order, not a propagation): every N-th decision of a question taken at random from its
+  remaining groups, the others in kb's order (so that replies unlike any other, e.g. wrong explanations each
+  wrong in its own way, are reached early), the questions merged as kb merges them.
 """
 
 from __future__ import annotations
@@ -53,7 +49,6 @@ from kb.grading.offline import CALIBRATION, FEATURES, OfflineGrader  # noqa: E40
 KB_PULL = review.pull_rest
 KB_KERNEL = review.reply_kernel
 KB_ORDER = review.review_order
-KB_EXPLORE = review.explore
 STATE: dict = {"variant": "kb", "phi": {}, "weight": 0.0, "in_pull": False}
 
 
@@ -143,22 +138,8 @@ def kernel(vecs, texts):
 
 def review_order(groups, grades, replies, vecs):
     """kb's order, or with ``mix-N`` every N-th decision of a question a seeded random pick of its remaining groups."""
-    v, kept = STATE["variant"], (review.EXPLORE_MAX, review.EXPLORE_FROM, review.EXPLORE_RULE, review.EXPLORE_UPTO)
-    if v == "before" or v.startswith("mix"):
-        review.EXPLORE_MAX = 0.0
-    elif v.startswith("explore"):
-        parts = v.split("-")
-        review.EXPLORE_MAX, review.EXPLORE_FROM = float(parts[1]), float(parts[2])
-        review.EXPLORE_RULE = "farthest" if "far" in parts[3:] else "random"
-        review.EXPLORE_UPTO = next((float(x) for x in parts[3:] if x[0].isdigit()), 1.0)
-        salt = next((x for x in parts[3:] if x.startswith("s")), "")
-        review.explore = lambda *a, seed="", **kw: KB_EXPLORE(*a, seed=seed + salt, **kw)
-    try:
-        items = KB_ORDER(groups, grades, replies, vecs)
-    finally:
-        review.EXPLORE_MAX, review.EXPLORE_FROM, review.EXPLORE_RULE, review.EXPLORE_UPTO = kept
-        review.explore = KB_EXPLORE
-    if not v.startswith("mix"):
+    items = KB_ORDER(groups, grades, replies, vecs)
+    if not STATE["variant"].startswith("mix"):
         return items
     every = int(STATE["variant"].split("-")[1])
     by_q: dict[str, list] = {}
@@ -194,7 +175,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("data", type=Path)
     ap.add_argument("--budgets", default="5,10,20")
-    ap.add_argument("--variants", default="kb,before,stack-ridge,stack-gbm,quantiles,signals-0.3,signals-1,signals-3,"
+    ap.add_argument("--variants", default="kb,stack-ridge,stack-gbm,quantiles,signals-0.3,signals-1,signals-3,"
                     "grade-1,mix-2,mix-3")
     ap.add_argument("--stricter", action="store_true", help="every human grade one point lower (0 stays 0)")
     ap.add_argument("--peripheral-zeros", type=int, default=0, metavar="N",

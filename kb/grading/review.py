@@ -64,21 +64,6 @@ SPREAD_FIRST = 2
 # with every human grade made one point stricter 0.565 -> 0.582; the course sets do not use it (too few decisions a
 # question). POOL_SHRINK = inf is the correction shrunk towards 0 (before).
 POOL_SHRINK = 3.0
-# An exploratory share (tried on dev, 2026-11-28, NOT kept: EXPLORE_MAX = 0 is kb's order): a question whose replies
-# are unlike one another (most of them a group by themselves) has a share of its first decisions taken by an
-# exploratory rule — a group drawn at random from its remaining ones, seeded by the question id so that kb grade stays
-# deterministic (EXPLORE_RULE "random"; "farthest": the group least like every one decided before it) — so that the
-# replies an order by what a decision tells about *like* replies reaches late are reached early. The share is
-# EXPLORE_MAX × how far the share of the question's replies that are a group by themselves lies above EXPLORE_FROM
-# (PT_ASAG dev's questions: 0.59–0.84; the course sets and the dev stand-ins: all, or nearly), spread evenly over
-# the decisions within the first EXPLORE_UPTO of its replies. Measured with 0.5 / 0.8 / 0.05 (docs/measurements/
-# grading.md, "An exploratory share of the decisions"): PT_ASAG dev level, the course sets unchanged; at 10 % level on
-# the stand-in of replies each wrong in its own way (3 seeds; +0.032 at 5 %, the seeds' spread as wide) and its
-# stricter copy, below on 60 replies a question (-0.005, stricter -0.016): not above.
-EXPLORE_MAX = 0.0
-EXPLORE_FROM = 0.8
-EXPLORE_RULE = "random"
-EXPLORE_UPTO = 0.05
 
 
 @dataclass(frozen=True)
@@ -117,9 +102,7 @@ def review_order(groups: Sequence[AnswerGroup], grades: Sequence[Grade], replies
     embeddings of length 1: one per index the groups name): per question, the group whose decision
     removes the most uncertainty about the question's replies given the decisions before it
     (:func:`kb.grading.kernel.decision_order` — a group with many replies like it first, one like a
-    group already decided late; with EXPLORE_MAX above 0, where a question's replies are unlike one
-    another, a share of its first decisions drawn at random instead: :func:`explore_share`,
-    :func:`explore`), the questions' orders merged so that every question has decisions
+    group already decided late), the questions' orders merged so that every question has decisions
     (:func:`spread_order`: SPREAD_FIRST each first, then in proportion to its replies)."""
     import numpy as np
 
@@ -134,10 +117,7 @@ def review_order(groups: Sequence[AnswerGroup], grades: Sequence[Grade], replies
         # a reply a guard zeroes keeps its zero whatever the teacher decides elsewhere: nothing to learn there
         w = np.array([0.0 if ZEROING_FLAGS & set(grades[m].flags) else 1.0 for m in idx])
         head = {pos[g.representative]: g for g in q_groups}
-        order = decision_order(k, list(head), w, len(head))
-        order = explore(k, order, explore_share(q_groups), seed=q_groups[0].question_id,
-                        upto=math.ceil(EXPLORE_UPTO * len(idx)))
-        ranked.append([(gain, head[r]) for r, gain in order])
+        ranked.append([(gain, head[r]) for r, gain in decision_order(k, list(head), w, len(head))])
     merged = [ranked[i][k] for i, k in spread_order([[gain for gain, _ in r] for r in ranked],
                                                     [sum(g.size for _, g in r) for r in ranked])]
     items = []
@@ -146,51 +126,6 @@ def review_order(groups: Sequence[AnswerGroup], grades: Sequence[Grade], replies
         items.append(ReviewItem(group_id(g.question_id, replies[g.representative]), g,
                                 grades[g.representative].points, u, gain, why))
     return items
-
-
-def explore_share(q_groups: Sequence[AnswerGroup], *, top: float | None = None, start: float | None = None) -> float:
-    """The share of a question's decisions taken by the exploratory rule: ``top`` (EXPLORE_MAX) × how far
-    the share of its replies that are a group by themselves lies above ``start`` (EXPLORE_FROM), scaled to 0–1."""
-    top = EXPLORE_MAX if top is None else top
-    start = EXPLORE_FROM if start is None else start
-    if not q_groups or top <= 0:
-        return 0.0
-    single = sum(g.size == 1 for g in q_groups) / sum(g.size for g in q_groups)
-    return top * min(1.0, max(0.0, (single - start) / max(1e-9, 1.0 - start)))
-
-
-def explore(kernel: Any, order: Sequence[tuple[int, float]], share: float, *, seed: str = "",
-            rule: str | None = None, upto: int | None = None) -> list[tuple[int, float]]:
-    """``order`` (candidates of ``kernel`` with their gains, as :func:`kb.grading.kernel.decision_order`
-    ranks them) with ``share`` of its decisions, spread evenly (the 2nd, 4th… at 0.5), taken by the
-    exploratory ``rule`` (EXPLORE_RULE): a candidate drawn at random from the remaining ones (seeded by
-    ``seed``), or with "farthest" the one least like every one decided before it (the smallest largest
-    similarity; ties to the earlier in ``order``); the others keep ``order``'s sequence; none after the
-    first ``upto`` decisions. Deterministic."""
-    import zlib
-
-    import numpy as np
-
-    rule = EXPLORE_RULE if rule is None else rule
-    if share <= 0 or len(order) < 2:
-        return list(order)
-    cand = [r for r, _ in order]
-    gains = dict(order)
-    k = np.asarray(kernel, dtype=np.float64)[np.ix_(cand, cand)]
-    rng = random.Random(zlib.crc32(seed.encode()))
-    left = list(range(len(cand)))
-    near = np.full(len(cand), -np.inf)  # each candidate's largest similarity to a decided one
-    out: list[tuple[int, float]] = []
-    for t in range(len(cand)):
-        if 0 < t < (len(cand) if upto is None else upto) and \
-                math.floor((t + 1) * share + 1e-9) > math.floor(t * share + 1e-9):
-            j = min(left, key=lambda x: (near[x], x)) if rule == "farthest" else left[rng.randrange(len(left))]
-        else:
-            j = left[0]
-        left.remove(j)
-        near = np.maximum(near, k[j])
-        out.append((cand[j], gains[cand[j]]))
-    return out
 
 
 def spread_order(gains: Sequence[Sequence[float]], sizes: Sequence[int], *,
