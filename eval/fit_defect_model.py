@@ -185,7 +185,7 @@ def main() -> None:
     drop, edit = (verdicts == "DROP").astype(float), (verdicts != "KEEP").astype(float)
     oof = out_of_fold(x, drop, groups, args.l2)
     # what the registry's checks flag on the fresh raters' rounds (each question against its page, deck and quiz)
-    fresh_rounds = [n for n in NEWEST if n != args.leave_out]
+    fresh_rounds = [n for n in NEWEST if n != args.leave_out and n <= LAST_ROUND]
     checks = {rating_key(r): bool(f) for r, f in check_flags([r for n in fresh_rounds for r in ratings(n)])}
     checked = np.array([checks.get(rating_key(r), False) for r in rows])
     newest = np.array([r["newest"] for r in rows])
@@ -240,6 +240,10 @@ def main() -> None:
         pu = np.where([flags.get(rating_key(r), False) for r in check], 1.0, pc)
         print(f"round {args.check} (held out, once), p >= {t:.3f}: the risk", shares(pc, vc, t),
               "checks or risk", shares(pu, vc, t))
+        nc = np.array([r["newest"] for r in check])
+        if nc.any():
+            print(f"round {args.check}, its newest version's questions: the risk", shares(pc[nc], vc[nc], t),
+                  "checks or risk", shares(pu[nc], vc[nc], t))
 
 
 if __name__ == "__main__":

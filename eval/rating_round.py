@@ -14,7 +14,7 @@ from pathlib import Path
 
 # Each rated round's newest version (what kb still writes when the round is read): the self-check scripts
 # (eval/fit_defect_model.py, eval/flag_rounds.py, eval/drop_classes.py) weigh its ratings apart.
-NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c"}
+NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c", 13: "c"}
 
 
 def quiz_ids(version: str, here: Path) -> dict[str, set[str]]:
@@ -40,6 +40,10 @@ def main(here: Path, versions: dict[str, str]) -> None:
     for r in ratings:
         verdict[r["rater"]][r["question_id"]] = r["verdict"]
         deck_of[r["question_id"]] = r["deck"]
+    # which versions wrote each rated question: a packet rates two versions' different questions under one id as
+    # "ID" and "ID/2", so where ratings.csv names the versions, that decides (a quiz's ids alone cannot)
+    vers_of = {r["question_id"]: set(r.get("versions", "").split()) for r in ratings}
+    by_versions = all(vers_of.values())
     for v, label in versions.items():
         ids = quiz_ids(v, here)
         flags = flagged(v, here)
@@ -49,20 +53,21 @@ def main(here: Path, versions: dict[str, str]) -> None:
               f"= {len(every)}; decks with >= 10: {sum(len(q) >= 10 for q in ids.values())} of {len(ids)}")
         pooled: Counter = Counter()
         for rater, vs in sorted(verdict.items()):
-            mine = [q for q in every if q in vs]
+            mine = [q for q in vs if v in vers_of[q]] if by_versions else [q for q in every if q in vs]
             c = Counter(vs[q] for q in mine)
             pooled.update(c)
             drops = [q for q in mine if vs[q] == "DROP"]
             print(f"  {rater} ({len(mine)} rated): KEEP {c['KEEP']} ({c['KEEP'] / len(mine):.0%}), FIX {c['FIX']}, "
                   f"DROP {c['DROP']}; KEEP or FIX {(c['KEEP'] + c['FIX']) / len(mine):.0%}; "
-                  f"kb eval quiz flags {sum(flags.get(q, False) for q in drops)} of {len(drops)} DROPs")
+                  f"kb eval quiz flags {sum(flags.get(q.split('/')[0], False) for q in drops)} of {len(drops)} DROPs")
         n = sum(pooled.values())
         kept_or_fixed = (pooled["KEEP"] + pooled["FIX"]) / n
         print(f"  all ratings ({n}): KEEP {pooled['KEEP'] / n:.0%}, KEEP or FIX {kept_or_fixed:.0%}")
         for rater in sorted({r["rater"] for r in coverage}):
             rows = [r for r in coverage if r["rater"] == rater]
-            asked = [r for r in rows if set(filter(None, r["question_ids"].replace(",", ";").split(";")))
-                     & ids.get(r["deck"].removesuffix(".pdf"), set())]
+            asked = [r for r in rows if any(
+                v in vers_of.get(q, ()) if by_versions else q in ids.get(r["deck"].removesuffix(".pdf"), set())
+                for q in filter(None, r["question_ids"].replace(",", ";").split(";")))]
             per_deck = Counter(r["deck"] for r in asked)
             decks = sorted({r["deck"] for r in rows})
             print(f"  {rater}: key ideas asked {len(asked)} of {len(rows)}; decks with >= 4 of 5: "
