@@ -229,8 +229,9 @@ ADVISORY: dict[str, Check] = {
 
 
 def run_checks(q: Question, ctx: CheckContext, skip: frozenset[str] = frozenset()) -> list[str]:
-    """Every defect the registry's checks (but those in ``skip``) see in one question."""
-    return [d for name, check in CHECKS.items() if name not in skip for d in check(q, ctx)]
+    """Every defect the registry's checks (but those in ``skip``) see in one question, each once (several checks
+    report one defect: ``meaning-not-defined`` and ``what-is-not-defined`` both say ``not-a-definition``)."""
+    return list(dict.fromkeys(d for name, check in CHECKS.items() if name not in skip for d in check(q, ctx)))
 
 
 def question_defects(q: Question, ctx: CheckContext, section_passage: str = "") -> list[str]:
