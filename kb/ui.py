@@ -351,6 +351,7 @@ def defect_words(reason: str) -> str:
         "unusable-concept": _("a key concept a grader cannot mark with"),
         "code-answer": _("the answer opens on a shard of code, not an answer"),
         "labels-not-terms": _("it asks what the slide's labels mean, and they are no terms"),
+        "fragment-concept": _("a key concept is a fragment, an example or a version remark"),
     }
     if not reason.startswith("failed checks: "):
         return text(reason)

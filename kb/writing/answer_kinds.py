@@ -116,8 +116,16 @@ def answer_kind(answer: str, name: str, lang: str) -> str:
     return ""
 
 
+# a second question after the name ("¿Qué es MPS *y para qué sirve*?", "O que é X *e quando usá-lo*?"): the stem asks
+# more than what X is, and a form for X alone would keep the rest ("¿Cómo se pone en marcha MPS y para qué sirve?")
+_SECOND = re.compile(r"\s(?:y|e|and)\s+(?:qu[eé]|o que|c[oó]mo|cu[aá]ndo|quando|when|cu[aá]l(?:es)?|qual|quais|"
+                     r"por ?qu[eé]|para qu[eé]|d[oó]nde|onde|what|how|which|why|where)\b", re.I)
+
+
 def _asked(prompt: str) -> re.Match[str] | None:
-    return _MEANS.search(prompt) or _WHAT_IS.search(prompt)
+    """The what-is of ``prompt`` when it asks only that (no second question after X)."""
+    m = _MEANS.search(prompt) or _WHAT_IS.search(prompt)
+    return None if m is None or _SECOND.search(m.group("x")) else m
 
 
 def kind_stem(prompt: str, answer: str, lang: str) -> str | None:

@@ -26,6 +26,7 @@ from .asked_term import asked_term, garbled_term
 from .check_answer_shape import code_answer, library_in_description
 from .check_label_answer import answer_in_description, label_answer
 from .check_label_list import labels_not_terms
+from .concept_faults import fragment_concepts
 from .concept_use import unusable_concepts
 from .setting import stem_setting
 from .trivia import copied_true, trivia, trivial_term
@@ -153,12 +154,6 @@ def _one(check: Callable[..., str | None]) -> Callable[[Question, CheckContext],
     return lambda q, ctx: [d] if (d := check(q)) else []
 
 
-def _fragment_concepts(q: Question) -> list[str]:
-    from .concept_faults import fragment_concepts
-
-    return [d] if (d := fragment_concepts(q)) else []
-
-
 Check = Callable[[Question, CheckContext], list[str]]
 # name → check, in the order their defects are reported
 CHECKS: dict[str, Check] = {
@@ -217,7 +212,7 @@ CHECKS: dict[str, Check] = {
 ADVISORY: dict[str, Check] = {
     # a concept no teacher keeps as a key concept: a fragment, worked numbers or an example, a version remark
     # (kb/writing/concept_faults.py); the writers leave such concepts out where another remains
-    "fragment-concept": lambda q, ctx: _fragment_concepts(q),
+    "fragment-concept": _one(fragment_concepts),
     "vague-stem": _one(form.vague_stem),
     # a concept a grader cannot mark with (a code fragment, a quoted message, a lone generic word) that the
     # writers could not leave out (kb/writing/concept_use.py)
@@ -229,8 +224,9 @@ ADVISORY: dict[str, Check] = {
 
 
 def run_checks(q: Question, ctx: CheckContext, skip: frozenset[str] = frozenset()) -> list[str]:
-    """Every defect the registry's checks (but those in ``skip``) see in one question."""
-    return [d for name, check in CHECKS.items() if name not in skip for d in check(q, ctx)]
+    """Every defect the registry's checks (but those in ``skip``) see in one question, each once (several checks
+    report one defect: ``meaning-not-defined`` and ``what-is-not-defined`` both say ``not-a-definition``)."""
+    return list(dict.fromkeys(d for name, check in CHECKS.items() if name not in skip for d in check(q, ctx)))
 
 
 def question_defects(q: Question, ctx: CheckContext, section_passage: str = "") -> list[str]:

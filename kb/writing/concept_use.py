@@ -39,8 +39,6 @@ def _spaced(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-
-
 def unusable_concept(concept: str, answer: str, others: Sequence[str] = ()) -> str | None:
     """Why a grader cannot mark with ``concept`` of a model ``answer`` (``others``: the question's
     other concepts), or None: "verbatim" (a quoted message, or words inside one), "exact-call" (a call
