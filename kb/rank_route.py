@@ -11,8 +11,8 @@ docs/measurements/retrieval.md "Round 4"):
   its source is below the best source (a question that names "LightningDataModule" or "rendezvous" leans to the
   deck whose titles carry it);
 - **overview pages**: a passage under an agenda / index / divider title or a closing summary
-  (:func:`kb.lang.divider_title`, :func:`kb.lang.summary_title`), or on the first page of a PDF (its title
-  slide), loses ``OVERVIEW_PENALTY``.
+  (:func:`kb.lang.divider_title`, :func:`kb.lang.summary_title`), or on the first page of a PDF when that page says
+  little (a title slide; not a paper's or a handout's first page of prose), loses ``OVERVIEW_PENALTY``.
 
 The best source's passages keep their score, so a hybrid score still reads as before for the answer's passages.
 """
@@ -32,6 +32,10 @@ OVERVIEW_PENALTY = 0.15  # chosen on the same half (0.02–0.3 tried; 0.15–0.3
 # ~0.8–0.95 and the USE-m3 weights cost it MRR@10 0.825 → 0.770 on the same half; its own were chosen there too
 # (routing 0–0.2, overview 0.005–0.05 tried)
 WEIGHTS = {"e5-small": (0.02, 0.04)}
+# a PDF's first page is a title page when all its text is at most this long: set by hand, not measured — the title
+# slides of the 164 eval decks hold 223–552 characters and the shared real decks' under 100, while a page of prose
+# (a paper's abstract, a handout) holds several times this
+TITLE_PAGE_CHARS = 1000
 
 
 class Routing:
@@ -48,6 +52,7 @@ class Routing:
         number: dict[str, int] = {}
         is_overview: dict[str, bool] = {}
         titles: list[dict[str, None]] = []
+        first_page: dict[int, list[int]] = {}  # source -> its PDF's first-page passages
         source = np.zeros(n, dtype=np.int64)
         overview = np.zeros(n, dtype=np.float32)
         pages = chunks.page
@@ -71,7 +76,10 @@ class Routing:
                 if flag:
                     overview[i] = 1.0
             if int(pages[i]) == 1 and cols["kind"][i] == "pdf":
-                overview[i] = 1.0
+                first_page.setdefault(s, []).append(i)
+        for rows in first_page.values():
+            if sum(len(cols["text"][i] or "") for i in rows) <= TITLE_PAGE_CHARS:
+                overview[rows] = 1.0
         self.source = source
         self.overview = overview
         self.sources = LexicalIndex([str(k) for k in range(len(titles))],
