@@ -157,6 +157,7 @@ ANSWER_KIND_STEMS = {
     "cautions": "What precautions does using {x} need?",
     "consequence": "What problem can come up with {x}?",
     "consequence_fix": "What problem can come up with {x}, and how is it avoided?",
+    "about": "What must you keep in mind about {x}?",  # (no kind: kb.writing.form_retry)
 }
 HANDLING_VERBS = frozenset("use call register convert install".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("not never avoid careful beware only".split())

@@ -171,6 +171,7 @@ ANSWER_KIND_STEMS = {
     "cautions": "¿Qué precauciones hay que tener al usar {x}?",
     "consequence": "¿Qué problema puede aparecer con {x}?",
     "consequence_fix": "¿Qué problema puede aparecer con {x} y cómo se evita?",
+    "about": "¿Qué hay que tener en cuenta sobre {x}?",  # (no kind: kb.writing.form_retry)
 }
 HANDLING_VERBS = frozenset("usar utilizar llamar registrar convertir instalar".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("no nunca evitar evita evite cuidado solo jamas".split())

@@ -167,6 +167,7 @@ ANSWER_KIND_STEMS = {
     "cautions": "Que cuidados tomar ao usar {x}?",
     "consequence": "Que problema pode surgir com {x}?",
     "consequence_fix": "Que problema pode surgir com {x} e como evitá-lo?",
+    "about": "O que se deve ter em conta sobre {x}?",  # (no kind: kb.writing.form_retry)
 }
 HANDLING_VERBS = frozenset("usar utilizar chamar registrar converter instalar".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("nao nunca evitar evite cuidado so jamais".split())
