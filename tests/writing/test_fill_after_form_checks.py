@@ -6,10 +6,12 @@ questions of -n 12 after the stem and self-check rounds).
   answer to ask it by) is asked "o que se deve ter em conta sobre a validação do modelo?" (kb/writing/form_retry.py);
 - a lone ")" after a slide's code block, a line that opens a block ("plan = {") or an entry of one
   ('"attn.wq": ColwiseParallel(),') is no sentence of a model answer ("). Retorna GradSampleModule …" was turned
-  down as ``code-answer`` and opacus_pt lost its question on Opacus).
+  down as ``code-answer`` and opacus_pt lost its question on Opacus);
+- a title that goes from one thing to another ("Do FLOP ao tempo", a top idea of flops_pt) is asked how one leads to
+  the other (kb/writing/pattern_topic.py), not left with no stem.
 
-Written on round 12's decks (opacus_pt, dtensor_es, reproducibilidad_es), rendered as eval/deck_pdf.py renders them,
-through the public API.
+Written on round 12's decks (opacus_pt, dtensor_es, reproducibilidad_es, flops_pt), rendered as eval/deck_pdf.py
+renders them, through the public API.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from kb.writing.plan import slide_answer
 
 from ..conftest import deck_quizzes, heldout_decks
 
-DECKS = ("opacus_pt", "dtensor_es", "reproducibilidad_es")
+DECKS = ("opacus_pt", "dtensor_es", "reproducibilidad_es", "flops_pt")
 
 
 @pytest.mark.parametrize(("prompt", "lang", "stem"), [
@@ -69,3 +71,10 @@ def test_round_12_decks_get_their_questions(quizzes):
             assert "ColwiseParallel()," not in q.answer and "plan = {" not in q.answer, (q.prompt, q.answer)
     kept = [q.prompt for q in quizzes["reproducibilidad_es"]]
     assert "En reproducibilidad y determinismo, ¿qué hay que tener en cuenta sobre DataLoader?" in kept
+
+
+def test_a_slide_that_goes_from_one_thing_to_another_is_asked_how(quizzes):
+    flops = quizzes["flops_pt"]
+    assert len(flops) >= 10  # (9 when "Do FLOP ao tempo" and "Do tempo ao custo" fit no class)
+    going = [q for q in flops if "como se passa do FLOP ao tempo?" in q.prompt]
+    assert going and going[0].answer.startswith("tempo = C / (n_gpus x pico x MFU)")
