@@ -200,10 +200,11 @@ _CODE_RHS = re.compile(r"^(?:[\w.]+\s*//\s*[\w.]+$|"  # (a floor division: "rep 
                        r"[\w.]+\(.*\)|-?\d[\d._e-]*|[\"'].*[\"']|True|False|None|\[.*\]|\{.*\})\s*(?:#.*)?$")
 
 
-# what a code block leaves on a line of its own once the reader joins its lines (")", "],", "})."), a line that
-# opens a block ("plan = {") or is an entry of one ('"attn.wq": ColwiseParallel(),'): no sentence, and a model
-# answer that opens on it is turned down (code-answer: "). Retorna GradSampleModule …", opacus_pt r12)
-_REMAINDER = re.compile(r"^[)\]}(\[{,.;:\s]+$|[{(\[]$|^[\"'][^\"']+[\"']\s*:\s*\S.*,$")
+# what a code block leaves on a line once the reader joins its lines (")", "},"), a line opening a block ("plan = {")
+# or an entry of one ('"k": f(),'), a C/C++ statement ("i = …;", "{ m.impl(…); }", "__global__ void k(…"): no
+# sentence; an answer opening on it is turned down (code-answer: "). Retorna GradSampleModule …", opacus_pt r12)
+_REMAINDER = re.compile(r"^[)\]}(\[{,.;:\s]+$|[{(\[]$|^[\"'][^\"']+[\"']\s*:\s*\S.*,$"
+                        r"|^(?=.*[(=]).*[\w)\]\"']\s*;$|^(?=.*\().*;\s*\}$|^__\w+__\s")
 
 
 def _code_line(text: str) -> bool:

@@ -54,6 +54,12 @@ def test_a_code_block_s_remainder_is_no_sentence_of_the_answer():
     assert slide_answer(passage).startswith("Retorna GradSampleModule")
     block = 'plan = {\n    "attn.wq": ColwiseParallel(),\n}\n• Las claves del plan son nombres\n• Otra frase aquí\n'
     assert slide_answer(block).startswith("Las claves del plan")
+    cpp = ("torch::Tensor f(torch::Tensor a) {\n  TORCH_CHECK(a.is_cuda(), \"a deve ser CUDA\");\n  return a;\n}\n"
+           "TORCH_LIBRARY_IMPL(my_ops, CUDA, m) { m.impl(\"f\", &f); }\n"
+           "• TORCH_CHECK lança uma exceção que chega ao Python\n"
+           "• torch::Tensor (at::Tensor): o mesmo objeto do Python\n")
+    assert slide_answer(cpp) == ("TORCH_CHECK lança uma exceção que chega ao Python. "
+                                 "torch::Tensor (at::Tensor): o mesmo objeto do Python.")
 
 
 @pytest.fixture(scope="module")
