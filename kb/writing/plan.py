@@ -201,10 +201,10 @@ _CODE_RHS = re.compile(r"^(?:[\w.]+\s*//\s*[\w.]+$|"  # (a floor division: "rep 
 
 
 # what a code block leaves on a line once the reader joins its lines (")", "},"), a line opening a block ("plan = {")
-# or an entry of one ('"k": f(),'), a C/C++ statement ("i = …;", "{ m.impl(…); }", "__global__ void k(…"): no
+# or an entry of one ('"k": f(),'), a C/C++ statement ("f(…);", "{ m.impl(…); }", "__global__ void k(…"): no
 # sentence; an answer opening on it is turned down (code-answer: "). Retorna GradSampleModule …", opacus_pt r12)
 _REMAINDER = re.compile(r"^[)\]}(\[{,.;:\s]+$|[{(\[]$|^[\"'][^\"']+[\"']\s*:\s*\S.*,$"
-                        r"|^(?=.*[(=]).*[\w)\]\"']\s*;$|^(?=.*\().*;\s*\}$|^__\w+__\s")
+                        r"|^(?=.*\().*\)\s*;$|\{.*;\s*\}?$|^__\w+__\s")
 
 
 def _code_line(text: str) -> bool:
