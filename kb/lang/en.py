@@ -139,7 +139,10 @@ TOPIC_STEMS: dict[str, str] = {
     "steps_to": "In {s}, what are the steps to {np}?",
     "why": "In {s}, explain why {np}.",  # a title that states a claim ("FlashAttention no es atención aproximada")
     "kind_for": "{kind} for {rest}",
+    "from_to": "In {s}, how do you get {np}?",  # ("From FLOPs to time": how one leads to the other)
 }
+# a title that goes from one thing to another ("Do FLOP ao tempo"): its opening and joining words
+FROM_TO = (frozenset(["from"]), frozenset(["to"]))  # (folded)
 ARTICLES = {"m": "the", "f": "the", "mp": "the", "fp": "the", "this_m": "this", "this_f": "this",
             "this_mp": "these", "this_fp": "these"}
 AND = " and "
@@ -157,6 +160,7 @@ ANSWER_KIND_STEMS = {
     "cautions": "What precautions does using {x} need?",
     "consequence": "What problem can come up with {x}?",
     "consequence_fix": "What problem can come up with {x}, and how is it avoided?",
+    "about": "What must you keep in mind about {x}?",  # (no kind: kb.writing.form_retry)
 }
 HANDLING_VERBS = frozenset("use call register convert install".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("not never avoid careful beware only".split())

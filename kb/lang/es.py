@@ -153,7 +153,10 @@ TOPIC_STEMS: dict[str, str] = {  # {s}: the deck's subject; {q}: a question titl
     "steps_to": "En {s}, ¿qué pasos se siguen para {np}?",
     "why": "En {s}, explica por qué {np}.",  # a title that states a claim ("FlashAttention no es atención aproximada")
     "kind_for": "{kind} para {rest}",  # "Técnicas: reducir el consumo" → "las técnicas para reducir el consumo"
+    "from_to": "En {s}, ¿cómo se pasa {np}?",  # ("Del plan a la ejecución": how one leads to the other)
 }
+# a title that goes from one thing to another ("Do FLOP ao tempo"): its opening and joining words
+FROM_TO = (frozenset("de del".split()), frozenset("a al hacia".split()))  # (folded)
 ARTICLES = {"m": "el", "f": "la", "mp": "los", "fp": "las", "this_m": "este", "this_f": "esta",
             "this_mp": "estos", "this_fp": "estas"}
 AND = " y "
@@ -171,6 +174,7 @@ ANSWER_KIND_STEMS = {
     "cautions": "¿Qué precauciones hay que tener al usar {x}?",
     "consequence": "¿Qué problema puede aparecer con {x}?",
     "consequence_fix": "¿Qué problema puede aparecer con {x} y cómo se evita?",
+    "about": "¿Qué hay que tener en cuenta sobre {x}?",  # (no kind: kb.writing.form_retry)
 }
 HANDLING_VERBS = frozenset("usar utilizar llamar registrar convertir instalar".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("no nunca evitar evita evite cuidado solo jamas".split())

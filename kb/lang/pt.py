@@ -149,7 +149,10 @@ TOPIC_STEMS: dict[str, str] = {
     "steps_to": "Em {s}, quais são os passos para {np}?",
     "why": "Em {s}, explique por que {np}.",  # a title that states a claim ("FlashAttention no es atención aproximada")
     "kind_for": "{kind} para {rest}",
+    "from_to": "Em {s}, como se passa {np}?",  # ("Do FLOP ao tempo": how one leads to the other)
 }
+# a title that goes from one thing to another ("Do FLOP ao tempo"): its opening and joining words
+FROM_TO = (frozenset("de do da dos das".split()), frozenset("a ao a aos as para".split()))  # (folded)
 ARTICLES = {"m": "o", "f": "a", "mp": "os", "fp": "as", "this_m": "este", "this_f": "esta",
             "this_mp": "estes", "this_fp": "estas"}
 AND = " e "
@@ -167,6 +170,7 @@ ANSWER_KIND_STEMS = {
     "cautions": "Que cuidados tomar ao usar {x}?",
     "consequence": "Que problema pode surgir com {x}?",
     "consequence_fix": "Que problema pode surgir com {x} e como evitá-lo?",
+    "about": "O que se deve ter em conta sobre {x}?",  # (no kind: kb.writing.form_retry)
 }
 HANDLING_VERBS = frozenset("usar utilizar chamar registrar converter instalar".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("nao nunca evitar evite cuidado so jamais".split())

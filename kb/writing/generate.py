@@ -580,9 +580,16 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     if (len(chosen) < request.n and writer.name == "offline" and "short" in request.types
             and request.difficulty in ("", None, "medium")):  # short of n: plain questions on further ideas
         # (a top idea's last resort before a further idea's: _fill asks every last resort after the other forms)
-        chosen = _fill(chosen, [*last, *plan.fill_questions(course.outlines, chosen, {c.id: c for c in passages},
-                                                            course, planned, request.lang)],
-                       request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
+        by_id = {c.id: c for c in passages}
+        more = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang)
+        chosen = _fill(chosen, [*last, *more], request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
+        if len(chosen) < request.n and more:
+            # still short: the fill took one idea per passage, and where the fill turned that idea's forms down
+            # (same term or sentence as a chosen question) the passage's other ideas are reached in a second pass
+            again = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang,
+                                        skip=frozenset(d.idea for d in more if d.idea))
+            if again:
+                chosen = _fill(chosen, again, request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
     items = {x for d in chosen for x in d.item.split("|") if x}

@@ -211,6 +211,31 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
     return left, ""
 
 
+FROM_TO_WORDS = 8  # most words of a title read as going from one thing to another (hand-set: "De las CNN a los
+# transformers para imágenes" has 8)
+
+
+def _from_to(title: str, lang: str) -> str:
+    """A title that goes from one thing to another ("Do FLOP ao tempo", "Del plan a la ejecución", "De SGD para
+    DP-SGD"), as the stem asks it ("do FLOP ao tempo"); "" for any other (one with a colon: "Do tempo à frequência:
+    STFT" is asked by its class after the colon)."""
+    opening, joining = getattr(_words(lang), "FROM_TO", (frozenset(), frozenset()))
+    ws = [fold(w) for w in title.split()]
+    if ":" in title or not 4 <= len(ws) <= FROM_TO_WORDS or ws[0] not in opening:
+        return ""
+    return _lower_first(title) if any(w in joining for w in ws[2:-1]) else ""
+
+
+def _asked_as_it_goes(title: str, lang: str) -> tuple[str, str] | None:
+    """A title asked as it reads: a question ("Qué es NVIDIA DALI") as that question, one going from one thing to
+    another ("Do FLOP ao tempo") as how one leads to the other ("como se passa do FLOP ao tempo?")."""
+    if asked := _title_question(title, lang):
+        return "question", asked
+    if going := _from_to(title, lang):
+        return "task", _words(lang).TOPIC_STEMS["from_to"].replace("{np}", going)
+    return None
+
+
 def topic_form(title: str, lang: str, kind: str, term: Callable[[str], bool]) -> str:
     """The stem of :func:`topic_stem`, "" when the title fits no class."""
     return topic_stem(title, lang, kind, term)[1]
@@ -240,8 +265,8 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     words = _words(lang)
     stems = words.TOPIC_STEMS
     title = title.replace("{", "(").replace("}", ")").strip()
-    if asked := _title_question(title, lang):
-        return "question", asked
+    if early := _asked_as_it_goes(title, lang):
+        return early
     if _PROCEDURE.search(title):  # ("Ring all-reduce: procedimiento con N = 4": its steps, not what it is)
         kind = "procedure"
     phrase, role = _topic_part(title, lang, term)

@@ -36,6 +36,7 @@ from .checklist import CheckContext, run_checks
 from .checks import generic_title, thin_concepts, vocabulary
 from .checks_form import meaning_kind
 from .concepts import _source_frameworks, concepts_beside_stem, phrase_concepts
+from .form_retry import retry_form
 from .infinitive import infinitive
 from .pattern_discourse import list_labels
 from .pattern_topic import WEAK, topic_stems
@@ -199,6 +200,13 @@ _CODE_RHS = re.compile(r"^(?:[\w.]+\s*//\s*[\w.]+$|"  # (a floor division: "rep 
                        r"[\w.]+\(.*\)|-?\d[\d._e-]*|[\"'].*[\"']|True|False|None|\[.*\]|\{.*\})\s*(?:#.*)?$")
 
 
+# what a code block leaves on a line once the reader joins its lines (")", "},"), a line opening a block ("plan = {")
+# or an entry of one ('"k": f(),'), a C/C++ statement ("f(…);", "{ m.impl(…); }", "__global__ void k(…"): no
+# sentence; an answer opening on it is turned down (code-answer: "). Retorna GradSampleModule …", opacus_pt r12)
+_REMAINDER = re.compile(r"^[)\]}(\[{,.;:\s]+$|[{(\[]$|^[\"'][^\"']+[\"']\s*:\s*\S.*,$"
+                        r"|^(?=.*\().*\)\s*;$|\{.*;\s*\}?$|^__\w+__\s")
+
+
 def _code_line(text: str) -> bool:
     """A line of code or a link (:data:`_CODE_LINE`, or an assignment :data:`_ASSIGN` whose sides look like code)."""
     if _CODE_LINE.search(text):
@@ -223,7 +231,7 @@ def _units(passage: str) -> list[tuple[list[str], bool]]:
         if text.startswith("```"):
             break
         seen.add(fold(text))
-        if _code_line(text):
+        if _code_line(text) or _REMAINDER.search(text):
             continue
         if m and m.group("indent") and units:
             units[-1][0].append(text.rstrip(".;"))
@@ -587,9 +595,9 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         return None, None
     ctx = replace(deck, passage=passage)
     failed: list[tuple[str, list[str]]] = []
-    for prompt, answer, weak in forms:
+    for raw, answer, weak in forms:  # (a form turned down for its form adds the one that fits: form_retry)
         last = fallback or weak  # (a list of a slide's own wording, or a title asked in its weakest class)
-        prompt = with_task_setting(prompt, course, src, lang)  # ("Al medir el rendimiento …, ¿…?")
+        prompt = with_task_setting(raw, course, src, lang)  # ("Al medir el rendimiento …, ¿…?")
         prompt = kind_stem(prompt, answer, lang) or prompt  # (a "what is" asked by what its answer says)
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
@@ -603,6 +611,8 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
             return Draft(cand, chunk, key="idea:" + idea.key, priority=PLAIN_PRIORITY, item="", idea=idea.key,
                          section=idea.section, fallback=last), None
         failed.append((prompt, found))
+        if (again := retry_form(raw, found, lang)) and all(again != f[0] for f in forms):
+            forms.append((again, answer, True))
     if not failed:
         return None, None
     reasons = list(dict.fromkeys(x for _, found in failed for x in found))
@@ -700,18 +710,19 @@ def error_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
 
 
 def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: dict[str, Chunk],
-                   course: CourseTerms, k: int, lang: str | None) -> list[Draft]:
+                   course: CourseTerms, k: int, lang: str | None, skip: frozenset[str] = frozenset()) -> list[Draft]:
     """When a quiz is short of its n: a plain question on each further idea of the outline (past the
     ``k`` planned ones, which :func:`plain_questions` tried), one per idea and per passage, none on an idea
     or a passage a chosen question already asks, each passing the same checks; in the order selection would take
-    them — one per section per round, the more central first within a round."""
+    them — one per section per round, the more central first within a round; none on an idea in ``skip`` (one the
+    fill offered before and turned down: ``kb.writing.generate``'s second pass reaches the ideas beside it)."""
     have = [i for o in plans.values() for i in _ideas(o, {d.idea for d in chosen if d.idea})]
     cited = {c.chunk_id for d in chosen for c in d.question.citations}
     rounds: list[list[list[Draft]]] = []
     for src, o in plans.items():
         ctx: CheckContext | None = None
         per_section: dict[str, int] = {}
-        tried = {i.key for i in o.top(k)}
+        tried = {i.key for i in o.top(k)} | skip
         deck_lang = _deck_lang(course, src, "")
         for idea in o.top(len(o.ideas)):
             chunk = chunks.get(idea.chunk_ids[0])

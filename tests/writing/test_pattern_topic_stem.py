@@ -60,8 +60,10 @@ def _never_a_term(_: str) -> bool:
     ("Organización de los logs", "es", "list", "En {s}, explica la organización de los logs."),
     ("Quatro modelos na memória", "pt", "title", "Em {s}, explique os quatro modelos na memória."),
     ("Nós que entram e saem", "pt", "list", "Em {s}, explique os nós que entram e saem."),
+    # going from one thing to another: how one leads to the other (kb/writing/form_retry.py's round, fill27)
+    ("Da energia ao carbono", "pt", "list", "Em {s}, como se passa da energia ao carbono?"),
     # no noun phrase to ask of: no stem (the fill finds another idea), never the title quoted
-    ("Da energia ao carbono", "pt", "list", ""),
+    ("Con DDP y FSDP", "es", "list", ""),
 ])
 def test_a_title_is_asked_by_its_class_of_text(title, lang, kind, stem):
     assert topic_form(title, lang, kind, _never_a_term) == stem
