@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .search import STEM_CHARS, lexical_tokens
+from .lexical import STEM_CHARS, lexical_tokens
 from .text import fold, fold_word, words
 
 # Two pages whose best units score within this of each other are a tie: the answer quotes the runner-up's unit

@@ -19,8 +19,8 @@ from . import answer_kinds as kinds
 from .answer import NOT_FOUND, Answer
 from .answer_pages import answering_page, titled_opening
 from .answer_rules import FRAMEWORKS, QuestionWords, _names_pattern, _runner_up, known_entities, naming_decks
+from .lexical import lexical_tokens
 from .records import Chunk, Hit
-from .search import lexical_tokens
 from .text import fold, fold_word, sentences, words
 
 KINDS = ("difference", "how", "why", "list", "what", "other")

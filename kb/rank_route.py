@@ -45,7 +45,7 @@ class Routing:
         import numpy as np
 
         from .lang import divider_title, summary_title
-        from .search import LexicalIndex, lexical_tokens
+        from .lexical import LexicalIndex, lexical_tokens
 
         cols = chunks.cols
         n = len(chunks)
