@@ -151,15 +151,15 @@ NUMERALS = frozenset("two three four five six seven eight nine ten".split())
 # a verb that makes a title a claim, not a noun phrase ("… no es atención aproximada"), besides VERBS. Folded.
 COPULAS = frozenset("is are has have does do changes matters".split())
 
-# issue 26, r11-r12 (kb.writing.answer_kinds): a "what is X" answered by no definition asked by what the answer says
+# issue 26, r11-r12 (kb.writing.stem_forms): a "what is X" answered by no definition asked by what the answer says
 # instead; {x}: the thing the stem asked of. Folded words: a caution's, a possibility's (a consequence)
 ANSWER_KIND_STEMS = {
     "mapping": "What does {x} do in each case?",
     "commands": "How is {x} set up?",
     "instructions": "What should be done with {x}?",
     "cautions": "What precautions does using {x} need?",
-    "consequence": "What problem can come up with {x}?",
-    "consequence_fix": "What problem can come up with {x}, and how is it avoided?",
+    "consequence": "What problem has to do with {x}?",
+    "consequence_fix": "What problem has to do with {x}, and how is it solved?",
     "about": "What must you keep in mind about {x}?",  # (no kind: kb.writing.form_retry)
 }
 HANDLING_VERBS = frozenset("use call register convert install".split())  # verbs of handling a thing

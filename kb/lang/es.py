@@ -165,15 +165,15 @@ NUMERALS = frozenset("dos tres cuatro cinco seis siete ocho nueve diez".split())
 # a verb that makes a title a claim, not a noun phrase ("… no es atención aproximada"), besides VERBS. Folded.
 COPULAS = frozenset("es son estan hay tiene tienen hace cambia cambian importa".split())
 
-# issue 26, r11-r12 (kb.writing.answer_kinds): a "what is X" answered by no definition asked by what the answer says
+# issue 26, r11-r12 (kb.writing.stem_forms): a "what is X" answered by no definition asked by what the answer says
 # instead; {x}: the thing the stem asked of. Folded words: a caution's, a possibility's (a consequence)
 ANSWER_KIND_STEMS = {
     "mapping": "¿Qué hace {x} en cada caso?",
     "commands": "¿Cómo se pone en marcha {x}?",
     "instructions": "¿Qué hay que hacer con {x}?",
     "cautions": "¿Qué precauciones hay que tener al usar {x}?",
-    "consequence": "¿Qué problema puede aparecer con {x}?",
-    "consequence_fix": "¿Qué problema puede aparecer con {x} y cómo se evita?",
+    "consequence": "¿Qué problema tiene que ver con {x}?",
+    "consequence_fix": "¿Qué problema tiene que ver con {x} y cómo se resuelve?",
     "about": "¿Qué hay que tener en cuenta sobre {x}?",  # (no kind: kb.writing.form_retry)
 }
 HANDLING_VERBS = frozenset("usar utilizar llamar registrar convertir instalar".split())  # verbs of handling a thing

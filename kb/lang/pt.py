@@ -161,15 +161,15 @@ NUMERALS = frozenset("dois duas tres quatro cinco seis sete oito nove dez".split
 # a verb that makes a title a claim, not a noun phrase ("… no es atención aproximada"), besides VERBS. Folded.
 COPULAS = frozenset("sao estao ha tem fazem faz muda mudam importa".split())
 
-# issue 26, r11-r12 (kb.writing.answer_kinds): a "what is X" answered by no definition asked by what the answer says
+# issue 26, r11-r12 (kb.writing.stem_forms): a "what is X" answered by no definition asked by what the answer says
 # instead; {x}: the thing the stem asked of. Folded words: a caution's, a possibility's (a consequence)
 ANSWER_KIND_STEMS = {
     "mapping": "O que {x} faz em cada caso?",
     "commands": "Como se coloca {x} em funcionamento?",
     "instructions": "O que fazer com {x}?",
     "cautions": "Que cuidados tomar ao usar {x}?",
-    "consequence": "Que problema pode surgir com {x}?",
-    "consequence_fix": "Que problema pode surgir com {x} e como evitá-lo?",
+    "consequence": "Que problema tem a ver com {x}?",
+    "consequence_fix": "Que problema tem a ver com {x} e como resolvê-lo?",
     "about": "O que se deve ter em conta sobre {x}?",  # (no kind: kb.writing.form_retry)
 }
 HANDLING_VERBS = frozenset("usar utilizar chamar registrar converter instalar".split())  # verbs of handling a thing

@@ -21,7 +21,6 @@ from ..quiz import Question
 from ..text import STOPWORDS_ES, STOPWORDS_PT, detect_language, fold, words
 from . import checks as c
 from . import checks_form as form
-from .answer_kinds import what_is_not_defined
 from .asked_term import asked_term, garbled_term
 from .check_answer_shape import code_answer, library_in_description
 from .check_label_answer import answer_in_description, label_answer
@@ -29,6 +28,7 @@ from .check_label_list import labels_not_terms
 from .concept_faults import fragment_concepts
 from .concept_use import unusable_concepts
 from .setting import stem_setting
+from .stem_forms import what_is_not_defined
 from .trivia import copied_true, trivia, trivial_term
 
 # a code name: "f()", "__len__", "torch.utils.data"
@@ -191,7 +191,7 @@ CHECKS: dict[str, Check] = {
     "not-a-definition": _one(form.not_a_definition),
     "meaning-not-defined": _one(form.meaning_not_defined),  # reported as not-a-definition
     # a "what is X" answered by commands, cautions, what to do with X, a problem it may cause, a table (issue 26,
-    # r11-r12; kb/writing/answer_kinds.py): the writers ask it by what the answer says where a form is sure
+    # r11-r12; kb/writing/stem_forms.py): the writers ask it by what the answer says where a form is sure
     "what-is-not-defined": _one(what_is_not_defined),  # reported as not-a-definition
     "pasted-answer": _one(form.pasted_answer),
     "acronym-in-stem": _one(form.acronym_in_stem),

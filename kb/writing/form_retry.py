@@ -1,7 +1,7 @@
 """A draft the checks turn down for its form, asked in a form that fits before its idea is given up (issue 26).
 
 A plain question on an idea (:func:`kb.writing.plan._plain_draft`) asks a definition idea "what is X" /
-"what does «X» mean". Where the slide's text says something else of X, and :func:`kb.writing.answer_kinds.kind_stem`
+"what does «X» mean". Where the slide's text says something else of X, and :func:`kb.writing.stem_forms.kind_stem`
 finds no kind to ask it by, the registry turns the draft down (``not-a-definition``: "o que é a validação do
 modelo?" answered by "Nem toda camada é compatível com DP-SGD; BatchNorm mistura … -> gradiente por exemplo perde
 sentido; Chame fix ANTES …", r12) and the idea used to go unasked. What such an answer says is what to keep in mind
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .answer_kinds import _MEANS, _WHAT_IS, _words_of
+from .stem_forms import _MEANS, _WHAT_IS, _words_of
 
 # the checks that turn a "what is" down for its form (the answer does not say what X is), not for its content
 FORM_CHECKS = frozenset({"not-a-definition"})

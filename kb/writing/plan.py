@@ -31,7 +31,6 @@ from ..lang.en import FILLER_WORDS as FILLER_EN
 from ..quiz import Citation, Question
 from ..records import Chunk
 from ..text import STOPWORDS, fold, words
-from .answer_kinds import kind_stem
 from .checklist import CheckContext, run_checks
 from .checks import generic_title, thin_concepts, vocabulary
 from .checks_form import meaning_kind
@@ -42,6 +41,7 @@ from .pattern_discourse import list_labels
 from .pattern_topic import WEAK, topic_stems
 from .seam import Draft, Rejected
 from .setting import unset
+from .stem_forms import kind_stem
 from .subject import deck_subject, library_of, with_task_setting
 
 if TYPE_CHECKING:

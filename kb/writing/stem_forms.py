@@ -16,8 +16,8 @@ its opening (after the label "X:" the slide wrote it under), is one of:
   infinitive may say what a technique does: "Trocar a divergência JS pela distância de Wasserstein-1",
   "Membership inference: descobrir se …");
 - ``consequence``: a clause about something else that may happen ("los hooks pueden provocar graph breaks …") →
-  "¿Qué problema puede aparecer con X?", "… y cómo se evita?" where an instruction
-  follows ("…; regístralos antes de compilar");
+  "¿Qué problema tiene que ver con X?", "… y cómo se resuelve?" where an instruction follows ("…; regístralos antes
+  de compilar"); neutral, as X may cause the problem or be its remedy ("Los gradientes pueden explotar…" of clipping);
 - ``mapping``: a table of "A -> B: C" rows ("Shard(d) -> Replicate(): all-gather. Partial() -> …") → "¿Qué hace
   X en cada caso?";
 - ``""``: anything else, a definition among them: the stem stays as it is.

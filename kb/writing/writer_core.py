@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from ..quiz import Question
 from ..records import content_hash
 from ..text import fold, words
-from .answer_kinds import kind_stem
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import (
     _BARE_DIFFER,
@@ -29,6 +28,7 @@ from .concepts import _source_framework, _source_frameworks, answer_concepts, ph
 from .generate import CourseTerms, Draft, _citation, passage_usable
 from .ideas import Item, Slide, read_slide
 from .setting import _LEAD, names_subject, setting_of, slide_label, split_stem
+from .stem_forms import kind_stem
 from .subject import deck_setting, library_of, name_of, subject_of, task_of, whole_text
 from .terms import (
     _NOT_A_NAME,
@@ -96,7 +96,7 @@ class WriterCore:
         prompt = self._plain_context(prompt, slide, answer, q.origin, q.lang)
         prompt = self._deck_subject(prompt, slide, q.lang)
         prompt = self._set_in_subject(prompt, slide.chunk.source, q.lang)
-        if q.type == "short":  # a "what is" asked by what its answer says (kb.writing.answer_kinds)
+        if q.type == "short":  # a "what is" asked by what its answer says (kb.writing.stem_forms)
             prompt = kind_stem(prompt, answer, q.lang) or prompt  # ("": no form; the registry's check drops it)
         concepts = q.concepts
         if q.type == "short":

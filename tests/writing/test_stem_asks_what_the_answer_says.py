@@ -2,8 +2,8 @@
 the stem was the fresh raters' main reason to fix a question).
 
 - a "what is X" answered by the commands that start X, by precautions, by what to do with X, by a problem X may
-  cause or by a table is asked by that kind (kb/writing/answer_kinds.py): "¿qué es MPS?" → "¿cómo se pone en marcha
-  MPS?", "¿qué significa «torch.compile»?" → "¿qué problema puede aparecer con torch.compile y cómo se evita?";
+  cause or by a table is asked by that kind (kb/writing/stem_forms.py): "¿qué es MPS?" → "¿cómo se pone en marcha
+  MPS?", "¿qué significa «torch.compile»?" → "¿qué problema tiene que ver con torch.compile y cómo se resuelve?";
   the registry's check flags the what-is stems left, whoever wrote them;
 - a title that names an area of work ("Monitorización", "Orden de ejecución", "Vocabulário") is no "explica …";
 - a stem is never set in a fragment with a lost symbol ("Em -DP, …" of "(epsilon, delta)-DP") nor in a one-word
@@ -20,10 +20,10 @@ import re
 import pytest
 
 from kb.quiz import Question
-from kb.writing.answer_kinds import answer_kind, kind_stem
 from kb.writing.checklist import CheckContext, run_checks
 from kb.writing.pattern_topic import topic_form
 from kb.writing.setting import slide_label
+from kb.writing.stem_forms import answer_kind, kind_stem
 
 from ..conftest import deck_quizzes, heldout_decks
 
@@ -35,7 +35,7 @@ DECKS = ("mig_es", "hooks_es", "opacus_pt", "rocm_pt")
      "Al compartir GPUs, ¿cómo se pone en marcha MPS?"),
     ("En PyTorch, ¿qué significa «torch.compile»?",
      "torch.compile: los hooks pueden provocar graph breaks o recompilaciones; regístralos antes de compilar", "es",
-     "En PyTorch, ¿qué problema puede aparecer con torch.compile y cómo se evita?"),
+     "En PyTorch, ¿qué problema tiene que ver con torch.compile y cómo se resuelve?"),
     ("Em privacidade diferencial no treino, o que significa «LSTM/RNN»?",
      "LSTM/RNN: usar opacus.layers.DPLSTM, que expõe as operações para os hooks", "pt",
      "Em privacidade diferencial no treino, o que fazer com LSTM/RNN?"),
@@ -98,7 +98,7 @@ def test_a_setting_with_a_lost_symbol_is_a_slide_label():
 @pytest.fixture(scope="module")
 def quizzes(tmp_path_factory, model_cache):
     """``generate_quiz`` -n 12 offline on each deck (library call), in one knowledge base."""
-    return deck_quizzes(tmp_path_factory.mktemp("answer_kinds"), heldout_decks(DECKS), DECKS, model_cache)
+    return deck_quizzes(tmp_path_factory.mktemp("stem_forms"), heldout_decks(DECKS), DECKS, model_cache)
 
 
 @pytest.mark.slow
@@ -108,7 +108,7 @@ def test_round_12_stems_ask_what_their_answers_say_in_the_deck_s_setting(quizzes
     assert "Al compartir GPUs, ¿cómo se pone en marcha MPS?" in prompts["mig_es"], prompts["mig_es"]
     assert "Al compartir GPUs, ¿qué es MPS?" not in prompts["mig_es"]
     assert not [p for p in prompts["mig_es"] if p.endswith("explica la monitorización.")]
-    assert any("¿qué problema puede aparecer con torch.compile" in p for p in prompts["hooks_es"]), prompts["hooks_es"]
+    assert any("¿qué problema tiene que ver con torch.compile" in p for p in prompts["hooks_es"]), prompts["hooks_es"]
     assert not [p for p in prompts["hooks_es"] if "«torch.compile»" in p or p.endswith("el orden de ejecución.")]
     assert not [p for p in prompts["opacus_pt"] if re.match(r"Em\s+\W", p)], prompts["opacus_pt"]
     rocm = prompts["rocm_pt"]

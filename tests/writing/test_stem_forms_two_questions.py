@@ -1,4 +1,4 @@
-"""A stem of two questions ("what is X and what is it for?") is asked as written: kb.writing.answer_kinds rewrites a
+"""A stem of two questions ("what is X and what is it for?") is asked as written: kb.writing.stem_forms rewrites a
 "what is X" alone; read as part of X, the second question stayed after the new form ("¿Cómo se pone en marcha MPS y
 para qué sirve?")."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kb.quiz import Question
-from kb.writing.answer_kinds import kind_stem, what_is_not_defined
+from kb.writing.stem_forms import kind_stem, what_is_not_defined
 
 
 @pytest.mark.parametrize(("prompt", "answer", "lang"), [
