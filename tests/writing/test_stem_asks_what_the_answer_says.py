@@ -5,7 +5,8 @@ the stem was the fresh raters' main reason to fix a question).
   cause or by a table is asked by that kind (kb/writing/stem_forms.py): "¿qué es MPS?" → "¿cómo se pone en marcha
   MPS?", "¿qué significa «torch.compile»?" → "¿qué problema tiene que ver con torch.compile y cómo se resuelve?";
   the registry's check flags the what-is stems left, whoever wrote them;
-- a title that names an area of work ("Monitorización", "Orden de ejecución", "Vocabulário") is no "explica …";
+- a title that names an area of work ("Monitorización", "Orden de ejecución", "Vocabulário") is explained only where
+  its article is sure, the weakest form (never "explica qué es coste de memoria");
 - a stem is never set in a fragment with a lost symbol ("Em -DP, …" of "(epsilon, delta)-DP") nor in a one-word
   slide label ("Em compatibilidade, …"), and a deck titled "PyTorch em GPUs AMD com ROCm" is set in ROCm.
 
@@ -74,17 +75,19 @@ def test_the_registry_flags_a_what_is_answered_by_commands_whoever_wrote_it():
 
 
 @pytest.mark.parametrize(("title", "lang", "stem"), [
-    ("Monitorización", "es", ""),
-    ("Orden de ejecución", "es", ""),
-    ("Depuración y herramientas", "es", ""),
-    ("Vocabulário", "pt", ""),
+    ("Monitorización", "es", "En {s}, explica la monitorización."),
+    ("Orden de ejecución", "es", "En {s}, explica el orden de ejecución."),
+    ("Depuración y herramientas", "es", "En {s}, explica la depuración y herramientas."),
+    ("Vocabulário", "pt", "Em {s}, explique o vocabulário."),
+    # where its article is not sure, nothing ("explica qué es coste de memoria": ungrammatical, r12 raters)
+    ("Coste de memoria", "es", ""),
     ("Desempenho: o que comparar", "pt", "Em {s}, o que comparar no desempenho?"),
     # a term, a noun with its adjective, a topic after a role are asked
     ("Fugas de memoria con hooks", "es", "En {s}, explica las fugas de memoria con hooks."),
     ("Entrenamiento distribuido", "es", "En {s}, explica el entrenamiento distribuido."),
     ("El problema: la sobrecarga de lanzamiento", "es", "En {s}, explica la sobrecarga de lanzamiento."),
 ])
-def test_a_title_that_names_an_area_of_work_is_no_explain(title, lang, stem):
+def test_a_title_that_names_an_area_of_work_is_explained_only_with_a_sure_article(title, lang, stem):
     assert topic_form(title, lang, "list", lambda _: False) == stem
 
 
@@ -107,9 +110,8 @@ def test_round_12_stems_ask_what_their_answers_say_in_the_deck_s_setting(quizzes
     assert all(len(p) >= 9 for p in prompts.values()), prompts
     assert "Al compartir GPUs, ¿cómo se pone en marcha MPS?" in prompts["mig_es"], prompts["mig_es"]
     assert "Al compartir GPUs, ¿qué es MPS?" not in prompts["mig_es"]
-    assert not [p for p in prompts["mig_es"] if p.endswith("explica la monitorización.")]
     assert any("¿qué problema tiene que ver con torch.compile" in p for p in prompts["hooks_es"]), prompts["hooks_es"]
-    assert not [p for p in prompts["hooks_es"] if "«torch.compile»" in p or p.endswith("el orden de ejecución.")]
+    assert not [p for p in prompts["hooks_es"] if "«torch.compile»" in p]
     assert not [p for p in prompts["opacus_pt"] if re.match(r"Em\s+\W", p)], prompts["opacus_pt"]
     rocm = prompts["rocm_pt"]
     assert not [p for p in rocm if re.search(r"\bEm (PyTorch|compatibilidade),", p)], rocm
