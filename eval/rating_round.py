@@ -56,6 +56,8 @@ def main(here: Path, versions: dict[str, str]) -> None:
             mine = [q for q in vs if v in vers_of[q]] if by_versions else [q for q in every if q in vs]
             c = Counter(vs[q] for q in mine)
             pooled.update(c)
+            if not mine:  # (a rater of another packet: round 13's last five questions)
+                continue
             drops = [q for q in mine if vs[q] == "DROP"]
             print(f"  {rater} ({len(mine)} rated): KEEP {c['KEEP']} ({c['KEEP'] / len(mine):.0%}), FIX {c['FIX']}, "
                   f"DROP {c['DROP']}; KEEP or FIX {(c['KEEP'] + c['FIX']) / len(mine):.0%}; "
