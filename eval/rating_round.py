@@ -1,4 +1,4 @@
-"""The numbers of a blind quiz-rating round (eval/real_heldout_r6 … r12): per version, the questions written, the
+"""The numbers of a blind quiz-rating round (eval/real_heldout_r6 … r13): per version, the questions written, the
 raters' KEEP / FIX / DROP, the key ideas asked and the DROPs `kb eval quiz` flags. A round's folder holds ratings.csv,
 coverage.csv, quizzes/ (DECK.V.json and eval-quiz-DECK.V.json) and versions.json (the versions: letter -> what it was).
 
