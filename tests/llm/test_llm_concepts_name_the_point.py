@@ -5,13 +5,7 @@ OpenAI-compatible server (tests/openai_stub.py) and the real sample course."""
 
 from __future__ import annotations
 
-from kb.config import Settings
-from kb.llm import LLMClient, LLMWriter
-from kb.workspace import open_workspace
-from kb.writing.generate import GenerationRequest, generate_quiz
-
-from ..openai_stub import OpenAIStub, reply
-from .test_llm_checks import QUOTE, SOURCE, passage_with
+from .test_llm_checks import QUOTE, _generate, _one_question
 
 SHORT = {"type": "short", "prompt": "No capítulo 12, qual comando verifica o uso da memória da GPU?",
          "answer": "Na prática, com o nvidia-smi, que mostra quanta memória da GPU cada processo ocupa (um modelo de "
@@ -21,14 +15,6 @@ SHORT = {"type": "short", "prompt": "No capítulo 12, qual comando verifica o us
 
 
 def test_a_fragment_or_worked_numbers_the_llm_gives_as_concepts_are_left_out(ws):
-    def script(body: dict):
-        n = passage_with(body, "nvidia-smi")
-        return reply({"questions": [{**SHORT, "passage": n}] if n else []})
-
-    with OpenAIStub(script) as stub:
-        settings = Settings(home=ws / ".kb", llm_base_url=stub.url, llm_model="stub-model", llm_api_key="k",
-                            llm_timeout=5.0, llm_retries=0)
-        report = generate_quiz(open_workspace(settings), GenerationRequest(n=1, types=("short",), sources=(SOURCE,)),
-                               LLMWriter(LLMClient(settings)))
+    report, _, _ = _generate(ws, _one_question(SHORT), ("short",))
     assert [q.prompt for q in report.quiz.questions] == [SHORT["prompt"]], report.rejected
     assert report.quiz.questions[0].concepts == ("mostra quanta memória da GPU cada processo ocupa",)
