@@ -5,9 +5,9 @@ A plain question on an idea (:func:`kb.writing.plan._plain_draft`) asks a defini
 finds no kind to ask it by, the registry turns the draft down (``not-a-definition``: "o que é a validação do
 modelo?" answered by "Nem toda camada é compatível com DP-SGD; BatchNorm mistura … -> gradiente por exemplo perde
 sentido; Chame fix ANTES …", r12) and the idea used to go unasked. What such an answer says is what to keep in mind
-about X, so the same answer is asked by :func:`about_stem` ("…, o que se deve ter em conta sobre a validação do
-modelo?"), which the checks then judge like any other stem. It is a last resort (``Draft.fallback``): asked only to
-reach n. Never "explica X" of an area of work (that form was taken out on purpose, stems27).
+about X, so the same answer is asked so ("…, o que se deve ter em conta sobre a validação do
+modelo?", :func:`kb.writing.stem_forms.about_stem`), which the checks then judge like any other stem. It is a last
+resort (``Draft.fallback``): asked only to reach n.
 
 The stems are per language (``kb.lang.*``: ``ANSWER_KIND_STEMS["about"]``). Stdlib only.
 """
@@ -16,26 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .stem_forms import _MEANS, _WHAT_IS, _words_of
+from .stem_forms import about_stem
 
 # the checks that turn a "what is" down for its form (the answer does not say what X is), not for its content
 FORM_CHECKS = frozenset({"not-a-definition"})
-
-
-def about_stem(prompt: str, lang: str) -> str | None:
-    """``prompt``'s "what is X" / "what does «X» mean" asked as what to keep in mind about X, its setting kept
-    ("Em privacidade diferencial no treino, o que é a validação do modelo?" → "Em privacidade diferencial no treino,
-    o que se deve ter em conta sobre a validação do modelo?"); None for a stem that asks no "what is"."""
-    m = _MEANS.search(prompt) or _WHAT_IS.search(prompt)
-    form = _words_of(lang).ANSWER_KIND_STEMS.get("about")
-    if not m or not form:
-        return None
-    name = m.group("x").strip()
-    stem = form.format(x=f"«{name}»" if m.re is _MEANS else name)
-    lead = prompt[:m.start()]
-    if lead.strip():  # (a setting before it: "Em DP, o que se deve …?")
-        stem = stem[:2].lower() + stem[2:] if stem.startswith("¿") else stem[:1].lower() + stem[1:]
-    return lead + stem
 
 
 def retry_form(prompt: str, found: Sequence[str], lang: str) -> str | None:

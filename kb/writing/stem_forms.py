@@ -143,9 +143,26 @@ def kind_stem(prompt: str, answer: str, lang: str) -> str | None:
     if not form:
         return ""
     x = name if m.re is _MEANS or _named(name) else _ARTICLE.sub("", name)
-    stem = form.format(x=x)
+    return _in_place(prompt, m, form.format(x=x))
+
+
+def about_stem(prompt: str, lang: str) -> str | None:
+    """``prompt``'s "what is X" / "what does «X» mean" asked as what to keep in mind about X, its setting kept
+    ("Em privacidade diferencial no treino, o que é a validação do modelo?" → "…, o que se deve ter em conta sobre a
+    validação do modelo?"; :mod:`kb.writing.form_retry`); None for a stem that asks no single "what is"."""
+    m = _asked(prompt)
+    form = _words_of(lang).ANSWER_KIND_STEMS.get("about")
+    if not m or not form:
+        return None
+    name = m.group("x").strip()
+    return _in_place(prompt, m, form.format(x=f"«{name}»" if m.re is _MEANS else name))
+
+
+def _in_place(prompt: str, m: re.Match[str], stem: str) -> str:
+    """``stem`` in place of the what-is ``m`` of ``prompt``, after the setting before it, whose sentence it
+    continues in lower case ("En compartir GPUs, ¿cómo se …?")."""
     lead = prompt[:m.start()]
-    if lead.strip():  # (a setting before it: "En compartir GPUs, ¿cómo se …?")
+    if lead.strip():
         stem = stem[:2].lower() + stem[2:] if stem.startswith("¿") else stem[:1].lower() + stem[1:]
     return lead + stem
 
