@@ -27,6 +27,14 @@ its opening (after the label "X:" the slide wrote it under), is one of:
 rewrite, whoever wrote them. The word lists are per language (``kb.lang.*``: ``ANSWER_KIND_STEMS``,
 ``CAUTION_WORDS``, ``HANDLING_VERBS``, ``MODALS``; the stem's wording: ``WHAT_IS_ASKS``, ``MEANS_ASKS``,
 ``FOLLOW_UP_QUESTIONS``, ``ARTICLE_WORDS``, ``NEGATIONS``, ``ONLY_WORDS``).
+
+Why this is not :func:`kb.writing.checks_form.meaning_kind`, the other reader of what the text after X says (both
+feed ``not-a-definition``): they sort different things and never agree on a text either sorts. Over the 306 what-is
+and means stems of eval/ and of the r12-r13 quizzes (house19, 2026-11-28), :func:`answer_kind` names a kind for 10
+(commands, instructions, consequences, tables: how to rewrite the stem) and ``meaning_kind`` for 35 (an infinitive
+in the deck's own words, a property, a circumstance, a comparison: whether "what «X» means" is askable at all, for
+the planner too), none the same. Either calling the other changes which stems are rewritten or turned down, so
+the two stay apart; a change to one is measured on the rated rounds before it borrows a rule of the other.
 """
 
 from __future__ import annotations
