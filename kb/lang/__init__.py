@@ -65,3 +65,29 @@ def summary_title(title: str) -> bool:
         return False
     n = 2 if " ".join(ws[:2]) in _SUMMARY_PHRASES else 1 if ws[0] in SUMMARY_WORDS else 0
     return bool(n) and (len(ws) == n or ws[n] in ("y", "e", "and") or divider_title(title))
+
+
+# The words the writer reads titles and stems by, in any of the three languages (kb.writing.pattern_topic,
+# kb.writing.stem_forms; each language's lists in its module, under the same names)
+ARTICLE_WORDS = es.ARTICLE_WORDS | pt.ARTICLE_WORDS | en.ARTICLE_WORDS
+NEUTER_ARTICLES = es.NEUTER_ARTICLES | pt.NEUTER_ARTICLES | en.NEUTER_ARTICLES
+NO_HEAD_WORDS = es.NO_HEAD_WORDS | pt.NO_HEAD_WORDS | en.NO_HEAD_WORDS
+OF_WORDS = es.OF_WORDS | pt.OF_WORDS | en.OF_WORDS
+TWO_WORD_QUESTIONS = es.TWO_WORD_QUESTIONS | pt.TWO_WORD_QUESTIONS | en.TWO_WORD_QUESTIONS
+WHAT_IS_ASKS = es.WHAT_IS_ASKS + pt.WHAT_IS_ASKS + en.WHAT_IS_ASKS
+MEANS_ASKS = es.MEANS_ASKS + pt.MEANS_ASKS + en.MEANS_ASKS
+MEANS_ASK_ENDS = es.MEANS_ASK_ENDS + pt.MEANS_ASK_ENDS + en.MEANS_ASK_ENDS
+FOLLOW_UP_QUESTIONS = es.FOLLOW_UP_QUESTIONS + pt.FOLLOW_UP_QUESTIONS + en.FOLLOW_UP_QUESTIONS
+PROCEDURE_WORDS = es.PROCEDURE_WORDS + pt.PROCEDURE_WORDS + en.PROCEDURE_WORDS
+NEGATIONS = es.NEGATIONS | pt.NEGATIONS | en.NEGATIONS
+ONLY_WORDS = es.ONLY_WORDS | pt.ONLY_WORDS | en.ONLY_WORDS
+AND_WORDS = frozenset(m.AND.strip() for m in (es, pt, en))  # "y", "e", "and"
+
+
+def alternation(phrases, capital: bool = False) -> str:
+    """A regular expression's alternation of ``phrases`` (the longest first, each escaped); with ``capital``,
+    each phrase's first letter in either case ("[Qq]ué es") for a pattern matched without ``re.I``."""
+    out = []
+    for p in sorted(set(phrases), key=lambda p: (-len(p), p)):
+        out.append(f"[{p[0].upper()}{p[0]}]{re.escape(p[1:])}" if capital and p[:1].isalpha() else re.escape(p))
+    return "|".join(out)

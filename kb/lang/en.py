@@ -165,3 +165,23 @@ ANSWER_KIND_STEMS = {
 HANDLING_VERBS = frozenset("use call register convert install".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("not never avoid careful beware only".split())
 MODALS = frozenset("can may might could".split())
+
+# Words the writer reads titles and stems by (kb.writing.pattern_topic, kb.writing.stem_forms; kb.lang joins the
+# three languages' lists: a title or stem is read in any of them). Lower case, as written unless "folded".
+ARTICLE_WORDS = frozenset("the a an".split())  # an article a noun phrase opens on
+NEUTER_ARTICLES: frozenset[str] = frozenset()
+# prepositions a noun phrase does not open on ("With DDP", "From FLOPs to time"). Folded.
+NO_HEAD_WORDS = frozenset("of from with in on to for by into".split())
+OF_WORDS: frozenset[str] = frozenset()  # (an English title's "X of Y" is not read as two nouns)
+TWO_WORD_QUESTIONS: frozenset[str] = frozenset()  # (English question words stand alone)
+WHAT_IS_ASKS = ("what is", "what are")  # a stem's "what is X"
+MEANS_ASKS = ("what does",)  # a stem's "what does «X» mean", before «X»
+MEANS_ASK_ENDS = ("mean",)  # what follows «X» in that question
+# a second question after a stem's X ("What is MPS and when to use it?"), after AND: its opening, as written
+FOLLOW_UP_QUESTIONS = ("what", "how", "which", "why", "where", "when")
+# a procedure named after a title's colon ("Ring all-reduce: procedure with N = 4")
+PROCEDURE_WORDS = ("procedure", "step by step")
+NEGATIONS = frozenset(["not"])  # (folded) a caution opens on one before an instruction ("Not …")
+ONLY_WORDS = frozenset(["only"])  # (folded) a caution word that does not open a caution ("Only …" states a rule)
+FEMININE_ENDS: tuple[str, ...] = ()  # (English nouns have no gender)
+IN_ARTICLES: dict[str, str] = {}  # (English says "in the": no contraction)

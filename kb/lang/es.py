@@ -179,3 +179,25 @@ ANSWER_KIND_STEMS = {
 HANDLING_VERBS = frozenset("usar utilizar llamar registrar convertir instalar".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("no nunca evitar evita evite cuidado solo jamas".split())
 MODALS = frozenset("puede pueden podria podrian suele suelen".split())
+
+# Words the writer reads titles and stems by (kb.writing.pattern_topic, kb.writing.stem_forms; kb.lang joins the
+# three languages' lists: a title or stem is read in any of them). Lower case, as written unless "folded".
+ARTICLE_WORDS = frozenset("el la los las un una".split())  # an article a noun phrase opens on
+NEUTER_ARTICLES = frozenset(["lo"])  # stripped from the X of a stem's "what is X" (stem_forms), not from a title
+# prepositions and contractions a noun phrase does not open on ("Con DDP", "Desde cero"). Folded.
+NO_HEAD_WORDS = frozenset("de del con sin en entre al desde hasta para por sobre segun".split())
+OF_WORDS = frozenset("de del".split())  # "X de Y", the contraction too. Folded.
+# a question's opening of two words, of which the first alone is no question word ("por que", "en que"). Folded.
+TWO_WORD_QUESTIONS = frozenset(("por que", "para que", "a que", "en que"))
+WHAT_IS_ASKS = ("qué es", "que es", "qué son", "que son")  # a stem's "what is X", with and without the accent
+MEANS_ASKS = ("qué significa", "que significa")  # a stem's "what does «X» mean", before «X»
+MEANS_ASK_ENDS: tuple[str, ...] = ()  # what follows «X» in that question (English: "mean")
+# a second question after a stem's X ("¿Qué es MPS y para qué sirve?"), after AND: its opening, as written
+FOLLOW_UP_QUESTIONS = ("qué", "que", "cómo", "como", "cuándo", "cuando", "cuál", "cual", "cuáles", "cuales",
+                       "por qué", "por que", "porqué", "porque", "para qué", "para que", "dónde", "donde")
+# a procedure named after a title's colon ("Ring all-reduce: procedimiento con N = 4")
+PROCEDURE_WORDS = ("procedimiento", "paso a paso")
+NEGATIONS = frozenset(["no"])  # (folded) a caution opens on one before an instruction ("No registrar …")
+ONLY_WORDS = frozenset(["solo"])  # (folded) a caution word that does not open a caution ("Solo …" states a rule)
+FEMININE_ENDS = ("cion", "sion", "xion", "dad", "tad", "tud", "umbre")  # a folded singular noun's, feminine
+IN_ARTICLES = {"el": "en el", "la": "en la", "los": "en los", "las": "en las"}  # "in" before each article

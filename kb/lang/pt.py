@@ -175,3 +175,24 @@ ANSWER_KIND_STEMS = {
 HANDLING_VERBS = frozenset("usar utilizar chamar registrar converter instalar".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("nao nunca evitar evite cuidado so jamais".split())
 MODALS = frozenset("pode podem poderia poderiam costuma costumam".split())
+
+# Words the writer reads titles and stems by (kb.writing.pattern_topic, kb.writing.stem_forms; kb.lang joins the
+# three languages' lists: a title or stem is read in any of them). Lower case, as written unless "folded".
+ARTICLE_WORDS = frozenset("o a os as um uma".split())  # an article a noun phrase opens on
+NEUTER_ARTICLES: frozenset[str] = frozenset()
+# prepositions and contractions a noun phrase does not open on ("Da energia ao carbono", "Com DDP"). Folded.
+NO_HEAD_WORDS = frozenset("de da do das dos com sem em entre ao aos desde ate para por sobre".split())
+OF_WORDS = frozenset("de do da dos das".split())  # "X de Y", the contractions too. Folded.
+# a question's opening of two words, of which the first alone is no question word ("o que", "por que"). Folded.
+TWO_WORD_QUESTIONS = frozenset(("por que", "para que", "o que", "a que", "em que"))
+WHAT_IS_ASKS = ("o que é", "o que e", "o que são", "o que sao")  # a stem's "what is X", with and without accents
+MEANS_ASKS = ("o que significa",)  # a stem's "what does «X» mean", before «X»
+MEANS_ASK_ENDS: tuple[str, ...] = ()  # what follows «X» in that question (English: "mean")
+# a second question after a stem's X ("O que é X e quando usá-lo?"), after AND: its opening, as written
+FOLLOW_UP_QUESTIONS = ("que", "o que", "como", "quando", "qual", "quais", "por que", "porque", "para que", "onde")
+# a procedure named after a title's colon ("Ring all-reduce: procedimento com N = 4")
+PROCEDURE_WORDS = ("procedimento", "passo a passo")
+NEGATIONS = frozenset(["nao"])  # (folded) a caution opens on one before an instruction ("Não registrar …")
+ONLY_WORDS = frozenset(["so"])  # (folded) a caution word that does not open a caution ("Só …" states a rule)
+FEMININE_ENDS = ("cao", "sao", "xao", "dade", "gem", "tude")  # a folded singular noun's, feminine
+IN_ARTICLES = {"o": "no", "a": "na", "os": "nos", "as": "nas"}  # "in" before each article

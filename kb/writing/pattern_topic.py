@@ -28,20 +28,32 @@ import re
 from collections.abc import Callable
 from types import ModuleType
 
-from ..lang import divider_title, en, es, pt
+from ..lang import (
+    AND_WORDS,
+    ARTICLE_WORDS,
+    NO_HEAD_WORDS,
+    OF_WORDS,
+    PROCEDURE_WORDS,
+    TWO_WORD_QUESTIONS,
+    WHAT_IS_ASKS,
+    alternation,
+    divider_title,
+    en,
+    es,
+    pt,
+)
 from ..text import fold
 from .infinitive import from_gerund, infinitive
 from .setting import unset
 
 _LANGS: dict[str, ModuleType] = {"es": es, "pt": pt, "en": en}
-_ARTICLE = re.compile(r"^(?:el|la|los|las|o|a|os|as|the|an?|um|uma|un|una)\s+", re.I)
-# words a noun phrase does not open on: prepositions and contractions ("Da energia ao carbono", "Con DDP")
-_NO_HEAD = frozenset("""de del da do das dos con com sin sem en em entre al ao aos desde hasta ate para por sobre
-    segun of from with in on to for by into""".split())
-_TWO_WORD_QUESTIONS = frozenset(("por que", "para que", "o que", "a que", "en que", "em que"))
-_WHAT_IS = frozenset(("que es", "que son", "o que e", "o que sao", "what is", "what are"))
-_PROCEDURE = re.compile(r"[:—–]\s*(?:procedimiento|procedimento|procedure|paso a paso|passo a passo|step by step)\b",
-                        re.I)
+# the languages' word lists (kb.lang: ARTICLE_WORDS, NO_HEAD_WORDS, TWO_WORD_QUESTIONS, WHAT_IS_ASKS, …)
+_ARTICLE = re.compile(rf"^(?:{alternation(ARTICLE_WORDS)})\s+", re.I)
+_NO_HEAD = NO_HEAD_WORDS  # words a noun phrase does not open on: prepositions and contractions ("Da energia ao …")
+_TWO_WORD_QUESTIONS = TWO_WORD_QUESTIONS
+_TWO_WORD_OPENERS = frozenset(q.split()[0] for q in TWO_WORD_QUESTIONS)  # ("por", "o": no question word alone)
+_WHAT_IS = frozenset(fold(a) for a in WHAT_IS_ASKS)
+_PROCEDURE = re.compile(rf"[:—–]\s*(?:{alternation(PROCEDURE_WORDS)})\b", re.I)
 _VS = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
 _SPLIT = re.compile(r"\s*(?::|\s—\s|\s–\s)\s*")
 # a title's classes of text (topic_stem), in the order they are tried; "explain" — any other noun phrase, asked
@@ -98,8 +110,6 @@ def plural(word: str) -> bool:
 
 LOANWORD_ZIPF = 3.5  # below it a word in -e is no everyday word of es/pt but a loanword, masculine (hand-set:
 # "pipeline" pt 2.7, "kernel" es 2.9; "variable" es 4.1, "coste" es 4.1, "interface" pt 4.1)
-_FEMININE_ENDS = {"es": ("cion", "sion", "xion", "dad", "tad", "tud", "umbre"),
-                  "pt": ("cao", "sao", "xao", "dade", "gem", "tude")}
 
 
 def gender_sure(noun: str, lang: str) -> bool:
@@ -127,7 +137,7 @@ def gender(noun: str, lang: str, after: str = "") -> str:
         return "f"
     if noun in w.MASCULINE_A or noun.endswith("ma"):
         return "m"
-    if noun.endswith(_FEMININE_ENDS[lang]) or noun.endswith("a"):
+    if noun.endswith(_words(lang).FEMININE_ENDS) or noun.endswith("a"):
         return "f"
     if noun.endswith("o"):
         return "m"
@@ -154,7 +164,7 @@ def with_article(phrase: str, lang: str, sure: bool = False) -> str:
     many = plural(head)
     noun = _singular(head, lang) if many else head
     if sure and not (gender_sure(noun, lang) and (not many or gender_sure(head[:-1], lang)
-                                                  or noun.endswith(_FEMININE_ENDS.get(lang, ())))):
+                                                  or noun.endswith(_words(lang).FEMININE_ENDS))):
         return ""  # (with ``sure``: no article its ending does not say; "" for the caller to ask without one)
     g = gender(noun, lang, rest[0] if rest else "")
     return f"{arts[g + ('p' if many else '')]} {_lower_first(phrase)}"
@@ -169,7 +179,7 @@ def _question(title: str, lang: str) -> str:
     asked = title.strip().endswith("?") or title.strip().startswith("¿")
     words = _words(lang)
     opens = bool(ws) and (" ".join(ws[:2]) in _TWO_WORD_QUESTIONS
-                          or (ws[0] in words.QUESTION_WORDS and ws[0] not in ("por", "para", "o", "a", "en", "em")))
+                          or (ws[0] in words.QUESTION_WORDS and ws[0] not in _TWO_WORD_OPENERS))
     if not (asked or opens) or len(ws) < 2:
         return ""
     return bare if name_word(bare.split()[0]) else bare[:1].lower() + bare[1:]  # (a question word: no name)
@@ -294,7 +304,7 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     if _claim(ws, lang):  # ("FlashAttention no es atención aproximada")
         return "claim", stems["why"].replace("{np}", _lower_first(phrase))
     if len(ws) <= TERM_WORDS and (term(phrase) and not _native(ws, lang) or _name(phrase, lang)) \
-            and not set(map(fold, ws)) & {"y", "e", "and"}:
+            and not set(map(fold, ws)) & AND_WORDS:
         return "name", _what_is(phrase, lang, kind)
     stem = _explained(title, phrase, lang, kind)
     return ("explain", stem) if stem else ("", "")
@@ -350,18 +360,14 @@ def generic_area(phrase: str, lang: str) -> bool:
         w.strip("()") in GENERIC_NAMES or not name_word(w) and _native([w], lang) for w in ws)
 
 
-_AND_WORDS = frozenset(("y", "e"))
-_OF_WORDS = frozenset("de del do da dos das".split())
+_AND_WORDS = frozenset((es.AND.strip(), pt.AND.strip()))  # "y", "e" (read in Spanish and Portuguese titles only)
+_OF_WORDS = OF_WORDS
 
 
 def _area(title: str, phrase: str, lang: str) -> bool:
     """The title's own topic (before any colon) is a :func:`generic_area`; a topic after a role ("El problema: la
     sobrecarga de lanzamiento") is what the role says it is, asked as itself."""
     return _SPLIT.split(title.strip(), maxsplit=1)[0].strip() == phrase and generic_area(phrase, lang)
-
-
-_IN = {"es": {"el": "en el", "la": "en la", "los": "en los", "las": "en las"},
-       "pt": {"o": "no", "a": "na", "os": "nos", "as": "nas"}}
 
 
 def _role_stem(role: str, phrase: str, lang: str) -> tuple[str, str]:
@@ -402,7 +408,8 @@ def _area_question(title: str, area: str, lang: str) -> str:
         return ""  # is a verb, "qué registrar"; "por qué crece tanto" asks of the area itself, no "en")
     np = with_article(area, lang, sure=True) if q else ""
     art, _, rest = np.partition(" ")
-    return f"{q} {_IN[lang][art]} {rest}" if np and art in _IN.get(lang, {}) else ""
+    into = _words(lang).IN_ARTICLES
+    return f"{q} {into[art]} {rest}" if np and art in into else ""
 
 
 def _what_is(phrase: str, lang: str, kind: str) -> str:
@@ -463,11 +470,11 @@ def _task(ws: list[str], lang: str) -> str:
     """A title that names a task, as it reads after "¿cómo se puede …?": opening on an infinitive ("Medir el pico
     de un paso" → "medir el pico de un paso") or a gerund ("Mitigando reward hacking" → "mitigar reward hacking");
     "" for any other (and a lone verb: "Depurar" names no task to ask of)."""
-    if len(ws) < 2 or fold(ws[1]) in ("de", "del", "da", "do", "das", "dos"):
+    if len(ws) < 2 or fold(ws[1]) in _OF_WORDS:
         return ""
     first = ws[0]
     verbs = ("ar", "er", "ir")
-    if infinitive(first, lang, ws[1]) or (lang in ("es", "pt") and len(ws) > 2 and fold(ws[1]) in ("y", "e")
+    if infinitive(first, lang, ws[1]) or (lang in ("es", "pt") and len(ws) > 2 and fold(ws[1]) in _AND_WORDS
                                           and fold(first)[-2:] in verbs and fold(ws[2])[-2:] in verbs):
         return " ".join([first.lower(), *ws[1:]])  # ("Leer y registrar el lr": two tasks)
     verb = from_gerund(first, lang)

@@ -25,7 +25,16 @@ its opening (after the label "X:" the slide wrote it under), is one of:
 :func:`kind_stem` rewrites a what-is stem by that kind (the writers call it before the checks), and
 :func:`what_is_not_defined` is the registry's check (:data:`kb.writing.checklist.CHECKS`) for the stems it cannot
 rewrite, whoever wrote them. The word lists are per language (``kb.lang.*``: ``ANSWER_KIND_STEMS``,
-``CAUTION_WORDS``, ``HANDLING_VERBS``, ``MODALS``).
+``CAUTION_WORDS``, ``HANDLING_VERBS``, ``MODALS``; the stem's wording: ``WHAT_IS_ASKS``, ``MEANS_ASKS``,
+``FOLLOW_UP_QUESTIONS``, ``ARTICLE_WORDS``, ``NEGATIONS``, ``ONLY_WORDS``).
+
+Why this is not :func:`kb.writing.checks_form.meaning_kind`, the other reader of what the text after X says (both
+feed ``not-a-definition``): they sort different things and never agree on a text either sorts. Over the 306 what-is
+and means stems of eval/ and of the r12-r13 quizzes (house19, 2026-11-28), :func:`answer_kind` names a kind for 10
+(commands, instructions, consequences, tables: how to rewrite the stem) and ``meaning_kind`` for 35 (an infinitive
+in the deck's own words, a property, a circumstance, a comparison: whether "what «X» means" is askable at all, for
+the planner too), none the same. Either calling the other changes which stems are rewritten or turned down, so
+the two stay apart; a change to one is measured on the rated rounds before it borrows a rule of the other.
 """
 
 from __future__ import annotations
@@ -33,18 +42,32 @@ from __future__ import annotations
 import re
 from types import ModuleType
 
-from ..lang import en, es, pt
+from ..lang import (
+    AND_WORDS,
+    ARTICLE_WORDS,
+    FOLLOW_UP_QUESTIONS,
+    MEANS_ASK_ENDS,
+    MEANS_ASKS,
+    NEGATIONS,
+    NEUTER_ARTICLES,
+    ONLY_WORDS,
+    WHAT_IS_ASKS,
+    alternation,
+    en,
+    es,
+    pt,
+)
 from ..quiz import Question
 from ..text import fold, words
 
 _LANGS: dict[str, ModuleType] = {"es": es, "pt": pt, "en": en}
 
 # a what-is stem, after any setting ("En DTensor, "): "¿qué es X?", "o que são os X?", "¿qué significa «X»?"
-_WHAT_IS = re.compile(r"(?P<q>¿\s*)?(?P<ask>[Qq]u[ée] es|[Qq]u[ée] son|[Oo] que [ée]|[Oo] que s[ãa]o|[Ww]hat is|"
-                      r"[Ww]hat are)\s+(?P<x>[^?«»]+?)\?\s*$")
-_MEANS = re.compile(r"(?P<q>¿\s*)?(?P<ask>[Qq]u[ée] significa|[Oo] que significa|[Ww]hat does)\s+«(?P<x>[^»]+)»"
-                    r"(?:\s+mean)?\?\s*$")
-_ARTICLE = re.compile(r"^(?:el|la|los|las|lo|un|una|o|a|os|as|um|uma|the|an?)\s+", re.I)
+# (the words: kb.lang's WHAT_IS_ASKS, MEANS_ASKS and MEANS_ASK_ENDS, each phrase's first letter in either case)
+_WHAT_IS = re.compile(rf"(?P<q>¿\s*)?(?P<ask>{alternation(WHAT_IS_ASKS, capital=True)})\s+(?P<x>[^?«»]+?)\?\s*$")
+_MEANS = re.compile(rf"(?P<q>¿\s*)?(?P<ask>{alternation(MEANS_ASKS, capital=True)})\s+«(?P<x>[^»]+)»"
+                    rf"(?:\s+(?:{alternation(MEANS_ASK_ENDS)}))?\?\s*$")
+_ARTICLE = re.compile(rf"^(?:{alternation(ARTICLE_WORDS | NEUTER_ARTICLES)})\s+", re.I)
 # the opening of a command line: a shell's prompt, a command a slide shows, an environment variable set
 _COMMAND = re.compile(r"^(?:\$\s|#!|(?:sudo|pip3?|conda|docker|podman|apt(?:-get)?|export|nvidia-smi|kubectl|"
                       r"torchrun|git|make|cmake|srun|sbatch|module)\s|python3?\s+-)")
@@ -104,8 +127,8 @@ def answer_kind(answer: str, name: str, lang: str) -> str:
         # ("Llamarla al principio", "LSTM/RNN: usar opacus.layers.DPLSTM"): what to do with it; any other
         # infinitive may say what a technique does ("Trocar a divergência JS …", "Dividir la secuencia …")
         return "cautions" if set(folded) & w.CAUTION_WORDS else "instructions"
-    if folded and (folded[0] in w.CAUTION_WORDS - {"no", "nao", "not", "solo", "so", "only"}
-                   or folded[0] in ("no", "nao", "not") and _instruction(ws[1:], lang)):
+    if folded and (folded[0] in w.CAUTION_WORDS - NEGATIONS - ONLY_WORDS
+                   or folded[0] in NEGATIONS and _instruction(ws[1:], lang)):
         return "cautions"  # ("Evitar …", "Nunca …", "No registrar …"; not "No todas las activaciones …")
     stemmed = set(re.findall(r"\w+", fold(name)))
     head = folded[:CONSEQUENCE_WORDS]
@@ -118,8 +141,7 @@ def answer_kind(answer: str, name: str, lang: str) -> str:
 
 # a second question after the name ("¿Qué es MPS *y para qué sirve*?", "O que é X *e quando usá-lo*?"): the stem asks
 # more than what X is, and a form for X alone would keep the rest ("¿Cómo se pone en marcha MPS y para qué sirve?")
-_SECOND = re.compile(r"\s(?:y|e|and)\s+(?:qu[eé]|o que|c[oó]mo|cu[aá]ndo|quando|when|cu[aá]l(?:es)?|qual|quais|"
-                     r"por ?qu[eé]|para qu[eé]|d[oó]nde|onde|what|how|which|why|where)\b", re.I)
+_SECOND = re.compile(rf"\s(?:{alternation(AND_WORDS)})\s+(?:{alternation(FOLLOW_UP_QUESTIONS)})\b", re.I)
 
 
 def _asked(prompt: str) -> re.Match[str] | None:
