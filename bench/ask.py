@@ -123,6 +123,9 @@ def main() -> None:
     ap.add_argument("--embedder", default=None)
     ap.add_argument("-k", type=int, default=5)
     ap.add_argument("--show", action="store_true", help="print every answer (dev only: never read the test's)")
+    ap.add_argument("--dump", type=Path, default=None, help="write every question's verdict, cited page and "
+                    "answer as JSON lines there (for a before/after diff; never read a test split's answers)")
+    ap.add_argument("--ask-only", action="store_true", help="skip queries_heldout's retrieval (the answers only)")
     ap.add_argument("--cold", type=int, default=0, help="time N cold `kb ask` processes instead")
     ap.add_argument("--baseline", type=Path, default=None, help="with --cold: another checkout, run alternately")
     ap.add_argument("--uncached", action="store_true", help="with --cold: no embedding cache in any run")
@@ -146,10 +149,17 @@ def main() -> None:
         print("  by kind: " + ", ".join(
             f"{k} {sum(q['verdict'] == 'correct' for q in r['questions'] if q['kind'] == k)}/"
             f"{sum(q['kind'] == k for q in r['questions'])}" for k in kinds))
+        if args.dump:
+            with args.dump.open("w", encoding="utf-8") as out:
+                for q in r["questions"]:
+                    out.write(json.dumps({k: q.get(k) for k in ("verdict", "question", "answer", "cited",
+                                                                "retrieved_rank")}, ensure_ascii=False) + "\n")
         if args.show and args.split == "dev":
             for q in r["questions"]:
                 print(json.dumps({k: q[k] for k in ("verdict", "question", "expected", "answer", "cited",
                                                     "retrieved_rank", "quoted")}, ensure_ascii=False))
+        if args.ask_only:
+            return
         held = load_queries(ROOT / "eval" / "queries_heldout.jsonl")
         for split in (("dev", "test") if args.split == "all" else (args.split,)):
             qs = [q for q in held if q.split == split]
