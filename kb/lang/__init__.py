@@ -65,3 +65,12 @@ def summary_title(title: str) -> bool:
         return False
     n = 2 if " ".join(ws[:2]) in _SUMMARY_PHRASES else 1 if ws[0] in SUMMARY_WORDS else 0
     return bool(n) and (len(ws) == n or ws[n] in ("y", "e", "and") or divider_title(title))
+# the labels of a model answer's asides and the words that date a remark, in every language (kb.writing.answer_points)
+ASIDE_LABELS = es.ASIDE_LABELS | pt.ASIDE_LABELS | en.ASIDE_LABELS
+NEWER_WORDS = es.NEWER_WORDS | pt.NEWER_WORDS | en.NEWER_WORDS
+ROLE_WORDS = es.ROLE_WORDS | pt.ROLE_WORDS | en.ROLE_WORDS
+# a definition's genus, no idea by itself ("una técnica poderosa …", "una API de PyTorch" before "que permite …"),
+# in every language, as written (kb.writing.concepts, kb.writing.answer_points)
+GENUS_WORDS = frozenset("""técnica technique ferramenta herramienta tool api método metodo method forma manera maneira
+    sistema system way tipo type clase classe class mecanismo mechanism estrategia estratégia strategy enfoque
+    abordagem approach recurso feature funcionalidad funcionalidade""".split())

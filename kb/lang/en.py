@@ -165,3 +165,7 @@ ANSWER_KIND_STEMS = {
 HANDLING_VERBS = frozenset("use call register convert install".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("not never avoid careful beware only".split())
 MODALS = frozenset("can may might could".split())
+# a model answer's item that is an aside, not one of its points (kb.writing.answer_points), by its label's first
+# word ("Example: …", "Consequence: …", "Note: …"); and a label that dates a remark ("Newer options: …"). Folded.
+ASIDE_LABELS = frozenset("example examples consequence note trivia tip".split())
+NEWER_WORDS = frozenset("new newer newest recent".split())

@@ -179,3 +179,8 @@ ANSWER_KIND_STEMS = {
 HANDLING_VERBS = frozenset("usar utilizar llamar registrar convertir instalar".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("no nunca evitar evita evite cuidado solo jamas".split())
 MODALS = frozenset("puede pueden podria podrian suele suelen".split())
+# a model answer's item that is an aside, not one of its points (kb.writing.answer_points), by its label's first
+# word ("Ejemplo interno: …", "Consecuencia: …", "Nota: …"); and a label that dates a remark ("Opciones más
+# nuevas: …"). Folded.
+ASIDE_LABELS = frozenset("ejemplo ejemplos consecuencia nota curiosidad consejo truco".split())
+NEWER_WORDS = frozenset("nuevas nuevos nueva nuevo recientes reciente".split())

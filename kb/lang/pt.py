@@ -175,3 +175,8 @@ ANSWER_KIND_STEMS = {
 HANDLING_VERBS = frozenset("usar utilizar chamar registrar converter instalar".split())  # verbs of handling a thing
 CAUTION_WORDS = frozenset("nao nunca evitar evite cuidado so jamais".split())
 MODALS = frozenset("pode podem poderia poderiam costuma costumam".split())
+# a model answer's item that is an aside, not one of its points (kb.writing.answer_points), by its label's first
+# word ("Exemplo: …", "Consequência: …", "Nota: …"); and a label that dates a remark ("Opções mais novas: …").
+# Folded.
+ASIDE_LABELS = frozenset("exemplo exemplos consequencia nota curiosidade dica truque".split())
+NEWER_WORDS = frozenset("novas novos nova novo recentes recente".split())

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from .. import lang as L
 from ..quiz import Question
 from ..text import STOPWORDS, fold, words
 from .checklist import CODE_NAME as _CODE_NAME
@@ -155,10 +156,7 @@ _PHRASE_LEAD = re.compile(r"^(?:(?:un|una|unos|unas|el|la|los|las|lo|um|uma|uns|
                           r"(?!partir\b|vez\b|veces\b))+",  # ("a partir de", "una vez": a fixed expression keeps it)
                           re.I)
 # a definition's genus, no idea by itself ("una técnica poderosa …", "una API de PyTorch" before "que permite …")
-_GENUS = re.compile(r"^(?:técnica|technique|ferramenta|herramienta|tool|api|método|metodo|method|forma|manera|maneira"
-                    r"|sistema|system"
-                    r"|way|tipo|type|clase|classe|class|mecanismo|mechanism|estrategia|estratégia|strategy|enfoque"
-                    r"|abordagem|approach|recurso|feature|funcionalidad|funcionalidade)\b", re.I)
+_GENUS = re.compile(rf"^(?:{'|'.join(sorted(L.GENUS_WORDS))})\b", re.I)
 # where a definition's genus ends and what sets it apart begins
 _DIFFERENTIA = re.compile(r"\s(?:que\s(?:permite[n]?\s|se\s)?|para\s|that\s(?:allows?\s|lets\s)?|which\s|to\s"
                           r"|used\sto\s)",
@@ -370,6 +368,14 @@ LIST_BLANK = re.compile(rf"_____,|, {_LIST_ARTICLE}_____|_____ (?:y|o|e|ou|and|o
 
 
 def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = None) -> Question:
+    """``q`` with its model answer's points as its key concepts (:func:`kb.writing.answer_points.with_answer_points`,
+    the last concept step of both writers), after :func:`_beside_stem`."""
+    from .answer_points import with_answer_points
+
+    return with_answer_points(_beside_stem(q, course, source))
+
+
+def _beside_stem(q: Question, course: CourseTerms, source: str | None = None) -> Question:
     """``q`` with the key concepts a grader cannot mark with left out (:mod:`kb.writing.concept_use`), and
     with the key concepts its stem already says (:func:`kb.writing.checklist.in_stem`) left
     out, and, when none is left, the answer's own key phrases or rarest terms the stem does not say in
