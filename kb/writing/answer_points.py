@@ -277,6 +277,9 @@ def _clause_gist(text: str, lang: str, limit: int) -> str:
         [" ".join(ws[:i]) for i in range(1, min(len(ws), limit + 1))
          if ws[i].lower().strip(",;:") in _BREAK_BEFORE_RAW],
     ]
+    openers = L.PHRASE_OPENERS.get(lang) or frozenset().union(*L.PHRASE_OPENERS.values())
+    if fold(ws[0]) in openers:
+        return ""  # a cut of a clause that opens on its adverbial ("Con un solo task vector | y lam = 1 se recupera …")
     for heads in tiers:
         fits = [h.strip(" ,;:") for h in heads if MIN_WORDS <= len(words(h)) <= limit]
         fits = [h for h in fits if _ends_whole(h, lang)]
