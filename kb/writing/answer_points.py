@@ -36,6 +36,9 @@ GIST_WORDS = 10  # most words of a point's gist (the brief of issue 26: "<= ~10 
 LABEL_WORDS = 8  # most words of an item's label ("Decay alto demais para um treino curto: …"); more: a clause
 WHOLE_EXTRA = 2  # words past GIST_WORDS a whole clause may have (hand-set: a cut loses its object, r11 raters)
 POINTS = 4  # most concepts of one answer (a grader checks a handful; past it the thinnest points are left out)
+ADVERBIAL_WORDS = 5  # most words of a cut that opens on a preposition and is only its clause's adverbial (hand-set
+# on r12/r13: "Con un solo task vector", "Con modelos grandes y red lenta"; "Por eso los tests comparan con tolerancia"
+# is a claim)
 MIN_WORDS = 3  # fewest words of a gist that is a claim, not a header ("Como obter") or a fragment
 
 # abbreviations whose "." ends no sentence
@@ -130,6 +133,8 @@ def _example_cut(text: str) -> str:
     return text[:at].rstrip(" ,;:(") if at >= 0 else text
 
 
+_EXAMPLE_BRACKET = re.compile(r"\s*\((?:p\.\s?ej|p\.\s?ex|ej\.|ex\.|e\.g\.|por ejemplo|por exemplo"
+                              r"|for example)[^()]*\)", re.I)
 _NESTED = re.compile(r":\s+(?=[^:;]{1,60}:\s)")  # a label inside an item's detail: where its sub-items start
 _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")  # a quoted text; of four words or more, a message: an example of it
 # a legend of symbols ("s = longitud, b = batch, h = hidden"), or numbers set to them ("h = 8192, s = 128k")
@@ -204,6 +209,7 @@ def answer_points(answer: str) -> list[Point]:
     out: list[Point] = []
     for part in _parts(answer):
         label, body = _label_split(part.strip().rstrip("."))
+        body = _EXAMPLE_BRACKET.sub("", body)  # ("atomicAdd en GPU (p. ej. index_add_) produce …": the bracket only)
         body = _code_tail(_code_end(_example_cut(body))).strip().rstrip(".:")
         if label and _aside_label(label):
             continue
@@ -278,11 +284,13 @@ def _clause_gist(text: str, lang: str, limit: int) -> str:
          if ws[i].lower().strip(",;:") in _BREAK_BEFORE_RAW],
     ]
     openers = L.PHRASE_OPENERS.get(lang) or frozenset().union(*L.PHRASE_OPENERS.values())
-    if fold(ws[0]) in openers:
-        return ""  # a cut of a clause that opens on its adverbial ("Con un solo task vector | y lam = 1 se recupera …")
+
+    def adverbial(head: str) -> bool:  # a cut that keeps only a clause's adverbial ("Con un solo task vector | y …")
+        return fold(ws[0]) in openers and "," not in head and len(words(head)) <= ADVERBIAL_WORDS
+
     for heads in tiers:
         fits = [h.strip(" ,;:") for h in heads if MIN_WORDS <= len(words(h)) <= limit]
-        fits = [h for h in fits if _ends_whole(h, lang)]
+        fits = [h for h in fits if _ends_whole(h, lang) and not adverbial(h)]
         if fits:
             return max(fits, key=lambda h: len(words(h)))
     return ""
