@@ -231,8 +231,10 @@ def _plain(text: str) -> str:
     # (a bracket after a preposition is what it governs: "all_gather de (índice, predicción)")
     text = _ASIDE_BRACKET.sub(lambda m: m.group() if _after_preposition(text[:m.start()]) else "", text)
     text = re.sub(r"\s+([,;:])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,;:")
-    text = re.sub(r"^(?:[-–>→=+*/,;:]+\s*)+", "", text)  # (what a bracket cut out leaves: "- -> , sin error")
-    return re.sub(r"^(?i:(?:el|la|los|las|lo|o|a|os|as|the|un|una|um|uma|an|es|son|é|são|is|are)\s+)+", "", text)
+    text = re.sub(r"^(?:[-–>→=+*/,;:]+\s+)+", "", text)  # (what a bracket cut out leaves: "- -> , sin error")
+    # (an article, not a numeral before its alternative: "uma ou duas ordens de grandeza")
+    return re.sub(r"^(?i:(?:el|la|los|las|lo|o|a|os|as|the|un|una|um|uma|an|es|son|é|são|is|are)\s+"
+                  r"(?!(?:o|ou|or|y|e|and)\s))+", "", text)
 
 
 def _ends_whole(cut: str, lang: str) -> bool:
