@@ -420,6 +420,9 @@ def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINT
     return tuple(_spread(out, k))
 
 
+# a question on a slide's idea or labelled list (kb.writing.plan): its concepts are always the answer's points, never
+# the rare names a fallback picked ("__call__; grad_output")
+_SLIDE_ORIGINS = frozenset({"labels", "idea"})
 _NAME = re.compile(r"\S*(?:\w-\w|\d|[a-z][A-Z]|[._()])\S*")  # one token that names a thing: "nvidia-smi", "fp16"
 _CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
 
@@ -427,11 +430,12 @@ _CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Z
 def with_answer_points(q: Question) -> Question:
     """``q`` with its answer's points as its key concepts (:func:`point_concepts`): a short question's last
     concept step in both writers. As it is: not a short answer, a harvested one, one whose concepts are names by
-    construction (:data:`~kb.writing.concept_faults.NAMED_ORIGINS`) or code names only ("FlatParameter /
-    DTensor"), or an answer without a point."""
+    construction (:data:`~kb.writing.concept_faults.NAMED_ORIGINS`) or, but on a slide's idea or list, code names
+    only ("nvidia-smi", "FlatParameter / DTensor"), or an answer without a point."""
     if q.type != "short" or q.origin == "harvested" or q.origin in NAMED_ORIGINS:
         return q
-    if q.concepts and all(_CODE_NAME.fullmatch(c.split(" / ")[0]) or _NAME.fullmatch(c) for c in q.concepts):
+    if q.origin not in _SLIDE_ORIGINS and q.concepts \
+            and all(_CODE_NAME.fullmatch(c.split(" / ")[0]) or _NAME.fullmatch(c) for c in q.concepts):
         return q  # (the call or tool the answer names is its point: "nvidia-smi", "FlatParameter / DTensor")
     found = point_concepts(q.answer, q.prompt, q.lang)
     return replace(q, concepts=found) if found and found != tuple(q.concepts) else q
