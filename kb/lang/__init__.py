@@ -74,3 +74,4 @@ ROLE_WORDS = es.ROLE_WORDS | pt.ROLE_WORDS | en.ROLE_WORDS
 GENUS_WORDS = frozenset("""técnica technique ferramenta herramienta tool api método metodo method forma manera maneira
     sistema system way tipo type clase classe class mecanismo mechanism estrategia estratégia strategy enfoque
     abordagem approach recurso feature funcionalidad funcionalidade""".split())
+EXAMPLE_LEADS = es.EXAMPLE_LEADS + pt.EXAMPLE_LEADS + en.EXAMPLE_LEADS

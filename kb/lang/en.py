@@ -169,3 +169,5 @@ MODALS = frozenset("can may might could".split())
 # word ("Example: …", "Consequence: …", "Note: …"); and a label that dates a remark ("Newer options: …"). Folded.
 ASIDE_LABELS = frozenset("example examples consequence note trivia tip".split())
 NEWER_WORDS = frozenset("new newer newest recent".split())
+# what opens a list of examples in a model answer's point, not its claim (kb.writing.answer_points). Lower case.
+EXAMPLE_LEADS = ("can include", "may include", "such as")

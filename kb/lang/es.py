@@ -184,3 +184,5 @@ MODALS = frozenset("puede pueden podria podrian suele suelen".split())
 # nuevas: …"). Folded.
 ASIDE_LABELS = frozenset("ejemplo ejemplos consecuencia nota curiosidad consejo truco".split())
 NEWER_WORDS = frozenset("nuevas nuevos nueva nuevo recientes reciente".split())
+# what opens a list of examples in a model answer's point, not its claim (kb.writing.answer_points). Lower case.
+EXAMPLE_LEADS = ("pueden incluir", "puede incluir", "tales como", "como por ejemplo")

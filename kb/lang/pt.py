@@ -180,3 +180,5 @@ MODALS = frozenset("pode podem poderia poderiam costuma costumam".split())
 # Folded.
 ASIDE_LABELS = frozenset("exemplo exemplos consequencia nota curiosidade dica truque".split())
 NEWER_WORDS = frozenset("novas novos nova novo recentes recente".split())
+# what opens a list of examples in a model answer's point, not its claim (kb.writing.answer_points). Lower case.
+EXAMPLE_LEADS = ("podem incluir", "pode incluir", "tais como", "como por exemplo")

@@ -34,7 +34,8 @@ from .ideas import dangling
 GIST_WORDS = 10  # most words of a point's gist (the brief of issue 26: "<= ~10 words"; a right reply must hold
 # 60 % of a concept's content words, kb.grading.signals, so a longer gist asks a reply to copy the slide)
 LABEL_WORDS = 8  # most words of an item's label ("Decay alto demais para um treino curto: …"); more: a clause
-WHOLE_EXTRA = 2  # words past GIST_WORDS a whole clause may have (hand-set: a cut loses its object, r11 raters)
+WHOLE_EXTRA = 3  # words past GIST_WORDS a whole clause may have (hand-set: a cut loses its object, r11 raters;
+# "atualizar todos os parâmetros do modelo pré-treinado com o gradiente da nova tarefa" is one claim)
 POINTS = 4  # most concepts of one answer (a grader checks a handful; past it the thinnest points are left out)
 ADVERBIAL_WORDS = 5  # most words of a cut that opens on a preposition and is only its clause's adverbial (hand-set
 # on r12/r13: "Con un solo task vector", "Con modelos grandes y red lenta"; "Por eso los tests comparan con tolerancia"
@@ -98,7 +99,8 @@ def _label_split(part: str) -> tuple[str, str]:
     label = m.group("label").strip()
     bare = _ASIDE_BRACKET.sub("", label).strip()
     if not bare or len(words(bare)) > LABEL_WORDS or re.search(r"[{}]|->|→|\s(?:if|for|in|else)\s", label) \
-            or not _balanced(label) or (_CODE_OPEN.match(label) and " " in label):
+            or not _balanced(label) or (_CODE_OPEN.match(label) and " " in label) \
+            or any(w.lower() in _COPULAS for w in label.split()[1:]):  # ("ndarray é um buffer + metadados: …")
         return "", part
     return label, m.group("body").strip()
 
@@ -129,13 +131,14 @@ def _aside_label(label: str) -> bool:
 def _example_cut(text: str) -> str:
     """``text`` without the example it gives at its end ("…, p. ej. lr", "(ex.: 512)", "por ejemplo …")."""
     low = text.lower()
-    at = min((i for m in L.EXAMPLE_MARKS if (i := low.find(m)) >= 0), default=-1)
+    at = min((i for m in L.EXAMPLE_MARKS + L.EXAMPLE_LEADS if (i := low.find(m)) >= 0), default=-1)
     return text[:at].rstrip(" ,;:(") if at >= 0 else text
 
 
 _EXAMPLE_BRACKET = re.compile(r"\s*\((?:p\.\s?ej|p\.\s?ex|ej\.|ex\.|e\.g\.|por ejemplo|por exemplo"
                               r"|for example)[^()]*\)", re.I)
 _NESTED = re.compile(r":\s+(?=[^:;]{1,60}:\s)")  # a label inside an item's detail: where its sub-items start
+_COPULAS = frozenset("es son está están é são está estão is are".split())  # a clause's verb: no label holds one
 _QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")  # a quoted text; of four words or more, a message: an example of it
 # a legend of symbols ("s = longitud, b = batch, h = hidden"), or numbers set to them ("h = 8192, s = 128k")
 _LEGEND = re.compile(r"(?:^|,\s*)[A-Za-z_]\w{0,2}\s*=\s*\S+(?:\s+\S+)?\s*,\s*[A-Za-z_]\w{0,2}\s*=")
@@ -148,6 +151,8 @@ def _code_tail(text: str) -> str:
     names = [x.strip() for x in tail.split(",")]
     if colon and head and all(x and " " not in x and re.search(r"[._(]", x) for x in names):
         return head
+    if colon and head and re.search(r"<-|·|\s=\s", tail) and len(words(tail)) <= GIST_WORDS:
+        return head  # (a formula after what it says: "encoger los pesos …: theta <- theta - lr · lambda · theta")
     return text
 
 
@@ -251,10 +256,12 @@ def _ends_whole(cut: str, lang: str) -> bool:
 
 _STRONG = frozenset(fold(w) for w in """que para porque pois mediante cuando quando donde onde mientras enquanto y e o
 ou pero mas aunque embora ni nem which that where when because while and or but nor""".split())
-_STRONG_RAW = frozenset("""que para porque pois mediante cuando quando donde onde mientras enquanto y e ou pero mas
-aunque embora ni nem which that where when because while and or but nor""".split())  # (as written: "é" is no "e")
-_BREAK_BEFORE_RAW = _STRONG_RAW | frozenset("""sin sem con com en em de del do da dos das al ao por hasta até sobre
-entre antes después depois before after with without for to by in on of from""".split())
+# (as written: "é" is no "e"; a purpose, "para", "for", is a weak boundary: "operaciones aplicadas a los datos para
+# modificarlos o prepararlos" is what they are for)
+_STRONG_RAW = frozenset("""que porque pois mediante cuando quando donde onde mientras enquanto y e ou pero mas
+aunque embora ni nem which that where when because while and or but nor""".split())
+_BREAK_BEFORE_RAW = _STRONG_RAW | frozenset("""para sin sem con com en em de del do da dos das al ao por hasta até
+sobre entre antes después depois before after with without for to by in on of from""".split())
 # a comma inside an enumeration ("min, opt y max"): one or two words, then its "y/e/and" and its last item
 _LIST_GOES_ON = re.compile(r"\S+(?:\s\S+)?\s(?:y|e|and|o|ou|or)\s[^\s,;:]+")
 
@@ -350,15 +357,27 @@ def _definiens(text: str, prompt: str) -> str:
     :data:`GIST_WORDS`, without a genus that says nothing by itself ("una técnica poderosa que utiliza …" →
     "utiliza …"); ``text`` without a framing adverbial ("Na prática, …")."""
     text = _FRAME.sub("", text)
-    m = _SUBJECT.match(text)
     head, comma, rest = prompt.partition(", ")
-    asked = rest if comma and re.match(r"(?i)(?:en|em|in|ao|al|on|no|na|para)\s", head) else prompt  # (not the setting)
+    setting = comma and re.match(r"(?i)(?:en|em|in|ao|al|on|no|na|para)\s", head)
+    asked = rest if setting else prompt  # (not the setting)
+    if setting and text.startswith(f"{head}, "):
+        text = text[len(head) + 2:]  # ("En PyTorch, las transformaciones son …" asked "En PyTorch, ¿qué son …?")
+    m = _SUBJECT.match(text)
     if m and (subj := _plain(m.group("subj"))) and fold(subj) in fold(asked):
         text = text[m.end():]
         r = _RELATIVE.search(text)
         if _GENUS.match(text) and r and len(words(text)) > GIST_WORDS:
             text = text[r.end():]
     return text
+
+
+def _in_question(label: str, prompt: str) -> bool:
+    """The stem's question (not its setting) names ``label`` whole ("Repetibilidad" in "¿qué diferencia hay entre
+    repetibilidad y reproducibilidad?")."""
+    bare = fold(re.sub(r"\((?:[^()]*=[^()]*)?\)$", "", _ASIDE_BRACKET.sub("", label)).strip())
+    head, comma, rest = prompt.partition(", ")
+    asked = rest if comma and re.match(r"(?i)(?:en|em|in|ao|al|on|no|na|para)\s", head) else prompt
+    return bool(bare) and re.search(rf"(?<!\w){re.escape(bare)}(?!\w)", fold(asked)) is not None
 
 
 def _role(label: str) -> bool:
@@ -408,6 +427,9 @@ def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINT
     if len(points) == 1 and points[0].label and " " not in points[0].label.strip() \
             and not _CODE_TOKEN.search(points[0].label) and fold(points[0].label[:5]) in asked:
         points = [Point("", points[0].text)]  # ("Coste: …" asked "¿qué coste tiene …?": the stem names it)
+    # a label the stem asks about ("patience: …" of "¿qué significa «patience»?", the sides of "¿qué diferencia hay
+    # entre A y B?") is what a reply repeats from the stem, not what it must say
+    points = [Point("", p.text) if p.label and _in_question(p.label, prompt) else p for p in points]
     for p in points:
         c = _concept(Point(p.label, _definiens(p.text, prompt)), lang)
         content = {fold(w)[:5] for w in words(c) if fold(w) not in STOPWORDS and len(w) >= 3}
@@ -423,7 +445,8 @@ def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINT
 # a question on a slide's idea or labelled list (kb.writing.plan): its concepts are always the answer's points, never
 # the rare names a fallback picked ("__call__; grad_output")
 _SLIDE_ORIGINS = frozenset({"labels", "idea"})
-_NAME = re.compile(r"\S*(?:\w-\w|\d|[a-z][A-Z]|[._()])\S*")  # one token that names a thing: "nvidia-smi", "fp16"
+# one token that names a thing: "nvidia-smi", "fp16", "DTensor"
+_NAME = re.compile(r"[A-Z]{2}\S*|\S*(?:\w-\w|\d|[a-z][A-Z]|[._()])\S*")
 _CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
 
 
