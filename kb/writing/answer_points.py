@@ -436,7 +436,10 @@ def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINT
         if not c or not content or content <= asked or any(fold(c) == fold(o) for o in out):
             continue
         c = with_brackets(c, answer)
-        if unusable_concept(c, answer, ("a whole phrase",)) or concept_fault(c, lang):
+        fault = concept_fault(c, lang)
+        if fault == "fragment" and _ends_whole(c, lang):
+            fault = None  # ("time-slicing sí, MPS no entre clientes, MIG sí": a yes, not the pronoun "si")
+        if unusable_concept(c, answer, ("a whole phrase",)) or fault:
             continue
         out.append(c)
     return tuple(_spread(out, k))
