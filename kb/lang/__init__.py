@@ -91,3 +91,14 @@ def alternation(phrases, capital: bool = False) -> str:
     for p in sorted(set(phrases), key=lambda p: (-len(p), p)):
         out.append(f"[{p[0].upper()}{p[0]}]{re.escape(p[1:])}" if capital and p[:1].isalpha() else re.escape(p))
     return "|".join(out)
+
+# the labels of a model answer's asides and the words that date a remark, in every language (kb.writing.answer_points)
+ASIDE_LABELS = es.ASIDE_LABELS | pt.ASIDE_LABELS | en.ASIDE_LABELS
+NEWER_WORDS = es.NEWER_WORDS | pt.NEWER_WORDS | en.NEWER_WORDS
+ROLE_WORDS = es.ROLE_WORDS | pt.ROLE_WORDS | en.ROLE_WORDS
+# a definition's genus, no idea by itself ("una técnica poderosa …", "una API de PyTorch" before "que permite …"),
+# in every language, as written (kb.writing.concepts, kb.writing.answer_points)
+GENUS_WORDS = frozenset("""técnica technique ferramenta herramienta tool api método metodo method forma manera maneira
+    sistema system way tipo type clase classe class mecanismo mechanism estrategia estratégia strategy enfoque
+    abordagem approach recurso feature funcionalidad funcionalidade""".split())
+EXAMPLE_LEADS = es.EXAMPLE_LEADS + pt.EXAMPLE_LEADS + en.EXAMPLE_LEADS

@@ -185,3 +185,10 @@ NEGATIONS = frozenset(["not"])  # (folded) a caution opens on one before an inst
 ONLY_WORDS = frozenset(["only"])  # (folded) a caution word that does not open a caution ("Only …" states a rule)
 FEMININE_ENDS: tuple[str, ...] = ()  # (English nouns have no gender)
 IN_ARTICLES: dict[str, str] = {}  # (English says "in the": no contraction)
+
+# a model answer's item that is an aside, not one of its points (kb.writing.answer_points), by its label's first
+# word ("Example: …", "Consequence: …", "Note: …"); and a label that dates a remark ("Newer options: …"). Folded.
+ASIDE_LABELS = frozenset("example examples consequence note trivia tip".split())
+NEWER_WORDS = frozenset("new newer newest recent".split())
+# what opens a list of examples in a model answer's point, not its claim (kb.writing.answer_points). Lower case.
+EXAMPLE_LEADS = ("can include", "may include", "such as")

@@ -201,3 +201,11 @@ NEGATIONS = frozenset(["no"])  # (folded) a caution opens on one before an instr
 ONLY_WORDS = frozenset(["solo"])  # (folded) a caution word that does not open a caution ("Solo …" states a rule)
 FEMININE_ENDS = ("cion", "sion", "xion", "dad", "tad", "tud", "umbre")  # a folded singular noun's, feminine
 IN_ARTICLES = {"el": "en el", "la": "en la", "los": "en los", "las": "en las"}  # "in" before each article
+
+# a model answer's item that is an aside, not one of its points (kb.writing.answer_points), by its label's first
+# word ("Ejemplo interno: …", "Consecuencia: …", "Nota: …"); and a label that dates a remark ("Opciones más
+# nuevas: …"). Folded.
+ASIDE_LABELS = frozenset("ejemplo ejemplos consecuencia nota curiosidad consejo truco".split())
+NEWER_WORDS = frozenset("nuevas nuevos nueva nuevo recientes reciente".split())
+# what opens a list of examples in a model answer's point, not its claim (kb.writing.answer_points). Lower case.
+EXAMPLE_LEADS = ("pueden incluir", "puede incluir", "tales como", "como por ejemplo")

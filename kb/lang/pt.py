@@ -196,3 +196,11 @@ NEGATIONS = frozenset(["nao"])  # (folded) a caution opens on one before an inst
 ONLY_WORDS = frozenset(["so"])  # (folded) a caution word that does not open a caution ("Só …" states a rule)
 FEMININE_ENDS = ("cao", "sao", "xao", "dade", "gem", "tude")  # a folded singular noun's, feminine
 IN_ARTICLES = {"o": "no", "a": "na", "os": "nos", "as": "nas"}  # "in" before each article
+
+# a model answer's item that is an aside, not one of its points (kb.writing.answer_points), by its label's first
+# word ("Exemplo: …", "Consequência: …", "Nota: …"); and a label that dates a remark ("Opções mais novas: …").
+# Folded.
+ASIDE_LABELS = frozenset("exemplo exemplos consequencia nota curiosidade dica truque".split())
+NEWER_WORDS = frozenset("novas novos nova novo recentes recente".split())
+# what opens a list of examples in a model answer's point, not its claim (kb.writing.answer_points). Lower case.
+EXAMPLE_LEADS = ("podem incluir", "pode incluir", "tais como", "como por exemplo")

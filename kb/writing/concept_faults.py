@@ -15,8 +15,9 @@ a few classes of text, none of them the slide's point:
 - a **code shard**: a comment or a piece of a statement ("# RemovableHandle es context manager").
 
 :func:`concept_fault` says which one a concept is, by the per-language word lists of :mod:`kb.lang`; the writers
-leave such concepts out (:func:`kb.writing.concept_use.usable_concepts`, :func:`kb.writing.concepts.bullet_concepts`)
-and the registry's advisory ``fragment-concept`` (:func:`fragment_concepts`) reports those that remain.
+leave such concepts out (:func:`kb.writing.concept_use.usable_concepts`,
+:func:`kb.writing.answer_points.point_concepts`) and the registry's advisory ``fragment-concept``
+(:func:`fragment_concepts`) reports those that remain.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from .. import lang as L
 from ..quiz import Question
 from ..text import STOPWORDS, fold, words
 from .checklist import CODE_NAME as _CODE_NAME
@@ -155,10 +156,7 @@ _PHRASE_LEAD = re.compile(r"^(?:(?:un|una|unos|unas|el|la|los|las|lo|um|uma|uns|
                           r"(?!partir\b|vez\b|veces\b))+",  # ("a partir de", "una vez": a fixed expression keeps it)
                           re.I)
 # a definition's genus, no idea by itself ("una técnica poderosa …", "una API de PyTorch" before "que permite …")
-_GENUS = re.compile(r"^(?:técnica|technique|ferramenta|herramienta|tool|api|método|metodo|method|forma|manera|maneira"
-                    r"|sistema|system"
-                    r"|way|tipo|type|clase|classe|class|mecanismo|mechanism|estrategia|estratégia|strategy|enfoque"
-                    r"|abordagem|approach|recurso|feature|funcionalidad|funcionalidade)\b", re.I)
+_GENUS = re.compile(rf"^(?:{'|'.join(sorted(L.GENUS_WORDS))})\b", re.I)
 # where a definition's genus ends and what sets it apart begins
 _DIFFERENTIA = re.compile(r"\s(?:que\s(?:permite[n]?\s|se\s)?|para\s|that\s(?:allows?\s|lets\s)?|which\s|to\s"
                           r"|used\sto\s)",
@@ -370,6 +368,14 @@ LIST_BLANK = re.compile(rf"_____,|, {_LIST_ARTICLE}_____|_____ (?:y|o|e|ou|and|o
 
 
 def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = None) -> Question:
+    """``q`` with its model answer's points as its key concepts (:func:`kb.writing.answer_points.with_answer_points`,
+    the last concept step of both writers), after :func:`_beside_stem`."""
+    from .answer_points import with_answer_points
+
+    return with_answer_points(_beside_stem(q, course, source))
+
+
+def _beside_stem(q: Question, course: CourseTerms, source: str | None = None) -> Question:
     """``q`` with the key concepts a grader cannot mark with left out (:mod:`kb.writing.concept_use`), and
     with the key concepts its stem already says (:func:`kb.writing.checklist.in_stem`) left
     out, and, when none is left, the answer's own key phrases or rarest terms the stem does not say in
@@ -397,98 +403,3 @@ def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = 
         fresh = phrase_concepts(q.answer, q.prompt) or course.key_concepts(q.answer, exclude=q.prompt, source=source)
         kept = tuple(x for x in fresh if not in_stem(x, q.prompt))
     return replace(q, concepts=kept) if kept else q
-
-
-BULLET_CONCEPTS = 5  # most concepts of a whole slide's answer, one per bullet (hand-set: a slide of 4-6 bullets)
-
-
-# a bullet's label that is a term of the slide's list ("Shard(d)", "Replicate()", "Partial(reduce_op=\"sum\")",
-# "DeviceMesh"): a name, not a role ("Problema", "Uso") nor a phrase ("Coste típico en la CPU")
-_TERM_LABEL = re.compile(r"^(?P<name>[A-Za-z_][\w.-]*)(?:\([^()]*\))?$")
-TERM_LABELS = 2  # labelled bullets from which a slide is a labelled list whose labels are its terms (hand-set:
-# "Shard/Replicate/Partial", r12 raters fixed a list's concepts that left out one item's label)
-
-
-_NAME_MARK = re.compile(r"[_.(]|\w-\w|\d|[a-z][A-Z]|^[A-Z]{2}")  # a name, not a plain word ("Precisão", "Cuidado")
-
-
-def _asked_part(prompt: str) -> str:
-    """What a stem asks, without its setting ("¿qué es X?" of "En precisión mixta, ¿qué es X?"): a word of the
-    setting is the deck's subject, not the asked term ("Precisão: …" under "Em treinamento em precisão mista")."""
-    head, comma, rest = prompt.partition(", ")
-    return rest if comma and re.match(r"(?i)(?:en|em|in|ao|al|on|no|na|para)\s", head) else prompt
-
-
-def _term_label(label: str, prompt: str) -> str:
-    """A bullet label's term ("Partial" of 'Partial(reduce_op="sum")'): a name ("grad_output", "NVLink", "FLOP") or
-    a word the stem asks about ("Reproducibilidad" of "¿qué diferencia hay entre reproducibilidad y
-    determinismo?"); "" for a label that names no term: a plain word ("Cuidado", "Memória"), a role or facet word,
-    more than one word."""
-    from ..lang import FACET_WORDS
-    from ..lang.es import ROLE_WORDS as ES_ROLES
-    from ..lang.pt import ROLE_WORDS as PT_ROLES
-
-    m = _TERM_LABEL.match(label.strip())
-    if not m:
-        return ""
-    name = m.group("name")
-    asked = re.search(rf"(?<!\w){re.escape(fold(name))}(?!\w)", fold(_asked_part(prompt)))
-    if fold(name) in FACET_WORDS | ES_ROLES | PT_ROLES or not (_NAME_MARK.search(label.strip()) or asked):
-        return ""
-    return name
-
-
-def _defines(top: str, prompt: str) -> bool:
-    """A bullet that says what the asked term is or does: "X = …", "X es/são …", "X: …" with X (whole) in the
-    stem ("Un DTensor = tensor local + DeviceMesh + …" under "explica los placements" of DTensor)."""
-    m = _SUBJECT_END.match(top) or re.match(r"^(?P<subj>[^=:;]{1,60}?)\s=\s", top)
-    if not m:
-        return False
-    subj = _PHRASE_LEAD.sub("", m.group("subj").strip())  # (the whole subject in the stem: "Sem escala: …" is no
-    # definition under "por que escalonar?")
-    return bool(subj) and len(words(subj)) <= 4 and re.search(rf"(?<!\w){re.escape(fold(subj))}(?!\w)",
-                                                            fold(_asked_part(prompt))) is not None
-
-
-def bullet_concepts(bullets: Sequence[Sequence[str]], prompt: str, k: int = BULLET_CONCEPTS,
-                    lang: str = "") -> tuple[str, ...]:
-    """What a reply on a slide's topic must say, in this order: the bullet that defines the asked term (what X
-    is or does, :func:`_defines`), then one key phrase of each other bullet in the slide's order (its
-    sub-bullets when the bullet is only a label or a lead-in); in a labelled list whose labels are terms
-    ("Shard(d): …", "Replicate(): …", "Partial(…): …") each item's phrase keeps its term ("Partial: cada rank
-    tiene un valor parcial"); never a bullet's label alone, nor a concept a grader cannot mark with
-    (:func:`~kb.writing.concept_use.unusable_concept`: a code shard, a bare number, a version since which), nor
-    one a teacher would not keep (:func:`~kb.writing.concept_faults.concept_fault`: a fragment, worked numbers or
-    an example, trivia, read in ``lang``, else the slide's language); () when fewer than two bullets give one (r11
-    raters fixed the concepts drawn from one idea of the slide: "Passo relativo entre vizinhos", "Disponible desde
-    CUDA 10", "32 capas")."""
-    from .concept_faults import concept_fault
-    from .concept_use import unusable_concept
-
-    if not lang:  # (the slide's own language: "nós" ends a Portuguese phrase whole, "nos" a Spanish one cut)
-        from ..text import detect_language
-        lang = detect_language(" ".join([prompt, *(x for b in bullets for x in b)]))
-    ordered = sorted(bullets, key=lambda b: not _defines(b[0], prompt)) if bullets else []
-    terms = [_term_label(b[0].partition(": ")[0], prompt) if ": " in b[0] else "" for b in ordered]
-    labelled = sum(bool(t) for t in terms) >= TERM_LABELS
-    out: list[str] = []
-    for (top, *subs), term in zip(ordered, terms, strict=True):
-        label, colon, body = top.partition(": ")
-        text = body if colon else top
-        answer = " ".join([top, *subs])
-        found = [x for part in (text, *(sub.partition(": ")[2] or sub for sub in subs))
-                 for x in phrase_concepts(part, prompt, k=2)]
-        found = [x for x in found if not unusable_concept(x, answer) and fold(x) != fold(label)
-                 and not concept_fault(x, lang)
-                 and not (x.isalpha() and x.islower()) and fold(x) not in (fold(o) for o in out)
-                 and not (" " not in x and (_CODE_NAME.search(x) or x.startswith(".")))]  # (".item()", "A_bar")
-        # the bullet's key phrase: its first of three words or more ("pred de forma (N, 1) y target de forma (N,)"
-        # over "sin error"), else its first
-        pick = next((x for x in found if len(words(x)) >= 3), found[0] if found else "")
-        if pick and labelled and term and fold(term) not in fold(pick):
-            pick = f"{term}: {pick}"
-        if pick:
-            out.append(pick)
-        if len(out) >= k:
-            break
-    return tuple(out) if len(out) >= 2 else ()

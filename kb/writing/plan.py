@@ -486,16 +486,14 @@ def marked_forms(idea: Idea, subject: str, lang: str, passage: str = "",
     return out
 
 
-def _concepts(idea: Idea, prompt: str, answer: str, course: CourseTerms, src: str,
-              passage: str = "") -> tuple[str, ...]:
+def _concepts(idea: Idea, prompt: str, answer: str, course: CourseTerms, src: str) -> tuple[str, ...]:
     """What a reply to a plain question must say: for a labelled list, the key phrase of each item's
     description (its labels are in the stem: a grader would credit a reply that repeats the stem, as
     fresh raters said of every such question, eval/real_heldout_r6); else the answer's key phrases
-    (:func:`~kb.writing.concepts.phrase_concepts`), else its rarest terms."""
-    from .concepts import bullet_concepts, phrase_concepts
+    (:func:`~kb.writing.concepts.phrase_concepts`), else its rarest terms; the answer's points take their place last
+    (:func:`~kb.writing.answer_points.with_answer_points`, in :func:`~kb.writing.concepts.concepts_beside_stem`)."""
+    from .concepts import phrase_concepts
 
-    if passage and answer == slide_answer(passage) and (found := bullet_concepts(slide_bullets(passage), prompt)):
-        return found  # (the whole slide: one key phrase per bullet)
     if idea.kind == "list":
         out: list[str] = []
         for part in idea.text.split("; "):
@@ -601,7 +599,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         prompt = kind_stem(prompt, answer, lang) or prompt  # (a "what is" asked by what its answer says)
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
-                        concepts=_concepts(asked, prompt, answer, course, src, passage), difficulty="medium",
+                        concepts=_concepts(asked, prompt, answer, course, src), difficulty="medium",
                         lang=lang, origin="labels" if last else "idea")
         cand = concepts_beside_stem(cand, course, src)
         found = run_checks(cand, ctx)

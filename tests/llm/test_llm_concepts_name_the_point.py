@@ -1,7 +1,8 @@
 """The LLM writer's key concepts go through the same test of what a teacher keeps as the offline writer's
 (kb/writing/concept_faults.py, issue 26 concepts27): a fragment ("Na prática") or worked numbers ("modelo de 7B
-parâmetros") it writes beside a whole phrase is left out, and the question kept. Against the real local
-OpenAI-compatible server (tests/openai_stub.py) and the real sample course."""
+parâmetros") it writes beside a whole phrase is left out, and the question kept; its concepts are its model answer's
+points (kb/writing/answer_points.py, issue 26 concepts28). Against the real local OpenAI-compatible server
+(tests/openai_stub.py) and the real sample course."""
 
 from __future__ import annotations
 
@@ -17,4 +18,6 @@ SHORT = {"type": "short", "prompt": "No capítulo 12, qual comando verifica o us
 def test_a_fragment_or_worked_numbers_the_llm_gives_as_concepts_are_left_out(ws):
     report, _, _ = _generate(ws, _one_question(SHORT), ("short",))
     assert [q.prompt for q in report.quiz.questions] == [SHORT["prompt"]], report.rejected
-    assert report.quiz.questions[0].concepts == ("mostra quanta memória da GPU cada processo ocupa",)
+    concepts = report.quiz.questions[0].concepts
+    assert len(concepts) == 1 and "mostra quanta memória da GPU cada processo ocupa" in concepts[0], concepts
+    assert not any("prática" in c or "7B" in c for c in concepts), concepts

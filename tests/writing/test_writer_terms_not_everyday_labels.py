@@ -258,7 +258,8 @@ def test_phrases_leave_out_asides_lists_after_a_semicolon_and_the_stems_words():
 def test_written_definitions_carry_phrase_concepts(written):
     (nd,) = [q for q in _drafts(written, "numba_pt") if q.prompt.endswith("o que é um ndarray?")
              or q.prompt == "O que é um ndarray?"]
-    assert {"dtype", "shape", "strides"} <= set(nd.concepts), nd.concepts
+    # (the answer's point, its list whole: kb/writing/answer_points.py)
+    assert any(all(x in c for x in ("dtype", "shape", "strides")) for c in nd.concepts), nd.concepts
 
 
 def test_a_decks_title_says_what_a_bare_label_is_about():

@@ -1,0 +1,467 @@
+"""The key concepts of a short answer are its model answer's points: one concept per point, in order.
+
+Fresh raters of rounds 10–13 fixed the concepts of short answers more than anything else, and what they asked for
+was the same in every round: the concepts are what a grader must find in a right answer — the answer's main
+points, one per point, covering the answer (not a third of a point, not leaving out the defining item or half of
+a list), each a short complete claim; never an empty header ("Como obter."), a fragment ("mismo código"), an
+example's numbers ("h = 8192, s = 128k"), a version remark or a line of code. Rules fitted to single complaints
+did not move them; this module is the structure instead:
+
+- :func:`answer_points` splits a model answer into its points — bullets, "Label: detail" items, sentences, in
+  order — and leaves out the asides: code lines, examples ("p. ej.", "ex.:", "Ejemplo: …"), worked numbers, a
+  version remark, a consequence or a note, an empty header;
+- :func:`point_concepts` gives one concept per point: a labelled item's label and the gist of its detail
+  ("prepare_data(): download/tokenização em disco"; a role label such as "Problema" is left out), else the
+  point's core clause cut at a clause boundary to at most :data:`GIST_WORDS` words, never ending on a function
+  word; at most four, spread over the answer, the first point first;
+- :func:`with_answer_points` puts them on a short question, the last concept step of both writers
+  (:func:`kb.writing.concepts.concepts_beside_stem`). Concepts that are names by construction (a list's parts,
+  an equation's terms) and the code names a comparison names are kept as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .. import lang as L
+from ..quiz import Question
+from ..text import STOPWORDS, fold, words
+from .concept_faults import NAMED_ORIGINS, concept_fault
+from .ideas import dangling
+
+GIST_WORDS = 10  # most words of a point's gist (the brief of issue 26: "<= ~10 words"; a right reply must hold
+# 60 % of a concept's content words, kb.grading.signals, so a longer gist asks a reply to copy the slide)
+LABEL_WORDS = 8  # most words of an item's label ("Decay alto demais para um treino curto: …"); more: a clause
+WHOLE_EXTRA = 3  # words past GIST_WORDS a whole clause may have (hand-set: a cut loses its object, r11 raters;
+# "atualizar todos os parâmetros do modelo pré-treinado com o gradiente da nova tarefa" is one claim)
+POINTS = 4  # most concepts of one answer (a grader checks a handful; past it the thinnest points are left out)
+ADVERBIAL_WORDS = 5  # most words of a cut that opens on a preposition and is only its clause's adverbial (hand-set
+# on r12/r13: "Con un solo task vector", "Con modelos grandes y red lenta"; "Por eso los tests comparan con tolerancia"
+# is a claim)
+MIN_WORDS = 3  # fewest words of a gist that is a claim, not a header ("Como obter") or a fragment
+
+# abbreviations whose "." ends no sentence
+_ABBREV = re.compile(r"\b(?:p\.\s?ej|p\.\s?ex|ej|ex|e\.g|i\.e|etc|vs|cf|aprox|approx|fig|núm|num)\.(?=\s|$)", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_BULLET = re.compile(r"^\s*(?:[-•*▪●◦–]|\d+[.)])\s+")
+# a line of code: a keyword that opens a statement, a decorator, an assignment or a call with its arguments
+_CODE_OPEN = re.compile(r"^(?:else|elif|if|for|while|with|def|class|return|import|from|try|except|finally|lambda"
+                        r"|print|assert|yield|raise)(?=[\s:(]|$)(?!\s+(?:[a-záéíóúãõç]+\s+){2})|^@|^#|^>>>|^\$\s")
+_CODE_TOKEN = re.compile(r"[_\[\]{}=<>]|\w\.\w|\w\(|^[a-z]+[A-Z]|::")  # (not a shape's brackets: "(N, 1)")
+# a bracket that is an aside ("(FP16, sin recomputación)", "(ex.: 512)"); not a call's ("ds.map(f)", "start()")
+_ASIDE_BRACKET = re.compile(r"(?<![\w)\]])\s*\((?:[^()]|\([^()]*\))*\)")
+# where a clause ends inside a point: a consequence's arrow, a semicolon, a colon, a dash, a comma
+_CLAUSE_END = re.compile(r"\s+->\s+|\s*→\s*|;\s+|:\s+|\s+[–—-]\s+|,\s+")
+# words before which a long clause can stop and still be a claim (a relative, a purpose, a means, a conjunction)
+_BREAK_BEFORE = frozenset(fold(w) for w in """que para porque pois mediante cuando quando donde onde mientras enquanto
+y e o ou pero mas aunque embora sin sem con com en em de del do da dos das al ao por hasta até sobre entre which that
+where when because while and or but with without for to by in on of from antes después depois before
+after""".split())
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of a model answer: its label ("" for none: "Label: detail") and its text (the detail)."""
+
+    label: str
+    text: str
+
+
+def _balanced(text: str) -> bool:
+    return all(text.count(a) == text.count(b) for a, b in ("()", "[]", "{}")) and text.count('"') % 2 == 0
+
+
+def _cut(text: str, at: re.Pattern[str]) -> list[str]:
+    """``text`` cut where ``at`` matches outside brackets and quotes."""
+    out, start = [], 0
+    for m in at.finditer(text):
+        if _balanced(text[start:m.start()]):
+            out.append(text[start:m.start()])
+            start = m.end()
+    return [x.strip() for x in [*out, text[start:]] if x.strip()]
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` cut at its sentence ends ("." "!" "?" before a space), not at an abbreviation's dot nor inside a
+    bracket ("(q. k)")."""
+    guarded = _ABBREV.sub(lambda m: m.group().replace(".", "\x00"), text)
+    return [s.replace("\x00", ".") for s in _cut(guarded, _SENTENCE)]
+
+
+def _label_split(part: str) -> tuple[str, str]:
+    """("Label", "detail") of "Label: detail" with a short label that is no code ("x: int" is no label);
+    "warn_only=True: …" is a label."""
+    m = re.match(r"^(?P<label>[^:;]{1,80}?):\s+(?P<body>\S.*)$", part, re.S)
+    if not m:
+        return "", part
+    label = m.group("label").strip()
+    bare = _ASIDE_BRACKET.sub("", label).strip()
+    if not bare or len(words(bare)) > LABEL_WORDS or re.search(r"[{}]|->|→|\s(?:if|for|in|else)\s", label) \
+            or not _balanced(label) or (_CODE_OPEN.match(label) and " " in label) \
+            or any(w.lower() in _COPULAS for w in label.split()[1:]):  # ("ndarray é um buffer + metadados: …")
+        return "", part
+    return label, m.group("body").strip()
+
+
+def _is_code(text: str) -> bool:
+    """A line of code, not a claim: it opens a statement ("else.", "for step in …", "@torch…"), or code tokens
+    ("weights = weights or [1.0 / len(sds)]", "(x,) = args") outnumber the plain words."""
+    t = text.strip().rstrip(".")
+    if not t:
+        return True
+    if _CODE_OPEN.match(t):
+        return True
+    tokens = t.split()
+    code = sum(bool(_CODE_TOKEN.search(w)) for w in tokens)
+    plain = sum(bool(re.fullmatch(r"[^\W\d_]{2,}[,.:;]?", w)) and not _CODE_TOKEN.search(w) for w in tokens)
+    if re.search(r"^[\w.,()\[\] ]+\s=\s", t) and plain < 4:
+        return True  # ("acc = (stats[0] / stats[1]).item()": an assignment, not "X = what X is")
+    return code > 0 and code >= plain
+
+
+def _aside_label(label: str) -> bool:
+    """A label of an aside: an example, a consequence or a note ("Ejemplo interno", "Consecuencia"), a dated
+    remark ("Opções mais novas"), or a use written as code ("Uso: dcp.save(…)" is judged by its detail)."""
+    ws = [fold(w) for w in words(label)]
+    return bool(ws) and (ws[0] in L.ASIDE_LABELS or any(w in L.NEWER_WORDS for w in ws))
+
+
+def _example_cut(text: str) -> str:
+    """``text`` without the example it gives at its end ("…, p. ej. lr", "(ex.: 512)", "por ejemplo …")."""
+    low = text.lower()
+    at = min((i for m in L.EXAMPLE_MARKS + L.EXAMPLE_LEADS if (i := low.find(m)) >= 0), default=-1)
+    return text[:at].rstrip(" ,;:(") if at >= 0 else text
+
+
+_EXAMPLE_BRACKET = re.compile(r"\s*\((?:p\.\s?ej|p\.\s?ex|ej\.|ex\.|e\.g\.|por ejemplo|por exemplo"
+                              r"|for example)[^()]*\)", re.I)
+_NESTED = re.compile(r":\s+(?=[^:;]{1,60}:\s)")  # a label inside an item's detail: where its sub-items start
+_COPULAS = frozenset("es son está están é são está estão is are".split())  # a clause's verb: no label holds one
+_QUOTED = re.compile(r"[\"“][^\"“”]*[\"”]")  # a quoted text; of four words or more, a message: an example of it
+# a legend of symbols ("s = longitud, b = batch, h = hidden"), or numbers set to them ("h = 8192, s = 128k")
+_LEGEND = re.compile(r"(?:^|,\s*)[A-Za-z_]\w{0,2}\s*=\s*\S+(?:\s+\S+)?\s*,\s*[A-Za-z_]\w{0,2}\s*=")
+
+
+def _code_tail(text: str) -> str:
+    """``text`` without a list of code names after its last colon: the examples of what its clause says ("…:
+    torch.ops.aten.linear.default, aten.relu.default")."""
+    head, colon, tail = text.rpartition(": ")
+    names = [x.strip() for x in tail.split(",")]
+    if colon and head and all(x and " " not in x and re.search(r"[._(]", x) for x in names):
+        return head
+    if colon and head and re.search(r"<-|·|\s=\s", tail) and len(words(tail)) <= GIST_WORDS:
+        return head  # (a formula after what it says: "encoger los pesos …: theta <- theta - lr · lambda · theta")
+    return text
+
+
+# where code glued to a sentence starts: a decorator, a loop or test over names, a dotted call
+_CODE_START = re.compile(r"\s(?=@\w|for\s+\w+(?:,\s*\w+)*\s+in\s+\w|if\s+\w+\s*[=!<>]=|[A-Za-z_]\w*(?:\.\w+)+\()")
+
+
+def _code_end(text: str) -> str:
+    """``text`` without the code glued after its words ("… inclui warmup for step, batch in enumerate(loader): …",
+    "… declararlo en mutates_args @torch.library.custom_op(…)")."""
+    for m in _CODE_START.finditer(text):
+        if len(words(text[:m.start()])) >= MIN_WORDS and _is_code(text[m.end():]):
+            return text[:m.start()].rstrip(" ,;:")
+    return text
+
+
+def _numbers_only(text: str) -> bool:
+    """Worked numbers: digits with at most one word of three letters or more ("10x a 100x o más")."""
+    return bool(re.search(r"\d", text)) and sum(len(w) >= 3 and not re.search(r"\d", w) for w in words(text)) <= 1
+
+
+def _parts(answer: str) -> list[str]:
+    """A model answer's items in order: its lines (bullets) cut into sentences, and a sentence into its "; "
+    items, but an item under a lead label ("Uma Strategy encapsula: a; b; c") and the items that go on a
+    labelled one ("prepare_data(): download …; roda em um único processo") stay with it."""
+    out: list[str] = []
+    for line in answer.splitlines():
+        line = _QUOTED.sub(lambda m: "" if len(m.group().split()) >= 4 and m.string[:m.start()].rstrip().endswith(":")
+                           else m.group(), _BULLET.sub("", line)).strip()  # (a message a colon quotes: the example)
+        for sentence in _sentences(line):
+            label, body = _label_split(sentence)
+            if label and _aside_label(label):
+                continue  # ("Ejemplos: a; b; c": every item is the example's)
+            nested = _NESTED.search(body) if label else None
+            if nested and _label_split(body[nested.end():])[0]:
+                # a bullet and its sub-bullets ("Broadcasting silencioso: …, resultado incorrecto: Típico en losses: …")
+                out.append(f"{label}: {body[:nested.start()]}")
+                sentence = body[nested.end():]
+                label, body = _label_split(sentence)
+            items = _cut(sentence, re.compile(r";\s+"))
+            if len(items) > 1 and label and not any(_label_split(x)[0] for x in items[1:]) and ";" in body:
+                out.append(sentence)  # ("Strategy encapsula: dispositivos; variáveis; gradientes": one list)
+                continue
+            labelled = any(_label_split(x)[0] for x in items[1:])
+            for n, item in enumerate(items):
+                if n and labelled and not _label_split(item)[0] and _label_split(out[-1])[0]:
+                    out[-1] += "; " + item  # (the labelled item's detail goes on)
+                elif len(words(item)) < MIN_WORDS and n:
+                    out[-1] += "; " + item  # ("…; las activaciones sí": a short tail is its clause's)
+                else:
+                    out.append(item)
+    return out
+
+
+def answer_points(answer: str) -> list[Point]:
+    """The points of a model answer in order (:func:`_parts`); a "Label: detail" item keeps its label; without
+    its asides: code lines, a legend of symbols, examples, worked numbers, a version remark, a consequence, note or
+    tip, an empty header. [] for an answer with no point (all code)."""
+    out: list[Point] = []
+    for part in _parts(answer):
+        label, body = _label_split(part.strip().rstrip("."))
+        body = _EXAMPLE_BRACKET.sub("", body)  # ("atomicAdd en GPU (p. ej. index_add_) produce …": the bracket only)
+        body = _code_tail(_code_end(_example_cut(body))).strip().rstrip(".:")
+        if label and _aside_label(label):
+            continue
+        if not body or _is_code(body) or _LEGEND.search(body) or _numbers_only(body):
+            continue
+        if not label and len(words(body)) < MIN_WORDS + 1 and not _CODE_TOKEN.search(body):
+            continue  # an empty header ("Como obter.")
+        out.append(Point(label, body))
+    return out
+
+
+def _after_preposition(head: str) -> bool:
+    ws = head.split()
+    return bool(ws) and ws[-1].lower() in _BREAK_BEFORE_RAW
+
+
+def _plain(text: str) -> str:
+    """``text`` without aside brackets and the article or copula it opens on."""
+    # (a bracket after a preposition is what it governs: "all_gather de (índice, predicción)")
+    text = _ASIDE_BRACKET.sub(lambda m: m.group() if _after_preposition(text[:m.start()]) else "", text)
+    text = re.sub(r"\s+([,;:])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,;:")
+    text = re.sub(r"^(?:[-–>→=+*/,;:]+\s+)+", "", text)  # (what a bracket cut out leaves: "- -> , sin error")
+    # (an article, not a numeral before its alternative: "uma ou duas ordens de grandeza")
+    return re.sub(r"^(?i:(?:el|la|los|las|lo|o|a|os|as|the|un|una|um|uma|an|es|son|é|são|is|are)\s+"
+                  r"(?!(?:o|ou|or|y|e|and)\s))+", "", text)
+
+
+def _ends_whole(cut: str, lang: str) -> bool:
+    """A cut that ends on a word a claim can end on: no function word, pronoun or verb awaiting its object."""
+    if not cut or dangling(cut) or cut.count("(") != cut.count(")") or cut.count('"') % 2:
+        return False
+    last = fold(words(cut)[-1]) if words(cut) else ""
+    if _CONDITION.get(lang, _CONDITION[""]).match(cut) and not re.search(r",\s|\s->\s", cut):
+        return False  # a condition without what follows from it ("Si el op escribe en una entrada")
+    if cut.split()[-1].lower() in ("sí", "sim", "no", "não", "yes"):
+        return True  # ("MIG sí": a yes, not the pronoun "si")
+    return last not in _BREAK_BEFORE | _STRONG and concept_fault(cut, lang) not in ("fragment",)
+
+
+_STRONG = frozenset(fold(w) for w in """que para porque pois mediante cuando quando donde onde mientras enquanto y e o
+ou pero mas aunque embora ni nem which that where when because while and or but nor""".split())
+# (as written: "é" is no "e"; a purpose, "para", "for", is a weak boundary: "operaciones aplicadas a los datos para
+# modificarlos o prepararlos" is what they are for)
+_STRONG_RAW = frozenset("""que porque pois mediante cuando quando donde onde mientras enquanto y e ou pero mas
+aunque embora ni nem which that where when because while and or but nor""".split())
+_BREAK_BEFORE_RAW = _STRONG_RAW | frozenset("""para sin sem con com en em de del do da dos das al ao por hasta até
+sobre entre antes después depois before after with without for to by in on of from""".split())
+# a comma inside an enumeration ("min, opt y max"): one or two words, then its "y/e/and" and its last item
+_LIST_GOES_ON = re.compile(r"\S+(?:\s\S+)?\s(?:y|e|and|o|ou|or)\s[^\s,;:]+")
+
+
+def _comma_heads(text: str, m: re.Match[str]) -> list[str]:
+    """The heads a clause boundary gives: the text before it, and, at a comma inside an enumeration, the text up to
+    the enumeration's last item too ("optimization profile con min, opt y max")."""
+    heads = [text[:m.start()]]
+    if m.group().startswith(",") and (lm := _LIST_GOES_ON.match(text, m.end())):
+        heads.append(text[:lm.end()])
+    return heads
+_CONDITIONS = {"es": r"si|cuando", "pt": r"se|quando|caso", "en": r"if|when"}  # ("se" is Spanish's reflexive)
+_CONDITION = {lang: re.compile(rf"(?i)^(?:{w})\s") for lang, w in
+              {**_CONDITIONS, "": "si|cuando|quando|caso|if|when"}.items()}
+# what opens an item that asks what rather than says it ("em quais dispositivos …", "como as variáveis …")
+_WH = re.compile(r"(?i)^(?:(?:em|en|de|in|on|of)\s+)?(?:como|cómo|quais|cuáles|qual|cuál|qué|onde|dónde|quando|cuándo"
+                 r"|how|which|what|where|when)\s+(?:(?:o|a|os|as|el|la|los|las|the)\s+)?")
+
+
+def _clause_gist(text: str, lang: str, limit: int) -> str:
+    """One clause's gist (:func:`gist`)."""
+    if 0 < len(words(text)) <= limit + WHOLE_EXTRA and _ends_whole(text, lang):
+        return text  # (a whole clause a word or two past the limit is not cut: "no dependen de la longitud s")
+    ws = text.split(" ")
+    tiers = [  # a punctuation boundary, then before a conjunction or relative, then before a preposition
+        [h for m in _CLAUSE_END.finditer(text) if _balanced(text[:m.start()]) for h in _comma_heads(text, m)],
+        [" ".join(ws[:i]) for i in range(1, min(len(ws), limit + 1)) if ws[i].lower().strip(",;:") in _STRONG_RAW],
+        [" ".join(ws[:i]) for i in range(1, min(len(ws), limit + 1))
+         if ws[i].lower().strip(",;:") in _BREAK_BEFORE_RAW],
+    ]
+    openers = L.PHRASE_OPENERS.get(lang) or frozenset().union(*L.PHRASE_OPENERS.values())
+
+    def adverbial(head: str) -> bool:  # a cut that keeps only a clause's adverbial ("Con un solo task vector | y …")
+        return fold(ws[0]) in openers and "," not in head and len(words(head)) <= ADVERBIAL_WORDS
+
+    for heads in tiers:
+        fits = [h.strip(" ,;:") for h in heads if MIN_WORDS <= len(words(h)) <= limit]
+        fits = [h for h in fits if _ends_whole(h, lang) and not adverbial(h)]
+        if fits:
+            return max(fits, key=lambda h: len(words(h)))
+    return ""
+
+
+def _head_noun(item: str) -> str:
+    """What an item that asks names ("dispositivos" of "em quais dispositivos as réplicas rodam")."""
+    run: list[str] = []
+    for w in words(_WH.sub("", item))[:3]:
+        if fold(w) in STOPWORDS:
+            break
+        run.append(w)
+    return " ".join(run)
+
+
+def gist(text: str, lang: str = "", limit: int = GIST_WORDS) -> str:
+    """A point's core in at most ``limit`` words: the whole point when short enough; for a list of clauses ("a;
+    b; c") as many whole clauses as fit, or, for clauses that each ask what ("em quais dispositivos …; como as
+    variáveis …"), what each names; else its longest head that ends at a clause boundary (an arrow, ";", ":", a
+    dash, a comma), else before a conjunction or relative, else before a preposition, and ends whole
+    (:func:`_ends_whole`); "" when no such head of :data:`MIN_WORDS` words is."""
+    text = _plain(text)
+    items = [_plain(x) for x in _cut(text, re.compile(r";\s+"))]
+    if len(items) > 1:
+        kept: list[str] = []
+        for x in items:
+            if len(words(", ".join([*kept, x]))) > limit or not _ends_whole(x, lang):
+                break
+            kept.append(x)
+        if len(kept) == len(items):
+            return ", ".join(kept)
+        named = [_head_noun(x) for x in items]
+        if all(_WH.match(x) for x in items) and all(named) \
+                and len(words(", ".join(named))) <= limit:
+            return ", ".join(named)
+        if kept:
+            return ", ".join(kept)
+        return _clause_gist(items[0], lang, limit)
+    return _clause_gist(text, lang, limit)
+
+
+# where a definition's subject ends: "X es/é/is …", "X = …", "X significa …"
+_SUBJECT = re.compile(r"^(?P<subj>[^:;=,]{1,60}?)\s(?:=|es|son|é|são|is|are|significa|consiste en|consiste em|means)\s",
+                      re.I)
+_GENUS = re.compile(rf"^(?:(?:un|una|um|uma|a|an|the|el|la|o)\s+)?(?:{'|'.join(sorted(L.GENUS_WORDS))})\b", re.I)
+_RELATIVE = re.compile(r"\s(?:que|that|which)\s")
+# an opening adverbial that only frames the claim ("Na prática, …", "En general, …")
+_FRAME = re.compile(r"(?i)^(?:na|en|em|in)\s+(?:la\s+)?(?:prática|práctica|practice|general|geral|resumen|resumo|suma)"
+                    r"\s*,\s*")
+
+
+def _definiens(text: str, prompt: str) -> str:
+    """What a definition of the asked term says of it: ``text`` without its subject when the stem names it ("La
+    transferencia de aprendizaje es …" asked "¿Qué es la transferencia de aprendizaje?"), and, past
+    :data:`GIST_WORDS`, without a genus that says nothing by itself ("una técnica poderosa que utiliza …" →
+    "utiliza …"); ``text`` without a framing adverbial ("Na prática, …")."""
+    text = _FRAME.sub("", text)
+    head, comma, rest = prompt.partition(", ")
+    setting = comma and re.match(r"(?i)(?:en|em|in|ao|al|on|no|na|para)\s", head)
+    asked = rest if setting else prompt  # (not the setting)
+    if setting and text.startswith(f"{head}, "):
+        text = text[len(head) + 2:]  # ("En PyTorch, las transformaciones son …" asked "En PyTorch, ¿qué son …?")
+    m = _SUBJECT.match(text)
+    if m and (subj := _plain(m.group("subj"))) and fold(subj) in fold(asked):
+        text = text[m.end():]
+        r = _RELATIVE.search(text)
+        if _GENUS.match(text) and r and len(words(text)) > GIST_WORDS:
+            text = text[r.end():]
+    return text
+
+
+def _in_question(label: str, prompt: str) -> bool:
+    """The stem's question (not its setting) names ``label`` whole ("Repetibilidad" in "¿qué diferencia hay entre
+    repetibilidad y reproducibilidad?")."""
+    bare = fold(re.sub(r"\((?:[^()]*=[^()]*)?\)$", "", _ASIDE_BRACKET.sub("", label)).strip())
+    head, comma, rest = prompt.partition(", ")
+    asked = rest if comma and re.match(r"(?i)(?:en|em|in|ao|al|on|no|na|para)\s", head) else prompt
+    return bool(bare) and re.search(rf"(?<!\w){re.escape(bare)}(?!\w)", fold(asked)) is not None
+
+
+def _role(label: str) -> bool:
+    """A label that names a role or facet, not a term ("Problema", "Ideia", "Benefícios", "Regra prática")."""
+    ws = [fold(w) for w in words(label)]
+    roles = {fold(w) for w in L.ROLE_WORDS | L.FACET_WORDS}
+    return bool(ws) and ws[0] in roles and len(ws) <= 2
+
+
+def _concept(p: Point, lang: str) -> str:
+    """One point's concept: a labelled item's label (a term or a condition; not a role) with its detail's gist,
+    else the point's gist; "" when it has no whole gist, or it is worked numbers, a version remark or code."""
+    if p.label and not _role(p.label):
+        # ("prepare_data: …", 'Partial: …' of 'Partial(reduce_op="sum")': empty brackets and keyword arguments are no
+        # claim; "Shard(d)", 'P("data", None)' keep theirs)
+        label = re.sub(r"\((?:[^()]*=[^()]*)?\)$", "", _plain(p.label))
+        g = gist(p.text, lang, max(MIN_WORDS + 3, GIST_WORDS - len(words(label)) + 2))
+        c = f"{label}: {g}" if g else ""
+    else:
+        c = gist(p.text, lang)
+    if c and concept_fault(c, lang) in ("instance", "trivia", "code-shard"):
+        return ""
+    return c
+
+
+def _spread(items: Sequence[str], k: int) -> list[str]:
+    """At most ``k`` of ``items`` in their order: the first always, then those that say most (content words), the
+    thinnest left out first ("una resta manual no" before "pred de forma (N, 1) y target de forma (N,)")."""
+    if len(items) <= k:
+        return list(items)
+    size = {i: len([w for w in words(x) if fold(w) not in STOPWORDS]) for i, x in enumerate(items)}
+    keep = sorted(range(1, len(items)), key=lambda i: (-size[i], i))[:k - 1]
+    return [items[i] for i in [0, *sorted(keep)]]
+
+
+def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINTS) -> tuple[str, ...]:
+    """The key concepts of a short ``answer``: one per point of :func:`answer_points`, in order, at most ``k``
+    spread over the answer; a point that says only what the stem ``prompt`` asks is none, and none is one a grader
+    cannot mark with (:func:`~kb.writing.concept_use.unusable_concept`) or a teacher would not keep
+    (:func:`~kb.writing.concept_faults.concept_fault`); a bracket that holds what a concept says is kept in it
+    (:func:`~kb.writing.concept_use.with_brackets`: "pred de forma (N, 1) y target de forma (N,)")."""
+    from .concept_use import unusable_concept, with_brackets
+
+    asked = {fold(w)[:5] for w in words(prompt) if fold(w) not in STOPWORDS}
+    out: list[str] = []
+    points = answer_points(answer)
+    if len(points) == 1 and points[0].label and " " not in points[0].label.strip() \
+            and not _CODE_TOKEN.search(points[0].label) and fold(points[0].label[:5]) in asked:
+        points = [Point("", points[0].text)]  # ("Coste: …" asked "¿qué coste tiene …?": the stem names it)
+    # a label the stem asks about ("patience: …" of "¿qué significa «patience»?", the sides of "¿qué diferencia hay
+    # entre A y B?") is what a reply repeats from the stem, not what it must say
+    points = [Point("", p.text) if p.label and _in_question(p.label, prompt) else p for p in points]
+    for p in points:
+        c = _concept(Point(p.label, _definiens(p.text, prompt)), lang)
+        content = {fold(w)[:5] for w in words(c) if fold(w) not in STOPWORDS and len(w) >= 3}
+        if not c or not content or content <= asked or any(fold(c) == fold(o) for o in out):
+            continue
+        c = with_brackets(c, answer)
+        fault = concept_fault(c, lang)
+        if fault == "fragment" and _ends_whole(c, lang):
+            fault = None  # ("time-slicing sí, MPS no entre clientes, MIG sí": a yes, not the pronoun "si")
+        if unusable_concept(c, answer, ("a whole phrase",)) or fault:
+            continue
+        out.append(c)
+    return tuple(_spread(out, k))
+
+
+# a question on a slide's idea or labelled list (kb.writing.plan): its concepts are always the answer's points, never
+# the rare names a fallback picked ("__call__; grad_output")
+_SLIDE_ORIGINS = frozenset({"labels", "idea"})
+# one token that names a thing: "nvidia-smi", "fp16", "DTensor"
+_NAME = re.compile(r"[A-Z]{2}\S*|\S*(?:\w-\w|\d|[a-z][A-Z]|[._()])\S*")
+_CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
+
+
+def with_answer_points(q: Question) -> Question:
+    """``q`` with its answer's points as its key concepts (:func:`point_concepts`): a short question's last
+    concept step in both writers. As it is: not a short answer, a harvested one, one whose concepts are names by
+    construction (:data:`~kb.writing.concept_faults.NAMED_ORIGINS`) or, but on a slide's idea or list, code names
+    only ("nvidia-smi", "FlatParameter / DTensor"), or an answer without a point."""
+    if q.type != "short" or q.origin == "harvested" or q.origin in NAMED_ORIGINS:
+        return q
+    if q.origin not in _SLIDE_ORIGINS and q.concepts \
+            and all(_CODE_NAME.fullmatch(c.split(" / ")[0]) or _NAME.fullmatch(c) for c in q.concepts):
+        return q  # (the call or tool the answer names is its point: "nvidia-smi", "FlatParameter / DTensor")
+    found = point_concepts(q.answer, q.prompt, q.lang)
+    return replace(q, concepts=found) if found and found != tuple(q.concepts) else q
