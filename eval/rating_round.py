@@ -1,4 +1,4 @@
-"""The numbers of a blind quiz-rating round (eval/real_heldout_r6 … r13): per version, the questions written, the
+"""The numbers of a blind quiz-rating round (eval/real_heldout_r6 … r14): per version, the questions written, the
 raters' KEEP / FIX / DROP, the key ideas asked and the DROPs `kb eval quiz` flags. A round's folder holds ratings.csv,
 coverage.csv, quizzes/ (DECK.V.json and eval-quiz-DECK.V.json) and versions.json (the versions: letter -> what it was).
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 # Each rated round's newest version (what kb still writes when the round is read): the self-check scripts
 # (eval/fit_defect_model.py, eval/flag_rounds.py, eval/drop_classes.py) weigh its ratings apart.
-NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c", 13: "c"}
+NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c", 13: "c", 14: "f"}
 
 
 def quiz_ids(version: str, here: Path) -> dict[str, set[str]]:
@@ -27,7 +27,8 @@ def flagged(version: str, here: Path) -> dict[str, bool]:
     out: dict[str, bool] = {}
     for p in sorted((here / "quizzes").glob(f"eval-quiz-*.{version}.json")):
         for q in json.loads(p.read_text(encoding="utf-8"))["per_question"]:
-            out[q["id"]] = bool(q["defects"]) or not q["supported"]
+            # what kb eval quiz flags: a check's defect, an unsupported answer, or the advisory drop risk
+            out[q["id"]] = bool(q["defects"]) or not q["supported"] or bool((q.get("drop_risk") or {}).get("likely"))
     return out
 
 
