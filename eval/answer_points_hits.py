@@ -27,7 +27,8 @@ def main() -> None:
     rows = []
     for f in sorted(ROOT.glob("grading_course_heldout*.csv")) + [ROOT / "grading_course.csv"]:
         if "second_rater" not in f.name:
-            rows += [r for r in csv.DictReader(f.open(encoding="utf-8")) if r.get("kind") != "other_lang"]
+            with f.open(encoding="utf-8", newline="") as fh:
+                rows += [r for r in csv.DictReader(fh) if r.get("kind") != "other_lang"]
     for score in ("3", "2", "1", "0"):
         teacher = points = 0.0
         n = skipped = 0
@@ -41,6 +42,9 @@ def main() -> None:
                 skipped += 1
                 continue
             teacher, points, n = teacher + a, points + b, n + 1
+        if not n:
+            print(f"score {score}: no replies with concepts ({skipped} without)")
+            continue
         print(f"score {score}: {n} replies ({skipped} without concepts): share of concepts hit, "
               f"teacher's {teacher / n:.2f}, answer points {points / n:.2f}")
 

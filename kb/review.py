@@ -6,7 +6,7 @@ closed terminal loses at most the question on screen, and the next run starts at
 question not reviewed yet. An edited question keeps its id (study history and grades stay
 attached to it). Each decision is also stored for the course's writers (:mod:`kb.teacher`).
 
-The session talks to a :class:`ReviewScreen` (the CLI's is in :mod:`kb.ui`); editing runs the
+The session talks to a :class:`ReviewScreen` (the CLI's is in :mod:`kb.ui_review`); editing runs the
 teacher's ``$VISUAL``/``$EDITOR`` on a plain rendering of the question, or asks field by field.
 """
 
