@@ -42,7 +42,7 @@ class State:
     """The global options of this run (settings, ``--traceback``), set by :func:`main` for the commands."""
     settings: Settings = Settings()
     traceback: bool = False
-    interrupted: bool = False  # a command ended by Ctrl-C or SIGTERM (boundary): run() then exits at once
+    interrupted: bool = False  # a command ended by Ctrl-C or SIGTERM after cleaning up: run() then exits at once
 
 
 def _version(value: bool) -> None:
@@ -68,6 +68,7 @@ def main(
     Example: kb ingest sources/ && kb search "como limitar a memória da GPU?"
     """
     State.traceback = traceback
+    State.interrupted = False
     _choose_ui_lang(ui_lang)
     _say_warnings()
     try:  # bad KB_* values are reported like every other error, not as a traceback
@@ -468,6 +469,7 @@ def quiz_review(
         from .i18n import _
 
         sys.stderr.write("\n" + _("kb: interrupted; {summary}").format(summary=summary_line(summary)) + "\n")
+        State.interrupted = True  # every decision is already written: run() ends the process at once
         raise typer.Exit(int(ExitCode.INTERRUPTED))
     ui.message(summary_line(summary))
 
