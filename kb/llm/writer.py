@@ -474,8 +474,10 @@ class LLMWriter:
         # the deck never uses, claims its own code contradicts)
         from ..writing.concepts import concepts_beside_stem
 
-        # a key concept the stem already says is left out (or replaced by the answer's own), as the offline
-        # writer does, before the registry's concept-in-stem would turn the whole question down
+        # the offline writer's last concept step: a short answer's concepts become its model answer's points
+        # (kb.writing.answer_points; the model's own concepts stay only where the answer has no points or
+        # they are code names), and none the stem already says, before the registry's concept-in-stem
+        # would turn the whole question down
         q = concepts_beside_stem(q, course, chunk.source)
         found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like,
                                            outline=(getattr(course, "outlines", None) or {}).get(chunk.source)))
