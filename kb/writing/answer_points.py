@@ -234,7 +234,7 @@ WHOLE_WORDS = 12  # most words of a point used whole when its cut is garbled (th
 # ends on an operator or an abbreviation's stub, or holds an operator without its operand
 _GARBLED = re.compile(r"(?:[*/^=+<>\\-]|\*\*)\s*$"
                       r"|(?i:\b(?:et|al|e\.g|i\.e|p\.\s?ej|p\.\s?ex|ex|aprox|approx|vs|cf))\.?$"
-                      r"|[=+*/^]\s*[*/^]|(?<=[^\W\d_]{3})\s[*^]\s")
+                      r"|[=+*/^]\s*[*/^]")
 
 
 def _after_preposition(head: str) -> bool:
@@ -419,8 +419,8 @@ def _concept(p: Point, lang: str) -> str:
 
 def garbled(concept: str) -> bool:
     """A concept a cut garbled: it ends on an operator or a stub ("Hoffmann et"), holds an operator without its
-    operand ("2*/N", "N_opt = ** 0.5", "Se envían * r valores") or an unbalanced bracket or quote ("sum(dy *")."""
-    c = concept.strip().replace("**", "^")  # (a power is one operator)
+    operand ("2*/N", "N_opt = ** 0.5") or an unbalanced bracket or quote ("sum(dy *")."""
+    c = re.sub(r"(?i)\bC\+\+", "Cpp", concept.strip()).replace("**", "^")  # (a power is one operator; C++ a name)
     return bool(_GARBLED.search(c)) or not _balanced(c) or c.count("“") != c.count("”")
 
 

@@ -3,7 +3,8 @@
 Fresh raters of rounds 14 and 15 (eval/real_heldout_r14, r15) fixed short answers whose "sentences" were lines of
 the slide's code glued in: "N, D = X.", "model(x.cuda()).", "continue. yield buf[i].", "global stop_requested.
 break.". :func:`code_statement` names the kinds :func:`kb.writing.plan._code_line` did not catch: a bare keyword
-statement, a keyword with a short code operand, a tuple unpacking and a whole line that is one (nested) call.
+statement, a keyword with a short code operand, a tuple unpacking, an expression assigned to a lower-case name and
+a whole line that is one (nested) call.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ _KEYWORD = re.compile(r"^(?:yield(?:\s+from)?|global|nonlocal|raise|return|del|a
 _CODE_TOKEN = re.compile(r"[_\[\](){}=.*/+<>@]|^[a-z]+[A-Z]|^\w$")
 # a tuple unpacking ("N, D = X", "(loss, logits), grads = f(x)", "grad, = torch.autograd.grad(…)")
 _UNPACK = re.compile(r"^\(?[A-Za-z_]\w*(?:\s*,\s*\(?[A-Za-z_]\w*\)?)*\s*,\s*\)?(?:\s*[A-Za-z_]\w*\)?)?\s*=(?!=)\s*\S")
+# an assignment to a lower-case name whose right side is an expression, not prose ("idx = self.order[:max(n, 1)]",
+# "dp = world // (tp * pp)", "out = a * b + 1.0"; not "Precisión = TP / (TP + FP)" nor "x = lo que entra")
+_ASSIGN = re.compile(r"^[a-z_][a-z0-9_]*\s*(?:[-+*/@]|//)?=(?!=)\s*(?P<rhs>\S.*)$")
+_PROSE = re.compile(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}\s+[^\W\d_]{2,}")  # three plain words in a row
 # a line that opens on a call of a lower-case name ("model(x.cuda())", "f(g(x), y)")
 _CALL_OPEN = re.compile(r"^[a-z_][\w.]*\(")
 
@@ -36,9 +41,12 @@ def _one_call(text: str) -> bool:
 
 def code_statement(line: str) -> bool:
     """A line of code that reads as no sentence: a bare keyword statement, a keyword with a short code operand,
-    a tuple unpacking, or a whole line that is one call ("model(x.cuda())")."""
+    a tuple unpacking, an assignment of an expression to a lower-case name, or a whole line that is one call
+    ("model(x.cuda())")."""
     t = line.strip().rstrip(";")
     if _BARE.match(t) or _UNPACK.match(t) or _one_call(t):
+        return True
+    if (a := _ASSIGN.match(t)) and not _PROSE.search(a.group("rhs")):
         return True
     m = _KEYWORD.match(t)
     if not m:
