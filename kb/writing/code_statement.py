@@ -3,8 +3,8 @@
 Fresh raters of rounds 14 and 15 (eval/real_heldout_r14, r15) fixed short answers whose "sentences" were lines of
 the slide's code glued in: "N, D = X.", "model(x.cuda()).", "continue. yield buf[i].", "global stop_requested.
 break.". :func:`code_statement` names the kinds :func:`kb.writing.plan._code_line` did not catch: a bare keyword
-statement, a keyword with a short code operand, a tuple unpacking, an expression assigned to a lower-case name and
-a whole line that is one (nested) call.
+statement, a keyword with a short code operand, a tuple unpacking, an expression assigned to a lower-case name, a
+chained call cut from its line and a whole line that is one (nested) call.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ _UNPACK = re.compile(r"^\(?[A-Za-z_]\w*(?:\s*,\s*\(?[A-Za-z_]\w*\)?)*\s*,\s*\)?(
 # "dp = world // (tp * pp)", "out = a * b + 1.0"; not "Precisión = TP / (TP + FP)" nor "x = lo que entra")
 _ASSIGN = re.compile(r"^[a-z_][a-z0-9_]*\s*(?:[-+*/@]|//)?=(?!=)\s*(?P<rhs>\S.*)$")
 _PROSE = re.compile(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}\s+[^\W\d_]{2,}")  # three plain words in a row
+# a chained call cut from its line ('.shuffle(5000).decode("pil")': the rest of "ds = (wds.WebDataset(…)"); a
+# command with flags is left in: it is the answer of "¿cómo se lanza …?", which this line does not see
+_CHAINED = re.compile(r"^\.[a-z_]\w*\(")
 # a line that opens on a call of a lower-case name ("model(x.cuda())", "f(g(x), y)")
 _CALL_OPEN = re.compile(r"^[a-z_][\w.]*\(")
 
@@ -41,10 +44,11 @@ def _one_call(text: str) -> bool:
 
 def code_statement(line: str) -> bool:
     """A line of code that reads as no sentence: a bare keyword statement, a keyword with a short code operand,
-    a tuple unpacking, an assignment of an expression to a lower-case name, or a whole line that is one call
+    a tuple unpacking, an assignment of an expression to a lower-case name, a chained call (".shuffle(5000)") or a
+    whole line that is one call
     ("model(x.cuda())")."""
     t = line.strip().rstrip(";")
-    if _BARE.match(t) or _UNPACK.match(t) or _one_call(t):
+    if _BARE.match(t) or _UNPACK.match(t) or _one_call(t) or _CHAINED.match(t):
         return True
     if (a := _ASSIGN.match(t)) and not _PROSE.search(a.group("rhs")):
         return True

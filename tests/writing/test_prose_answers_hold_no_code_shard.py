@@ -47,6 +47,13 @@ DECK = """=== Leyes de escala en la práctica
         yield from buf
 • Buffer mayor -> mejor aleatoriedad, pero más memoria y más tiempo de arranque
 • Mismo principio que el shuffle con buffer de tf.data y de WebDataset
+=== WebDataset
+• Shards en formato tar estándar: las muestras son ficheros con el mismo nombre base
+• Lectura en streaming desde disco, HTTP u object storage con el mismo código
+    import webdataset as wds
+    ds = (wds.WebDataset(url, shardshuffle=True, nodesplitter=wds.split_by_node)
+          .shuffle(5000).decode("pil").to_tuple("jpg", "cls").map_tuple(transform, int))
+• Es un IterableDataset: no hay len() fiable ni índice
 === Parada limpia ante SIGTERM
     stop_requested = False
     def handler(signum, frame):
@@ -75,7 +82,8 @@ def _sentences(answer: str) -> list[str]:
 
 def test_no_short_answer_holds_a_line_of_the_slide_s_code(quizzes):
     shorts = [q for q in quizzes["shards_es"] if q.type == "short"]
-    slides = {"Ajuste en Python", "Recalibrar running stats", "Shuffle con buffer", "Parada limpia ante SIGTERM"}
+    slides = {"Ajuste en Python", "WebDataset", "Recalibrar running stats", "Shuffle con buffer",
+              "Parada limpia ante SIGTERM"}
     on_code = [q for q in shorts if any(q.citations[0].locator.endswith(f" · {t}") for t in slides)]
     assert on_code, [(q.type, q.prompt, q.citations[0].locator) for q in quizzes["shards_es"]]
     shards = [(q.prompt, s) for q in on_code for s in _sentences(q.answer) if s in CODE]
