@@ -43,7 +43,8 @@ ADVERBIAL_WORDS = 5  # most words of a cut that opens on a preposition and is on
 MIN_WORDS = 3  # fewest words of a gist that is a claim, not a header ("Como obter") or a fragment
 
 # abbreviations whose "." ends no sentence
-_ABBREV = re.compile(r"\b(?:p\.\s?ej|p\.\s?ex|ej|ex|e\.g|i\.e|etc|vs|cf|aprox|approx|fig|núm|num)\.(?=\s|$)", re.I)
+_ABBREV = re.compile(r"\b(?:p\.\s?ej|p\.\s?ex|ej|ex|e\.g|i\.e|etc|vs|cf|aprox|approx|fig|núm|num|et\sal)\.(?=\s|$)",
+                     re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _BULLET = re.compile(r"^\s*(?:[-•*▪●◦–]|\d+[.)])\s+")
 # a line of code: a keyword that opens a statement, a decorator, an assignment or a call with its arguments
@@ -226,6 +227,16 @@ def answer_points(answer: str) -> list[Point]:
     return out
 
 
+_OPERAND = re.compile(r"[*/^=+]\s*$")  # an operator before a bracket: the bracket is the formula's operand
+_OPERAND_AFTER = re.compile(r"\s*[*/^=+]")
+WHOLE_WORDS = 12  # most words of a point used whole when its cut is garbled (the brief of issue 26, session 29)
+# a concept a cut garbled (r14/r15 raters: "2*/N", "N_opt = ** 0.5", "sum(dy *", "Hoffmann et", "size 8 \\"): it
+# ends on an operator or an abbreviation's stub, or holds an operator without its operand
+_GARBLED = re.compile(r"(?:[*/^=+<>\\-]|\*\*)\s*$"
+                      r"|(?i:\b(?:et|al|e\.g|i\.e|p\.\s?ej|p\.\s?ex|ex|aprox|approx|vs|cf))\.?$"
+                      r"|[=+*/^]\s*[*/^]")
+
+
 def _after_preposition(head: str) -> bool:
     ws = head.split()
     return bool(ws) and ws[-1].lower() in _BREAK_BEFORE_RAW
@@ -234,7 +245,10 @@ def _after_preposition(head: str) -> bool:
 def _plain(text: str) -> str:
     """``text`` without aside brackets and the article or copula it opens on."""
     # (a bracket after a preposition is what it governs: "all_gather de (índice, predicción)")
-    text = _ASIDE_BRACKET.sub(lambda m: m.group() if _after_preposition(text[:m.start()]) else "", text)
+    # (a bracket beside an operator is a formula's operand: "N_opt = (C / 120) ** 0.5", "(n + m) * r valores")
+    text = _ASIDE_BRACKET.sub(lambda m: m.group() if _after_preposition(text[:m.start()])
+                              or _OPERAND.search(text[:m.start()]) or _OPERAND_AFTER.match(text, m.end())
+                              else "", text)
     text = re.sub(r"\s+([,;:])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,;:")
     text = re.sub(r"^(?:[-–>→=+*/,;:]+\s+)+", "", text)  # (what a bracket cut out leaves: "- -> , sin error")
     # (an article, not a numeral before its alternative: "uma ou duas ordens de grandeza")
@@ -403,6 +417,13 @@ def _concept(p: Point, lang: str) -> str:
     return c
 
 
+def garbled(concept: str) -> bool:
+    """A concept a cut garbled: it ends on an operator or a stub ("Hoffmann et"), holds an operator without its
+    operand ("2*/N", "N_opt = ** 0.5") or an unbalanced bracket or quote ("sum(dy *")."""
+    c = re.sub(r"(?i)\bC\+\+", "Cpp", concept.strip()).replace("**", "^")  # (a power is one operator; C++ a name)
+    return bool(_GARBLED.search(c)) or not _balanced(c) or c.count("“") != c.count("”")
+
+
 def _spread(items: Sequence[str], k: int) -> list[str]:
     """At most ``k`` of ``items`` in their order: the first always, then those that say most (content words), the
     thinnest left out first ("una resta manual no" before "pred de forma (N, 1) y target de forma (N,)")."""
@@ -436,6 +457,12 @@ def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINT
         if not c or not content or content <= asked or any(fold(c) == fold(o) for o in out):
             continue
         c = with_brackets(c, answer)
+        if garbled(c):  # (the point whole when short and sound, else no concept)
+            whole = _plain(_definiens(p.text, prompt)).rstrip(".")
+            whole = f"{_plain(p.label)}: {whole}" if p.label and not _role(p.label) else whole
+            if len(words(whole)) > WHOLE_WORDS or garbled(whole) or any(fold(whole) == fold(o) for o in out):
+                continue
+            c = whole
         fault = concept_fault(c, lang)
         if fault == "fragment" and _ends_whole(c, lang):
             fault = None  # ("time-slicing sí, MPS no entre clientes, MIG sí": a yes, not the pronoun "si")

@@ -34,6 +34,7 @@ from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
 from .checks import generic_title, thin_concepts, vocabulary
 from .checks_form import meaning_kind
+from .code_statement import code_statement
 from .concepts import _source_frameworks, concepts_beside_stem, phrase_concepts
 from .form_retry import retry_form
 from .infinitive import infinitive
@@ -209,7 +210,7 @@ _REMAINDER = re.compile(r"^[)\]}(\[{,.;:\s]+$|[{(\[]$|^[\"'][^\"']+[\"']\s*:\s*\
 
 def _code_line(text: str) -> bool:
     """A line of code or a link (:data:`_CODE_LINE`, or an assignment :data:`_ASSIGN` whose sides look like code)."""
-    if _CODE_LINE.search(text):
+    if _CODE_LINE.search(text) or code_statement(text):  # ("N, D = X", "model(x.cuda())", "yield buf[i]": r14/r15)
         return True
     m = _ASSIGN.match(text)
     if not m:
