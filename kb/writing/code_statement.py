@@ -23,6 +23,9 @@ _UNPACK = re.compile(r"^\(?[A-Za-z_]\w*(?:\s*,\s*\(?[A-Za-z_]\w*\)?)*\s*,\s*\)?(
 # "dp = world // (tp * pp)", "out = a * b + 1.0"; not "Precisión = TP / (TP + FP)" nor "x = lo que entra")
 _ASSIGN = re.compile(r"^[a-z_][a-z0-9_]*\s*(?:[-+*/@]|//)?=(?!=)\s*(?P<rhs>\S.*)$")
 _PROSE = re.compile(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}\s+[^\W\d_]{2,}")  # three plain words in a row
+# a formula written for people, not code: "x" or "·" as the times sign, "^" as the power, "~" as about
+# ("tempo = C / (n_gpus x pico x MFU)", "custo = 6 x N x D", "lr = base ~ 1e-3"); code writes *, ** and no ~
+_MATH = re.compile(r"\s[x×·]\s|\^|~|≈")
 # a chained call cut from its line ('.shuffle(5000).decode("pil")': the rest of "ds = (wds.WebDataset(…)"); a
 # command with flags is left in: it is the answer of "¿cómo se lanza …?", which this line does not see
 _CHAINED = re.compile(r"^\.[a-z_]\w*\(")
@@ -50,7 +53,7 @@ def code_statement(line: str) -> bool:
     t = line.strip().rstrip(";")
     if _BARE.match(t) or _UNPACK.match(t) or _one_call(t) or _CHAINED.match(t):
         return True
-    if (a := _ASSIGN.match(t)) and not _PROSE.search(a.group("rhs")):
+    if (a := _ASSIGN.match(t)) and not _PROSE.search(a.group("rhs")) and not _MATH.search(a.group("rhs")):
         return True
     m = _KEYWORD.match(t)
     if not m:

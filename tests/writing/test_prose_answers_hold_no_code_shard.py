@@ -91,3 +91,15 @@ def test_no_short_answer_holds_a_line_of_the_slide_s_code(quizzes):
     # what the slides say in prose is still the answer
     assert any("bootstrap" in q.answer or "fine-tuning" in q.answer or "aleatoriedad" in q.answer
                or "SIGTERM" in q.answer for q in on_code), [q.answer for q in on_code]
+
+
+@pytest.mark.parametrize("line, code", [
+    ("dp = world // (tp * pp)", True), ("idx = self.order[:max(n, 1)]", True), ("N, D = X", True),
+    ("model(x.cuda())", True), ("continue", True),
+    # a formula written for people is the slide's answer, not code: "x" as the times sign, "^", "~"
+    ("tempo = C / (n_gpus x pico x MFU)", False), ("custo = 6 x N x D", False), ("erro ~ 1/sqrt(n)", False),
+    ("Continue treinando com lr menor", False)])
+def test_a_code_statement_is_told_from_a_formula_and_a_sentence(line, code):
+    from kb.writing.code_statement import code_statement
+
+    assert code_statement(line) is code
