@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from .. import lang as L
 from ..quiz import Question
 from ..text import STOPWORDS, fold, words
+from .checklist import CODE_NAME as _CODE_NAME
 from .concept_faults import NAMED_ORIGINS, concept_fault
 from .ideas import dangling
 
@@ -55,11 +56,6 @@ _CODE_TOKEN = re.compile(r"[_\[\]{}=<>]|\w\.\w|\w\(|^[a-z]+[A-Z]|::")  # (not a 
 _ASIDE_BRACKET = re.compile(r"(?<![\w)\]])\s*\((?:[^()]|\([^()]*\))*\)")
 # where a clause ends inside a point: a consequence's arrow, a semicolon, a colon, a dash, a comma
 _CLAUSE_END = re.compile(r"\s+->\s+|\s*→\s*|;\s+|:\s+|\s+[–—-]\s+|,\s+")
-# words before which a long clause can stop and still be a claim (a relative, a purpose, a means, a conjunction)
-_BREAK_BEFORE = frozenset(fold(w) for w in """que para porque pois mediante cuando quando donde onde mientras enquanto
-y e o ou pero mas aunque embora sin sem con com en em de del do da dos das al ao por hasta até sobre entre which that
-where when because while and or but with without for to by in on of from antes después depois before
-after""".split())
 
 
 @dataclass(frozen=True)
@@ -265,17 +261,17 @@ def _ends_whole(cut: str, lang: str) -> bool:
         return False  # a condition without what follows from it ("Si el op escribe en una entrada")
     if cut.split()[-1].lower() in ("sí", "sim", "no", "não", "yes"):
         return True  # ("MIG sí": a yes, not the pronoun "si")
-    return last not in _BREAK_BEFORE | _STRONG and concept_fault(cut, lang) not in ("fragment",)
+    return last not in _OPEN_END and concept_fault(cut, lang) not in ("fragment",)
 
 
-_STRONG = frozenset(fold(w) for w in """que para porque pois mediante cuando quando donde onde mientras enquanto y e o
-ou pero mas aunque embora ni nem which that where when because while and or but nor""".split())
 # (as written: "é" is no "e"; a purpose, "para", "for", is a weak boundary: "operaciones aplicadas a los datos para
 # modificarlos o prepararlos" is what they are for)
 _STRONG_RAW = frozenset("""que porque pois mediante cuando quando donde onde mientras enquanto y e ou pero mas
 aunque embora ni nem which that where when because while and or but nor""".split())
 _BREAK_BEFORE_RAW = _STRONG_RAW | frozenset("""para sin sem con com en em de del do da dos das al ao por hasta até
 sobre entre antes después depois before after with without for to by in on of from""".split())
+# (folded) a word a cut never ends on: what it may stop before, and "o" (an article too, so no boundary above)
+_OPEN_END = frozenset(fold(w) for w in _BREAK_BEFORE_RAW) | {"o"}
 # a comma inside an enumeration ("min, opt y max"): one or two words, then its "y/e/and" and its last item
 _LIST_GOES_ON = re.compile(r"\S+(?:\s\S+)?\s(?:y|e|and|o|ou|or)\s[^\s,;:]+")
 
@@ -477,7 +473,6 @@ def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINT
 _SLIDE_ORIGINS = frozenset({"labels", "idea"})
 # one token that names a thing: "nvidia-smi", "fp16", "DTensor"
 _NAME = re.compile(r"[A-Z]{2}\S*|\S*(?:\w-\w|\d|[a-z][A-Z]|[._()])\S*")
-_CODE_NAME = re.compile(r"(?<![\w.])(?:[A-Za-z_][\w.]*\(\)|__\w+__(?:\(\))?|[A-Za-z_]+(?:[._][A-Za-z0-9_]+)+)")
 
 
 def with_answer_points(q: Question) -> Question:
