@@ -291,6 +291,12 @@ def framework(texts: Sequence[str]) -> str:
     return found[0][0] if found else ""
 
 
+def _named_in_parts(word: str) -> bool:
+    """Each capital of ``word`` opens a part of two letters or more ("TensorFlow": Tensor, Flow), as a name
+    whose capitals spell its module has; an abbreviation's lone capitals do not ("NaN" is no nn, "IoU" no iu)."""
+    return all(len(part) >= 2 for part in re.findall(r"[A-Z][a-z]*", word))
+
+
 def frameworks(texts: Sequence[str]) -> list[tuple[str, str]]:
     """The libraries a source's code names, most named first, each as (name, module root): the
     frequent roots of its dotted code names (torch.save(), tf.distribute…) matched to a CamelCase
@@ -312,7 +318,7 @@ def frameworks(texts: Sequence[str]) -> list[tuple[str, str]]:
         # (TensorFlow: tf); "DistributedSampler" merely contains "dist" (import … as dist)
         fits = [(n, w) for w, n in camel.items()
                 if len(r) >= 3 and w.lower().endswith(r) and w.lower() != r
-                or "".join(ch for ch in w if ch.isupper()).lower() == r]
+                or "".join(ch for ch in w if ch.isupper()).lower() == r and _named_in_parts(w)]
         # the module's own name written as a name ("Ray" for ray.remote) beats a product named
         # after it ("KubeRay"), when the source writes it at least as often
         # (said in prose: "Net" and "Context" are classes the code names, "Ray" is what the slides say)

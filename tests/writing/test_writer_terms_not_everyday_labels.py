@@ -213,6 +213,17 @@ def test_a_variable_is_no_library():
     assert [name for name, _ in frameworks(code)] == ["PyTorch"]
 
 
+def test_an_abbreviation_s_capitals_do_not_spell_a_library():
+    # "NaN" is no library for nn.* (its capitals spell "nn", but no part of it is a word): round 16's OCR deck
+    # was set "Em NaN, …"; TensorFlow's parts spell tf
+    code = ["    self.rnn = nn.LSTM(256, 128, bidirectional=True)", "    ctc = nn.CTCLoss(blank=0)",
+            "    loss = ctc(nn.functional.log_softmax(x, 2), y)", "    x = torch.randn(2)", "    torch.save(p, path)",
+            "• zero_infinity=True evita loss NaN", "• a loss vira NaN sem ele", "• NaN no treino: veja o alvo"]
+    assert "NaN" not in [name for name, _ in frameworks(code)]
+    tf = ["    tf.function(f)", "    tf.data.Dataset.range(3)", "• TensorFlow compila o grafo"]
+    assert [name for name, _ in frameworks(tf)] == ["TensorFlow"]
+
+
 # --------------------------------------------------------------------------- concepts as phrases
 # 174 of the 184 FIX reasons raters gave short questions of held-out splits D–O name the concepts:
 # single words picked by rarity ("acesso; logs", "modelo roda; código", "strides" alone) where a
