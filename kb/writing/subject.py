@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ..lang import divider_title
+from ..lang import divider_title, en, es, pt
 from ..text import STOPWORDS, fold, words
 from .concepts import _deck_title, _source_frameworks
 from .wording import _CHAPTER, deck_topic, listing, lower_first, name_uses
@@ -301,9 +301,16 @@ def deck_setting(course: CourseTerms, source: str, *, any_library: bool = False,
     DALI" / "Em Ray Core" (its subject, :func:`deck_subject`), "Al medir el rendimiento del entrenamiento" / "Ao
     exportar modelos" (a task, :func:`task_of`), in the stem's ``lang`` (else the deck's); "" where the deck says
     neither."""
-    into, at = _LEADS.get(lang or _lang(course, source), _LEADS["en"])
+    lang = lang or _lang(course, source)
+    into, at = _LEADS.get(lang, _LEADS["en"])
     subject = deck_subject(course, source, any_library=any_library)
     if subject:
+        # a title's topic that opens on its article ("A biblioteca timm"): "Na biblioteca timm", "En la …"
+        art, _, rest = subject.partition(" ")
+        words_of = {"es": es, "pt": pt, "en": en}.get(lang, en)
+        if rest and art.lower() in words_of.ARTICLE_WORDS:
+            joined = words_of.IN_ARTICLES.get(art.lower())
+            return f"{joined.capitalize()} {rest}" if joined else f"{into} {art.lower()} {rest}"
         return f"{into} {subject}"
     task = task_of(course, source)
     return f"{at} {task}" if task else ""

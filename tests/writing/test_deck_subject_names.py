@@ -41,6 +41,7 @@ def _course(tmp_path: Path, name: str) -> tuple[CourseTerms, str]:
     ("vmap_pt", "Em torch.func"),  # not "Em PyTorch"
     ("mlperf_es", "Al medir el rendimiento del entrenamiento"),  # a task: no subject to be "in"
     ("energy_pt", "Em eficiência energética"),  # a long title's subject, not where it applies
+    ("timm_pt", "Na biblioteca timm (PyTorch image Models)"),  # a topic on its article: "em" + "a", not "Em A …"
 ])
 def test_a_stem_is_set_in_the_name_the_deck_teaches(tmp_path, deck, setting):
     course, key = _course(tmp_path, deck)
