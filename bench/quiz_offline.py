@@ -18,6 +18,8 @@ s/question; mix 36, 0.022 / 0.020 s/question; the same type mix (these three dec
 terms: 05modelos is titles and how-tos, short 11 of 12). Common mistakes asked by their consequence (branch
 fill26), same loaded machine (load ~1.7), two runs each: base 9883cf5 36 questions, 0.018 / 0.019 s/question;
 fill26 36, 0.019 / 0.019 s/question, the same type mix (these decks hold no common-mistakes slide).
+The prior over question forms (branch formprior30), same loaded machine (load ~1.5), two runs each: base eed0729
+36 questions, 0.021 / 0.021 s/question; formprior30 36, 0.021 / 0.020 s/question, the same type mix.
 """
 
 from __future__ import annotations

@@ -564,6 +564,8 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     else None and a rejection saying what each form failed (None when no form fits the idea)."""
     from dataclasses import replace
 
+    from .form_prior import order_forms
+
     src = chunk.source
     passage = _slide_text(idea, chunk, chunks)
     lang = _deck_lang(course, src, chunk.lang)
@@ -594,6 +596,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         return None, None
     ctx = replace(deck, passage=passage)
     failed: list[tuple[str, list[str]]] = []
+    forms = order_forms(forms)  # (the forms teachers keep first; one they never keep a last resort: form_prior)
     for raw, answer, weak in forms:  # (a form turned down for its form adds the one that fits: form_retry)
         last = fallback or weak  # (a list of a slide's own wording, or a title asked in its weakest class)
         prompt = with_task_setting(raw, course, src, lang)  # ("Al medir el rendimiento …, ¿…?")

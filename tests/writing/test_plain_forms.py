@@ -40,14 +40,17 @@ def _plain(chunks: list[Chunk]):
     return [d.question for d in drafts]
 
 
-def test_a_slide_title_is_asked_by_the_slides_lead_in_never_as_a_concept():
+def test_a_slide_title_is_asked_of_its_topic_never_as_a_concept():
     qs = _plain([COVER, LEAD, NO_LEAD])
     prompts = [q.prompt for q in qs]
     for title in ("caracteriza", "«Tensorboard en Pytorch»", "«Autograd en la pasada backward»"):
         assert not any(title in p for p in prompts)
-    (q,) = [q for q in qs if "TensorBoard proporciona" in q.prompt]
-    assert q.prompt.endswith("«TensorBoard proporciona diversas herramientas de visualización del entrenamiento: …»")
-    assert "histogramas de pesos" in q.answer and "proporciona" not in q.answer  # what follows the lead-in
+    # its lead-in to complete ("completa esta idea del material …: «TensorBoard proporciona …: …»") comes after
+    # the topic's form: fresh raters kept it 0 of 63 times, rounds 10-16 (kb/writing/form_prior.py)
+    (q,) = [q for q in qs if "tensorboard" in q.prompt.lower()]
+    assert q.prompt == "En visualización del entrenamiento, explica el tensorboard en Pytorch."
+    assert "histogramas de pesos" in q.answer
+    assert lead_in(LEAD.text).startswith("TensorBoard proporciona diversas herramientas")
 
 
 def test_a_title_that_names_one_concept_is_asked_of_its_topic_never_quoted():

@@ -190,7 +190,7 @@ def test_a_cloze_is_not_situated_by_a_slide_title(kbdir):
     entrenamiento:", made "Completa el espacio en blanco (Paralelismo de datos (data paralellism)
     Dimensiones del entrenamiento:): …"; students see no slide titles: the title goes (the sentence
     names its subject, data_set, itself)."""
-    r = run_kb(["quiz", "generate", "-n", "10", "--json"], cwd=kbdir)
+    r = run_kb(["quiz", "generate", "-n", "10", "--types", "cloze", "--json"], cwd=kbdir)
     assert r.returncode == 0, r.stderr
     prompts = [q["prompt"] for q in json.loads(r.stdout)["questions"]]
     assert "Completa el espacio en blanco: En cada step procesamos _____ elementos del data_set a la vez." in prompts
