@@ -30,13 +30,14 @@ FORM_STEP = 0.01  # an objective form ranks just below the pattern question it i
 def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: dict[str, Chunk],
                          course: CourseTerms, lang: str | None) -> list[Draft]:
     """For each list or definition idea of each source's outline, its objective forms: as other forms of the best
-    short draft with an item on the idea (its primary), else on its section (a slide's title idea asked, its list
-    idea not), with the primary's item, key stem, section and priority just below it; on a section no draft asks,
+    short draft with an item on the idea (its primary), else on its slide (a slide's title idea asked, its list
+    idea not), with the primary's item, key stem, section and priority just below it; on a slide no draft asks,
     as a question of its own (item ``idea:<key>``, ranked by the idea's centrality as a plain question is). None of
     a type the idea already has a draft of."""
     from .plan import CENTRAL_BONUS, _deck_context, _deck_lang, objective_forms
 
     primary, have, asked = _primaries(drafts)
+    written = {d.question.id for d in drafts}
     out: list[Draft] = []
     for src, o in plans.items():
         deck_lang = _deck_lang(course, src, "")
@@ -46,12 +47,13 @@ def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chu
             chunk = chunks.get(idea.chunk_ids[0]) if idea.chunk_ids else None
             if idea.kind not in OBJECTIVE_KINDS or chunk is None or (lang and (deck_lang or chunk.lang) != lang):
                 continue
-            p = primary.get((src, idea.key)) or primary.get((src, "§" + idea.section))
-            if p is None and (src, "§" + idea.section) in asked:
-                continue  # (its section asked in another form already: a cloze)
+            slide = (src, _slide(idea.page, idea.locator.split(" · ", 1)[-1]))
+            p = primary.get((src, idea.key)) or primary.get(slide)
+            if p is None and slide in asked:
+                continue  # (its slide asked in another form already: a cloze)
             ctx = ctx or _deck_context(src, o, course)
             for f in objective_forms(idea, chunk, chunks, course, ctx):
-                if (src, idea.key, f.question.type) in have:
+                if (src, idea.key, f.question.type) in have or f.question.id in written:
                     continue
                 if p is not None:
                     f.item, f.key = p.item, f"{p.key}#{f.question.type}"
@@ -62,10 +64,15 @@ def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chu
     return out
 
 
+def _slide(page: int | None, heading: str | None) -> str:
+    """A slide's key: its page, else its heading (a deck's index sections span several slides: not a slide)."""
+    return f"p{page}" if page is not None else "§" + (heading or "").split(" > ")[-1]
+
+
 def _primaries(drafts: Sequence[Draft]) -> tuple[dict[tuple[str, str], Draft], set[tuple[str, str, str]],
                                                   set[tuple[str, str]]]:
-    """The best short draft with an item per (source, idea key) and per (source, "§" section); the (source, idea,
-    type) the drafts hold; the (source, "§" section) they ask."""
+    """The best short draft with an item per (source, idea key) and per (source, slide); the (source, idea, type)
+    the drafts hold; the (source, slide) they ask."""
     primary: dict[tuple[str, str], Draft] = {}
     have: set[tuple[str, str, str]] = set()
     asked: set[tuple[str, str]] = set()
@@ -73,9 +80,10 @@ def _primaries(drafts: Sequence[Draft]) -> tuple[dict[tuple[str, str], Draft], s
         if not d.idea:
             continue
         have.add((d.chunk.source, d.idea, d.question.type))
-        asked.add((d.chunk.source, "§" + d.section))
+        slide = (d.chunk.source, _slide(d.chunk.locator.page, d.chunk.locator.heading))
+        asked.add(slide)
         if d.item and not d.fallback and d.question.type == "short":
-            for k in ((d.chunk.source, d.idea), (d.chunk.source, "§" + d.section)):
+            for k in ((d.chunk.source, d.idea), slide):
                 p = primary.get(k)
                 if p is None or (-d.priority, d.question.id) < (-p.priority, p.question.id):
                     primary[k] = d

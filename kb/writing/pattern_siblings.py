@@ -93,7 +93,9 @@ def list_items(text: str) -> list[tuple[str, str]]:
     description holding a semicolon); a part before any labelled one is an item with no label ("")."""
     out: list[tuple[str, str]] = []
     for part in text.split("; "):
-        label, sep, body = part.partition(":")
+        # (the label's colon is the first outside brackets: "Fat-tree com oversubscription (ex.: 2:1): barateia …")
+        m = re.match(r"^((?:[^:()]|\([^()]*\))*):(.*)$", part)
+        label, sep, body = (m.group(1), ":", m.group(2)) if m else (part, "", "")
         if sep and label.strip() and body.strip():
             out.append((label.strip(), body.strip()))
         elif out and out[-1][0]:

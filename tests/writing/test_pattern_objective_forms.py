@@ -60,6 +60,10 @@ def test_a_gloss_with_its_own_semicolons_is_one_item():
     pairs = siblings(idea, lambda x: x in TERMS)
     assert [x for x, _ in pairs] == ["Greedy", "Beam search", "Sampling"]
     assert pairs[0][1] == "escolhe sempre o token mais provável; rápido, repetitivo"
+    # a label's colon is the first outside its brackets (interconnect_pt: "… (ex.: 2:1 nos uplinks): barateia …")
+    topo = _idea("Fat-tree non-blocking: banda de bisseção total; Fat-tree com oversubscription (ex.: 2:1 nos "
+                 "uplinks): barateia a rede, mas derruba o all-reduce; Dragonfly: poucos saltos entre grupos")
+    assert [b for _, b in siblings(topo, lambda x: True)][1] == "barateia a rede, mas derruba o all-reduce"
 
 
 def test_a_description_opening_on_a_verb_names_its_term_not_a_missing_subject():
