@@ -164,6 +164,11 @@ def _describes(body: str) -> bool:
             and not body.rstrip().endswith("?") and 3 * figures < n)
 
 
+def _unfigured(text: str) -> str:
+    """A description without its figures, folded ("cerca de 16 GB/s" → "cerca de gb/s")."""
+    return " ".join(fold(re.sub(r"\d+(?:[.,]\d+)?", "", text)).split())
+
+
 def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, lang: str,
                         of_kind: Callable[[str, str], bool], first_only: bool = False) -> list[tuple[Question, str]]:
     """The multiple choices, then the true/false statements, on the idea's sibling ``pairs``
@@ -184,7 +189,11 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
     for i, (label, body) in enumerate(pairs[:1] if first_only else pairs):
         # (each of the other's kind, both ways: "síntoma" among NumPy and Reproducibilidad is the odd one out)
         others = [x for j, x in enumerate(labels) if j != i and of_kind(x, labels[i]) and of_kind(labels[i], x)]
-        if len(others) >= MIN_SIBLINGS - 1 and _describes(body) and not _gives_away(labels[i], body, others):
+        # (a description told from a sibling's by its figures alone, "Gen3: cerca de 16 GB/s" beside "Gen4: cerca de
+        # 32 GB/s", asks a number to recall: trivia)
+        by_figure = any(j != i and _unfigured(b) == _unfigured(body) for j, (_, b) in enumerate(pairs))
+        if len(others) >= MIN_SIBLINGS - 1 and _describes(body) and not by_figure \
+                and not _gives_away(labels[i], body, others):
             desc = lower_first(body) if body[:1].isupper() and not body.split()[0].isupper() else body
             choices.append((Question("mcq", _t("which_label", lang, c=subject, d=desc), labels[i], (), (labels[i],),
                                      "easy", lang, choices=(labels[i], *others[:MAX_OPTIONS - 1]), correct=0,

@@ -66,6 +66,19 @@ def test_a_gloss_with_its_own_semicolons_is_one_item():
     assert [b for _, b in siblings(topo, lambda x: True)][1] == "barateia a rede, mas derruba o all-reduce"
 
 
+def test_a_figure_to_recall_is_no_description_to_ask():
+    """interconnect_pt p. 5: "Gen3: cerca de 16 GB/s; Gen4: cerca de 32 GB/s; …" — which generation is 16 GB/s is a
+    number to recall (trivia), not a concept; the list's gloss-with-words siblings are still asked."""
+    gens = [("Gen3", "cerca de 16 GB/s por direção"), ("Gen4", "cerca de 32 GB/s por direção"),
+            ("Gen5", "cerca de 64 GB/s por direção")]
+    assert not [q for q, _ in objective_questions(_idea(""), gens, "interconexões", "pt", lambda a, b: True)
+                if q.type == "mcq"]
+    worded = [("Gen3", "barramento antigo ainda comum em servidores"), ("Gen4", "padrão das GPUs A100 em servidores"),
+              ("Gen5", "padrão das GPUs H100 com o dobro da banda")]
+    assert [q for q, _ in objective_questions(_idea(""), worded, "interconexões", "pt", lambda a, b: True)
+            if q.type == "mcq"]
+
+
 def test_a_description_opening_on_a_verb_names_its_term_not_a_missing_subject():
     passage = ("Greedy: escolhe sempre o token mais provável; rápido, repetitivo\nBeam search: mantém os B prefixos "
                "mais prováveis\nSampling: sorteia o próximo token com temperature")
