@@ -17,7 +17,10 @@ sibling terms (branch mix), same loaded machine (load ~3), two runs each: main 3
 s/question; mix 36, 0.022 / 0.020 s/question; the same type mix (these three decks hold no list of sibling
 terms: 05modelos is titles and how-tos, short 11 of 12). Common mistakes asked by their consequence (branch
 fill26), same loaded machine (load ~1.7), two runs each: base 9883cf5 36 questions, 0.018 / 0.019 s/question;
-fill26 36, 0.019 / 0.019 s/question, the same type mix (these decks hold no common-mistakes slide).
+fill26 36, 0.019 / 0.019 s/question, the same type mix (these decks hold no common-mistakes slide). An asked
+list's objective forms offered as other forms of its question (branch objective30), same loaded machine (load ~2.5),
+two runs each: main eed0729 36 questions, 0.020 / 0.020 s/question; objective30 36, 0.021 / 0.021 s/question
+(03Datos: a tf becomes a multiple choice among the DataLoader settings).
 The prior over question forms (branch formprior30), same loaded machine (load ~1.5), two runs each: base eed0729
 36 questions, 0.021 / 0.021 s/question; formprior30 36, 0.021 / 0.020 s/question, the same type mix.
 """

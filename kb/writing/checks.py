@@ -716,8 +716,8 @@ def no_subject(q: Question, vocab: Counter) -> str | None:
     la copia al _____ …", "Permite distribuir …"): its subject is in a bullet or title the
     question does not show. A verb here is a capitalised word with a verb ending that the
     source never writes after an article or determiner (so never as a noun)."""
-    if q.type not in ("tf", "cloze", "mcq") or q.lang not in ("es", "pt") or not vocab:
-        return None
+    if q.type not in ("tf", "cloze", "mcq") or q.lang not in ("es", "pt") or not vocab or _which_term(q):
+        return None  # (a description quoted to name its term: its subject is the term asked, "«escolhe o token …»")
     # "En PyTorch, distribuye …": the library a writer situates a sentence in is not its subject
     ws = words(_BLANK.sub(" ", _LIBRARY_LEAD.sub("", statement(q))))
     if not ws:

@@ -566,6 +566,11 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
                                              planned, request.lang)
         out.drafts += extra
         out.rejected += failed
+    if len(request.types) > 1 or request.types != ("short",):  # an asked idea's objective forms, for the mix
+        from .objective_forms import objective_alternates
+
+        out.drafts += objective_alternates(course.outlines, out.drafts, {c.id: c for c in passages}, course,
+                                           request.lang)
     form_prior.weigh(out.drafts)  # the forms teachers keep first among drafts of near priority (kb.writing.form_prior)
     if request.topic:  # keep the topic's best passages first
         rank = {c.id: i for i, c in enumerate(passages)}

@@ -73,17 +73,36 @@ def siblings(idea: Idea, is_term: Callable[[str], bool],
     under each of three causes), no term either."""
     if idea.kind != "list":
         return []
-    pairs: list[tuple[str, str]] = []
-    for part in idea.text.split("; "):
-        label, sep, body = part.partition(":")
-        if sep and label.strip() and body.strip():
-            pairs.append((label.strip(), body.strip().rstrip(".")))
+    parts = list_items(idea.text)
+    pairs = [(x, b.rstrip(".")) for x, b in parts if x]
     said = Counter(fold(x) for x, _ in pairs)
-    named = term_labels([x for x, _ in pairs], is_term)
-    terms = [(x, b) for (x, b), t in zip(pairs, named, strict=True) if said[fold(x)] == 1 and t and in_deck(x)]
-    if len(terms) < MIN_SIBLINGS or 2 * len(terms) < len(idea.text.split("; ")):
+    from .terms import _untagged
+
+    # a label with a bracketed role is named by its name ("TPESampler (por defecto)", "Beam search (num_beams)")
+    named = term_labels([x for x, _ in pairs], lambda x: is_term(x) or (u := _untagged(x)) != x and is_term(u))
+    terms = [(x, b) for (x, b), t in zip(pairs, named, strict=True)
+             if said[fold(x)] == 1 and t and (in_deck(x) or in_deck(_untagged(x)))]
+    if len(terms) < MIN_SIBLINGS or 2 * len(terms) < len(parts):
         return []
     return terms
+
+
+def list_items(text: str) -> list[tuple[str, str]]:
+    """A labelled list idea's items as (label, body): a part of its text ("; "-joined) with no label of its own
+    continues the item before it ("Greedy: escolhe o token mais provável; rápido, repetitivo" is one item, its
+    description holding a semicolon); a part before any labelled one is an item with no label ("")."""
+    out: list[tuple[str, str]] = []
+    for part in text.split("; "):
+        # (the label's colon is the first outside brackets: "Fat-tree com oversubscription (ex.: 2:1): barateia …")
+        m = re.match(r"^((?:[^:()]|\([^()]*\))*):(.*)$", part)
+        label, sep, body = (m.group(1), ":", m.group(2)) if m else (part, "", "")
+        if sep and label.strip() and body.strip():
+            out.append((label.strip(), body.strip()))
+        elif out and out[-1][0]:
+            out[-1] = (out[-1][0], f"{out[-1][1]}; {part.strip()}")
+        else:
+            out.append(("", part.strip()))
+    return out
 
 
 def _definition_body(idea: Idea) -> str:
@@ -145,6 +164,11 @@ def _describes(body: str) -> bool:
             and not body.rstrip().endswith("?") and 3 * figures < n)
 
 
+def _unfigured(text: str) -> str:
+    """A description without its figures, folded ("cerca de 16 GB/s" → "cerca de gb/s")."""
+    return " ".join(fold(re.sub(r"\d+(?:[.,]\d+)?", "", text)).split())
+
+
 def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, lang: str,
                         of_kind: Callable[[str, str], bool], first_only: bool = False) -> list[tuple[Question, str]]:
     """The multiple choices, then the true/false statements, on the idea's sibling ``pairs``
@@ -165,7 +189,11 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
     for i, (label, body) in enumerate(pairs[:1] if first_only else pairs):
         # (each of the other's kind, both ways: "síntoma" among NumPy and Reproducibilidad is the odd one out)
         others = [x for j, x in enumerate(labels) if j != i and of_kind(x, labels[i]) and of_kind(labels[i], x)]
-        if len(others) >= MIN_SIBLINGS - 1 and _describes(body) and not _gives_away(labels[i], body, others):
+        # (a description told from a sibling's by its figures alone, "Gen3: cerca de 16 GB/s" beside "Gen4: cerca de
+        # 32 GB/s", asks a number to recall: trivia)
+        by_figure = any(j != i and _unfigured(b) == _unfigured(body) for j, (_, b) in enumerate(pairs))
+        if len(others) >= MIN_SIBLINGS - 1 and _describes(body) and not by_figure \
+                and not _gives_away(labels[i], body, others):
             desc = lower_first(body) if body[:1].isupper() and not body.split()[0].isupper() else body
             choices.append((Question("mcq", _t("which_label", lang, c=subject, d=desc), labels[i], (), (labels[i],),
                                      "easy", lang, choices=(labels[i], *others[:MAX_OPTIONS - 1]), correct=0,
@@ -177,7 +205,8 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
         # a formula's label, "Backprop: dL/dz_1 = …", said to be "neuronas que quedan siempre a 0" is no claim)
         if _describes(other_body) and _describes(body) \
                 and of_kind(labels[j], labels[i]) and of_kind(labels[i], labels[j]) \
-                and not _gives_away(labels[j], other_body, [labels[i]]) and fold(labels[i]) not in fold(other_body):
+                and not _gives_away(labels[j], other_body, [labels[i]]) and fold(labels[i]) not in fold(other_body) \
+                and not says_same(body, other_body):  # (a false statement still true: the two glosses say one thing)
             stmt = _t("label_means", lang, c=subject, t=labels[i], d=other_body).rstrip(".") + "."
             said = f"{label}: {body}."
             false.append((Question("tf", _t("tf", lang, s=stmt),
@@ -185,6 +214,19 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
                                    lang, correct=False, origin="siblings"),
                           f"{label}: {body}; {other_label}: {other_body}"))
     return choices + false
+
+
+SAME_GIST = 0.6  # share of the smaller gloss's content stems two glosses share to say one thing (hand-set: table
+# rows "binária; não" share all; two glosses of one list that differ in their point share under half)
+
+
+def says_same(a: str, b: str) -> bool:
+    """Two glosses that say one thing (:data:`SAME_GIST` of the smaller's content stems, each at least 2): one
+    said of the other's term is no false statement ("still true": raters drop it, issue 26 item 6)."""
+    from .checks import stems
+
+    sa, sb = stems(a), stems(b)
+    return len(sa) >= 2 and len(sb) >= 2 and len(sa & sb) >= SAME_GIST * min(len(sa), len(sb))
 
 
 OBJECTIVE_PRIORITY = 0.1  # added to a plain question's priority for an objective form of the same idea: where
@@ -207,6 +249,10 @@ def objective_drafts(idea: Idea, chunk: Chunk, passage: str, deck: CheckContext,
     def in_deck(label: str) -> bool:  # a term the deck uses as one, not an ordinary word said only as a label
         return deck_term(label, deck.source_text, lang)
 
+    from ..lang import summary_title
+
+    if summary_title(idea.locator.split(" · ", 1)[-1]):  # a recap slide ("Resumen") restates what its slides teach
+        return []
     pairs = siblings(idea, is_term, in_deck)
     defined = not pairs and deck.outline is not None
     if defined:

@@ -649,21 +649,27 @@ def idea_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cour
     """An idea's questions, one idea (``item`` ``idea:<key>``) in several forms: its objective forms where its
     siblings offer them (:mod:`kb.writing.pattern_siblings`: a multiple choice, a true/false) before its plain
     short question (:func:`_plain_draft`); selection asks it in the form that keeps the quiz's mix."""
-    from .pattern_siblings import objective_drafts
-
     errors = error_drafts(idea, chunk, chunks, course, deck)
     if errors is not None:
         return errors
     d, why = _plain_draft(idea, chunk, chunks, course, deck, further)
-    lang = _deck_lang(course, chunk.source, chunk.lang)
-    passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
-    mentions = _mentions(deck)
-    out = objective_drafts(idea, chunk, passage, deck, deck_subject(course, chunk.source), lang,
-                           lambda label: asked_as_term(label, mentions, lang), PLAIN_PRIORITY)
+    out = objective_forms(idea, chunk, chunks, course, deck)
     if d is not None:
         d.item = "idea:" + idea.key
         out.append(d)
     return out, why if not out else None
+
+
+def objective_forms(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: CourseTerms,
+                    deck: CheckContext) -> list[Draft]:
+    """An idea's objective forms where its siblings offer them (:func:`.pattern_siblings.objective_drafts`)."""
+    from .pattern_siblings import objective_drafts
+
+    lang = _deck_lang(course, chunk.source, chunk.lang)
+    passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
+    mentions = _mentions(deck)
+    return objective_drafts(idea, chunk, passage, deck, deck_subject(course, chunk.source), lang,
+                            lambda label: asked_as_term(label, mentions, lang), PLAIN_PRIORITY)
 
 
 def error_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: CourseTerms,

@@ -120,12 +120,15 @@ def test_fill_asks_further_ideas_one_each_spread_over_sections():
     o = build_outline(chunks, SRC, bookmarks=[])
     extra = fill_questions({SRC: o}, [], {c.id: c for c in chunks}, CourseTerms(chunks, None), k=0, lang=None)
     asked = [d.idea for d in extra]
-    assert len(extra) == 4 and len(set(asked)) == 4
+    # (an idea's objective forms come with its short answer: "which term is «normaliza …»", the section's other
+    # defined terms its options; the fill asks each idea in one form)
+    shorts = [d for d in extra if d.question.type == "short"]
+    assert len(shorts) == 4 and len(set(asked)) == 4
     for name in ("DropConnect", "BatchNorm", "LayerNorm", "Warmup"):  # ("Warmup": a title names it, no slide label)
-        assert sum(f"«{name}»" in d.question.prompt for d in extra) == 1
+        assert sum(f"«{name}»" in d.question.prompt for d in shorts) == 1
     # an idea a chosen question already asks (or whose passage it cites) gets no second one
-    again = fill_questions({SRC: o}, extra[:1], {c.id: c for c in chunks}, CourseTerms(chunks, None), k=0, lang=None)
-    assert len(again) == 3 and extra[0].idea not in {d.idea for d in again}
+    again = fill_questions({SRC: o}, shorts[:1], {c.id: c for c in chunks}, CourseTerms(chunks, None), k=0, lang=None)
+    assert len({d.idea for d in again}) == 3 and shorts[0].idea not in {d.idea for d in again}
 
 
 def test_n12_on_a_deck_of_24_slides_writes_at_least_10(tmp_path, course_template):
