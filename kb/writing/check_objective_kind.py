@@ -57,6 +57,12 @@ def _enumeration(gloss: str) -> bool:
     return len(within) >= 3 and all(" " not in x for x in within)
 
 
+def of_glosses_kind(false: str, own: str) -> bool:
+    """``false`` can be said of a label whose own gloss is ``own`` without its kind giving it away: not a list
+    of values where ``own`` is none (the sibling pattern picks such a sibling for its false statement)."""
+    return not (_enumeration(false) and not _enumeration(own))
+
+
 def false_of_other_kind(q: Question, verb_like: Callable[[str], bool] | None = None) -> str | None:
     """'obvious-false' for a true/false that says one label means another's gloss of another kind: a list of
     values where the label's own gloss is no list, or (with the course's verb test) a plural verb opening it
@@ -67,7 +73,7 @@ def false_of_other_kind(q: Question, verb_like: Callable[[str], bool] | None = N
     if not said or not own:
         return None
     false, true = said.group("gloss"), own.group("gloss")
-    if _enumeration(false) and not _enumeration(true):
+    if not of_glosses_kind(false, true):
         return "obvious-false"
     plural = _PLURAL_VERB.get(q.lang)
     first = fold(false.split()[0]) if false.split() else ""

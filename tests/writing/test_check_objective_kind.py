@@ -80,3 +80,18 @@ def test_a_sentence_opening_on_se_with_its_subject_elsewhere_has_none() -> None:
     # "se recomienda un periodo …": the sentence says its own subject
     assert "no-subject" not in defects(cloze("En el lanzador, se recomienda un periodo de _____ sin compresión.",
                                              "calentamiento"))
+
+
+def test_the_sibling_pattern_says_a_false_gloss_of_the_labels_kind() -> None:
+    """The sibling pattern's false statement takes the first following sibling whose gloss is of the label's kind:
+    "nodes" is said to mean the port's gloss, not the device's list of values."""
+    from kb.outline import Idea
+    from kb.writing.pattern_siblings import objective_questions
+
+    pairs = [("nodes", "número de máquinas del trabajo distribuido"), ("device", '"cpu", "cuda", "mps" o "auto"'),
+             ("port", "puerto del nodo maestro para la rendezvous"), ("timeout", "espera máxima de cada llamada")]
+    idea = Idea("list", "Opciones del lanzador", PASSAGE, "Opciones", "p. 1 · Opciones", ())
+    false = [q for q, _ in objective_questions(idea, pairs, "el lanzador", "es", lambda o, a: True) if q.type == "tf"]
+    nodes = [q for q in false if "«nodes»" in q.prompt]
+    assert nodes and "puerto del nodo maestro" in nodes[0].prompt, [q.prompt for q in false]
+    assert not any("obvious-false" in defects(q) for q in false), [q.prompt for q in false]
