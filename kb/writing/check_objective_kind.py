@@ -7,8 +7,8 @@
 - :func:`plain_key`: a "which term matches this description" whose key is a plain word of the language, not a
   term of the deck ("saída", "modificar"), or whose options are a slide's numbered alternatives ("Opção 2").
 - :func:`blank_form`: a cloze whose blank is a command-line flag ("interleaved com --_____"), a formula's
-  symbol ("minimizando _____ |G_i - alvo_i|" → sum_i), or whose sentence, after the deck's setting, opens on
-  "se" or "también se" with no subject ("En cuDNN, se fijan una vez …").
+  symbol ("minimizando _____ |G_i - alvo_i|" → sum_i), a clause's shard ("Si la pérdida"), or whose sentence,
+  after the deck's setting, opens on "se" or "también se" with no subject ("En cuDNN, se fijan una vez …").
 
 Written on the objective DROP ratings of rounds 14-16 (eval/real_heldout_r14..16); measured once on rounds 10-13
 (``python eval/flag_objective_ratings.py --rounds 10 11 12 13 --types mcq tf cloze --newest --any``).
@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 from ..quiz import Question
-from ..text import fold
+from ..text import STOPWORDS_ES, STOPWORDS_PT, fold
 from .checks import everyday_word
 
 # "«LABEL» significa: GLOSS" (pt/es/en) and the answer's "“LABEL: GLOSS”"
@@ -63,10 +63,11 @@ def of_glosses_kind(false: str, own: str) -> bool:
     return not (_enumeration(false) and not _enumeration(own))
 
 
-def false_of_other_kind(q: Question, verb_like: Callable[[str], bool] | None = None) -> str | None:
+def false_of_other_kind(q: Question, verb_like: Callable[[str], bool] | None = None,
+                        source_text: str = "") -> str | None:
     """'obvious-false' for a true/false that says one label means another's gloss of another kind: a list of
-    values where the label's own gloss is no list, or (with the course's verb test) a plural verb opening it
-    where the label's own gloss does not open on one."""
+    values where the label's own gloss is no list, or a plural verb opening it (by the course's verb test, or
+    a word the deck ``source_text`` writes but never after an article) where the label's own gloss does not."""
     if q.type != "tf" or q.correct is not False:
         return None
     said, own = _MEANS.search(q.prompt.strip()), _SAID.search(q.answer)
@@ -78,10 +79,25 @@ def false_of_other_kind(q: Question, verb_like: Callable[[str], bool] | None = N
     plural = _PLURAL_VERB.get(q.lang)
     first = fold(false.split()[0]) if false.split() else ""
     own_first = fold(true.split()[0]) if true.split() else ""
-    if plural and verb_like is not None and plural.match(first) and verb_like(first) \
-            and not plural.match(own_first):
+    if plural and plural.match(first) and not plural.match(own_first) and _verb(first, verb_like, source_text):
         return "obvious-false"
     return None
+
+
+_STOP = frozenset(fold(w) for w in STOPWORDS_ES | STOPWORDS_PT)
+_ARTICLE = r"(?:el|la|los|las|un|una|unos|unas|del|al|o|a|os|as|um|uma|do|da|dos|das|no|na|nos|nas)"
+
+
+def _verb(word: str, verb_like: Callable[[str], bool] | None, source_text: str) -> bool:
+    """``word`` (folded) is a verb: no function word ("também"), and the course's verb test says so, or the deck
+    never writes it after an article ("asignan"; "imagen", "orden" follow one)."""
+    if word in _STOP:
+        return False
+    if verb_like is not None and verb_like(word):
+        return True
+    text = fold(source_text)
+    return bool(text) and re.search(rf"\b{word}\b", text) is not None \
+        and re.search(rf"\b{_ARTICLE}\s+{word}\b", text) is None
 
 
 def plain_key(q: Question, verb_like: Callable[[str], bool] | None = None) -> str | None:
@@ -102,7 +118,8 @@ def plain_key(q: Question, verb_like: Callable[[str], bool] | None = None) -> st
 
 
 def blank_form(q: Question) -> str | None:
-    """'trivial-blank' for a blank on a command-line flag or a formula's symbol; 'no-subject' for a sentence to
+    """'trivial-blank' for a blank on a command-line flag, a formula's symbol or words opening on a function word;
+    'no-subject' for a sentence to
     complete that opens, after its setting, on "se" (what is set, done or passed is on a slide the student does
     not see)."""
     if q.type != "cloze":
@@ -111,6 +128,9 @@ def blank_form(q: Question) -> str | None:
     if re.search(rf"(?<![\w])--?{_BLANK}", q.prompt) or a.startswith("-"):
         return "trivial-blank"
     if re.fullmatch(r"[a-z]{1,4}_[a-z0-9]", a):  # sum_i, w_i: notation, not a concept
+        return "trivial-blank"
+    stop = {"es": STOPWORDS_ES, "pt": STOPWORDS_PT}.get(q.lang, frozenset())
+    if len(a.split()) >= 2 and a.split()[0].lower() in stop:  # "Si la pérdida": a clause's shard, no concept
         return "trivial-blank"
     body = q.prompt.split(":", 1)[1].strip() if ":" in q.prompt else q.prompt
     return "no-subject" if _NO_SUBJECT.match(body) else None

@@ -209,7 +209,7 @@ CHECKS: dict[str, Check] = {
     # objective questions answered by their kind: a false statement of another kind than its label's gloss, a
     # plain word as a "which term" key, a blank on a flag or a symbol, a sentence to complete opening on "se"
     # (kb/writing/check_objective_kind.py)
-    "obvious-false": lambda q, ctx: [d] if (d := false_of_other_kind(q, ctx.verb_like)) else [],
+    "obvious-false": lambda q, ctx: [d] if (d := false_of_other_kind(q, ctx.verb_like, ctx.source_text)) else [],
     "plain-key": lambda q, ctx: [d] if (d := plain_key(q, ctx.verb_like)) else [],
     "blank-form": _one(blank_form),  # reported as trivial-blank or no-subject
 }

@@ -39,11 +39,20 @@ def test_a_list_of_values_said_of_a_count_is_obviously_false() -> None:
                                          "número de máquinas del trabajo distribuido"))
 
 
+def test_a_plural_verb_said_of_one_parameter_is_obviously_false() -> None:
+    # "reparten" is written in the deck, never after an article: a verb, plural, said of "nodes"
+    q = tf("nodes", "reparten el trabajo entre los procesos", "número de máquinas del trabajo distribuido")
+    assert "obvious-false" in run_checks(q, CheckContext(PASSAGE, PASSAGE + "\nLos workers reparten el trabajo."))
+    # "también" is no verb; a noun the deck writes after an article ("el orden") is none either
+    for gloss in ("también respetada por el lanzador", "orden de los procesos al arrancar"):
+        q = tf("nodes", gloss, "número de máquinas del trabajo distribuido")
+        assert "obvious-false" not in run_checks(q, CheckContext(PASSAGE, PASSAGE + "\nSe fija el orden."))
+
+
 def test_a_false_gloss_of_the_labels_own_kind_passes() -> None:
     # a list said of a label whose own gloss is a list; a phrase said of a phrase; a phrase with bracketed notes
-    assert "obvious-false" not in defects(tf("format", "importan modelos de ONNX, TensorFlow, TFLite",
-                                             "Relay o Relax"))
-    assert "obvious-false" not in defects(tf("nodes", "importan modelos de otros marcos",
+    assert "obvious-false" not in defects(tf("engine", "Relay o Relax", "importan modelos de ONNX, TensorFlow, TFLite"))
+    assert "obvious-false" not in defects(tf("nodes", "puerto del nodo maestro para la rendezvous",
                                              "número de máquinas del trabajo distribuido"))
     assert "obvious-false" not in defects(tf("nodes", "productos Jacobiano-vector (forward) y vector-Jacobiano "
                                              "(reverse)", "número de máquinas del trabajo distribuido"))
@@ -72,6 +81,8 @@ def test_a_blank_on_a_flag_or_a_symbol_is_trivial() -> None:
     assert "trivial-blank" in defects(cloze("El schedule interleaved se activa con --_____.", "virtual-stages"))
     assert "trivial-blank" in defects(cloze("Layer-wise decay escala la tasa por capa: minimizando _____ |g_k|.",
                                             "sum_k"))
+    assert "trivial-blank" in defects(cloze("_____ se estanca, el lr lo limita la dirección más curva.",
+                                            "Si la pérdida"))
 
 
 def test_a_sentence_opening_on_se_with_its_subject_elsewhere_has_none() -> None:
