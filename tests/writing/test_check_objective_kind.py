@@ -106,3 +106,13 @@ def test_the_sibling_pattern_says_a_false_gloss_of_the_labels_kind() -> None:
     nodes = [q for q in false if "«nodes»" in q.prompt]
     assert nodes and "puerto del nodo maestro" in nodes[0].prompt, [q.prompt for q in false]
     assert not any("obvious-false" in defects(q) for q in false), [q.prompt for q in false]
+
+
+def test_a_clause_shard_is_asked_neither_as_a_blank_nor_as_a_term() -> None:
+    """A cloze turned down on "Si la pérdida" must not come back as "¿qué es Si la pérdida?"."""
+    q = Question("short", "En el lanzador, ¿qué es Si la pérdida?", "Si la pérdida se estanca, el lr baja.", (),
+                 ("el lr baja",), lang="es", origin="definition")
+    assert "garbled-term" in defects(q)
+    ok = Question("short", "En el lanzador, ¿qué es SE block?", "Un bloque que repondera los canales.", (),
+                  ("repondera los canales",), lang="es", origin="definition")
+    assert "garbled-term" not in defects(ok)
