@@ -2,6 +2,8 @@
 
     python eval/flag_objective_ratings.py                    # rounds 8, 9, 10: distinct questions per verdict
     python eval/flag_objective_ratings.py --rounds 10 --list # each question, its ratings and what flags it
+    python eval/flag_objective_ratings.py --rounds 14 15 16 --types mcq tf cloze --newest --any
+        # ratings of each round's newest version (eval/rating_round.py NEWEST), cloze too, any defect
 
 Each distinct rated question (deck + stem) of ``eval/real_heldout_rN/ratings.csv`` is rebuilt as a
 :class:`kb.quiz.Question` and checked as ``kb eval quiz`` checks it, with ``eval/flag_ratings.py``'s
@@ -32,11 +34,17 @@ def main() -> int:
     ap.add_argument("--rounds", nargs="+", default=["8", "9", "10"])
     ap.add_argument("--any", action="store_true", help="count any defect, not only the label checks")
     ap.add_argument("--list", action="store_true", help="print each question with its ratings and defects")
+    ap.add_argument("--types", nargs="+", default=["mcq", "tf"], help="question types counted (default: mcq tf)")
+    ap.add_argument("--newest", action="store_true",
+                    help="only ratings of the round's newest version (eval/rating_round.py NEWEST)")
     args = ap.parse_args()
+    from eval.rating_round import NEWEST
+
     for rnd in args.rounds:
         path = ROOT / "eval" / f"real_heldout_r{rnd}" / "ratings.csv"
         rows = [dict(r, deck=r["deck"] + ".pdf", writer="", source_file=f"r{rnd}", quizzes="")
-                for r in csv.DictReader(open(path, encoding="utf-8")) if r["type"] in ("mcq", "tf")]
+                for r in csv.DictReader(open(path, encoding="utf-8")) if r["type"] in args.types
+                and (not args.newest or NEWEST[int(rnd)] in r.get("versions", "").split())]
         verdicts: dict[tuple[str, str], set[str]] = defaultdict(set)
         found: dict[tuple[str, str], list[str]] = {}
         for r, defects in flag(rows):
@@ -47,7 +55,7 @@ def main() -> int:
         for v in ("DROP", "FIX", "KEEP"):
             mine = [k for k in verdicts if v in verdicts[k]]
             counts.append(f"{v} {sum(1 for k in mine if found[k])}/{len(mine)}")
-        print(f"round {rnd} ({len(verdicts)} distinct mcq/tf questions, {len(rows)} ratings): flagged "
+        print(f"round {rnd} ({len(verdicts)} distinct {'/'.join(args.types)} questions, {len(rows)} ratings): flagged "
               + ", ".join(counts))
         if args.list:
             for k in sorted(verdicts, key=lambda k: (sorted(verdicts[k]), k)):

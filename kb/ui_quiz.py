@@ -87,6 +87,8 @@ def defect_words(reason: str) -> str:
         "code-answer": _("the answer opens on a shard of code, not an answer"),
         "labels-not-terms": _("it asks what the slide's labels mean, and they are no terms"),
         "fragment-concept": _("a key concept is a fragment, an example or a version remark"),
+        "obvious-false": _("the false statement is of another kind than the term's meaning: false at a glance"),
+        "plain-key": _("its answer is a plain word or its options are a slide's alternatives, not terms"),
     }
     if not reason.startswith("failed checks: "):
         return text(reason)

@@ -29,6 +29,10 @@ def asked_term(prompt: str) -> str:
     return _ARTICLE.sub("", term) if m and m.group("t") else term  # ("¿qué es el warmup lineal?": "warmup lineal")
 
 
+# a subordinating conjunction: a term never opens on one ("SE block" keeps its capitals)
+_OPENS_CLAUSE = frozenset({"si", "se", "cuando", "quando", "porque", "aunque", "embora", "if", "when", "because"})
+
+
 def garbled_term(term: str, verb_like: Callable[[str], bool] | None = None) -> bool:
     """The term swallowed a clause: a lower-case word after its first that is a verb (the slides'
     usual third-person verbs, or what the course's own verb test says is one) or opens a clause
@@ -36,6 +40,8 @@ def garbled_term(term: str, verb_like: Callable[[str], bool] | None = None) -> b
     ws = words(re.sub(r"\([^)]*\)", " ", term))
     if len(ws) > 7:
         return True
+    if len(ws) >= 2 and not ws[0].isupper() and fold(ws[0]) in _OPENS_CLAUSE:
+        return True  # "Si la pérdida": a condition's shard (a cloze turned down on it came back as "¿qué es …?")
     for w in ws[1:]:
         fw = fold(w)
         if not w.islower() or fw in STOPWORDS and fw not in _CLAUSE:

@@ -25,6 +25,7 @@ from .asked_term import asked_term, garbled_term
 from .check_answer_shape import code_answer, library_in_description
 from .check_label_answer import answer_in_description, label_answer
 from .check_label_list import labels_not_terms
+from .check_objective_kind import blank_form, false_of_other_kind, plain_key
 from .concept_faults import fragment_concepts
 from .concept_use import unusable_concepts
 from .setting import stem_setting
@@ -205,6 +206,12 @@ CHECKS: dict[str, Check] = {
     "answer-in-description": lambda q, ctx: answer_in_description(q) or library_in_description(q),
     # a model answer that opens on a shard of code (kb/writing/check_answer_shape.py)
     "code-answer": lambda q, ctx: code_answer(q),
+    # objective questions answered by their kind: a false statement of another kind than its label's gloss, a
+    # plain word as a "which term" key, a blank on a flag or a symbol, a sentence to complete opening on "se"
+    # (kb/writing/check_objective_kind.py)
+    "obvious-false": lambda q, ctx: [d] if (d := false_of_other_kind(q, ctx.verb_like, ctx.source_text)) else [],
+    "plain-key": lambda q, ctx: [d] if (d := plain_key(q, ctx.verb_like)) else [],
+    "blank-form": _one(blank_form),  # reported as trivial-blank or no-subject
 }
 
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for

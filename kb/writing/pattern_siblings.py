@@ -178,6 +178,7 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
     label students do not see: the registry flags it); none without one. ``of_kind(option, answer)``: an
     option a student could take for the answer. With ``first_only``, only the first pair is asked (a defined
     term, the deck's other defined terms its siblings: :func:`defined_siblings`)."""
+    from .check_objective_kind import of_glosses_kind
     from .terms import _untagged
     from .wording import _t, lower_first
 
@@ -198,8 +199,10 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
             choices.append((Question("mcq", _t("which_label", lang, c=subject, d=desc), labels[i], (), (labels[i],),
                                      "easy", lang, choices=(labels[i], *others[:MAX_OPTIONS - 1]), correct=0,
                                      origin="siblings"), f"{label}: {body}"))
-        # the next sibling's description said of this one: false by construction
-        j = (i + 1) % len(pairs)
+        # the next sibling's description said of this one: false by construction; the first following one of the
+        # kind of this one's (a list of values said of a count is false at a glance: check_objective_kind)
+        j = next((k % len(pairs) for k in range(i + 1, i + len(pairs))
+                  if of_glosses_kind(pairs[k % len(pairs)][1], body)), (i + 1) % len(pairs))
         other_label, other_body = pairs[j]
         # (two of a kind: "NumPy" said to be "síntoma"'s description is false at a glance; and two descriptions:
         # a formula's label, "Backprop: dL/dz_1 = …", said to be "neuronas que quedan siempre a 0" is no claim)

@@ -1,0 +1,136 @@
+"""Objective questions a teacher drops because their answer is obvious by its kind (issue 26, rounds 14-16).
+
+- :func:`false_of_other_kind`: a true/false "«LABEL» significa: GLOSS" whose false gloss is of another kind than
+  the label's own: a list of values said to be what a count or an action means ("«num_nodes» significa: "cpu",
+  "cuda", "mps" …", the true gloss "número de máquinas"), or a plural verb said of one thing ("«n_warmup_steps»
+  significa: asignan presupuesto …"): a student rejects it without knowing the course.
+- :func:`plain_key`: a "which term matches this description" whose key is a plain word of the language, not a
+  term of the deck ("saída", "modificar"), or whose options are a slide's numbered alternatives ("Opção 2").
+- :func:`blank_form`: a cloze whose blank is a command-line flag ("interleaved com --_____"), a formula's
+  symbol ("minimizando _____ |G_i - alvo_i|" → sum_i), a clause's shard ("Si la pérdida"), or whose sentence,
+  after the deck's setting, opens on "se" or "también se" with no subject ("En cuDNN, se fijan una vez …").
+
+Written on the objective DROP ratings of rounds 14-16 (eval/real_heldout_r14..16); measured once on rounds 10-13
+(``python eval/flag_objective_ratings.py --rounds 10 11 12 13 --types mcq tf cloze --newest --any``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..quiz import Question
+from ..text import STOPWORDS_ES, STOPWORDS_PT, fold
+from .checks import everyday_word
+
+# "«LABEL» significa: GLOSS" (pt/es/en) and the answer's "“LABEL: GLOSS”"
+_MEANS = re.compile(r"«(?P<label>[^»]+)»\s+(?:significa|means):\s*(?P<gloss>.+?)\.?$")
+_SAID = re.compile(r"“(?P<label>[^”:]+):\s*(?P<gloss>[^”]+)”")
+_ITEMS = re.compile(r"[,()]|\s(?:ou|o|y|e|or)\s")
+# a third person plural verb (es -an/-en, pt -am/-em): said of one parameter, its grammar gives it away
+_PLURAL_VERB = {"es": re.compile(r"^[a-záéíóúñ]{3,}[ae]n$"), "pt": re.compile(r"^[a-záéíóúâêôãõç]{3,}[ae]m$")}
+# a slide's numbered alternative or a section label offered as a term: "Opção 2", "Uso típico"
+_SLIDE_LABEL = re.compile(r"^(?:op[cç][aã]o|opci[oó]n|option|caso|case|passo|paso|step)\s*\d+$"
+                          r"|^uso t[ií]pico$|^typical use$", re.I)
+_BLANK = r"_{3,}"
+# the sentence after the deck's setting ("En cuDNN, ") opens on "se" and a plural verb ("se fijan": what is
+# fixed?), "se puede/pode" or "también se": its subject is elsewhere ("se recomienda un periodo" has its own)
+_NO_SUBJECT = re.compile(r"^(?:(?:En|Em|In)\s[^,]+,\s*)?(?:(?:tambi[eé]n|tamb[eé]m)\s+se\s"
+                         r"|se\s+(?:puede|pode|[^\W\d_]{3,}[ae][nm])\s)", re.I)
+
+
+def _enumeration(gloss: str) -> bool:
+    """The gloss is mostly a list of names or values ("vmap, grad, jvp", '"cpu", "cuda" ou "auto"'): outside
+    brackets, at least two items and half of them or more a single token; or, in brackets, three single tokens or
+    more and nothing else ("backend (hf, vllm, openai-completions)"; "(forward) y … (reverse)" is no list)."""
+    inside = " ".join(re.findall(r"\(([^()]*)\)", gloss))
+    outside = re.sub(r"\([^()]*\)", " ", gloss)
+
+    def items(text: str) -> list[str]:
+        return [x for x in (x.strip(" .\"'…") for x in _ITEMS.split(text)) if x]
+
+    out = items(outside)
+    single = [x for x in out if " " not in x]
+    if len(single) >= 2 and 2 * len(single) >= len(out):
+        return True
+    within = items(inside)
+    return len(within) >= 3 and all(" " not in x for x in within)
+
+
+def of_glosses_kind(false: str, own: str) -> bool:
+    """``false`` can be said of a label whose own gloss is ``own`` without its kind giving it away: not a list
+    of values where ``own`` is none (the sibling pattern picks such a sibling for its false statement)."""
+    return not (_enumeration(false) and not _enumeration(own))
+
+
+def false_of_other_kind(q: Question, verb_like: Callable[[str], bool] | None = None,
+                        source_text: str = "") -> str | None:
+    """'obvious-false' for a true/false that says one label means another's gloss of another kind: a list of
+    values where the label's own gloss is no list, or a plural verb opening it (by the course's verb test, or
+    a word the deck ``source_text`` writes but never after an article) where the label's own gloss does not."""
+    if q.type != "tf" or q.correct is not False:
+        return None
+    said, own = _MEANS.search(q.prompt.strip()), _SAID.search(q.answer)
+    if not said or not own:
+        return None
+    false, true = said.group("gloss"), own.group("gloss")
+    if not of_glosses_kind(false, true):
+        return "obvious-false"
+    plural = _PLURAL_VERB.get(q.lang)
+    first = fold(false.split()[0]) if false.split() else ""
+    own_first = fold(true.split()[0]) if true.split() else ""
+    if plural and plural.match(first) and not plural.match(own_first) and _verb(first, verb_like, source_text):
+        return "obvious-false"
+    return None
+
+
+_STOP = frozenset(fold(w) for w in STOPWORDS_ES | STOPWORDS_PT)
+_ARTICLE = r"(?:el|la|los|las|un|una|unos|unas|del|al|o|a|os|as|um|uma|do|da|dos|das|no|na|nos|nas)"
+
+
+def _verb(word: str, verb_like: Callable[[str], bool] | None, source_text: str) -> bool:
+    """``word`` (folded) is a verb: no function word ("também"), and the course's verb test says so, or the deck
+    never writes it after an article ("asignan"; "imagen", "orden" follow one)."""
+    if word in _STOP:
+        return False
+    if verb_like is not None and verb_like(word):
+        return True
+    text = fold(source_text)
+    return bool(text) and re.search(rf"\b{word}\b", text) is not None \
+        and re.search(rf"\b{_ARTICLE}\s+{word}\b", text) is None
+
+
+def plain_key(q: Question, verb_like: Callable[[str], bool] | None = None) -> str | None:
+    """'plain-key' for a multiple choice whose key is a lower-case word of everyday language or a verb's
+    infinitive (with the course's verb test), no term a student learns from the deck, or one of whose options
+    is a slide's numbered alternative or section label."""
+    if q.type != "mcq" or not q.choices:
+        return None
+    if any(_SLIDE_LABEL.match(x.strip()) for x in q.choices):
+        return "plain-key"
+    key = q.correct_text.strip()
+    if not re.fullmatch(r"[a-záéíóúâêôãõçñ]+", key):
+        return None
+    if everyday_word(key, q.lang):
+        return "plain-key"
+    infinitive = re.search(r"(?:ar|er|ir)$", key) and q.lang in ("es", "pt")
+    return "plain-key" if infinitive and verb_like is not None and verb_like(fold(key)) else None
+
+
+def blank_form(q: Question) -> str | None:
+    """'trivial-blank' for a blank on a command-line flag, a formula's symbol or words opening on a function word;
+    'no-subject' for a sentence to
+    complete that opens, after its setting, on "se" (what is set, done or passed is on a slide the student does
+    not see)."""
+    if q.type != "cloze":
+        return None
+    a = q.answer.strip()
+    if re.search(rf"(?<![\w])--?{_BLANK}", q.prompt) or a.startswith("-"):
+        return "trivial-blank"
+    if re.fullmatch(r"[a-z]{1,4}_[a-z0-9]", a):  # sum_i, w_i: notation, not a concept
+        return "trivial-blank"
+    stop = {"es": STOPWORDS_ES, "pt": STOPWORDS_PT}.get(q.lang, frozenset())
+    if len(a.split()) >= 2 and a.split()[0].lower() in stop:  # "Si la pérdida": a clause's shard, no concept
+        return "trivial-blank"
+    body = q.prompt.split(":", 1)[1].strip() if ":" in q.prompt else q.prompt
+    return "no-subject" if _NO_SUBJECT.match(body) else None

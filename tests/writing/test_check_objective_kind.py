@@ -1,0 +1,118 @@
+"""An objective question answered by its kind is dropped by teachers: the registry flags a true/false whose false
+gloss is a list of values where the label's own gloss is none (``obvious-false``), a "which term" whose key is a
+plain word or whose options are a slide's numbered alternatives (``plain-key``), and a cloze whose blank is a
+command-line flag or a formula's symbol (``trivial-blank``) or whose sentence opens on "se" with its subject
+elsewhere (``no-subject``). Each kept form beside it passes. Through :func:`kb.writing.checklist.run_checks`, as
+both writers and ``kb eval quiz`` run it. (The class was written on eval/real_heldout_r14–r16; wordings are new.)"""
+
+from __future__ import annotations
+
+from kb.quiz import Question
+from kb.writing.checklist import CheckContext, run_checks
+
+PASSAGE = """Opciones del lanzador
+nodes: número de máquinas del trabajo distribuido.
+device: "cpu", "cuda", "mps" o "auto".
+engine: importan modelos de ONNX, TensorFlow, TFLite.
+format: Relay o Relax.
+Se fijan una vez al inicio: las semillas y los flags de cuDNN.
+Layer-wise decay escala la tasa por capa: minimizando sum_k |g_k|.
+El schedule interleaved se activa con --virtual-stages.
+Se recomienda un periodo de calentamiento sin compresión."""
+
+
+def defects(q: Question) -> list[str]:
+    return run_checks(q, CheckContext(PASSAGE, PASSAGE))
+
+
+def tf(label: str, false: str, own: str) -> Question:
+    return Question("tf", f"¿Verdadero o falso? En el lanzador, «{label}» significa: {false}.",
+                    f"Falso. La fuente dice: “{label}: {own}.”", (), (own,), lang="es", correct=False,
+                    origin="siblings")
+
+
+def test_a_list_of_values_said_of_a_count_is_obviously_false() -> None:
+    assert "obvious-false" in defects(tf("nodes", '"cpu", "cuda", "mps" o "auto"',
+                                         "número de máquinas del trabajo distribuido"))
+    # (a list in brackets after one word is a list too)
+    assert "obvious-false" in defects(tf("nodes", "motor (onnx, tflite, tensorflow)",
+                                         "número de máquinas del trabajo distribuido"))
+
+
+def test_a_plural_verb_said_of_one_parameter_is_obviously_false() -> None:
+    # "reparten" is written in the deck, never after an article: a verb, plural, said of "nodes"
+    q = tf("nodes", "reparten el trabajo entre los procesos", "número de máquinas del trabajo distribuido")
+    assert "obvious-false" in run_checks(q, CheckContext(PASSAGE, PASSAGE + "\nLos workers reparten el trabajo."))
+    # "también" is no verb; a noun the deck writes after an article ("el orden") is none either
+    for gloss in ("también respetada por el lanzador", "orden de los procesos al arrancar"):
+        q = tf("nodes", gloss, "número de máquinas del trabajo distribuido")
+        assert "obvious-false" not in run_checks(q, CheckContext(PASSAGE, PASSAGE + "\nSe fija el orden."))
+
+
+def test_a_false_gloss_of_the_labels_own_kind_passes() -> None:
+    # a list said of a label whose own gloss is a list; a phrase said of a phrase; a phrase with bracketed notes
+    assert "obvious-false" not in defects(tf("engine", "Relay o Relax", "importan modelos de ONNX, TensorFlow, TFLite"))
+    assert "obvious-false" not in defects(tf("nodes", "puerto del nodo maestro para la rendezvous",
+                                             "número de máquinas del trabajo distribuido"))
+    assert "obvious-false" not in defects(tf("nodes", "productos Jacobiano-vector (forward) y vector-Jacobiano "
+                                             "(reverse)", "número de máquinas del trabajo distribuido"))
+
+
+def mcq(key: str, *others: str) -> Question:
+    return Question("mcq", "En el lanzador, ¿qué término corresponde a esta descripción: «lo que devuelve»?", key,
+                    (), (key,), lang="es", choices=(key, *others), correct=0, origin="siblings")
+
+
+def test_a_plain_word_or_a_slide_alternative_as_a_term_is_flagged() -> None:
+    assert "plain-key" in defects(mcq("salida", "engine", "format"))
+    assert "plain-key" in defects(mcq("ConvNeXt", "Opción 2", "EfficientNet"))
+
+
+def test_a_term_of_the_deck_as_the_key_passes() -> None:
+    assert "plain-key" not in defects(mcq("ConvNeXt", "EfficientNet", "ResNet"))
+    assert "plain-key" not in defects(mcq("interleaved", "engine", "format"))
+
+
+def cloze(sentence: str, answer: str) -> Question:
+    return Question("cloze", f"Completa el espacio en blanco: {sentence}", answer, (), (answer,), lang="es")
+
+
+def test_a_blank_on_a_flag_or_a_symbol_is_trivial() -> None:
+    assert "trivial-blank" in defects(cloze("El schedule interleaved se activa con --_____.", "virtual-stages"))
+    assert "trivial-blank" in defects(cloze("Layer-wise decay escala la tasa por capa: minimizando _____ |g_k|.",
+                                            "sum_k"))
+    assert "trivial-blank" in defects(cloze("_____ se estanca, el lr lo limita la dirección más curva.",
+                                            "Si la pérdida"))
+
+
+def test_a_sentence_opening_on_se_with_its_subject_elsewhere_has_none() -> None:
+    assert "no-subject" in defects(cloze("En cuDNN, se fijan una vez al inicio del _____.", "script"))
+    assert "no-subject" in defects(cloze("También se puede pasar un _____ de calentamiento.", "periodo"))
+    # "se recomienda un periodo …": the sentence says its own subject
+    assert "no-subject" not in defects(cloze("En el lanzador, se recomienda un periodo de _____ sin compresión.",
+                                             "calentamiento"))
+
+
+def test_the_sibling_pattern_says_a_false_gloss_of_the_labels_kind() -> None:
+    """The sibling pattern's false statement takes the first following sibling whose gloss is of the label's kind:
+    "nodes" is said to mean the port's gloss, not the device's list of values."""
+    from kb.outline import Idea
+    from kb.writing.pattern_siblings import objective_questions
+
+    pairs = [("nodes", "número de máquinas del trabajo distribuido"), ("device", '"cpu", "cuda", "mps" o "auto"'),
+             ("port", "puerto del nodo maestro para la rendezvous"), ("timeout", "espera máxima de cada llamada")]
+    idea = Idea("list", "Opciones del lanzador", PASSAGE, "Opciones", "p. 1 · Opciones", ())
+    false = [q for q, _ in objective_questions(idea, pairs, "el lanzador", "es", lambda o, a: True) if q.type == "tf"]
+    nodes = [q for q in false if "«nodes»" in q.prompt]
+    assert nodes and "puerto del nodo maestro" in nodes[0].prompt, [q.prompt for q in false]
+    assert not any("obvious-false" in defects(q) for q in false), [q.prompt for q in false]
+
+
+def test_a_clause_shard_is_asked_neither_as_a_blank_nor_as_a_term() -> None:
+    """A cloze turned down on "Si la pérdida" must not come back as "¿qué es Si la pérdida?"."""
+    q = Question("short", "En el lanzador, ¿qué es Si la pérdida?", "Si la pérdida se estanca, el lr baja.", (),
+                 ("el lr baja",), lang="es", origin="definition")
+    assert "garbled-term" in defects(q)
+    ok = Question("short", "En el lanzador, ¿qué es SE block?", "Un bloque que repondera los canales.", (),
+                  ("repondera los canales",), lang="es", origin="definition")
+    assert "garbled-term" not in defects(ok)
