@@ -42,7 +42,8 @@ def test_offline_quiz_has_every_field_and_is_deterministic(kbdir):
         c = q["citations"][0]
         assert c["source"].startswith("sources/") and c["chunk_id"] and c["quote"]
         if q["type"] == "mcq":
-            assert 3 <= len(q["choices"]) <= 4 and q["choices"][q["correct"]] == q["answer"]  # (3: a list of 3 siblings)
+            # (3 options: a list of three sibling terms, pattern_siblings.MIN_SIBLINGS)
+            assert 3 <= len(q["choices"]) <= 4 and q["choices"][q["correct"]] == q["answer"]
         if q["type"] == "cloze":
             assert "_____" in q["prompt"] and q["answer"].lower() not in q["prompt"].lower().replace("_____", "")[:0]
         if q["type"] == "tf":
