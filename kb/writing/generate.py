@@ -566,7 +566,8 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
                                              planned, request.lang)
         out.drafts += extra
         out.rejected += failed
-    if len(request.types) > 1 or request.types != ("short",):  # an asked idea's objective forms, for the mix
+    if writer.name == "offline" and set(request.types) - {"short"}:  # an asked idea's objective forms, for the mix
+        # (the offline patterns' questions: not mixed into a model's quiz, which records the model as its writer)
         from .objective_forms import objective_alternates
 
         out.drafts += objective_alternates(course.outlines, out.drafts, {c.id: c for c in passages}, course,
