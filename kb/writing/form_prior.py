@@ -3,10 +3,10 @@
 A form is a question's type and, for a short answer, the kind of its stem after the deck's setting ("En RNN, …"):
 the slide's lead-in to complete (:data:`kb.writing.plan._LEAD`), "explica X", "¿cómo …?", "¿qué es X?",
 "¿qué significa «X»?", a comparison, "¿cuándo conviene …?" … (:func:`form_of`; pt, es and en wordings). Fresh
-raters of the held-out rounds kept these at very different rates (round 10-13: the lead-in 0 of 16, "explica X"
-16 %, a comparison 40 %), and the ordering held on the rounds after. ``eval/fit_form_prior.py`` fits each form's
-smoothed KEEP rate on the rounds it names and writes ``form_prior.json`` beside this module (with what it was
-fitted on and how it ranked the held-out rounds).
+raters of the held-out rounds kept these at very different rates (rounds 10-13: the lead-in 0 of 18, "explica X"
+17 %, a comparison 24 %: ``python eval/form_keep.py``), and the ordering held on the rounds after.
+``eval/fit_form_prior.py`` fits each form's smoothed KEEP rate on the rounds it names and writes ``form_prior.json``
+beside this module (with what it was fitted on and how it ranked the held-out rounds).
 
 Selection uses it (:func:`weigh`): a draft's priority gains ``WEIGHT`` x (prior - mean), so among drafts of near
 priority the form teachers keep wins; and an idea's plain forms are tried in the order of their prior
@@ -102,7 +102,8 @@ F = TypeVar("F", bound=tuple)
 
 def order_forms(forms: Sequence[F], model: dict[str, Any] | None = None) -> list[F]:
     """A plain question's (prompt, answer, last resort) forms, the ones teachers keep first (stable for equal
-    priors); a form under :data:`LAST_RESORT` is marked a last resort (its third field set True)."""
+    priors) and every last resort after the others whatever its prior; a form under :data:`LAST_RESORT` is marked
+    a last resort (its third field set True)."""
     m = model if model is not None else load_prior()
     if not m.get("rates"):
         return list(forms)
