@@ -130,7 +130,9 @@ def blank_form(q: Question) -> str | None:
     if re.fullmatch(r"[a-z]{1,4}_[a-z0-9]", a):  # sum_i, w_i: notation, not a concept
         return "trivial-blank"
     stop = {"es": STOPWORDS_ES, "pt": STOPWORDS_PT}.get(q.lang, frozenset())
-    if len(a.split()) >= 2 and a.split()[0].lower() in stop:  # "Si la pérdida": a clause's shard, no concept
+    first = a.split()[0].lower() if a.split() else ""
+    # "Si la pérdida": a clause's shard, no concept; an article opens a term ("la tasa de aprendizaje")
+    if len(a.split()) >= 2 and first in stop and not re.fullmatch(_ARTICLE, first):
         return "trivial-blank"
     body = q.prompt.split(":", 1)[1].strip() if ":" in q.prompt else q.prompt
     return "no-subject" if _NO_SUBJECT.match(body) else None

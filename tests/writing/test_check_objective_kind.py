@@ -85,6 +85,14 @@ def test_a_blank_on_a_flag_or_a_symbol_is_trivial() -> None:
                                             "Si la pérdida"))
 
 
+def test_a_blank_that_opens_on_an_article_is_a_term_not_a_shard() -> None:
+    """A noun phrase with its article is what a blank asks; only a conjunction or a preposition opens a shard."""
+    assert "trivial-blank" not in defects(cloze("El scheduler reduce _____ cuando la pérdida se estanca.",
+                                                "la tasa de aprendizaje"))
+    assert "trivial-blank" in defects(cloze("_____ se estanca, el lr lo limita la dirección más curva.",
+                                            "Si la pérdida"))
+
+
 def test_a_sentence_opening_on_se_with_its_subject_elsewhere_has_none() -> None:
     assert "no-subject" in defects(cloze("En cuDNN, se fijan una vez al inicio del _____.", "script"))
     assert "no-subject" in defects(cloze("También se puede pasar un _____ de calentamiento.", "periodo"))
