@@ -566,13 +566,15 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
                                              planned, request.lang)
         out.drafts += extra
         out.rejected += failed
+    # the forms teachers keep first among drafts of near priority (kb.writing.form_prior); before the objective
+    # forms are made, so a form ranks just below its question as weighed (objective_forms.FORM_STEP)
+    form_prior.weigh(out.drafts)
     if writer.name == "offline" and set(request.types) - {"short"}:  # an asked idea's objective forms, for the mix
         # (the offline patterns' questions: not mixed into a model's quiz, which records the model as its writer)
         from .objective_forms import objective_alternates
 
         out.drafts += objective_alternates(course.outlines, out.drafts, {c.id: c for c in passages}, course,
                                            request.lang)
-    form_prior.weigh(out.drafts)  # the forms teachers keep first among drafts of near priority (kb.writing.form_prior)
     if request.topic:  # keep the topic's best passages first
         rank = {c.id: i for i, c in enumerate(passages)}
         for d in out.drafts:

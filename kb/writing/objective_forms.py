@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 OBJECTIVE_KINDS = ("list", "definition")  # the outline ideas whose siblings can offer an objective form
 FORM_STEP = 0.01  # an objective form ranks just below the pattern question it is another form of: dedupe keeps the
-# pattern's question, selection swaps in the form for the mix (generate._rebalance), not for a higher priority
+# pattern's question, selection swaps in the form for the mix (generate._rebalance), not for a higher priority (so
+# the form prior weighs the drafts before these forms are made: kb.writing.generate.generate_quiz)
 
 
 def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: dict[str, Chunk],
@@ -34,6 +35,7 @@ def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chu
     idea not), with the primary's item, key stem, section and priority just below it; on a slide no draft asks,
     as a question of its own (item ``idea:<key>``, ranked by the idea's centrality as a plain question is). None of
     a type the idea already has a draft of."""
+    from .form_prior import weigh
     from .plan import CENTRAL_BONUS, _deck_context, _deck_lang, objective_forms
 
     primary, have, asked = _primaries(drafts)
@@ -58,8 +60,10 @@ def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chu
                 if p is not None:
                     f.item, f.key = p.item, f"{p.key}#{f.question.type}"
                     f.priority, f.section, f.plan = p.priority - FORM_STEP, p.section, p.plan
-                elif best > 0:
-                    f.priority += CENTRAL_BONUS * max(0.0, idea.score) / best
+                else:  # a question of its own: weighed as any draft is (its primary's form has its primary's weight)
+                    if best > 0:
+                        f.priority += CENTRAL_BONUS * max(0.0, idea.score) / best
+                    weigh([f])
                 out.append(f)
     return out
 
