@@ -113,8 +113,8 @@ def order_forms(forms: Sequence[F], model: dict[str, Any] | None = None, chunk: 
                 chunks: Sequence[Any] = ()) -> list[F]:
     """A plain question's (prompt, answer, last resort) forms, the ones teachers keep first (:func:`p_keep`; stable
     for equal ones); a form whose form prior is under :data:`LAST_RESORT` is marked a last resort (its third field
-    set True). With the idea's ``chunk`` and its source's ``chunks``, a form whose stem does not pick out the
-    chunk's page (rank >= :data:`BAD_RANK`) goes after the forms that do, if any does."""
+    set True) and tried after every other. With the idea's ``chunk`` and its source's ``chunks``, a form whose stem
+    does not pick out the chunk's page (rank >= :data:`BAD_RANK`) goes after the forms that do, if any does."""
     m = model if model is not None else load_prior()
     if not m.get("rates"):
         return list(forms)
@@ -123,10 +123,12 @@ def order_forms(forms: Sequence[F], model: dict[str, Any] | None = None, chunk: 
     scored = []
     for i, (f, rank) in enumerate(zip(forms, ranks, strict=True)):
         p = p_keep("short", f[0], f[1], rank, m)
-        if prior("short", f[0], m) < LAST_RESORT and len(f) >= 3:
+        never = prior("short", f[0], m) < LAST_RESORT
+        if never and len(f) >= 3:
             f = type(f)((*f[:2], True, *f[3:]))
-        scored.append((bool(len(f) >= 3 and f[2]), some_pick and rank >= BAD_RANK, -p, i, f))
-    return [s[4] for s in sorted(scored, key=lambda s: s[:4])]
+        # (the lead-in quotes its slide, so it always picks it out: it stays after every other form, last resorts too)
+        scored.append((bool(len(f) >= 3 and f[2]), never, some_pick and rank >= BAD_RANK, -p, i, f))
+    return [s[5] for s in sorted(scored, key=lambda s: s[:5])]
 
 
 # ----------------------------------------------------------------------------------------------- the stem's fit

@@ -64,6 +64,16 @@ def test_an_idea_s_form_whose_stem_does_not_pick_out_its_slide_goes_after_one_th
     assert order_forms([when, other], chunk=CHUNKS[2], chunks=CHUNKS)[0] == when
 
 
+def test_the_lead_in_stays_after_a_stem_that_does_not_pick_out_its_slide():
+    # (r16 dpo_pt: both forms of a list were last resorts; the lead-in quotes the slide, so it picks it out, and
+    # "explique a perda" does not: the lead-in, never kept as written, must still come last)
+    lead = ("En Transformers, completa esta idea del material y explica cada punto: «Atención: consultas, claves "
+            "y valores; el producto escalado de consultas y claves da los pesos»", ANSWER, True)
+    explain = ("En Transformers, explica el bucle de entrenamiento del resumen.", ANSWER, True)
+    assert own_rank(lead[0], CHUNKS[2], CHUNKS) == 1 and own_rank(explain[0], CHUNKS[2], CHUNKS) >= BAD_RANK
+    assert order_forms([lead, explain], chunk=CHUNKS[2], chunks=CHUNKS)[0] == explain
+
+
 @dataclass
 class _D:
     question: Question
