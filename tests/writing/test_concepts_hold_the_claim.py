@@ -1,0 +1,84 @@
+"""A short answer's concept is its point's whole core claim, and the asides of an answer are no concept (issue 26,
+gist30): raters of rounds 14–16 FIXed concepts cut before their core ("factor T^2 compensa") and concepts that were
+a typical value, a library pointer or a "standard in X" remark."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.grading.signals import concept_hits
+from kb.writing.answer_asides import aside_kind
+from kb.writing.answer_points import answer_points, point_concepts
+
+
+@pytest.mark.parametrize("answer, prompt, core", [
+    ("El factor T^2 compensa que los gradientes de la parte suave escalan con 1/T^2.",
+     "¿Para qué sirve el factor T^2 en distillation?", "escalan con 1/T^2"),
+    ("Pegar un rectángulo de x[perm] en x, lam = 1 - área del rectángulo / área de la imagen.",
+     "¿Cómo mezcla CutMix dos imágenes?", "lam = 1 - área del rectángulo / área de la imagen"),
+])
+def test_a_claim_that_fits_is_not_cut_before_its_core(answer: str, prompt: str, core: str) -> None:
+    concepts = point_concepts(answer, prompt, "es")
+    assert any(core in c for c in concepts), concepts
+
+
+def test_a_point_with_several_claims_is_still_cut() -> None:
+    answer = ("Gradient checkpointing guarda solo algunas activaciones del forward y recalcula las demás en el "
+              "backward, lo que reduce la memoria de activaciones a costa de un forward extra por paso de "
+              "entrenamiento y hace posible usar un batch mayor en la misma GPU.")
+    (concept,) = point_concepts(answer, "¿Qué hace gradient checkpointing?", "es")
+    assert concept.startswith("Gradient checkpointing guarda solo algunas activaciones")
+    assert "batch mayor" not in concept
+
+
+@pytest.mark.parametrize("aside, kind", [
+    ("Alpha típico 0.2-0.4 en ImageNet, 1.0 en CIFAR.", "typical-value"),
+    ("Habitual: T_warmup = 1-10% de los pasos totales.", "typical-value"),
+    ("torchvision.ops.sigmoid_focal_loss: versión binaria / multi-etiqueta.", "library"),
+    ("Estándar en transformers de traducción e ImageNet.", "standard-in"),
+])
+def test_an_aside_is_no_concept_when_the_answer_has_a_claim(aside: str, kind: str) -> None:
+    answer = f"El método mezcla dos ejemplos y sus etiquetas con lam ~ Beta(alpha, alpha).\n{aside}"
+    concepts = point_concepts(answer, "¿Qué es mixup?", "es")
+    assert concepts == ("método mezcla dos ejemplos y sus etiquetas con lam ~ Beta(alpha, alpha)",)
+    (point,) = answer_points(aside)
+    assert aside_kind(point.label, point.text) == kind
+
+
+def test_an_answer_that_is_only_a_typical_value_keeps_it() -> None:
+    assert point_concepts("Alpha típico 0.2-0.4 en ImageNet, 1.0 en CIFAR.", "¿Qué alpha se usa en mixup?", "es") \
+        == ("Alpha típico 0.2-0.4 en ImageNet, 1.0 en CIFAR",)
+
+
+@pytest.mark.parametrize("claim", [
+    "Dividir los logits por T deja el argmax igual.",  # a claim, no typical value (no number)
+    "El allocator por defecto reserva bloques y los reutiliza.",  # "por defecto" without a value
+    "flax.training.train_state.TrainState agrupa step, apply_fn, params, tx y opt_state.",  # a claim on a path
+])
+def test_a_claim_is_no_aside(claim: str) -> None:
+    assert aside_kind("", claim.rstrip(".")) is None
+
+
+def test_a_right_reply_still_holds_a_longer_concept() -> None:
+    (concept,) = point_concepts("El factor T^2 compensa que los gradientes de la parte suave escalan con 1/T^2.",
+                                "¿Para qué sirve el factor T^2 en distillation?", "es")
+    reply = "Multiplicar por T^2 compensa que los gradientes de la parte suave escalen como 1/T^2, así no se achican."
+    present, _ = concept_hits([concept], reply)
+    assert present == [concept]
+
+
+def test_a_formula_the_answer_states_is_a_concept_whole() -> None:
+    answer = ("Diseñada para detección densa con desbalance extremo (RetinaNet, Lin et al., 2017). "
+              "FL(p_t) = -alpha_t * (1 - p_t)^gamma * log(p_t). "
+              "Reduce el peso de los ejemplos fáciles (p_t alto) y concentra el gradiente en los difíciles.")
+    assert "FL(p_t) = -alpha_t * (1 - p_t)^gamma * log(p_t)" in point_concepts(answer, "¿Qué es la focal loss?", "es")
+    chinchilla = "N_opt = (C / 120) ** 0.5. D_opt = 20 * N_opt. Perfil IsoFLOP: fijar C y buscar el mínimo."
+    concepts = point_concepts(chinchilla, "¿Cómo se reparte C?", "es")
+    assert {"N_opt = (C / 120) ** 0.5", "D_opt = 20 * N_opt"} <= set(concepts), concepts
+
+
+@pytest.mark.parametrize("line", ["acc = (stats[0] / stats[1]).item()", "x = (x - x.mean(0)) / x.std(0)",
+                                  "weights = weights or [1.0 / len(sds)]", "m = x.mean(dim=1, keepdim=True)"])
+def test_a_line_of_code_is_no_formula(line: str) -> None:
+    concepts = point_concepts(f"{line}\nLa media se resta por columna para centrar los datos.", "¿Qué hace?", "es")
+    assert concepts == ("media se resta por columna para centrar los datos",)
