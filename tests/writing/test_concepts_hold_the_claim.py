@@ -82,3 +82,11 @@ def test_a_formula_the_answer_states_is_a_concept_whole() -> None:
 def test_a_line_of_code_is_no_formula(line: str) -> None:
     concepts = point_concepts(f"{line}\nLa media se resta por columna para centrar los datos.", "¿Qué hace?", "es")
     assert concepts == ("media se resta por columna para centrar los datos",)
+
+
+def test_a_long_concept_needs_half_its_words_a_short_one_most() -> None:
+    long = "Temperature scaling divide los logits por una temperatura aprendida en validación y no cambia el argmax"
+    reply = "Los logits se dividen por una temperatura aprendida, así que la clase predicha es la misma."
+    assert concept_hits([long], reply)[0] == [long]  # (5 of its 9 content words)
+    short = "dividir logits por temperatura aprendida"
+    assert concept_hits([short], "Se divide algo por la temperatura.")[0] == []  # (2 of 4: not most)
