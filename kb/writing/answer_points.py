@@ -36,7 +36,9 @@ from .ideas import dangling
 GIST_WORDS = 14  # most words of a point's gist: the phrases raters of rounds 10–16 proposed as concepts in FIX
 # reasons have a median of 6–7 words, p75 10–11, p90 14–15 (eval/gist_phrases.py); at 10 the gist cut the part
 # raters call the core ("…, no cambia el argmax"). A right reply must hold 60 % of a concept's content words
-# (kb.grading.signals): eval/answer_points_hits.py, right replies 0.45 -> 0.42 of concepts hit, wrong 0.15 -> 0.13
+# (kb.grading.signals, half of one of 9 content words or more): eval/answer_points_hits.py, right replies 0.45
+# of the concepts hit, as at 10 words, wrong ones 0.15 -> 0.14
+SHORT_GIST_WORDS = 10  # the gist's limit before gist30: tried where the whole claim is no concept a teacher keeps
 LABEL_WORDS = 8  # most words of an item's label ("Decay alto demais para um treino curto: …"); more: a clause
 WHOLE_EXTRA = 3  # words past GIST_WORDS a whole clause may have (hand-set: a cut loses its object, r11 raters;
 # "atualizar todos os parâmetros do modelo pré-treinado com o gradiente da nova tarefa" is one claim)
@@ -326,9 +328,13 @@ def _clause_gist(text: str, lang: str, limit: int) -> str:
     def adverbial(head: str) -> bool:  # a cut that keeps only a clause's adverbial ("Con un solo task vector | y …")
         return fold(ws[0]) in openers and "," not in head and len(words(head)) <= ADVERBIAL_WORDS
 
+    def label_next(head: str) -> bool:  # a cut that ends on the label of the next item ("…de cada tipo: grupo TP")
+        rest = text[len(head):].lstrip() if text.startswith(head) else ""
+        return rest.startswith(":") and ": " in head and len(words(head.rsplit(": ", 1)[1])) <= 3
+
     for heads in tiers:
         fits = [h.strip(" ,;:") for h in heads if MIN_WORDS <= len(words(h)) <= limit]
-        fits = [h for h in fits if _ends_whole(h, lang) and not adverbial(h)]
+        fits = [h for h in fits if _ends_whole(h, lang) and not adverbial(h) and not label_next(h)]
         if fits:
             return max(fits, key=lambda h: len(words(h)))
     return ""
@@ -417,17 +423,19 @@ def _role(label: str) -> bool:
     return bool(ws) and ws[0] in roles and len(ws) <= 2
 
 
-def _concept(p: Point, lang: str) -> str:
+def _concept(p: Point, lang: str, limit: int | None = None) -> str:
     """One point's concept: a labelled item's label (a term or a condition; not a role) with its detail's gist,
-    else the point's gist; "" when it has no whole gist, or it is worked numbers, a version remark or code."""
+    else the point's gist (of at most ``limit`` words, :data:`GIST_WORDS` by default); "" when it has no whole gist,
+    or it is worked numbers, a version remark or code."""
+    limit = GIST_WORDS if limit is None else limit
     if p.label and not _role(p.label):
         # ("prepare_data: …", 'Partial: …' of 'Partial(reduce_op="sum")': empty brackets and keyword arguments are no
         # claim; "Shard(d)", 'P("data", None)' keep theirs)
         label = re.sub(r"\((?:[^()]*=[^()]*)?\)$", "", _plain(p.label))
-        g = gist(p.text, lang, max(MIN_WORDS + 3, GIST_WORDS - len(words(label)) + 2))
+        g = gist(p.text, lang, max(MIN_WORDS + 3, limit - len(words(label)) + 2))
         c = f"{label}: {g}" if g else ""
     else:
-        c = gist(p.text, lang)
+        c = gist(p.text, lang, limit)
     if c and concept_fault(c, lang) in ("instance", "trivia", "code-shard") and not formula(c):
         return ""  # (a formula's constants are the rule's, not worked numbers: "D_opt = 20 * N_opt")
     return c
@@ -450,14 +458,38 @@ def _spread(items: Sequence[str], k: int) -> list[str]:
     return [items[i] for i in [0, *sorted(keep)]]
 
 
+def _point_concept(p: Point, prompt: str, answer: str, lang: str, asked: set[str], out: list[str],
+                   limit: int) -> str:
+    """The concept of point ``p`` in at most ``limit`` words (:func:`point_concepts`), or ""."""
+    from .concept_use import unusable_concept, with_brackets
+
+    c = _concept(Point(p.label, _definiens(p.text, prompt)), lang, limit)
+    content = {fold(w)[:5] for w in words(c) if fold(w) not in STOPWORDS and len(w) >= 3}
+    if not c or not content or content <= asked or any(fold(c) == fold(o) for o in out):
+        return ""
+    c = with_brackets(c, answer)
+    if garbled(c):  # (the point whole when short and sound, else no concept)
+        whole = _plain(_definiens(p.text, prompt)).rstrip(".")
+        whole = f"{_plain(p.label)}: {whole}" if p.label and not _role(p.label) else whole
+        if len(words(whole)) > WHOLE_WORDS or garbled(whole) or any(fold(whole) == fold(o) for o in out):
+            return ""
+        c = whole
+    fault = concept_fault(c, lang)
+    if fault == "fragment" and _ends_whole(c, lang):
+        fault = None  # ("time-slicing sí, MPS no entre clientes, MIG sí": a yes, not the pronoun "si")
+    if formula(c) and fault in ("instance", "code-shard"):
+        fault = None
+    if unusable_concept(c, answer, ("a whole phrase",)) not in (None, "code-shard" if formula(c) else None) or fault:
+        return ""
+    return c
+
+
 def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINTS) -> tuple[str, ...]:
     """The key concepts of a short ``answer``: one per point of :func:`answer_points`, in order, at most ``k``
     spread over the answer; a point that says only what the stem ``prompt`` asks is none, and none is one a grader
     cannot mark with (:func:`~kb.writing.concept_use.unusable_concept`) or a teacher would not keep
     (:func:`~kb.writing.concept_faults.concept_fault`); a bracket that holds what a concept says is kept in it
     (:func:`~kb.writing.concept_use.with_brackets`: "pred de forma (N, 1) y target de forma (N,)")."""
-    from .concept_use import unusable_concept, with_brackets
-
     asked = {fold(w)[:5] for w in words(prompt) if fold(w) not in STOPWORDS}
     out: list[str] = []
     points = answer_points(answer)
@@ -470,26 +502,13 @@ def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINT
     claims = [p for p in points if not aside_kind(p.label, p.text)]
     points = claims or points  # (a typical value, a library pointer, a "standard in X" remark: asides, when others)
     for p in points:
-        c = _concept(Point(p.label, _definiens(p.text, prompt)), lang)
-        content = {fold(w)[:5] for w in words(c) if fold(w) not in STOPWORDS and len(w) >= 3}
-        if not c or not content or content <= asked or any(fold(c) == fold(o) for o in out):
-            continue
-        c = with_brackets(c, answer)
-        if garbled(c):  # (the point whole when short and sound, else no concept)
-            whole = _plain(_definiens(p.text, prompt)).rstrip(".")
-            whole = f"{_plain(p.label)}: {whole}" if p.label and not _role(p.label) else whole
-            if len(words(whole)) > WHOLE_WORDS or garbled(whole) or any(fold(whole) == fold(o) for o in out):
-                continue
-            c = whole
-        fault = concept_fault(c, lang)
-        if fault == "fragment" and _ends_whole(c, lang):
-            fault = None  # ("time-slicing sí, MPS no entre clientes, MIG sí": a yes, not the pronoun "si")
-        if formula(c) and fault in ("instance", "code-shard"):
-            fault = None
-        if unusable_concept(c, answer, ("a whole phrase",)) not in (None, "code-shard" if formula(c) else None) \
-                or fault:
-            continue
-        out.append(c)
+        # the whole claim; where it holds what no teacher keeps (worked numbers, a year, an "=" chain), the shorter
+        # gist of before (SHORT_GIST_WORDS: "Memoria: n^2 valores", not "…, con n = 10^8 …, 10^16 floats = 40 PB")
+        for limit in (GIST_WORDS, SHORT_GIST_WORDS):
+            c = _point_concept(p, prompt, answer, lang, asked, out, limit)
+            if c:
+                out.append(c)
+                break
     return tuple(_spread(out, k))
 
 

@@ -120,7 +120,8 @@ def with_brackets(concept: str, answer: str) -> str:
                            for w in ws), answer, re.I)
     if not m or not any(_HELD.match(b) for b in re.findall(r"\(([^()]*)\)", m.group())):
         return concept
-    return m.group()
+    # (only the brackets that hold what it says: "gradiente conjugado (CG)", not the aside "(Martens, 2010)")
+    return re.sub(r"\s*\(([^()]*)\)", lambda b: b.group() if _HELD.match(b.group(1)) else "", m.group())
 
 
 def unusable_concepts(q: Question) -> str | None:

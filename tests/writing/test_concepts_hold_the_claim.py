@@ -90,3 +90,23 @@ def test_a_long_concept_needs_half_its_words_a_short_one_most() -> None:
     assert concept_hits([long], reply)[0] == [long]  # (5 of its 9 content words)
     short = "dividir logits por temperatura aprendida"
     assert concept_hits([short], "Se divide algo por la temperatura.")[0] == []  # (2 of 4: not most)
+
+
+def test_where_the_whole_claim_holds_worked_numbers_the_shorter_gist_is_the_concept() -> None:
+    answer = ("Para n parámetros, H es n x n. Memoria: n^2 valores; con n = 10^8 (modelo mediano), 10^16 floats = "
+              "40 PB en fp32. Conclusión: Newton exacto solo es viable para n de hasta unos miles.")
+    assert "Memoria: n^2 valores" in point_concepts(answer, "¿Qué coste tiene el Hessiano?", "es")
+
+
+def test_a_cut_never_ends_on_the_next_items_label() -> None:
+    answer = ("Cada GPU pertence a exatamente um grupo de cada tipo: grupo TP: GPUs que dividem as mesmas camadas; "
+              "grupo PP: GPUs que formam um pipeline completo.")
+    concepts = point_concepts(answer, "Em paralelismo 3D, como se combinam as três dimensões?", "pt")
+    assert concepts[0] == "Cada GPU pertence a exatamente um grupo de cada tipo", concepts
+
+
+def test_a_bracket_put_back_is_only_one_that_holds_what_the_concept_says() -> None:
+    answer = ("Hv se calcula sin formar H. Usos: Hessian-free optimization (Martens, 2010) con gradiente conjugado "
+              "(CG), estimar el autovalor máximo (power iteration), análisis de sharpness.")
+    concepts = point_concepts(answer, "¿Qué son los productos Hessiano-vector?", "es")
+    assert any("gradiente conjugado (CG)" in c and "2010" not in c for c in concepts), concepts
