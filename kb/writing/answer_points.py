@@ -360,16 +360,19 @@ def gist(text: str, lang: str = "", limit: int | None = None) -> str:
     text = _plain(text)
     items = [_plain(x) for x in _cut(text, re.compile(r";\s+"))]
     if len(items) > 1:
+        # the first item is a claim and may use the whole limit; items joined to it, the limit of a list (the shorter
+        # one of before gist30: "atores só rodam o ambiente" is not joined to the next bullet "Frame skip e …")
+        joined = limit - max(0, GIST_WORDS - SHORT_GIST_WORDS)
         kept: list[str] = []
         for x in items:
-            if len(words(", ".join([*kept, x]))) > limit or not _ends_whole(x, lang):
+            if len(words(", ".join([*kept, x]))) > (joined if kept else limit) or not _ends_whole(x, lang):
                 break
             kept.append(x)
         if len(kept) == len(items):
             return ", ".join(kept)
         named = [_head_noun(x) for x in items]
         if all(_WH.match(x) for x in items) and all(named) \
-                and len(words(", ".join(named))) <= limit:
+                and len(words(", ".join(named))) <= joined:
             return ", ".join(named)
         if kept:
             return ", ".join(kept)

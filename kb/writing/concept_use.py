@@ -121,7 +121,8 @@ def with_brackets(concept: str, answer: str) -> str:
     if not m or not any(_HELD.match(b) for b in re.findall(r"\(([^()]*)\)", m.group())):
         return concept
     # (only the brackets that hold what it says: "gradiente conjugado (CG)", not the aside "(Martens, 2010)")
-    return re.sub(r"\s*\(([^()]*)\)", lambda b: b.group() if _HELD.match(b.group(1)) else "", m.group())
+    return re.sub(r"\s*\(([^()]*)\)", lambda b: b.group() if _HELD.match(b.group(1))
+                  and not re.fullmatch(r"\s*(?:19|20)\d\d\s*", b.group(1)) else "", m.group())  # (nor a year)
 
 
 def unusable_concepts(q: Question) -> str | None:

@@ -110,3 +110,16 @@ def test_a_bracket_put_back_is_only_one_that_holds_what_the_concept_says() -> No
               "(CG), estimar el autovalor máximo (power iteration), análisis de sharpness.")
     concepts = point_concepts(answer, "¿Qué son los productos Hessiano-vector?", "es")
     assert any("gradiente conjugado (CG)" in c and "2010" not in c for c in concepts), concepts
+
+
+def test_the_next_bullet_is_not_joined_to_a_claim() -> None:
+    answer = ("Técnicas: Inferência centralizada no acelerador: atores só rodam o ambiente; Frame skip e observações "
+              "compactas.")
+    concepts = point_concepts(answer, "Em RL distribuído, o que é o throughput de ambientes?", "pt")
+    assert "Inferência centralizada no acelerador: atores só rodam o ambiente" in concepts, concepts
+
+
+def test_a_year_is_no_bracket_put_back() -> None:
+    answer = "Vogels et al. (2019): aproximar cada gradiente matricial M (n x m) con rango r pequeño."
+    assert point_concepts(answer, "¿Qué es PowerSGD?", "es") \
+        == ("Vogels et al.: aproximar cada gradiente matricial M con rango r pequeño",)
