@@ -312,9 +312,16 @@ _WH = re.compile(r"(?i)^(?:(?:em|en|de|in|on|of)\s+)?(?:como|cómo|quais|cuáles
                  r"|how|which|what|where|when)\s+(?:(?:o|a|os|as|el|la|los|las|the)\s+)?")
 
 
+def _nested_label(text: str) -> bool:
+    """``text`` runs on into the next item: a short capitalised label between two colons ("… pesos de uma MLP:
+    Resolução contínua: não há grade fixa", "Duas redes treinadas juntas: Coarse: N_c = 64")."""
+    segments = text.split(": ")
+    return any(1 <= len(words(x)) <= 3 and x[:1].isupper() for x in segments[1:-1])
+
+
 def _clause_gist(text: str, lang: str, limit: int) -> str:
     """One clause's gist (:func:`gist`)."""
-    if 0 < len(words(text)) <= limit + WHOLE_EXTRA and _ends_whole(text, lang):
+    if 0 < len(words(text)) <= limit + WHOLE_EXTRA and _ends_whole(text, lang) and not _nested_label(text):
         return text  # (a whole clause a word or two past the limit is not cut: "no dependen de la longitud s")
     ws = text.split(" ")
     tiers = [  # a punctuation boundary, then before a conjunction or relative, then before a preposition
@@ -334,7 +341,8 @@ def _clause_gist(text: str, lang: str, limit: int) -> str:
 
     for heads in tiers:
         fits = [h.strip(" ,;:") for h in heads if MIN_WORDS <= len(words(h)) <= limit]
-        fits = [h for h in fits if _ends_whole(h, lang) and not adverbial(h) and not label_next(h)]
+        fits = [h for h in fits if _ends_whole(h, lang) and not adverbial(h) and not label_next(h)
+                and not _nested_label(h)]
         if fits:
             return max(fits, key=lambda h: len(words(h)))
     return ""

@@ -123,3 +123,10 @@ def test_a_year_is_no_bracket_put_back() -> None:
     answer = "Vogels et al. (2019): aproximar cada gradiente matricial M (n x m) con rango r pequeño."
     assert point_concepts(answer, "¿Qué es PowerSGD?", "es") \
         == ("Vogels et al.: aproximar cada gradiente matricial M con rango r pequeño",)
+
+
+def test_a_whole_claim_does_not_run_on_into_the_next_items_label() -> None:
+    answer = ("Representação explícita: armazena a geometria diretamente. No NeRF, a cena inteira fica nos pesos "
+              "de uma MLP: Resolução contínua: não há grade fixa.")
+    concepts = point_concepts(answer, "Em NeRF, explique a representação implícita da cena.", "pt")
+    assert "No NeRF, a cena inteira fica nos pesos de uma MLP" in concepts, concepts
