@@ -114,10 +114,15 @@ def with_brackets(concept: str, answer: str) -> str:
     if len(ws) < 2 or fold(_spaced(concept)) in fold(_spaced(answer)):
         return concept
     gap = r"(?:\s*\([^()]*\))?\s+"
-    m = re.search(gap.join(re.escape(w) for w in ws) + r"(?:\s*\([^()]*\))?", answer, re.I)
+    # (also before a word's comma, which a gist writes for the answer's ";": "target de forma (N,); MSELoss …")
+    bracket = r"(?:\s*\([^()]*\))?"
+    m = re.search(gap.join(re.escape(w.rstrip(",;:")) + bracket + ("[,;:]" if w[-1] in ",;:" else "")
+                           for w in ws), answer, re.I)
     if not m or not any(_HELD.match(b) for b in re.findall(r"\(([^()]*)\)", m.group())):
         return concept
-    return m.group()
+    # (only the brackets that hold what it says: "gradiente conjugado (CG)", not the aside "(Martens, 2010)")
+    return re.sub(r"\s*\(([^()]*)\)", lambda b: b.group() if _HELD.match(b.group(1))
+                  and not re.fullmatch(r"\s*(?:19|20)\d\d\s*", b.group(1)) else "", m.group())  # (nor a year)
 
 
 def unusable_concepts(q: Question) -> str | None:
