@@ -9,7 +9,9 @@ skips (eval/real_heldout_r14…r16, the concepts of FIXed short answers; checked
 - a **library pointer**: where a library implements it ("torchvision.ops.sigmoid_focal_loss: versión binaria /
   multi-etiqueta", "implementado en timm como …");
 - a **"standard in X" remark**: where it is used ("estándar en transformers de traducción e ImageNet", "Padrão
-  de fato do benchmark RobustBench").
+  de fato do benchmark RobustBench");
+- a **question** the slide puts to the class ("Pergunta: duas moléculas diferentes podem receber o mesmo
+  embedding?"): what a reply answers, not what it must say (round 18's raters FIXed it as a concept).
 
 :func:`aside_kind` says which one a point is; :func:`kb.writing.answer_points.point_concepts` leaves such points
 out when another point of the answer is a concept (an answer that is only a typical value keeps it: it is what
@@ -39,8 +41,8 @@ _STANDARD = re.compile(r"(?i)^(?:(?:es|é|is)\s+)?(?:(?:el|o|the)\s+)?(?:est[áa
 
 
 def aside_kind(label: str, text: str) -> str | None:
-    """"typical-value", "library" or "standard-in" when the point ``label``: ``text`` ("" for no label) is such an
-    aside (this module's docstring), else None."""
+    """"typical-value", "library", "standard-in" or "question" when the point ``label``: ``text`` ("" for no
+    label) is such an aside (this module's docstring), else None."""
     whole = f"{label}: {text}" if label else text
     lead = [w.strip(",.:;") for w in whole.split()[:TYPICAL_LEAD]]
     lead += [" ".join(lead[i:i + 2]) for i in range(len(lead) - 1)]  # ("por defecto", "por padrão")
@@ -50,4 +52,6 @@ def aside_kind(label: str, text: str) -> str | None:
         return "library"
     if _STANDARD.match(whole):
         return "standard-in"
+    if whole.rstrip().endswith("?"):  # a slide's question to the class ("Pergunta: … o mesmo embedding?"), round 18
+        return "question"
     return None

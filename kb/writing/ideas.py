@@ -56,8 +56,10 @@ class Slide:
 
 def clean_inline(text: str) -> str:
     """Markdown emphasis, stray spaces before punctuation and ``f ()`` spacing from PDF text."""
-    t = text.replace("**", "").replace("`", "").replace("\u00a0", " ")
-    t = re.sub(r"(?<!\*)\*(?!\s)([^*\n]+?)\*(?!\*)", r"\1", t)
+    t = text.replace("`", "").replace("\u00a0", " ")
+    # a mark that opens after a word character is part of a formula, not emphasis: "|d - d*| / d*" (AbsRel, round
+    # 18: "|d - d| / d"), "x**2", "(C / 120) ** 0.5"; emphasis wraps a phrase: "**Nota:**", "*importante*"
+    t = re.sub(r"(?<![\w*])(\*\*|\*)(?=[^\s*])([^*\n]+?)(?<=[^\s*])\1(?![\w*])", r"\2", t)
     t = re.sub(r"\s+", " ", t).strip()
     t = re.sub(r"\s+([.,;:!?)\]])(?![\w(])", r"\1", t)  # not " .to(device)": a method, not a full stop
     t = re.sub(r"([(\[¿¡])\s+", r"\1", t)

@@ -130,3 +130,12 @@ def test_a_whole_claim_does_not_run_on_into_the_next_items_label() -> None:
               "de uma MLP: Resolução contínua: não há grade fixa.")
     concepts = point_concepts(answer, "Em NeRF, explique a representação implícita da cena.", "pt")
     assert "No NeRF, a cena inteira fica nos pesos de uma MLP" in concepts, concepts
+
+
+def test_a_question_the_slide_puts_to_the_class_is_no_concept() -> None:
+    """Round 18: "Pergunta: duas moléculas diferentes podem receber o mesmo embedding?" was a required concept."""
+    answer = ("Readout: soma ou média dos embeddings dos nós dá o embedding da molécula. Pergunta: duas moléculas "
+              "diferentes podem receber o mesmo embedding? GIN é tão expressivo quanto o teste de Weisfeiler-Lehman.")
+    concepts = point_concepts(answer, "Em GNNs para moléculas, o que é o readout?", "pt")
+    assert concepts and not any(c.rstrip().endswith("?") for c in concepts), concepts
+    assert aside_kind("Pergunta", "duas moléculas diferentes podem receber o mesmo embedding?") == "question"
