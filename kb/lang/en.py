@@ -55,7 +55,7 @@ TEMPLATES: dict[str, str] = {
 # "Other tools", "Questions"): never a central idea, never a stem's setting. Folded (lower case).
 DIVIDER_WORDS = frozenset("""introduction intro agenda index contents outline summary conclusion conclusions
     questions answers thanks thank references bibliography objectives goals recap review appendix welcome motivation
-    break end wrap-up closing""".split())
+    break end wrap-up closing reminder""".split())
 # words that, beside divider words only, still say nothing ("Introduction to the course", "Other tools")
 FILLER_WORDS = frozenset("""course topic unit session lecture class part other more additional tools general brief
     overview basic basics concepts you""".split())

@@ -55,7 +55,7 @@ TEMPLATES: dict[str, str] = {
 # "Otras herramientas", "Preguntas"): never a central idea, never a stem's setting. Folded (no accents).
 DIVIDER_WORDS = frozenset("""introduccion agenda indice contenido contenidos temario resumen conclusion conclusiones
     preguntas respuestas dudas gracias referencias bibliografia objetivos objetivo repaso anexo apendice presentacion
-    bienvenida motivacion descanso fin final cierre proxima""".split())
+    bienvenida motivacion descanso fin final cierre proxima recordatorio""".split())
 # words that, beside divider words only, still say nothing ("Introducción al curso", "Otras herramientas")
 FILLER_WORDS = frozenset("""curso tema unidad sesion clase parte otras otros otra otro mas adicionales herramientas
     generales general breve previo previos conceptos basicos""".split())

@@ -55,7 +55,7 @@ TEMPLATES: dict[str, str] = {
 # "Outras ferramentas", "Perguntas"): never a central idea, never a stem's setting. Folded (no accents).
 DIVIDER_WORDS = frozenset("""introducao agenda indice sumario conteudo conteudos roteiro resumo conclusao conclusoes
     perguntas respostas duvidas obrigado obrigada referencias bibliografia objetivos objetivo revisao anexo apendice
-    apresentacao boas-vindas motivacao intervalo fim final encerramento proxima""".split())
+    apresentacao boas-vindas motivacao intervalo fim final encerramento proxima lembrete""".split())
 # words that, beside divider words only, still say nothing ("Introdução ao curso", "Outras ferramentas")
 FILLER_WORDS = frozenset("""curso tema unidade sessao aula parte outras outros outra outro mais adicionais
     ferramentas gerais geral breve previo previos conceitos basicos""".split())

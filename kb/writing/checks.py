@@ -373,6 +373,7 @@ def bare_prompt(prompt: str) -> str:
 
 
 _GENERIC_TITLE_WORDS = frozenset("""consideraciones consideracoes consideracion adicionales adicionais additional
+    obs observacion observaciones observacao observacoes remark remarks recordatorio lembrete reminder recap
     considerations otros otras outros outras other aspectos aspects notas notes nota note introduccion introducao
     introduction resumen resumo summary conclusiones conclusoes conclusion conclusions generales gerais general
     importantes important conceptos conceitos concepts basicos basicos basics ejemplo ejemplos exemplo exemplos

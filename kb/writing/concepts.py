@@ -139,7 +139,9 @@ def gist_of(description: str, limit: int = 10) -> str:
         head = re.split(r"\s(?:que|which|that|donde|onde)\s", head, maxsplit=1)[0].strip()
     if len(words(head)) > limit:  # "cargar un tile … una vez y reutilizarlo …": its first action
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0].strip()
-    head = re.sub(r"\s*(?:->|[+=*/])$", "", head)  # "índice do processo no nó ->" (cut at "usado para")
+    # "índice do processo no nó ->" (cut at "usado para"); an operator written onto its operand is the term's:
+    # "d*" of "|d - d*| / d*" (AbsRel, round 18: the concept read "… / d")
+    head = re.sub(r"(?:\s*->|\s+[+=*/]|(?<![\w)\]])[+=*/])$", "", head)
     # a cut that leaves a preposition ("… valor intermédio até" of "até ao passo t") is no phrase
     return head if 3 <= len(words(head)) <= limit and not dangling(head) else ""
 

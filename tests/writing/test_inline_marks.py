@@ -22,3 +22,9 @@ def test_a_formulas_stars_are_kept(formula: str) -> None:
 
 def test_emphasis_around_a_phrase_is_dropped() -> None:
     assert clean_inline("**Nota:** el paso es *importante* aquí") == "Nota: el paso es importante aquí"
+
+
+def test_a_concept_keeps_the_star_written_onto_its_operand() -> None:
+    from kb.writing.concepts import gist_of
+
+    assert gist_of("media de |d - d*| / d* (error relativo absoluto)", 14) == "media de |d - d*| / d*"
