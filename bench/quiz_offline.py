@@ -23,9 +23,6 @@ two runs each: main eed0729 36 questions, 0.020 / 0.020 s/question; objective30 
 (03Datos: a tf becomes a multiple choice among the DataLoader settings).
 The prior over question forms (branch formprior30), same loaded machine (load ~1.5), two runs each: base eed0729
 36 questions, 0.021 / 0.021 s/question; formprior30 36, 0.021 / 0.020 s/question, the same type mix.
-The keep model (stem-answer share, own slide picked out by BM25; branch answerable30), same loaded machine (load
-~1.9), two runs each: base 582e369 36 questions, 0.039 / 0.021 s/question; answerable30 36, 0.032 / 0.021 s/question;
-001TFDist's mix moves (cloze 4 -> 3, tf 1 -> 0, mcq 0 -> 2: the model spreads the types' priors a little wider).
 """
 
 from __future__ import annotations

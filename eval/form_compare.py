@@ -14,10 +14,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fit_form_prior import own_rank  # noqa: E402
-
-from kb.writing.form_prior import form_of, p_keep, prior  # noqa: E402
+from kb.writing.form_prior import form_of, prior
 
 EVAL = Path(__file__).resolve().parent
 
@@ -27,21 +24,11 @@ def quizzes(d: Path) -> dict[str, list[dict]]:
 
 
 def verdicts() -> dict[str, list[str]]:
-    """Every rater's verdicts by question id and by prompt (a question rated under another id, same stem)."""
     out: dict[str, list[str]] = defaultdict(list)
     for f in sorted(EVAL.glob("real_heldout_r*/ratings.csv")):
         for r in csv.DictReader(open(f, encoding="utf-8")):
             out[r["question_id"].split("/")[0]].append(r["verdict"])
-            out["prompt:" + r["prompt"]].append(r["verdict"])
     return out
-
-
-def keep(deck: str, q: dict) -> float:
-    """The keep model's P(KEEP) of a written question, its stem ranked among the deck's slides
-    (eval/heldout_decks/DECK.txt) at its first citation's page."""
-    loc = (q.get("citations") or [{}])[0].get("locator", "")
-    rank = own_rank({"deck": deck, "locator": loc, "prompt": q["prompt"]}) if q["type"] == "short" else 0
-    return p_keep(q["type"], q["prompt"], q.get("answer", ""), rank)
 
 
 def main(a: Path, b: Path) -> None:
@@ -51,17 +38,14 @@ def main(a: Path, b: Path) -> None:
         every = [x for qs in q.values() for x in qs]
         mix = Counter(form_of(x["type"], x["prompt"]) for x in every)
         exp = sum(prior(x["type"], x["prompt"]) for x in every) / max(1, len(every))
-        model = sum(keep(d, x) for d, xs in q.items() for x in xs) / max(1, len(every))
         print(f"{name}: {len(every)} written; decks >= 10: {sum(len(v) >= 10 for v in q.values())} of {len(q)}; "
-              f"per deck {[len(v) for v in q.values()]}; expected KEEP {exp:.3f} (form prior), {model:.3f} (model)")
+              f"per deck {[len(v) for v in q.values()]}; expected KEEP {exp:.3f}")
         print("   mix:", ", ".join(f"{f} {n}" for f, n in mix.most_common()))
     for label, x, y in (("removed", qa, qb), ("added", qb, qa)):
-        ids = [(d, q) for d in x for q in x[d] if q["id"] not in {o["id"] for o in y.get(d, [])}]
-        seen = [rated.get(q["id"]) or rated.get("prompt:" + q["prompt"], []) for _, q in ids]
-        v = Counter(v for vs in seen for v in vs)
-        pk = sum(keep(d, q) for d, q in ids) / max(1, len(ids))
-        print(f"{label}: {len(ids)} questions, {sum(1 for vs in seen if vs)} rated; verdicts {dict(v)}; "
-              f"model P(KEEP) {pk:.3f}; forms", dict(Counter(form_of(q["type"], q["prompt"]) for _, q in ids)))
+        ids = [q for d in x for q in x[d] if q["id"] not in {o["id"] for o in y.get(d, [])}]
+        v = Counter(v for q in ids for v in rated.get(q["id"], []))
+        print(f"{label}: {len(ids)} questions, {sum(q['id'] in rated for q in ids)} rated; verdicts {dict(v)}; forms",
+              dict(Counter(form_of(q["type"], q["prompt"]) for q in ids)))
 
 
 if __name__ == "__main__":

@@ -568,7 +568,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         out.rejected += failed
     # the forms teachers keep first among drafts of near priority (kb.writing.form_prior); before the objective
     # forms are made, so a form ranks just below its question as weighed (objective_forms.FORM_STEP)
-    form_prior.weigh(out.drafts, by_source=course.by_source)
+    form_prior.weigh(out.drafts)
     if writer.name == "offline" and set(request.types) - {"short"}:  # an asked idea's objective forms, for the mix
         # (the offline patterns' questions: not mixed into a model's quiz, which records the model as its writer)
         from .objective_forms import objective_alternates
@@ -591,14 +591,14 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         # (a top idea's last resort before a further idea's: _fill asks every last resort after the other forms)
         by_id = {c.id: c for c in passages}
         more = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang)
-        form_prior.weigh(more, by_source=course.by_source)
+        form_prior.weigh(more)
         chosen = _fill(chosen, [*last, *more], request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
         if len(chosen) < request.n and more:
             # still short: the fill took one idea per passage, and where the fill turned that idea's forms down
             # (same term or sentence as a chosen question) the passage's other ideas are reached in a second pass
             again = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang,
                                         skip=frozenset(d.idea for d in more if d.idea))
-            form_prior.weigh(again, by_source=course.by_source)
+            form_prior.weigh(again)
             if again:
                 chosen = _fill(chosen, again, request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is

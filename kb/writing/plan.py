@@ -596,7 +596,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         return None, None
     ctx = replace(deck, passage=passage)
     failed: list[tuple[str, list[str]]] = []
-    forms = order_forms(forms, chunk=chunk, chunks=course.by_source.get(src, []))  # (teachers' first: form_prior)
+    forms = order_forms(forms)  # (the forms teachers keep first; one they never keep a last resort: form_prior)
     for raw, answer, weak in forms:  # (a form turned down for its form adds the one that fits: form_retry)
         last = fallback or weak  # (a list of a slide's own wording, or a title asked in its weakest class)
         prompt = with_task_setting(raw, course, src, lang)  # ("Al medir el rendimiento …, ¿…?")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from kb.quiz import Question
-from kb.writing.form_prior import LAST_RESORT, form_of, load_prior, order_forms, p_keep, stem_form, weigh
+from kb.writing.form_prior import LAST_RESORT, form_of, load_prior, order_forms, prior, stem_form, weigh
 
 from ..conftest import deck_quizzes, heldout_decks
 
@@ -59,8 +59,8 @@ def test_selection_weight_moves_a_draft_by_its_form_s_prior():
     when = _D(q("En DDP, ¿cuándo conviene usar «SyncBatchNorm»?"), 1.0)
     weigh([lead, when], weight=1.0)
     assert lead.priority < 1.0 < when.priority
-    assert when.priority - lead.priority == pytest.approx(p_keep("short", when.question.prompt, "a b c")
-                                                         - p_keep("short", lead.question.prompt, "a b c"))
+    assert when.priority - lead.priority == pytest.approx(prior("short", when.question.prompt)
+                                                         - prior("short", lead.question.prompt))
 
 
 def test_an_idea_s_forms_are_tried_best_kept_first_and_the_lead_in_only_last():
