@@ -24,7 +24,8 @@ two runs each: main eed0729 36 questions, 0.020 / 0.020 s/question; objective30 
 The prior over question forms (branch formprior30), same loaded machine (load ~1.5), two runs each: base eed0729
 36 questions, 0.021 / 0.021 s/question; formprior30 36, 0.021 / 0.020 s/question, the same type mix.
 Session 20's writer (form prior, objective forms and their checks, whole-claim concepts), load ~0.8, two
-alternating runs each: eed0729 36 questions, 0.67 / 0.66 s; f027ebc 36, 0.68 / 0.69 s (0.019 s/question both).
+alternating runs each: eed0729 36 questions, 0.67 / 0.66 s (0.019 / 0.018 s/question); f027ebc 36,
+0.68 / 0.69 s (0.019).
 """
 
 from __future__ import annotations
