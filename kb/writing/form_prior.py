@@ -80,11 +80,7 @@ def load_prior(path: str = str(PRIOR_FILE)) -> dict[str, Any]:
 def prior(qtype: str, prompt: str, model: dict[str, Any] | None = None) -> float:
     """The smoothed KEEP rate of a question's form; a form the fit never saw gets the fit's mean."""
     m = model if model is not None else load_prior()
-    rates = m.get("rates", {})
-    form = form_of(qtype, prompt)
-    if form in rates:
-        return float(rates[form])
-    return float(rates.get(qtype, m.get("mean", 0.0)) if qtype != "short" else m.get("mean", 0.0))
+    return float(m.get("rates", {}).get(form_of(qtype, prompt), m.get("mean", 0.0)))
 
 
 def weigh(drafts: Sequence[Any], weight: float = WEIGHT, model: dict[str, Any] | None = None) -> None:
