@@ -175,6 +175,15 @@ def lower_first(s: str) -> str:
 _TITLE_TOOL = re.compile(r"\s+(?:con|com|with|en|em|no|in|desde|para|for)\s+(?=[A-Z]|tf\.|torch\.).*$")
 _TITLE_TAIL = re.compile(r"\s+(?:en|em|in)\s+(?:escala|larga escala|large scale|producción|produção|production)\b.*$",
                          re.I)
+# the whole field a title says its topic is done with, which narrows nothing ("Segmentación de imágenes médicas con
+# deep learning", "Reconhecimento óptico de texto com deep learning": the topic is what comes before)
+_TITLE_FIELD = re.compile(r"\s+(?:con|com|with|using|mediante|usando)\s+(?:el\s+|o\s+)?"
+                          r"(?:deep learning|machine learning|aprendizaje (?:profundo|automático)|"
+                          r"aprendizado (?:profundo|de máquina)|"
+                          r"redes (?:neuronales|neurais)(?: profundas)?|neural networks)\s*$", re.I)
+# the acronym a title names its topic by ("Mixture of Experts (MoE)", "Redes neuronales informadas por la física
+# (PINNs)"): a name, as written; the acronym alone where the title is too long to open a stem on
+_ACRONYM = re.compile(r"\((?P<a>[A-Z][A-Za-z0-9-]*[A-Z](?:s)?)\)")
 # where a title too long to be a setting places its subject: "Eficiência energética no treinamento de redes neurais"
 _TITLE_SETTING = re.compile(r"\s(?:en|em|no|na|nos|nas|in|durante|during)\s")
 
@@ -196,7 +205,10 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
     a word ``is_name`` says is one keeps its case ("Vision Transformers (ViT)", "Ray para …")."""
     parts = re.split(r":\s", title.strip(), maxsplit=1)
     head = parts[1] if len(parts) == 2 and _CHAPTER.fullmatch(parts[0].strip()) else parts[0]  # "Capítulo 12: …"
-    head = _TITLE_TAIL.sub("", _TITLE_TOOL.sub("", head)).strip()
+    head = _TITLE_FIELD.sub("", _TITLE_TAIL.sub("", _TITLE_TOOL.sub("", head))).strip()
+    named = _ACRONYM.search(head)
+    if named and len(words(head)) > limit and not listing(head) and not re.search(r"\s(?:y|e|and)\s", head):
+        return named.group("a")  # ("En PINNs, …": the whole title is too long a setting)
     if listing(head) and len(words(head)) > limit:
         # "Parameter servers, ring all-reduce y colectivas NCCL": the whole list, up to LISTING_WORDS words; its
         # first part, cut at its "y", was a fragment ("En parameter servers, ring all-reduce, ¿…?": both r7 raters)
@@ -211,7 +223,7 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
     if len(ws) > limit or len(ws) < 2 or dangling(head) or head.count("(") != head.count(")") \
             or re.search(r"(?:ando|endo|indo)$", fold(ws[0])) or infinitive(ws[0]):
         return ""  # ("Exportar modelos a ONNX …": "En exportar modelos, …" is no setting)
-    if re.search(r"\([A-Z][A-Za-z]*[A-Z]\)", head):  # "Mixture of Experts (MoE)": a name, as written
+    if named:  # "Mixture of Experts (MoE)": a name, as written
         return head
     topic = " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+,?", w) or is_name(w.rstrip(",")) else w.lower()
                      for w in head.split(" "))

@@ -1,0 +1,33 @@
+"""A deck's topic from its title (kb.writing.wording.deck_topic) where the title says the whole field it is done
+with ("… con deep learning") or names its topic by a plural acronym ("(PINNs)"): without a topic, the stems of such a
+deck had no setting but a library its code happens to use ("En PyTorch, …" on a medical-segmentation deck, which then
+got 6 of 12 questions)."""
+
+import pytest
+
+from kb.writing.wording import deck_topic
+
+
+@pytest.mark.parametrize("title, topic", [
+    ("Segmentación de imágenes médicas con deep learning", "segmentación de imágenes médicas"),
+    ("Reconhecimento óptico de texto com deep learning", "reconhecimento óptico de texto"),
+    ("Detección de objetos con deep learning", "detección de objetos"),
+    ("Clasificación de audio con redes neuronales profundas", "clasificación de audio"),
+    ("Sistemas de recomendação com deep learning em larga escala", "sistemas de recomendação"),
+])
+def test_the_whole_field_a_title_is_done_with_is_no_part_of_its_topic(title, topic):
+    assert deck_topic(title) == topic
+
+
+def test_a_title_named_by_a_plural_acronym_too_long_to_set_a_stem_is_set_in_the_acronym():
+    assert deck_topic("Redes neuronales informadas por la física (PINNs)") == "PINNs"
+    assert deck_topic("Redes neurais em grafos (GNNs)") == "Redes neurais em grafos (GNNs)"  # short: whole, as written
+
+
+@pytest.mark.parametrize("title, topic", [
+    ("Deep learning para sensoriamento remoto", "deep learning para sensoriamento remoto"),  # the field opens it
+    ("Mixture of Experts (MoE) y paralelismo de expertos", "Mixture of Experts (MoE)"),
+    ("Redes neuronales profundas", ""),  # the whole field alone narrows nothing
+])
+def test_titles_outside_the_class_keep_their_topic(title, topic):
+    assert deck_topic(title) == topic
