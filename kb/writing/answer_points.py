@@ -30,7 +30,7 @@ from ..quiz import Question
 from ..text import STOPWORDS, fold, words
 from .answer_asides import aside_kind
 from .checklist import CODE_NAME as _CODE_NAME
-from .concept_faults import NAMED_ORIGINS, concept_fault
+from .concept_faults import NAMED_ORIGINS, attribution, concept_fault
 from .ideas import dangling
 
 GIST_WORDS = 14  # most words of a point's gist: the phrases raters of rounds 10–16 proposed as concepts in FIX
@@ -510,6 +510,9 @@ def point_concepts(answer: str, prompt: str = "", lang: str = "", k: int = POINT
     # a label the stem asks about ("patience: …" of "¿qué significa «patience»?", the sides of "¿qué diferencia hay
     # entre A y B?") is what a reply repeats from the stem, not what it must say
     points = [Point("", p.text) if p.label and _in_question(p.label, prompt) else p for p in points]
+    # a point labelled by its authors ("Lin et al.: cerca de 1% dos pesos são salientes") is its claim: who said it
+    # is no key concept (kb.writing.concept_faults: trivia)
+    points = [Point("", p.text) if p.label and attribution(p.label) else p for p in points]
     claims = [p for p in points if not aside_kind(p.label, p.text)]
     points = claims or points  # (a typical value, a library pointer, a "standard in X" remark: asides, when others)
     for p in points:

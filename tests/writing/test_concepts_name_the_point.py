@@ -39,6 +39,11 @@ DECKS = ("dtensor_es", "recompute_es", "flops_pt", "galore_pt")
     ("Disponible desde CUDA 10", "es", "trivia"),
     ("versiones recientes emiten un warning si no lo haces", "es", "trivia"),
     ("# RemovableHandle es context manager", "es", "code-shard"),
+    # who proposed it (rounds 8-21's raters named the author in 44 of 54 FIX reasons of questions with such a concept)
+    ("Propuesta por Raissi, Perdikaris y Karniadakis", "es", "trivia"), ("proposto por Frantar et al.", "pt", "trivia"),
+    ("Ronneberger et al. para microscopía, hoy estándar en imagen médica", "es", "trivia"),
+    ("introduced by Vaswani and colleagues", "en", "trivia"),
+    ("la máscara creada por la GPU", "es", None), ("gradiente generado por Adam", "es", None),
     # what raters kept or asked for: a rule, a formula, a bound, a name, a phrase opening on an article
     ("DTensor = tensor local + DeviceMesh + lista de placements", "es", None),
     ("sin sincronización con la CPU", "es", None), ("a janela efetiva do EMA", "pt", None),
@@ -96,3 +101,14 @@ def test_kb_eval_quiz_reports_a_fragment_concept_a_quiz_still_holds():
                      concepts=("Mide pico de memoria y tiempo por paso", "sin synchronize() se mide el lanzamiento"),
                      citations=q.citations)
     assert "fragment-concept" not in question_defects(whole, ctx)
+
+
+def test_a_point_labelled_by_its_authors_keeps_its_claim_without_them():
+    from kb.writing.answer_points import point_concepts
+
+    answer = ("Lin et al.: cerca de 1% dos pesos são salientes. Propuesta por Noam Shazeer. "
+              "Teorema de Lipman et al.: perda condicional tem os mesmos gradientes que a marginal.")
+    concepts = point_concepts(answer, "O que é AWQ?", "pt")
+    assert "cerca de 1% dos pesos são salientes" in concepts
+    assert "perda condicional tem os mesmos gradientes que a marginal" in concepts
+    assert not any("et al" in c or "Shazeer" in c for c in concepts), concepts
