@@ -55,14 +55,29 @@ def ranking(rates: dict[str, float], mean: float, rows: list[dict[str, str]]) ->
             "keep": round(sum(labels) / max(1, len(labels)), 3)}
 
 
+def _span(text: str) -> str:
+    """A span of rounds ("10-13", "14"), checked here so that a typo is a usage error, not a traceback."""
+    try:
+        rs = rounds(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is no span of rounds (e.g. 10-13)") from None
+    if not rs:
+        raise argparse.ArgumentTypeError(f"{text!r} holds no round (e.g. 10-13)")
+    return text
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--fit", default="10-13")
-    ap.add_argument("--test", default="14-16")
+    ap.add_argument("--fit", default="10-13", type=_span)
+    ap.add_argument("--test", default="14-16", type=_span)
     ap.add_argument("--smooth", type=float, default=10.0)
     ap.add_argument("--dry", action="store_true", help="report only, write nothing")
     a = ap.parse_args()
     train, test = rated(rounds(a.fit)), rated(rounds(a.test))
+    for span, rows in ((a.fit, train), (a.test, test)):
+        if not rows:  # (no mean to smooth toward, no ranking to report: a prior fitted on nothing is no prior)
+            sys.exit(f"fit_form_prior: no ratings for rounds {span}: eval/real_heldout_rN/ratings.csv is missing or "
+                     f"empty for each of {', '.join(map(str, rounds(span)))} — name rated rounds (--fit/--test)")
     rates = fit(train, a.smooth)
     mean = round(sum(r["verdict"] == "KEEP" for r in train) / len(train), 4)
     held = {"all": ranking(rates, mean, test),

@@ -20,7 +20,22 @@ EVAL = Path(__file__).resolve().parent
 
 
 def quizzes(d: Path) -> dict[str, list[dict]]:
-    return {p.stem: json.loads(p.read_text(encoding="utf-8"))["questions"] for p in sorted(d.glob("*.json"))}
+    """Per deck, the questions of ``d``/DECK.json; exits (2) naming what is missing: the folder, any quiz in it, or a
+    quiz's "questions"."""
+    if not d.is_dir():
+        sys.exit(f"form_compare: {d}: no such folder (a folder of DECK.json quizzes, eval/keep26_gen.sh)")
+    out: dict[str, list[dict]] = {}
+    for p in sorted(d.glob("*.json")):
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            sys.exit(f"form_compare: {p}: not a quiz JSON ({e})")
+        if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+            sys.exit(f'form_compare: {p}: no "questions" list (a quiz of `kb quiz generate -o`)')
+        out[p.stem] = data["questions"]
+    if not out:
+        sys.exit(f"form_compare: {d}: no quiz (DECK.json) in it — write them with eval/keep26_gen.sh")
+    return out
 
 
 def verdicts() -> dict[str, list[str]]:
@@ -49,4 +64,6 @@ def main(a: Path, b: Path) -> None:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: python eval/form_compare.py DIR_A DIR_B")
     main(Path(sys.argv[1]), Path(sys.argv[2]))

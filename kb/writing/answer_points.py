@@ -533,6 +533,19 @@ _SLIDE_ORIGINS = frozenset({"labels", "idea"})
 _NAME = re.compile(r"[A-Z]{2}\S*|\S*(?:\w-\w|\d|[a-z][A-Z]|[._()])\S*")
 
 
+def _names(concept: str) -> bool:
+    """``concept`` is a name, or a pair "A / B" of names (a comparison's two sides, :func:`kb.writing.concepts`):
+    one token each, one of them at least a code name or a name token ("FlatParameter / DTensor",
+    "torch.compile / dynamo"); not two words a purpose joins ("modificar / preparar")."""
+    sides = [s.strip() for s in concept.split(" / ")]
+    if len(sides) == 1:
+        return bool(_CODE_NAME.fullmatch(concept) or _NAME.fullmatch(concept))
+    if _CODE_NAME.fullmatch(sides[0]):
+        return True  # (a call's pair: "torch.compile / dynamo")
+    return all(s and " " not in s for s in sides) and any(_CODE_NAME.fullmatch(s) or _NAME.fullmatch(s)
+                                                          for s in sides)
+
+
 def with_answer_points(q: Question) -> Question:
     """``q`` with its answer's points as its key concepts (:func:`point_concepts`): a short question's last
     concept step in both writers. As it is: not a short answer, a harvested one, one whose concepts are names by
@@ -540,8 +553,7 @@ def with_answer_points(q: Question) -> Question:
     only ("nvidia-smi", "FlatParameter / DTensor"), or an answer without a point."""
     if q.type != "short" or q.origin == "harvested" or q.origin in NAMED_ORIGINS:
         return q
-    if q.origin not in _SLIDE_ORIGINS and q.concepts \
-            and all(_CODE_NAME.fullmatch(c.split(" / ")[0]) or _NAME.fullmatch(c) for c in q.concepts):
+    if q.origin not in _SLIDE_ORIGINS and q.concepts and all(_names(c) for c in q.concepts):
         return q  # (the call or tool the answer names is its point: "nvidia-smi", "FlatParameter / DTensor")
     found = point_concepts(q.answer, q.prompt, q.lang)
     return replace(q, concepts=found) if found and found != tuple(q.concepts) else q

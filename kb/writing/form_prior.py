@@ -34,25 +34,34 @@ WEIGHT = 0.3
 LAST_RESORT = 0.1  # a form kept under half as often as the mean (0.20) is a last resort (the lead-in to complete:
 # 0 of 18 ratings, rounds 10-13, smoothed to 0.07; the next lowest, "¿qué significa «X»?", 0.14)
 
-# the stem forms, first match wins (folded text: no accents, lower case; "¿" dropped)
+# where a question opens (folded text): the stem's start after its setting, a "¿", or a follow-up question after
+# "y"/"e"/"and" ("¿Qué es X y cuándo conviene usarlo?"); a preposition may lead its question word ("em quais casos").
+# A question word elsewhere is a conjunction or relative inside a clause, not what the stem asks: "¿qué ocurre
+# cuando …?" / "o que acontece quando …?" ask what happens, "X como regularizador" says "as", "porque" says "because"
+_OPENS = r"(?:^|¿\s*|\b(?:y|e|and)\s+)(?:(?:en|em|in|de|da|do|of|para|por|con|com|with|on|a)\s+)?"
+# the stem forms, first match wins (folded text: no accents, lower case): a form named by a question word or a
+# verb ("when", "means", "how", "why", "which") counts only where a question opens on it (_OPENS); a form named by
+# what the stem does ("explica", a comparison, "what is") wherever it says so. English "mean" is the verb of
+# "what does «X» mean" (or "what is meant by"), not the noun or adjective ("the mean of the gradients")
 _FORMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(rx)) for name, rx in (
     ("lead", r"completa esta idea|complete esta ideia|complete this point"),
     ("compare", r"\bdiferencia|\bdiferenca|\bdifference|\bdifere|\bdiffer|\bcompar|\bfrente a\b|\bversus\b|\bvs\b"),
-    ("when", r"\bcuando\b|\bquando\b|\bwhen\b"),
-    ("means", r"\bsignifica\b|\bmean\b|\bse entiende por\b|\bse entende por\b"),
+    ("when", rf"{_OPENS}(?:cuando|quando|when)\b"),
+    ("means", rf"{_OPENS}(?:(?:o )?que (?:significa|se entiende por|se entende por)|what is meant by"
+              rf"|what (?:does|do)\b[^?]*\bmean)\b"),
     ("explain", r"\bexplica\b|\bexplique\b|\bexplain\b|\bdescrib|\bdescreva\b"),
-    ("how", r"\bcomo\b|\bhow\b"),
-    ("why", r"\bpor que\b|\bporque\b|\bwhy\b|\bpara que\b|\bwhat for\b|\bpurpose\b|\bproposito\b"),
+    ("how", rf"{_OPENS}(?:como|how)\b"),
+    ("why", rf"{_OPENS}(?:por que|porque|para que|why|what for)\b|\bpurpose\b|\bproposito\b"),
     ("does", r"\bque hacen?\b|\bo que faz(?:em)?\b|\bwhat does\b|\bwhat do\b|\bque hace cada\b"),
     ("what_is", r"\bque es\b|\bque son\b|\bo que e\b|\bo que sao\b|\bwhat is\b|\bwhat are\b|\bque caracteriza"),
-    ("which", r"\bcuales?\b|\bquais?\b|\bwhich\b|\bque (?:\w+ )?(?:hay|se recomienda|precauciones|problema)"),
+    ("which", rf"{_OPENS}(?:cuales?|quais?|which|(?:o )?que (?:\w+ )?(?:hay|se recomienda|precauciones|problema))\b"),
 ))
 FORMS = tuple(n for n, _ in _FORMS) + ("other",)
 
 
 def stem_form(prompt: str) -> str:
     """The kind of a short answer's stem (module doc): one of :data:`FORMS`."""
-    text = fold(prompt).replace("¿", " ").replace("?", " ")
+    text = fold(prompt).replace("?", " ").strip()
     # after the setting "En X, " / "Em X, " (a setting holds no question word; the stem follows its comma)
     m = re.match(r"^(?:en|em|in|na|no|nos|nas|al|ao|a la)\b[^,]{0,80},\s*", text)
     if m and any(rx.search(text[m.end():]) for _, rx in _FORMS):

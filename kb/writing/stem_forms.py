@@ -63,9 +63,14 @@ from ..text import fold, words
 _LANGS: dict[str, ModuleType] = {"es": es, "pt": pt, "en": en}
 
 # a what-is stem, after any setting ("En DTensor, "): "¿qué es X?", "o que são os X?", "¿qué significa «X»?"
-# (the words: kb.lang's WHAT_IS_ASKS, MEANS_ASKS and MEANS_ASK_ENDS, each phrase's first letter in either case)
-_WHAT_IS = re.compile(rf"(?P<q>¿\s*)?(?P<ask>{alternation(WHAT_IS_ASKS, capital=True)})\s+(?P<x>[^?«»]+?)\?\s*$")
-_MEANS = re.compile(rf"(?P<q>¿\s*)?(?P<ask>{alternation(MEANS_ASKS, capital=True)})\s+«(?P<x>[^»]+)»"
+# (the words: kb.lang's WHAT_IS_ASKS, MEANS_ASKS and MEANS_ASK_ENDS, each phrase's first letter in either case),
+# where the question opens: the stem's start, a "¿", the comma that ends its setting or a sentence's end; the same
+# words inside a clause ("¿por qué el proceso que es cliente de MPS …?", "o que acontece quando o que é …") ask no
+# "what is"
+_OPENS = r"(?:^|(?<=,\s)|(?<=[.:;]\s)|(?=¿))"
+_WHAT_IS = re.compile(rf"{_OPENS}(?P<q>¿\s*)?(?P<ask>{alternation(WHAT_IS_ASKS, capital=True)})\s+(?P<x>[^?«»]+?)"
+                      rf"\?\s*$")
+_MEANS = re.compile(rf"{_OPENS}(?P<q>¿\s*)?(?P<ask>{alternation(MEANS_ASKS, capital=True)})\s+«(?P<x>[^»]+)»"
                     rf"(?:\s+(?:{alternation(MEANS_ASK_ENDS)}))?\?\s*$")
 _ARTICLE = re.compile(rf"^(?:{alternation(ARTICLE_WORDS | NEUTER_ARTICLES)})\s+", re.I)
 # the opening of a command line: a shell's prompt, a command a slide shows, an environment variable set

@@ -46,9 +46,13 @@ def test_on_a_slides_idea_or_list_code_names_give_way_to_the_points(origin):
     assert with_answer_points(q).concepts == point_concepts(ANSWER, SHORT.prompt, "es") != ("nvidia-smi",)
 
 
-@pytest.mark.xfail(strict=True, reason="review19: with_answer_points' own example ('FlatParameter / DTensor') is not "
-                   "kept: a side of 'A / B' is a name only when the first side is a dotted/underscored code name "
-                   "(answer_points.py:464 tests _NAME on the whole 'A / B', which has spaces)")
-def test_a_comparisons_names_are_left_as_they_are():
-    q = replace(SHORT, concepts=("FlatParameter / DTensor",))
+@pytest.mark.parametrize("pair", ["FlatParameter / DTensor", "FP16 / BF16", "nvidia-smi / nvtop"])
+def test_a_comparisons_names_are_left_as_they_are(pair):
+    q = replace(SHORT, concepts=(pair,))
     assert with_answer_points(q) is q
+
+
+@pytest.mark.parametrize("pair", ["modificar / preparar", "escalar la pérdida / dividir los gradientes"])
+def test_a_pair_of_plain_words_takes_the_answers_points(pair):
+    q = replace(SHORT, concepts=(pair,))
+    assert with_answer_points(q).concepts == point_concepts(ANSWER, SHORT.prompt, "es") != (pair,)
