@@ -55,6 +55,7 @@ _VERSION = re.compile(r"\b(?i:versiones\s+recientes|vers[oõ]es\s+recentes|recen
 _ATTRIBUTION = re.compile(r"\bet al\b|\b(?i:propuest[oa]s?|propost[oa]s?|proposed|introducid[oa]s?|introduzid[oa]s?|"
                           r"introduced|cread[oa]s?|criad[oa]s?|created|desarrollad[oa]s?|desenvolvid[oa]s?|developed)"
                           r"\s+(?i:por|by)\s+[A-Z][a-zà-ÿ]+\b")  # (a surname: "por la GPU" is none)
+_CLAIM_AFTER_LABEL = re.compile(r":\s*\S+(?:\s+\S+){2,}")  # a claim of three words or more after a label's colon
 _CODE_MARK = re.compile(r"[_.()\[\]/]|\w-\w|\d|[a-z][A-Z]")  # a name, not a plain word ("max_seq_len", "all-reduce")
 
 
@@ -73,8 +74,8 @@ def concept_fault(concept: str, lang: str = "") -> str | None:
         return "fragment"
     if c.startswith("#") or re.search(r"\s#\s", c):
         return "code-shard"  # ("# RemovableHandle es context manager")
-    if _VERSION.search(c) or _ATTRIBUTION.search(c):
-        return "trivia"
+    if _VERSION.search(c) or _ATTRIBUTION.search(c) and not _CLAIM_AFTER_LABEL.search(c):
+        return "trivia"  # (who proposed it; "Ulyanov et al.: sustituir Batch Norm por …" holds its claim, kept)
     if _instance(c, ws):
         return "instance"
     return "fragment" if _fragment(c, ws, lang) else None

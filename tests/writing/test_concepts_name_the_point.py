@@ -42,7 +42,8 @@ DECKS = ("dtensor_es", "recompute_es", "flops_pt", "galore_pt")
     # who proposed it (rounds 8-21's raters named the author in 44 of 54 FIX reasons of questions with such a concept)
     ("Propuesta por Raissi, Perdikaris y Karniadakis", "es", "trivia"), ("proposto por Frantar et al.", "pt", "trivia"),
     ("Ronneberger et al. para microscopía, hoy estándar en imagen médica", "es", "trivia"),
-    ("introduced by Vaswani and colleagues", "en", "trivia"),
+    ("introduced by Vaswani and colleagues", "en", "trivia"), ("Minderer et al., Google", "pt", "trivia"),
+    ("Ulyanov et al.: sustituir Batch Norm por Instance Norm en la red generadora", "es", None),  # its claim
     ("la máscara creada por la GPU", "es", None), ("gradiente generado por Adam", "es", None),
     # what raters kept or asked for: a rule, a formula, a bound, a name, a phrase opening on an article
     ("DTensor = tensor local + DeviceMesh + lista de placements", "es", None),
