@@ -140,8 +140,12 @@ TOPIC_STEMS: dict[str, str] = {
     "why": "In {s}, explain why {np}.",  # a title that states a claim ("FlashAttention no es atención aproximada")
     "kind_for": "{kind} for {rest}",
     "from_to": "In {s}, how do you get {np}?",  # ("From FLOPs to time": how one leads to the other)
+    "implement": "In {s}, how do you implement {np}?",  # a code slide's title ("CutMix in code")
+    "apply": "In {s}, how do you apply {np} in practice?",  # a practice slide's title ("FAISS in practice")
 }
 # a title that goes from one thing to another ("Do FLOP ao tempo"): its opening and joining words
+# the tail of a title that shows its topic as code or in use ("CutMix in code", "FAISS in practice")
+DEMO_TAILS = {"implement": ("in code", "with code"), "apply": ("in practice",)}
 FROM_TO = (frozenset(["from"]), frozenset(["to"]))  # (folded)
 ARTICLES = {"m": "the", "f": "the", "mp": "the", "fp": "the", "this_m": "this", "this_f": "this",
             "this_mp": "these", "this_fp": "these"}

@@ -154,8 +154,13 @@ TOPIC_STEMS: dict[str, str] = {  # {s}: the deck's subject; {q}: a question titl
     "why": "En {s}, explica por qué {np}.",  # a title that states a claim ("FlashAttention no es atención aproximada")
     "kind_for": "{kind} para {rest}",  # "Técnicas: reducir el consumo" → "las técnicas para reducir el consumo"
     "from_to": "En {s}, ¿cómo se pasa {np}?",  # ("Del plan a la ejecución": how one leads to the other)
+    "implement": "En {s}, ¿cómo se implementa {np}?",  # a code slide's title ("CutMix en código")
+    "apply": "En {s}, ¿cómo se aplica {np} en la práctica?",  # a practice slide's title ("FAISS en la práctica")
 }
 # a title that goes from one thing to another ("Do FLOP ao tempo"): its opening and joining words
+# the tail of a title that shows its topic as code or in use ("CutMix en código", "FAISS en la práctica"): the
+# topic is asked how it is implemented or applied (kb.writing.pattern_topic), never "¿qué es CutMix en código?"
+DEMO_TAILS = {"implement": ("en código", "con código"), "apply": ("en la práctica", "en práctica")}
 FROM_TO = (frozenset("de del".split()), frozenset("a al hacia".split()))  # (folded)
 ARTICLES = {"m": "el", "f": "la", "mp": "los", "fp": "las", "this_m": "este", "this_f": "esta",
             "this_mp": "estos", "this_fp": "estas"}

@@ -150,8 +150,13 @@ TOPIC_STEMS: dict[str, str] = {
     "why": "Em {s}, explique por que {np}.",  # a title that states a claim ("FlashAttention no es atención aproximada")
     "kind_for": "{kind} para {rest}",
     "from_to": "Em {s}, como se passa {np}?",  # ("Do FLOP ao tempo": how one leads to the other)
+    "implement": "Em {s}, como se implementa {np}?",  # a code slide's title ("Fine-tuning em código")
+    "apply": "Em {s}, como se aplica {np} na prática?",  # a practice slide's title ("WordPiece na prática")
 }
 # a title that goes from one thing to another ("Do FLOP ao tempo"): its opening and joining words
+# the tail of a title that shows its topic as code or in use ("Fine-tuning em código", "WordPiece na prática"): the
+# topic is asked how it is implemented or applied (kb.writing.pattern_topic), never "o que é o fine-tuning em código?"
+DEMO_TAILS = {"implement": ("em código", "com código", "no código"), "apply": ("na prática", "em prática")}
 FROM_TO = (frozenset("de do da dos das".split()), frozenset("a ao a aos as para".split()))  # (folded)
 ARTICLES = {"m": "o", "f": "a", "mp": "os", "fp": "as", "this_m": "este", "this_f": "esta",
             "this_mp": "estes", "this_fp": "estas"}

@@ -45,18 +45,29 @@ _KEYWORD = r"(?:else|elif|if|for|while|with|try|except|finally|return|def|class|
 STATEMENT_WORDS = 8  # most words of a code line ("if future is not None."); a longer piece is a sentence
 # the answer's first piece: up to a sentence's end (". ", "; ", ": ")
 _FIRST = re.compile(r"^.*?(?:[.;:](?=\s)|$)", re.S)
+_ENUMERATOR = re.compile(r"(?:^|(?<=\s))(?:\d{1,2}|[a-zA-Z])\)")
+# a JSON object's key opening the answer: a shard of a code block's object ('"parameters": {"type": …')
+_JSON_KEY = re.compile(r'^"[^"\n]+"\s*:\s*[\[{"\d]')
 # a stem that asks for code, whose answer may well be code
 _ASKS_CODE = re.compile(r"(?i)\b(?:c[óo]digo|code|escrib[ae]|escreva|write|imprime|prints?|sintaxe|sintaxis|"
                         r"syntax|firma|assinatura|signature|completa el c|complete o c)\b")
 
 
 def code_answer(q: Question) -> list[str]:
-    """["code-answer"] for a short question (one that asks no code) whose answer opens on a code statement cut
-    from its block (a keyword with an operator or a bare full stop: "else.", "if x == 0.") or on a bracket."""
-    if q.type != "short" or _ASKS_CODE.search(q.prompt):
+    """["code-answer"] for a short question whose answer opens on a line of code cut from its start (its first
+    sentence closes more brackets than it opens: "TrainingArguments, Trainer). …", or a quoted JSON key:
+    "\"parameters\": {…}", whatever the stem asks: rounds 8-22 raters kept none of 16 such ratings, dropped 6), or,
+    for a stem that asks no code, on a code statement cut from its block (a keyword with an operator or a bare
+    full stop: "else.", "if x == 0.") or on a bracket."""
+    if q.type != "short":
         return []
     answer = q.answer.strip()
     first = m.group(0) if (m := _FIRST.match(answer)) else answer
+    cut = _ENUMERATOR.sub(" ", first)  # (an item's number, "1) cuantizar", closes nothing)
+    if sum(map(cut.count, ")]}")) > sum(map(cut.count, "([{")) or _JSON_KEY.match(answer):
+        return ["code-answer"]
+    if _ASKS_CODE.search(q.prompt):
+        return []
     statement = re.match(rf"^{_KEYWORD}\b", first) and len(first.split()) <= STATEMENT_WORDS \
         and re.search(r"[=%<>(){}\[\]]|\.$", first)
     if statement or re.match(r"^[{}\[\])]", answer):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from kb.quiz import Citation, Question
+from kb.writing.check_answer_shape import code_answer
 from kb.writing.checklist import CheckContext, question_defects, run_checks
 
 CITE = (Citation("optim_pt.pdf", "p. 7", "", ""),)
@@ -43,3 +44,27 @@ def test_an_answer_opening_on_a_code_shard_is_flagged(answer):
 def test_prose_answers_and_questions_that_ask_for_code_pass(prompt, answer):
     q = _short(prompt, answer)
     assert "code-answer" not in question_defects(q, CheckContext(answer, answer))
+
+
+@pytest.mark.parametrize("prompt, answer", [
+    # a line cut from its start: more brackets closed than opened in the first sentence (round 22's "em código")
+    ("Em Pré-treino do BERT, o que é o fine-tuning em código?",
+     'TrainingArguments, Trainer). "bert-base-uncased", num_labels=2). Com tokenizer passado, o Trainer faz padding.'),
+    ("Em X, explique o pipeline.", '("cat", OrdinalEncoder(handle_unknown="use_encoded_value"), cols)]. Depois, fit.'),
+    # a JSON object's key opening the answer
+    ("Em geração estruturada, o que é o function calling?",
+     '"parameters": {"type": "object", "properties": {}}}]. No vLLM: vllm serve --enable-auto-tool-choice.'),
+])
+def test_an_answer_opening_on_a_line_cut_from_its_start_is_code_whatever_the_stem_asks(prompt, answer):
+    assert code_answer(Question("short", prompt, answer, CITE, lang="pt")) == ["code-answer"]
+
+
+@pytest.mark.parametrize("answer", [
+    "Mecanismo que pondera (con softmax) los valores por la similitud.",
+    "f(x) devuelve [x, x + 1]: una lista de dos enteros.",
+    "Dos pasos: (1) cuantizar; (2) calibrar.",
+    "1) cuantizar los pesos. 2) calibrar con datos.",
+    "a) el encoder; b) el decoder.",
+])
+def test_balanced_brackets_in_prose_are_no_code_shard(answer):
+    assert code_answer(Question("short", "¿Qué es la atención en código?", answer, CITE, lang="es")) == []
