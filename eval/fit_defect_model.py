@@ -1,22 +1,23 @@
-"""Fit kb's advisory drop-risk model (kb/writing/defect_model.json) on teachers' ratings, rounds 1-20.
+"""Fit kb's advisory drop-risk model (kb/writing/defect_model.json) on teachers' ratings, rounds 1-22.
 
     python eval/fit_defect_model.py              # fit, cross-validate by round, write the JSON
-    python eval/fit_defect_model.py --check 21   # also report once on round 21's ratings (fits nothing on them)
+    python eval/fit_defect_model.py --check 23   # also report once on round 23's ratings (fits nothing on them)
     python eval/fit_defect_model.py --leave-out 13 --out /tmp/m13.json   # a fit without round 13
 
 Rounds: 1 = the review decks (``eval/ratings.csv``, empty ``split``), 2 = the held-out splits A-AJ
-(``eval/ratings.csv``), 3-20 = ``eval/real_heldout_rN/ratings.csv`` (round 21 and later, rated after this fit,
-are its held-out checks: never fitted on). For rounds 8-20 the leave-one-round-out shares are also given over the
+(``eval/ratings.csv``), 3-22 = ``eval/real_heldout_rN/ratings.csv`` (round 23 and later, rated after this fit,
+are its held-out checks: never fitted on). For rounds 8-22 the leave-one-round-out shares are also given over the
 ratings of the questions the round's newest version wrote (what kb still writes). Every teacher rating (not the first
 writer's ``author`` self-rating) is one example, the question as rated (kb.writing.defect_model.features); a rating
 of a question its round's newest version did not write counts ``--other-weight`` (0.3) in the fit.
 Two L2 logistic regressions (numpy): DROP vs the rest, and DROP-or-FIX vs KEEP. The DROP threshold is
 chosen for what ``kb eval quiz`` flags, the registry's checks or the risk: the highest p at which the checks
 (eval/flag_rounds.py) or the out-of-fold risk (leave one round out) flag ``--recall`` (0.85) of the DROP
-ratings of rounds 8-20's newest versions' questions. History: fitted on rounds 1-13 at 0.75, the fresh rounds 14-16
+ratings of rounds 8-22's newest versions' questions. History: fitted on rounds 1-13 at 0.75, the fresh rounds 14-16
 got 71 % and round 17 58 %; fitted on rounds 1-16 at 0.85 (session 20), the fresh round 20 got 56 %. Session 21
 refit on rounds 1-20 with the newest versions weighted (leave one round out: rounds 17-20 get 74-97 %), before
-round 21 was rated: round 21 is its held-out check. The shares of DROP / FIX / KEEP flagged are reported per round.
+round 21 was rated: the fresh rounds 21 and 22 got 81 % and 64 %. Refit on rounds 1-22 (the same rule) before round
+23 was rated: round 23 is its held-out check. The shares of DROP / FIX / KEEP flagged are reported per round.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from eval.rating_round import NEWEST  # noqa: E402  (each rated round's newest version)
 
 VERDICTS = ("KEEP", "FIX", "DROP")
-LAST_ROUND = 20  # the last round fitted on
+LAST_ROUND = 22  # the last round fitted on
 
 
 def rated(path: Path, round_name: str, where=lambda r: True) -> list[dict]:
@@ -172,8 +173,8 @@ def union_threshold(p: np.ndarray, checked: np.ndarray, drop: np.ndarray, recall
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--recall", type=float, default=0.85,
-                    help="share of the DROP ratings of rounds 8-16's newest versions that kb eval quiz (checks or "
-                         "risk) must flag, out of fold")
+                    help=f"share of the DROP ratings of rounds 8-{LAST_ROUND}'s newest versions that kb eval quiz "
+                         "(checks or risk) must flag, out of fold")
     ap.add_argument("--l2", type=float, default=10.0)
     ap.add_argument("--other-weight", type=float, default=0.3,
                     help="what a rating counts for in the fit unless it rates a question of its round's newest "
