@@ -38,6 +38,7 @@ from .concepts import _source_frameworks, concepts_beside_stem, phrase_concepts
 from .deck_context import deck_context, deck_language
 from .form_retry import retry_form
 from .infinitive import infinitive
+from .lead_stem import LEAD
 from .pattern_discourse import list_labels
 from .pattern_topic import WEAK, topic_stems
 from .seam import Draft, Rejected
@@ -67,11 +68,6 @@ _MEANS_AS = {  # a label whose text says what to do about it, or when it is the 
            "pt": "Em {s}, o que se recomenda fazer quanto a «{t}»?", "en": "In {s}, what should one do about «{t}»?"},
     "when": {"es": "En {s}, ¿cuándo conviene usar «{t}»?", "pt": "Em {s}, quando convém usar «{t}»?",
              "en": "In {s}, when should «{t}» be used?"},
-}
-_LEAD = {  # a slide asked by its own lead-in sentence, not by its title (a title is no concept a student saw)
-    "es": "En {s}, completa esta idea del material y explica cada punto: «{t}: …»",
-    "pt": "Em {s}, complete esta ideia do material e explique cada ponto: «{t}: …»",
-    "en": "In {s}, complete this point of the material and explain each part: «{t}: …»",
 }
 
 
@@ -425,7 +421,7 @@ def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]
         # asked by the slide's lead-in and answered by what follows it, never as "¿qué caracteriza a «T»?":
         # a title is no concept (fresh raters fixed or dropped every such stem, eval/real_heldout_r5)
         if (lead := lead_in(passage)) and (bullets := slide_answer(passage, skip_lead=True)):
-            asks.append((_LEAD.get(lang, _LEAD["en"]).replace("{t}", lead.replace("{", "(").replace("}", ")")),
+            asks.append((LEAD.get(lang, LEAD["en"]).replace("{t}", lead.replace("{", "(").replace("}", ")")),
                          bullets, False))
         # then a question on the slide's topic by its title's class of text (:mod:`kb.writing.pattern_topic`: a
         # task asked how, a name what it is, a noun phrase explained), never "¿qué se entiende por «T»?" (a title
