@@ -7,8 +7,9 @@
 - :func:`plain_key`: a "which term matches this description" whose key is a plain word of the language, not a
   term of the deck ("saída", "modificar"), or whose options are a slide's numbered alternatives ("Opção 2").
 - :func:`blank_form`: a cloze whose blank is a command-line flag ("interleaved com --_____"), a formula's
-  symbol ("minimizando _____ |G_i - alvo_i|" → sum_i), a clause's shard ("Si la pérdida"), or whose sentence,
-  after the deck's setting, opens on "se" or "también se" with no subject ("En cuDNN, se fijan una vez …").
+  symbol ("minimizando _____ |G_i - alvo_i|" → sum_i) or a clause's shard ("Si la pérdida"). (A sentence to
+  complete that opens, after the deck's setting, on "se" with no subject, "En cuDNN, se fijan una vez …", is
+  ``no-subject``: :mod:`kb.writing.check_subject`.)
 
 Written on the objective DROP ratings of rounds 14-16 (eval/real_heldout_r14..16); measured once on rounds 10-13
 (``python eval/flag_objective_ratings.py --rounds 10 11 12 13 --types mcq tf cloze --newest --any``).
@@ -33,11 +34,6 @@ _PLURAL_VERB = {"es": re.compile(r"^[a-záéíóúñ]{3,}[ae]n$"), "pt": re.comp
 _SLIDE_LABEL = re.compile(r"^(?:op[cç][aã]o|opci[oó]n|option|caso|case|passo|paso|step)\s*\d+$"
                           r"|^uso t[ií]pico$|^typical use$", re.I)
 _BLANK = r"_{3,}"
-# the sentence after the deck's setting ("En cuDNN, ") opens on "se" and a plural verb ("se fijan": what is
-# fixed?), "se puede/pode" or "también se": its subject is elsewhere ("se recomienda un periodo" has its own)
-_NO_SUBJECT = re.compile(r"^(?:(?:En|Em|In)\s[^,]+,\s*)?(?:(?:tambi[eé]n|tamb[eé]m)\s+se\s"
-                         r"|se\s+(?:puede|pode|[^\W\d_]{3,}[ae][nm])\s)", re.I)
-
 
 def _enumeration(gloss: str) -> bool:
     """The gloss is mostly a list of names or values ("vmap, grad, jvp", '"cpu", "cuda" ou "auto"'): outside
@@ -118,10 +114,7 @@ def plain_key(q: Question, verb_like: Callable[[str], bool] | None = None) -> st
 
 
 def blank_form(q: Question) -> str | None:
-    """'trivial-blank' for a blank on a command-line flag, a formula's symbol or words opening on a function word;
-    'no-subject' for a sentence to
-    complete that opens, after its setting, on "se" (what is set, done or passed is on a slide the student does
-    not see)."""
+    """'trivial-blank' for a blank on a command-line flag, a formula's symbol or words opening on a function word."""
     if q.type != "cloze":
         return None
     a = q.answer.strip()
@@ -132,7 +125,4 @@ def blank_form(q: Question) -> str | None:
     stop = {"es": STOPWORDS_ES, "pt": STOPWORDS_PT}.get(q.lang, frozenset())
     first = a.split()[0].lower() if a.split() else ""
     # "Si la pérdida": a clause's shard, no concept; an article opens a term ("la tasa de aprendizaje")
-    if len(a.split()) >= 2 and first in stop and not re.fullmatch(_ARTICLE, first):
-        return "trivial-blank"
-    body = q.prompt.split(":", 1)[1].strip() if ":" in q.prompt else q.prompt
-    return "no-subject" if _NO_SUBJECT.match(body) else None
+    return "trivial-blank" if len(a.split()) >= 2 and first in stop and not re.fullmatch(_ARTICLE, first) else None

@@ -26,6 +26,7 @@ from .check_answer_shape import code_answer, library_in_description
 from .check_label_answer import answer_in_description, label_answer
 from .check_label_list import labels_not_terms
 from .check_objective_kind import blank_form, false_of_other_kind, plain_key
+from .check_subject import no_subject
 from .concept_faults import fragment_concepts
 from .concept_use import unusable_concepts
 from .setting import stem_setting
@@ -167,7 +168,9 @@ CHECKS: dict[str, Check] = {
     "restates-question": _one(c.restates_question),
     "no-context": _one(c.no_context),
     "glued-words": lambda q, ctx: [d] if (d := c.glued_words(q, ctx.vocab or Counter())) else [],
-    "no-subject": lambda q, ctx: [d] if (d := c.no_subject(q, ctx.vocab or Counter())) else [],
+    # a statement whose subject is elsewhere: opening on a verb, or on "se" after its setting
+    # (kb/writing/check_subject.py)
+    "no-subject": lambda q, ctx: [d] if (d := no_subject(q, ctx.vocab or Counter())) else [],
     "vague-answer": _one(c.vague_answer),
     "several-right": lambda q, ctx: [d] if (d := c.several_right(q, ctx.passage)) else [],
     "partial-answer": _one(c.partial_answer),
@@ -207,11 +210,10 @@ CHECKS: dict[str, Check] = {
     # a model answer that opens on a shard of code (kb/writing/check_answer_shape.py)
     "code-answer": lambda q, ctx: code_answer(q),
     # objective questions answered by their kind: a false statement of another kind than its label's gloss, a
-    # plain word as a "which term" key, a blank on a flag or a symbol, a sentence to complete opening on "se"
-    # (kb/writing/check_objective_kind.py)
+    # plain word as a "which term" key, a blank on a flag or a symbol (kb/writing/check_objective_kind.py)
     "obvious-false": lambda q, ctx: [d] if (d := false_of_other_kind(q, ctx.verb_like, ctx.source_text)) else [],
     "plain-key": lambda q, ctx: [d] if (d := plain_key(q, ctx.verb_like)) else [],
-    "blank-form": _one(blank_form),  # reported as trivial-blank or no-subject
+    "blank-form": _one(blank_form),  # reported as trivial-blank
 }
 
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for

@@ -25,9 +25,9 @@ writer's validation and ``kb eval quiz``. Each check returns a defect name or no
 - ``no-context``: a question about a bare, ambiguous subject ("¿Qué son los parámetros?",
   "¿Qué devuelve __len__()?", "En «Consideraciones adicionales», …") that does not say what
   it is about;
-- ``no-subject``: a statement to judge or complete that opens on a conjugated verb whose
-  subject is elsewhere (a parent bullet, the slide title): "Distribuye (shards) la copia al
-  _____ solicitado …";
+- ``no-subject``: a statement to judge or complete whose subject is elsewhere (a parent bullet,
+  the slide title): "Distribuye (shards) la copia al _____ solicitado …", "En cuDNN, se fijan
+  una vez al inicio del _____." (:mod:`kb.writing.check_subject`);
 - ``duplicate-question`` (whole quiz): two questions that ask the same thing;
 - ``answer-elsewhere`` (whole quiz): the answer of one question is written in another's stem
   ("… pasamos el diccionario state_dict() …" beside "El método _____ devuelve un diccionario …");
@@ -54,12 +54,14 @@ from typing import Sequence
 
 from ..quiz import Question
 from ..text import STOPWORDS, fold, sentences, words
+from .check_subject import no_subject
 from .glue import (
     glued_words,
     unglue,  # noqa: F401  (its old import path)
     vocabulary,
 )
 from .ideas import dangling
+from .statement import statement, which_term
 
 # True/false and cloze grounding (set with the writer's defect checks, 0e944b1; no measurement recorded):
 _TRUE_STATEMENT_OVERLAP = 0.9  # a true statement: (nearly) all its words are in the passage
@@ -153,22 +155,6 @@ def cut_in_passage(fragment: str, passage: str) -> bool:
                     return True
             return False
     return False
-
-
-def statement(q: Question) -> str:
-    """The sentence a tf/cloze/mcq prompt asks about, without the instruction around it."""
-    p = q.prompt
-    m = re.search(r"[«“\"](.+)[»”\"]\s*\??$", p)
-    if m:
-        return m.group(1)
-    if "? " in p:
-        return p.split("? ", 1)[1]
-    # "Completa el espacio en blanco (DTENSORS: Creación): Distribuye …": past the instruction
-    # and its parenthesised context, whatever colons the context holds
-    m = re.match(r"^[^:(]*(?:\((?:[^()]|\([^()]*\))*\))?\s*:\s+(.+)$", p)
-    if m:
-        return m.group(1)
-    return p.split(": ", 1)[1] if ": " in p else p
 
 
 def cut_off(q: Question, passage: str = "") -> str | None:
@@ -689,52 +675,6 @@ def unsupported(q: Question, passage: str, embedder=None) -> str | None:
     return None
 
 
-# instructions a slide gives (imperative → infinitive): a statement opening on one has its subject: you
-IMPERATIVE = {
-    "es": {"Utiliza": "utilizar", "Usa": "usar", "Ajusta": "ajustar", "Congela": "congelar", "Reemplaza": "reemplazar",
-           "Entrena": "entrenar", "Verifica": "verificar", "Analiza": "analizar", "Visualiza": "visualizar",
-           "Aplica": "aplicar", "Combina": "combinar", "Almacena": "almacenar", "Guarda": "guardar", "Itera": "iterar",
-           "Realiza": "realizar", "Configura": "configurar", "Divide": "dividir", "Define": "definir"},
-    "pt": {"Use": "usar", "Utilize": "utilizar", "Ajuste": "ajustar", "Congele": "congelar", "Substitua": "substituir",
-           "Treine": "treinar", "Verifique": "verificar", "Aplique": "aplicar", "Combine": "combinar",
-           "Armazene": "armazenar", "Salve": "salvar", "Configure": "configurar", "Divida": "dividir",
-           "Defina": "definir"},
-    "en": {"Use": "use", "Adjust": "adjust", "Freeze": "freeze", "Replace": "replace", "Train": "train",
-           "Apply": "apply", "Combine": "combine", "Store": "store", "Save": "save", "Configure": "configure"},
-}
-
-
-_VERB_END = re.compile(r"(a|e|an|en|ye|yen|am|em)$")
-_DETERMINERS = ("el", "la", "los", "las", "un", "una", "o", "a", "os", "as", "um", "uma", "del", "al", "do", "da",
-                "the", "su", "sus", "este", "esta", "nuestro", "nuestra")
-
-
-_LIBRARY_LEAD = re.compile(r"^(?:En|Em|In)\s+[A-Z][\w.]*,\s+")
-
-
-def no_subject(q: Question, vocab: Counter) -> str | None:
-    """A statement to judge or complete that opens on a conjugated verb ("Distribuye (shards)
-    la copia al _____ …", "Permite distribuir …"): its subject is in a bullet or title the
-    question does not show. A verb here is a capitalised word with a verb ending that the
-    source never writes after an article or determiner (so never as a noun)."""
-    if q.type not in ("tf", "cloze", "mcq") or q.lang not in ("es", "pt") or not vocab or _which_term(q):
-        return None  # (a description quoted to name its term: its subject is the term asked, "«escolhe o token …»")
-    # "En PyTorch, distribuye …": the library a writer situates a sentence in is not its subject
-    ws = words(_BLANK.sub(" ", _LIBRARY_LEAD.sub("", statement(q))))
-    if not ws:
-        return None
-    w = ws[0][:1].upper() + ws[0][1:]
-    fw = fold(w)
-    if not w[:1].isupper() or w.isupper() or fw in STOPWORDS or len(fw) < 5 or not _VERB_END.search(fw) \
-            or re.search(r"[._\d]|[a-z][A-Z]", w):
-        return None
-    if any(vocab.get(f"{d} {fw}", 0) for d in _DETERMINERS):
-        return None  # "la data", "el modelo": a noun
-    if w in IMPERATIVE.get(q.lang, {}):
-        return None  # "Utiliza la opción _____ …": an instruction to the reader
-    return "no-subject"
-
-
 def _answer_names(q: Question) -> list[str]:
     """The forms under which a cloze or multiple-choice answer would show in another stem."""
     if q.type not in ("cloze", "mcq"):
@@ -747,10 +687,6 @@ def _answer_names(q: Question) -> list[str]:
     return [x for x in out if len(x) >= 4]
 
 
-def _which_term(q: Question) -> bool:
-    return q.type == "mcq" and bool(re.search(r"corresponde a esta descri|matches this description", q.prompt))
-
-
 def answers_elsewhere(questions: Sequence[Question]) -> set[str]:
     """Ids of questions whose answer another question of the quiz writes in its stem (or, for
     another kind than "which term is this", its choices): answering one gives the other away. Two
@@ -759,7 +695,7 @@ def answers_elsewhere(questions: Sequence[Question]) -> set[str]:
     for q in questions:
         for name in _answer_names(q):
             pat = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
-            if any(p is not q and pat.search(" ".join([p.prompt, *(() if _which_term(p) and _which_term(q)
+            if any(p is not q and pat.search(" ".join([p.prompt, *(() if which_term(p) and which_term(q)
                                                                       else p.choices)])) for p in questions):
                 out.add(q.id)
     return out
@@ -770,7 +706,7 @@ def answer_written_in(q: Question, others: Sequence[Question]) -> bool:
     for ``q`` alone, one pass over ``others`` (selection asks it of each alternative form)."""
     for name in _answer_names(q):
         pat = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
-        if any(p is not q and pat.search(" ".join([p.prompt, *(() if _which_term(p) and _which_term(q)
+        if any(p is not q and pat.search(" ".join([p.prompt, *(() if which_term(p) and which_term(q)
                                                                  else p.choices)])) for p in others):
             return True
     return False

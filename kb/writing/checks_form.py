@@ -291,7 +291,7 @@ def subjectless_statement(q: Question) -> str | None:
     """'no-subject' for a statement to complete or judge that opens, with no setting before it, on "se" and a
     verb followed by no noun ("Se combina a menudo con temperature y con _____": top-p, its subject, was the
     slide's title; both r7 raters dropped it): what the sentence is about is on a slide the student does not
-    see. (:func:`kb.writing.checks.no_subject` reads a sentence that opens on the verb itself.) Written on
+    see. (:func:`kb.writing.check_subject.no_subject` reads a sentence that opens on the verb itself.) Written on
     round 7's ratings; round 6's rated clozes hold none of this class, kept or not."""
     if q.type not in ("tf", "cloze") or q.lang not in ("es", "pt"):
         return None

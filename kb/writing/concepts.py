@@ -11,8 +11,8 @@ from itertools import pairwise
 from .. import lang as L
 from ..quiz import Question
 from ..text import STOPWORDS, fold, words
+from .check_subject import IMPERATIVE as _IMPERATIVE
 from .checklist import CODE_NAME as _CODE_NAME
-from .checks import IMPERATIVE as _IMPERATIVE
 from .checks import _stems4, same_thing, stems
 from .course import CourseTerms
 from .ideas import dangling

@@ -1,7 +1,7 @@
 """A learned, coarse prior over question forms: how often teachers kept a question of each form as written.
 
 A form is a question's type and, for a short answer, the kind of its stem after the deck's setting ("En RNN, …"):
-the slide's lead-in to complete (:data:`kb.writing.plan._LEAD`), "explica X", "¿cómo …?", "¿qué es X?",
+the slide's lead-in to complete (:data:`kb.writing.lead_stem.LEAD`), "explica X", "¿cómo …?", "¿qué es X?",
 "¿qué significa «X»?", a comparison, "¿cuándo conviene …?" … (:func:`form_of`; pt, es and en wordings). Fresh
 raters of the held-out rounds kept these at very different rates (rounds 10-13: the lead-in 0 of 18, "explica X"
 17 %, a comparison 24 %: ``python eval/form_keep.py``), and the ordering held on the rounds after.
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Sequence, TypeVar
 
 from ..text import fold
+from .lead_stem import LEAD_ASK
 
 PRIOR_FILE = Path(__file__).with_name("form_prior.json")
 # priority per unit of KEEP rate above the mean: the fitted priors span 0.07 .. 0.40 (mean 0.20), so a form moves a
@@ -44,7 +45,7 @@ _OPENS = r"(?:^|¿\s*|\b(?:y|e|and)\s+)(?:(?:en|em|in|de|da|do|of|para|por|con|c
 # what the stem does ("explica", a comparison, "what is") wherever it says so. English "mean" is the verb of
 # "what does «X» mean" (or "what is meant by"), not the noun or adjective ("the mean of the gradients")
 _FORMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(rx)) for name, rx in (
-    ("lead", r"completa esta idea|complete esta ideia|complete this point"),
+    ("lead", "|".join(re.escape(fold(w)) for w in LEAD_ASK.values())),  # (the words plan's lead-in stem says)
     ("compare", r"\bdiferencia|\bdiferenca|\bdifference|\bdifere|\bdiffer|\bcompar|\bfrente a\b|\bversus\b|\bvs\b"),
     ("when", rf"{_OPENS}(?:cuando|quando|when)\b"),
     ("means", rf"{_OPENS}(?:(?:o )?que (?:significa|se entiende por|se entende por)|what is meant by"

@@ -35,14 +35,15 @@ def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chu
     idea not), with the primary's item, key stem, section and priority just below it; on a slide no draft asks,
     as a question of its own (item ``idea:<key>``, ranked by the idea's centrality as a plain question is). None of
     a type the idea already has a draft of."""
+    from .deck_context import deck_context, deck_language
     from .form_prior import weigh
-    from .plan import CENTRAL_BONUS, _deck_context, _deck_lang, objective_forms
+    from .plan import CENTRAL_BONUS, objective_forms
 
     primary, have, asked = _primaries(drafts)
     written = {d.question.id for d in drafts}
     out: list[Draft] = []
     for src, o in plans.items():
-        deck_lang = _deck_lang(course, src, "")
+        deck_lang = deck_language(course, src, "")
         best = max((i.score for i in o.ideas), default=0.0)
         ctx = None
         for idea in o.ideas:
@@ -53,7 +54,7 @@ def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chu
             p = primary.get((src, idea.key)) or primary.get(slide)
             if p is None and slide in asked:
                 continue  # (its slide asked in another form already: a cloze)
-            ctx = ctx or _deck_context(src, o, course)
+            ctx = ctx or deck_context(src, o, course)
             for f in objective_forms(idea, chunk, chunks, course, ctx):
                 if (src, idea.key, f.question.type) in have or f.question.id in written:
                     continue

@@ -10,8 +10,8 @@ from typing import Any
 
 from ..quiz import Question
 from ..text import STOPWORDS, fold, sentences, words
+from .check_subject import IMPERATIVE as _IMPERATIVE
 from .checklist import CODE_NAME as _CODE_NAME
-from .checks import IMPERATIVE as _IMPERATIVE
 from .checks import generic_title, norm, stems
 from .concepts import _PLAIN_ACTION, _sentence_end, _step_actions
 from .generate import CourseTerms, Draft
@@ -234,7 +234,7 @@ class PurposePatterns(WriterCore):
 
     def _no_subject_word(self, text: str, source: str) -> bool:
         """The text opens on a conjugated verb ("Permite distribuir …", "Distribuye (shards) …")."""
-        from .checks import no_subject
+        from .check_subject import no_subject
 
         q = Question("tf", f"? {text}", "", (), lang="es")
         return bool(no_subject(q, self._vocab.get(source) or Counter()))

@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -32,12 +31,14 @@ from ..quiz import Citation, Question
 from ..records import Chunk
 from ..text import STOPWORDS, fold, words
 from .checklist import CheckContext, run_checks
-from .checks import generic_title, thin_concepts, vocabulary
+from .checks import generic_title, thin_concepts
 from .checks_form import meaning_kind
 from .code_statement import code_statement
 from .concepts import _source_frameworks, concepts_beside_stem, phrase_concepts
+from .deck_context import deck_context, deck_language
 from .form_retry import retry_form
 from .infinitive import infinitive
+from .lead_stem import LEAD
 from .pattern_discourse import list_labels
 from .pattern_topic import WEAK, topic_stems
 from .seam import Draft, Rejected
@@ -67,11 +68,6 @@ _MEANS_AS = {  # a label whose text says what to do about it, or when it is the 
            "pt": "Em {s}, o que se recomenda fazer quanto a «{t}»?", "en": "In {s}, what should one do about «{t}»?"},
     "when": {"es": "En {s}, ¿cuándo conviene usar «{t}»?", "pt": "Em {s}, quando convém usar «{t}»?",
              "en": "In {s}, when should «{t}» be used?"},
-}
-_LEAD = {  # a slide asked by its own lead-in sentence, not by its title (a title is no concept a student saw)
-    "es": "En {s}, completa esta idea del material y explica cada punto: «{t}: …»",
-    "pt": "Em {s}, complete esta ideia do material e explique cada ponto: «{t}: …»",
-    "en": "In {s}, complete this point of the material and explain each part: «{t}: …»",
 }
 
 
@@ -425,7 +421,7 @@ def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]
         # asked by the slide's lead-in and answered by what follows it, never as "¿qué caracteriza a «T»?":
         # a title is no concept (fresh raters fixed or dropped every such stem, eval/real_heldout_r5)
         if (lead := lead_in(passage)) and (bullets := slide_answer(passage, skip_lead=True)):
-            asks.append((_LEAD.get(lang, _LEAD["en"]).replace("{t}", lead.replace("{", "(").replace("}", ")")),
+            asks.append((LEAD.get(lang, LEAD["en"]).replace("{t}", lead.replace("{", "(").replace("}", ")")),
                          bullets, False))
         # then a question on the slide's topic by its title's class of text (:mod:`kb.writing.pattern_topic`: a
         # task asked how, a name what it is, a noun phrase explained), never "¿qué se entiende por «T»?" (a title
@@ -516,8 +512,8 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
     out: list[Draft] = []
     rejected: list[Rejected] = []
     for src, o in plans.items():
-        ctx = _deck_context(src, o, course)
-        deck_lang = _deck_lang(course, src, "")  # (once per source; a slide's own language is not the quiz's)
+        ctx = deck_context(src, o, course)
+        deck_lang = deck_language(course, src, "")  # (once per source; a slide's own language is not the quiz's)
         for rank, idea in enumerate(o.top(k)):
             chunk = chunks.get(idea.chunk_ids[0])
             if (idea.key in asked or (src, rank) in planned or chunk is None
@@ -531,19 +527,6 @@ def plain_questions(plans: dict[str, Outline], drafts: Sequence[Draft], chunks: 
                 d.priority += CENTRAL_BONUS * idea.score / max(1e-9, o.top(1)[0].score) + PLAN_BONUS * (k - rank) / k
             out += forms
     return out, rejected
-
-
-def _deck_lang(course: CourseTerms, src: str, default: str) -> str:
-    """A deck's language: most of its passages' (not one slide's: "Uso: pf = …" reads as en); ``default`` for a
-    deck the course does not hold. A plain question's stem and the ``--lang`` filter both go by it."""
-    langs = Counter(c.lang for c in course.by_source.get(src, ()))
-    return langs.most_common(1)[0][0] if langs else default
-
-
-def _deck_context(src: str, o: Outline, course: CourseTerms) -> CheckContext:
-    """The checks' context for a source's plain questions (its passage is set per idea)."""
-    text = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(src, []))
-    return CheckContext("", text, vocabulary(text), verb_like=course.verb_like, outline=o)
 
 
 @functools.lru_cache(maxsize=16)
@@ -568,7 +551,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
 
     src = chunk.source
     passage = _slide_text(idea, chunk, chunks)
-    lang = _deck_lang(course, src, chunk.lang)
+    lang = deck_language(course, src, chunk.lang)
     subject = deck_subject(course, src)
     libraries = {fold(n) for n, _ in _source_frameworks(course, src)} | {fold(library_of(course, src)), fold(subject)}
     if idea.kind == "definition" and fold(idea.name) in libraries:
@@ -665,7 +648,7 @@ def objective_forms(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: 
     """An idea's objective forms where its siblings offer them (:func:`.pattern_siblings.objective_drafts`)."""
     from .pattern_siblings import objective_drafts
 
-    lang = _deck_lang(course, chunk.source, chunk.lang)
+    lang = deck_language(course, chunk.source, chunk.lang)
     passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
     mentions = _mentions(deck)
     return objective_drafts(idea, chunk, passage, deck, deck_subject(course, chunk.source), lang,
@@ -682,7 +665,7 @@ def error_drafts(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
     from .pattern_errors import PER_SLIDE, error_forms, options
 
     src = chunk.source
-    lang = _deck_lang(course, src, chunk.lang)
+    lang = deck_language(course, src, chunk.lang)
     passage = "\n".join(chunks[i].text for i in idea.chunk_ids if i in chunks)
     forms = error_forms(idea.name, passage, deck_subject(course, src), lang)
     choices = options(passage, lang) if forms else {}
@@ -731,13 +714,13 @@ def fill_questions(plans: dict[str, Outline], chosen: Sequence[Draft], chunks: d
         ctx: CheckContext | None = None
         per_section: dict[str, int] = {}
         tried = {i.key for i in o.top(k)} | skip
-        deck_lang = _deck_lang(course, src, "")
+        deck_lang = deck_language(course, src, "")
         for idea in o.top(len(o.ideas)):
             chunk = chunks.get(idea.chunk_ids[0])
             if (idea.key in tried or chunk is None or (lang and (deck_lang or chunk.lang) != lang)
                     or asks(have, idea) or cited & set(idea.chunk_ids)):
                 continue
-            ctx = ctx or _deck_context(src, o, course)
+            ctx = ctx or deck_context(src, o, course)
             forms, _ = idea_drafts(idea, chunk, chunks, course, ctx, further=True)
             if not forms:
                 continue

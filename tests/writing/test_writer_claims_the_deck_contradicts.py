@@ -178,7 +178,8 @@ def test_a_sentence_to_complete_is_situated_by_its_library(written):
 
 
 def test_the_library_lead_does_not_hide_a_missing_subject():
-    from kb.writing.checks import no_subject, vocabulary
+    from kb.writing.check_subject import no_subject
+    from kb.writing.checks import vocabulary
 
     vocab = vocabulary("Distribuye (shards) la copia al Layout solicitado. El Layout define cómo distribuir.")
     q = Question("cloze", "Completa el espacio en blanco: En TensorFlow, distribuye (shards) la copia al _____ "

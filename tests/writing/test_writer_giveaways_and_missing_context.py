@@ -12,13 +12,13 @@ import pytest
 from kb.config import Settings
 from kb.quiz import Question
 from kb.workspace import open_workspace
+from kb.writing.check_subject import no_subject
 from kb.writing.checks import (
     answers_elsewhere,
     dangling_reference,
     giveaway,
     glued_words,
     no_context,
-    no_subject,
     restates_question,
     unglue,
     vocabulary,
