@@ -90,7 +90,7 @@ def trivial_blank(q: Question, verb_like: Callable[[str], bool] | None = None) -
         # recall: raters dropped 7 of 9 such blanks on held-out splits D–Q (kept "entorno", "armazenamento")
         return ["trivial-blank"]
     initials = "".join(w[0] for w in re.split(r"[\s-]+", a) if w).upper()
-    if len(initials) >= 2 and re.search(rf"\b{initials}", q.prompt):
+    if len(initials) >= 2 and re.search(rf"\b{re.escape(initials)}", q.prompt):  # (an answer's "(" or "[" is text)
         return ["trivial-blank"]
     gloss = re.search(r"_____\s*\((?P<g>[^(),]+)\)", q.prompt)
     if "(_____)" in q.prompt or gloss and re.fullmatch(r"[a-z-]+", a) and len(words(gloss.group("g"))) <= 2:

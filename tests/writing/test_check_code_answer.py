@@ -68,3 +68,4 @@ def test_an_answer_opening_on_a_line_cut_from_its_start_is_code_whatever_the_ste
 ])
 def test_balanced_brackets_in_prose_are_no_code_shard(answer):
     assert code_answer(Question("short", "¿Qué es la atención en código?", answer, CITE, lang="es")) == []
+
