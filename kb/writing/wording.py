@@ -209,6 +209,9 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
     named = _ACRONYM.search(head)
     if named and len(words(head)) > limit and not listing(head) and not re.search(r"\s(?:y|e|and)\s", head):
         return named.group("a")  # ("En PINNs, …": the whole title is too long a setting)
+    gloss = re.search(r"\s*\([^()]*\)$", head)
+    if gloss and not named and len(words(head)) > limit:  # ("Ataques de inferência de pertinência (Membership
+        head = head[:gloss.start()]  # Inference)": its gloss in another language makes it no longer a subject)
     if listing(head) and len(words(head)) > limit:
         # "Parameter servers, ring all-reduce y colectivas NCCL": the whole list, up to LISTING_WORDS words; its
         # first part, cut at its "y", was a fragment ("En parameter servers, ring all-reduce, ¿…?": both r7 raters)
@@ -217,6 +220,8 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         limit = LISTING_WORDS
     elif len(words(head)) > limit:  # "… y optimización de memoria": its first subject
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0]
+        if re.fullmatch(r"[A-Z][A-Z0-9-]*[A-Z0-9]s?", head):  # "GRPO y aprendizaje por refuerzo con …": a name
+            return head
         if len(words(head)) > limit:  # "Eficiência energética no treinamento de redes neurais": what, not where
             head = _TITLE_SETTING.split(head, maxsplit=1)[0]
     ws = words(head)

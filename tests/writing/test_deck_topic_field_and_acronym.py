@@ -31,3 +31,13 @@ def test_a_title_named_by_a_plural_acronym_too_long_to_set_a_stem_is_set_in_the_
 ])
 def test_titles_outside_the_class_keep_their_topic(title, topic):
     assert deck_topic(title) == topic
+
+
+def test_a_long_title_glossed_in_brackets_is_set_in_its_own_words():
+    assert deck_topic("Ataques de inferência de pertinência (Membership Inference)") == \
+        "ataques de inferência de pertinência"
+
+
+def test_a_long_title_that_opens_on_a_name_and_more_is_set_in_the_name():
+    assert deck_topic("GRPO y aprendizaje por refuerzo con recompensas verificables") == "GRPO"
+    assert deck_topic("Mixup y CutMix") == "mixup y CutMix"  # (short: the whole title)
