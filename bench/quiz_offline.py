@@ -26,6 +26,9 @@ The prior over question forms (branch formprior30), same loaded machine (load ~1
 Session 20's writer (form prior, objective forms and their checks, whole-claim concepts), load ~0.8, two
 alternating runs each: eed0729 36 questions, 0.67 / 0.66 s (0.019 / 0.018 s/question); f027ebc 36,
 0.68 / 0.69 s (0.019).
+Session 21's writer (deck topics, attribution concepts, code-slide stems, fixes31, tidy31), load ~0.9, two alternating
+runs each: 2041e92 36 questions, 0.73 / 0.71 s (0.020 s/question); 8a5222b 36, 0.71 / 0.69 s (0.020 / 0.019), the
+same type mix.
 """
 
 from __future__ import annotations
