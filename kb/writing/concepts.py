@@ -20,8 +20,14 @@ from .wording import _OR, _TECH, frameworks
 
 
 def _deck_title(course: CourseTerms, source: str) -> str:
-    """A deck's title: the heading of its first page ("" for a source without pages)."""
-    return next((c.locator.heading or "" for c in course.by_source.get(source, []) if c.locator.page == 1), "")
+    """A deck's title: the heading of its first page, else that page's first line when it is no bullet (a title line
+    too long for the reader to take as a heading: "Frameworks de … - Sesión: planificación de trabajos de GPU en
+    clusters"); "" for a source without pages."""
+    first = next((c for c in course.by_source.get(source, []) if c.locator.page == 1), None)
+    if first is None:
+        return ""
+    line = first.text.strip().split("\n", 1)[0].strip() if not first.locator.heading else ""
+    return first.locator.heading or (line if line and line[0].isalnum() and not line.endswith((".", ":")) else "")
 
 
 def _source_frameworks(course: CourseTerms, source: str) -> list[tuple[str, str]]:

@@ -42,12 +42,19 @@ def _file_name(title: str) -> bool:
     return " " not in title.strip() and bool(re.search(r"[\d_]", title))  # "000_018776c44678bcbb", "aula3"
 
 
+_SESSION = re.compile(r"^.{8,}?\s[-–—]\s(?i:sesi[oó]n|sess[aã]o|aula|clase|lecture|session|tema)(?:\s+\d+)?\s*:"
+                      r"\s*(?P<t>.{6,})$")
+
+
 def deck_title(course: CourseTerms, source: str) -> str:
     """The deck's title: its first page's heading, else (a source without pages) its outline's title
     when that names a subject; "" when none does."""
     title = _deck_title(course, source)
     if title:
-        return title
+        # the course's name before the session's topic ("Frameworks de … - Aula: modelos de espaço de estados para
+        # visão"): the topic is the deck's title
+        m = _SESSION.match(title)
+        return m.group("t").strip() if m else title
     outline = getattr(course, "outlines", {}).get(source)
     title = outline.title if outline is not None else ""
     if not title or index_title(title) or divider_title(title) or _file_name(title):

@@ -185,7 +185,7 @@ _TITLE_FIELD = re.compile(r"\s+(?:con|com|with|using|mediante|usando)\s+(?:el\s+
 # (PINNs)"): a name, as written; the acronym alone where the title is too long to open a stem on
 _ACRONYM = re.compile(r"\((?P<a>[A-Z][A-Za-z0-9-]*[A-Z](?:s)?)\)")
 # where a title too long to be a setting places its subject: "Eficiência energética no treinamento de redes neurais"
-_TITLE_SETTING = re.compile(r"\s(?:en|em|no|na|nos|nas|in|durante|during)\s")
+_TITLE_SETTING = re.compile(r"\s(?:en|em|no|na|nos|nas|in|durante|during|para|for)\s")
 
 
 # a chapter's label, which says where a deck stands in its course and nothing of what it teaches
@@ -220,8 +220,8 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         limit = LISTING_WORDS
     elif len(words(head)) > limit:  # "… y optimización de memoria": its first subject
         head = re.split(r"\s(?:y|e|and)\s", head, maxsplit=1)[0]
-        if re.fullmatch(r"[A-Z][A-Z0-9-]*[A-Z0-9]s?", head):  # "GRPO y aprendizaje por refuerzo con …": a name
-            return head
+        if re.fullmatch(r"[A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*", head):  # "GRPO y aprendizaje …", "PagedAttention e o
+            return head  # gerenciamento de memória do vLLM": a name (two capitals at least)
         if len(words(head)) > limit:  # "Eficiência energética no treinamento de redes neurais": what, not where
             head = _TITLE_SETTING.split(head, maxsplit=1)[0]
     ws = words(head)

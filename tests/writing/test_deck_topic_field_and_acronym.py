@@ -41,3 +41,35 @@ def test_a_long_title_glossed_in_brackets_is_set_in_its_own_words():
 def test_a_long_title_that_opens_on_a_name_and_more_is_set_in_the_name():
     assert deck_topic("GRPO y aprendizaje por refuerzo con recompensas verificables") == "GRPO"
     assert deck_topic("Mixup y CutMix") == "mixup y CutMix"  # (short: the whole title)
+
+
+def _page(page: int, heading: str | None, text: str):
+    from kb.records import Chunk, Locator
+
+    return Chunk("decks/x_pt.pdf", "pdf", text, Locator(page=page, heading=heading), "pt", page, "h", 3)
+
+
+@pytest.mark.parametrize("heading, text, title", [
+    # a title line too long for the reader's headings: the page's first line, the course's name before the session
+    (None, "Frameworks de Deep Learning e Computação Paralela - Aula: modelos de espaço de estados para visão\n"
+           "• Curso: Frameworks de Deep Learning (mestrado)", "modelos de espaço de estados para visão"),
+    ("Frameworks de Deep Learning y Computación Paralela - Sesión 3: planificación de trabajos de GPU", "• Curso: …",
+     "planificación de trabajos de GPU"),
+    ("PagedAttention e o gerenciamento de memória do vLLM", "• Mestrado",
+     "PagedAttention e o gerenciamento de memória do vLLM"),
+    (None, "• Curso: Frameworks (mestrado)\n• Material: notebook", ""),  # (a bullet is no title)
+])
+def test_a_decks_title_is_its_sessions_topic(heading, text, title):
+    from kb.writing.course import CourseTerms
+    from kb.writing.subject import deck_title
+
+    chunks = [_page(1, heading, text), _page(2, "Agenda", "• Revisão\n• SSMs"), _page(3, "SSMs", "• A recorrência.")]
+    assert deck_title(CourseTerms(chunks, None), "decks/x_pt.pdf") == title
+
+
+@pytest.mark.parametrize("title, topic", [
+    ("PagedAttention e o gerenciamento de memória do vLLM", "PagedAttention"),  # a name, then more
+    ("modelos de espaço de estados para visão", "modelos de espaço de estados"),  # too long: what, not what for
+])
+def test_a_long_title_is_set_in_its_first_subject(title, topic):
+    assert deck_topic(title) == topic
