@@ -156,6 +156,8 @@ TOPIC_STEMS: dict[str, str] = {  # {s}: the deck's subject; {q}: a question titl
     "from_to": "En {s}, ¿cómo se pasa {np}?",  # ("Del plan a la ejecución": how one leads to the other)
     "implement": "En {s}, ¿cómo se implementa {np}?",  # a code slide's title ("CutMix en código")
     "apply": "En {s}, ¿cómo se aplica {np} en la práctica?",  # a practice slide's title ("FAISS en la práctica")
+    "implement_many": "En {s}, ¿cómo se implementan {np}?",  # (a plural topic: "los callbacks" / "os hooks")
+    "apply_many": "En {s}, ¿cómo se aplican {np} en la práctica?",
 }
 # a title that goes from one thing to another ("Do FLOP ao tempo"): its opening and joining words
 # the tail of a title that shows its topic as code or in use ("CutMix en código", "FAISS en la práctica"): the

@@ -152,6 +152,8 @@ TOPIC_STEMS: dict[str, str] = {
     "from_to": "Em {s}, como se passa {np}?",  # ("Do FLOP ao tempo": how one leads to the other)
     "implement": "Em {s}, como se implementa {np}?",  # a code slide's title ("Fine-tuning em código")
     "apply": "Em {s}, como se aplica {np} na prática?",  # a practice slide's title ("WordPiece na prática")
+    "implement_many": "Em {s}, como se implementam {np}?",  # (a plural topic: "los callbacks" / "os hooks")
+    "apply_many": "Em {s}, como se aplicam {np} na prática?",
 }
 # a title that goes from one thing to another ("Do FLOP ao tempo"): its opening and joining words
 # the tail of a title that shows its topic as code or in use ("Fine-tuning em código", "WordPiece na prática"): the

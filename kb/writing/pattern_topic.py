@@ -315,18 +315,24 @@ def _demo(title: str, lang: str) -> tuple[str, str] | None:
     """A title that shows its topic as code or in use ("CutMix en código", "WordPiece na prática", the language's
     ``DEMO_TAILS``): asked how the topic is implemented or applied ("¿cómo se implementa CutMix?"), not what
     "CutMix en código" is (rounds 8-22: such stems kept in 10 % of 87 ratings, dropped in 9 %; 31 % and 3 % for
-    the other short questions); None for any other title."""
+    the other short questions); None for any other title, and for a topic that names nothing ("Ejemplo en código":
+    :func:`kb.writing.checks.generic_title`). A plural topic takes the verb's plural ("¿cómo se implementan los
+    callbacks?")."""
+    from .checks import generic_title
+
     words = _words(lang)
     folded = fold(title)
     for cls, tails in getattr(words, "DEMO_TAILS", {}).items():
         tail = next((t for t in tails if folded.endswith(" " + fold(t))), None)
         topic = title[: len(title) - len(tail) - 1].strip(" :—–-") if tail else ""
-        if not topic or fold(topic.split()[0]) in _NO_HEAD:
+        if not topic or fold(topic.split()[0]) in _NO_HEAD or generic_title(topic):
             continue
         name = topic if name_word(topic.split()[0]) else \
             with_article(topic, lang, sure=True) if lang in ("es", "pt") else _lower_first(topic)
         if name:
-            return "task", words.TOPIC_STEMS[cls].replace("{np}", name)
+            many = name.split()[0] in (words.ARTICLES["mp"], words.ARTICLES["fp"]) and lang in ("es", "pt")
+            return "task", words.TOPIC_STEMS.get(f"{cls}_many" if many else cls, words.TOPIC_STEMS[cls]) \
+                .replace("{np}", name)
     return None
 
 
