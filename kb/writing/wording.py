@@ -207,7 +207,11 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
     head = parts[1] if len(parts) == 2 and _CHAPTER.fullmatch(parts[0].strip()) else parts[0]  # "Capítulo 12: …"
     head = _TITLE_FIELD.sub("", _TITLE_TAIL.sub("", _TITLE_TOOL.sub("", head))).strip()
     named = _ACRONYM.search(head)
-    if named and len(words(head)) > limit and not listing(head) and not re.search(r"\s(?:y|e|and)\s", head):
+    # (an acronym after the title's setting names where, not what: "Entrenamiento de modelos en la unidad de
+    # procesamiento gráfico (GPU)" is about training)
+    setting = _TITLE_SETTING.search(head)
+    if named and len(words(head)) > limit and not listing(head) and not re.search(r"\s(?:y|e|and)\s", head) \
+            and not (setting and setting.start() < named.start()):
         return named.group("a")  # ("En PINNs, …": the whole title is too long a setting)
     gloss = re.search(r"\s*\([^()]*\)$", head)
     if gloss and not named and len(words(head)) > limit:  # ("Ataques de inferência de pertinência (Membership
@@ -223,12 +227,15 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         if re.fullmatch(r"[A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*", head):  # "GRPO y aprendizaje …", "PagedAttention e o
             return head  # gerenciamento de memória do vLLM": a name (two capitals at least)
         if len(words(head)) > limit:  # "Eficiência energética no treinamento de redes neurais": what, not where
-            head = _TITLE_SETTING.split(head, maxsplit=1)[0]
+            # at the first setting word that leaves a phrase ("Métodos para optimizar la memoria en el entrenamiento
+            # de …": its "para" leaves one word, its "en" the topic)
+            cuts = [m.start() for m in _TITLE_SETTING.finditer(head) if len(words(head[:m.start()])) >= 2]
+            head = head[:cuts[0]] if cuts else head
     ws = words(head)
     if len(ws) > limit or len(ws) < 2 or dangling(head) or head.count("(") != head.count(")") \
             or re.search(r"(?:ando|endo|indo)$", fold(ws[0])) or infinitive(ws[0]):
         return ""  # ("Exportar modelos a ONNX …": "En exportar modelos, …" is no setting)
-    if named:  # "Mixture of Experts (MoE)": a name, as written
+    if _ACRONYM.search(head):  # "Mixture of Experts (MoE)": a name, as written (the acronym still in what is left)
         return head
     topic = " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+,?", w) or is_name(w.rstrip(",")) else w.lower()
                      for w in head.split(" "))
