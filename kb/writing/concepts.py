@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from .. import lang as L
 from ..quiz import Question
-from ..text import STOPWORDS, fold, words
+from ..text import STOPWORDS, can_be_heading, fold, words
 from .check_subject import IMPERATIVE as _IMPERATIVE
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import _stems4, same_thing, stems
@@ -27,7 +27,11 @@ def _deck_title(course: CourseTerms, source: str) -> str:
     if first is None:
         return ""
     line = first.text.strip().split("\n", 1)[0].strip() if not first.locator.heading else ""
-    return first.locator.heading or (line if line and line[0].isalnum() and not line.endswith((".", ":")) else "")
+    # (a line a heading could be, of two words at least, and no index or divider: "Agenda", "Contenidos del curso",
+    # a date or a file's name say nothing of what the deck teaches)
+    titled = bool(line) and line[0].isalnum() and not line.endswith((".", ":")) and can_be_heading(line) \
+        and len(words(line)) >= 2 and not L.divider_title(line)
+    return first.locator.heading or (line if titled else "")
 
 
 def _source_frameworks(course: CourseTerms, source: str) -> list[tuple[str, str]]:

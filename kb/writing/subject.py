@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..lang import divider_title, en, es, pt
 from ..text import STOPWORDS, fold, words
 from .concepts import _deck_title, _source_frameworks
-from .wording import _CHAPTER, deck_topic, listing, lower_first, name_uses
+from .wording import _CHAPTER, CHAPTER_WORDS, deck_topic, listing, lower_first, name_uses
 
 if TYPE_CHECKING:
     from .course import CourseTerms
@@ -42,8 +42,8 @@ def _file_name(title: str) -> bool:
     return " " not in title.strip() and bool(re.search(r"[\d_]", title))  # "000_018776c44678bcbb", "aula3"
 
 
-_SESSION = re.compile(r"^.{8,}?\s[-–—]\s(?i:sesi[oó]n|sess[aã]o|aula|clase|lecture|session|tema)(?:\s+\d+)?\s*:"
-                      r"\s*(?P<t>.{6,})$")
+# a course's name, a dash and a session's label (a chapter's words: "Aula", "Sesión 3", "Lesson 2", "Módulo 4")
+_SESSION = re.compile(rf"^.{{8,}}?\s[-–—]\s(?i:{CHAPTER_WORDS})(?:\s+(?:\d+|[IVX]+))?\s*:\s*(?P<t>.{{6,}})$")
 
 
 def deck_title(course: CourseTerms, source: str) -> str:

@@ -189,8 +189,9 @@ _TITLE_SETTING = re.compile(r"\s(?:en|em|no|na|nos|nas|in|durante|during|para|fo
 
 
 # a chapter's label, which says where a deck stands in its course and nothing of what it teaches
-_CHAPTER = re.compile(r"(?:cap[ií]tulo|chapter|tema|aula|clase|lecci[oó]n|li[cç][aã]o|unidad|unidade|m[oó]dulo|"
-                      r"semana|week|lecture|parte|part|sesi[oó]n|sess[aã]o)\s+(?:\d+|[IVX]+)\.?", re.I)
+CHAPTER_WORDS = (r"cap[ií]tulo|chapter|tema|aula|clase|class|lecci[oó]n|lesson|li[cç][aã]o|unidad|unidade|unit|"
+                 r"m[oó]dulo|module|semana|week|lecture|parte|part|sesi[oó]n|sess[aã]o|session")  # (an alternation)
+_CHAPTER = re.compile(rf"(?:{CHAPTER_WORDS})\s+(?:\d+|[IVX]+)\.?", re.I)
 
 
 def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lambda w: False) -> str:
