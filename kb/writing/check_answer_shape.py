@@ -45,7 +45,8 @@ _KEYWORD = r"(?:else|elif|if|for|while|with|try|except|finally|return|def|class|
 STATEMENT_WORDS = 8  # most words of a code line ("if future is not None."); a longer piece is a sentence
 # the answer's first piece: up to a sentence's end (". ", "; ", ": ")
 _FIRST = re.compile(r"^.*?(?:[.;:](?=\s)|$)", re.S)
-_ENUMERATOR = re.compile(r"(?:^|(?<=\s))(?:\d{1,2}|[a-zA-Z])\)")
+# an item's number, letter or roman numeral ("1) …", "b) …", "ii) …"), after a space, a colon or a semicolon
+_ENUMERATOR = re.compile(r"(?:^|(?<=[\s:;,]))(?:\d{1,2}|[a-zA-Z]|[ivx]{2,4}|[IVX]{2,4})\)")
 # a JSON object's key opening the answer: a shard of a code block's object ('"parameters": {"type": …')
 _JSON_KEY = re.compile(r'^"[^"\n]+"\s*:\s*[\[{"\d]')
 # a stem that asks for code, whose answer may well be code

@@ -69,3 +69,12 @@ def test_an_answer_opening_on_a_line_cut_from_its_start_is_code_whatever_the_ste
 def test_balanced_brackets_in_prose_are_no_code_shard(answer):
     assert code_answer(Question("short", "¿Qué es la atención en código?", answer, CITE, lang="es")) == []
 
+
+
+@pytest.mark.parametrize("answer", [
+    "ii) calibrar con datos; iii) evaluar el modelo.",
+    "Pasos:1) cuantizar los pesos; 2) calibrar.",
+    "IV) la capa de salida normaliza.",
+])
+def test_an_items_roman_numeral_or_number_after_a_colon_is_no_code_shard(answer):
+    assert code_answer(Question("short", "¿Qué pasos sigue la cuantización?", answer, CITE, lang="es")) == []
