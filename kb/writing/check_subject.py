@@ -88,5 +88,6 @@ def opens_on_se(q: Question) -> bool:
     or passed is on a slide the student does not see."""
     if q.type != "cloze":
         return False
-    body = q.prompt.split(":", 1)[1].strip() if ":" in q.prompt else q.prompt
-    return bool(_SE_OPENING.match(body))
+    # (past the instruction and its parenthesised context, whatever colons that holds: "Completa el espacio en
+    # blanco (cuDNN: Semillas): se fijan …")
+    return bool(_SE_OPENING.match(statement(q).strip()))

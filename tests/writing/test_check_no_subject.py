@@ -39,3 +39,9 @@ def test_a_sentence_that_says_its_subject_passes() -> None:
     noun = cloze("El Layout define cómo _____.", "distribuir")
     for q in (own, instruction, noun):
         assert "no-subject" not in run_checks(q, ctx), q.prompt
+
+
+def test_a_sentence_on_se_after_an_instruction_with_its_context_in_brackets_has_no_subject() -> None:
+    q = Question("cloze", "Completa el espacio en blanco (cuDNN: Semillas): se fijan una vez al inicio del _____.",
+                 "script", (), ("script",), lang="es")
+    assert entries_saying_no_subject(q) == {"no-subject"}
