@@ -52,7 +52,11 @@ _VERSION = re.compile(r"\b(?i:versiones\s+recientes|vers[oõ]es\s+recentes|recen
                       r"(?:la\s+|a\s+)?versi[oó]n|depende[m]?\s+da\s+vers[aã]o|depends?\s+on\s+the\s+version)\b"
                       r"|\b(?:19|20)\d\d\b|\b(?i:desde|since|a partir d[aeo])\s+(?:[A-Z][\w.+-]*\s+)?v?\d")
 # an attribution: who proposed, introduced or created it ("Propuesta por Raissi …", "Ronneberger et al.", "proposed by")
-_ATTRIBUTION = re.compile(r"\bet al\b|\b(?i:propuest[oa]s?|propost[oa]s?|proposed|introducid[oa]s?|introduzid[oa]s?|"
+# as the concept itself or an aside to it (at its start, after a comma or a bracket: "Transformer, propuesto por
+# Vaswani"), never a participle that says what a thing does ("los actores creados por Ray", "el ruido introducido
+# por Dropout": a library's name is capitalised as a surname is; every such concept of the rated rounds opens on it)
+_ATTRIBUTION = re.compile(r"\bet al\b|(?:^|[,(]\s*)(?i:propuest[oa]s?|propost[oa]s?|proposed|introducid[oa]s?|"
+                          r"introduzid[oa]s?|"
                           r"introduced|cread[oa]s?|criad[oa]s?|created|desarrollad[oa]s?|desenvolvid[oa]s?|developed)"
                           r"\s+(?i:por|by)\s+[A-Z][a-zà-ÿ]+\b")  # (a surname: "por la GPU" is none)
 _CLAIM_AFTER_LABEL = re.compile(r":\s*\S+(?:\s+\S+){2,}")  # a claim of three words or more after a label's colon

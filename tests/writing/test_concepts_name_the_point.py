@@ -113,3 +113,13 @@ def test_a_point_labelled_by_its_authors_keeps_its_claim_without_them():
     assert "cerca de 1% dos pesos são salientes" in concepts
     assert "perda condicional tem os mesmos gradientes que a marginal" in concepts
     assert not any("et al" in c or "Shazeer" in c for c in concepts), concepts
+
+
+@pytest.mark.parametrize("concept", ["los actores creados por Ray", "el ruido introducido por Dropout",
+                                     "o grafo criado por Dynamo", "the overhead introduced by Checkpointing"])
+def test_what_a_library_creates_or_introduces_is_no_attribution(concept):
+    assert concept_fault(concept, "es") is None
+
+
+def test_an_attribution_set_aside_by_a_comma_is_trivia():
+    assert concept_fault("Transformer, propuesto por Vaswani y colegas", "es") == "trivia"
