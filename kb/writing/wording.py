@@ -184,6 +184,21 @@ _TITLE_FIELD = re.compile(r"\s+(?:con|com|with|using|mediante|usando)\s+(?:el\s+
 # the acronym a title names its topic by ("Mixture of Experts (MoE)", "Redes neuronales informadas por la física
 # (PINNs)"): a name, as written; the acronym alone where the title is too long to open a stem on
 _ACRONYM = re.compile(r"\((?P<a>[A-Z][A-Za-z0-9-]*[A-Z](?:s)?)\)")
+_MIXED = re.compile(r"\((?P<a>[A-Z][a-z0-9-]*[A-Z][A-Za-z0-9-]*)\)")  # ("ToMe": capitals, then lower case)
+
+
+def _acronym(head: str) -> re.Match[str] | None:
+    """The acronym in brackets a title names its topic by: upper case ("MoE", "PINNs"), or mixed case whose capitals
+    are the initials of the words before it ("Token Merging (ToMe)"; not a tool or a gloss: "(PyTorch)",
+    "Hiperredes (HyperNetworks)")."""
+    if m := _ACRONYM.search(head):
+        return m
+    m = _MIXED.search(head)
+    if m is None:
+        return None
+    caps = re.sub(r"[^A-Z]", "", m.group("a"))
+    before = words(head[:m.start()])[-len(caps):]
+    return m if "".join(w[:1].upper() for w in before) == caps else None
 # where a title too long to be a setting places its subject: "Eficiência energética no treinamento de redes neurais"
 _TITLE_SETTING = re.compile(r"\s(?:en|em|no|na|nos|nas|in|durante|during|para|for)\s")
 
@@ -207,7 +222,7 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
     parts = re.split(r":\s", title.strip(), maxsplit=1)
     head = parts[1] if len(parts) == 2 and _CHAPTER.fullmatch(parts[0].strip()) else parts[0]  # "Capítulo 12: …"
     head = _TITLE_FIELD.sub("", _TITLE_TAIL.sub("", _TITLE_TOOL.sub("", head))).strip()
-    named = _ACRONYM.search(head)
+    named = _acronym(head)
     # (an acronym after the title's setting names where, not what: "Entrenamiento de modelos en la unidad de
     # procesamiento gráfico (GPU)" is about training)
     setting = _TITLE_SETTING.search(head)
@@ -236,7 +251,7 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
     if len(ws) > limit or len(ws) < 2 or dangling(head) or head.count("(") != head.count(")") \
             or re.search(r"(?:ando|endo|indo)$", fold(ws[0])) or infinitive(ws[0]):
         return ""  # ("Exportar modelos a ONNX …": "En exportar modelos, …" is no setting)
-    if _ACRONYM.search(head):  # "Mixture of Experts (MoE)": a name, as written (the acronym still in what is left)
+    if _acronym(head):  # "Mixture of Experts (MoE)": a name, as written (the acronym still in what is left)
         return head
     topic = " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+,?", w) or is_name(w.rstrip(",")) else w.lower()
                      for w in head.split(" "))

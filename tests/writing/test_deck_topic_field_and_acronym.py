@@ -73,3 +73,12 @@ def test_a_decks_title_is_its_sessions_topic(heading, text, title):
 ])
 def test_a_long_title_is_set_in_its_first_subject(title, topic):
     assert deck_topic(title) == topic
+
+
+@pytest.mark.parametrize("title, topic", [
+    ("Token Merging (ToMe) e redução de tokens em ViTs", "Token Merging (ToMe)"),  # its capitals are the initials
+    ("Hiperredes (HyperNetworks)", "hiperredes (HyperNetworks)"),  # a gloss, no acronym
+    ("Autoencoders na prática (PyTorch)", "autoencoders na prática (PyTorch)"),  # a tool
+])
+def test_a_mixed_case_acronym_is_a_name_only_when_it_spells_the_words_before_it(title, topic):
+    assert deck_topic(title) == topic
