@@ -537,13 +537,15 @@ def _names(concept: str) -> bool:
     """``concept`` is a name, or a pair "A / B" of names (a comparison's two sides, :func:`kb.writing.concepts`):
     one token each, one of them at least a code name or a name token ("FlatParameter / DTensor",
     "torch.compile / dynamo"); not two words a purpose joins ("modificar / preparar")."""
+    def named(s: str) -> bool:
+        return bool(_CODE_NAME.fullmatch(s) or _NAME.fullmatch(s))
+
     sides = [s.strip() for s in concept.split(" / ")]
     if len(sides) == 1:
-        return bool(_CODE_NAME.fullmatch(concept) or _NAME.fullmatch(concept))
+        return named(concept)
     if _CODE_NAME.fullmatch(sides[0]):
         return True  # (a call's pair: "torch.compile / dynamo")
-    return all(s and " " not in s for s in sides) and any(_CODE_NAME.fullmatch(s) or _NAME.fullmatch(s)
-                                                          for s in sides)
+    return all(s and " " not in s for s in sides) and any(map(named, sides))
 
 
 def with_answer_points(q: Question) -> Question:

@@ -56,9 +56,8 @@ _VERSION = re.compile(r"\b(?i:versiones\s+recientes|vers[oõ]es\s+recentes|recen
 # Vaswani"), never a participle that says what a thing does ("los actores creados por Ray", "el ruido introducido
 # por Dropout": a library's name is capitalised as a surname is; every such concept of the rated rounds opens on it)
 _ATTRIBUTION = re.compile(r"\bet al\b|(?:^|[,(]\s*)(?i:propuest[oa]s?|propost[oa]s?|proposed|introducid[oa]s?|"
-                          r"introduzid[oa]s?|"
-                          r"introduced|cread[oa]s?|criad[oa]s?|created|desarrollad[oa]s?|desenvolvid[oa]s?|developed)"
-                          r"\s+(?i:por|by)\s+[A-Z][a-zà-ÿ]+\b")  # (a surname: "por la GPU" is none)
+                          r"introduzid[oa]s?|introduced|cread[oa]s?|criad[oa]s?|created|desarrollad[oa]s?|"
+                          r"desenvolvid[oa]s?|developed)\s+(?i:por|by)\s+[A-Z][a-zà-ÿ]+\b")  # (a surname)
 _CLAIM_AFTER_LABEL = re.compile(r":\s*\S+(?:\s+\S+){2,}")  # a claim of three words or more after a label's colon
 _CODE_MARK = re.compile(r"[_.()\[\]/]|\w-\w|\d|[a-z][A-Z]")  # a name, not a plain word ("max_seq_len", "all-reduce")
 
@@ -78,7 +77,7 @@ def concept_fault(concept: str, lang: str = "") -> str | None:
         return "fragment"
     if c.startswith("#") or re.search(r"\s#\s", c):
         return "code-shard"  # ("# RemovableHandle es context manager")
-    if _VERSION.search(c) or _ATTRIBUTION.search(c) and not _CLAIM_AFTER_LABEL.search(c):
+    if _VERSION.search(c) or attribution(c) and not _CLAIM_AFTER_LABEL.search(c):
         return "trivia"  # (who proposed it; "Ulyanov et al.: sustituir Batch Norm por …" holds its claim, kept)
     if _instance(c, ws):
         return "instance"

@@ -322,7 +322,7 @@ def _demo(title: str, lang: str) -> tuple[str, str] | None:
 
     words = _words(lang)
     folded = fold(title)
-    for cls, tails in getattr(words, "DEMO_TAILS", {}).items():
+    for cls, tails in words.DEMO_TAILS.items():
         tail = next((t for t in tails if folded.endswith(" " + fold(t))), None)
         topic = title[: len(title) - len(tail) - 1].strip(" :—–-") if tail else ""
         if not topic or fold(topic.split()[0]) in _NO_HEAD or generic_title(topic):

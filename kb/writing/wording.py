@@ -186,6 +186,9 @@ _TITLE_FIELD = re.compile(r"\s+(?:con|com|with|using|mediante|usando)\s+(?:el\s+
 _ACRONYM = re.compile(r"\((?P<a>[A-Z][A-Za-z0-9-]*[A-Z](?:s)?)\)")
 _MIXED = re.compile(r"\((?P<a>[A-Z][a-z0-9-]*[A-Z][A-Za-z0-9-]*)\)")  # ("ToMe": capitals, then lower case)
 
+# where a title too long to be a setting places its subject: "Eficiência energética no treinamento de redes neurais"
+_TITLE_SETTING = re.compile(r"\s(?:en|em|no|na|nos|nas|in|durante|during|para|for)\s")
+
 
 def _acronym(head: str) -> re.Match[str] | None:
     """The acronym in brackets a title names its topic by: upper case ("MoE", "PINNs"), or mixed case whose capitals
@@ -199,8 +202,6 @@ def _acronym(head: str) -> re.Match[str] | None:
     caps = re.sub(r"[^A-Z]", "", m.group("a"))
     before = words(head[:m.start()])[-len(caps):]
     return m if "".join(w[:1].upper() for w in before) == caps else None
-# where a title too long to be a setting places its subject: "Eficiência energética no treinamento de redes neurais"
-_TITLE_SETTING = re.compile(r"\s(?:en|em|no|na|nos|nas|in|durante|during|para|for)\s")
 
 
 # a chapter's label, which says where a deck stands in its course and nothing of what it teaches
