@@ -1,12 +1,13 @@
 """Fit kb's prior over question forms (kb/writing/form_prior.py) on rated rounds, and say how it ranks held-out ones.
 
-    python eval/fit_form_prior.py         # fit on rounds 10-13, held out 14-16: writes kb/writing/form_prior.json
-    python eval/fit_form_prior.py --fit 10-13 --test 14-16 --smooth 10 --dry
+    python eval/fit_form_prior.py --fit 14-24 --test 8-13 --check 14-20:21-24   # kb/writing/form_prior.json
+    python eval/fit_form_prior.py --fit 14-20 --test 21-24 --dry                 # the check alone
 
-Each form's rate is its KEEP share among the fit's ratings (every rater's verdict one sample), smoothed toward the
-fit's mean by ``--smooth`` pseudo-ratings: (keep + s * mean) / (n + s). On the held-out rounds it reports the AUC of
-the prior as a score of KEEP (ties count half) and the KEEP rate of the questions it ranks in the top and bottom
-half."""
+Each form's rate is its KEEP (and DROP) share among the fit's ratings (every rater's verdict one sample), smoothed
+toward its family's by ``--smooth`` pseudo-ratings, the family's (the form and its sub-forms: one-line answers, code
+blanks) toward the fit's mean: (keep + s * family) / (n + s). On the held-out rounds it reports the AUC of the prior
+as a score of KEEP (ties count half), the KEEP rate of the questions it ranks in the top and bottom half, and how
+the forms it names last resorts (form_prior.last_resort) were kept and dropped there."""
 
 from __future__ import annotations
 
@@ -19,14 +20,26 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from form_keep import rated, rounds  # noqa: E402
 
-from kb.writing.form_prior import PRIOR_FILE  # noqa: E402
+from kb.writing.form_prior import LAST_RESORT, PRIOR_FILE, parent  # noqa: E402
 
 
-def fit(rows: list[dict[str, str]], smooth: float) -> dict[str, float]:
+def fit(rows: list[dict[str, str]], smooth: float, verdict: str = "KEEP") -> dict[str, float]:
+    """Each form's KEEP (or ``verdict``) share, smoothed toward its family's (the form with its sub-forms,
+    ``form_prior.parent``), the family's toward the mean; a family with no rating of the plain form gets the
+    family's rate under its name too (a sub-form's question then falls back on it: ``form_prior.prior``)."""
     n = Counter(r["form"] for r in rows)
-    keep = Counter(r["form"] for r in rows if r["verdict"] == "KEEP")
+    keep = Counter(r["form"] for r in rows if r["verdict"] == verdict)
     mean = sum(keep.values()) / max(1, len(rows))
-    return {f: round((keep[f] + smooth * mean) / (n[f] + smooth), 4) for f in sorted(n)}
+    root = {f: parent(f) or f for f in n}
+    fam_n, fam_keep = Counter(), Counter()
+    for f in n:
+        fam_n[root[f]] += n[f]
+        fam_keep[root[f]] += keep[f]
+    fam = {g: (fam_keep[g] + smooth * mean) / (fam_n[g] + smooth) for g in fam_n}
+    rates = {f: (keep[f] + smooth * fam[root[f]]) / (n[f] + smooth) for f in n}
+    for g, r in fam.items():
+        rates.setdefault(g, r)
+    return {f: round(rates[f], 4) for f in sorted(rates)}
 
 
 def auc(scores: list[float], labels: list[bool]) -> float:
@@ -44,7 +57,7 @@ def auc(scores: list[float], labels: list[bool]) -> float:
 
 
 def ranking(rates: dict[str, float], mean: float, rows: list[dict[str, str]]) -> dict[str, float]:
-    scores = [rates.get(r["form"], mean) for r in rows]
+    scores = [rates.get(_rated(r["form"], rates), mean) for r in rows]
     labels = [r["verdict"] == "KEEP" for r in rows]
     order = sorted(range(len(rows)), key=lambda i: -scores[i])
     half = len(rows) // 2
@@ -53,6 +66,32 @@ def ranking(rates: dict[str, float], mean: float, rows: list[dict[str, str]]) ->
             "keep_top_half": round(sum(labels[i] for i in top) / max(1, len(top)), 3),
             "keep_bottom_half": round(sum(labels[i] for i in bottom) / max(1, len(bottom)), 3),
             "keep": round(sum(labels) / max(1, len(labels)), 3)}
+
+
+def _fit_and_test(train: list[dict[str, str]], test: list[dict[str, str]], smooth: float) -> tuple:
+    """(KEEP rates, DROP rates, mean, the held-out report, the last-resort forms) of a fit on ``train``."""
+    rates = fit(train, smooth)
+    drops = fit(train, smooth, "DROP")
+    mean = round(sum(r["verdict"] == "KEEP" for r in train) / len(train), 4)
+    held = {"all": ranking(rates, mean, test),
+            "short": ranking(rates, mean, [r for r in test if r["type"] == "short"])}
+    for r in sorted({r["round"] for r in test}):
+        held[f"r{r}"] = ranking(rates, mean, [x for x in test if x["round"] == r])
+    # the last resorts (form_prior.last_resort) the fit names, and how the held-out rounds kept and dropped them
+    low = {f for f, v in rates.items() if v < LAST_RESORT * mean or drops[f] > v}
+    below = [r for r in test if _rated(r["form"], rates) in low]
+    held["last_resort"] = {"forms": sorted(low), "n": len(below),
+                           "keep": round(sum(r["verdict"] == "KEEP" for r in below) / max(1, len(below)), 3),
+                           "drop": round(sum(r["verdict"] == "DROP" for r in below) / max(1, len(below)), 3)}
+    held["all"]["drop"] = round(sum(r["verdict"] == "DROP" for r in test) / max(1, len(test)), 3)
+    return rates, drops, mean, held, low
+
+
+def _rated(form: str, rates: dict[str, float]) -> str:
+    """The form whose rate a question of ``form`` gets (itself, else its parent's, as form_prior.prior reads it)."""
+    while form and form not in rates:
+        form = parent(form)
+    return form
 
 
 def _span(text: str) -> str:
@@ -72,32 +111,42 @@ def main() -> None:
     ap.add_argument("--test", default="14-16", type=_span)
     ap.add_argument("--smooth", type=float, default=10.0)
     ap.add_argument("--dry", action="store_true", help="report only, write nothing")
+    ap.add_argument("--check", default="", help="FIT:TEST spans (14-20:21-24): the same fit on earlier rounds, "
+                    "tested on later ones, recorded beside the fit")
+    ap.add_argument("--out", type=Path, default=PRIOR_FILE, help="where to write the fit (default: kb's own)")
     a = ap.parse_args()
     train, test = rated(rounds(a.fit)), rated(rounds(a.test))
     for span, rows in ((a.fit, train), (a.test, test)):
         if not rows:  # (no mean to smooth toward, no ranking to report: a prior fitted on nothing is no prior)
             sys.exit(f"fit_form_prior: no ratings for rounds {span}: eval/real_heldout_rN/ratings.csv is missing or "
                      f"empty for each of {', '.join(map(str, rounds(span)))} — name rated rounds (--fit/--test)")
-    rates = fit(train, a.smooth)
-    mean = round(sum(r["verdict"] == "KEEP" for r in train) / len(train), 4)
-    held = {"all": ranking(rates, mean, test),
-            "short": ranking(rates, mean, [r for r in test if r["type"] == "short"])}
-    for r in sorted({r["round"] for r in test}):
-        held[f"r{r}"] = ranking(rates, mean, [x for x in test if x["round"] == r])
+    rates, drops, mean, held, low = _fit_and_test(train, test, a.smooth)
+    check = None
+    if a.check:  # the same fit on earlier rounds, tested on later ones it never saw
+        fit_span, _, test_span = a.check.partition(":")
+        c_train, c_test = rated(rounds(fit_span)), rated(rounds(test_span))
+        if not c_train or not c_test:
+            sys.exit(f"fit_form_prior: --check {a.check}: no ratings for one of its spans")
+        check = {"fit": rounds(fit_span), "test": rounds(test_span), **_fit_and_test(c_train, c_test, a.smooth)[3]}
     n = Counter(r["form"] for r in train)
     for f in sorted(rates, key=lambda f: -rates[f]):
-        print(f"{f:16s} n={n[f]:4d} prior={rates[f]:.3f}")
+        last = "  last resort" if f in low else ""
+        print(f"{f:20s} n={n[f]:4d} prior={rates[f]:.3f} drop={drops[f]:.3f}{last}")
     print(f"mean {mean:.3f}; held out (rounds {a.test}):")
     for k, v in held.items():
         print(f"  {k:6s} {v}")
+    if check:
+        print(f"check: fitted on rounds {a.check.partition(':')[0]}, tested on {a.check.partition(':')[2]}:")
+        for k, v in check.items():
+            print(f"  {k:6s} {v}")
     if not a.dry:
         out = {"fitted_on": {"rounds": rounds(a.fit), "ratings": len(train),
                              "files": "eval/real_heldout_rN/ratings.csv", "smooth": a.smooth,
                              "script": "eval/fit_form_prior.py"},
-               "mean": mean, "rates": rates, "counts": dict(sorted(n.items())),
-               "held_out": {"rounds": rounds(a.test), **held}}
-        PRIOR_FILE.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print("wrote", PRIOR_FILE)
+               "mean": mean, "rates": rates, "drops": drops, "counts": dict(sorted(n.items())),
+               "held_out": {"rounds": rounds(a.test), **held}, **({"check": check} if check else {})}
+        a.out.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print("wrote", a.out)
 
 
 if __name__ == "__main__":

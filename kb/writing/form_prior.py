@@ -2,16 +2,17 @@
 
 A form is a question's type and, for a short answer, the kind of its stem after the deck's setting ("En RNN, …"):
 the slide's lead-in to complete (:data:`kb.writing.lead_stem.LEAD`), "explica X", "¿cómo …?", "¿qué es X?",
-"¿qué significa «X»?", a comparison, "¿cuándo conviene …?" … (:func:`form_of`; pt, es and en wordings). Fresh
-raters of the held-out rounds kept these at very different rates (rounds 10-13: the lead-in 0 of 18, "explica X"
-17 %, a comparison 24 %: ``python eval/form_keep.py``), and the ordering held on the rounds after.
-``eval/fit_form_prior.py`` fits each form's smoothed KEEP rate on the rounds it names and writes ``form_prior.json``
-beside this module (with what it was fitted on and how it ranked the held-out rounds).
+"¿qué significa «X»?", a comparison, "¿cuándo conviene …?" … (:func:`form_of`; pt, es and en wordings); and, given
+the model answer, its shape: a short answer of one line (``…:brief``), a cloze on a code entity (``cloze:code``).
+Fresh raters of the held-out rounds kept these at very different rates (``python eval/form_keep.py 14-20 21-24``).
+``eval/fit_form_prior.py`` fits each form's smoothed KEEP and DROP rates on the rounds it names and writes
+``form_prior.json`` beside this module (with what it was fitted on and how it ranked the held-out rounds).
 
 Selection uses it (:func:`weigh`): a draft's priority gains ``WEIGHT`` x (prior - mean), so among drafts of near
-priority the form teachers keep wins; and an idea's plain forms are tried in the order of their prior
-(:func:`order_forms`), a form whose prior is under ``LAST_RESORT`` only as a last resort (``Draft.fallback``:
-asked only when no other question fills the quiz). Pure Python; the file is read once, at first use.
+priority the form teachers keep wins; a form teachers keep far less often than the mean question, or drop more
+often than they keep, is a last resort (:func:`last_resort`, ``Draft.fallback``: asked only when no other question
+fills the quiz); and an idea's plain forms are tried in the order of their prior (:func:`order_forms`). Pure Python;
+the file is read once, at first use.
 """
 
 from __future__ import annotations
@@ -32,8 +33,16 @@ PRIOR_FILE = Path(__file__).with_name("form_prior.json")
 # 0.7 they did not in tests/writing/test_review.py). On the dev rounds r14-r15 weights 0.3 .. 3.0 chose the same
 # questions (their decks hold few more drafts than -n 12 asks): the form order (:func:`order_forms`) made the change.
 WEIGHT = 0.3
-LAST_RESORT = 0.1  # a form kept under half as often as the mean (0.20) is a last resort (the lead-in to complete:
-# 0 of 18 ratings, rounds 10-13, smoothed to 0.07; the next lowest, "¿qué significa «X»?", 0.14)
+BRIEF_WORDS = 25  # a short answer's model answer this short is one line: "¿qué es X?" answered so was kept 24 % of the
+# time over rounds 17-20 and 5 % over 21-24, against 52 % / 37 % above 45 words (python eval/form_keep.py 17-20 21-24)
+# a cloze's blank that is a code entity (an identifier with "_", a call, a dotted or camelCase name): kept 41 % / 25 %
+# over rounds 14-18 / 19-24 against 34 % / 11 % for a blank on a prose word, dropped 12 % / 23 % against 29 % / 42 %
+_CODE_BLANK = re.compile(r"[_()\[\]]|\w\.\w|[a-z][A-Z]")
+LAST_RESORT = 0.7  # a form kept under 0.7 x as often as the fit's mean question is a last resort (Draft.fallback).
+# Fitted on rounds 14-20, the forms under it (the lead-in to complete, "what is"/"explain"/"how" answered in one
+# line, a cloze on a prose word) were kept 11 % of the time on rounds 21-24 and dropped 18 %, against 33 % / 8 %
+# for all questions; every form over it was kept >= 0.8 x the mean there (python eval/fit_form_prior.py --fit
+# 14-20 --test 21-24 --dry)
 
 # where a question opens (folded text): the stem's start after its setting, a "¿", or a follow-up question after
 # "y"/"e"/"and" ("¿Qué es X y cuándo conviene usarlo?"); a preposition may lead its question word ("em quais casos").
@@ -73,9 +82,24 @@ def stem_form(prompt: str) -> str:
     return "other"
 
 
-def form_of(qtype: str, prompt: str) -> str:
-    """A question's form: its type, and a short answer's stem kind ("short:explain", "mcq")."""
-    return f"short:{stem_form(prompt)}" if qtype == "short" else qtype
+def form_of(qtype: str, prompt: str, answer: str = "") -> str:
+    """A question's form: its type, and a short answer's stem kind ("short:explain", "mcq"); given the model answer,
+    also its shape: a short answer of at most :data:`BRIEF_WORDS` words is ``…:brief`` ("¿qué es X?" answered by
+    one line), a cloze whose blank is a code entity ``cloze:code`` (``all_gather``, ``torch.compile``, ``DataLoader``)
+    — each a sub-form whose rate the fit draws toward its parent's (:func:`parent`)."""
+    if qtype == "short":
+        form = f"short:{stem_form(prompt)}"
+        return f"{form}:brief" if answer and len(answer.split()) <= BRIEF_WORDS else form
+    if qtype == "cloze" and answer and _CODE_BLANK.search(answer):
+        return "cloze:code"
+    return qtype
+
+
+def parent(form: str) -> str:
+    """The form a sub-form refines ("short:what_is:brief" → "short:what_is", "cloze:code" → "cloze"); "" for a
+    question type or a stem kind's form the fit draws toward the mean."""
+    head, sep, _ = form.rpartition(":")
+    return head if sep and head not in ("short", "") else ""
 
 
 @lru_cache(maxsize=2)
@@ -87,20 +111,60 @@ def load_prior(path: str = str(PRIOR_FILE)) -> dict[str, Any]:
     return json.loads(p.read_text(encoding="utf-8"))
 
 
-def prior(qtype: str, prompt: str, model: dict[str, Any] | None = None) -> float:
-    """The smoothed KEEP rate of a question's form; a form the fit never saw gets the fit's mean."""
+def _rated_form(form: str, rates: dict[str, Any]) -> str:
+    """The form whose rate a question of ``form`` gets: itself, else its parent's; "" for the mean."""
+    while form and form not in rates:
+        form = parent(form)
+    return form
+
+
+def prior(qtype: str, prompt: str, model: dict[str, Any] | None = None, answer: str = "") -> float:
+    """The smoothed KEEP rate of a question's form (with ``answer``, its sub-form's); a form the fit never saw gets
+    its parent's rate, else the fit's mean."""
     m = model if model is not None else load_prior()
-    return float(m.get("rates", {}).get(form_of(qtype, prompt), m.get("mean", 0.0)))
+    form = _rated_form(form_of(qtype, prompt, answer), m.get("rates", {}))
+    return float(m["rates"][form]) if form else float(m.get("mean", 0.0))
 
 
-def weigh(drafts: Sequence[Any], weight: float = WEIGHT, model: dict[str, Any] | None = None) -> None:
-    """Each draft's priority moved by ``weight`` x (its form's prior - the fit's mean), in place."""
+def last_resort(qtype: str, prompt: str, answer: str = "", model: dict[str, Any] | None = None) -> bool:
+    """A form teachers keep under :data:`LAST_RESORT` x as often as the fit's mean question, or drop more often than
+    they keep (a cloze on a prose word: kept 26 %, dropped 32 % over rounds 14-20; 14 % / 41 % over 21-24)."""
+    m = model if model is not None else load_prior()
+    rates = m.get("rates", {})
+    if not rates:
+        return False
+    form = _rated_form(form_of(qtype, prompt, answer), rates)
+    if not form:
+        return False
+    keep = float(rates[form])
+    return keep < LAST_RESORT * float(m.get("mean", 0.0)) or float(m.get("drops", {}).get(form, 0.0)) > keep
+
+
+def worth(q: Any, model: dict[str, Any] | None = None) -> float:
+    """A question's form's KEEP rate less its DROP rate: the order last resorts are asked in (a one-line answer,
+    seldom kept but seldom dropped, before a cloze on a prose word, dropped more often than kept)."""
+    m = model if model is not None else load_prior()
+    form = _rated_form(form_of(q.type, q.prompt, q.answer), m.get("rates", {}))
+    if not form:
+        return float(m.get("mean", 0.0))
+    return float(m["rates"][form]) - float(m.get("drops", {}).get(form, 0.0))
+
+
+def weigh(drafts: Sequence[Any], weight: float = WEIGHT, model: dict[str, Any] | None = None,
+          last_resorts: bool = False) -> None:
+    """Each draft's priority moved by ``weight`` x (its form's prior - the fit's mean), in place; with
+    ``last_resorts`` (the offline writer, whose questions the prior was fitted on), a draft of a last-resort form
+    (:func:`last_resort`) is marked so (``Draft.fallback``: asked only to fill the quiz once the other forms are
+    used)."""
     m = model if model is not None else load_prior()
     mean = float(m.get("mean", 0.0))
-    if not m.get("rates") or not weight:
+    if not m.get("rates"):
         return
     for d in drafts:
-        d.priority += weight * (prior(d.question.type, d.question.prompt, m) - mean)
+        q = d.question
+        d.priority += weight * (prior(q.type, q.prompt, m, q.answer) - mean)
+        if last_resorts and last_resort(q.type, q.prompt, q.answer, m):
+            d.fallback = True
 
 
 F = TypeVar("F", bound=tuple)
@@ -108,15 +172,16 @@ F = TypeVar("F", bound=tuple)
 
 def order_forms(forms: Sequence[F], model: dict[str, Any] | None = None) -> list[F]:
     """A plain question's (prompt, answer, last resort) forms, the ones teachers keep first (stable for equal
-    priors) and every last resort after the others whatever its prior; a form under :data:`LAST_RESORT` is marked
-    a last resort (its third field set True)."""
+    priors) and every last resort after the others whatever its prior; a last-resort form (:func:`last_resort`) is
+    marked a last resort (its third field set True)."""
     m = model if model is not None else load_prior()
     if not m.get("rates"):
         return list(forms)
     scored = []
     for i, f in enumerate(forms):
-        p = prior("short", f[0], m)
-        if p < LAST_RESORT and len(f) >= 3:
+        answer = f[1] if len(f) >= 2 and isinstance(f[1], str) else ""
+        p = prior("short", f[0], m, answer)
+        if len(f) >= 3 and last_resort("short", f[0], answer, m):
             f = type(f)((*f[:2], True, *f[3:]))
         scored.append((bool(len(f) >= 3 and f[2]), -p, i, f))
     return [s[3] for s in sorted(scored, key=lambda s: s[:3])]

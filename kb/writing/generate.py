@@ -436,10 +436,15 @@ def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, thr
     if request is not None:
         more = [d for d in more if d.question.type in request.types
                 and not (request.difficulty and d.question.difficulty != request.difficulty)]
+    from .form_prior import worth
+
+    # last resorts last, the forms teachers keep most and drop least first (form_prior.worth), each in a pass of its
+    # own: a further idea whose short answer waits for the mix (_take_further) goes before any last resort
+    last = sorted((d for d in more if d.fallback), key=lambda d: -worth(d.question))
+    more = [*(d for d in more if not d.fallback), *last]
     groups: list[list[Draft]] = []
-    more = [*(d for d in more if not d.fallback), *(d for d in more if d.fallback)]  # last resorts last
     for d in more:
-        if groups and d.item and groups[-1][0].item == d.item:
+        if groups and d.item and groups[-1][0].item == d.item and groups[-1][0].fallback == d.fallback:
             groups[-1].append(d)
         else:
             groups.append([d])
@@ -456,7 +461,8 @@ def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, thr
     several = request is None or len(request.types) > 1
     forms: dict[int, list[Draft]] = _forms(pool, alternates, request) if several and request and pool else {}
     pool = list(pool)
-    _take_further(sel, groups, near, n, forms, pool, several)
+    for stage in (False, True):  # the other forms, then the last resorts
+        _take_further(sel, [g for g in groups if g[0].fallback == stage], near, n, forms, pool, several)
     if several and len(sel.chosen) > len(chosen):
         _rebalance(sel, pool, forms)
         _no_lone_mcq(sel, pool, (), forms)
@@ -568,13 +574,18 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         out.rejected += failed
     # the forms teachers keep first among drafts of near priority (kb.writing.form_prior); before the objective
     # forms are made, so a form ranks just below its question as weighed (objective_forms.FORM_STEP)
-    form_prior.weigh(out.drafts)
-    if writer.name == "offline" and set(request.types) - {"short"}:  # an asked idea's objective forms, for the mix
+    # a form teachers keep far less often than the mean question, or drop more often than they keep, is a last resort
+    # (Draft.fallback), for the offline writer whose questions the prior was fitted on (form_prior.last_resort)
+    offline = writer.name == "offline"
+    form_prior.weigh(out.drafts, last_resorts=offline)
+    if offline and set(request.types) - {"short"}:  # an asked idea's objective forms, for the mix
         # (the offline patterns' questions: not mixed into a model's quiz, which records the model as its writer)
         from .objective_forms import objective_alternates
 
-        out.drafts += objective_alternates(course.outlines, out.drafts, {c.id: c for c in passages}, course,
-                                           request.lang)
+        alternates = objective_alternates(course.outlines, out.drafts, {c.id: c for c in passages}, course,
+                                          request.lang)
+        form_prior.weigh(alternates, weight=0.0, last_resorts=True)  # (weighed as made; a last resort marked here)
+        out.drafts += alternates
     if request.topic:  # keep the topic's best passages first
         rank = {c.id: i for i, c in enumerate(passages)}
         for d in out.drafts:
@@ -591,14 +602,14 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         # (a top idea's last resort before a further idea's: _fill asks every last resort after the other forms)
         by_id = {c.id: c for c in passages}
         more = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang)
-        form_prior.weigh(more)
+        form_prior.weigh(more, last_resorts=True)
         chosen = _fill(chosen, [*last, *more], request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
         if len(chosen) < request.n and more:
             # still short: the fill took one idea per passage, and where the fill turned that idea's forms down
             # (same term or sentence as a chosen question) the passage's other ideas are reached in a second pass
             again = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang,
                                         skip=frozenset(d.idea for d in more if d.idea))
-            form_prior.weigh(again)
+            form_prior.weigh(again, last_resorts=True)
             if again:
                 chosen = _fill(chosen, again, request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
@@ -606,13 +617,14 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     items = {x for d in chosen for x in d.item.split("|") if x}
     dup = [r for r in dup if r.what not in asked] + [
         Rejected(d.question.prompt[:80], Message(N_("its sentence is asked by a better question")))
-        for d in kept if d not in chosen and items & {x for x in d.item.split("|") if x}]
+        for d in [*kept, *last] if d not in chosen and items & {x for x in d.item.split("|") if x}]
     # an exercise read from two overlapping passages is turned down twice: say (and count) it once
     rejected = list(dict.fromkeys(out.rejected + dup))
     notes = out.notes + notes + plan.coverage(course.outlines, chosen, out.drafts, rejected, TOP_IDEAS)
     if last_used := sum(d.fallback for d in chosen):
-        notes.append(Message(N_("{n} question(s) ask of a slide's topic in general words, a last resort to reach "
-                                "{asked}: teachers edit such questions before using them (kb quiz review)"),
+        notes.append(Message(N_("{n} question(s) are a last resort to reach {asked}, of a form teachers seldom keep "
+                                "as written (a slide's topic in general words, a one-line answer, a blank on a prose "
+                                "word): review them first (kb quiz review)"),
                              n=last_used, asked=request.n))
     if len(chosen) < request.n:
         scope = (f"--topic {request.topic!r}" if request.topic else

@@ -579,7 +579,8 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         return None, None
     ctx = replace(deck, passage=passage)
     failed: list[tuple[str, list[str]]] = []
-    forms = order_forms(forms)  # (the forms teachers keep first; one they never keep a last resort: form_prior)
+    general = {f[0] for f in forms if f[2]}  # (a slide's topic in general words: origin "labels", named in review)
+    forms = order_forms(forms)  # (the forms teachers keep first; one they seldom keep a last resort: form_prior)
     for raw, answer, weak in forms:  # (a form turned down for its form adds the one that fits: form_retry)
         last = fallback or weak  # (a list of a slide's own wording, or a title asked in its weakest class)
         prompt = with_task_setting(raw, course, src, lang)  # ("Al medir el rendimiento …, ¿…?")
@@ -587,7 +588,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         cand = Question(type="short", prompt=prompt, answer=answer,
                         citations=(Citation(src, chunk.locator.describe(), chunk.id, answer[:500]),),
                         concepts=_concepts(asked, prompt, answer, course, src), difficulty="medium",
-                        lang=lang, origin="labels" if last else "idea")
+                        lang=lang, origin="labels" if fallback or raw in general else "idea")
         cand = concepts_beside_stem(cand, course, src)
         found = run_checks(cand, ctx)
         if not found and thin_concepts(cand):  # (kb eval quiz flags it: a grader could not mark with them)
@@ -598,6 +599,7 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         failed.append((prompt, found))
         if (again := retry_form(raw, found, lang)) and all(again != f[0] for f in forms):
             forms.append((again, answer, True))
+            general.add(again)
     if not failed:
         return None, None
     reasons = list(dict.fromkeys(x for _, found in failed for x in found))

@@ -218,7 +218,7 @@ def test_translation_giveaway_is_seen_and_asked_as_a_question(course):
     qs = json.loads(r.stdout)["questions"]
     assert not [q for q in qs if "Para guardar el estado del modelo" in q["prompt"]]
     save = [q for q in qs if "torch.save()" in q["answer"]]  # asked the other way round: what to do to save
-    assert save and all(q["type"] == "short" and "state_dict()" in q["answer"] for q in save)
+    assert save and all(q["type"] == "short" for q in save) and any("state_dict()" in q["answer"] for q in save)
 
 
 def test_choices_naming_the_same_thing_are_seen():

@@ -70,14 +70,24 @@ def quizzes(tmp_path_factory, model_cache):
 
 def test_round_12_decks_get_their_questions(quizzes):
     opacus = quizzes["opacus_pt"]
-    assert len(opacus) >= 10  # (9 when "o que é Opacus?" opened on ")." and was turned down)
-    assert any("Opacus?" in q.prompt and q.answer.startswith("Retorna GradSampleModule") for q in opacus)
+    assert len(opacus) >= 10  # (9 when "o que é Opacus?" opened on ")." and was turned down; its answer, one line,
+    # is now a last resort the deck does not need: kb.writing.form_prior; slide_answer above pins the answer itself)
     for qs in quizzes.values():
         for q in qs:
             assert not re.match(r"[)\]}.,;:]", q.answer.strip()), (q.prompt, q.answer)
             assert "ColwiseParallel()," not in q.answer and "plan = {" not in q.answer, (q.prompt, q.answer)
-    kept = [q.prompt for q in quizzes["reproducibilidad_es"]]
+
+
+def test_a_deck_s_what_is_turned_down_for_its_form_is_asked_in_the_form_that_fits(roomy):
+    # (a last resort: at -n 12 the deck's other last resorts, kept more often, fill the quiz first: form_prior.worth)
+    kept = [q.prompt for q in roomy["reproducibilidad_es"]]
     assert "En reproducibilidad y determinismo, ¿qué hay que tener en cuenta sobre DataLoader?" in kept
+
+
+@pytest.fixture(scope="module")
+def roomy(tmp_path_factory, model_cache):
+    return deck_quizzes(tmp_path_factory.mktemp("form_retry20"), heldout_decks(DECKS), ("reproducibilidad_es",),
+                        model_cache, n=20)
 
 
 def test_a_slide_that_goes_from_one_thing_to_another_is_asked_how(quizzes):

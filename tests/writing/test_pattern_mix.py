@@ -124,20 +124,23 @@ def small(quizzes, tmp_path_factory, model_cache):
 
 def test_the_summary_counts_the_last_resort_in_the_interface_language(quizzes):
     """`kb quiz generate` says how many questions are the last resort (the only sign of them in its output):
-    the library's note holds the count of origin "labels" questions, and the CLI prints it in the interface
-    language."""
+    the library's note holds the count of the chosen last resorts (origin "labels", or a form teachers seldom keep
+    as written), and the CLI prints it in the interface language."""
     from kb.writing.generate import GenerationRequest, generate_quiz
     from kb.writing.offline import OfflineWriter
 
     course = kb.open(_ROOT[0] / ".kb")
     src = next(s["source"] for s in course.sources() if s["source"].endswith("decoding_es.pdf"))
     rep = generate_quiz(course.workspace, GenerationRequest(n=12, sources=(src,)), OfflineWriter(), now="t")
-    last = sum(q.origin == "labels" for q in rep.quiz.questions)
-    assert last >= 1
+    from kb.writing.form_prior import last_resort
+
+    # (a slide's topic in general words, origin "labels", or a form teachers seldom keep: kb.writing.form_prior)
+    last = sum(q.origin == "labels" or last_resort(q.type, q.prompt, q.answer) for q in rep.quiz.questions)
+    assert last >= 1 and last == sum(d.fallback for d in rep.chosen)
     said = [str(n) for n in rep.notes if "last resort" in str(n)]
-    assert said and said[0].startswith(f"{last} question(s) ask of a slide's topic in general words"), rep.notes
+    assert said and said[0].startswith(f"{last} question(s) are a last resort to reach 12"), rep.notes
     r = run_kb(["--ui-lang", "pt", "quiz", "generate", "-n", "12", "--offline", "--source", src, "-o", "q.json"],
                cwd=_ROOT[0])
     assert r.returncode == 0, r.stderr
     out = " ".join((r.stdout + r.stderr).split())
-    assert f"{last} pergunta(s) perguntam pelo tema de um slide em termos gerais, um último recurso" in out, out
+    assert f"{last} pergunta(s) são um último recurso para chegar a 12" in out, out
