@@ -110,6 +110,8 @@ SLIDE_KINDS = frozenset("definition example examples procedure summary intuition
 ERROR_TITLES = frozenset(("common mistakes", "common errors", "common pitfalls", "pitfalls"))
 ERROR_STEM = "In {s}, what is the consequence of this common mistake: «{c}»?"
 ERROR_FIX_STEM = "In {s}, what should be done instead of this: «{c}»?"  # the bullet's right side is a remedy
+# a bullet "mistake: explanation" (kb.writing.pattern_errors.explained)
+ERROR_WHY_STEM = "In {s}, why is «{c}» a common mistake?"
 
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("summary conclusions conclusion recap takeaways".split())

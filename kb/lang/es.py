@@ -119,6 +119,8 @@ SLIDE_KINDS = frozenset("definicion ejemplo ejemplos procedimiento resumen intui
 ERROR_TITLES = frozenset(("errores comunes", "errores frecuentes", "errores tipicos", "errores habituales"))
 ERROR_STEM = "En {s}, ¿qué consecuencia tiene este error frecuente: «{c}»?"
 ERROR_FIX_STEM = "En {s}, ¿qué se debe hacer en lugar de esto: «{c}»?"  # the bullet's right side is a remedy
+# a bullet "mistake: explanation" (kb.writing.pattern_errors.explained)
+ERROR_WHY_STEM = "En {s}, ¿por qué es un error frecuente «{c}»?"
 
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("resumen conclusiones conclusion recapitulacion".split())

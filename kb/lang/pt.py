@@ -116,6 +116,8 @@ SLIDE_KINDS = frozenset("definicao exemplo exemplos procedimento resumo intuicao
 ERROR_TITLES = frozenset(("erros comuns", "erros frequentes", "erros tipicos", "armadilhas comuns"))
 ERROR_STEM = "Em {s}, que consequência tem este erro comum: «{c}»?"
 ERROR_FIX_STEM = "Em {s}, o que se deve fazer em vez disto: «{c}»?"  # the bullet's right side is a remedy
+# a bullet "mistake: explanation" (kb.writing.pattern_errors.explained)
+ERROR_WHY_STEM = "Em {s}, por que é um erro comum «{c}»?"
 
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("resumo conclusoes conclusao recapitulacao".split())

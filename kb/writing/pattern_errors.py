@@ -7,7 +7,9 @@ and quizzes stopped short of ``-n``. A teacher's question on it asks what the mi
 the bullet's right side: «En decodificación, ¿qué consecuencia tiene este error frecuente: «Usar beam search
 para chat abierto»?» → «respuestas genéricas y repetitivas». Where the right side is a remedy, not a
 consequence (it opens on an infinitive: "Credenciais no código -> usar variáveis de ambiente"), the stem
-asks what to do instead. A bullet without an arrow states no consequence to ask and is skipped.
+asks what to do instead. A bullet "mistake: explanation" (most bullets of such slides, :func:`explained`) is asked
+why it is a mistake, answered by the explanation (or, a remedy, what to do instead). A bullet with neither states
+nothing to ask and is skipped.
 
 Written on the r7 decks (decoding_es, posenc_pt, dvc_pt, allreduce_es…), checked on r6's (tracking_pt,
 cudaprog_es, dataloader_es…). At most :data:`PER_SLIDE` questions per slide: the slide is one passage, and
@@ -55,6 +57,36 @@ def consequences(passage: str) -> list[tuple[str, str]]:
     return out
 
 
+def explained(passage: str) -> list[tuple[str, str]]:
+    """The (mistake, explanation) of each bullet of ``passage`` that reads "A: B" with no arrow, in the slide's order:
+    the mistake long enough to be one (:data:`MIN_WORDS`: "Memoria: …" is a label), the explanation long enough to
+    answer with. On a common-mistakes slide most bullets read so (299 of the 658 bullets of rounds 19-24's 100 such
+    slides, 20 "A -> B"): "Escrever forward(self, h, t): o torchdiffeq chama func(t, y), nesta ordem"."""
+    out = []
+    for line in passage.split("\n"):
+        text = _BULLET.sub("", line).strip()
+        at = _colon(text)
+        if _ARROW.search(text) or at < 0:
+            continue
+        cause, effect = text[:at].strip(" .;"), text[at + 2:].strip(" .;")
+        if "?" in cause or not words(cause) or not words(effect):
+            continue
+        if len(words(cause)) >= MIN_WORDS[0] and len(words(effect)) >= MIN_WORDS[0]:
+            out.append((cause, effect))
+    return out
+
+
+def _colon(text: str) -> int:
+    """Where the first ": " outside brackets is in ``text`` (-1: none): "Usar mean/std do ImageNet (ex: CLIP)" is
+    one mistake, not a mistake and its explanation."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == ":" and depth == 0 and text[i + 1:i + 2] == " ":
+            return i
+    return -1
+
+
 def _remedy(effect: str, lang: str) -> bool:
     """The right side of a bullet says what to do (an infinitive first), not what happens."""
     first = effect.split()[0]
@@ -75,6 +107,9 @@ def error_forms(title: str, passage: str, subject: str, lang: str) -> list[tuple
     out = []
     for cause, effect in consequences(passage):
         stem = table.ERROR_FIX_STEM if _remedy(effect, lang) else table.ERROR_STEM
+        out.append((_set(stem, subject).replace("{c}", cause), effect[0].upper() + effect[1:] + "."))
+    for cause, effect in explained(passage):  # (after the arrows: options() numbers those first)
+        stem = table.ERROR_FIX_STEM if _remedy(effect, lang) else table.ERROR_WHY_STEM
         out.append((_set(stem, subject).replace("{c}", cause), effect[0].upper() + effect[1:] + "."))
     return out
 

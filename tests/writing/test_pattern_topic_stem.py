@@ -83,6 +83,12 @@ def quizzes(tmp_path_factory, model_cache):
     return deck_quizzes(tmp_path_factory.mktemp("topic"), heldout_decks(DECKS), DECKS, model_cache)
 
 
+@pytest.fixture(scope="module")
+def roomy(tmp_path_factory, model_cache):
+    """-n 20 on elastic_pt, in a knowledge base of the same decks."""
+    return deck_quizzes(tmp_path_factory.mktemp("topic20"), heldout_decks(DECKS), ("elastic_pt",), model_cache, n=20)
+
+
 @pytest.mark.slow
 def test_no_stem_quotes_its_slide_s_title_or_pastes_its_labels(quizzes):
     every = [q for qs in quizzes.values() for q in qs]
@@ -98,8 +104,9 @@ def test_no_stem_quotes_its_slide_s_title_or_pastes_its_labels(quizzes):
 
 
 @pytest.mark.slow
-def test_a_list_s_answer_keeps_its_items_whole_and_its_concepts_are_what_they_say(quizzes):
-    (q,) = [q for q in quizzes["elastic_pt"] if q.prompt.endswith(", quais são as limitações?")]
+def test_a_list_s_answer_keeps_its_items_whole_and_its_concepts_are_what_they_say(roomy):
+    # (-n 20: at -n 12 the deck's mistakes slide, whose questions teachers keep more often, takes its place)
+    (q,) = [q for q in roomy["elastic_pt"] if q.prompt.endswith(", quais são as limitações?")]
     items = re.split(r"[.;] (?=[A-ZÁÉÍÓÚ])", q.answer)  # (the slide's bullets, each a sentence)
     assert items[0].startswith('Reinício é "tudo ou nada": não há substituição de um único rank'), q.answer
     assert items[1].startswith("Tempo de reinício:"), q.answer  # (in the slide's order)
