@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from eval.rating_round import NEWEST  # noqa: E402  (each rated round's newest version)
 
 VERDICTS = ("KEEP", "FIX", "DROP")
-LAST_ROUND = 22  # the last round fitted on
+LAST_ROUND = 24  # the last round fitted on
 
 
 def rated(path: Path, round_name: str, where=lambda r: True) -> list[dict]:

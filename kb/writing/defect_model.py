@@ -7,8 +7,8 @@ answer's shape, the concepts' shape, and the registry's form checks, which need 
 the KEEP/FIX/DROP ratings in ``eval/`` (``eval/fit_defect_model.py`` refits it and records the files
 it was fitted on in ``defect_model.json``). ``kb eval quiz`` reports it beside the checks; the writers
 do not use it to drop questions: it is a score over the ratings of other decks and other writer
-versions whose threshold is set for the checks and it together (fitted on rounds 1–22, they flag 85 % of the DROPs
-of rounds 8–22's newest writers, leave one round out: the JSON's ``cv``), and a rule that drops on it
+versions whose threshold is set for the checks and it together (fitted on rounds 1–24, they flag 85 % of the DROPs
+of rounds 8–24's newest writers, leave one round out: the JSON's ``cv``), and a rule that drops on it
 would hide the writer's mistakes from the very measure meant to show them.
 
 Scoring is pure Python (no numpy): the model is a few dozen weights.

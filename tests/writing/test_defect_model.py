@@ -21,8 +21,8 @@ CITE = (Citation("d.pdf", "p. 3", "", ""),)
 def test_the_model_loads_from_the_package_and_says_what_it_was_fitted_on():
     m = load_model()
     assert MODEL_FILE.parent.name == "writing" and MODEL_FILE.is_file()
-    assert "eval/real_heldout_r22/ratings.csv" in m["fitted_on"]
-    assert not any("r23" in f for f in m["fitted_on"])  # the held-out round (23) is never fitted on
+    assert "eval/real_heldout_r24/ratings.csv" in m["fitted_on"]
+    assert not any("r25" in f for f in m["fitted_on"])  # the held-out round (25) is never fitted on
     assert m["examples"] > 3000 and 0 < m["drop"]["threshold"] < 1
     assert set(m["drop"]["weights"]) == set(features(Question("short", "¿Qué es X?", "Y.", CITE)))
     assert sum(abs(w) for w in m["drop"]["weights"].values()) > 1  # not an empty model
