@@ -6,6 +6,11 @@
   significa: asignan presupuesto …"): a student rejects it without knowing the course.
 - :func:`plain_key`: a "which term matches this description" whose key is a plain word of the language, not a
   term of the deck ("saída", "modificar"), or whose options are a slide's numbered alternatives ("Opção 2").
+- :func:`figures_description`: a multiple choice or true/false whose quoted description is a row of figures («380
+  px, 19 M, 4.2 GFLOPs, 82.9 %» → B4, «(10, 3, 3, 3, 3, 2, 2)» → Kernels): a table's cells to memorise, dropped
+  in 6 of 6 ratings of rounds 19-24 (and 26 of 27 on round 25, where it was read);
+- :func:`cut_option`: a multiple choice with an option cut inside its brackets or quotes ("Modelos multilíngues
+  (ex.", 'aviso "Some wei'): 3 of 3 ratings of rounds 19-24 dropped, 6 of 9 on round 25;
 - :func:`blank_form`: a cloze whose blank is a command-line flag ("interleaved com --_____"), a formula's
   symbol ("minimizando _____ |G_i - alvo_i|" → sum_i) or a clause's shard ("Si la pérdida"). (A sentence to
   complete that opens, after the deck's setting, on "se" with no subject, "En cuDNN, se fijan una vez …", is
@@ -30,9 +35,10 @@ _SAID = re.compile(r"“(?P<label>[^”:]+):\s*(?P<gloss>[^”]+)”")
 _ITEMS = re.compile(r"[,()]|\s(?:ou|o|y|e|or)\s")
 # a third person plural verb (es -an/-en, pt -am/-em): said of one parameter, its grammar gives it away
 _PLURAL_VERB = {"es": re.compile(r"^[a-záéíóúñ]{3,}[ae]n$"), "pt": re.compile(r"^[a-záéíóúâêôãõç]{3,}[ae]m$")}
-# a slide's numbered alternative or a section label offered as a term: "Opção 2", "Uso típico"
+# a slide's numbered alternative or a section label offered as a term: "Opção 2", "Uso típico", a numbered step's
+# sub-step "3a" (round 25: AWQ's steps 3a-3e asked as terms, dropped by every rater)
 _SLIDE_LABEL = re.compile(r"^(?:op[cç][aã]o|opci[oó]n|option|caso|case|passo|paso|step)\s*\d+$"
-                          r"|^uso t[ií]pico$|^typical use$", re.I)
+                          r"|^uso t[ií]pico$|^typical use$|^\d{1,2}[a-z]\)?$", re.I)
 _BLANK = r"_{3,}"
 
 def _enumeration(gloss: str) -> bool:
@@ -111,6 +117,38 @@ def plain_key(q: Question, verb_like: Callable[[str], bool] | None = None) -> st
         return "plain-key"
     infinitive = re.search(r"(?:ar|er|ir)$", key) and q.lang in ("es", "pt")
     return "plain-key" if infinitive and verb_like is not None and verb_like(fold(key)) else None
+
+
+_QUOTED = re.compile(r"«([^»]+)»")
+FIGURES_SHARE = 0.5  # a description this share of whose words hold a digit is a row of figures (hand-set: «380 px,
+# 19 M, 4.2 GFLOPs, 82.9 %» is 4 of 8; «cerca de 16 GB/s», a gloss with one figure, 1 of 4)
+
+
+def figures_description(q: Question) -> str | None:
+    """'trivia' for a multiple choice (or a true/false) whose quoted description is a row of figures."""
+    if q.type == "mcq":
+        quoted = _QUOTED.findall(q.prompt)
+        desc = quoted[-1] if quoted else ""
+    elif q.type == "tf":
+        m = _MEANS.search(q.prompt.strip())
+        desc = m.group("gloss") if m else ""
+    else:
+        return None
+    tokens = desc.split()
+    if len(tokens) < 2:
+        return None
+    return "trivia" if sum(any(ch.isdigit() for ch in t) for t in tokens) >= FIGURES_SHARE * len(tokens) else None
+
+
+def cut_option(q: Question) -> str | None:
+    """'cut-off' for a multiple choice with an option whose brackets or double quotes do not close."""
+    if q.type != "mcq":
+        return None
+    for option in q.choices:
+        if option.count("(") != option.count(")") or option.count("[") != option.count("]") \
+                or option.count('"') % 2:
+            return "cut-off"
+    return None
 
 
 def blank_form(q: Question) -> str | None:

@@ -25,7 +25,7 @@ from .asked_term import asked_term, garbled_term
 from .check_answer_shape import code_answer, library_in_description
 from .check_label_answer import answer_in_description, label_answer
 from .check_label_list import labels_not_terms
-from .check_objective_kind import blank_form, false_of_other_kind, plain_key
+from .check_objective_kind import blank_form, cut_option, false_of_other_kind, figures_description, plain_key
 from .check_subject import no_subject
 from .concept_faults import fragment_concepts
 from .concept_use import unusable_concepts
@@ -214,6 +214,8 @@ CHECKS: dict[str, Check] = {
     "obvious-false": lambda q, ctx: [d] if (d := false_of_other_kind(q, ctx.verb_like, ctx.source_text)) else [],
     "plain-key": lambda q, ctx: [d] if (d := plain_key(q, ctx.verb_like)) else [],
     "blank-form": _one(blank_form),  # reported as trivial-blank
+    "figures-description": _one(figures_description),  # reported as trivia: a table's row of figures to recognise
+    "cut-option": _one(cut_option),  # reported as cut-off: an option cut inside its brackets or quotes
 }
 
 # advisory: what kb eval quiz reports (question_defects) but the writers do not turn a draft down for

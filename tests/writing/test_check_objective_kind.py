@@ -124,3 +124,30 @@ def test_a_clause_shard_is_asked_neither_as_a_blank_nor_as_a_term() -> None:
     ok = Question("short", "En el lanzador, ¿qué es SE block?", "Un bloque que repondera los canales.", (),
                   ("repondera los canales",), lang="es", origin="definition")
     assert "garbled-term" not in defects(ok)
+
+
+def described(desc: str, key: str, *others: str) -> Question:
+    return Question("mcq", f"En EfficientNet, ¿qué término corresponde a esta descripción: «{desc}»?", key, (), (key,),
+                    lang="es", choices=(key, *others), correct=0, origin="mcq")
+
+
+def test_a_row_of_figures_as_the_description_is_trivia() -> None:
+    # (a table's row: rounds 19-24 dropped 6 of 6 such ratings, round 25 26 of 27)
+    assert "trivia" in defects(described("380 px, 19 M, 4.2 GFLOPs, 82.9 %", "B4", "B1", "B0", "B2"))
+    assert "trivia" in defects(described("(10, 3, 3, 3, 3, 2, 2)", "Kernels", "Strides", "Stride total"))
+    assert "trivia" in defects(tf("nodes", "8 GPUs, 2 nodos, 16 GB", "número de máquinas del trabajo"))
+    # a description with a figure in its words is a description
+    assert "trivia" not in defects(described("cerca de 16 GB/s por dirección en PCIe", "Gen3", "Gen4", "Gen5"))
+    assert "trivia" not in defects(described("escala la profundidad, la anchura y la resolución a la vez",
+                                             "Escalado compuesto", "Dropout", "AutoAugment"))
+
+
+def test_an_option_cut_inside_its_brackets_or_quotes_is_cut_off() -> None:
+    assert "cut-off" in defects(mcq("Token pooling", "Modelos multilíngues (ex.", "Jina-ColBERT"))
+    assert "cut-off" in defects(mcq("BERT-large", 'aviso "Some weights', "QA extrativa (SQuAD)"))
+    assert "cut-off" not in defects(mcq("QA extrativa (SQuAD)", "token classification (NER)", "BERT-large"))
+
+
+def test_a_numbered_step_s_sub_step_as_a_term_is_a_slide_label() -> None:
+    assert "plain-key" in defects(mcq("3b", "3a", "3c", "3d"))  # (AWQ's steps 3a-3e, round 25)
+    assert "plain-key" not in defects(mcq("B4", "B1", "B0", "B2"))  # (a model's name: its own check above)
