@@ -120,9 +120,16 @@ def with_brackets(concept: str, answer: str) -> str:
                            for w in ws), answer, re.I)
     if not m or not any(_HELD.match(b) for b in re.findall(r"\(([^()]*)\)", m.group())):
         return concept
-    # (only the brackets that hold what it says: "gradiente conjugado (CG)", not the aside "(Martens, 2010)")
-    return re.sub(r"\s*\(([^()]*)\)", lambda b: b.group() if _HELD.match(b.group(1))
-                  and not re.fullmatch(r"\s*(?:19|20)\d\d\s*", b.group(1)) else "", m.group())  # (nor a year)
+    # (only the brackets that hold what it says: "gradiente conjugado (CG)", not the aside "(Martens, 2010)"; a
+    # bracket right after a word is a call's or a formula's, never an aside: "O(c^3)", "det(W)", "GAE(gamma, lambda)")
+    text = m.group()
+    return re.sub(r"\s*\(([^()]*)\)", lambda b: b.group() if _call(text, b) or _HELD.match(b.group(1))
+                  and not re.fullmatch(r"\s*(?:19|20)\d\d\s*", b.group(1)) else "", text)  # (nor a year)
+
+
+def _call(text: str, b: re.Match[str]) -> bool:
+    """The bracket ``b`` of ``text`` opens right after a word or a bracket: a call's or a formula's ("O(c^3)")."""
+    return b.group()[0] == "(" and b.start() > 0 and (text[b.start() - 1].isalnum() or text[b.start() - 1] in "_)]")
 
 
 def unusable_concepts(q: Question) -> str | None:

@@ -140,3 +140,14 @@ def test_a_question_the_slide_puts_to_the_class_is_no_concept() -> None:
     concepts = point_concepts(answer, "Em GNNs para moléculas, o que é o readout?", "pt")
     assert concepts and not any(c.rstrip().endswith("?") for c in concepts), concepts
     assert aside_kind("Pergunta", "duas moléculas diferentes podem receber o mesmo embedding?") == "question"
+
+
+def test_a_formula_s_bracket_stays_in_its_concept_when_an_aside_is_cut():
+    # (round 25: "Coste: det(W) en O(c^3), con c moderado (decenas a cientos de canales)" gave the concept
+    # "Coste: det(W) en O, con c moderado": the aside's cut took the formula's bracket with it)
+    answer = "Coste: det(W) en O(c^3), con c moderado (decenas a cientos de canales) -> aceptable."
+    assert point_concepts(answer, "¿qué es la convolución 1x1 invertible?", "es") == (
+        "Coste: det(W) en O(c^3), con c moderado -> aceptable",)
+    # an aside after a space is still cut, and a bracket that holds what the concept says still kept
+    answer = "Objetivo: reducir la memoria (Martens, 2010) con gradiente conjugado (CG) y búsqueda."
+    assert point_concepts(answer, "¿qué es X?", "es") == ("reducir la memoria con gradiente conjugado (CG) y búsqueda",)
