@@ -185,7 +185,9 @@ _SUPERSCRIPT = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰]+")
 _EXPONENT = re.compile(r"(?:(?<![A-Za-z])[A-Za-z]|[\d)\]])(?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]+)")
 _SUPER_DIGITS = str.maketrans("¹²³⁴⁵⁶⁷⁸⁹⁰", "1234567890")
 _EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=\S)([^*\n]+?)(?<=\S)\1(?![\w*])")
-_INLINE_TAG = re.compile(r"</?(?:u|b|i|em|strong|sup|sub|span|mark|s|small|font)\b[^>]*>", re.I)
+# ("<s>" and "</s>" are not in it: in a course on language models they are the sentence tokens a slide lists,
+# "<pad> (usado como blank), <s>, </s>, <unk>", and a reader that dropped them left "blank),,, <unk>"; round 25)
+_INLINE_TAG = re.compile(r"</?(?:u|b|i|em|strong|sup|sub|span|mark|small|font)\b[^>]*>", re.I)
 # words after which a line cannot end a sentence or a title (so the next line continues it)
 _OPEN_ENDINGS = frozenset(
     """a à ao aos as o os de da das do dos del al el la las los lo en em no na nos nas y e o ou u

@@ -160,3 +160,10 @@ def test_a_cold_kb_ask_opens_no_chroma_and_runs_blas_on_one_thread(course):
     env["OPENBLAS_NUM_THREADS"] = "2"  # the user's own setting wins
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=course, env=env)
     assert out.stdout.strip().splitlines()[-1] == "False 2"
+
+
+def test_a_language_model_s_sentence_tokens_are_text_not_markup():
+    # (a slide's token list: the reader dropped "<s>" and "</s>" as strikethrough tags, round 25's wav2vec_pt)
+    line = 'tem 32 tokens: 26 letras, "|" (espaço), <pad> (usado como blank), <s>, </s>, <unk>'
+    assert clean_inline(line) == line
+    assert clean_inline("um texto <u>sublinhado</u>") == "um texto sublinhado"
