@@ -645,7 +645,13 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
                              n=len(chosen), asked=request.n, scope=scope, passages=len(passages),
                              candidates=len(out.drafts),
                              rejected=Message("; rejected: {detail}", detail=detail) if detail else ""))
-    questions = balance_positions([d.question for d in chosen])
+    from dataclasses import replace
+
+    from .setting import unrepeated
+
+    # a short question's setting the question itself repeats is left out ("Em AWQ, quando usar AWQ?")
+    questions = balance_positions([replace(q, prompt=p, id="") if q.type == "short" and (p := unrepeated(q.prompt))
+                                   != q.prompt else q for q in (d.question for d in chosen)])
     info = ws.store.info
     quiz = Quiz(
         title=title or quiz_title(request, [q.lang for q in questions]),
