@@ -30,7 +30,8 @@ def rated(rs: list[int]) -> list[dict[str, str]]:
         if not f.exists():
             continue
         for row in csv.DictReader(open(f, encoding="utf-8")):
-            row["form"] = form_of(row["type"], row["prompt"], row["answer"])
+            row["form"] = form_of(row["type"], row["prompt"], row["answer"],
+                                  len([c for c in row.get("choices", "").split(" | ") if c.strip()]))
             row["round"] = str(r)
             out.append(row)
     return out

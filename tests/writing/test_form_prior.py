@@ -1,5 +1,5 @@
 """kb's prior over question forms (kb/writing/form_prior.py): how often fresh raters kept and dropped each form as
-written (a stem's kind, refined by the answer's shape: a one-line answer, a code blank), fitted on rounds 14-24
+written (a stem's kind, refined by the answer's shape: a one-line answer, a code blank), fitted on rounds 14-25
 (eval/fit_form_prior.py), used by selection: a form teachers seldom keep is a last resort. The slide's lead-in to
 complete ("completa esta idea del material y explica cada punto: «…»", kept 0 of 18 times in rounds 10-13 and 0 of
 45 in 14-16) is written only where no other form of the idea passes; fx_pt, syncbn_es and tpu_pt (round 14, where it
@@ -50,7 +50,7 @@ def test_a_stem_s_form_is_read_after_its_setting(prompt, form):
 
 def test_the_fitted_prior_ranks_forms_as_teachers_kept_them_and_says_what_it_was_fitted_on():
     m = load_prior()
-    assert m["fitted_on"]["rounds"] == list(range(14, 25))
+    assert m["fitted_on"]["rounds"] == list(range(14, 26))
     rates = m["rates"]
     assert last_resort("short", LEAD[0] + ": «Tres puertas: …»", model=m)
     assert rates["short:when"] > rates["short:compare"] > rates["short:explain"] > rates["short:lead"]
@@ -71,7 +71,9 @@ def test_a_form_s_answer_shape_refines_it():
     assert form_of("cloze", "Completa: _____ reúne los tensores.", "all_gather") == "cloze:code"
     assert form_of("cloze", "Completa: _____ reúne los tensores.", "DataLoader") == "cloze:code"
     assert form_of("cloze", "Completa: la _____ crece.", "latencia") == "cloze"
+    assert form_of("mcq", "¿Qué término…?", "A", 3) == "mcq:few" and form_of("mcq", "¿Qué término…?", "A", 4) == "mcq"
     assert parent("short:what_is:brief") == "short:what_is" and parent("cloze:code") == "cloze"
+    assert parent("mcq:few") == "mcq"
     assert parent("short:what_is") == "" and parent("mcq") == ""
     # a sub-form the fit never saw gets its parent's rate
     m = {"mean": 0.3, "rates": {"short:how": 0.4}, "drops": {}}
