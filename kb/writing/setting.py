@@ -69,7 +69,11 @@ LEAST_LETTERS = 3  # letters or digits a setting needs to name anything ("FP8", 
 
 def lost_symbol(x: str) -> bool:
     """A setting that is a fragment of a name whose symbols were lost: it opens on punctuation ("-DP" of
-    "(epsilon, delta)-DP") or holds fewer than :data:`LEAST_LETTERS` letters and digits (issue 26, r12 raters)."""
+    "(epsilon, delta)-DP") or holds fewer than :data:`LEAST_LETTERS` letters and digits (issue 26, r12 raters) — but
+    for a name of two capitals or a capital and a digit ("T5", "C4", "RL"; not "ML", "IA": :data:`GENERIC_NAMES`),
+    which is whole: round 26's T5 deck was set in "En T5," everywhere and wrote 1 question of 12."""
+    if re.fullmatch(r"[A-Z][A-Z0-9]", x) and x not in GENERIC_NAMES:
+        return False
     return not x[:1].isalnum() and x[:1] not in "«¿" or sum(ch.isalnum() for ch in x) < LEAST_LETTERS
 
 

@@ -35,7 +35,7 @@ def test_decks_whose_stems_repeated_their_setting(tmp_path_factory, model_cache)
     quizzes = deck_quizzes(tmp_path_factory.mktemp("unrepeated"), heldout_decks(DECKS), DECKS, model_cache)
     assert any(q.prompt == "O que é a segmentação semântica?" for q in quizzes["segformer_pt"]), \
         [q.prompt for q in quizzes["segformer_pt"]]  # (round 20 rated "Em segmentação semântica, o que é a …")
-    for name, qs in quizzes.items():
+    for qs in quizzes.values():
         for q in qs:
             if q.type == "short":
                 assert unrepeated(q.prompt) == q.prompt, q.prompt
