@@ -40,8 +40,9 @@ def test_a_list_of_terms_is_asked_as_a_multiple_choice_among_its_siblings(quizze
     assert concepts, [(q.type, q.prompt) for q in quizzes["optuna_es"]]
     (q,) = concepts
     assert "función que recibe un trial" in q.prompt and q.correct_text == "Objective"
-    uvm = [q for q in quizzes["uvm_es"] if q.type == "mcq" and q.correct_text.startswith("cudaMemAdvise")]
-    assert uvm and all(c.startswith("cudaMemAdviseSet") for c in uvm[0].choices), uvm
+    # uvm_es's three cudaMemAdvise flags make a multiple choice of three options: a form teachers keep half as often
+    # as one of four (mcq:few, kb/writing/form_prior.py), a last resort this quiz does not need
+    assert all(len(q.choices) >= 4 for qs in quizzes.values() for q in qs if q.type == "mcq")
     # both decks still write at least 10 questions, and short answers are no longer all but one or two
     for name, qs in quizzes.items():
         assert len(qs) >= 10 and sum(q.type != "short" for q in qs) >= 3, (name, [q.type for q in qs])
