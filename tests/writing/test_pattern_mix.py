@@ -137,7 +137,7 @@ def test_the_summary_counts_the_last_resort_in_the_interface_language(quizzes):
     # (a slide's topic in general words, origin "labels", or a form teachers seldom keep: kb.writing.form_prior)
     last = sum(q.origin == "labels" or last_resort(q.type, q.prompt, q.answer) for q in rep.quiz.questions)
     assert last >= 1 and last == sum(d.fallback for d in rep.chosen)
-    said = [str(n) for n in rep.notes if "last resort" in str(n)]
+    said = [str(n) for n in rep.notes if "are a last resort to reach" in str(n)]
     assert said and said[0].startswith(f"{last} question(s) are a last resort to reach 12"), rep.notes
     r = run_kb(["--ui-lang", "pt", "quiz", "generate", "-n", "12", "--offline", "--source", src, "-o", "q.json"],
                cwd=_ROOT[0])
