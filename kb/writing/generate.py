@@ -470,13 +470,16 @@ def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, thr
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type]))
 
 
-def _types_left_out(request: GenerationRequest, chosen: Sequence[Draft], last: Sequence[Draft]) -> list[Message]:
-    """A note for each type asked for (of several) whose every candidate was a last resort the quiz did not need."""
+def _types_left_out(request: GenerationRequest, chosen: Sequence[Draft], last: Sequence[Draft],
+                    said: Sequence[object] = ()) -> list[Message]:
+    """A note for each type asked for (of several) whose every candidate was a last resort the quiz did not need (none
+    for a multiple choice the notes ``said`` already account for: one alone, asked in another form)."""
     out = []
+    lone_mcq = any(str(n).startswith("no multiple choice") for n in said)
     if len(request.types) > 1:
         for t in request.types:
             left = sum(1 for d in last if d.question.type == t and d not in chosen)
-            if left and not any(d.question.type == t for d in chosen):
+            if left and not any(d.question.type == t for d in chosen) and not (t == "mcq" and lone_mcq):
                 out.append(Message(N_("no question of type {type}: its {n} candidate(s) are of a form teachers "
                                       "seldom keep as written, left out as last resorts (--types {type} alone "
                                       "asks them)"), type=t, n=left))
@@ -634,7 +637,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     # an exercise read from two overlapping passages is turned down twice: say (and count) it once
     rejected = list(dict.fromkeys(out.rejected + dup))
     notes = out.notes + notes + plan.coverage(course.outlines, chosen, out.drafts, rejected, TOP_IDEAS)
-    notes += _types_left_out(request, chosen, last)
+    notes += _types_left_out(request, chosen, last, notes)
     if last_used := sum(d.fallback for d in chosen):
         notes.append(Message(N_("{n} question(s) are a last resort to reach {asked}, of a form teachers seldom keep "
                                 "as written (a slide's topic in general words, a one-line answer, a blank on a prose "
