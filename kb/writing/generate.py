@@ -470,6 +470,32 @@ def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, thr
     return sorted(sel.chosen, key=lambda d: (d.chunk.source, d.chunk.ordinal, order[d.question.type]))
 
 
+def _fill_short(ws, request: GenerationRequest, course: CourseTerms, passages: Sequence[Chunk], planned: int,
+                chosen: list[Draft], last: list[Draft], kept: list[Draft], drafts: list[Draft]) -> list[Draft]:
+    """A quiz short of n (the offline writer): plain questions on further outline ideas, where short answers are
+    asked for at the default difficulty, then the last resorts (``last``: asked only after every other form); where
+    short answers are not asked for, the last resorts of the types asked ("--types cloze": a cloze on a prose word)."""
+    from . import form_prior, plan
+
+    if "short" not in request.types or request.difficulty not in ("", None, "medium"):
+        return _fill(chosen, last, request.n, ws.embedder, request=request, pool=kept, alternates=drafts) \
+            if last else chosen
+    # (a top idea's last resort before a further idea's: _fill asks every last resort after the other forms)
+    by_id = {c.id: c for c in passages}
+    more = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang)
+    form_prior.weigh(more, last_resorts=True)
+    chosen = _fill(chosen, [*last, *more], request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
+    if len(chosen) < request.n and more:
+        # still short: the fill took one idea per passage, and where the fill turned that idea's forms down
+        # (same term or sentence as a chosen question) the passage's other ideas are reached in a second pass
+        again = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang,
+                                    skip=frozenset(d.idea for d in more if d.idea))
+        form_prior.weigh(again, last_resorts=True)
+        if again:
+            chosen = _fill(chosen, again, request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
+    return chosen
+
+
 def _types_left_out(request: GenerationRequest, chosen: Sequence[Draft], last: Sequence[Draft],
                     said: Sequence[object] = ()) -> list[Message]:
     """A note for each type asked for (of several) whose every candidate was a last resort the quiz did not need (none
@@ -613,21 +639,8 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     drafts = [d for d in out.drafts if not d.fallback]
     kept, dup = dedupe([d for d in drafts if d.question.type in request.types], ws.embedder)
     chosen, notes = select(kept, request, drafts)
-    if (len(chosen) < request.n and writer.name == "offline" and "short" in request.types
-            and request.difficulty in ("", None, "medium")):  # short of n: plain questions on further ideas
-        # (a top idea's last resort before a further idea's: _fill asks every last resort after the other forms)
-        by_id = {c.id: c for c in passages}
-        more = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang)
-        form_prior.weigh(more, last_resorts=True)
-        chosen = _fill(chosen, [*last, *more], request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
-        if len(chosen) < request.n and more:
-            # still short: the fill took one idea per passage, and where the fill turned that idea's forms down
-            # (same term or sentence as a chosen question) the passage's other ideas are reached in a second pass
-            again = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang,
-                                        skip=frozenset(d.idea for d in more if d.idea))
-            form_prior.weigh(again, last_resorts=True)
-            if again:
-                chosen = _fill(chosen, again, request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
+    if len(chosen) < request.n and writer.name == "offline":
+        chosen = _fill_short(ws, request, course, passages, planned, chosen, last, kept, drafts)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
     items = {x for d in chosen for x in d.item.split("|") if x}
