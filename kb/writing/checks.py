@@ -47,6 +47,7 @@ Stdlib only; the optional embedder lets a paraphrased answer count as supported.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from functools import lru_cache
@@ -435,18 +436,31 @@ def duplicate_questions(questions: Sequence[Question]) -> set[str]:
     return dup
 
 
+@functools.lru_cache(maxsize=8)
+def _normed(source_text: str) -> str:
+    """A whole source's text normalised (:func:`norm`), once per source: every candidate of a deck is checked against
+    it (generating a quiz normalised the deck once a candidate, a third of the fill's time)."""
+    return norm(source_text)
+
+
+@functools.lru_cache(maxsize=8)
+def _word_heads(source_text: str) -> frozenset[str]:
+    """The first six letters of each word of a source (folded), once per source."""
+    return frozenset(fold(w)[:6] for w in words(source_text))
+
+
 def foreign_material(q: Question, source_text: str) -> str | None:
     """Distractors the cited source never mentions ("github.com" among PyTorch methods), or a
     false statement built from words of another deck: implausible to a student of this one."""
     if not source_text:
         return None
-    src = norm(source_text)
     if q.type == "mcq" and isinstance(q.correct, int):
+        src = _normed(source_text)
         for i, c in enumerate(q.choices):
             if i != q.correct and norm(c) and norm(c) not in src:
                 return "implausible-distractor"
     if q.type == "tf" and q.correct is False:
-        have = {fold(w)[:6] for w in words(source_text)}
+        have = _word_heads(source_text)
         missing = [w for w in words(statement(q)) if len(w) >= 4 and fold(w) not in STOPWORDS
                    and fold(w) not in _TEMPLATE_WORDS and fold(w)[:6] not in have]
         if missing:  # "Varios particionadores disponibles: …" in a deck that never says "particionadores"
