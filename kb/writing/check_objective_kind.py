@@ -10,7 +10,8 @@
   px, 19 M, 4.2 GFLOPs, 82.9 %» → B4, «(10, 3, 3, 3, 3, 2, 2)» → Kernels): a table's cells to memorise, dropped
   in 6 of 6 ratings of rounds 19-24 (and 26 of 27 on round 25, where it was read);
 - :func:`cut_option`: a multiple choice with an option cut inside its brackets or quotes ("Modelos multilíngues
-  (ex.", 'aviso "Some wei'): 3 of 3 ratings of rounds 19-24 dropped, 6 of 9 on round 25;
+  (ex.", 'aviso "Some wei': a bracket opened and never closed, an odd quote): 3 of 3 ratings of rounds 19-24
+  dropped, 6 of 9 on round 25;
 - :func:`blank_form`: a cloze whose blank is a command-line flag ("interleaved com --_____"), a formula's
   symbol ("minimizando _____ |G_i - alvo_i|" → sum_i) or a clause's shard ("Si la pérdida"). (A sentence to
   complete that opens, after the deck's setting, on "se" with no subject, "En cuDNN, se fijan una vez …", is
@@ -35,10 +36,12 @@ _SAID = re.compile(r"“(?P<label>[^”:]+):\s*(?P<gloss>[^”]+)”")
 _ITEMS = re.compile(r"[,()]|\s(?:ou|o|y|e|or)\s")
 # a third person plural verb (es -an/-en, pt -am/-em): said of one parameter, its grammar gives it away
 _PLURAL_VERB = {"es": re.compile(r"^[a-záéíóúñ]{3,}[ae]n$"), "pt": re.compile(r"^[a-záéíóúâêôãõç]{3,}[ae]m$")}
-# a slide's numbered alternative or a section label offered as a term: "Opção 2", "Uso típico", a numbered step's
-# sub-step "3a" (round 25: AWQ's steps 3a-3e asked as terms, dropped by every rater)
+# a slide's numbered alternative or a section label offered as a term: "Opção 2", "Uso típico"
 _SLIDE_LABEL = re.compile(r"^(?:op[cç][aã]o|opci[oó]n|option|caso|case|passo|paso|step)\s*\d+$"
-                          r"|^uso t[ií]pico$|^typical use$|^\d{1,2}[a-z]\)?$", re.I)
+                          r"|^uso t[ií]pico$|^typical use$", re.I)
+# a numbered step's sub-step, every option one: "3a", "3b)" (round 25: AWQ's steps 3a-3e asked as terms, dropped by
+# every rater); lower case only: "7B", "13B", "2D" name sizes and dimensions
+_SUB_STEP = re.compile(r"^\d{1,2}[a-z]\)?$")
 _BLANK = r"_{3,}"
 
 def _enumeration(gloss: str) -> bool:
@@ -108,7 +111,7 @@ def plain_key(q: Question, verb_like: Callable[[str], bool] | None = None) -> st
     is a slide's numbered alternative or section label."""
     if q.type != "mcq" or not q.choices:
         return None
-    if any(_SLIDE_LABEL.match(x.strip()) for x in q.choices):
+    if any(_SLIDE_LABEL.match(x.strip()) for x in q.choices) or all(_SUB_STEP.match(x.strip()) for x in q.choices):
         return "plain-key"
     key = q.correct_text.strip()
     if not re.fullmatch(r"[a-záéíóúâêôãõçñ]+", key):
@@ -120,6 +123,7 @@ def plain_key(q: Question, verb_like: Callable[[str], bool] | None = None) -> st
 
 
 _QUOTED = re.compile(r"«([^»]+)»")
+_FIGURE = re.compile(r"^[(\[{~≈]?[-+]?\d[\d.,:/x%]*[)\]}]?[,;]?$")  # a figure: "380", "4.2", "(10,", "2)", "82.9"
 FIGURES_SHARE = 0.5  # a description this share of whose words hold a digit is a row of figures (hand-set: «380 px,
 # 19 M, 4.2 GFLOPs, 82.9 %» is 4 of 8; «cerca de 16 GB/s», a gloss with one figure, 1 of 4)
 
@@ -135,18 +139,17 @@ def figures_description(q: Question) -> str | None:
     else:
         return None
     tokens = desc.split()
-    if len(tokens) < 2:
-        return None
-    return "trivia" if sum(any(ch.isdigit() for ch in t) for t in tokens) >= FIGURES_SHARE * len(tokens) else None
+    if len(tokens) < 2 or re.search(r"\w\(", desc):
+        return None  # (a call's arguments are code, not a table's cells: «torch.zeros(2, 3) @ torch.ones(3, 4)»)
+    return "trivia" if sum(bool(_FIGURE.match(t)) for t in tokens) >= FIGURES_SHARE * len(tokens) else None
 
 
 def cut_option(q: Question) -> str | None:
     """'cut-off' for a multiple choice with an option whose brackets or double quotes do not close."""
     if q.type != "mcq":
         return None
-    for option in q.choices:
-        if option.count("(") != option.count(")") or option.count("[") != option.count("]") \
-                or option.count('"') % 2:
+    for option in q.choices:  # (an interval "[0, 1)" or a numbered "1) inicializar" closes what it opens, or more)
+        if option.count("(") + option.count("[") > option.count(")") + option.count("]") or option.count('"') % 2:
             return "cut-off"
     return None
 

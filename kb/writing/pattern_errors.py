@@ -71,8 +71,8 @@ def explained(passage: str) -> list[tuple[str, str]]:
         if _ARROW.search(text) or at < 0:
             continue
         cause, effect = text[:at].strip(" .;"), text[at + 2:].strip(" .;")
-        if "?" in cause or not words(cause) or not words(effect):
-            continue
+        if "?" in cause or not words(cause) or not words(effect) or re.search(r"\d\s*$", cause):
+            continue  # (a numbered label, "Error típico 1: olvidar …", holds the mistake on its right)
         if len(words(cause)) >= MIN_WORDS[0] and len(words(effect)) >= MIN_WORDS[0]:
             out.append((cause, effect))
     return out
@@ -81,10 +81,12 @@ def explained(passage: str) -> list[tuple[str, str]]:
 def _colon(text: str) -> int:
     """Where the first ": " outside brackets is in ``text`` (-1: none): "Usar mean/std do ImageNet (ex: CLIP)" is
     one mistake, not a mistake and its explanation."""
-    depth = 0
+    depth, code = 0, False
     for i, ch in enumerate(text):
         depth += (ch in "([{") - (ch in ")]}")
-        if ch == ":" and depth == 0 and text[i + 1:i + 2] == " ":
+        code ^= ch == "`"  # (inside `…`: code, "`if x: return`")
+        if ch == ":" and depth == 0 and not code and text[i + 1:i + 2] == " " \
+                and not re.search(r"\blambda(?:\s+\w+(?:\s*,\s*\w+)*)?\s*$", text[:i]):  # ("lambda x: x + 1")
             return i
     return -1
 

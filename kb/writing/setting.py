@@ -190,7 +190,7 @@ def unrepeated(prompt: str) -> str:
         return prompt
     rest = prompt[m.end():]
     x = fold(m.group("x").strip())
-    if len(x) < LEAST_LETTERS or not re.search(rf"(?<!\w){re.escape(x)}(?!\w)", fold(rest)):
+    if lost_symbol(m.group("x").strip()) or not re.search(rf"(?<!\w){re.escape(x)}(?!\w)", fold(rest)):
         return prompt
     if rest.startswith("¿"):
         return "¿" + rest[1:2].upper() + rest[2:]

@@ -151,3 +151,11 @@ def test_an_option_cut_inside_its_brackets_or_quotes_is_cut_off() -> None:
 def test_a_numbered_step_s_sub_step_as_a_term_is_a_slide_label() -> None:
     assert "plain-key" in defects(mcq("3b", "3a", "3c", "3d"))  # (AWQ's steps 3a-3e, round 25)
     assert "plain-key" not in defects(mcq("B4", "B1", "B0", "B2"))  # (a model's name: its own check above)
+
+
+def test_sizes_intervals_numbered_options_and_code_are_neither_labels_cut_nor_figures() -> None:
+    # (review of session 22's checks: each of these was flagged)
+    assert "plain-key" not in defects(mcq("7B", "13B", "70B", "34B"))
+    assert "cut-off" not in defects(mcq("[0, 1)", "(0, 1]", "[0, 1]"))
+    assert "cut-off" not in defects(mcq("1) inicializar", "2) entrenar", "3) evaluar"))
+    assert "trivia" not in defects(described("torch.zeros(2, 3) @ torch.ones(3, 4)", "matmul", "add", "cat"))

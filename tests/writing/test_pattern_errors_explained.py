@@ -65,3 +65,10 @@ def test_round_16_18_decks_ask_their_mistakes_why(quizzes):
         cause = q.prompt.split("«", 1)[1].rsplit("»", 1)[0]
         assert cause.count("(") == cause.count(")"), q.prompt  # (never cut inside brackets)
         assert q.answer.endswith(".") and ":" not in q.answer[:2] and q.concepts, (q.prompt, q.answer)
+
+
+def test_a_colon_in_code_or_after_a_numbered_label_splits_nothing():
+    text = ("• Usar lambda x: x + 1 como collate_fn con num_workers > 0\n"
+            "• Escribir `if x: return` sin else en el bucle\n"
+            "• Error típico 1: olvidar llamar a zero_grad() antes de backward")
+    assert explained(text) == []

@@ -22,6 +22,7 @@ from ..conftest import deck_quizzes, heldout_decks
     ("En «Estructura», ¿qué es Estructura?", "En «Estructura», ¿qué es Estructura?"),
     ("Al medir la latencia, ¿qué es la latencia p99?", "Al medir la latencia, ¿qué es la latencia p99?"),
     ("En RNNs, ¿qué es una RNN?", "En RNNs, ¿qué es una RNN?"),  # (a whole phrase, not a part of a word)
+    ("En T5, ¿qué es T5?", "¿Qué es T5?"),  # (a two-character name: kb.writing.setting.lost_symbol)
 ])
 def test_a_setting_the_question_repeats_is_left_out(prompt, out):
     assert unrepeated(prompt) == out
