@@ -1,6 +1,6 @@
 """Fit kb's prior over question forms (kb/writing/form_prior.py) on rated rounds, and say how it ranks held-out ones.
 
-    python eval/fit_form_prior.py --fit 14-24 --test 8-13 --check 14-20:21-24   # kb/writing/form_prior.json
+    python eval/fit_form_prior.py                                               # kb/writing/form_prior.json
     python eval/fit_form_prior.py --fit 14-20 --test 21-24 --dry                 # the check alone
 
 Each form's rate is its KEEP (and DROP) share among the fit's ratings (every rater's verdict one sample), smoothed
@@ -107,12 +107,12 @@ def _span(text: str) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--fit", default="10-13", type=_span)
-    ap.add_argument("--test", default="14-16", type=_span)
+    ap.add_argument("--fit", default="14-25", type=_span)  # (what kb/writing/form_prior.json holds)
+    ap.add_argument("--test", default="8-13", type=_span)
     ap.add_argument("--smooth", type=float, default=10.0)
     ap.add_argument("--dry", action="store_true", help="report only, write nothing")
-    ap.add_argument("--check", default="", help="FIT:TEST spans (14-20:21-24): the same fit on earlier rounds, "
-                    "tested on later ones, recorded beside the fit")
+    ap.add_argument("--check", default="14-20:21-24",
+                    help="FIT:TEST spans: the same fit on earlier rounds, tested on later ones, kept beside it")
     ap.add_argument("--out", type=Path, default=PRIOR_FILE, help="where to write the fit (default: kb's own)")
     a = ap.parse_args()
     train, test = rated(rounds(a.fit)), rated(rounds(a.test))

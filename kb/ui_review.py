@@ -13,6 +13,17 @@ LAST_RESORT = N_("a last resort to reach -n: a slide asked of its topic in gener
                  "such questions into one real question before using them)")
 
 
+# shown on the review card of an offline question of a form fresh teachers seldom keep (kb.writing.form_prior)
+SELDOM_KEPT = N_("a last resort to reach -n: a form fresh teachers seldom keep as written (a one-line answer, a blank "
+                 "on a prose word, three options)")
+
+
+def _seldom_kept(q) -> bool:
+    from .writing.form_prior import last_resort
+
+    return last_resort(q.type, q.prompt, q.answer, options=len(q.choices))
+
+
 class ReviewScreen:
     """`kb quiz review`'s terminal (see :class:`kb.review.ReviewScreen`): one question card at a time,
     fitting 80×24, coloured unless NO_COLOR or piped; the teacher's keys are read from stdin."""
@@ -39,6 +50,8 @@ class ReviewScreen:
                   f"[dim]({_('reviewed {n} of {total}').format(n=reviewed, total=total)})[/dim]")
         if q.origin == "labels":  # the writer's last resort (kb.writing.seam.Draft.fallback): name it before the prompt
             con.print(f"[yellow]{escape(_(LAST_RESORT))}[/yellow]")
+        elif q.origin not in ("llm", "harvested") and _seldom_kept(q):  # (the offline writer's other last resorts)
+            con.print(f"[yellow]{escape(_(SELDOM_KEPT))}[/yellow]")
         con.print(f"[bold]{escape(q.prompt)}[/bold]")
         for i, choice in enumerate(q.choices):
             mark = " [green]✓[/green]" if i == q.correct else ""

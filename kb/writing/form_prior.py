@@ -39,10 +39,10 @@ BRIEF_WORDS = 25  # a short answer's model answer this short is one line: "¿qu�
 # over rounds 14-18 / 19-24 against 34 % / 11 % for a blank on a prose word, dropped 12 % / 23 % against 29 % / 42 %
 _CODE_BLANK = re.compile(r"[_()\[\]]|\w\.\w|[a-z][A-Z]")
 LAST_RESORT = 0.7  # a form kept under 0.7 x as often as the fit's mean question is a last resort (Draft.fallback).
-# Fitted on rounds 14-20, the forms under it (the lead-in to complete, "what is"/"explain"/"how" answered in one
-# line, a cloze on a prose word) were kept 11 % of the time on rounds 21-24 and dropped 18 %, against 33 % / 8 %
-# for all questions; every form over it was kept >= 0.8 x the mean there (python eval/fit_form_prior.py --fit
-# 14-20 --test 21-24 --dry)
+# Fitted on rounds 14-20, the forms under it or dropped more often than kept (the lead-in to complete; "what is",
+# "explain", "how", "which" answered in one line; a cloze on a prose word; three options) were kept 11 % of the time
+# on rounds 21-24 and dropped 23 %, against 33 % / 9 % for all questions; every other form was kept >= 0.8 x the mean
+# there (python eval/fit_form_prior.py --fit 14-20 --test 21-24 --dry)
 
 # where a question opens (folded text): the stem's start after its setting, a "¿", or a follow-up question after
 # "y"/"e"/"and" ("¿Qué es X y cuándo conviene usarlo?"); a preposition may lead its question word ("em quais casos").

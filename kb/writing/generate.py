@@ -438,9 +438,10 @@ def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, thr
                 and not (request.difficulty and d.question.difficulty != request.difficulty)]
     from .form_prior import worth
 
-    # last resorts last, the forms teachers keep most and drop least first (form_prior.worth), each in a pass of its
-    # own: a further idea whose short answer waits for the mix (_take_further) goes before any last resort
-    last = sorted((d for d in more if d.fallback), key=lambda d: -worth(d.question))
+    # last resorts last, a planned (top) idea's first, then the forms teachers keep most and drop least
+    # (form_prior.worth), in a pass of their own: a further idea whose short answer waits for the mix
+    # (_take_further) goes before any last resort
+    last = sorted((d for d in more if d.fallback), key=lambda d: (d.plan is None, -worth(d.question)))
     more = [*(d for d in more if not d.fallback), *last]
     groups: list[list[Draft]] = []
     for d in more:
@@ -496,15 +497,35 @@ def _fill_short(ws, request: GenerationRequest, course: CourseTerms, passages: S
     return chosen
 
 
+def _asked_kinds(drafts: Sequence[Draft], request: GenerationRequest) -> list[Draft]:
+    """The drafts of the types and the difficulty asked for."""
+    return [d for d in drafts if d.question.type in request.types
+            and not (request.difficulty and d.question.difficulty != request.difficulty)]
+
+
+def _second_mcq(chosen: list[Draft], last: Sequence[Draft], request: GenerationRequest) -> list[Draft]:
+    """A lone multiple choice gets a second from the last resorts (one of three options) in place of the weakest
+    true/false or cloze (:func:`_no_lone_mcq`): one alone has its right option at one position."""
+    spare = [d for d in _asked_kinds(last, request) if d.question.type == "mcq" and d not in chosen]
+    if not spare or sum(d.question.type == "mcq" for d in chosen) != 1:
+        return chosen
+    sel = _Selection()
+    for d in chosen:
+        sel.take(d)
+    _no_lone_mcq(sel, spare)
+    return sel.chosen
+
+
 def _types_left_out(request: GenerationRequest, chosen: Sequence[Draft], last: Sequence[Draft],
                     said: Sequence[object] = ()) -> list[Message]:
     """A note for each type asked for (of several) whose every candidate was a last resort the quiz did not need (none
     for a multiple choice the notes ``said`` already account for: one alone, asked in another form)."""
     out = []
     lone_mcq = any(str(n).startswith("no multiple choice") for n in said)
-    if len(request.types) > 1:
+    if len(request.types) > 1 and len(chosen) >= request.n:  # (a short quiz asked every last resort it could)
+        spare = {d.question.id: d for d in _asked_kinds(last, request) if d not in chosen}
         for t in request.types:
-            left = sum(1 for d in last if d.question.type == t and d not in chosen)
+            left = sum(1 for d in spare.values() if d.question.type == t)
             if left and not any(d.question.type == t for d in chosen) and not (t == "mcq" and lone_mcq):
                 out.append(Message(N_("no question of type {type}: its {n} candidate(s) are of a form teachers "
                                       "seldom keep as written, left out as last resorts (--types {type} alone "
@@ -641,12 +662,14 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     chosen, notes = select(kept, request, drafts)
     if len(chosen) < request.n and writer.name == "offline":
         chosen = _fill_short(ws, request, course, passages, planned, chosen, last, kept, drafts)
+    chosen = _second_mcq(chosen, last, request)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
     items = {x for d in chosen for x in d.item.split("|") if x}
     dup = [r for r in dup if r.what not in asked] + [
         Rejected(d.question.prompt[:80], Message(N_("its sentence is asked by a better question")))
-        for d in [*kept, *last] if d not in chosen and items & {x for x in d.item.split("|") if x}]
+        for d in [*kept, *_asked_kinds(last, request)]
+        if d not in chosen and items & {x for x in d.item.split("|") if x}]
     # an exercise read from two overlapping passages is turned down twice: say (and count) it once
     rejected = list(dict.fromkeys(out.rejected + dup))
     notes = out.notes + notes + plan.coverage(course.outlines, chosen, out.drafts, rejected, TOP_IDEAS)
@@ -654,7 +677,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     if last_used := sum(d.fallback for d in chosen):
         notes.append(Message(N_("{n} question(s) are a last resort to reach {asked}, of a form teachers seldom keep "
                                 "as written (a slide's topic in general words, a one-line answer, a blank on a prose "
-                                "word): review them first (kb quiz review)"),
+                                "word, three options): review them first (kb quiz review)"),
                              n=last_used, asked=request.n))
     if len(chosen) < request.n:
         scope = (f"--topic {request.topic!r}" if request.topic else

@@ -35,3 +35,21 @@ def test_the_last_resort_is_named_on_its_card_only(tmp_path, lang):
     first, second = out.split("2/2", 1)
     assert HINT[lang] not in first and HINT[lang] in second, out
     assert second.index(HINT[lang]) < second.index("explica el muestreo top-k")  # read before the prompt
+
+
+SELDOM = {"en": "a last resort to reach -n: a form fresh teachers seldom keep as written",
+          "es": "un último recurso para llegar a -n: una forma que los profesores rara vez conservan tal cual"}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_form_teachers_seldom_keep_is_named_on_its_card(tmp_path, lang):
+    """The offline writer's other last resorts (kb/writing/form_prior.py): "¿qué es greedy decoding?" answered in one
+    line is one; the slide's topic question (origin "labels") keeps its own line, not this one."""
+    (tmp_path / "quizzes").mkdir()
+    path = tmp_path / "quizzes" / "q.json"
+    path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
+    r = run_kb(["--ui-lang", lang, "quiz", "review", str(path)], cwd=tmp_path, input="k\ns\nq\n")
+    assert r.returncode == 0, r.stderr
+    out = " ".join(r.stdout.split())
+    first, second = out.split("2/2", 1)
+    assert SELDOM[lang] in first and SELDOM[lang] not in second, out

@@ -135,7 +135,8 @@ def test_the_summary_counts_the_last_resort_in_the_interface_language(quizzes):
     from kb.writing.form_prior import last_resort
 
     # (a slide's topic in general words, origin "labels", or a form teachers seldom keep: kb.writing.form_prior)
-    last = sum(q.origin == "labels" or last_resort(q.type, q.prompt, q.answer) for q in rep.quiz.questions)
+    last = sum(q.origin == "labels" or last_resort(q.type, q.prompt, q.answer, options=len(q.choices))
+               for q in rep.quiz.questions)
     assert last >= 1 and last == sum(d.fallback for d in rep.chosen)
     said = [str(n) for n in rep.notes if "are a last resort to reach" in str(n)]
     assert said and said[0].startswith(f"{last} question(s) are a last resort to reach 12"), rep.notes

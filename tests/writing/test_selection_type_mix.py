@@ -95,6 +95,14 @@ def test_a_lone_multiple_choice_asked_in_another_form_is_said(ingested):
         assert any("no multiple choice" in n or "no question of type mcq" in n for n in rep.notes), rep.notes
 
 
+def test_a_lone_multiple_choice_gets_a_second_from_the_last_resorts(ingested):
+    """`--types mcq,tf`: the sample course's second multiple choice has three options, a last resort
+    (kb.writing.form_prior: mcq:few); it is asked beside the first rather than leave one alone."""
+    course = kb.open(ingested / ".kb")
+    rep = generate_quiz(course.workspace, GenerationRequest(n=10, types=("mcq", "tf")), OfflineWriter(), now="t")
+    assert Counter(q.type for q in rep.quiz.questions)["mcq"] != 1, [q.prompt for q in rep.quiz.questions]
+
+
 def test_a_sentence_asked_in_its_other_form_is_not_reported_as_rejected(ingested):
     """The quiz summary's turned-down list: the form asked is not in it, the form it replaced is, with
     the reason that its sentence is asked by a better question (002: MapReduce asked as a cloze)."""
