@@ -29,6 +29,10 @@ alternating runs each: eed0729 36 questions, 0.67 / 0.66 s (0.019 / 0.018 s/ques
 Session 21's writer (deck topics, attribution concepts, code-slide stems, fixes31, tidy31), load ~0.9, two alternating
 runs each: 2041e92 36 questions, 0.73 / 0.71 s (0.020 s/question); 8a5222b 36, 0.71 / 0.69 s (0.020 / 0.019), the
 same type mix.
+Session 22's writer (last resorts by the form prior: the fill writes more candidates), this machine (load ~0.8), three
+alternating runs each: 669c39d 36 questions, 0.95 / 0.95 / 1.00 s (0.026-0.028 s/question); 67bb42c 36, 0.94 / 0.94 /
+0.93 s (0.026), after caching a word's fold and a source's normalised text (1.32-1.42 s before); short 69 % (64 %),
+cloze 8 % (17 %): 001TFDist's clozes on prose words gave way to short answers.
 """
 
 from __future__ import annotations
