@@ -3,7 +3,8 @@
 A form is a question's type and, for a short answer, the kind of its stem after the deck's setting ("En RNN, …"):
 the slide's lead-in to complete (:data:`kb.writing.lead_stem.LEAD`), "explica X", "¿cómo …?", "¿qué es X?",
 "¿qué significa «X»?", a comparison, "¿cuándo conviene …?" … (:func:`form_of`; pt, es and en wordings); and, given
-the model answer, its shape: a short answer of one line (``…:brief``), a cloze on a code entity (``cloze:code``).
+the model answer and the options, its shape: a short answer of one line (``…:brief``), a cloze on a code entity
+(``cloze:code``), a multiple choice of three options (``mcq:few``).
 Fresh raters of the held-out rounds kept these at very different rates (``python eval/form_keep.py 14-20 21-24``).
 ``eval/fit_form_prior.py`` fits each form's smoothed KEEP and DROP rates on the rounds it names and writes
 ``form_prior.json`` beside this module (with what it was fitted on and how it ranked the held-out rounds).
