@@ -24,8 +24,8 @@ HINT = {"en": "a last resort to reach -n: a slide asked of its topic in general 
         "es": "un último recurso para llegar a -n: una diapositiva preguntada por su tema en términos generales"}
 
 
-@pytest.mark.parametrize("lang", ["en", "pt", "es"])
-def test_the_last_resort_is_named_on_its_card_only(tmp_path, lang):
+def _cards(tmp_path, lang: str) -> tuple[str, str, str]:
+    """`kb quiz review` of QUIZ in ``lang``: (the first card, the second, the whole output), one line each."""
     (tmp_path / "quizzes").mkdir()
     path = tmp_path / "quizzes" / "q.json"
     path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
@@ -33,6 +33,12 @@ def test_the_last_resort_is_named_on_its_card_only(tmp_path, lang):
     assert r.returncode == 0, r.stderr
     out = " ".join(r.stdout.split())
     first, second = out.split("2/2", 1)
+    return first, second, out
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "es"])
+def test_the_last_resort_is_named_on_its_card_only(tmp_path, lang):
+    first, second, out = _cards(tmp_path, lang)
     assert HINT[lang] not in first and HINT[lang] in second, out
     assert second.index(HINT[lang]) < second.index("explica el muestreo top-k")  # read before the prompt
 
@@ -45,11 +51,5 @@ SELDOM = {"en": "a last resort to reach -n: a form fresh teachers seldom keep as
 def test_a_form_teachers_seldom_keep_is_named_on_its_card(tmp_path, lang):
     """The offline writer's other last resorts (kb/writing/form_prior.py): "¿qué es greedy decoding?" answered in one
     line is one; the slide's topic question (origin "labels") keeps its own line, not this one."""
-    (tmp_path / "quizzes").mkdir()
-    path = tmp_path / "quizzes" / "q.json"
-    path.write_text(json.dumps(QUIZ, ensure_ascii=False), encoding="utf-8")
-    r = run_kb(["--ui-lang", lang, "quiz", "review", str(path)], cwd=tmp_path, input="k\ns\nq\n")
-    assert r.returncode == 0, r.stderr
-    out = " ".join(r.stdout.split())
-    first, second = out.split("2/2", 1)
+    first, second, out = _cards(tmp_path, lang)
     assert SELDOM[lang] in first and SELDOM[lang] not in second, out
