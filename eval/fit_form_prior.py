@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from form_keep import rated, rounds  # noqa: E402
 
-from kb.writing.form_prior import LAST_RESORT, PRIOR_FILE, parent  # noqa: E402
+from kb.writing.form_prior import LAST_RESORT, PRIOR_FILE, parent, rated_form  # noqa: E402
 
 
 def fit(rows: list[dict[str, str]], smooth: float, verdict: str = "KEEP") -> dict[str, float]:
@@ -57,7 +57,7 @@ def auc(scores: list[float], labels: list[bool]) -> float:
 
 
 def ranking(rates: dict[str, float], mean: float, rows: list[dict[str, str]]) -> dict[str, float]:
-    scores = [rates.get(_rated(r["form"], rates), mean) for r in rows]
+    scores = [rates.get(rated_form(r["form"], rates), mean) for r in rows]
     labels = [r["verdict"] == "KEEP" for r in rows]
     order = sorted(range(len(rows)), key=lambda i: -scores[i])
     half = len(rows) // 2
@@ -79,19 +79,12 @@ def _fit_and_test(train: list[dict[str, str]], test: list[dict[str, str]], smoot
         held[f"r{r}"] = ranking(rates, mean, [x for x in test if x["round"] == r])
     # the last resorts (form_prior.last_resort) the fit names, and how the held-out rounds kept and dropped them
     low = {f for f, v in rates.items() if v < LAST_RESORT * mean or drops[f] > v}
-    below = [r for r in test if _rated(r["form"], rates) in low]
+    below = [r for r in test if rated_form(r["form"], rates) in low]
     held["last_resort"] = {"forms": sorted(low), "n": len(below),
                            "keep": round(sum(r["verdict"] == "KEEP" for r in below) / max(1, len(below)), 3),
                            "drop": round(sum(r["verdict"] == "DROP" for r in below) / max(1, len(below)), 3)}
     held["all"]["drop"] = round(sum(r["verdict"] == "DROP" for r in test) / max(1, len(test)), 3)
     return rates, drops, mean, held, low
-
-
-def _rated(form: str, rates: dict[str, float]) -> str:
-    """The form whose rate a question of ``form`` gets (itself, else its parent's, as form_prior.prior reads it)."""
-    while form and form not in rates:
-        form = parent(form)
-    return form
 
 
 def _span(text: str) -> str:

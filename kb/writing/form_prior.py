@@ -116,19 +116,25 @@ def load_prior(path: str = str(PRIOR_FILE)) -> dict[str, Any]:
     return json.loads(p.read_text(encoding="utf-8"))
 
 
-def _rated_form(form: str, rates: dict[str, Any]) -> str:
+def rated_form(form: str, rates: dict[str, Any]) -> str:
     """The form whose rate a question of ``form`` gets: itself, else its parent's; "" for the mean."""
     while form and form not in rates:
         form = parent(form)
     return form
 
 
+def _rates(qtype: str, prompt: str, answer: str, options: int, m: dict[str, Any]) -> tuple[float, float] | None:
+    """(KEEP rate, DROP rate) of a question's form in the fit ``m``; None where the fit has no rate for it."""
+    form = rated_form(form_of(qtype, prompt, answer, options), m.get("rates", {}))
+    return (float(m["rates"][form]), float(m.get("drops", {}).get(form, 0.0))) if form else None
+
+
 def prior(qtype: str, prompt: str, model: dict[str, Any] | None = None, answer: str = "", options: int = 0) -> float:
     """The smoothed KEEP rate of a question's form (with ``answer``, its sub-form's); a form the fit never saw gets
     its parent's rate, else the fit's mean."""
     m = model if model is not None else load_prior()
-    form = _rated_form(form_of(qtype, prompt, answer, options), m.get("rates", {}))
-    return float(m["rates"][form]) if form else float(m.get("mean", 0.0))
+    rates = _rates(qtype, prompt, answer, options, m)
+    return rates[0] if rates else float(m.get("mean", 0.0))
 
 
 def last_resort(qtype: str, prompt: str, answer: str = "", model: dict[str, Any] | None = None,
@@ -136,24 +142,19 @@ def last_resort(qtype: str, prompt: str, answer: str = "", model: dict[str, Any]
     """A form teachers keep under :data:`LAST_RESORT` x as often as the fit's mean question, or drop more often than
     they keep (a cloze on a prose word: kept 26 %, dropped 32 % over rounds 14-20; 14 % / 41 % over 21-24)."""
     m = model if model is not None else load_prior()
-    rates = m.get("rates", {})
-    if not rates:
+    rates = _rates(qtype, prompt, answer, options, m)
+    if rates is None:
         return False
-    form = _rated_form(form_of(qtype, prompt, answer, options), rates)
-    if not form:
-        return False
-    keep = float(rates[form])
-    return keep < LAST_RESORT * float(m.get("mean", 0.0)) or float(m.get("drops", {}).get(form, 0.0)) > keep
+    keep, drop = rates
+    return keep < LAST_RESORT * float(m.get("mean", 0.0)) or drop > keep
 
 
 def worth(q: Any, model: dict[str, Any] | None = None) -> float:
     """A question's form's KEEP rate less its DROP rate: the order last resorts are asked in (a one-line answer,
     seldom kept but seldom dropped, before a cloze on a prose word, dropped more often than kept)."""
     m = model if model is not None else load_prior()
-    form = _rated_form(form_of(q.type, q.prompt, q.answer, len(q.choices)), m.get("rates", {}))
-    if not form:
-        return float(m.get("mean", 0.0))
-    return float(m["rates"][form]) - float(m.get("drops", {}).get(form, 0.0))
+    rates = _rates(q.type, q.prompt, q.answer, len(q.choices), m)
+    return rates[0] - rates[1] if rates else float(m.get("mean", 0.0))
 
 
 def weigh(drafts: Sequence[Any], weight: float = WEIGHT, model: dict[str, Any] | None = None,

@@ -434,8 +434,7 @@ def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, thr
     for d in chosen:
         sel.take(d)
     if request is not None:
-        more = [d for d in more if d.question.type in request.types
-                and not (request.difficulty and d.question.difficulty != request.difficulty)]
+        more = _asked_kinds(more, request)
     from .form_prior import worth
 
     # last resorts last, a planned (top) idea's first, then the forms teachers keep most and drop least
