@@ -8,7 +8,9 @@
   term of the deck ("saída", "modificar"), or whose options are a slide's numbered alternatives ("Opção 2").
 - :func:`figures_description`: a multiple choice or true/false whose quoted description is a row of figures («380
   px, 19 M, 4.2 GFLOPs, 82.9 %» → B4, «(10, 3, 3, 3, 3, 2, 2)» → Kernels): a table's cells to memorise, dropped
-  in 6 of 6 ratings of rounds 19-24 (and 26 of 27 on round 25, where it was read);
+  in 6 of 6 ratings of rounds 19-24 (and 26 of 27 on round 25, where it was read); on rounds 26-27, rated after it
+  was written (the session-start writer's questions), 15 ratings: KEEP 3, FIX 9, DROP 3 — kept less often than
+  multiple choice there (24-39 %), dropped less often too (35-49 %): the weakest evidence of these rules;
 - :func:`cut_option`: a multiple choice with an option cut inside its brackets or quotes ("Modelos multilíngues
   (ex.", 'aviso "Some wei': a bracket opened and never closed, an odd quote): 3 of 3 ratings of rounds 19-24
   dropped, 6 of 9 on round 25;
