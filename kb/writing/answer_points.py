@@ -71,7 +71,8 @@ class Point:
     text: str
 
 
-def _balanced(text: str) -> bool:
+def balanced(text: str) -> bool:
+    """Every bracket of ``text`` closed and its double quotes paired."""
     return all(text.count(a) == text.count(b) for a, b in ("()", "[]", "{}")) and text.count('"') % 2 == 0
 
 
@@ -79,7 +80,7 @@ def _cut(text: str, at: re.Pattern[str]) -> list[str]:
     """``text`` cut where ``at`` matches outside brackets and quotes."""
     out, start = [], 0
     for m in at.finditer(text):
-        if _balanced(text[start:m.start()]):
+        if balanced(text[start:m.start()]):
             out.append(text[start:m.start()])
             start = m.end()
     return [x.strip() for x in [*out, text[start:]] if x.strip()]
@@ -101,7 +102,7 @@ def _label_split(part: str) -> tuple[str, str]:
     label = m.group("label").strip()
     bare = _ASIDE_BRACKET.sub("", label).strip()
     if not bare or len(words(bare)) > LABEL_WORDS or re.search(r"[{}]|->|→|\s(?:if|for|in|else)\s", label) \
-            or not _balanced(label) or (_CODE_OPEN.match(label) and " " in label) \
+            or not balanced(label) or (_CODE_OPEN.match(label) and " " in label) \
             or any(w.lower() in _COPULAS for w in label.split()[1:]):  # ("ndarray é um buffer + metadados: …")
         return "", part
     return label, m.group("body").strip()
@@ -325,7 +326,7 @@ def _clause_gist(text: str, lang: str, limit: int) -> str:
         return text  # (a whole clause a word or two past the limit is not cut: "no dependen de la longitud s")
     ws = text.split(" ")
     tiers = [  # a punctuation boundary, then before a conjunction or relative, then before a preposition
-        [h for m in _CLAUSE_END.finditer(text) if _balanced(text[:m.start()]) for h in _comma_heads(text, m)],
+        [h for m in _CLAUSE_END.finditer(text) if balanced(text[:m.start()]) for h in _comma_heads(text, m)],
         [" ".join(ws[:i]) for i in range(1, min(len(ws), limit + 1)) if ws[i].lower().strip(",;:") in _STRONG_RAW],
         [" ".join(ws[:i]) for i in range(1, min(len(ws), limit + 1))
          if ws[i].lower().strip(",;:") in _BREAK_BEFORE_RAW],
@@ -456,7 +457,7 @@ def garbled(concept: str) -> bool:
     """A concept a cut garbled: it ends on an operator or a stub ("Hoffmann et"), holds an operator without its
     operand ("2*/N", "N_opt = ** 0.5") or an unbalanced bracket or quote ("sum(dy *")."""
     c = re.sub(r"(?i)\bC\+\+", "Cpp", concept.strip()).replace("**", "^")  # (a power is one operator; C++ a name)
-    return bool(_GARBLED.search(c)) or not _balanced(c) or c.count("“") != c.count("”")
+    return bool(_GARBLED.search(c)) or not balanced(c) or c.count("“") != c.count("”")
 
 
 def _spread(items: Sequence[str], k: int) -> list[str]:

@@ -79,16 +79,19 @@ def explained(passage: str) -> list[tuple[str, str]]:
 
 
 def _colon(text: str) -> int:
-    """Where the first ": " outside brackets is in ``text`` (-1: none): "Usar mean/std do ImageNet (ex: CLIP)" is
-    one mistake, not a mistake and its explanation."""
-    depth, code = 0, False
-    for i, ch in enumerate(text):
-        depth += (ch in "([{") - (ch in ")]}")
-        code ^= ch == "`"  # (inside `…`: code, "`if x: return`")
-        if ch == ":" and depth == 0 and not code and text[i + 1:i + 2] == " " \
-                and not re.search(r"\blambda(?:\s+\w+(?:\s*,\s*\w+)*)?\s*$", text[:i]):  # ("lambda x: x + 1")
-            return i
+    """Where the first ": " outside brackets, quotes and backticks is in ``text`` (-1: none; the balance test of
+    :mod:`kb.writing.answer_points`): "Usar mean/std do ImageNet (ex: CLIP)" is one mistake, not a mistake and its
+    explanation; nor is "Escribir `if x: return`" or "Usar lambda x: x + 1 …" (code)."""
+    from .answer_points import balanced
+
+    for m in re.finditer(r": ", text):
+        head = text[:m.start()]
+        if balanced(head) and head.count("`") % 2 == 0 and not _LAMBDA.search(head):
+            return m.start()
     return -1
+
+
+_LAMBDA = re.compile(r"\blambda(?:\s+\w+(?:\s*,\s*\w+)*)?\s*$")  # "lambda x, y" before its colon
 
 
 def _remedy(effect: str, lang: str) -> bool:
