@@ -105,6 +105,8 @@ DISCOURSE_STEM = "In {s}, in «{t}», {q}?"  # {q}: the roles' questions joined 
 DISCOURSE_AND = " and "
 # the kind a slide title adds to its topic ("All-reduce: definition", "Top-k — example"). Lower case.
 SLIDE_KINDS = frozenset("definition example examples procedure summary intuition idea usage".split())
+# (folded) a slide's kind in two or three words: before a colon its topic follows ("Estudo de caso: redução paralela")
+SLIDE_KIND_PHRASES = frozenset(("case study", "worked example"))
 
 # A slide of common mistakes, each bullet "cause -> consequence" (kb/writing/pattern_errors.py)
 ERROR_TITLES = frozenset(("common mistakes", "common errors", "common pitfalls", "pitfalls"))

@@ -114,6 +114,8 @@ DISCOURSE_STEM = "En {s}, en «{t}», ¿{q}?"  # {q}: the roles' questions joine
 DISCOURSE_AND = " y "
 # the kind a slide title adds to its topic ("All-reduce: definición", "Top-k — ejemplo"). Folded.
 SLIDE_KINDS = frozenset("definicion ejemplo ejemplos procedimiento resumen intuicion idea uso".split())
+# (folded) a slide's kind in two or three words: before a colon its topic follows ("Estudo de caso: redução paralela")
+SLIDE_KIND_PHRASES = frozenset(("caso de estudio", "estudio de caso", "caso practico", "ejemplo practico"))
 
 # A slide of common mistakes, each bullet "cause -> consequence" (kb/writing/pattern_errors.py)
 ERROR_TITLES = frozenset(("errores comunes", "errores frecuentes", "errores tipicos", "errores habituales"))
@@ -138,8 +140,9 @@ KIND_WORDS = frozenset("""limitaciones ventajas desventajas beneficios problemas
 ROLE_WORDS = frozenset("problema caso ejemplo idea nota orden regla ojo objetivo solucion clave".split())
 # a singular noun whose gender its ending does not say: feminine in -e, -l, -r, -z; masculine in -a
 FEMININE = frozenset("""variante fuente clave parte base frase clase nube red llave muerte suerte gente noche
-    sal piel miel flor labor ley vez luz cruz raiz voz capaz""".split())
-MASCULINE_A = frozenset("dia mapa sofa planeta".split())  # (-ma, of Greek, is masculine by rule)
+    sal piel miel flor labor ley vez luz cruz raiz voz capaz sintaxis tesis crisis hipotesis sintesis dosis""".split())
+# (-ma, of Greek, is masculine by rule; the few masculine nouns in -ión are listed with them)
+MASCULINE_A = frozenset("dia mapa sofa planeta avion camion guion sarampion bastion aluvion analisis enfasis".split())
 TOPIC_STEMS: dict[str, str] = {  # {s}: the deck's subject; {q}: a question title; {np}: a noun phrase
     "question": "En {s}, ¿{q}?",
     "which_are": "En {s}, ¿cuáles son {np}?",
@@ -208,7 +211,7 @@ FOLLOW_UP_QUESTIONS = ("qué", "que", "cómo", "como", "cuándo", "cuando", "cu�
 PROCEDURE_WORDS = ("procedimiento", "paso a paso")
 NEGATIONS = frozenset(["no"])  # (folded) a caution opens on one before an instruction ("No registrar …")
 ONLY_WORDS = frozenset(["solo"])  # (folded) a caution word that does not open a caution ("Solo …" states a rule)
-FEMININE_ENDS = ("cion", "sion", "xion", "dad", "tad", "tud", "umbre")  # a folded singular noun's, feminine
+FEMININE_ENDS = ("ion", "dad", "tad", "tud", "umbre")  # a folded singular noun's, feminine
 IN_ARTICLES = {"el": "en el", "la": "en la", "los": "en los", "las": "en las"}  # "in" before each article
 
 # a model answer's item that is an aside, not one of its points (kb.writing.answer_points), by its label's first

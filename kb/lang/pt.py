@@ -111,6 +111,8 @@ DISCOURSE_STEM = "Em {s}, em «{t}», {q}?"  # {q}: the roles' questions joined 
 DISCOURSE_AND = " e "
 # the kind a slide title adds to its topic ("All-reduce: definição", "Top-k — exemplo"). Folded.
 SLIDE_KINDS = frozenset("definicao exemplo exemplos procedimento resumo intuicao ideia uso".split())
+# (folded) a slide's kind in two or three words: before a colon its topic follows ("Estudo de caso: redução paralela")
+SLIDE_KIND_PHRASES = frozenset(("estudo de caso", "caso de estudo", "caso pratico", "exemplo pratico"))
 
 # A slide of common mistakes, each bullet "cause -> consequence" (kb/writing/pattern_errors.py)
 ERROR_TITLES = frozenset(("erros comuns", "erros frequentes", "erros tipicos", "armadilhas comuns"))

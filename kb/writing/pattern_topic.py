@@ -41,6 +41,7 @@ from ..lang import (
     en,
     es,
     pt,
+    summary_title,
 )
 from ..text import fold
 from .infinitive import from_gerund, infinitive
@@ -103,8 +104,12 @@ def _singular(word: str, lang: str) -> str:
     return word[:-1]
 
 
-def plural(word: str) -> bool:
-    """A folded noun in the plural: an "-s" that is no singular's ("análisis", "bias", "corpus")."""
+def plural(word: str, lang: str = "") -> bool:
+    """A folded noun in the plural: an "-s" that is no singular's ("análisis", "bias", "corpus"); in Spanish no "-is"
+    either ("sintaxis", "tesis", "crisis": the language's plurals end in "-s" after a vowel other than "i" or in
+    "-es"), in Portuguese "-is" only after a vowel ("canais", "papéis"; "lápis", "tênis" are singular)."""
+    if lang == "es" and word.endswith("is") or lang == "pt" and re.search(r"[^aeiou]is$", word):
+        return False
     return word.endswith("s") and not word.endswith(("sis", "ss", "us")) and len(word) > 2
 
 
@@ -117,6 +122,9 @@ def gender_sure(noun: str, lang: str) -> bool:
     consonant), its language's lists, or as a loanword (English says it more: "pipeline", "all-reduce"); not a word
     of the language in -e ("variable", "coste") or in -i, -u ("lei", "tribu"): either gender. An article is set only
     where it is sure ("¿qué son los variables de entorno?", r11 raters; "o que são os leis de escala?", r12)."""
+    w = _words(lang) if lang in ("es", "pt") else None
+    if w and noun.endswith("is") and noun not in w.FEMININE and noun not in w.MASCULINE_A:
+        return False  # (a Greek "-is" is of either gender, "la sintaxis", "el análisis": the language lists its own)
     if lang not in ("es", "pt") or not noun.endswith(("e", "i", "u")) or noun in _words(lang).FEMININE:
         return True  # (a consonant: "el kernel", "o callback"; a loanword in -e: "el pipeline", "o all-reduce")
     from .checks import _zipf
@@ -156,12 +164,15 @@ def with_article(phrase: str, lang: str, sure: bool = False) -> str:
     first, *rest = phrase.split()
     if _ARTICLE.match(phrase) or name_word(first):
         return _lower_first(phrase)
-    head = fold(first)
+    head = fold(first).rstrip(",;:.")  # ("Muestreo, temperatura y latente": the noun, not its comma)
     arts = _words(lang).ARTICLES
     if head in _words(lang).NUMERALS and rest:  # ("Quatro modelos na memória" → "os quatro modelos …")
         first, *rest = rest
-        head = fold(first)
-    many = plural(head)
+        head = fold(first).rstrip(",;:.")
+    if len(rest) == 1 and lang in ("es", "pt") and _english_word(first, lang) and _english_word(rest[0], lang) \
+            and plural(fold(rest[0])):  # (an English compound takes its last word's number: "os bank conflicts")
+        return f"{arts['mp']} {_lower_first(phrase)}"
+    many = plural(head, lang)
     noun = _singular(head, lang) if many else head
     if sure and not (gender_sure(noun, lang) and (not many or gender_sure(head[:-1], lang)
                                                   or noun.endswith(_words(lang).FEMININE_ENDS))):
@@ -206,8 +217,8 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
             # rater who saw one (14 of 14, r8-r11: "¿qué es la sobrecarga de lanzamiento …?")
             return right, ""
         return right, left
-    if divider_title(left) or " ".join(head) in words.SLIDE_KINDS:
-        return right, ""  # ("Repaso: scaled dot-product attention")
+    if divider_title(left) or summary_title(left) or " ".join(head) in words.SLIDE_KINDS | words.SLIDE_KIND_PHRASES:
+        return right, ""  # ("Repaso: attention", "Recapitulação: o modelo SIMT", "Estudo de caso: redução paralela")
     rw = right.split()
     if len(head) == 1 and head[0] in words.KIND_WORDS and rw and infinitive(rw[0], lang, rw[1] if len(rw) > 1 else ""):
         return words.TOPIC_STEMS["kind_for"].format(kind=left, rest=_lower_first(right)), ""
@@ -340,7 +351,10 @@ def _explained(title: str, phrase: str, lang: str, kind: str) -> str:
     """The weakest class: the title's noun phrase explained. An area of work, no term ("explica la monitorización",
     "explique o desempenho") only where its article is sure — r11-r12 raters rewrote such stems (usable after an
     edit), and asking nothing cost round 13 two decks their 12 (19 -> 17 of 20 with >= 10; the questions lost were
-    all FIX); never "explica qué es coste de memoria" (r12 raters: ungrammatical)."""
+    all FIX); never "explica qué es coste de memoria" (r12 raters: ungrammatical), nor a closing summary ("explica el
+    resumen", "explique a recapitulação": the slide's kind, no topic)."""
+    if summary_title(phrase) or fold(phrase.split()[0]) in _words(lang).SLIDE_KINDS:
+        return ""
     if kind != "procedure" and _area(title, phrase, lang):
         np = with_article(phrase, lang, sure=True)
         return _words(lang).TOPIC_STEMS["explain"].replace("{np}", np) if np else ""
@@ -361,7 +375,7 @@ def _explain(phrase: str, lang: str, kind: str) -> str:
     np = with_article(phrase, lang, sure=True)
     if np:
         return stems["steps" if kind == "procedure" else "explain"].replace("{np}", np)
-    many = plural(fold(ws[0]))
+    many = plural(fold(ws[0]), lang)
     return stems["explain_what_many" if many else "explain_what"].replace("{np}", _lower_first(phrase))
 
 
@@ -380,7 +394,7 @@ def generic_area(phrase: str, lang: str) -> bool:
     ws = [w for w, f in zip(every, folded, strict=True) if f not in _NO_HEAD and not _ARTICLE.match(w + " ")
           and f not in _AND_WORDS]
     # (one plural noun names the things a slide lists, "Restricciones", "Escalares": explained, as a kind's are)
-    shaped = len(ws) == 1 and not plural(fold(ws[0])) or bool(set(folded) & _AND_WORDS) \
+    shaped = len(ws) == 1 and not plural(fold(ws[0]), lang) or bool(set(folded) & _AND_WORDS) \
         or len(ws) == 2 and bool(set(folded) & _OF_WORDS)
     return shaped and "que" not in folded and lang in ("es", "pt") and all(
         w.strip("()") in GENERIC_NAMES or not name_word(w) and _native([w], lang) for w in ws)
@@ -401,7 +415,7 @@ def _role_stem(role: str, phrase: str, lang: str) -> tuple[str, str]:
     estas ventajas: menos memoria"); ("", "") where the role's gender is not sure ("este coste")."""
     words = _words(lang)
     r = fold(_ARTICLE.sub("", role)).split()
-    many = plural(r[0])
+    many = plural(r[0], lang)
     noun = _singular(r[0], lang) if many else r[0]
     if not gender_sure(noun, lang):
         return "", ""  # ("este coste": a demonstrative its ending does not say; no class is sure)
@@ -453,8 +467,8 @@ def _what_is(phrase: str, lang: str, kind: str) -> str:
     # ("Deep ensembles", "CUDA events"; not "Consistência entre frames", "Engenharia de prompts": a phrase joined by a
     # preposition has its head first, and its number)
     english = len(ws) > 1 and _english_word(ws[-1], lang) and not any(fold(w) in _NO_HEAD for w in ws[1:-1])
-    last_many = plural(last) and not name_word(ws[-1]) and (english or named and len(ws) > 1)
-    many = lang in ("es", "pt") and (last_many or not named and plural(head))  # ("Tensor Cores", "Operaciones …")
+    last_many = plural(last, lang) and not name_word(ws[-1]) and (english or named and len(ws) > 1)
+    many = lang in ("es", "pt") and (last_many or not named and plural(head, lang))  # ("Tensor Cores", "Operaciones …")
     if last_many and not named:  # (an English compound: its number is its last word's)
         name = f"{words.ARTICLES['mp']} {_lower_first(phrase)}"
     return stems["what_are" if many else "what_is"].replace("{np}", name)
@@ -490,7 +504,8 @@ def _name(phrase: str, lang: str) -> bool:
     from .checks import everyday_word
 
     ws = re.sub(r"\s*\([^)]*\)", "", phrase).split()
-    return len(ws) == 1 and (name_word(ws[0]) or ws[0].isascii() and not (lang in ("es", "pt") and plural(fold(ws[0])))
+    many = len(ws) == 1 and lang in ("es", "pt") and plural(fold(ws[0]), lang)
+    return len(ws) == 1 and (name_word(ws[0]) or ws[0].isascii() and not many
                              and not (everyday_word(ws[0], lang) or everyday_word(ws[0], "en")))
 
 

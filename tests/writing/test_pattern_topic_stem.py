@@ -114,3 +114,20 @@ def test_a_list_s_answer_keeps_its_items_whole_and_its_concepts_are_what_they_sa
     assert q.concepts and not {c.lower() for c in q.concepts} & labels, q.concepts
     # (each concept the answer's own words, an item's label with its gist: kb/writing/answer_points.py)
     assert all(set(re.findall(r"\w+", c)) <= set(re.findall(r"\w+", q.answer)) for c in q.concepts), q.concepts
+
+
+@pytest.mark.parametrize(("title", "lang", "stem"), [
+    # a slide's kind before a colon (a recap of a prerequisite, a case study): what follows is the topic; round 27's
+    # raters fixed every "explique a recapitulação" and "explique o estudo de caso" as naming a slide, not a topic
+    ("Recapitulação: o modelo SIMT", "pt", "Em {s}, explique o modelo SIMT."),
+    ("Recapitulação: difusão condicional", "pt", "Em {s}, explique a difusão condicional."),
+    ("Estudo de caso: redução paralela", "pt", "Em {s}, explique a redução paralela."),
+    ("Caso de estudio: la red de la tienda", "es", "En {s}, explica la red de la tienda."),
+    ("Case study: the ring", "en", "In {s}, explain the ring."),
+    # a closing summary alone is no topic: no stem
+    ("Resumen", "es", ""),
+    ("Recapitulação", "pt", ""),
+    ("Resumo e próximos passos", "pt", ""),
+])
+def test_a_slide_s_kind_is_never_the_topic_asked(title, lang, stem):
+    assert topic_form(title, lang, "list", _never_a_term) == stem
