@@ -10,6 +10,9 @@ skips (eval/real_heldout_r14…r16, the concepts of FIXed short answers; checked
   multi-etiqueta", "implementado en timm como …");
 - a **"standard in X" remark**: where it is used ("estándar en transformers de traducción e ImageNet", "Padrão
   de fato do benchmark RobustBench");
+- a **provenance or notation note**: where the content comes from or what its symbols stand for ("Referência:
+  post … (blog da NVIDIA)", "Notação: DF x DF: tamanho espacial …", "Introduzido no Python 3.2 (PEP 3148)", "Origem:
+  …"): rounds 14–24 kept such concepts 3 of 20 times, rounds 25–27 0 of 21 (35 % and 22 % for all short answers);
 - a **question** the slide puts to the class ("Pergunta: duas moléculas diferentes podem receber o mesmo
   embedding?"): what a reply answers, not what it must say (round 18's raters FIXed it as a concept).
 
@@ -40,8 +43,13 @@ _STANDARD = re.compile(r"(?i)^(?:(?:es|é|is)\s+)?(?:(?:el|o|the)\s+)?(?:est[áa
                        r"de\s+facto|de\s+fato)(?:\s+de\s+fa(?:c)?to)?\s+(?:en|em|in|do|da|del|de|of)\s")
 
 
+# a point that says where its content comes from or what its symbols mean (module doc)
+_PROVENANCE = re.compile(r"(?i)^(?:refer[êe]ncias?|references?|nota[çc][ãa]o|notaci[óo]n|notation|origem|origen|origin"
+                         r")\s*:|^(?:introduzid[oa]s?|introducid[oa]s?|introduced)\s+(?:no|na|en|in)\s")
+
+
 def aside_kind(label: str, text: str) -> str | None:
-    """"typical-value", "library", "standard-in" or "question" when the point ``label``: ``text`` ("" for no
+    """"typical-value", "library", "standard-in", "provenance" or "question" when the point ``label``: ``text`` ("" for no
     label) is such an aside (this module's docstring), else None."""
     whole = f"{label}: {text}" if label else text
     lead = [w.strip(",.:;") for w in whole.split()[:TYPICAL_LEAD]]
@@ -52,6 +60,8 @@ def aside_kind(label: str, text: str) -> str | None:
         return "library"
     if _STANDARD.match(whole):
         return "standard-in"
+    if _PROVENANCE.match(whole):
+        return "provenance"
     if whole.rstrip().endswith("?"):  # a slide's question to the class ("Pergunta: … o mesmo embedding?"), round 18
         return "question"
     return None
