@@ -8,6 +8,13 @@
   ("fn.resize, fn.crop, fn.rotate" → Geométricos; "IPO, KTO, ORPO, …" → Variantes: the student sorts examples
   into a slide's category) or says the answer itself ("solo si PyTorch se compiló con MPI" → mpi).
 
+- ``label-option`` (reported as ``label-answer`` when it is the right option, ``implausible-distractor`` when not):
+  a multiple choice with an option that is a slide's catch-all or role label, never a term a student picks:
+  "Outros", "Ex.", "Obs.", "Ponto-chave", "Vantagens" (a role, facet or generic title word of :mod:`kb.lang`, or an
+  abbreviation of at most four letters with its full stop). Read on rounds 25–27's drops (27 ratings: KEEP 0 %, DROP
+  85 %, against 30 % / 46 % for the other multiple choices), checked on rounds 8–24 (22 ratings: KEEP 5 %, DROP 50 %,
+  against 41 % / 21 %).
+
 Fresh raters dropped these (eval/real_heldout_r8–r10, type mcq/tf); both run in the one registry
 (:mod:`kb.writing.checklist`), so the writers never keep such a question and ``kb eval quiz`` flags it
 whoever wrote it.
@@ -96,3 +103,39 @@ def answer_in_description(q: Question) -> list[str]:
         return []
     desc = m.group(1)
     return ["answer-in-description"] if lists_examples(desc) or _says(desc, term) else []
+
+
+# a slide's catch-all heading among the options ("Outros", "Otros", "Other"), beside kb.lang's role words
+_CATCH_ALL = frozenset("outros outras otros otras other others demais resto".split()) | {
+    "ponto chave", "pontos chave", "punto clave", "puntos clave", "key point", "key points"}
+_ABBREVIATION = re.compile(r"[^\W\d_]{1,4}\.")  # ("Ex.", "Obs.", "Fig.": a bullet's lead-in cut to its label)
+
+
+def _label_word(option: str, lang: str) -> bool:
+    """An option that is a slide's label, not a term: a catch-all, an abbreviation with its full stop, or one role,
+    facet or generic title word of the deck's language ``lang`` ("Ponto-chave", "Vantagens", "Consideraciones";
+    not an English word in a Portuguese deck: "features" names a thing there); an acronym in capitals ("DATA",
+    "AUTO": an enum's values) or a number ("-100") is no label."""
+    from ..lang import en, es, pt
+    from .checks import generic_title
+
+    o = option.strip()
+    if not o or o.isupper() or not re.search(r"[^\W\d_]", o):
+        return False
+    if _ABBREVIATION.fullmatch(o):
+        return True
+    words_of = {"es": es, "pt": pt}.get(lang, en)
+    folded = fold(o).replace("-", " ").split()
+    roles = words_of.ROLE_WORDS | words_of.FACET_WORDS
+    return " ".join(folded) in _CATCH_ALL or len(folded) == 1 and folded[0] in roles or generic_title(o)
+
+
+def label_option(q: Question) -> str | None:
+    """"label-answer" for a multiple choice whose right option is a slide's label (:func:`_label_word`),
+    "implausible-distractor" for one whose wrong option is; else None."""
+    if q.type != "mcq" or not isinstance(q.correct, int) or not 0 <= q.correct < len(q.choices):
+        return None
+    labels = [i for i, c in enumerate(q.choices) if _label_word(c, q.lang)]
+    if not labels:
+        return None
+    return "label-answer" if q.correct in labels else "implausible-distractor"
