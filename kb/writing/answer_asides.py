@@ -49,8 +49,8 @@ _PROVENANCE = re.compile(r"(?i)^(?:refer[êe]ncias?|references?|nota[çc][ãa]o|
 
 
 def aside_kind(label: str, text: str) -> str | None:
-    """"typical-value", "library", "standard-in", "provenance" or "question" when the point ``label``: ``text`` ("" for no
-    label) is such an aside (this module's docstring), else None."""
+    """"typical-value", "library", "standard-in", "provenance" or "question" when the point ``label``: ``text`` (""
+    for no label) is such an aside (this module's docstring), else None."""
     whole = f"{label}: {text}" if label else text
     lead = [w.strip(",.:;") for w in whole.split()[:TYPICAL_LEAD]]
     lead += [" ".join(lead[i:i + 2]) for i in range(len(lead) - 1)]  # ("por defecto", "por padrão")

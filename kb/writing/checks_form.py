@@ -49,6 +49,12 @@ def _parallel(word: str) -> frozenset[str]:
     return frozenset({word}).union(*(p for p in _PAIRED if word in p))
 
 
+# a side that is a slide's remark label, not a thing ("Tendência", "Resumo", "Observação", "Regra prática"): the last
+# label of a comparison table or list, which the pair of neighbours reads as a side (rounds 27: both ratings FIX/DROP)
+_ROLE_SIDE = re.compile(r"(?:tendencias?|trends?|resumo|resumen|summary|observacao|observacion|observation|nota|note"
+                        r"|regra pratica|regla practica|rule of thumb|conclusao|conclusion|moraleja|licao|leccion)")
+
+
 def ill_posed_compare(q: Question) -> str | None:
     """'ill-posed-compare' for a "difference between A and B" whose A and B are one thing, or where one of
     them opens on a question word, or on a function word with nothing parallel on the other side: a
@@ -65,6 +71,8 @@ def ill_posed_compare(q: Question) -> str | None:
     a_words, b_first = a.split(), b.split()[0]
     if a_words[0] in _QUESTION_WORDS or b_first in _QUESTION_WORDS:
         return "ill-posed-compare"  # "entre Qué se guarda y Cómo se carga"
+    if any(_ROLE_SIDE.fullmatch(x) for x in (a, b.split(",")[-1].strip())):
+        return "ill-posed-compare"  # "entre MobileNetV3-Small e Tendência": a slide's closing remark, no thing
     english = m.group(0).lower().startswith("difference")
     if (a_words[0] in _FUNCTION_WORDS and b_first not in _FUNCTION_WORDS
             and not (english and a_words[0] in _CODE_KEYWORDS)):

@@ -32,3 +32,13 @@ def test_two_terms_are_compared():
     q = _short("Em poda de redes, qual é a diferença entre poda não estruturada e poda estruturada?",
                "Não estruturada: zera pesos individuais. Estruturada: remove canais ou cabeças inteiras.")
     assert "ill-posed-compare" not in run_checks(q, CheckContext(PASSAGE))
+
+
+def test_a_side_that_is_a_slide_s_closing_remark_is_no_thing():
+    # (a table's last label read as a side: round 27's raters fixed or dropped all six ratings of these two)
+    q = _short("Em MobileNet v1, v2 e v3, qual é a diferença entre MobileNetV3-Small e Tendência?",
+               "MobileNetV3-Small: 67,4% top-1 / 56M MACs. Tendência: NAS e atenção leve dominam.")
+    assert "ill-posed-compare" in run_checks(q, CheckContext(PASSAGE))
+    q = _short("En LayerNorm y RMSNorm, ¿qué diferencia hay entre Mistral, Qwen, Gemma y Tendencia?",
+               "Mistral, Qwen, Gemma: pre-norm con RMSNorm. Tendencia: pre-norm + RMSNorm es hoy el estándar.")
+    assert "ill-posed-compare" in run_checks(q, CheckContext(PASSAGE))
