@@ -29,7 +29,7 @@ from pathlib import Path
 
 from .lang import ERROR_TITLES, FACET_WORDS, divider_title, summary_title
 from .records import Chunk
-from .text import STOPWORDS, fold, words
+from .text import STOPWORDS, fold, join_windows, words
 
 # --------------------------------------------------------------------------- records
 
@@ -430,7 +430,7 @@ def _slide_ideas(group: list[Chunk], title: str, section: str, read_slide) -> li
             ideas.append(Idea("code", title or "code", _lines(c.text, 6), section, loc, (c.id,), page, n))
     if not prose:
         return ideas
-    merged = replace(prose[0], text="\n".join(c.text for c in prose))
+    merged = replace(prose[0], text=join_windows([c.text for c in prose]))  # (the chunker's overlap once)
     slide = read_slide(merged)
     items = [it for it in slide.items if it.index < 1000]  # not the header groups read_slide adds
     taken: set[int] = set()

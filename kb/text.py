@@ -364,3 +364,15 @@ def visible(text: str) -> str:
         return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
 
     return _HIDDEN.sub(shown, text)
+
+
+def join_windows(texts: list[str]) -> str:
+    """Consecutive passages of one slide or page as one text: a passage repeats the last whole lines of the one before
+    it (the chunker's overlap, :func:`kb.chunking._windows`), and those lines are kept once ("• YOLOv3: …" read twice
+    made a labelled list of one label, asked as two)."""
+    lines: list[str] = []
+    for text in texts:
+        new = text.split("\n")
+        same = next((j for j in range(min(len(lines), len(new)), 0, -1) if lines[-j:] == new[:j]), 0)
+        lines += new[same:]
+    return "\n".join(lines)

@@ -19,6 +19,8 @@ from ..text import fold, words
 _MARK = re.compile(r"^\s*(?:(?P<glyph>[•◦▪●○■□➢➤►▶‣⁃·])|(?P<dash>[-*–](?=\s))|(?P<num>\d{1,2})[.)](?=\s)|"
                    r"(?P<letter>[A-H])[.)](?=\s+[A-ZÁÉÍÓÚ]))\s*")
 _END = re.compile(r"[.!?…]['\"”»)]*$")
+# a label's citation of its source: "(Liu et al., 2018)", "(EfficientDet, Tan et al., 2020)", "(He, 2016)"
+_CITATION = re.compile(r"\s*\([^()]*\b(?:19|20)\d{2}[a-z]?\)")
 _LABEL = re.compile(r"^(?P<label>[^:]{2,70}?)\s*:\s+(?P<body>\S.{14,})$")
 # words a title or phrase never ends with when it is whole (an intensifier always has its word after it:
 # "cola muy" was a line wrapped before "baja", asked as a model answer on split AG)
@@ -147,8 +149,11 @@ def _items(raw: list[tuple[str, int | None, bool, int]]) -> list[Item]:
             continue
         m = _LABEL.match(t)
         label = body = ""
-        if m and len(words(m.group("label"))) <= 7 and not re.search(r"https?|www\.|\d{3,}", m.group("label")):
-            label, body = m.group("label").strip(), m.group("body").strip()
+        # a label that cites its source ("PANet (Liu et al., 2018): …") is the name without the citation: the year
+        # is no label's number ("1024:"), and who wrote it no part of the term a student names
+        cited = _CITATION.sub("", m.group("label")).strip() if m else ""
+        if m and cited and len(words(cited)) <= 7 and not re.search(r"https?|www\.|\d{3,}", cited):
+            label, body = cited, m.group("body").strip()
         sibling = _sibling_above(items, indent) if label and not prev_label else None
         if sibling is not None:
             run = sibling.run  # "GANs: …" and "VAEs: …", each with its own sub-bullets: one list

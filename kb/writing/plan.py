@@ -29,7 +29,7 @@ from ..lang.en import FACET_WORDS as FACET_EN
 from ..lang.en import FILLER_WORDS as FILLER_EN
 from ..quiz import Citation, Question
 from ..records import Chunk
-from ..text import STOPWORDS, fold, words
+from ..text import STOPWORDS, fold, join_windows, words
 from .checklist import CheckContext, run_checks
 from .checks import generic_title, thin_concepts
 from .checks_form import meaning_kind
@@ -616,7 +616,7 @@ def _slide_text(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk]) -> str:
         return own
     pages = range(page, page + max(1, idea.pages))
     same = [c.text for c in chunks.values() if c.source == chunk.source and c.locator.page in pages]
-    return "\n".join(same) or own
+    return join_windows(same) or own
 
 
 def _term_labels(idea: Idea, mentions: Callable[[str], int], lang: str) -> bool:
