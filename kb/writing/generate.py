@@ -699,11 +699,15 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
                              rejected=Message("; rejected: {detail}", detail=detail) if detail else ""))
     from dataclasses import replace
 
-    from .setting import unrepeated
+    from .setting import contracted, unrepeated
 
-    # a short question's setting the question itself repeats is left out ("Em AWQ, quando usar AWQ?")
-    questions = balance_positions([replace(q, prompt=p, id="") if q.type == "short" and (p := unrepeated(q.prompt))
-                                   != q.prompt else q for q in (d.question for d in chosen)])
+    def worded(q: Question) -> Question:
+        # a short question's setting the question itself repeats is left out ("Em AWQ, quando usar AWQ?"); a setting
+        # that opens on its article contracts with "Em" ("Em a biblioteca Thrust," → "Na biblioteca Thrust,")
+        p = contracted(unrepeated(q.prompt) if q.type == "short" else q.prompt, q.lang)
+        return replace(q, prompt=p, id="") if p != q.prompt else q
+
+    questions = balance_positions([worded(d.question) for d in chosen])
     info = ws.store.info
     quiz = Quiz(
         title=title or quiz_title(request, [q.lang for q in questions]),

@@ -360,4 +360,17 @@ def deck_subject(course: CourseTerms, source: str, *, any_library: bool = False)
     used = next(((n, code) for n, code in _source_frameworks(course, source)), None)
     return topic_of(course, source) or library_of(course, source) \
         or (used[0] if used and (any_library or _spans(course, source, *used)) else "") \
-        or (lower_first(title) if 2 <= len(words(title)) <= 6 and not task_of(course, source) else "")
+        or _short_title(title, task_of(course, source))
+
+
+def _short_title(title: str, task: str) -> str:
+    """A deck's title as its subject when short (2-6 words) and no task; a name before a subtitle's colon alone
+    ("MLP-Mixer: visão computacional só com MLPs" → "MLP-Mixer": the whole was "Em MLP-Mixer: visão computacional só
+    com MLPs, …", which round 28's raters fixed 27 times)."""
+    if task:
+        return ""
+    head, colon, _ = title.partition(": ")
+    named = re.fullmatch(r"\S*(?:[A-Z]\S*[A-Z]|\d|\w-\w)\S*", head.strip())  # ("MLP-Mixer", "GPT-2", "DeepSpeed")
+    if colon and head.strip() and (2 <= len(words(head)) <= 6 or named):
+        return lower_first(head.strip())
+    return lower_first(title) if 2 <= len(words(title)) <= 6 else ""

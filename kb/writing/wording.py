@@ -210,6 +210,9 @@ CHAPTER_WORDS = (r"cap[ií]tulo|chapter|tema|aula|clase|class|lecci[oó]n|lesson
 _CHAPTER = re.compile(rf"(?:{CHAPTER_WORDS})\s+(?:\d+|[IVX]+)\.?", re.I)
 
 
+_ARTICLES = frozenset("a o as os el la los las the".split())  # a title's leading article, folded
+
+
 def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lambda w: False) -> str:
     """What a deck is about, as a stem's "En …," can say it, from its title: the part before ":"
     without the tools it names or a setting ("Redes neuronales en grafos con PyTorch Geometric" →
@@ -254,8 +257,18 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
         return ""  # ("Exportar modelos a ONNX …": "En exportar modelos, …" is no setting)
     if _acronym(head):  # "Mixture of Experts (MoE)": a name, as written (the acronym still in what is left)
         return head
-    topic = " ".join(w if not re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+,?", w) or is_name(w.rstrip(",")) else w.lower()
-                     for w in head.split(" "))
+    ws_ = head.split(" ")
+    titled = [bool(re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+,?", w)) for w in ws_]
+    keep = [not t or is_name(w.rstrip(",")) for w, t in zip(ws_, titled, strict=True)]
+    from .checks import _zipf
+
+    for i in range(len(ws_) - 2, -1, -1):  # ("Cooperative Groups": an English name's first word keeps its capital with
+        # it; "Biblioteca Thrust" is a word of the deck's language before a name: "a biblioteca Thrust")
+        english = _zipf(ws_[i], "en") >= max(_zipf(ws_[i], "es"), _zipf(ws_[i], "pt"))
+        keep[i] = keep[i] or titled[i] and titled[i + 1] and keep[i + 1] and english
+    topic = " ".join(w if k else w.lower() for w, k in zip(ws_, keep, strict=True))
+    if ws_ and fold(ws_[0]) in _ARTICLES:  # ("A Biblioteca Thrust" → "a biblioteca Thrust": "Em a" contracts)
+        topic = topic[:1].lower() + topic[1:]
     # the whole course's field narrows nothing ("Em redes neurais, qual é a vantagem de ExecuTorch?", split AD)
     return "" if fold(topic) in _WHOLE_FIELD else topic
 
@@ -505,10 +518,10 @@ def _object_of(qualified: str, bodies: Sequence[str], lang: str) -> str:
 
 def name_uses(word: str, text: str) -> tuple[int, int]:
     """How often ``text`` writes ``word`` with its capital inside a sentence ("…, Keras …") and in
-    lower case outside code ("import ray", "ray.init()", "triton.jit" are code, not prose): the
+    lower case outside code ("import ray", "ray.init()", "triton.jit", "thrust::sort" are code, not prose): the
     evidence that a capitalised word is a name."""
     inside = len(re.findall(rf"[a-zà-ÿ,;] {re.escape(word)}(?![\w-])", text))
-    low = len(re.findall(rf"(?<!import )(?<![\w.-]){re.escape(lower_first(word))}(?![\w(.-])", text))
+    low = len(re.findall(rf"(?<!import )(?<![\w.-]){re.escape(lower_first(word))}(?![\w(.-]|::)", text))
     return inside, low
 
 

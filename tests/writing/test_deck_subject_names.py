@@ -86,3 +86,25 @@ def test_quizzes_on_tool_and_task_decks_are_set_in_their_subject(tmp_path, model
     assert plan and all(p.startswith("Al medir el rendimiento del entrenamiento, ") for p in plan), plan
     assert len(prompts["mlperf_es"]) >= 10, prompts["mlperf_es"]
     assert not [p for p in prompts["rlhf_pt"] if "Em PPO," in p], prompts["rlhf_pt"]
+
+
+@pytest.mark.parametrize(("deck", "subject"), [
+    # round 28 (read after its rating): "Em MLP-Mixer: visão computacional só com MLPs, …" (27 ratings fixed it), "Em A
+    # biblioteca thrust, …" (21), "En cooperative Groups, …"
+    ("mlpmixer_pt", "MLP-Mixer"),  # a name before its subtitle's colon, not the whole title
+    ("thrust_pt", "a biblioteca Thrust"),  # its article lower case; "Thrust" a name ("thrust::sort" is code)
+    ("coopgroups_es", "Cooperative Groups"),  # an English name keeps both capitals
+])
+def test_a_title_s_name_is_its_subject_as_a_sentence_writes_it(tmp_path, deck, subject):
+    course, key = _course(tmp_path, deck)
+    assert deck_subject(course, key) == subject
+
+
+def test_a_setting_on_its_article_contracts_with_its_preposition():
+    from kb.writing.setting import contracted
+
+    assert contracted("Em a biblioteca Thrust, o que é X?", "pt") == "Na biblioteca Thrust, o que é X?"
+    assert contracted("Verdadeiro ou falso? Em os kernels, x.", "pt") == "Verdadeiro ou falso? Nos kernels, x."
+    assert contracted("Em A100, quantos SMs há?", "pt") == "Em A100, quantos SMs há?"  # (a name, no article)
+    assert contracted("¿Cuál es el papel de el planificador?", "es") == "¿Cuál es el papel del planificador?"
+    assert contracted("En el planificador, x", "es") == "En el planificador, x"
