@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .lang import ERROR_TITLES, FACET_WORDS, divider_title, summary_title
+from .lang import FACET_WORDS, divider_title, mistakes_title, summary_title
 from .records import Chunk
 from .text import STOPWORDS, fold, join_windows, words
 
@@ -330,7 +330,7 @@ def _plain_word(name: str) -> bool:
 def _mistakes(idea: Idea) -> bool:
     """The idea is read from a slide of common mistakes ("Errores comunes"): what goes wrong with the
     deck's ideas, asked by :mod:`kb.writing.pattern_errors`, not one of them."""
-    return _slide_title(idea.locator.split(" · ", 1)[-1]) in ERROR_TITLES
+    return mistakes_title(idea.locator.split(" · ", 1)[-1].split(" > ")[-1])
 
 
 def _usable(c: Chunk) -> bool:

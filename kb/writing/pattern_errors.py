@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from ..lang import en, es, pt
+from ..lang import en, es, mistakes_title, pt
 from ..text import fold, words
 from .infinitive import infinitive
 from .setting import unset
@@ -38,9 +38,9 @@ _DETERMINERS = frozenset("el la los las lo un una o a os as um uma the".split())
 
 
 def errors_slide(title: str, lang: str) -> bool:
-    """``title`` names a slide of common mistakes in the deck language ``lang`` (or English)."""
-    t = fold(title.strip()).rstrip(":. ")
-    return t in _LANGS.get(lang, en).ERROR_TITLES or t in en.ERROR_TITLES
+    """``title`` names a slide of common mistakes (:func:`kb.lang.mistakes_title`, in any language: ``lang`` is the
+    deck's, kept for the callers)."""
+    return mistakes_title(title)
 
 
 def consequences(passage: str) -> list[tuple[str, str]]:

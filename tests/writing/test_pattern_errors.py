@@ -114,3 +114,18 @@ def test_a_bullet_with_no_cause_before_its_arrow_is_skipped():
     passage = ("• ... -> the run crashes later without a message\n• ; -> se pierde el gradiente de la capa\n"
                "• Olvidar zero_grad() en cada paso -> los gradientes se acumulan entre batches")
     assert consequences(passage) == [("Olvidar zero_grad() en cada paso", "los gradientes se acumulan entre batches")]
+
+
+@pytest.mark.parametrize(("title", "is_one"), [
+    # a mistakes title joined to more (rounds 25-28: 9 decks titled their mistakes slide so, none of it asked)
+    ("Errores comunes y limitaciones", True),
+    ("Erros comuns e armadilhas", True),
+    ("Errores frecuentes al implementar", True),
+    ("Problemas y errores frecuentes", True),
+    # a slide of limitations, or one about kinds of errors, is no list of mistakes
+    ("Limitações e armadilhas", False),
+    ("Tipos de errores frecuentes", False),
+    ("Errores de redondeo en fp16", False),
+])
+def test_a_mistakes_title_joined_to_more_is_one(title, is_one):
+    assert errors_slide(title, "es") is is_one
