@@ -251,8 +251,26 @@ def is_noise_line(line: str) -> bool:
 
 def looks_like_code_line(line: str) -> bool:
     """One line of source code or a shell command (an import, an assignment, a lone call, also with a
-    trailing comment: "y.backward(retain_graph=True)  # mantém os buffers")."""
-    return bool(_CODE_LINE_RE.match(line))
+    trailing comment: "y.backward(retain_graph=True)  # mantém os buffers"), or a line of C, C++ or CUDA
+    (:func:`c_code_line`)."""
+    return bool(_CODE_LINE_RE.match(line)) or c_code_line(line)
+
+
+# a line of C, C++ or CUDA: a preprocessor line, a CUDA or C++ declaration keyword, a block's brace, a loop's or a
+# function's head, or a statement ending on ";" that holds code (a call, "::", "->", an index, an assignment, "//")
+_C_HEAD = re.compile(r"^\s*(?:#\s*(?:include|pragma|define|ifn?def|endif)\b|(?:__global__|__device__|__host__|"
+                     r"__shared__|__constant__|template\s*<|namespace\s+\w|using\s+\w+\s*=|typedef\s)|"
+                     r"[{}]\s*;?\s*(?://.*)?$|(?:for|while|if|switch)\s*\(.*\)\s*(?:\{|.*;)\s*(?://.*)?$|"
+                     r".*\)\s*(?:const\s*)?\{\s*(?://.*)?$)")
+_C_STATEMENT = re.compile(r"^\s*\S.*;\s*(?://.*)?$")
+_C_CODE = re.compile(r"\w\([^;]*\)\s*;|::|->|\+\+|\w\[[^\]]*\]|\w\s*[+\-*/|&^]?=\s*[\w\-(&*.]|;\s*//")
+
+
+def c_code_line(line: str) -> bool:
+    """A line of C, C++ or CUDA ("cg::thread_block block = cg::this_thread_block();", "block.sync(); // equivale a
+    __syncthreads()", "__global__ void k(float* x) {", "#include <cuda.h>", "}"): a parallel-computing deck's code,
+    which the Python-shaped patterns read as prose and the reader glued to the bullet above it."""
+    return bool(_C_HEAD.match(line)) or bool(_C_STATEMENT.match(line) and _C_CODE.search(line))
 
 
 _CODE_LINE_RE = re.compile(

@@ -9,6 +9,7 @@ from collections import Counter
 from ..records import Block, Locator
 from ..text import (
     STOPWORDS,
+    c_code_line,
     can_be_heading,
     clean_inline,
     fold,
@@ -153,7 +154,8 @@ def _body_parts(lines: list[tuple[int, str]]) -> list[tuple[str, bool]]:
                 continue
             flush_code()
         if text and not strip_bullet(text)[0] and (looks_like_code_line(text) or _pasted_command(text, indent, prose)) \
-                and not _prose_like(text) and not _prose_assignment(text) and not _continues(prose, indent):
+                and (c_code_line(text) or not _prose_like(text) and not _prose_assignment(text)) \
+                and not _continues(prose, indent):  # (a C statement is code whatever its words: "if (…) out[r] = v;")
             flush_prose()
             code.append((indent, text))
             continue
