@@ -11,7 +11,9 @@ The round's pipeline (sessions 21-22): teachers write decks and key ideas (`teac
 committed before kb runs; `eval/deck_pdf.py` renders each deck; `kb ingest` and `kb quiz generate -n 12 --offline
 --source decks/DECK.pdf -o DECK.V.json` per version (a checkout each: `git archive REV | tar -x`, `PYTHONPATH`); one
 packet per teacher's decks (`eval/rater_packet.py WS QUIZZES… -o packet.md --csv packet.csv`, the decks' text and key
-ideas beside it); three fresh raters per packet; this script; `eval/rating_round.py` and `eval/flag_rounds.py`.
+ideas beside it; since session 23 the CSV, which names the quiz files and so the versions, is written outside the
+raters' folder and copied in after they are done); three fresh raters per packet; this script; `eval/rating_round.py`
+and `eval/flag_rounds.py`.
 """
 
 from __future__ import annotations
