@@ -10,10 +10,10 @@
 
 - ``label-option`` (reported as ``label-answer`` when it is the right option, ``implausible-distractor`` when not):
   a multiple choice with an option that is a slide's catch-all or role label, never a term a student picks:
-  "Outros", "Ex.", "Obs.", "Ponto-chave", "Vantagens" (a role, facet or generic title word of :mod:`kb.lang`, or an
-  abbreviation of at most four letters with its full stop). Read on rounds 25–27's drops (27 ratings: KEEP 0 %, DROP
-  85 %, against 30 % / 46 % for the other multiple choices), checked on rounds 8–24 (22 ratings: KEEP 5 %, DROP 50 %,
-  against 41 % / 21 %).
+  "Outros", "Ex.", "Obs.", "Ponto-chave", "Vantagens" (a role, facet or generic title word of the deck's language in
+  :mod:`kb.lang`, or an abbreviation of at most four letters with its full stop). Read on rounds 25–27's drops (21
+  ratings: KEEP 0 %, DROP 81 %, against 30 % / 47 % for the other multiple choices), checked on rounds 8–24 (7
+  ratings: KEEP 0 %, DROP 43 %, against 40 % / 22 %).
 
 Fresh raters dropped these (eval/real_heldout_r8–r10, type mcq/tf); both run in the one registry
 (:mod:`kb.writing.checklist`), so the writers never keep such a question and ``kb eval quiz`` flags it

@@ -50,7 +50,7 @@ def _parallel(word: str) -> frozenset[str]:
 
 
 # a side that is a slide's remark label, not a thing ("Tendência", "Resumo", "Observação", "Regra prática"): the last
-# label of a comparison table or list, which the pair of neighbours reads as a side (rounds 27: both ratings FIX/DROP)
+# label of a comparison table or list, the pair of neighbours reads as a side (round 27: all 6 ratings FIX or DROP)
 _ROLE_SIDE = re.compile(r"(?:tendencias?|trends?|resumo|resumen|summary|observacao|observacion|observation|nota|note"
                         r"|regra pratica|regla practica|rule of thumb|conclusao|conclusion|moraleja|licao|leccion)")
 
