@@ -269,7 +269,9 @@ _C_CODE = re.compile(r"\w\([^;]*\)\s*;|::|->|\+\+|\w\[[^\]]*\]|\w\s*[+\-*/|&^]?=
 def c_code_line(line: str) -> bool:
     """A line of C, C++ or CUDA ("cg::thread_block block = cg::this_thread_block();", "block.sync(); // equivale a
     __syncthreads()", "__global__ void k(float* x) {", "#include <cuda.h>", "}"): a parallel-computing deck's code,
-    which the Python-shaped patterns read as prose and the reader glued to the bullet above it."""
+    which the Python-shaped patterns read as prose and the reader glued to the bullet above it. Checked on 22 code
+    decks of rounds 8-28 it was not written on (cutlass_es, barriers_es, sycl_es, openacc_es, thrust_pt, mpi_pt …):
+    524 more lines read as code, 40 of 40 sampled C, C++ or CUDA; no line of the shared Python decks changed."""
     return bool(_C_HEAD.match(line)) or bool(_C_STATEMENT.match(line) and _C_CODE.search(line))
 
 

@@ -15,6 +15,9 @@
   ratings: KEEP 0 %, DROP 81 %, against 30 % / 47 % for the other multiple choices), checked on rounds 8–24 (7
   ratings: KEEP 0 %, DROP 43 %, against 40 % / 22 %).
 
+- ``subject-answer`` (reported as ``giveaway``): a multiple choice whose right option is the subject the stem's
+  setting names ("Em PPO, qual termo …? PPO").
+
 Fresh raters dropped these (eval/real_heldout_r8–r10, type mcq/tf); both run in the one registry
 (:mod:`kb.writing.checklist`), so the writers never keep such a question and ``kb eval quiz`` flags it
 whoever wrote it.
@@ -139,3 +142,15 @@ def label_option(q: Question) -> str | None:
     if not labels:
         return None
     return "label-answer" if q.correct in labels else "implausible-distractor"
+
+
+def subject_answer(q: Question) -> str | None:
+    """"giveaway" for a multiple choice whose right option is the subject its stem's setting names («Em PPO, qual
+    termo corresponde a esta descrição: «clipping de 1ª ordem; …»?» → PPO: round 25, all three raters dropped it);
+    else None. (The setting as :func:`kb.writing.setting.setting_of` reads it.)"""
+    from .setting import setting_of
+
+    if q.type != "mcq" or not isinstance(q.correct, int) or not 0 <= q.correct < len(q.choices):
+        return None
+    setting, right = fold(setting_of(q.prompt)), fold(q.choices[q.correct]).strip()
+    return "giveaway" if setting and right and re.search(rf"(?<!\w){re.escape(right)}(?!\w)", setting) else None

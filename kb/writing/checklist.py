@@ -23,7 +23,7 @@ from . import checks as c
 from . import checks_form as form
 from .asked_term import asked_term, garbled_term
 from .check_answer_shape import code_answer, library_in_description
-from .check_label_answer import answer_in_description, label_answer, label_option
+from .check_label_answer import answer_in_description, label_answer, label_option, subject_answer
 from .check_label_list import labels_not_terms
 from .check_objective_kind import blank_form, cut_option, false_of_other_kind, figures_description, plain_key
 from .check_subject import no_subject
@@ -206,6 +206,7 @@ CHECKS: dict[str, Check] = {
     # answer's examples or says it (kb/writing/check_label_answer.py)
     "label-answer": lambda q, ctx: label_answer(q, ctx.source_text),
     "label-option": _one(label_option),  # ("Outros", "Ex.", "Ponto-chave" among the options)
+    "subject-answer": _one(subject_answer),  # reported as giveaway: "Em PPO, …? PPO"
     # (or whose code names the answer's library, "np.random.seed" → NumPy: kb/writing/check_answer_shape.py)
     "answer-in-description": lambda q, ctx: answer_in_description(q) or library_in_description(q),
     # a model answer that opens on a shard of code (kb/writing/check_answer_shape.py)

@@ -225,9 +225,6 @@ def _true_name_reveals(q: Question) -> bool:
     return len(name) >= 2 and all(any(cognate(n, r) for r in rest) for n in name)
 
 
-_SETTING_OF = re.compile(r"^¿?\s*(?:En|Em|In)\s+([^,¿?]{2,80}),")  # a stem's setting: "Em PPO, …"
-
-
 def giveaway(q: Question) -> str | None:
     """'giveaway' when the stem names the answer, or has a word (or its translation) that only the
     right option echoes; else None."""
@@ -247,10 +244,6 @@ def giveaway(q: Question) -> str | None:
         if name and len(name & said) * 2 >= len(name):
             return "giveaway"
     if q.type == "mcq" and len(q.choices) >= 2 and isinstance(q.correct, int):
-        setting = _SETTING_OF.match(q.prompt)
-        right_name = fold(q.choices[q.correct]).strip()
-        if setting and right_name and re.search(rf"(?<!\w){re.escape(right_name)}(?!\w)", fold(setting.group(1))):
-            return "giveaway"  # ("Em PPO, qual termo corresponde a …? PPO": the deck's subject, which the stem names)
         # a word of the stem that only the right option echoes ("rotar la imagen" → Rotación),
         # also through translation ("Para guardar …" → torch.save(), "muestreo" → Sampler)
         stem = _stems4(_BLANK.sub(" ", q.prompt))
@@ -430,14 +423,15 @@ def _qkey(q: Question) -> frozenset[str]:
         | {"=" + x for x in stems(q.correct_text)})
 
 
-_DIFFER_SIDES = re.compile(r"(?:diferencia hay entre|diferença entre|difference between)\s+(?P<a>.+?)\s+(?:y|e|and)\s+"
-                           r"(?P<b>[^?]+)\?\s*$", re.I)
+# a question asking what differs between two sides ("¿qué diferencia hay entre A y B?"): its sides a and b
+COMPARE = re.compile(r"(?:diferen(?:cia|ça)|difference)\s+(?:hay\s+|há\s+|existe\s+)?(?:entre|between)\s+"
+                      r"(?P<a>.+?)\s+(?:y|e|and)\s+(?P<b>[^?]+)\?", re.I)
 
 
 def compared(q: Question) -> frozenset[str]:
     """The two sides a short question asks the difference of, folded and without their brackets ("Ramo uniforme
     (todas as lanes iguais)" is "ramo uniforme"); empty for any other question."""
-    m = _DIFFER_SIDES.search(q.prompt) if q.type == "short" else None
+    m = COMPARE.search(q.prompt) if q.type == "short" else None
     if not m:
         return frozenset()
     sides = frozenset(" ".join(fold(re.sub(r"\([^()]*\)", " ", m.group(x))).split()) for x in ("a", "b"))

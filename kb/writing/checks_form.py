@@ -23,13 +23,12 @@ import re
 
 from ..quiz import Question
 from ..text import fold
+from .checks import COMPARE as _COMPARE
 from .checks import dangling_reference, giveaway, statement
 
 _BLANK = re.compile(r"_{3,}")
 
 # "¿qué diferencia hay entre A y B?", "qual é a diferença entre A e B?", "difference between A and B"
-_COMPARE = re.compile(r"(?:diferen(?:cia|ça)|difference)\s+(?:hay\s+|há\s+|existe\s+)?(?:entre|between)\s+"
-                      r"(?P<a>.+?)\s+(?:y|e|and)\s+(?P<b>[^?]+)\?", re.I)
 # words a compared thing never opens on: a question word ("entre Qué se guarda y Cómo se carga") or an
 # article-less function word with nothing parallel on the other side ("entre apiVersion e no pod")
 _QUESTION_WORDS = frozenset(fold(w) for w in """que qué como cómo cuando quando cual cuál qual donde dónde onde
@@ -50,7 +49,8 @@ def _parallel(word: str) -> frozenset[str]:
 
 
 # a side that is a slide's remark label, not a thing ("Tendência", "Resumo", "Observação", "Regra prática"): the last
-# label of a comparison table or list, the pair of neighbours reads as a side (round 27: all 6 ratings FIX or DROP)
+# label of a comparison table or list, the pair of neighbours reads as a side (read on round 27: all 6 ratings FIX or
+# DROP; it recurs on round 28's session-start quizzes, "diferença entre Tendência e Mensagem", 3 of 3 FIX; none on 8-26)
 _ROLE_SIDE = re.compile(r"(?:tendencias?|trends?|resumo|resumen|summary|observacao|observacion|observation|nota|note"
                         r"|regra pratica|regla practica|rule of thumb|conclusao|conclusion|moraleja|licao|leccion)")
 

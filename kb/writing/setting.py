@@ -197,7 +197,6 @@ def unrepeated(prompt: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-_PT_IN = {"o": "No", "a": "Na", "os": "Nos", "as": "Nas"}
 _PT_IN_ARTICLE = re.compile(r"(?<![\w-])([Ee])m (o|a|os|as) (?=\w)")
 _ES_ARTICLE = re.compile(r"(?<![\w-])([Dd]e|[Aa]) el (?=\w)")
 
@@ -207,8 +206,9 @@ def contracted(prompt: str, lang: str) -> str:
     its article follows "Em"/"de" ("Em a biblioteca Thrust, …" → "Na biblioteca Thrust, …"; Spanish "de el" → "del",
     "a el" → "al"); any other stem as it is."""
     if lang == "pt":
-        return _PT_IN_ARTICLE.sub(lambda m: (_PT_IN[m.group(2)] if m.group(1) == "E" else _PT_IN[m.group(2)].lower())
-                                  + " ", prompt)
+        joined = pt.IN_ARTICLES  # ("a": "na")
+        return _PT_IN_ARTICLE.sub(lambda m: (joined[m.group(2)].capitalize() if m.group(1) == "E"
+                                             else joined[m.group(2)]) + " ", prompt)
     if lang == "es":
         return _ES_ARTICLE.sub(lambda m: ("Del" if m.group(1) == "De" else "del" if m.group(1) == "de"
                                           else "Al" if m.group(1) == "A" else "al") + " ", prompt)

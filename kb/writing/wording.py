@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..lang import en, es, pt
+from ..lang import ARTICLE_WORDS, en, es, pt
 from ..text import STOPWORDS, fold, leading_sentences, looks_like_code_line, words
 from .checklist import CODE_NAME as _CODE_NAME
 from .checks import _zipf, generic_title
@@ -210,9 +210,6 @@ CHAPTER_WORDS = (r"cap[ií]tulo|chapter|tema|aula|clase|class|lecci[oó]n|lesson
 _CHAPTER = re.compile(rf"(?:{CHAPTER_WORDS})\s+(?:\d+|[IVX]+)\.?", re.I)
 
 
-_ARTICLES = frozenset("a o as os el la los las the".split())  # a title's leading article, folded
-
-
 def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lambda w: False) -> str:
     """What a deck is about, as a stem's "En …," can say it, from its title: the part before ":"
     without the tools it names or a setting ("Redes neuronales en grafos con PyTorch Geometric" →
@@ -260,14 +257,12 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
     ws_ = head.split(" ")
     titled = [bool(re.fullmatch(r"[A-ZÁÉÍÓÚ][a-zà-ÿ]+,?", w)) for w in ws_]
     keep = [not t or is_name(w.rstrip(",")) for w, t in zip(ws_, titled, strict=True)]
-    from .checks import _zipf
-
     for i in range(len(ws_) - 2, -1, -1):  # ("Cooperative Groups": an English name's first word keeps its capital with
         # it; "Biblioteca Thrust" is a word of the deck's language before a name: "a biblioteca Thrust")
         english = _zipf(ws_[i], "en") >= max(_zipf(ws_[i], "es"), _zipf(ws_[i], "pt"))
         keep[i] = keep[i] or titled[i] and titled[i + 1] and keep[i + 1] and english
     topic = " ".join(w if k else w.lower() for w, k in zip(ws_, keep, strict=True))
-    if ws_ and fold(ws_[0]) in _ARTICLES:  # ("A Biblioteca Thrust" → "a biblioteca Thrust": "Em a" contracts)
+    if ws_ and fold(ws_[0]) in ARTICLE_WORDS:  # ("A Biblioteca Thrust" → "a biblioteca Thrust": "Em a" contracts)
         topic = topic[:1].lower() + topic[1:]
     # the whole course's field narrows nothing ("Em redes neurais, qual é a vantagem de ExecuTorch?", split AD)
     return "" if fold(topic) in _WHOLE_FIELD else topic

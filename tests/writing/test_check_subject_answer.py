@@ -1,11 +1,12 @@
-"""``giveaway`` (kb/writing/checks.py) on a multiple choice whose right option is the deck's subject, which the
-stem's setting names: «Em PPO, qual termo corresponde a esta descrição: «clipping de 1ª ordem; …»?» → PPO (round 25,
-ppo_pt: all three fresh raters dropped it). A subject that is not the right option gives nothing away."""
+"""``subject-answer``, reported as ``giveaway`` (kb/writing/check_label_answer.py): a multiple choice whose right
+option is the deck's subject, which the stem's setting names: «Em PPO, qual termo corresponde a esta descrição:
+«clipping de 1ª ordem; …»?» → PPO (round 25, ppo_pt: all three fresh raters dropped it). A subject that is not the
+right option gives nothing away."""
 
 from __future__ import annotations
 
 from kb.quiz import Question
-from kb.writing.checks import giveaway
+from kb.writing.checklist import CheckContext, run_checks
 
 
 def _mcq(prompt: str, choices: tuple[str, ...], correct: int) -> Question:
@@ -15,10 +16,10 @@ def _mcq(prompt: str, choices: tuple[str, ...], correct: int) -> Question:
 def test_the_subject_named_in_the_setting_is_no_answer_to_ask():
     q = _mcq("Em PPO, qual termo corresponde a esta descrição: «clipping de 1ª ordem; várias épocas por lote; simples "
              "e robusto»?", ("REINFORCE", "PPO", "A2C", "TRPO"), 1)
-    assert giveaway(q) == "giveaway"
+    assert "giveaway" in run_checks(q, CheckContext(passage=""))
 
 
 def test_another_right_option_is_judged_as_before():
     q = _mcq("Em PPO, qual termo corresponde a esta descrição: «estimador de vantagem com média exponencial dos "
              "resíduos TD»?", ("GAE", "PPO", "KL adaptativo", "Entropia"), 0)
-    assert giveaway(q) is None
+    assert "giveaway" not in run_checks(q, CheckContext(passage=""))
