@@ -140,8 +140,9 @@ KIND_WORDS = frozenset("""limitaciones ventajas desventajas beneficios problemas
 ROLE_WORDS = frozenset("problema caso ejemplo idea nota orden regla ojo objetivo solucion clave".split())
 # a singular noun whose gender its ending does not say: feminine in -e, -l, -r, -z; masculine in -a
 FEMININE = frozenset("""variante fuente clave parte base frase clase nube red llave muerte suerte gente noche
-    sal piel miel flor labor ley vez luz cruz raiz voz capaz sintaxis tesis crisis hipotesis sintesis dosis""".split())
-# (-ma, of Greek, is masculine by rule; the few masculine nouns in -ión are listed with them)
+    sal piel miel flor labor ley vez luz cruz raiz voz capaz sintaxis tesis crisis hipotesis sintesis dosis
+    gestion cuestion digestion congestion sugestion""".split())  # (-stión: the language's own, not "function")
+# (-ma, of Greek, is masculine by rule; the masculine nouns in -ión and -is the gender rules would miss are listed)
 MASCULINE_A = frozenset("dia mapa sofa planeta avion camion guion sarampion bastion aluvion analisis enfasis".split())
 TOPIC_STEMS: dict[str, str] = {  # {s}: the deck's subject; {q}: a question title; {np}: a noun phrase
     "question": "En {s}, ¿{q}?",
@@ -211,7 +212,7 @@ FOLLOW_UP_QUESTIONS = ("qué", "que", "cómo", "como", "cuándo", "cuando", "cu�
 PROCEDURE_WORDS = ("procedimiento", "paso a paso")
 NEGATIONS = frozenset(["no"])  # (folded) a caution opens on one before an instruction ("No registrar …")
 ONLY_WORDS = frozenset(["solo"])  # (folded) a caution word that does not open a caution ("Solo …" states a rule)
-FEMININE_ENDS = ("ion", "dad", "tad", "tud", "umbre")  # a folded singular noun's, feminine
+FEMININE_ENDS = ("cion", "sion", "xion", "dad", "tad", "tud", "umbre")  # a folded singular noun's, feminine
 IN_ARTICLES = {"el": "en el", "la": "en la", "los": "en los", "las": "en las"}  # "in" before each article
 
 # a model answer's item that is an aside, not one of its points (kb.writing.answer_points), by its label's first
