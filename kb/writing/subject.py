@@ -370,7 +370,8 @@ def _short_title(title: str, task: str) -> str:
     if task:
         return ""
     head, colon, _ = title.partition(": ")
-    named = re.fullmatch(r"\S*(?:[A-Z]\S*[A-Z]|\d|\w-\w)\S*", head.strip())  # ("MLP-Mixer", "GPT-2", "DeepSpeed")
+    # (a name: "MLP-Mixer", "GPT-2", "xFormers")
+    named = re.fullmatch(r"\S*(?:[a-z][A-Z]|[A-Z]\S*[A-Z]|\d|\w-\w)\S*", head.strip())
     if colon and head.strip() and (2 <= len(words(head)) <= 6 or named):
         return lower_first(head.strip())
     return lower_first(title) if 2 <= len(words(title)) <= 6 else ""

@@ -163,9 +163,9 @@ def _title_ok(title: str) -> bool:
 
 def lower_first(s: str) -> str:
     """A sentence's first letter in lower case, to follow "En X, …"; a name keeps its case ("DDP",
-    "ResNet-50", "A100": "En PyTorch, resNet-50 …" before)."""
+    "ResNet-50", "A100", "Megatron-LM", "U-Net": "En PyTorch, resNet-50 …", "En megatron-LM, …" before)."""
     first = s.split(" ", 1)[0] if s else ""
-    if not s or len(s) > 1 and s[1].isupper() or re.search(r"[a-z][A-Z]|\d", first) \
+    if not s or len(s) > 1 and s[1].isupper() or re.search(r"[a-z][A-Z]|-[A-Z]|\d", first) \
             or re.match(r"[A-Z]\w+ (?:et al\.|& )", s):
         return s  # (an author: "Jaderberg et al. (2017): …")
     return s[:1].lower() + s[1:]

@@ -108,3 +108,14 @@ def test_a_setting_on_its_article_contracts_with_its_preposition():
     assert contracted("Em A100, quantos SMs há?", "pt") == "Em A100, quantos SMs há?"  # (a name, no article)
     assert contracted("¿Cuál es el papel de el planificador?", "es") == "¿Cuál es el papel del planificador?"
     assert contracted("En el planificador, x", "es") == "En el planificador, x"
+
+
+def test_a_hyphenated_name_keeps_its_case_after_a_setting():
+    # (round 29's raters read "En megatron-LM, …" on every megatron_es question; "u-Net para …" on unet_pt's deck)
+    from kb.writing.subject import _short_title
+    from kb.writing.wording import lower_first
+
+    assert lower_first("Megatron-LM") == "Megatron-LM" and lower_first("U-Net para segmentação") == \
+        "U-Net para segmentação"
+    assert lower_first("Pre-entrenamiento largo") == "pre-entrenamiento largo"  # (no capital after the hyphen)
+    assert _short_title("xFormers: atención eficiente en memoria", "") == "xFormers"  # (a capital inside: a name)
