@@ -225,6 +225,9 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
     if kind and kind[0] in words.SLIDE_KINDS | words.FACET_WORDS or _question(right, lang) or term(left) or any(
             name_word(w) for w in left.split()):
         return left, ""  # ("Atención dispersa: idea general", "Tensor Cores: como aproveitá-los", "WGAN-GP: …")
+    sides = _VS.split(right)
+    if 2 <= len(sides) <= COMPARE_SIDES and all(0 < len(x.split()) <= TERM_WORDS for x in sides):
+        return right, ""  # a comparison after its label ("Comparación: Bahdanau vs Luong"): what differs
     if 1 <= len(head) <= 2 and not (len(head) == 2 and head[1] in _NO_HEAD):
         # a slide's label for what follows that is no role word ("Mamba: SSM selectivo", "Revisão rápida:
         # anatomia de um float"): no class is sure of it ("explica esta mamba: …", r11 raters), no stem
@@ -232,6 +235,14 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
     return left, ""
 
 
+# a compared side that is one Portuguese or Spanish adjective ("estática", "epistêmica", "federada", "sequencial"): the
+# noun it qualifies is the label before the title's colon ("Declaração: estática vs dinâmica" → "declaração estática e
+# declaração dinâmica"); a side that names no thing of its own ("outras arquiteturas", "alternativas")
+_ADJECTIVE = re.compile(r"[a-záéíóúâêôãõç]+(?:ic[oa]s?|al|ales|ais|[ai]d[oa]s?|iv[oa]s?|[aáoó]ri[oa]s?|ente|ante"
+                        r"|[áa]vel|[íi]vel|able|ible)")
+_OTHERS = re.compile(r"(?:outr[oa]s?|otr[oa]s?|demais|alternativas|resto)\b")
+COMPARE_SIDES = 3  # most sides a comparison after a title's label is asked with ("Comparación: ViT vs Swin vs CNN";
+# hand-set: four sides, "RTN vs GPTQ vs AWQ vs SmoothQuant", ask a table, not a difference)
 FROM_TO_WORDS = 8  # most words of a title read as going from one thing to another (hand-set: "De las CNN a los
 # transformers para imágenes" has 8)
 
@@ -294,13 +305,10 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     phrase, role = _topic_part(title, lang, term)
     if not phrase:
         return "", ""
-    if not role and _area(title, phrase, lang) and (asked := _area_question(title, phrase, lang)):
-        return "question", stems["question"].replace("{q}", asked)  # ("Desempenho: o que comparar")
     if role:
         return _role_stem(role, phrase, lang)
-    sides = _VS.split(phrase)
-    if len(sides) > 1 and all(0 < len(x.split()) <= TERM_WORDS for x in sides):
-        return "differ", stems["differ"].replace("{np}", ", ".join(sides[:-1]) + words.AND + sides[-1])
+    if asked_or_compared := _asked_after_label(title, phrase, lang) or _compared(title, phrase, lang):
+        return asked_or_compared
     ws = phrase.split()
     head = fold(ws[0])
     after = ws[1] if len(ws) > 1 else ""
@@ -320,6 +328,53 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
         return "name", _what_is(phrase, lang, kind)
     stem = _explained(title, phrase, lang, kind)
     return ("explain", stem) if stem else ("", "")
+
+
+_EXAMPLE_WORDS = frozenset(("ejemplo", "ejemplos", "exemplo", "exemplos", "example", "examples", "caso", "casos"))
+
+
+def _asked_after_label(title: str, phrase: str, lang: str) -> tuple[str, str] | None:
+    """A question after a title's label: what to do in an area ("Desempenho: o que comparar" → "o que comparar no
+    desempenho"); a topic with a question mark after a role's label, the slide's question ("Motivação: porquê outra
+    célula com portas?", "Repaso: ¿qué es el KV cache?"), never a noun phrase to explain ("explique o que é porquê
+    …?."); an example's question ("Exemplo numérico: quanto se poupa?") needs the example's figures, and a question
+    inside a title ("A CPU é o gargalo? Diagnóstico") is no topic: ("", ""). None for a topic that asks nothing."""
+    if "?" not in phrase:
+        asked = _area_question(title, phrase, lang) if _area(title, phrase, lang) else ""
+        return ("question", _words(lang).TOPIC_STEMS["question"].replace("{q}", asked)) if asked else None
+    left = _SPLIT.split(title, maxsplit=1)[0]
+    label = _role_label(title, lang)
+    whole = phrase != title and phrase.rstrip().endswith("?") and bool(
+        label and label not in _EXAMPLE_WORDS or divider_title(left) or summary_title(left))
+    asked = _question(phrase, lang) if whole else ""
+    return ("question", _words(lang).TOPIC_STEMS["question"].replace("{q}", asked)) if asked else ("", "")
+
+
+def _compared(title: str, phrase: str, lang: str) -> tuple[str, str] | None:
+    """A topic comparing short sides ("GRU vs LSTM", "Comparación: Bahdanau vs Luong") asked what differs between
+    them, one-adjective sides with the label's noun ("Incerteza: aleatória vs epistêmica" → "incerteza aleatória e
+    incerteza epistêmica"); ("", "") where a side names no thing ("U-Net vs outras arquiteturas"); None for a topic
+    that compares nothing."""
+    sides = _VS.split(phrase)
+    if len(sides) < 2 or not all(0 < len(x.split()) <= TERM_WORDS for x in sides):
+        return None
+    if any(_OTHERS.match(fold(x)) for x in sides):
+        return "", ""
+    label = _SPLIT.split(title, maxsplit=1)[0] if phrase != title else ""
+    if label and all(_ADJECTIVE.fullmatch(x) for x in sides):
+        sides = [f"{_lower_first(label)} {x}" for x in sides]
+    words = _words(lang)
+    return "differ", words.TOPIC_STEMS["differ"].replace("{np}", ", ".join(sides[:-1]) + words.AND + sides[-1])
+
+
+def _role_label(title: str, lang: str) -> str:
+    """The role's label a title opens on before its colon, folded ("Motivação:" → "motivacao", "Problema:", "Idea
+    clave:"), "" for any other title: what follows the colon is the slide's own topic, and where it asks a question
+    ("…?"), the question the slide answers (asked as :func:`_title_question` asks a title's question)."""
+    parts = _SPLIT.split(title.strip(), maxsplit=1)
+    head = fold(_ARTICLE.sub("", parts[0])).split() if len(parts) == 2 else []
+    words = _words(lang)
+    return head[0] if head and head[0] in words.ROLE_WORDS | set(words.DISCOURSE) else ""
 
 
 def _demo(title: str, lang: str) -> tuple[str, str] | None:

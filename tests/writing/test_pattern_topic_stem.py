@@ -54,6 +54,21 @@ def _never_a_term(_: str) -> bool:
     # (a role of one: what follows is the topic, asked as itself; "explica este problema: …" was fixed by every
     # rater who saw one, r8-r11)
     ("El problema: la sobrecarga de lanzamiento", "es", "list", "En {s}, explica la sobrecarga de lanzamiento."),
+    # (a role's question after the colon is the slide's question, never a noun phrase to explain: "explique o que
+    # é porquê outra célula com portas?." on round 29's gru_pt; an example's question needs its figures: none)
+    ("Motivação: porquê outra célula com portas?", "pt", "list", "Em {s}, porquê outra célula com portas?"),
+    ("Motivación: ¿por qué no basta con DDP?", "es", "title", "En {s}, ¿por qué no basta con DDP?"),
+    ("Exemplo numérico: quanto se poupa?", "pt", "title", ""),
+    ("Repaso: ¿qué es el KV cache?", "es", "title", "En {s}, ¿qué es el KV cache?"),
+    ("A CPU é o gargalo? Diagnóstico", "pt", "title", ""),
+    # (a comparison after its label is what differs, not "no stem": round 29's bahdanau_es left its "Comparación:
+    # Bahdanau vs Luong" unasked; one-adjective sides take the label's noun; a side that names nothing, no stem)
+    ("Comparación: Bahdanau vs Luong", "es", "list", "En {s}, ¿qué diferencia hay entre Bahdanau y Luong?"),
+    ("Formato de memoria: NCHW vs NHWC", "es", "list", "En {s}, ¿qué diferencia hay entre NCHW y NHWC?"),
+    ("Incerteza: aleatória vs epistêmica", "pt", "list",
+     "Em {s}, qual é a diferença entre incerteza aleatória e incerteza epistêmica?"),
+    ("Comparação: U-Net vs outras arquiteturas", "pt", "list", ""),
+    ("Comparação: RTN vs GPTQ vs AWQ vs SmoothQuant", "pt", "list", ""),
     ("FlashAttention no es atención aproximada", "es", "title",
      "En {s}, explica por qué FlashAttention no es atención aproximada."),
     # any other noun phrase: explain it, with its article
