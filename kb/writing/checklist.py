@@ -3,7 +3,7 @@
 The offline writer keeps a draft only when :func:`run_checks` finds nothing, the LLM writer's
 validation turns down what it finds, and ``kb eval quiz`` reports it. Each entry of :data:`CHECKS`
 takes the question and a :class:`CheckContext` (the cited passage, the whole source, its word counts,
-the embedder and the course's own verb test) and returns the defect names it sees, in the order
+the embedder, the course's own verb test and its outline) and returns the defect names it sees, in the order
 :data:`CHECKS` lists them. The checks against the passage alone live in :mod:`kb.writing.checks`;
 those that were private to the offline writer (a code name the stem already says, an attribute of
 nothing, a blank on a verb or an everyday word, an answer in another language) live here.
@@ -23,6 +23,7 @@ from . import checks as c
 from . import checks_form as form
 from .asked_term import asked_term, garbled_term
 from .check_answer_shape import code_answer, library_in_description
+from .check_blind_guess import meaning_giveaway
 from .check_label_answer import answer_in_description, label_answer, label_option, subject_answer
 from .check_label_list import labels_not_terms
 from .check_objective_kind import blank_form, cut_option, false_of_other_kind, figures_description, plain_key
@@ -50,6 +51,9 @@ class CheckContext:
     embedder: Any = None
     verb_like: Callable[[str], bool] | None = None
     outline: Any = None  # the source's kb.outline.Outline, when known (what the deck teaches: its subject, its ideas)
+    # an embedder for what a question's words mean (a multiple choice answered by meaning: check_blind_guess), where
+    # ``embedder`` is not given so that support stays lexical (the offline writer's drafts)
+    meaning: Any = None
 
     def __post_init__(self) -> None:
         if not self.vocab:  # (as checks.defects: empty counts are the passage's)
@@ -207,6 +211,8 @@ CHECKS: dict[str, Check] = {
     "label-answer": lambda q, ctx: label_answer(q, ctx.source_text),
     "label-option": _one(label_option),  # ("Outros", "Ex.", "Ponto-chave" among the options)
     "subject-answer": _one(subject_answer),  # reported as giveaway: "Em PPO, …? PPO"
+    # (or whose right option a reader picks by meaning: «GPUs Intel integradas» → GPU; kb/writing/check_blind_guess.py)
+    "meaning-giveaway": lambda q, ctx: [d] if (d := meaning_giveaway(q, ctx.meaning or ctx.embedder)) else [],
     # (or whose code names the answer's library, "np.random.seed" → NumPy: kb/writing/check_answer_shape.py)
     "answer-in-description": lambda q, ctx: answer_in_description(q) or library_in_description(q),
     # a model answer that opens on a shard of code (kb/writing/check_answer_shape.py)

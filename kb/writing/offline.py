@@ -93,7 +93,7 @@ class OfflineWriter(DefinitionPatterns, LabelPatterns, CodeEntityPatterns, Purpo
                     "\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             whole = self._whole(chunk.source)  # for claims its own code contradicts
             ctx = CheckContext(chunk.text, whole, self._vocab[chunk.source], verb_like=course.verb_like,
-                               outline=course.outlines.get(chunk.source))
+                               outline=course.outlines.get(chunk.source), meaning=course.embedder)
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
             self._equations(slide, lang, course, drafts)
