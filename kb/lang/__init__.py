@@ -42,6 +42,12 @@ def divider_title(title: str) -> bool:
         and all(w in FILLER_WORDS for w in ws)
 
 
+# a language, a general framework or an API as a slide's label before a colon ("PyTorch: pin_memory e non_blocking",
+# "API de Python: construir un engine", "Python: torch.cuda.nvtx"): where the slide's topic, after the colon, is set,
+# never the topic ("o que é PyTorch?", "¿qué es API de Python?": 0 of 12 ratings kept, 6 dropped, rounds 13-29)
+PLATFORM_LABEL = re.compile(r"(?i)(?:api\s+(?:(?:de|em|en|in|for)\s+)?)?(?:python|c|c\+\+|c/c\+\+|cuda(?:\s+c\+\+)?"
+                            r"|pytorch|torch|tensorflow|keras|jax|numpy)|api(?:\s+[\w/+]+){0,2}")
+
 VERBS = _folded(es.VERBS | pt.VERBS | en.VERBS)  # folded: "contem", "evalua"
 # what a concept phrase of a model answer may not open or end on, per language (kb.writing.concept_faults)
 PHRASE_OPENERS = {"es": es.PHRASE_OPENERS, "pt": pt.PHRASE_OPENERS, "en": en.PHRASE_OPENERS}

@@ -141,8 +141,10 @@ ROLE_WORDS = frozenset("problema caso ejemplo idea nota orden regla ojo objetivo
 # a singular noun whose gender its ending does not say: feminine in -e, -l, -r, -z; masculine in -a
 FEMININE = frozenset("""variante fuente clave parte base frase clase nube red llave muerte suerte gente noche
     sal piel miel flor labor ley vez luz cruz raiz voz capaz sintaxis tesis crisis hipotesis sintesis dosis
-    gestion cuestion digestion congestion sugestion""".split())  # (-stión: the language's own, not "function")
-# (-ma, of Greek, is masculine by rule; the masculine nouns in -ión and -is the gender rules would miss are listed)
+    gestion cuestion digestion congestion sugestion
+    forma plataforma norma suma firma rama alarma gama trama cama calma arma fama""".split())
+# (-stión: the language's own, not "function"; -ma, of Greek, is masculine by rule, and the Latin nouns in -ma the
+# rule would miss are listed: "las formas", not "los formas"; the masculine nouns in -ión and -is as well)
 MASCULINE_A = frozenset("dia mapa sofa planeta avion camion guion sarampion bastion aluvion analisis enfasis".split())
 TOPIC_STEMS: dict[str, str] = {  # {s}: the deck's subject; {q}: a question title; {np}: a noun phrase
     "question": "En {s}, ¿{q}?",

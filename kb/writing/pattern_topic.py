@@ -32,6 +32,7 @@ from ..lang import (
     AND_WORDS,
     ARTICLE_WORDS,
     NO_HEAD_WORDS,
+    PLATFORM_LABEL,
     OF_WORDS,
     PROCEDURE_WORDS,
     TWO_WORD_QUESTIONS,
@@ -204,6 +205,8 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
     if len(parts) < 2 or not parts[1]:
         return title.strip(), ""
     left, right = parts
+    if PLATFORM_LABEL.fullmatch(left.strip()) and not right.startswith(":"):  # (not C++'s "cuda::pipeline")
+        return right, ""  # (a language or framework the topic is set in: "PyTorch: pin_memory e non_blocking")
     words = _words(lang)
     head = fold(_ARTICLE.sub("", left)).split()
     kind = fold(_ARTICLE.sub("", right)).split()

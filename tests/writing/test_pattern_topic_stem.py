@@ -63,6 +63,12 @@ def _never_a_term(_: str) -> bool:
     ("A CPU é o gargalo? Diagnóstico", "pt", "title", ""),
     # (a comparison after its label is what differs, not "no stem": round 29's bahdanau_es left its "Comparación:
     # Bahdanau vs Luong" unasked; one-adjective sides take the label's noun; a side that names nothing, no stem)
+    # (a language or framework before the colon is where the topic is set, not the topic: "o que é PyTorch?" and
+    # "¿qué es API de Python?" were kept in 0 of 12 ratings, rounds 13-29)
+    ("PyTorch: pin_memory e non_blocking", "pt", "list", "Em {s}, explique pin_memory e non_blocking."),
+    ("API de Python: construir un engine", "es", "list", "En {s}, ¿cómo se puede construir un engine?"),
+    ("Python: torch.cuda.nvtx", "pt", "title", "Em {s}, o que é torch.cuda.nvtx?"),
+    ("cuda::pipeline: patrón productor/consumidor", "es", "title", ""),
     ("Comparación: Bahdanau vs Luong", "es", "list", "En {s}, ¿qué diferencia hay entre Bahdanau y Luong?"),
     ("Formato de memoria: NCHW vs NHWC", "es", "list", "En {s}, ¿qué diferencia hay entre NCHW y NHWC?"),
     ("Incerteza: aleatória vs epistêmica", "pt", "list",
