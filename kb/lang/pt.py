@@ -136,7 +136,8 @@ KIND_WORDS = frozenset("""limitacoes vantagens desvantagens beneficios problemas
 ROLE_WORDS = frozenset("problema caso exemplo ideia nota ordem regra atencao objetivo solucao chave".split())
 # a singular noun whose gender its ending does not say: feminine in -e, -l, -r, -z; masculine in -a
 FEMININE = frozenset("""variante fonte chave parte base frase classe nuvem rede ponte morte sorte gente noite
-    vez luz cruz raiz voz cor dor flor forma plataforma norma soma firma rama gama trama cama calma arma fama""".split())
+    vez luz cruz raiz voz cor dor flor
+    forma plataforma norma soma firma rama gama trama cama calma arma fama""".split())
 # (-ma, of Greek, is masculine by rule: the Latin nouns in -ma are listed above, "as formas", not "os formas")
 MASCULINE_A = frozenset("dia mapa sofa planeta".split())
 TOPIC_STEMS: dict[str, str] = {
