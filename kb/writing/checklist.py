@@ -26,7 +26,14 @@ from .check_answer_shape import code_answer, library_in_description
 from .check_blind_guess import meaning_giveaway
 from .check_label_answer import answer_in_description, label_answer, label_option, subject_answer
 from .check_label_list import labels_not_terms
-from .check_objective_kind import blank_form, cut_option, false_of_other_kind, figures_description, plain_key
+from .check_objective_kind import (
+    blank_form,
+    cut_option,
+    false_of_other_kind,
+    figures_description,
+    plain_key,
+    prose_blank,
+)
 from .check_subject import no_subject
 from .concept_faults import fragment_concepts
 from .concept_use import unusable_concepts
@@ -222,6 +229,7 @@ CHECKS: dict[str, Check] = {
     "obvious-false": lambda q, ctx: [d] if (d := false_of_other_kind(q, ctx.verb_like, ctx.source_text)) else [],
     "plain-key": lambda q, ctx: [d] if (d := plain_key(q, ctx.verb_like)) else [],
     "blank-form": _one(blank_form),  # reported as trivial-blank
+    "prose-blank": _one(prose_blank),  # reported as trivial-blank: a cloze's blank that is no code entity
     "figures-description": _one(figures_description),  # reported as trivia: a table's row of figures to recognise
     "cut-option": _one(cut_option),  # reported as cut-off: an option cut inside its brackets or quotes
 }

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Sequence, TypeVar
 
 from ..text import fold
+from .check_objective_kind import CODE_BLANK
 from .lead_stem import LEAD_ASK
 
 PRIOR_FILE = Path(__file__).with_name("form_prior.json")
@@ -38,7 +39,7 @@ BRIEF_WORDS = 25  # a short answer's model answer this short is one line: "Â¿quÃ
 # time over rounds 17-20 and 5 % over 21-24, against 52 % / 37 % above 45 words (python eval/form_keep.py 17-20 21-24)
 # a cloze's blank that is a code entity (an identifier with "_", a call, a dotted or camelCase name): kept 41 % / 25 %
 # over rounds 14-18 / 19-24 against 34 % / 11 % for a blank on a prose word, dropped 12 % / 23 % against 29 % / 42 %
-_CODE_BLANK = re.compile(r"[_()\[\]]|\w\.\w|[a-z][A-Z]")
+_CODE_BLANK = CODE_BLANK  # (one pattern with the registry's prose-blank check)
 LAST_RESORT = 0.7  # a form kept under 0.7 x as often as the fit's mean question is a last resort (Draft.fallback).
 # Fitted on rounds 14-20, the forms under it or dropped more often than kept (the lead-in to complete; "what is",
 # "explain", "how", "which" answered in one line; a cloze on a prose word; three options) were kept 11 % of the time
