@@ -479,8 +479,11 @@ class LLMWriter:
         # they are code names), and none the stem already says, before the registry's concept-in-stem
         # would turn the whole question down
         q = concepts_beside_stem(q, course, chunk.source)
+        from ..writing.subject import deck_subject
+
         found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like,
-                                           outline=(getattr(course, "outlines", None) or {}).get(chunk.source)))
+                                           outline=(getattr(course, "outlines", None) or {}).get(chunk.source),
+                                           subject=deck_subject(course, chunk.source)))
         if found:
             return None, "failed checks: " + ", ".join(found)
         return Draft(q, chunk, key="llm:" + fold(prompt)[:80], priority=2.5), ""

@@ -144,13 +144,30 @@ def label_option(q: Question) -> str | None:
     return "label-answer" if q.correct in labels else "implausible-distractor"
 
 
-def subject_answer(q: Question) -> str | None:
+def subject_answer(q: Question, subject: str = "") -> str | None:
     """"giveaway" for a multiple choice whose right option is the subject its stem's setting names («Em PPO, qual
     termo corresponde a esta descrição: «clipping de 1ª ordem; …»?» → PPO: round 25, all three raters dropped it);
-    else None. (The setting as :func:`kb.writing.setting.setting_of` reads it.)"""
+    and, given the deck's ``subject`` (the setting every stem of its quiz carries), for a multiple choice or cloze
+    answered by that subject or one of its words («una primitiva básica: aparece dentro de muchas operaciones» →
+    ordenación, in a deck on "ordenación en GPU": each other stem says it, and round 30's gpusort_es stopped at 5
+    questions of 12 when selection turned down every stem that gave it away); else None. (The setting as
+    :func:`kb.writing.setting.setting_of` reads it.)"""
     from .setting import setting_of
 
-    if q.type != "mcq" or not isinstance(q.correct, int) or not 0 <= q.correct < len(q.choices):
+    if q.type == "mcq" and isinstance(q.correct, int) and 0 <= q.correct < len(q.choices):
+        right = fold(q.choices[q.correct]).strip()
+        setting = fold(setting_of(q.prompt))
+        if setting and right and re.search(rf"(?<!\w){re.escape(right)}(?!\w)", setting):
+            return "giveaway"
+    elif q.type == "cloze":
+        right = fold(q.answer).strip()
+    else:
         return None
-    setting, right = fold(setting_of(q.prompt)), fold(q.choices[q.correct]).strip()
-    return "giveaway" if setting and right and re.search(rf"(?<!\w){re.escape(right)}(?!\w)", setting) else None
+    subject = fold(subject)
+    if len(right) < SUBJECT_WORD or not subject:
+        return None
+    return "giveaway" if re.search(rf"(?<!\w){re.escape(right)}(?!\w)", subject) else None
+
+
+SUBJECT_WORD = 4  # fewest letters of an answer read as the deck's subject's word (as answers_elsewhere reads a name
+# in another stem: "GPU" in "ordenación en GPU" is no giveaway of the subject, "ordenación" is)

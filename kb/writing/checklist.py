@@ -61,6 +61,7 @@ class CheckContext:
     # an embedder for what a question's words mean (a multiple choice answered by meaning: check_blind_guess), where
     # ``embedder`` is not given so that support stays lexical (the offline writer's drafts)
     meaning: Any = None
+    subject: str = ""  # the deck's subject, the setting its quiz's stems carry ("ordenación en GPU"), when known
 
     def __post_init__(self) -> None:
         if not self.vocab:  # (as checks.defects: empty counts are the passage's)
@@ -217,7 +218,8 @@ CHECKS: dict[str, Check] = {
     # answer's examples or says it (kb/writing/check_label_answer.py)
     "label-answer": lambda q, ctx: label_answer(q, ctx.source_text),
     "label-option": _one(label_option),  # ("Outros", "Ex.", "Ponto-chave" among the options)
-    "subject-answer": _one(subject_answer),  # reported as giveaway: "Em PPO, …? PPO"
+    # reported as giveaway: "Em PPO, …? PPO", or the deck's subject as the answer ("ordenación" in "ordenación en GPU")
+    "subject-answer": lambda q, ctx: [d] if (d := subject_answer(q, ctx.subject)) else [],
     # (or whose right option a reader picks by meaning: «GPUs Intel integradas» → GPU; kb/writing/check_blind_guess.py)
     "meaning-giveaway": lambda q, ctx: [d] if (d := meaning_giveaway(q, ctx.meaning or ctx.embedder)) else [],
     # (or whose code names the answer's library, "np.random.seed" → NumPy: kb/writing/check_answer_shape.py)

@@ -49,6 +49,7 @@ from .pattern_definitions import DefinitionPatterns
 from .pattern_labels import LabelPatterns
 from .pattern_purpose import PurposePatterns
 from .positions import balance_positions  # noqa: F401
+from .subject import deck_subject
 from .terms import (  # noqa: F401
     term_like,
     title_topic,
@@ -93,7 +94,8 @@ class OfflineWriter(DefinitionPatterns, LabelPatterns, CodeEntityPatterns, Purpo
                     "\n".join(c.text for c in course.by_source.get(chunk.source, [chunk])))
             whole = self._whole(chunk.source)  # for claims its own code contradicts
             ctx = CheckContext(chunk.text, whole, self._vocab[chunk.source], verb_like=course.verb_like,
-                               outline=course.outlines.get(chunk.source), meaning=course.embedder)
+                               outline=course.outlines.get(chunk.source), meaning=course.embedder,
+                               subject=deck_subject(course, chunk.source))
             drafts: list[Draft] = []
             self._definitions(slide, lang, course, drafts)
             self._equations(slide, lang, course, drafts)
