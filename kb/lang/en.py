@@ -65,7 +65,8 @@ FILLER_WORDS = frozenset("""course topic unit session lecture class part other m
 FACET_WORDS = frozenset("""introduction benefits benefit advantages disadvantages types type configuration
     configuring example examples use uses usage implementation implementing application applications definition
     concepts concept features structure creating creation using handling techniques advanced basic basics
-    considerations additional part case practice practices limitations comparison overview""".split())
+    considerations additional part case practice practices limitations comparison overview
+    details rules""".split())
 # verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
 VERBS = frozenset("""determines allows defines uses performs computes calculates makes has can must should generates
     creates runs executes returns contains provides offers helps reduces increases improves controls

@@ -65,7 +65,8 @@ FILLER_WORDS = frozenset("""curso tema unidad sesion clase parte otras otros otr
 FACET_WORDS = frozenset("""introduccion beneficios beneficio ventajas desventajas ventaja tipos tipo configuracion
     ejemplo ejemplos uso usos implementacion aplicacion aplicaciones definicion conceptos concepto caracteristicas
     funcionamiento estructura creacion utilizar utilizacion manejo tecnicas avanzadas avanzada basico basicos
-    consideraciones adicionales parte caso practica practicas limitaciones comparacion formula diagnostico""".split())
+    consideraciones adicionales parte caso practica practicas limitaciones comparacion formula diagnostico
+    detalles reglas nociones""".split())
 # verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
 VERBS = frozenset("""determina determinan permite permiten define definen usa usan utiliza utilizan realiza realizan
     calcula calculan hace hacen tiene tienen puede pueden debe deben genera generan crea crean ejecuta

@@ -65,7 +65,8 @@ FILLER_WORDS = frozenset("""curso tema unidade sessao aula parte outras outros o
 FACET_WORDS = frozenset("""introducao beneficios beneficio vantagens desvantagens vantagem tipos tipo configuracao
     exemplo exemplos uso usos implementacao aplicacao aplicacoes definicao conceitos conceito caracteristicas
     funcionamento estrutura criacao utilizar utilizacao manejo tecnicas avancadas avancada basico basicos
-    consideracoes adicionais parte caso pratica praticas limitacoes comparacao formula diagnostico""".split())
+    consideracoes adicionais parte caso pratica praticas limitacoes comparacao formula diagnostico
+    detalhes regras nocoes""".split())
 # verbs a slide writes in the third person: a "term" holding one swallowed a clause ("Ray Tune determina")
 VERBS = frozenset("""determina determinam permite permitem define definem usa usam utiliza utilizam realiza realizam
     calcula calculam faz fazem tem têm pode podem deve devem gera geram cria criam executa executam

@@ -233,8 +233,10 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
         return right, ""  # a comparison after its label ("Comparación: Bahdanau vs Luong"): what differs
     if 1 <= len(head) <= 2 and not (len(head) == 2 and head[1] in _NO_HEAD):
         # a slide's label for what follows that is no role word ("Mamba: SSM selectivo", "Revisão rápida:
-        # anatomia de um float"): no class is sure of it ("explica esta mamba: …", r11 raters), no stem
-        return "", ""
+        # anatomia de um float"): no class is sure of it ("explica esta mamba: …", r11 raters), no stem; but the
+        # names it introduces are asked what they are ("Métricas: IoU e Dice", "Alternativa: LambdaLR")
+        return (right, "") if _names(right) and head[0] not in ("codigo", "code") else ("", "")  # (a code slide:
+        # the names its code uses, asked from code, kb/writing/pattern_code.py)
     return left, ""
 
 
@@ -580,12 +582,24 @@ def _name(phrase: str, lang: str) -> bool:
                              and not (everyday_word(ws[0], lang) or everyday_word(ws[0], "en")))
 
 
+def _names(phrase: str) -> list[str]:
+    """The names a phrase lists and nothing else ("IoU e Dice", "APS y RAPS", "Inception Score (IS)",
+    "ReduceLROnPlateau"): each item, joined by a comma, "y", "e" or "and", one to three words with a
+    :func:`name_word` among them (a gloss in brackets aside); [] for a phrase with a word of the language in an item
+    ("residuos y CQR", "imagem e texto")."""
+    items = [x.strip() for x in re.split(r",|\s+(?:y|e|and)\s+", re.sub(r"\s*\([^)]*\)", "", phrase)) if x.strip()]
+    if not items or len(items) > COMPARE_SIDES:
+        return []
+    return items if all(len(x.split()) <= 3 and all(name_word(w) and re.search(r"[A-Za-z0-9]", w) for w in x.split())
+                        for x in items) else []
+
+
 def _task(ws: list[str], lang: str) -> str:
     """A title that names a task, as it reads after "¿cómo se puede …?": opening on an infinitive ("Medir el pico
     de un paso" → "medir el pico de un paso") or a gerund ("Mitigando reward hacking" → "mitigar reward hacking");
     "" for any other (and a lone verb: "Depurar" names no task to ask of)."""
-    if len(ws) < 2 or fold(ws[1]) in _OF_WORDS:
-        return ""
+    if len(ws) < 2 or fold(ws[1]) in _OF_WORDS or name_word(ws[0]):
+        return ""  # (an acronym is no verb: "CER e WER" is no task "cer e WER")
     first = ws[0]
     verbs = ("ar", "er", "ir")
     if infinitive(first, lang, ws[1]) or (lang in ("es", "pt") and len(ws) > 2 and fold(ws[1]) in _AND_WORDS

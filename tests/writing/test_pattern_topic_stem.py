@@ -69,6 +69,15 @@ def _never_a_term(_: str) -> bool:
     ("API de Python: construir un engine", "es", "list", "En {s}, ¿cómo se puede construir un engine?"),
     ("Python: torch.cuda.nvtx", "pt", "title", "Em {s}, o que é torch.cuda.nvtx?"),
     ("cuda::pipeline: patrón productor/consumidor", "es", "title", ""),
+    # (the names a one- or two-word label introduces are what is asked; a facet after a name asks the name; an
+    # acronym is no verb: round 30's conformal_es left "Clasificación adaptativa: APS y RAPS" unasked)
+    ("Clasificación adaptativa: APS y RAPS", "es", "list", "En {s}, explica APS y RAPS."),
+    ("Alternativa: LambdaLR", "es", "title", "En {s}, ¿qué es LambdaLR?"),
+    ("Métricas: CER e WER", "pt", "list", "Em {s}, explique CER e WER."),
+    ("Radix sort: detalles prácticos", "es", "list", "En {s}, explica el radix sort."),
+    ("Regresión: residuos y CQR", "es", "list", ""),
+    ("Código: PrimaryCaps y DigitCaps", "es", "list", ""),
+    ("Planteamiento: LR -> HR", "es", "title", ""),
     ("Comparación: Bahdanau vs Luong", "es", "list", "En {s}, ¿qué diferencia hay entre Bahdanau y Luong?"),
     ("Formato de memoria: NCHW vs NHWC", "es", "list", "En {s}, ¿qué diferencia hay entre NCHW y NHWC?"),
     ("Incerteza: aleatória vs epistêmica", "pt", "list",
