@@ -22,7 +22,8 @@ Se recomienda un periodo de calentamiento sin compresión."""
 
 
 def defects(q: Question) -> list[str]:
-    return run_checks(q, CheckContext(PASSAGE, PASSAGE))
+    # (prose-blank turns down every cloze on no code entity, these included: what is pinned here is the form checks')
+    return run_checks(q, CheckContext(PASSAGE, PASSAGE), skip=frozenset({"prose-blank"}))
 
 
 def tf(label: str, false: str, own: str) -> Question:

@@ -24,7 +24,8 @@ def _cloze(stem: str, answer: str, lang: str) -> Question:
      "es"),
 ])
 def test_a_blank_on_prose_is_turned_down(stem, answer, lang):
-    assert "trivial-blank" in run_checks(_cloze(stem, answer, lang), CheckContext(passage=stem.replace("_____", answer)))
+    q = _cloze(stem, answer, lang)
+    assert "trivial-blank" in run_checks(q, CheckContext(passage=stem.replace("_____", answer)))
 
 
 def test_a_blank_on_a_code_entity_is_judged_as_before():

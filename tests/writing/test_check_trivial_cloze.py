@@ -43,5 +43,9 @@ def test_a_sentence_whose_subject_is_left_out_has_no_subject():
 ])
 def test_kept_clozes_pass(statement, answer, lang):
     q = _cloze(statement, answer, lang)
-    found = run_checks(q, CheckContext(q.citations[0].quote))
+    # (these clozes raters kept; the subject and blank-form checks let them through. Their blanks are no code
+    # entity, and since prose-blank the writers turn every such cloze down: the class is dropped far more often than
+    # kept on every split, these with it — kb/writing/check_objective_kind.py)
+    found = run_checks(q, CheckContext(q.citations[0].quote), skip=frozenset({"prose-blank"}))
     assert "no-subject" not in found and "trivial-blank" not in found
+    assert ("trivial-blank" in run_checks(q, CheckContext(q.citations[0].quote))) is (answer != "DistMult")

@@ -43,9 +43,10 @@ def test_a_list_of_terms_is_asked_as_a_multiple_choice_among_its_siblings(quizze
     # uvm_es's three cudaMemAdvise flags make a multiple choice of three options: a form teachers keep half as often
     # as one of four (mcq:few, kb/writing/form_prior.py), a last resort this quiz does not need
     assert all(len(q.choices) >= 4 for qs in quizzes.values() for q in qs if q.type == "mcq")
-    # both decks still write at least 10 questions, and short answers are no longer all but one or two
+    # both decks still write at least 10 questions, and short answers are no longer all but one (uvm_es's third
+    # objective question was a cloze on a prose word, which prose-blank turns down since round 30)
     for name, qs in quizzes.items():
-        assert len(qs) >= 10 and sum(q.type != "short" for q in qs) >= 3, (name, [q.type for q in qs])
+        assert len(qs) >= 10 and sum(q.type != "short" for q in qs) >= 2, (name, [q.type for q in qs])
 
 
 def _idea(text: str, name: str = "Estratégias de decodificação") -> Idea:
