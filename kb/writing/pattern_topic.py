@@ -583,10 +583,10 @@ def _name(phrase: str, lang: str) -> bool:
 
 
 def _names(phrase: str) -> list[str]:
-    """The names a phrase lists and nothing else ("IoU e Dice", "APS y RAPS", "Inception Score (IS)",
-    "ReduceLROnPlateau"): each item, joined by a comma, "y", "e" or "and", one to three words with a
-    :func:`name_word` among them (a gloss in brackets aside); [] for a phrase with a word of the language in an item
-    ("residuos y CQR", "imagem e texto")."""
+    """The names a phrase lists and nothing else ("IoU e Dice", "APS y RAPS", "ACC (anomaly correlation
+    coefficient)", "ReduceLROnPlateau"): at most three items, joined by a comma, "y", "e" or "and", each of one to
+    three words that are all :func:`name_word` s (a gloss in brackets aside); [] for a phrase with a word of the
+    language in an item ("residuos y CQR", "imagem e texto", "Inception Score") or a sign alone ("LR -> HR")."""
     items = [x.strip() for x in re.split(r",|\s+(?:y|e|and)\s+", re.sub(r"\s*\([^)]*\)", "", phrase)) if x.strip()]
     if not items or len(items) > COMPARE_SIDES:
         return []
