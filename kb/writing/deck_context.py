@@ -27,4 +27,4 @@ def deck_context(src: str, o: Outline, course: CourseTerms) -> CheckContext:
     from .subject import deck_subject
 
     return CheckContext("", text, vocabulary(text), verb_like=course.verb_like, outline=o,
-                        subject=deck_subject(course, src))
+                        subject=deck_subject(course, src), meaning=course.embedder)

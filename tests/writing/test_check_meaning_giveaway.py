@@ -63,3 +63,18 @@ def test_without_the_embedder_it_was_measured_with_it_says_nothing(use_m3):
 
     assert meaning_giveaway(GIVEN_AWAY[0], Other()) is None
     assert meaning_giveaway(GIVEN_AWAY[0], None) is None
+
+
+def test_the_plans_questions_are_checked_with_the_embedder_as_the_patterns_are(use_m3):
+    # (the plan's objective forms, "which term" among a list's siblings, go through deck_context: the same check)
+    from kb.outline import build_outline
+    from kb.records import Chunk, Locator
+    from kb.writing.course import CourseTerms
+    from kb.writing.deck_context import deck_context
+
+    chunks = [Chunk("decks/x_pt.pdf", "pdf", "Thrust\n• discard_iterator: descarta saídas que não interessam",
+                    Locator(page=1, heading="Iteradores"), "pt", 1, "h", 1)]
+    course = CourseTerms(chunks, use_m3)
+    ctx = deck_context("decks/x_pt.pdf", build_outline(chunks, "decks/x_pt.pdf", bookmarks=[]), course)
+    assert ctx.meaning is use_m3 and ctx.embedder is None  # (support stays lexical, as the offline writer's)
+    assert "giveaway" in run_checks(GIVEN_AWAY[1], ctx)
