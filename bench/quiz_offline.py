@@ -35,7 +35,10 @@ alternating runs each: 669c39d 36 questions, 0.95 / 0.95 / 1.00 s (0.026-0.028 s
 cloze 8 % (17 %): 001TFDist's clozes on prose words gave way to short answers.
 
 Session 23's writer (settings, label options, C/CUDA code lines, chunker v13), load ~0.8, alternating runs: c73ff42
-36 questions, 1.02 s (0.028 s/question); d91bd72 36, 1.03 / 1.04 s (0.029), the same type mix."""
+36 questions, 1.02 s (0.028 s/question); d91bd72 36, 1.03 / 1.04 s (0.029), the same type mix.
+Session 24's writer (meaning-giveaway embeds a multiple choice's options, prose-blank, label stems), load ~0.4-0.9,
+four alternating runs: 28fa4db 36 questions, 0.97 / 1.00 / 1.01 / 0.96 s (0.027-0.028 s/question); d08a207 36,
+1.02 / 1.07 / 0.95 / 0.98 s (0.026-0.030), the same type mix (these decks' clozes blank code entities)."""
 
 from __future__ import annotations
 
