@@ -14,8 +14,8 @@ LAST_RESORT = N_("a last resort to reach -n: a slide asked of its topic in gener
 
 
 # shown on the review card of an offline question of a form fresh teachers seldom keep (kb.writing.form_prior)
-SELDOM_KEPT = N_("a last resort to reach -n: a form fresh teachers seldom keep as written (a one-line answer, a blank "
-                 "on a prose word, three options)")
+SELDOM_KEPT = N_("a last resort to reach -n: a form fresh teachers seldom keep as written (a one-line answer, three "
+                 "options)")
 
 
 def _seldom_kept(q) -> bool:

@@ -679,8 +679,8 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     notes += _types_left_out(request, chosen, last, notes)
     if last_used := sum(d.fallback for d in chosen):
         notes.append(Message(N_("{n} question(s) are a last resort to reach {asked}, of a form teachers seldom keep "
-                                "as written (a slide's topic in general words, a one-line answer, a blank on a prose "
-                                "word, three options): review them first (kb quiz review)"),
+                                "as written (a slide's topic in general words, a one-line answer, three options): "
+                                "review them first (kb quiz review)"),
                              n=last_used, asked=request.n))
     if len(chosen) < request.n:
         scope = (f"--topic {request.topic!r}" if request.topic else
