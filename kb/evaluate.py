@@ -156,6 +156,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     from .writing.defect_model import drop_risk
     from .writing.generate import CourseTerms, passage_usable, topic_relevance
     from .writing.plan import top_idea_coverage
+    from .writing.subject import deck_subject
 
     qs = list(quiz.questions)
     if not qs:
@@ -182,7 +183,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         if chunk.source not in outlines:
             outlines[chunk.source] = build_outline(every_chunk, chunk.source)
         ctx = CheckContext(chunk.text, source_text[chunk.source], vocabs.get(chunk.source), ws.embedder,
-                           course.verb_like, outline=outlines[chunk.source])
+                           course.verb_like, outline=outlines[chunk.source], subject=deck_subject(course, chunk.source))
         found.append(question_defects(q, ctx, section_text[_section(chunk)]))
     topic = quiz.params.get("topic") if isinstance(quiz.params, dict) else None
     if topic:

@@ -69,3 +69,27 @@ def test_eval_quiz_runs_the_registry(ingested_workspace):
     assert r.returncode == 0, r.stderr
     per = json.loads(r.stdout)["per_question"][0]
     assert "trivial-blank" in per["defects"]
+
+
+def test_eval_quiz_reads_the_decks_subject_as_the_writers_do(ingested_workspace):
+    """A multiple choice answered by a word of its deck's subject (the setting every stem of the deck's quiz carries)
+    is a giveaway for ``kb eval quiz`` as for the writers (subject-answer)."""
+    from kb.config import Settings
+    from kb.store import open_store
+    from kb.writing.course import CourseTerms
+    from kb.writing.subject import deck_subject
+
+    chunks = list(open_store(Settings(home=ingested_workspace / ".kb")).all_chunks())
+    course = CourseTerms(chunks, None)
+    subject, chunk = next((s, c) for c in chunks if not c.is_code and c.kind != "transcript"
+                          and len(max((s := deck_subject(course, c.source)).split() or [""], key=len)) >= 5)
+    word = max(subject.split(), key=len)
+    choices = (word, "alfa beta", "gama delta", "épsilon zeta")
+    q = Question(type="mcq", prompt="¿Qué término corresponde a esta descripción: «lo que estudia esta parte»?",
+                 answer=word, lang=chunk.lang, choices=choices, correct=0,
+                 citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, chunk.text[:200]),))
+    path = ingested_workspace / "subject.json"
+    save_quiz(Quiz(title="t", questions=(q,), created_at="2026-01-01T00:00:00+00:00"), path)
+    r = run_kb(["eval", "quiz", str(path), "--json"], cwd=ingested_workspace)
+    assert r.returncode == 0, r.stderr
+    assert "giveaway" in json.loads(r.stdout)["per_question"][0]["defects"], (subject, word)
