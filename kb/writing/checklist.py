@@ -220,7 +220,7 @@ CHECKS: dict[str, Check] = {
     "label-option": _one(label_option),  # ("Outros", "Ex.", "Ponto-chave" among the options)
     # reported as giveaway: "Em PPO, …? PPO", or the deck's subject as the answer ("ordenación" in "ordenación en GPU")
     "subject-answer": lambda q, ctx: [d] if (d := subject_answer(q, ctx.subject)) else [],
-    # (or whose right option a reader picks by meaning: «GPUs Intel integradas» → GPU; kb/writing/check_blind_guess.py)
+    # (or whose right option a reader picks by meaning: «descarta saídas …» → discard_iterator; check_blind_guess.py)
     "meaning-giveaway": lambda q, ctx: [d] if (d := meaning_giveaway(q, ctx.meaning or ctx.embedder)) else [],
     # (or whose code names the answer's library, "np.random.seed" → NumPy: kb/writing/check_answer_shape.py)
     "answer-in-description": lambda q, ctx: answer_in_description(q) or library_in_description(q),
