@@ -104,6 +104,15 @@ def _stems4(text: str) -> set[str]:
     return {fold(p)[:4] for p in parts if len(p) >= 4 and fold(p) not in STOPWORDS}
 
 
+def _parts4(text: str) -> set[str]:
+    """:func:`_stems4` and the 4-letter stems of a name's parts between hyphens, dots or slashes whatever their case
+    ("HiPPO-LegS", "S4D-LegS" → legs, which the case split leaves as "Leg" and "S": too short to compare)."""
+    out = _stems4(text)
+    for w in words(text):
+        out |= {fold(p)[:4] for p in re.split(r"[._()\-/]+", w) if len(p) >= 4 and fold(p) not in STOPWORDS}
+    return out
+
+
 def stems(text: str, min_len: int = 4) -> set[str]:
     """Crude inflection-insensitive stems (first 5 letters) of the content words."""
     return {fold(w)[:5] for w in words(text) if len(w) >= min_len and fold(w) not in STOPWORDS}
@@ -246,10 +255,12 @@ def giveaway(q: Question) -> str | None:
     if q.type == "mcq" and len(q.choices) >= 2 and isinstance(q.correct, int):
         # a word of the stem that only the right option echoes ("rotar la imagen" → Rotación),
         # also through translation ("Para guardar …" → torch.save(), "muestreo" → Sampler)
-        stem = _stems4(_BLANK.sub(" ", q.prompt))
+        # (a name's parts too: «… da HiPPO-LegS» → S4D-LegS, «… como un adaptador LoRA» → LCM-LoRA; rounds 24 and 30,
+        # both dropped by every rater)
+        stem = _parts4(_BLANK.sub(" ", q.prompt))
         stem |= {_GLOSSARY[x] for x in stem if x in _GLOSSARY}
-        right = _stems4(q.choices[q.correct]) & stem
-        others = set().union(*(_stems4(c) for i, c in enumerate(q.choices) if i != q.correct))
+        right = _parts4(q.choices[q.correct]) & stem
+        others = set().union(*(_parts4(c) for i, c in enumerate(q.choices) if i != q.correct))
         if right - others:
             return "giveaway"
     if q.type == "tf" and q.correct is False and _name_reveals(q):

@@ -42,3 +42,4 @@ def test_the_decks_subject_is_no_answer_to_ask_in_its_quiz():
     gpu = _mcq("¿Qué término corresponde a esta descripción: «procesador con miles de hilos»?",
                ("CPU", "GPU", "TPU", "FPGA"), 1)
     assert subject_answer(gpu, "ordenación en GPU") is None
+
