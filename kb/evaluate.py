@@ -182,6 +182,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
             continue
         if chunk.source not in outlines:
             outlines[chunk.source] = build_outline(every_chunk, chunk.source)
+            # (as generate_quiz gives the writers: a source without pages takes its subject from its outline)
+            course.outlines[chunk.source] = outlines[chunk.source]
         ctx = CheckContext(chunk.text, source_text[chunk.source], vocabs.get(chunk.source), ws.embedder,
                            course.verb_like, outline=outlines[chunk.source], subject=deck_subject(course, chunk.source))
         found.append(question_defects(q, ctx, section_text[_section(chunk)]))

@@ -46,7 +46,7 @@ def divider_title(title: str) -> bool:
 # "API de Python: construir un engine", "Python: torch.cuda.nvtx"): where the slide's topic, after the colon, is set,
 # never the topic ("o que é PyTorch?", "¿qué es API de Python?": 0 of 12 ratings kept, 6 dropped, rounds 13-29)
 PLATFORM_LABEL = re.compile(r"(?i)(?:api\s+(?:(?:de|em|en|in|for)\s+)?)?(?:python|c|c\+\+|c/c\+\+|cuda(?:\s+c\+\+)?"
-                            r"|pytorch|torch|tensorflow|keras|jax|numpy)|api(?:\s+[\w/+]+){0,2}")
+                            r"|pytorch|torch|tensorflow|keras|jax|numpy)")  # (no "API de entrenamiento", "API Gateway")
 
 VERBS = _folded(es.VERBS | pt.VERBS | en.VERBS)  # folded: "contem", "evalua"
 # what a concept phrase of a model answer may not open or end on, per language (kb.writing.concept_faults)

@@ -205,12 +205,16 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
     if len(parts) < 2 or not parts[1]:
         return title.strip(), ""
     left, right = parts
-    if PLATFORM_LABEL.fullmatch(left.strip()) and not right.startswith(":"):  # (not C++'s "cuda::pipeline")
-        return right, ""  # (a language or framework the topic is set in: "PyTorch: pin_memory e non_blocking")
     words = _words(lang)
     head = fold(_ARTICLE.sub("", left)).split()
     kind = fold(_ARTICLE.sub("", right)).split()
-    if kind and kind[0] in words.SLIDE_KINDS | words.FACET_WORDS and len(kind) <= 2:
+    if PLATFORM_LABEL.fullmatch(left.strip()) and not right.startswith(":"):  # (not C++'s "cuda::pipeline")
+        # a language or framework the topic is set in ("PyTorch: pin_memory e non_blocking"); a facet, a role, a
+        # kind of slide or a question after it names no topic of its own ("PyTorch: introducción", "Keras: código")
+        plain = not (kind and kind[0] in words.SLIDE_KINDS | words.FACET_WORDS | _FACET_TAILS | words.ROLE_WORDS
+                     | set(words.DISCOURSE)) and "?" not in right
+        return (right, "") if plain else ("", "")
+    if kind and kind[0] in words.SLIDE_KINDS | words.FACET_WORDS | _FACET_TAILS and len(kind) <= 2:
         return left, ""  # a facet of the left's topic ("Coste de memoria: la fórmula", "Variables de entorno:
         # diagnóstico"), never "explica este coste de memoria: la fórmula" (r11 raters)
     if head and head[0] in words.ROLE_WORDS | set(words.DISCOURSE):
@@ -243,10 +247,11 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
 # a compared side that is one Portuguese or Spanish adjective ("estática", "epistêmica", "federada", "sequencial"): the
 # noun it qualifies is the label before the title's colon ("Declaração: estática vs dinâmica" → "declaração estática e
 # declaração dinâmica"); a side that names no thing of its own ("outras arquiteturas", "alternativas")
-_ADJECTIVE = re.compile(r"[a-záéíóúâêôãõç]+(?:ic[oa]s?|al|ales|ais|[ai]d[oa]s?|iv[oa]s?|[aáoó]ri[oa]s?|ente|ante"
+_ADJECTIVE = re.compile(r"[a-záéíóúâêôãõçñ]+(?:ic[oa]s?|al|ales|ais|[ai]d[oa]s?|iv[oa]s?|[aáoó]ri[oa]s?|ente|ante"
                         r"|[áa]vel|[íi]vel|able|ible)")
-_OTHERS = re.compile(r"(?:outr[oa]s?|otr[oa]s?|demais|alternativas|resto)\b")
+_OTHERS = re.compile(r"(?:outr[oa]s?|otr[oa]s?|others?|demais|alternativas|alternatives|resto|rest)\b")
 COMPARE_SIDES = 3  # most sides a comparison after a title's label is asked with ("Comparación: ViT vs Swin vs CNN";
+# a title that is the comparison alone, "RTN vs GPTQ vs AWQ vs SmoothQuant", is asked as before, of any number;
 # hand-set: four sides, "RTN vs GPTQ vs AWQ vs SmoothQuant", ask a table, not a difference)
 FROM_TO_WORDS = 8  # most words of a title read as going from one thing to another (hand-set: "De las CNN a los
 # transformers para imágenes" has 8)
@@ -335,6 +340,9 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     return ("explain", stem) if stem else ("", "")
 
 
+# (folded) what a name's facet after a colon says, beside the languages' FACET_WORDS, read only here ("Radix sort:
+# detalles prácticos", "Broadcasting: las reglas"): the shared lists also name concept titles elsewhere ("Reglas de …")
+_FACET_TAILS = frozenset(("detalles", "detalhes", "details", "reglas", "regras", "rules", "nociones", "nocoes"))
 _EXAMPLE_WORDS = frozenset(("ejemplo", "ejemplos", "exemplo", "exemplos", "example", "examples", "caso", "casos"))
 
 
@@ -366,9 +374,10 @@ def _compared(title: str, phrase: str, lang: str) -> tuple[str, str] | None:
     if any(_OTHERS.match(fold(x)) for x in sides):
         return "", ""
     label = _SPLIT.split(title, maxsplit=1)[0] if phrase != title else ""
-    if label and all(_ADJECTIVE.fullmatch(x) for x in sides):
-        sides = [f"{_lower_first(label)} {x}" for x in sides]
     words = _words(lang)
+    slide_word = fold(label) in words.FACET_WORDS | words.KIND_WORDS | words.ROLE_WORDS | words.SLIDE_KINDS
+    if label and not slide_word and all(_ADJECTIVE.fullmatch(x.lower()) for x in sides):
+        sides = [f"{_lower_first(label)} {x}" for x in sides]  # ("Comparación: local vs global": no noun of its own)
     return "differ", words.TOPIC_STEMS["differ"].replace("{np}", ", ".join(sides[:-1]) + words.AND + sides[-1])
 
 
@@ -583,10 +592,11 @@ def _name(phrase: str, lang: str) -> bool:
 
 
 def _names(phrase: str) -> list[str]:
-    """The names a phrase lists and nothing else ("IoU e Dice", "APS y RAPS", "ACC (anomaly correlation
-    coefficient)", "ReduceLROnPlateau"): at most three items, joined by a comma, "y", "e" or "and", each of one to
-    three words that are all :func:`name_word` s (a gloss in brackets aside); [] for a phrase with a word of the
-    language in an item ("residuos y CQR", "imagem e texto", "Inception Score") or a sign alone ("LR -> HR")."""
+    """The names a phrase lists and nothing else ("IoU e Dice", "APS y RAPS", "ACC (anomaly correlation coefficient)",
+    "ReduceLROnPlateau"): at most three items, joined by a comma, "y", "e" or "and" (an "or" offers a choice: "CNN ou
+    ViT" is no list to explain), each of one to three words that are all :func:`name_word` s (a gloss in brackets
+    aside); [] for a phrase with a word of the language in an item ("residuos y CQR", "imagem e texto", "Inception
+    Score") or a sign alone ("LR -> HR")."""
     items = [x.strip() for x in re.split(r",|\s+(?:y|e|and)\s+", re.sub(r"\s*\([^)]*\)", "", phrase)) if x.strip()]
     if not items or len(items) > COMPARE_SIDES:
         return []

@@ -20,13 +20,14 @@ def _cloze(statement: str, answer: str, lang: str = "es") -> Question:
 
 def test_a_blank_after_a_count_is_trivial():
     q = _cloze("En Ring all-reduce, tras 3 pasos, GPU i tiene el chunk (i + 1) mod 4 sumado de las 4 _____.", "GPUs")
-    assert "trivial-blank" in run_checks(q, CheckContext(q.citations[0].quote))
+    # (prose-blank flags every blank on no code entity: skipped, so this pins the count's own check)
+    assert "trivial-blank" in run_checks(q, CheckContext(q.citations[0].quote), skip=frozenset({"prose-blank"}))
     assert "trivial-blank" in question_defects(q, CheckContext(q.citations[0].quote))
 
 
 def test_a_blank_on_a_name_every_deck_writes_is_trivial():
     q = _cloze("En Ring all-reduce, tras 3 pasos más, todas las _____ tienen los chunks sumados.", "GPUs")
-    assert "trivial-blank" in run_checks(q, CheckContext(q.citations[0].quote))
+    assert "trivial-blank" in run_checks(q, CheckContext(q.citations[0].quote), skip=frozenset({"prose-blank"}))
 
 
 def test_a_sentence_whose_subject_is_left_out_has_no_subject():

@@ -1,5 +1,7 @@
 """A definition the deck states is also asked as a multiple choice (which of the deck's terms this
-describes); selection keeps no type above ~40 % where the deck offers the other forms."""
+describes). Selection keeps no type above ~40 % only where the deck offers other forms that pass the checks: here the
+definitions' clozes blank plain terms (prose-blank) and one multiple choice alone is not asked, so every question is a
+short answer."""
 
 from __future__ import annotations
 
@@ -43,7 +45,7 @@ def test_a_definition_is_also_a_multiple_choice_on_the_decks_terms():
     assert {c.lower() for c in q.choices} <= terms, q.choices  # the deck's terms, as it writes them
 
 
-def test_selection_asks_the_objective_forms_a_teacher_keeps():
+def test_definitions_whose_clozes_blank_plain_terms_fall_back_to_short_answers():
     """The definitions' clozes blank a term that is no code entity ("_____ es un optimizador que adapta el paso …" →
     Adam): prose-blank turns them down (kb/writing/check_objective_kind.py: raters drop such clozes far more often
     than they keep them). What is left of the objective kinds here is one multiple choice, and one alone is not asked

@@ -69,6 +69,9 @@ def _never_a_term(_: str) -> bool:
     ("API de Python: construir un engine", "es", "list", "En {s}, ¿cómo se puede construir un engine?"),
     ("Python: torch.cuda.nvtx", "pt", "title", "Em {s}, o que é torch.cuda.nvtx?"),
     ("cuda::pipeline: patrón productor/consumidor", "es", "title", ""),
+    ("PyTorch: introducción", "es", "title", ""),  # (a facet, a role or a question after it: no topic of its own)
+    ("Python: ¿qué es un decorador?", "es", "title", ""),
+    ("Comparación: local vs global", "es", "list", "En {s}, ¿qué diferencia hay entre local y global?"),
     # (the names a one- or two-word label introduces are what is asked; a facet after a name asks the name; an
     # acronym is no verb: round 30's conformal_es left "Clasificación adaptativa: APS y RAPS" unasked)
     ("Clasificación adaptativa: APS y RAPS", "es", "list", "En {s}, explica APS y RAPS."),
