@@ -16,15 +16,13 @@ another (e5-small, a sentence-transformers model) the check does not run, as its
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..quiz import Question
-from .statement import which_term
+from .statement import statement, which_term
 
 BLIND_MARGIN = 0.15  # cosine by which the right option leads the nearest other (USE-m3; read above)
 MEASURED_WITH = "use-m3"  # the embedder BLIND_MARGIN was measured with
-_QUOTED = re.compile(r"«([^»]+)»")
 
 
 def meaning_giveaway(q: Question, embedder: Any) -> str | None:
@@ -32,10 +30,10 @@ def meaning_giveaway(q: Question, embedder: Any) -> str | None:
     None without the embedder it was measured with, or for any other question."""
     if not which_term(q) or embedder is None or getattr(embedder, "id", "") != MEASURED_WITH:
         return None  # (a consequence or a fix quoted beside its options is near the right one by design)
-    quoted = _QUOTED.findall(q.prompt)
-    if not quoted or len(q.choices) < 3 or not isinstance(q.correct, int) or not 0 <= q.correct < len(q.choices):
+    description = statement(q)  # (a "which term" stem's quoted description)
+    if not description or len(q.choices) < 3 or not isinstance(q.correct, int) or not 0 <= q.correct < len(q.choices):
         return None
-    vecs = embedder.embed_documents([quoted[-1], *q.choices])
+    vecs = embedder.embed_documents([description, *q.choices])
     sims = [float(vecs[0] @ v) for v in vecs[1:]]
     right = sims[q.correct]
     nearest_other = max(s for i, s in enumerate(sims) if i != q.correct)
