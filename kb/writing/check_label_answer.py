@@ -149,9 +149,11 @@ def subject_answer(q: Question, subject: str = "") -> str | None:
     termo corresponde a esta descrição: «clipping de 1ª ordem; …»?» → PPO: round 25, all three raters dropped it);
     and, given the deck's ``subject`` (the setting every stem of its quiz carries), for a multiple choice or cloze
     answered by that subject or one of its words («una primitiva básica: aparece dentro de muchas operaciones» →
-    ordenación, in a deck on "ordenación en GPU": each other stem says it, and round 30's gpusort_es stopped at 5
-    questions of 12 when selection turned down every stem that gave it away); else None. (The setting as
-    :func:`kb.writing.setting.setting_of` reads it.)"""
+    ordenación, in a deck on "ordenación en GPU"). The class is the quiz's own shape, not a rating: every other stem
+    of the deck says the subject, so such a question gives itself away beside each of them and selection must turn
+    them all down for it (round 30's gpusort_es stopped at 5 of 12). Rated elsewhere: one such question in rounds
+    8-31 (round 30's "Dropout" in a deck on "dropout y sus variantes", FIX by all three raters). Else None. (The
+    setting as :func:`kb.writing.setting.setting_of` reads it.)"""
     from .setting import setting_of
 
     if q.type == "mcq" and isinstance(q.correct, int) and 0 <= q.correct < len(q.choices):
