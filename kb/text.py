@@ -351,6 +351,12 @@ def rejoin_lines(lines: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
             items.append(["", text, indent])
             broke = True
             continue
+        if marker in ("-", "–") and items and not broke and items[-1][1].count("(") > items[-1][1].count(")"):
+            # a minus the line wrapped before, inside an open bracket, is no bullet ("s(x~) = (D(x~)" / "- x~) /
+            # sigma^2": the formula read as two items, "(D(x~); x~)", fixed by round 30's raters)
+            items[-1][1] = f"{items[-1][1]} - {text}"
+            broke = False
+            continue
         if marker or broke or not items:
             items.append([marker, text, indent])
         else:

@@ -585,3 +585,13 @@ def test_a_dockerfile_and_docker_commands_on_a_slide_are_code():
     assert prose == "• requirements antes do código: reaproveita cache de camadas no rebuild"
     assert code[0].splitlines()[0].startswith("FROM pytorch") and 'ENTRYPOINT ["torchrun"]' in code[0]
     assert "docker push" in code[1] and "kubectl apply" in code[1]
+
+
+def test_a_minus_wrapped_inside_an_open_bracket_is_no_bullet():
+    # (round 30: "s(x~) = (D(x~) - x~) / sigma^2" wrapped before its minus was read as two bullets, "(D(x~); x~)")
+    from kb.text import rejoin_lines
+
+    items = rejoin_lines([(2, "• Um denoiser ótimo D(x~) fornece o score: s(x~) = (D(x~)"), (2, "- x~) / sigma^2"),
+                          (2, "• Uma rede de score fornece um denoiser"), (0, "- Um item com traço")])
+    assert [t for _, t, _ in items] == ["Um denoiser ótimo D(x~) fornece o score: s(x~) = (D(x~) - x~) / sigma^2",
+                                        "Uma rede de score fornece um denoiser", "Um item com traço"]
