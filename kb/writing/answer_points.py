@@ -71,8 +71,13 @@ class Point:
     text: str
 
 
+# a half-open interval: its brackets pair with each other ("valores em (0, 1]", "[0, T)")
+_INTERVAL = re.compile(r"[(\[]\s*-?[\w.]+\s*,\s*-?[\w.]+\s*[)\]]")
+
+
 def balanced(text: str) -> bool:
-    """Every bracket of ``text`` closed and its double quotes paired."""
+    """Every bracket of ``text`` closed (an interval's "(0, 1]" pairs) and its double quotes paired."""
+    text = _INTERVAL.sub("", text)
     return all(text.count(a) == text.count(b) for a, b in ("()", "[]", "{}")) and text.count('"') % 2 == 0
 
 
@@ -128,7 +133,8 @@ def _is_code(text: str) -> bool:
 # w_i * L_i"): a symbol (with its arguments), "=", "~" or "<-", and an expression of operators and math functions; not
 # a line of code (a dotted call "x.mean(0)", an index "stats[0]", a keyword argument, a string, True/None)
 _FORMULA = re.compile(r"^[A-Za-z][\w']{0,15}(?:\([\w, ]*\))?\s*(?:=|~|<-|←)\s*(?P<rhs>\S.*)$")
-_MATH = re.compile(r"[*/^+·×√]|\s-\s|^-|\b(?:sqrt|log|exp|sum|softmax|sigmoid|max|min|Beta|CE)\(|\b(?:sum|log|exp)_")
+_MATH = re.compile(r"[*/^+·×√]|\s-\s|^-|\b(?:sqrt|log|exp|sum|softmax|sigmoid|max|min|Beta|CE)\("
+                   r"|\b(?:sum|soma|suma|log|exp|max|min|argmax|argmin|prod)_")  # ("M = max_s LSE_s")
 _NOT_MATH = re.compile(r"\w\.\w+\(|\[|\]|\w=|['\"]|\b(?:True|False|None|return|lambda|for|if|in)\b|:\s*$")
 
 
@@ -138,6 +144,11 @@ def formula(text: str) -> bool:
     t = text.strip().rstrip(".")
     m = _FORMULA.match(t)
     return m is not None and bool(_MATH.search(m.group("rhs"))) and not _NOT_MATH.search(t)
+
+
+def labelled_formula(concept: str) -> bool:
+    """``concept`` is a formula, or a label and its formula ("Passo 2: w_s = exp(LSE_s - M)")."""
+    return formula(concept) or (": " in concept and formula(concept.split(": ", 1)[1]))
 
 
 def _aside_label(label: str) -> bool:
@@ -245,8 +256,26 @@ def answer_points(answer: str) -> list[Point]:
     return out
 
 
-_OPERAND = re.compile(r"[*/^=+]\s*$")  # an operator before a bracket: the bracket is the formula's operand
-_OPERAND_AFTER = re.compile(r"\s*[*/^=+]")
+_OPERAND = re.compile(r"[*/^=+]\s*$|(?:^|[\s(\[])-$|[(\[]$")  # an operator ("-" only glued: "exp(-(g + …))", not a
+# dash) or an opening bracket before a bracket: the bracket is the formula's operand ("E[(f(z) - b) grad log p(z)]")
+_OPERAND_AFTER = re.compile(r"\s*(?:[*/^=+]|[x×·]\s)")  # (a product written "x": "(w_s / W) x O_s")
+# what a bracket of a formula holds: symbols and operators, no plain words ("(m_a, d_a)", "(w_s / W)", "(f(z) - b)");
+# not an aside ("(FP16, sin recomputación)", "(media móvil de f o una red que la estima)")
+
+
+def _math_bracket(bracket: str) -> bool:
+    """``bracket`` ("(…)") holds a formula's symbols: an indexed symbol ("m_a") or an operator between operands, and
+    no word of three letters or more that is not a math function ("(m_a, d_a)", "(w_s / W)", "(g + exp(-g))")."""
+    inner = bracket[1:-1]
+    # (an indexed symbol, not a code name: "__shfl_xor_sync")
+    if not re.search(r"\b[A-Za-z]{1,6}_[A-Za-z0-9]{1,3}\b|\w\s*[-+*/^]\s*\w", inner):
+        return False
+    plain = [w for w in re.findall(r"\w+", inner) if re.fullmatch(r"[^\W\d_]{3,}", w)
+             and w.lower() not in _MATH_WORDS and not (w.isupper() and len(w) <= 4)]  # ("LSE", "KV": symbols)
+    return not plain
+
+
+_MATH_WORDS = frozenset("exp log sum max min sqrt softmax sigmoid tanh mean var grad soma".split())
 WHOLE_WORDS = 12  # most words of a point used whole when its cut is garbled (the brief of issue 26, session 29)
 # a concept a cut garbled (r14/r15 raters: "2*/N", "N_opt = ** 0.5", "sum(dy *", "Hoffmann et", "size 8 \\"): it
 # ends on an operator or an abbreviation's stub, or holds an operator without its operand
@@ -265,13 +294,15 @@ def _plain(text: str) -> str:
     # (a bracket after a preposition is what it governs: "all_gather de (índice, predicción)")
     # (a bracket beside an operator is a formula's operand: "N_opt = (C / 120) ** 0.5", "(n + m) * r valores")
     text = _ASIDE_BRACKET.sub(lambda m: m.group() if _after_preposition(text[:m.start()])
-                              or _OPERAND.search(text[:m.start()]) or _OPERAND_AFTER.match(text, m.end())
+                              or _OPERAND.search(text[:m.start()])
+                              or _OPERAND_AFTER.match(text, m.end())
+                              or (text[:m.start()].strip() != "" and _math_bracket(m.group().strip()))
                               else "", text)
     text = re.sub(r"\s+([,;:])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,;:")
     text = re.sub(r"^(?:[-–>→=+*/,;:]+\s+)+", "", text)  # (what a bracket cut out leaves: "- -> , sin error")
     # (an article, not a numeral before its alternative: "uma ou duas ordens de grandeza")
     return re.sub(r"^(?i:(?:el|la|los|las|lo|o|a|os|as|the|un|una|um|uma|an|es|son|é|são|is|are)\s+"
-                  r"(?!(?:o|ou|or|y|e|and)\s))+", "", text)
+                  r"(?!(?:o|ou|or|y|e|and)\s|[=~<]))+", "", text)  # (a symbol: "O = soma_s …", "a = …")
 
 
 def _ends_whole(cut: str, lang: str) -> bool:
@@ -411,7 +442,10 @@ def _definiens(text: str, prompt: str) -> str:
     if setting and text.startswith(f"{head}, "):
         text = text[len(head) + 2:]  # ("En PyTorch, las transformaciones son …" asked "En PyTorch, ¿qué son …?")
     m = _SUBJECT.match(text)
-    if m and (subj := _plain(m.group("subj"))) and fold(subj) in fold(asked):
+    # (the subject as the stem's words, not a letter inside them: "M = max_s LSE_s" asked "Em Flash-Decoding, …";
+    # a formula states its symbol, "O = soma_s (w_s / W) x O_s"; a value set ("Batch = 1: simples") is a label)
+    if m and (subj := _plain(m.group("subj"))) and re.search(rf"(?<!\w){re.escape(fold(subj))}(?!\w)", fold(asked)) \
+            and not formula(text) and not re.match(r"\S+:\s", text[m.end():]):
         text = text[m.end():]
         r = _RELATIVE.search(text)
         if _GENUS.match(text) and r and len(words(text)) > GIST_WORDS:
@@ -445,10 +479,12 @@ def _concept(p: Point, lang: str, limit: int | None = None) -> str:
         # claim; "Shard(d)", 'P("data", None)' keep theirs)
         label = re.sub(r"\((?:[^()]*=[^()]*)?\)$", "", _plain(p.label))
         g = gist(p.text, lang, max(MIN_WORDS + 3, limit - len(words(label)) + 2))
+        if not g and formula(p.text) and len(words(p.text)) <= GIST_WORDS:
+            g = _plain(p.text)  # (a formula is one claim, not cut: "Combinação de dois pares …: D = d_a x exp(…) + …")
         c = f"{label}: {g}" if g else ""
     else:
         c = gist(p.text, lang, limit)
-    if c and concept_fault(c, lang) in ("instance", "trivia", "code-shard") and not formula(c):
+    if c and concept_fault(c, lang) in ("instance", "trivia", "code-shard") and not labelled_formula(c):
         return ""  # (a formula's constants are the rule's, not worked numbers: "D_opt = 20 * N_opt")
     return c
 
@@ -489,9 +525,10 @@ def _point_concept(p: Point, prompt: str, answer: str, lang: str, asked: set[str
     fault = concept_fault(c, lang)
     if fault == "fragment" and _ends_whole(c, lang):
         fault = None  # ("time-slicing sí, MPS no entre clientes, MIG sí": a yes, not the pronoun "si")
-    if formula(c) and fault in ("instance", "code-shard"):
+    if labelled_formula(c) and fault in ("instance", "code-shard"):
         fault = None
-    if unusable_concept(c, answer, ("a whole phrase",)) not in (None, "code-shard" if formula(c) else None) or fault:
+    if unusable_concept(c, answer, ("a whole phrase",)) not in (None, "code-shard" if labelled_formula(c) else None) \
+            or fault:
         return ""
     return c
 

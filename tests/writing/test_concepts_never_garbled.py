@@ -65,3 +65,34 @@ def test_a_point_with_a_formula_gives_a_whole_concept_or_none(answer):
     assert not [c for c in concepts if _garbled(c)], concepts
     # a formula's bracket is kept with it, not cut out as an aside
     assert not any(re.search(r"\*\s*/|=\s*\^|envían \*", c.replace("**", "^")) for c in concepts), concepts
+
+
+# round 31's raters fixed concepts whose formula lost a bracket of symbols ("Combinação de dois pares e (m_b, d_b)",
+# "E[ grad log p(z)]", "f(g) = exp(-)") or its symbol ("soma_s x O_s" of "O = soma_s (w_s / W) x O_s"): a bracket
+# of symbols is part of the formula, an aside's words are not
+@pytest.mark.parametrize("answer, prompt, kept", [
+    ("Cada thread produz um par parcial (m, d). Combinação de dois pares (m_a, d_a) e (m_b, d_b): "
+     "D = d_a x exp(m_a - M) + d_b x exp(m_b - M).", "Em softmax na GPU, o que é o operador de combinação?",
+     "(m_a, d_a) e (m_b, d_b)"),
+    ("Reducción de varianza: restar un baseline b (media móvil de f o una red que la estima): "
+     "E[(f(z) - b) grad log p(z)] sigue siendo insesgado.", "Explica el estimador de función score.",
+     "E[(f(z) - b) grad log p(z)]"),
+    ("CDF: F(g) = exp(-exp(-g)). Densidad: f(g) = exp(-(g + exp(-g))).", "¿Qué es la distribución Gumbel?",
+     "f(g) = exp(-(g + exp(-g)))"),
+    ("Passo 1: M = max_s LSE_s. Passo 2: w_s = exp(LSE_s - M) para cada split (valores em (0, 1], sem overflow). "
+     "Passo 3: W = soma_s w_s. Passo 4: O = soma_s (w_s / W) x O_s.",
+     "Em Flash-Decoding, explique passo a passo a redução final.", "M = max_s LSE_s"),
+])
+def test_a_bracket_of_symbols_stays_in_its_formula(answer, prompt, kept):
+    concepts = point_concepts(answer, prompt, "es" if "¿" in prompt else "pt")
+    assert any(kept in c for c in concepts), concepts
+    assert not [c for c in concepts if _garbled(c)], concepts
+    assert not any("media móvil" in c for c in concepts), concepts  # (an aside's words stay out)
+
+
+def test_a_half_open_interval_does_not_run_the_points_together():
+    answer = ("Passo 2: w_s = exp(LSE_s - M) para cada split (valores em (0, 1], sem overflow). "
+              "Passo 3: W = soma_s w_s. Passo 4: O = soma_s (w_s / W) x O_s.")
+    concepts = point_concepts(answer, "Em Flash-Decoding, explique passo a passo a redução final.", "pt")
+    assert not any("Passo 3" in c and "Passo 4" in c for c in concepts), concepts
+    assert any(c.startswith("Passo 4: O = ") for c in concepts), concepts
