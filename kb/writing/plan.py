@@ -261,10 +261,24 @@ def slide_answer(passage: str, limit: int = PLAIN_WORDS[1], *, skip_lead: bool =
 
 
 def slide_bullets(passage: str, limit: int = PLAIN_WORDS[1], *, skip_lead: bool = False) -> list[list[str]]:
-    """The top bullets (each with its sub-bullets) :func:`slide_answer` says, in order."""
+    """The top bullets (each with its sub-bullets) :func:`slide_answer` says, in order: all of them when they fit in
+    ``limit`` words; else every top bullet, when those fit, with its sub-bullets taken a round at a time (each
+    bullet's first, then its second …) while they fit (a slide's three objectives are its answer, their details
+    second: raters of round 31 asked for the third objective a cut after the second left out); else the top
+    bullets, with their sub-bullets, that fit in order."""
     units = [u for u, _ in _units(passage)]
     if skip_lead and units:
         units = [[x] for x in units[0][1:]] + units[1:]
+    if sum(len(words(x)) for u in units for x in u) > limit and len(units) > 1 \
+            and sum(len(words(u[0])) for u in units) <= limit:
+        kept = [[u[0]] for u in units]
+        n = sum(len(words(u[0])) for u in units)
+        for depth in range(1, max(len(u) for u in units)):
+            for u, k in zip(units, kept, strict=True):
+                if depth < len(u) and len(k) == depth and n + len(words(u[depth])) <= limit:
+                    k.append(u[depth])
+                    n += len(words(u[depth]))
+        return kept
     out: list[list[str]] = []
     n = 0
     for unit in units:

@@ -152,3 +152,22 @@ def test_the_next_session_is_no_idea_to_ask_about():
     qs = _plain(chunks)
     assert any("«DropConnect»" in q.prompt for q in qs)  # (the writer writes: none at all would pass the line below)
     assert not any("«Próxima sesión»" in q.prompt for q in qs)
+
+
+def test_a_long_slide_answer_keeps_every_top_bullet_before_sub_bullets():
+    # (round 31: "Mesmos três objetivos …" answered with two of the three, cut after the second's details)
+    passage = ("• Mesmos três objetivos do BLIP, cada um com a sua máscara de self-attention:\n"
+               "• ITC - máscara unimodal: queries e texto não se veem\n"
+               "  • Similaridade = máximo, sobre as 32 queries, da similaridade query-[CLS] do texto do par\n"
+               "  • Negativos in-batch (sem encoder momentum, pois o ViT congelado permite batches grandes)\n"
+               "• ITG - máscara multimodal causal: queries veem-se entre si mas não o texto\n"
+               "  • Cada token de texto vê todas as queries e os tokens anteriores da mesma legenda\n"
+               "  • Força as queries a capturar toda a informação necessária para gerar o texto inteiro\n"
+               "• ITM - máscara bidirecional: queries e texto veem-se mutuamente\n"
+               "  • Classificador linear em cada query; score = média dos logits das 32 queries\n")
+    answer = slide_answer(passage, limit=60, skip_lead=True)
+    assert all(x in answer for x in ("ITC", "ITG", "ITM")), answer
+    assert answer.index("ITC") < answer.index("ITG") < answer.index("ITM"), answer
+    assert len(answer.split()) <= 60 + 3, answer  # (the limit holds)
+    short = slide_answer(passage, skip_lead=True)  # (all of it fits in the default limit: nothing left out)
+    assert "Classificador linear" in short and "Negativos in-batch" in short, short
