@@ -48,6 +48,10 @@ def divider_title(title: str) -> bool:
 PLATFORM_LABEL = re.compile(r"(?i)(?:api\s+(?:(?:de|em|en|in|for)\s+)?)?(?:python|c|c\+\+|c/c\+\+|cuda(?:\s+c\+\+)?"
                             r"|pytorch|torch|tensorflow|keras|jax|numpy)")  # (no "API de entrenamiento", "API Gateway")
 
+# a step's number as a label ("Passo 3", "Paso 1", "Etapa 2", "Step 4"): the order a deck gives, never a topic of its
+# own ("explique o passo 3", "O que é o passo 3?": 18 of 18 ratings FIX, rounds 26-31; what follows it is the step)
+STEP_LABEL = re.compile(r"(?:(?:el|la|o|a|the)\s+)?(?:passo|paso|etapa|fase|step|stage|phase)\s+\d+[a-z]?", re.I)
+
 VERBS = _folded(es.VERBS | pt.VERBS | en.VERBS)  # folded: "contem", "evalua"
 # what a concept phrase of a model answer may not open or end on, per language (kb.writing.concept_faults)
 PHRASE_OPENERS = {"es": es.PHRASE_OPENERS, "pt": pt.PHRASE_OPENERS, "en": en.PHRASE_OPENERS}

@@ -53,6 +53,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Sequence
 
+from ..lang import STEP_LABEL
 from ..quiz import Question
 from ..text import STOPWORDS, fold, sentences, words
 from .check_subject import no_subject
@@ -397,6 +398,11 @@ _BARE_DIFFER = re.compile(r"^¿?(?:Qué diferencia hay entre|Qual é a diferenç
                           re.I)
 
 
+# a question whose subject is a step's number only (kb.lang.STEP_LABEL): "explique o passo 3", "¿qué es el paso 1?"
+_BARE_STEP = re.compile(rf"(?:^|,\s|¿)(?:qué es|o que é|what is|explica|explique|explain|describe|descreva)\s+"
+                        rf"(?:{STEP_LABEL.pattern})\s*[?.]?$", re.I)
+
+
 # a name written as code: CamelCase ("TorchServe", "AOTInductor"), an acronym with digits, a dotted name
 _CODE_SIDE = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+|[A-Z]{2,}[0-9]*[a-z]*|[A-Za-z]+(?:\.[A-Za-z0-9_]+)+")
 
@@ -406,6 +412,8 @@ def no_context(q: Question) -> str | None:
     m = re.match(r"^(?:En|Em|In)\s+«([^»]+)»", q.prompt)
     if m and generic_title(m.group(1)):
         return "no-context"
+    if _BARE_STEP.search(q.prompt) and q.origin != "harvested":
+        return "no-context"  # ("Em ConvNeXt, explique o passo 3.", "O que é o passo 3?": which step is it?)
     if q.type != "short" or q.origin == "harvested":
         return None
     m = _BARE_SUBJECT.match(q.prompt)

@@ -35,6 +35,7 @@ from ..lang import (
     OF_WORDS,
     PLATFORM_LABEL,
     PROCEDURE_WORDS,
+    STEP_LABEL,
     TWO_WORD_QUESTIONS,
     WHAT_IS_ASKS,
     alternation,
@@ -214,6 +215,8 @@ def _topic_part(title: str, lang: str, term: Callable[[str], bool]) -> tuple[str
         plain = not (kind and kind[0] in words.SLIDE_KINDS | words.FACET_WORDS | _FACET_TAILS | words.ROLE_WORDS
                      | set(words.DISCOURSE)) and "?" not in right
         return (right, "") if plain else ("", "")
+    if STEP_LABEL.fullmatch(left.strip()):
+        return right, ""  # a step's number: what follows it is the step ("Passo 3: inverted bottleneck")
     if kind and kind[0] in words.SLIDE_KINDS | words.FACET_WORDS | _FACET_TAILS and len(kind) <= 2:
         return left, ""  # a facet of the left's topic ("Coste de memoria: la fórmula", "Variables de entorno:
         # diagnóstico"), never "explica este coste de memoria: la fórmula" (r11 raters)

@@ -97,6 +97,10 @@ def _never_a_term(_: str) -> bool:
     ("Da energia ao carbono", "pt", "list", "Em {s}, como se passa da energia ao carbono?"),
     # no noun phrase to ask of: no stem (the fill finds another idea), never the title quoted
     ("Con DDP y FSDP", "es", "list", ""),
+    # a step's number is the order the deck gives: the step is what follows it (rounds 26-31: "explique o passo 3",
+    # 18 ratings, all FIX)
+    ("Passo 3: inverted bottleneck", "pt", "title", "Em {s}, explique o inverted bottleneck."),
+    ("Paso 2: la regla de actualización DDIM", "es", "title", "En {s}, explica la regla de actualización DDIM."),
 ])
 def test_a_title_is_asked_by_its_class_of_text(title, lang, kind, stem):
     assert topic_form(title, lang, kind, _never_a_term) == stem

@@ -230,3 +230,16 @@ def test_the_key_ideas_the_issue_lists_are_asked(drafts):
     # 05modelos p. 22: transfer learning, its steps in order, the last one from the page's next passage
     steps = _find(drafts, "05modelos.pdf", "qué pasos se siguen para cargar y utilizar modelos pre-entrenados")
     assert steps and "2. Congela" in steps[0].answer and "4. Entrena" in steps[0].answer
+
+
+@pytest.mark.parametrize("prompt", ["Em ConvNeXt, explique o passo 3.", "O que é o passo 3?",
+                                    "En DDIM, explica el paso 1.", "¿Qué es la etapa 2?"])
+def test_a_step_asked_by_its_number_alone_has_no_context(prompt):
+    # (rounds 26-31: 18 ratings of such stems, all FIX: "which step?")
+    assert no_context(_q(prompt, "Trocar o bloco por um inverted bottleneck.")) == "no-context"
+
+
+@pytest.mark.parametrize("prompt", ["Em ConvNeXt, explique o inverted bottleneck.",
+                                    "En DDIM, ¿cómo se calcula el paso 1 de la regla de actualización?"])
+def test_a_step_asked_by_what_it_does_is_situated(prompt):
+    assert no_context(_q(prompt, "Trocar o bloco por um inverted bottleneck.")) is None
