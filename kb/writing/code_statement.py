@@ -2,9 +2,9 @@
 
 Fresh raters of rounds 14 and 15 (eval/real_heldout_r14, r15) fixed short answers whose "sentences" were lines of
 the slide's code glued in: "N, D = X.", "model(x.cuda()).", "continue. yield buf[i].", "global stop_requested.
-break.". :func:`code_statement` names the kinds :func:`kb.writing.plan._code_line` did not catch: a bare keyword
-statement, a keyword with a short code operand, a tuple unpacking, an expression assigned to a lower-case name, a
-chained call cut from its line and a whole line that is one (nested) call.
+break.". :func:`code_statement` names the kinds :func:`kb.writing.slide_bullets._code_line` did not catch: a bare
+keyword statement, a keyword with a short code operand, a tuple unpacking, an expression assigned to a lower-case
+name, a chained call cut from its line and a whole line that is one (nested) call.
 """
 
 from __future__ import annotations

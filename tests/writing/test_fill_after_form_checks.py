@@ -21,7 +21,7 @@ import re
 import pytest
 
 from kb.writing.form_retry import retry_form
-from kb.writing.plan import slide_answer
+from kb.writing.slide_bullets import slide_answer
 from kb.writing.stem_forms import about_stem
 
 from ..conftest import deck_quizzes, heldout_decks

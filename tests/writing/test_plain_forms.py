@@ -11,7 +11,8 @@ import json
 from kb.outline import build_outline
 from kb.records import Chunk, Locator
 from kb.writing.generate import CourseTerms
-from kb.writing.plan import concept_title, fill_questions, lead_in, plain_questions, slide_answer, task_title
+from kb.writing.plan import concept_title, fill_questions, plain_questions, task_title
+from kb.writing.slide_bullets import lead_in, slide_answer
 
 from ..conftest import course_with_decks, heldout_decks, run_kb
 
@@ -171,3 +172,18 @@ def test_a_long_slide_answer_keeps_every_top_bullet_before_sub_bullets():
     assert len(answer.split()) <= 60 + 3, answer  # (the limit holds)
     short = slide_answer(passage, skip_lead=True)  # (all of it fits in the default limit: nothing left out)
     assert "Classificador linear" in short and "Negativos in-batch" in short, short
+
+
+def test_a_lead_in_bullet_keeps_its_first_sub_bullet_when_sub_bullets_are_trimmed():
+    # (round 32: "Greedy soup - pasos." kept without its steps, "Predição num ponto de teste x, quando t -> infinito"
+    # without its formula: a lead-in alone says nothing)
+    passage = ("• Uniform soup: promediar todos los modelos ajustados desde el mismo preentrenado sin validación\n"
+               "  • Barato: un solo modelo en inferencia, ninguna pasada extra de entrenamiento ni de ajuste fino\n"
+               "• Greedy soup - pasos:\n"
+               "  • Ordenar los modelos por precisión de validación de mayor a menor antes de empezar a mezclar\n"
+               "  • Añadir cada modelo a la sopa solo si la precisión de validación de la media mejora\n"
+               "• WiSE-FT: interpolar entre el modelo preentrenado y el ajustado con un coeficiente alpha\n"
+               "  • Mejora la robustez bajo cambio de distribución sin perder precisión en la distribución original\n")
+    answer = slide_answer(passage, limit=60)
+    assert "Greedy soup - pasos: Ordenar los modelos" in answer, answer
+    assert "WiSE-FT" in answer and "Uniform soup" in answer, answer

@@ -7,7 +7,8 @@ from __future__ import annotations
 from kb.outline import Idea, build_outline
 from kb.records import Chunk, Locator
 from kb.writing.generate import CourseTerms
-from kb.writing.plan import asked_as_term, fill_questions, plain_forms, plain_questions, slide_answer, task_title
+from kb.writing.plan import asked_as_term, fill_questions, plain_forms, plain_questions, task_title
+from kb.writing.slide_bullets import slide_answer
 
 SRC = "slides/metrics.pdf"
 

@@ -11,7 +11,8 @@ from kb.ingest import read_and_chunk
 from kb.outline import build_outline
 from kb.records import Chunk, Locator
 from kb.writing.generate import CourseTerms
-from kb.writing.plan import plain_forms, plain_questions, plan_size, slide_answer
+from kb.writing.plan import plain_forms, plain_questions, plan_size
+from kb.writing.slide_bullets import slide_answer
 from kb.writing.subject import deck_subject, deck_title, index_title
 from kb.writing.wording import deck_topic
 
