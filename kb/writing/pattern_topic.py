@@ -35,6 +35,7 @@ from ..lang import (
     OF_WORDS,
     PLATFORM_LABEL,
     PROCEDURE_WORDS,
+    RESULT_WORDS,
     STEP_LABEL,
     TWO_WORD_QUESTIONS,
     WHAT_IS_ASKS,
@@ -316,7 +317,9 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     if _PROCEDURE.search(title):  # ("Ring all-reduce: procedimiento con N = 4": its steps, not what it is)
         kind = "procedure"
     phrase, role = _topic_part(title, lang, term)
-    if not phrase:
+    if not phrase or RESULT_WORDS & {fold(w) for w in phrase.split()}:
+        # (a slide of results is figures to recall, no topic: "explique os resultados principais", rounds 25-31:
+        # KEEP 1, FIX 41, DROP 6 of 48 ratings)
         return "", ""
     if role:
         return _role_stem(role, phrase, lang)
