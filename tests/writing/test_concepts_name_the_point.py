@@ -44,6 +44,8 @@ DECKS = ("dtensor_es", "recompute_es", "flops_pt", "galore_pt")
     ("Ronneberger et al. para microscopía, hoy estándar en imagen médica", "es", "trivia"),
     ("introduced by Vaswani and colleagues", "en", "trivia"), ("Minderer et al., Google", "pt", "trivia"),
     ("Ulyanov et al.: sustituir Batch Norm por Instance Norm en la red generadora", "es", None),  # its claim
+    # (who did what, after a label: round 31's raters fixed "Goyal's 5 epochs" as trivia)
+    ("Gradual por épocas: Goyal et al. usan 5 épocas de warmup lineal para lote 8192", "es", "trivia"),
     ("la máscara creada por la GPU", "es", None), ("gradiente generado por Adam", "es", None),
     # what raters kept or asked for: a rule, a formula, a bound, a name, a phrase opening on an article
     ("DTensor = tensor local + DeviceMesh + lista de placements", "es", None),
