@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from .. import lang as L
 from ..lang import divider_title, en, es, pt
 from ..text import STOPWORDS, fold, words
 from .concepts import _deck_title, _source_frameworks
@@ -358,15 +359,21 @@ def deck_subject(course: CourseTerms, source: str, *, any_library: bool = False)
     if task_of(course, source) and not library_of(course, source):
         return ""  # a task is what the deck teaches, not the library its code uses: set by deck_setting, "Al medir …"
     used = next(((n, code) for n, code in _source_frameworks(course, source)), None)
+    # (the library its code uses, where the deck does not name it throughout, only after the deck's own title: "Em
+    # PyTorch, qual termo corresponde a …" on a deck on grokking, "wrongly framed" to rounds 30-32's raters in 40 of
+    # the 66 ratings of stems so set)
     return topic_of(course, source) or library_of(course, source) \
-        or (used[0] if used and (any_library or _spans(course, source, *used)) else "") \
-        or _short_title(title, task_of(course, source))
+        or (used[0] if used and _spans(course, source, *used) else "") \
+        or _short_title(title, task_of(course, source), whole_text(course, source)) \
+        or (used[0] if used and any_library else "")
 
 
-def _short_title(title: str, task: str) -> str:
+def _short_title(title: str, task: str, text: str = "") -> str:
     """A deck's title as its subject when short (2-6 words) and no task; a name before a subtitle's colon alone
     ("MLP-Mixer: visão computacional só com MLPs" → "MLP-Mixer": the whole was "Em MLP-Mixer: visão computacional só
-    com MLPs, …", which round 28's raters fixed 27 times)."""
+    com MLPs, …", which round 28's raters fixed 27 times), and so one word before it that is no slide word
+    ("Grokking: Generalização Tardia em Redes Neurais" → "grokking", in capitals where the deck's ``text`` writes it
+    so inside sentences: "Polars"; round 32's raters fixed the whole as a "truncated stem")."""
     if task:
         return ""
     head, colon, _ = title.partition(": ")
@@ -374,4 +381,12 @@ def _short_title(title: str, task: str) -> str:
     named = re.fullmatch(r"\S*(?:[a-z][A-Z]|[A-Z]\S*[A-Z]|\d|\w-\w)\S*", head.strip())
     if colon and head.strip() and (2 <= len(words(head)) <= 6 or named):
         return lower_first(head.strip())
+    one = head.strip()
+    if colon and re.fullmatch(r"[^\W\d_]{4,}", one) and fold(one) not in _SLIDE_HEADS:
+        inside, low = name_uses(one, text) if text else (0, 1)
+        return one if inside > low else lower_first(one)
     return lower_first(title) if 2 <= len(words(title)) <= 6 else ""
+
+
+# one word before a title's colon that heads a slide, not a deck's subject ("Introducción: …", "Resumo: …")
+_SLIDE_HEADS = frozenset(L.DIVIDER_WORDS | L.SUMMARY_WORDS | L.FACET_WORDS | L.ROLE_WORDS | L.FILLER_WORDS)

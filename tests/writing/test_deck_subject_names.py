@@ -119,3 +119,16 @@ def test_a_hyphenated_name_keeps_its_case_after_a_setting():
         "U-Net para segmentação"
     assert lower_first("Pre-entrenamiento largo") == "pre-entrenamiento largo"  # (no capital after the hyphen)
     assert _short_title("xFormers: atención eficiente en memoria", "") == "xFormers"  # (a capital inside: a name)
+
+
+@pytest.mark.parametrize(("deck", "subject"), [
+    ("grokking_pt", "grokking"),  # one word before the subtitle's colon, not the whole title nor PyTorch
+    ("word2vec_es", "word2vec"),
+    ("eventcamera_es", "visión por computador con cámaras de eventos"),  # "A con B" a word past the limit
+])
+def test_a_pattern_stem_is_set_in_the_deck_s_title_before_the_library_its_code_uses(tmp_path, deck, subject):
+    # (round 32: "Em PyTorch, qual termo corresponde a …" on the grokking deck; rounds 30-32's raters called "Em
+    # PyTorch" the wrong framing in 40 of the 66 ratings of stems so set)
+    course, key = _course(tmp_path, deck)
+    assert deck_subject(course, key, any_library=True) == subject
+    assert deck_subject(course, key) == subject
