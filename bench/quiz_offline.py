@@ -38,7 +38,10 @@ Session 23's writer (settings, label options, C/CUDA code lines, chunker v13), l
 36 questions, 1.02 s (0.028 s/question); d91bd72 36, 1.03 / 1.04 s (0.029), the same type mix.
 Session 24's writer (meaning-giveaway embeds a multiple choice's options, prose-blank, label stems), load ~0.4-0.9,
 four alternating runs: 28fa4db 36 questions, 0.97 / 1.00 / 1.01 / 0.96 s (0.027-0.028 s/question); d08a207 36,
-1.02 / 1.07 / 0.95 / 0.98 s (0.026-0.030), the same type mix (these decks' clozes blank code entities)."""
+1.02 / 1.07 / 0.95 / 0.98 s (0.026-0.030), the same type mix (these decks' clozes blank code entities).
+Session 25's writer (formula brackets in concepts, every top bullet of a long slide, results slides, the deck's title
+before its code's library), four alternating runs: c23ba98 36 questions, 1.02 / 1.00 s and 1.05 / 0.99 s
+(0.028 s/question); c2596d2 36, 1.00 / 1.00 s; 232b0f3 0.97 / 0.98 s; the same type mix."""
 
 from __future__ import annotations
 
