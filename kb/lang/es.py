@@ -127,9 +127,10 @@ ERROR_WHY_STEM = "En {s}, ¿por qué es un error frecuente «{c}»?"
 
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("resumen conclusiones conclusion recapitulacion".split())
-# A slide of results or experiments, folded ("Resultados principales", "Configuración experimental y resultados"):
-# figures a question asks to recall, no topic to explain (kb/writing/pattern_topic.py)
-RESULT_WORDS = frozenset("resultados resultado experimentos experimento experimental".split())
+# A slide of results, folded ("Resultados principales", "Configuración experimental y resultados"): figures a
+# question asks to recall, no topic to explain (kb/writing/pattern_topic.py); not "experimentos", a topic of its own
+# ("Rastreamento de experimentos: MLflow e Weights & Biases")
+RESULT_WORDS = frozenset("resultados resultado experimental".split())
 # A slide title asked as a question about its topic (kb/writing/pattern_topic.py): the words that open a
 # question ("Qué es NVIDIA DALI", "Cómo medir si compensa", "Por qué un caching allocator"), folded
 QUESTION_WORDS = frozenset("que como cuando donde cual cuales cuanto cuantos cuanta cuantas por para".split())

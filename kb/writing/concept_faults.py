@@ -77,7 +77,7 @@ def concept_fault(concept: str, lang: str = "") -> str | None:
         return "fragment"
     if c.startswith("#") or re.search(r"\s#\s", c):
         return "code-shard"  # ("# RemovableHandle es context manager")
-    label, colon, claim = c.partition(": ")
+    _, colon, claim = c.partition(": ")
     if _VERSION.search(c) or attribution(c) and not (colon and _CLAIM_AFTER_LABEL.search(c) and not attribution(claim)):
         # (who proposed it; "Ulyanov et al.: sustituir Batch Norm por …" holds its claim, kept; "Gradual por épocas:
         # Goyal et al. usan 5 épocas …" says who did what, trivia to r31's raters)

@@ -317,7 +317,7 @@ def topic_stem(title: str, lang: str, kind: str, term: Callable[[str], bool]) ->
     if _PROCEDURE.search(title):  # ("Ring all-reduce: procedimiento con N = 4": its steps, not what it is)
         kind = "procedure"
     phrase, role = _topic_part(title, lang, term)
-    if not phrase or RESULT_WORDS & {fold(w) for w in phrase.split()}:
+    if not phrase or RESULT_WORDS & {fold(w) for w in re.findall(r"[^\W\d_]+", phrase)}:
         # (a slide of results is figures to recall, no topic: "explique os resultados principais", rounds 25-31:
         # KEEP 1, FIX 41, DROP 6 of 48 ratings)
         return "", ""

@@ -104,6 +104,9 @@ def _never_a_term(_: str) -> bool:
     # a slide of results is figures to recall, no topic to explain (rounds 25-31: 1 KEEP of 48 ratings)
     ("Resultados principales", "es", "title", ""), ("Avaliação e resultados típicos", "pt", "list", ""),
     ("Configuración experimental y resultados", "es", "list", ""),
+    ("Resultados, limitações e variantes", "pt", "list", ""),  # (a word before a comma is read too)
+    # experiments are a topic of their own where they are tracked, not results
+    ("Rastreamento de experimentos", "pt", "list", "Em {s}, explique o rastreamento de experimentos."),
 ])
 def test_a_title_is_asked_by_its_class_of_text(title, lang, kind, stem):
     assert topic_form(title, lang, kind, _never_a_term) == stem
