@@ -134,7 +134,8 @@ def _is_code(text: str) -> bool:
 # a line of code (a dotted call "x.mean(0)", an index "stats[0]", a keyword argument, a string, True/None)
 _FORMULA = re.compile(r"^[A-Za-z][\w']{0,15}(?:\([\w, ]*\))?\s*(?:=|~|<-|←)\s*(?P<rhs>\S.*)$")
 _MATH = re.compile(r"[*/^+·×√]|\s-\s|^-|\b(?:sqrt|log|exp|sum|softmax|sigmoid|max|min|Beta|CE)\("
-                   r"|\b(?:sum|soma|suma|log|exp|max|min|argmax|argmin|prod)_")  # ("M = max_s LSE_s")
+                   r"|\b(?:sum|log|exp)_|\b(?:soma|suma|max|min|argmax|argmin|prod)_(?:\{[^}]*\}|[A-Za-z0-9]{1,3})\s+\S")
+# (a short subscript before its operand: "M = max_s LSE_s", not a name "max_position_embeddings", "min_lr")
 _NOT_MATH = re.compile(r"\w\.\w+\(|\[|\]|\w=|['\"]|\b(?:True|False|None|return|lambda|for|if|in)\b|:\s*$")
 
 
@@ -256,8 +257,9 @@ def answer_points(answer: str) -> list[Point]:
     return out
 
 
-_OPERAND = re.compile(r"[*/^=+]\s*$|(?:^|[\s(\[])-$|[(\[]$")  # an operator ("-" only glued: "exp(-(g + …))", not a
-# dash) or an opening bracket before a bracket: the bracket is the formula's operand ("E[(f(z) - b) grad log p(z)]")
+_OPERAND = re.compile(r"[*/^=+]\s*$|[(\[]$")  # an operator or an opening bracket before a bracket: the bracket is the
+# formula's operand ("N_opt = (C / 120) ** 0.5", "E[(f(z) - b) grad log p(z)]")
+_GLUED_MINUS = re.compile(r"(?:^|[\s(\[])-$")  # a minus glued to its bracket ("exp(-(g + …))"), not a dash before one
 _OPERAND_AFTER = re.compile(r"\s*(?:[*/^=+]|[x×·]\s)")  # (a product written "x": "(w_s / W) x O_s")
 # what a bracket of a formula holds: symbols and operators, no plain words ("(m_a, d_a)", "(w_s / W)", "(f(z) - b)");
 # not an aside ("(FP16, sin recomputación)", "(media móvil de f o una red que la estima)")
@@ -268,7 +270,9 @@ def _math_bracket(bracket: str) -> bool:
     no word of three letters or more that is not a math function ("(m_a, d_a)", "(w_s / W)", "(g + exp(-g))")."""
     inner = bracket[1:-1]
     # (an indexed symbol, not a code name: "__shfl_xor_sync")
-    if not re.search(r"\b[A-Za-z]{1,6}_[A-Za-z0-9]{1,3}\b|\w\s*[-+*/^]\s*\w", inner):
+    # (an operator spaced, or glued after a one-letter symbol: "(1 - p)", "(k-1)"; not a name's hyphen or slash,
+    # "(GPT-2)", "(FP16/BF16)")
+    if not re.search(r"\b[A-Za-z]{1,6}_[A-Za-z0-9]{1,3}\b|\w\s[-+*/^]\s\w|(?<![\w-])[A-Za-z][-+*/^]\w", inner):
         return False
     plain = [w for w in re.findall(r"\w+", inner) if re.fullmatch(r"[^\W\d_]{3,}", w)
              and w.lower() not in _MATH_WORDS and not (w.isupper() and len(w) <= 4)]  # ("LSE", "KV": symbols)
@@ -295,6 +299,7 @@ def _plain(text: str) -> str:
     # (a bracket beside an operator is a formula's operand: "N_opt = (C / 120) ** 0.5", "(n + m) * r valores")
     text = _ASIDE_BRACKET.sub(lambda m: m.group() if _after_preposition(text[:m.start()])
                               or _OPERAND.search(text[:m.start()])
+                              or (m.group()[:1] == "(" and _GLUED_MINUS.search(text[:m.start()]))
                               or _OPERAND_AFTER.match(text, m.end())
                               or (text[:m.start()].strip() != "" and _math_bracket(m.group().strip()))
                               else "", text)

@@ -96,3 +96,18 @@ def test_a_half_open_interval_does_not_run_the_points_together():
     concepts = point_concepts(answer, "Em Flash-Decoding, explique passo a passo a redução final.", "pt")
     assert not any("Passo 3" in c and "Passo 4" in c for c in concepts), concepts
     assert any(c.startswith("Passo 4: O = ") for c in concepts), concepts
+
+
+@pytest.mark.parametrize("answer, aside", [
+    ("El warmup - (ver nota) estabiliza el inicio del entrenamiento.", "(ver nota)"),  # (a dash, no minus)
+    ("Usa mixed precision (FP16/BF16) para ahorrar memoria en el entrenamiento.", "(FP16/BF16)"),  # (a name's slash)
+])
+def test_an_aside_is_no_formula_s_bracket(answer, aside):
+    concepts = point_concepts(answer, "¿Cómo se entrena?", "es")
+    assert concepts and not any(aside in c for c in concepts), concepts
+
+
+def test_a_code_name_with_a_math_prefix_is_no_formula():
+    answer = "La ventana de contexto limita la longitud de la secuencia.\nn_ctx = max_position_embeddings\nlr = min_lr"
+    concepts = point_concepts(answer, "¿Qué limita la secuencia?", "es")
+    assert concepts and not any("max_position" in c or "min_lr" in c for c in concepts), concepts
