@@ -351,9 +351,10 @@ def rejoin_lines(lines: list[tuple[int, str]]) -> list[tuple[str, str, int]]:
             items.append(["", text, indent])
             broke = True
             continue
-        if marker in ("-", "–") and items and not broke and items[-1][1].count("(") > items[-1][1].count(")"):
-            # a minus the line wrapped before, inside an open bracket, is no bullet ("s(x~) = (D(x~)" / "- x~) /
-            # sigma^2": the formula read as two items, "(D(x~); x~)", fixed by round 30's raters)
+        if marker in ("-", "–") and items and not broke and items[-1][1].count("(") > items[-1][1].count(")") \
+                and text.count(")") > text.count("("):
+            # a minus the line wrapped before, inside a bracket the line closes, is no bullet ("s(x~) = (D(x~)" /
+            # "- x~) / sigma^2": the formula read as two items, "(D(x~); x~)", fixed by round 30's raters)
             items[-1][1] = f"{items[-1][1]} - {text}"
             broke = False
             continue

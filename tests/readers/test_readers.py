@@ -595,3 +595,6 @@ def test_a_minus_wrapped_inside_an_open_bracket_is_no_bullet():
                           (2, "• Uma rede de score fornece um denoiser"), (0, "- Um item com traço")])
     assert [t for _, t, _ in items] == ["Um denoiser ótimo D(x~) fornece o score: s(x~) = (D(x~) - x~) / sigma^2",
                                         "Uma rede de score fornece um denoiser", "Um item com traço"]
+    # (a list under a bullet whose bracket stays open is a list: its lines close no bracket)
+    items = rejoin_lines([(0, "• Modelos disponibles (ver lista completa en"), (2, "- BERT"), (2, "- GPT")])
+    assert [t for _, t, _ in items] == ["Modelos disponibles (ver lista completa en", "BERT", "GPT"]
