@@ -77,8 +77,11 @@ def concept_fault(concept: str, lang: str = "") -> str | None:
         return "fragment"
     if c.startswith("#") or re.search(r"\s#\s", c):
         return "code-shard"  # ("# RemovableHandle es context manager")
-    _, colon, claim = c.partition(": ")
-    if _VERSION.search(c) or attribution(c) and not (colon and _CLAIM_AFTER_LABEL.search(c) and not attribution(claim)):
+    label, colon, claim = c.partition(": ")
+    if label.count('"') % 2 or label.count("“") != label.count("”"):
+        colon, claim = "", c  # (a colon inside a quoted title is no label's: 'Power et al., "Grokking: …"')
+    cited = re.sub(r"\s*\([^()]*\)", "", claim)  # (a citation in brackets is the claim's aside: "… (Goyal et al.)")
+    if _VERSION.search(c) or attribution(c) and not (colon and _CLAIM_AFTER_LABEL.search(c) and not attribution(cited)):
         # (who proposed it; "Ulyanov et al.: sustituir Batch Norm por …" holds its claim, kept; "Gradual por épocas:
         # Goyal et al. usan 5 épocas …" says who did what, trivia to r31's raters)
         return "trivia"

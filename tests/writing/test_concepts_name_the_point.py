@@ -46,6 +46,8 @@ DECKS = ("dtensor_es", "recompute_es", "flops_pt", "galore_pt")
     ("Ulyanov et al.: sustituir Batch Norm por Instance Norm en la red generadora", "es", None),  # its claim
     # (who did what, after a label: round 31's raters fixed "Goyal's 5 epochs" as trivia)
     ("Gradual por épocas: Goyal et al. usan 5 épocas de warmup lineal para lote 8192", "es", "trivia"),
+    ("Escalado lineal: el lr crece linealmente con el lote (Goyal et al.)", "es", None),  # (a citation's aside)
+    ('Power et al., "Grokking: Generalization Beyond Overfitting on Small Algorithmic Datasets"', "pt", "trivia"),
     ("la máscara creada por la GPU", "es", None), ("gradiente generado por Adam", "es", None),
     # what raters kept or asked for: a rule, a formula, a bound, a name, a phrase opening on an article
     ("DTensor = tensor local + DeviceMesh + lista de placements", "es", None),
