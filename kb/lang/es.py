@@ -128,9 +128,9 @@ ERROR_WHY_STEM = "En {s}, ¿por qué es un error frecuente «{c}»?"
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("resumen conclusiones conclusion recapitulacion".split())
 # A slide of results, folded ("Resultados principales", "Configuración experimental y resultados"): figures a
-# question asks to recall, no topic to explain (kb/writing/pattern_topic.py); not "experimentos", a topic of its own
-# ("Rastreamento de experimentos: MLflow e Weights & Biases")
-RESULT_WORDS = frozenset("resultados resultado experimental".split())
+# question asks to recall, no topic to explain (kb/writing/pattern_topic.py); the plural only: "Tamaño del resultado de
+# una convolución", "Soporte experimental para MPS", "Rastreamento de experimentos" are topics
+RESULT_WORDS = frozenset(("resultados",))
 # A slide title asked as a question about its topic (kb/writing/pattern_topic.py): the words that open a
 # question ("Qué es NVIDIA DALI", "Cómo medir si compensa", "Por qué un caching allocator"), folded
 QUESTION_WORDS = frozenset("que como cuando donde cual cuales cuanto cuantos cuanta cuantas por para".split())

@@ -125,9 +125,9 @@ ERROR_WHY_STEM = "Em {s}, por que é um erro comum «{c}»?"
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("resumo conclusoes conclusao recapitulacao".split())
 # A slide of results, folded ("Resultados principales", "Configuración experimental y resultados"): figures a
-# question asks to recall, no topic to explain (kb/writing/pattern_topic.py); not "experimentos", a topic of its own
-# ("Rastreamento de experimentos: MLflow e Weights & Biases")
-RESULT_WORDS = frozenset("resultados resultado experimental".split())
+# question asks to recall, no topic to explain (kb/writing/pattern_topic.py); the plural only: "Tamaño del resultado de
+# una convolución", "Soporte experimental para MPS", "Rastreamento de experimentos" are topics
+RESULT_WORDS = frozenset(("resultados",))
 # A slide title asked as a question about its topic (kb/writing/pattern_topic.py): the words that open a
 # question ("O que é X", "Como medir …", "Por que escrever uma extensão?"), folded
 QUESTION_WORDS = frozenset("que o como quando onde qual quais quanto quantos quanta quantas por para".split())

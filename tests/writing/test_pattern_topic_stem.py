@@ -105,8 +105,10 @@ def _never_a_term(_: str) -> bool:
     ("Resultados principales", "es", "title", ""), ("Avaliação e resultados típicos", "pt", "list", ""),
     ("Configuración experimental y resultados", "es", "list", ""),
     ("Resultados, limitações e variantes", "pt", "list", ""),  # (a word before a comma is read too)
-    # experiments are a topic of their own where they are tracked, not results
+    # experiments, one result, an experimental feature are topics of their own
     ("Rastreamento de experimentos", "pt", "list", "Em {s}, explique o rastreamento de experimentos."),
+    ("Tamaño del resultado de una convolución", "es", "title",
+     "En {s}, explica el tamaño del resultado de una convolución."),
 ])
 def test_a_title_is_asked_by_its_class_of_text(title, lang, kind, stem):
     assert topic_form(title, lang, kind, _never_a_term) == stem
