@@ -22,7 +22,7 @@ from .. import lang as L
 from ..lang import divider_title, en, es, pt
 from ..text import STOPWORDS, fold, words
 from .concepts import _deck_title, _source_frameworks
-from .wording import _CHAPTER, CHAPTER_WORDS, deck_topic, listing, lower_first, name_uses
+from .wording import _CHAPTER, _RHETORIC_HEAD, CHAPTER_WORDS, deck_topic, listing, lower_first, name_uses
 
 if TYPE_CHECKING:
     from .course import CourseTerms
@@ -382,11 +382,17 @@ def _short_title(title: str, task: str, text: str = "") -> str:
     if colon and head.strip() and (2 <= len(words(head)) <= 6 or named):
         return lower_first(head.strip())
     one = head.strip()
-    if colon and re.fullmatch(r"[^\W\d_]{4,}", one) and fold(one) not in _SLIDE_HEADS:
-        inside, low = name_uses(one, text) if text else (0, 1)
+    # (and the deck says it, not only its title: "Laboratorio: …", "Tutorial: …" head a class, no subject)
+    said = len(re.findall(rf"(?<!\w){re.escape(fold(one))}(?!\w)", fold(text))) >= MIN_SAID
+    if colon and re.fullmatch(r"[^\W\d_]{4,}", one) and fold(one) not in _SLIDE_HEADS and said:
+        inside, low = name_uses(one, text)
         return one if inside > low else lower_first(one)
     return lower_first(title) if 2 <= len(words(title)) <= 6 else ""
 
 
-# one word before a title's colon that heads a slide, not a deck's subject ("Introducción: …", "Resumo: …")
-_SLIDE_HEADS = frozenset(L.DIVIDER_WORDS | L.SUMMARY_WORDS | L.FACET_WORDS | L.ROLE_WORDS | L.FILLER_WORDS)
+# one word before a title's colon that heads a slide or a class, not a deck's subject ("Introducción: …", "Resumo: …",
+# "Laboratorio: …", "Módulo: …")
+_SLIDE_HEADS = frozenset(L.DIVIDER_WORDS | L.SUMMARY_WORDS | L.FACET_WORDS | L.ROLE_WORDS | L.FILLER_WORDS
+                         | _RHETORIC_HEAD | {"tutorial", "proyecto", "projeto", "project", "taller", "oficina",
+                                             "workshop", "seminario", "seminar"})
+MIN_SAID = 3  # fewest times the deck's text says that word (its title once; hand-set: "Grokking" is said 20 times)

@@ -272,8 +272,8 @@ def _setting_cut(head: str, limit: int) -> tuple[str, int]:
     eventos": "" left the deck unset and its stems without context, round 32: 7 of 12 written)."""
     cuts = [m.start() for m in _TITLE_SETTING.finditer(head) if len(words(head[:m.start()])) >= 2]
     head = head[:cuts[0]] if cuts else head
-    if len(words(head)) <= LISTING_WORDS and re.search(r"\s(?:con|com|with)\s", head):
-        return head, LISTING_WORDS
+    if len(words(head)) <= min(LISTING_WORDS, limit + 2) and re.search(r"\s(?:con|com|with)\s", head):
+        return head, min(LISTING_WORDS, limit + 2)
     return head, limit
 
 

@@ -132,3 +132,12 @@ def test_a_pattern_stem_is_set_in_the_deck_s_title_before_the_library_its_code_u
     course, key = _course(tmp_path, deck)
     assert deck_subject(course, key, any_library=True) == subject
     assert deck_subject(course, key) == subject
+
+
+def test_a_class_s_label_before_a_colon_is_no_subject():
+    from kb.writing.subject import _short_title
+
+    said = "Grokking. El grokking llega tarde. Laboratorio y grokking."
+    assert _short_title("Grokking: Generalización tardía", "", said) == "grokking"
+    assert _short_title("Laboratorio: redes", "", said + " Laboratorio, laboratorio.") != "laboratorio"
+    assert _short_title("Grokking: Generalización tardía", "", "") != "grokking"  # (a word the deck never says)

@@ -233,7 +233,7 @@ def test_the_key_ideas_the_issue_lists_are_asked(drafts):
 
 
 @pytest.mark.parametrize("prompt", ["Em ConvNeXt, explique o passo 3.", "O que é o passo 3?",
-                                    "En DDIM, explica el paso 1.", "¿Qué es la etapa 2?"])
+                                    "En DDIM, explica el paso 1.", "¿Qué es la etapa 2?", "¿Cuál es el paso 3?"])
 def test_a_step_asked_by_its_number_alone_has_no_context(prompt):
     # (rounds 26-31: 18 ratings of such stems, all FIX: "which step?")
     assert no_context(_q(prompt, "Trocar o bloco por um inverted bottleneck.")) == "no-context"
