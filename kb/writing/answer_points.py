@@ -261,25 +261,31 @@ _OPERAND = re.compile(r"[*/^=+]\s*$|[(\[]$")  # an operator or an opening bracke
 # formula's operand ("N_opt = (C / 120) ** 0.5", "E[(f(z) - b) grad log p(z)]")
 _GLUED_MINUS = re.compile(r"(?:^|[\s(\[])-$")  # a minus glued to its bracket ("exp(-(g + …))"), not a dash before one
 _OPERAND_AFTER = re.compile(r"\s*(?:[*/^=+]|[x×·]\s)")  # (a product written "x": "(w_s / W) x O_s")
-# what a bracket of a formula holds: symbols and operators, no plain words ("(m_a, d_a)", "(w_s / W)", "(f(z) - b)");
-# not an aside ("(FP16, sin recomputación)", "(media móvil de f o una red que la estima)")
+# a symbol with an index ("m_a", "LSE_s"; not a code name, "__shfl_xor_sync"), or an operator spaced or glued after a
+# one-letter symbol ("(1 - p)", "(k-1)"; not a name's hyphen or slash, "(GPT-2)", "(FP16/BF16)")
+_SYMBOLS = re.compile(r"\b[A-Za-z]{1,6}_[A-Za-z0-9]{1,3}\b|\w\s[-+*/^]\s\w|(?<![\w-])[A-Za-z][-+*/^]\w")
+_MATH_WORDS = frozenset("exp log sum max min sqrt softmax sigmoid tanh mean var grad soma".split())
 
 
 def _math_bracket(bracket: str) -> bool:
-    """``bracket`` ("(…)") holds a formula's symbols: an indexed symbol ("m_a") or an operator between operands, and
-    no word of three letters or more that is not a math function ("(m_a, d_a)", "(w_s / W)", "(g + exp(-g))")."""
+    """``bracket`` ("(…)") holds a formula's symbols (:data:`_SYMBOLS`) and no word of three letters or more that is
+    not a math function nor a short acronym ("(m_a, d_a)", "(w_s / W)", "(g + exp(-g))", "(LSE_s)"); not an aside
+    ("(FP16, sin recomputación)", "(media móvil de f o una red que la estima)")."""
     inner = bracket[1:-1]
-    # (an indexed symbol, not a code name: "__shfl_xor_sync")
-    # (an operator spaced, or glued after a one-letter symbol: "(1 - p)", "(k-1)"; not a name's hyphen or slash,
-    # "(GPT-2)", "(FP16/BF16)")
-    if not re.search(r"\b[A-Za-z]{1,6}_[A-Za-z0-9]{1,3}\b|\w\s[-+*/^]\s\w|(?<![\w-])[A-Za-z][-+*/^]\w", inner):
+    if not _SYMBOLS.search(inner):
         return False
-    plain = [w for w in re.findall(r"\w+", inner) if re.fullmatch(r"[^\W\d_]{3,}", w)
-             and w.lower() not in _MATH_WORDS and not (w.isupper() and len(w) <= 4)]  # ("LSE", "KV": symbols)
-    return not plain
+    return not any(re.fullmatch(r"[^\W\d_]{3,}", w) and w.lower() not in _MATH_WORDS
+                   and not (w.isupper() and len(w) <= 4) for w in re.findall(r"\w+", inner))
 
 
-_MATH_WORDS = frozenset("exp log sum max min sqrt softmax sigmoid tanh mean var grad soma".split())
+def _kept_bracket(text: str, m: re.Match[str]) -> bool:
+    """The bracket ``m`` of ``text`` is part of what the text says, not an aside: what a preposition governs
+    ("all_gather de (índice, predicción)"), a formula's operand beside an operator or a glued minus ("N_opt = (C / 120)
+    ** 0.5", "(n + m) * r valores", "exp(-(g + …))"), or, after some text, a bracket of symbols ("pares (m_a, d_a)")."""
+    before = text[:m.start()]
+    return _after_preposition(before) or bool(_OPERAND.search(before)) \
+        or (m.group()[:1] == "(" and bool(_GLUED_MINUS.search(before))) or bool(_OPERAND_AFTER.match(text, m.end())) \
+        or (before.strip() != "" and _math_bracket(m.group().strip()))
 WHOLE_WORDS = 12  # most words of a point used whole when its cut is garbled (the brief of issue 26, session 29)
 # a concept a cut garbled (r14/r15 raters: "2*/N", "N_opt = ** 0.5", "sum(dy *", "Hoffmann et", "size 8 \\"): it
 # ends on an operator or an abbreviation's stub, or holds an operator without its operand
@@ -295,14 +301,7 @@ def _after_preposition(head: str) -> bool:
 
 def _plain(text: str) -> str:
     """``text`` without aside brackets and the article or copula it opens on."""
-    # (a bracket after a preposition is what it governs: "all_gather de (índice, predicción)")
-    # (a bracket beside an operator is a formula's operand: "N_opt = (C / 120) ** 0.5", "(n + m) * r valores")
-    text = _ASIDE_BRACKET.sub(lambda m: m.group() if _after_preposition(text[:m.start()])
-                              or _OPERAND.search(text[:m.start()])
-                              or (m.group()[:1] == "(" and _GLUED_MINUS.search(text[:m.start()]))
-                              or _OPERAND_AFTER.match(text, m.end())
-                              or (text[:m.start()].strip() != "" and _math_bracket(m.group().strip()))
-                              else "", text)
+    text = _ASIDE_BRACKET.sub(lambda m: m.group() if _kept_bracket(text, m) else "", text)
     text = re.sub(r"\s+([,;:])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,;:")
     text = re.sub(r"^(?:[-–>→=+*/,;:]+\s+)+", "", text)  # (what a bracket cut out leaves: "- -> , sin error")
     # (an article, not a numeral before its alternative: "uma ou duas ordens de grandeza")
