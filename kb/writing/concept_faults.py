@@ -77,17 +77,22 @@ def concept_fault(concept: str, lang: str = "") -> str | None:
         return "fragment"
     if c.startswith("#") or re.search(r"\s#\s", c):
         return "code-shard"  # ("# RemovableHandle es context manager")
-    label, colon, claim = c.partition(": ")
-    if label.count('"') % 2 or label.count("“") != label.count("”"):
-        colon, claim = "", c  # (a colon inside a quoted title is no label's: 'Power et al., "Grokking: …"')
-    cited = re.sub(r"\s*\([^()]*\)", "", claim)  # (a citation in brackets is the claim's aside: "… (Goyal et al.)")
-    if _VERSION.search(c) or attribution(c) and not (colon and _CLAIM_AFTER_LABEL.search(c) and not attribution(cited)):
-        # (who proposed it; "Ulyanov et al.: sustituir Batch Norm por …" holds its claim, kept; "Gradual por épocas:
-        # Goyal et al. usan 5 épocas …" says who did what, trivia to r31's raters)
+    if _VERSION.search(c) or attribution(c) and not _labelled_claim(c):
         return "trivia"
     if _instance(c, ws):
         return "instance"
     return "fragment" if _fragment(c, ws, lang) else None
+
+
+def _labelled_claim(c: str) -> bool:
+    """An attribution that only labels its claim ("Ulyanov et al.: sustituir Batch Norm por …", "Escalado lineal: el
+    lr crece … (Goyal et al.)": a citation in brackets is an aside), not one that says who proposed or did it
+    ("Propuesta por Raissi …", "Gradual por épocas: Goyal et al. usan 5 épocas …"). A colon inside a quoted title
+    ('Power et al., "Grokking: …"') is no label's."""
+    label, colon, claim = c.partition(": ")
+    if not colon or label.count('"') % 2 or label.count("“") != label.count("”"):
+        return False
+    return bool(_CLAIM_AFTER_LABEL.search(c)) and not attribution(re.sub(r"\s*\([^()]*\)", "", claim))
 
 
 def _instance(c: str, ws: list[str]) -> bool:
