@@ -114,22 +114,25 @@ def slide_bullets(passage: str, limit: int = PLAIN_WORDS[1], *, skip_lead: bool 
     units = [u for u, _ in pairs]
     # each top bullet with what it cannot go without: a lead-in's first sub-bullet
     heads = [u[:2] if lead and len(u) > 1 else u[:1] for u, lead in pairs]
-    if sum(len(words(x)) for u in units for x in u) > limit and len(units) > 1 \
-            and sum(len(words(x)) for h in heads for x in h) <= limit:
+    if _size(*units) > limit and len(units) > 1 and _size(*heads) <= limit:
         kept = [list(h) for h in heads]
-        n = sum(len(words(x)) for h in heads for x in h)
+        n = _size(*heads)
         for depth in range(1, max(len(u) for u in units)):
             for u, k in zip(units, kept, strict=True):
-                if depth < len(u) and len(k) == depth and n + len(words(u[depth])) <= limit:
+                if depth < len(u) and len(k) == depth and n + _size([u[depth]]) <= limit:
                     k.append(u[depth])
-                    n += len(words(u[depth]))
+                    n += _size([u[depth]])
         return kept
     out: list[list[str]] = []
     n = 0
     for unit in units:
-        size = sum(len(words(x)) for x in unit)
-        if n + size > limit:
+        if n + _size(unit) > limit:
             break
         out.append(unit)
-        n += size
+        n += _size(unit)
     return out
+
+
+def _size(*units: list[str]) -> int:
+    """Words in the lines of ``units``."""
+    return sum(len(words(x)) for u in units for x in u)
