@@ -399,9 +399,8 @@ _BARE_DIFFER = re.compile(r"^¿?(?:Qué diferencia hay entre|Qual é a diferenç
 
 
 # a question whose subject is a step's number only (kb.lang.STEP_LABEL): "explique o passo 3", "¿qué es el paso 1?"
-_BARE_STEP = re.compile(rf"(?:^|,\s|¿)(?:qué es|o que é|what is|cuál es|qual é|explica|explique|explain|describe|"
-                        rf"descreva)\s+"
-                        rf"(?:{STEP_LABEL.pattern})\s*[?.]?$", re.I)
+_BARE_STEP = re.compile(r"(?:^|,\s|¿)(?:qué es|o que é|what is|cuál es|qual é|explica|explique|explain|describe"
+                        rf"|descreva)\s+(?:{STEP_LABEL.pattern})\s*[?.]?$", re.I)
 
 
 # a name written as code: CamelCase ("TorchServe", "AOTInductor"), an acronym with digits, a dotted name

@@ -37,9 +37,8 @@ PRIOR_FILE = Path(__file__).with_name("form_prior.json")
 WEIGHT = 0.3
 BRIEF_WORDS = 25  # a short answer's model answer this short is one line: "¿qué es X?" answered so was kept 24 % of the
 # time over rounds 17-20 and 5 % over 21-24, against 52 % / 37 % above 45 words (python eval/form_keep.py 17-20 21-24)
-# a cloze's blank that is a code entity (an identifier with "_", a call, a dotted or camelCase name): kept 41 % / 25 %
+# a cloze's blank that is a code entity (CODE_BLANK, the registry's prose-blank pattern): kept 41 % / 25 %
 # over rounds 14-18 / 19-24 against 34 % / 11 % for a blank on a prose word, dropped 12 % / 23 % against 29 % / 42 %
-_CODE_BLANK = CODE_BLANK  # (one pattern with the registry's prose-blank check)
 LAST_RESORT = 0.7  # a form kept under 0.7 x as often as the fit's mean question is a last resort (Draft.fallback).
 # Fitted on rounds 14-20, the forms under it or dropped more often than kept (the lead-in to complete; "what is",
 # "explain", "how", "which" answered in one line; a cloze on a prose word; three options) were kept 11 % of the time
@@ -94,7 +93,7 @@ def form_of(qtype: str, prompt: str, answer: str = "", options: int = 0) -> str:
     if qtype == "short":
         form = f"short:{stem_form(prompt)}"
         return f"{form}:brief" if answer and len(answer.split()) <= BRIEF_WORDS else form
-    if qtype == "cloze" and answer and _CODE_BLANK.search(answer):
+    if qtype == "cloze" and answer and CODE_BLANK.search(answer):
         return "cloze:code"
     if qtype == "mcq" and 0 < options < 4:
         return "mcq:few"
