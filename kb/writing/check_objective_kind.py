@@ -14,10 +14,16 @@
 - :func:`cut_option`: a multiple choice with an option cut inside its brackets or quotes ("Modelos multilíngues
   (ex.", 'aviso "Some wei': a bracket opened and never closed, an odd quote): 3 of 3 ratings of rounds 19-24
   dropped, 6 of 9 on round 25;
-- :func:`blank_form`: a cloze whose blank is a command-line flag ("interleaved com --_____"), a formula's
-  symbol ("minimizando _____ |G_i - alvo_i|" → sum_i) or a clause's shard ("Si la pérdida"). (A sentence to
+- :func:`blank_form`: a cloze whose blank is a command-line flag ("interleaved com --_____") or a clause's shard
+  ("Si la pérdida"). (A sentence to
   complete that opens, after the deck's setting, on "se" with no subject, "En cuDNN, se fijan una vez …", is
   ``no-subject``: :mod:`kb.writing.check_subject`.)
+- :func:`notation_answer`: a cloze whose blank, or a multiple choice whose key, is a formula's symbol
+  (:data:`NOTATION`: "alpha_t", "U_jj", "n_{l+1}", "sum_i"): the slide's notation, not an idea (raters: "tests
+  notation, not understanding"). Read on rounds 32-33 (cloze blanks on symbols: 24 ratings, KEEP 0, DROP 14) and
+  checked on rounds 14-31, where it was not written: such clozes kept 6 % and dropped 52 % (33 ratings; other
+  clozes 19 % / 41 %), such multiple choices kept 5 % and dropped 86 % (21; others 34 % / 32 %)
+  (``python eval/notation_answers.py 14-31``).
 - :func:`prose_blank`: a cloze whose blank is no code entity (:data:`CODE_BLANK`): a prose word ("pooling",
   "activaciones", "ganancia"), a name or acronym ("COCO", "BERT", "DDIM"), a hyphenated term ("encoder-decoder").
   Read on every rated cloze, by the blank's class, against short answers: rounds 8-24 kept such clozes 22 % of the
@@ -55,6 +61,13 @@ _SLIDE_LABEL = re.compile(r"^(?:op[cç][aã]o|opci[oó]n|option|caso|case|passo|
 # every rater); lower case only: "7B", "13B", "2D" name sizes and dimensions
 _SUB_STEP = re.compile(r"^\d{1,2}[a-z]\)?$")
 _BLANK = r"_{3,}"
+_GREEK = ("alpha|beta|gamma|delta|epsilon|eps|zeta|eta|theta|iota|kappa|lambda|lam|mu|nu|xi|pi|rho|sigma|tau|upsilon"
+          "|phi|chi|psi|omega")
+# a formula's symbol: a letter or two, or a Greek letter's name, with subscripts of at most three characters or in
+# braces ("alpha_t", "U_jj", "OT_eps", "n_{l+1}", "eps_hat"), maybe a power; or a short name with a one-character
+# index ("sum_k", "w_i"). Not a code name: "tp_size", "num_workers", "capacity_factor" have longer parts
+NOTATION = re.compile(rf"(?:[a-z]{{1,2}}|{_GREEK})(?:_(?:\{{[^{{}}\s]{{1,8}}\}}|[a-z0-9]{{1,3}}))+(?:\^\S{{1,4}})?"
+                      r"|[a-z]{1,4}_[a-z0-9]", re.I)
 
 def _enumeration(gloss: str) -> bool:
     """The gloss is mostly a list of names or values ("vmap, grad, jvp", '"cpu", "cuda" ou "auto"'): outside
@@ -171,14 +184,21 @@ def prose_blank(q: Question) -> str | None:
     return "trivial-blank" if q.type == "cloze" and not CODE_BLANK.search(q.answer.strip()) else None
 
 
+def notation_answer(q: Question) -> str | None:
+    """'trivial-blank' for a cloze whose blank, 'trivia' for a multiple choice whose key, is a formula's symbol
+    (:data:`NOTATION`)."""
+    answer = q.answer if q.type == "cloze" else q.correct_text if q.type == "mcq" else ""
+    if not answer or not NOTATION.fullmatch(answer.strip()):
+        return None
+    return "trivial-blank" if q.type == "cloze" else "trivia"
+
+
 def blank_form(q: Question) -> str | None:
-    """'trivial-blank' for a blank on a command-line flag, a formula's symbol or words opening on a function word."""
+    """'trivial-blank' for a blank on a command-line flag or words opening on a function word."""
     if q.type != "cloze":
         return None
     a = q.answer.strip()
     if re.search(rf"(?<![\w])--?{_BLANK}", q.prompt) or a.startswith("-"):
-        return "trivial-blank"
-    if re.fullmatch(r"[a-z]{1,4}_[a-z0-9]", a):  # sum_i, w_i: notation, not a concept
         return "trivial-blank"
     stop = {"es": STOPWORDS_ES, "pt": STOPWORDS_PT}.get(q.lang, frozenset())
     first = a.split()[0].lower() if a.split() else ""

@@ -31,6 +31,7 @@ from .check_objective_kind import (
     cut_option,
     false_of_other_kind,
     figures_description,
+    notation_answer,
     plain_key,
     prose_blank,
 )
@@ -231,6 +232,9 @@ CHECKS: dict[str, Check] = {
     "obvious-false": lambda q, ctx: [d] if (d := false_of_other_kind(q, ctx.verb_like, ctx.source_text)) else [],
     "plain-key": lambda q, ctx: [d] if (d := plain_key(q, ctx.verb_like)) else [],
     "blank-form": _one(blank_form),  # reported as trivial-blank
+    # a cloze's blank or a multiple choice's key that is a formula's symbol ("alpha_t", "U_jj"): reported as
+    # trivial-blank / trivia (kb/writing/check_objective_kind.py)
+    "notation-answer": _one(notation_answer),
     "prose-blank": _one(prose_blank),  # reported as trivial-blank: a cloze's blank that is no code entity
     "figures-description": _one(figures_description),  # reported as trivia: a table's row of figures to recognise
     "cut-option": _one(cut_option),  # reported as cut-off: an option cut inside its brackets or quotes

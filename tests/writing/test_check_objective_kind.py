@@ -8,7 +8,7 @@ both writers and ``kb eval quiz`` run it. (The class was written on eval/real_he
 from __future__ import annotations
 
 from kb.quiz import Question
-from kb.writing.checklist import CheckContext, run_checks
+from kb.writing.checklist import CHECKS, CheckContext, run_checks
 
 PASSAGE = """Opciones del lanzador
 nodes: número de máquinas del trabajo distribuido.
@@ -160,3 +160,23 @@ def test_sizes_intervals_numbered_options_and_code_are_neither_labels_cut_nor_fi
     assert "cut-off" not in defects(mcq("[0, 1)", "(0, 1]", "[0, 1]"))
     assert "cut-off" not in defects(mcq("1) inicializar", "2) entrenar", "3) evaluar"))
     assert "trivia" not in defects(described("torch.zeros(2, 3) @ torch.ones(3, 4)", "matmul", "add", "cat"))
+
+
+def test_a_blank_or_key_on_a_formulas_symbol_is_notation_not_an_idea() -> None:
+    """A cloze whose blank, or a multiple choice whose key, is a formula's symbol asks the slide's notation
+    (``notation-answer``); a code name with longer parts is a term and passes."""
+    for symbol in ("alpha_t", "U_jj", "n_{l+1}", "OT_eps", "sum_k"):
+        assert "trivial-blank" in defects(cloze("Layer-wise decay escala la tasa por capa con _____ en cada paso.",
+                                                symbol)), symbol
+    for name in ("capacity_factor", "tp_size", "num_workers"):
+        assert "trivial-blank" not in defects(cloze("En el lanzador, el reparto se fija con _____ al inicio.",
+                                                    name)), name
+    options = ("N_max", "x_i", "pi_i", "L_cls")
+    key = Question("mcq", "En Instant-NGP, ¿qué término corresponde a esta descripción: «resolución más fina»?",
+                   "N_max", (), options, lang="es", correct=0)
+    assert "trivia" in defects(key)
+    named = Question("mcq", "En el lanzador, ¿qué término corresponde a esta descripción: «número de máquinas»?",
+                     "num_nodes", (), ("num_nodes", "device", "engine", "format"), lang="es", correct=0)
+    others = frozenset(CHECKS) - {"notation-answer"}  # (the check alone: other checks see other things in it)
+    assert run_checks(key, CheckContext(PASSAGE, PASSAGE), skip=others) == ["trivia"]
+    assert run_checks(named, CheckContext(PASSAGE, PASSAGE), skip=others) == []
