@@ -100,11 +100,11 @@ def _span(text: str) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--fit", default="14-25", type=_span)  # (what kb/writing/form_prior.json holds)
+    ap.add_argument("--fit", default="14-33", type=_span)  # (what kb/writing/form_prior.json holds)
     ap.add_argument("--test", default="8-13", type=_span)
     ap.add_argument("--smooth", type=float, default=10.0)
     ap.add_argument("--dry", action="store_true", help="report only, write nothing")
-    ap.add_argument("--check", default="14-20:21-24",
+    ap.add_argument("--check", default="14-31:32-33",
                     help="FIT:TEST spans: the same fit on earlier rounds, tested on later ones, kept beside it")
     ap.add_argument("--out", type=Path, default=PRIOR_FILE, help="where to write the fit (default: kb's own)")
     a = ap.parse_args()

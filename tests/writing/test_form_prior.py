@@ -50,14 +50,14 @@ def test_a_stem_s_form_is_read_after_its_setting(prompt, form):
 
 def test_the_fitted_prior_ranks_forms_as_teachers_kept_them_and_says_what_it_was_fitted_on():
     m = load_prior()
-    assert m["fitted_on"]["rounds"] == list(range(14, 26))
+    assert m["fitted_on"]["rounds"] == list(range(14, 34))
     rates = m["rates"]
     assert last_resort("short", LEAD[0] + ": «Tres puertas: …»", model=m)
     assert rates["short:when"] > rates["short:compare"] > rates["short:explain"] > rates["short:lead"]
-    # the same fit on rounds 14-20, tested on 21-24 (never fitted on): it ranks KEEPs above chance, and the forms it
+    # the same fit on rounds 14-31, tested on 32-33 (never fitted on): it ranks KEEPs above chance, and the forms it
     # names last resorts were kept far less often and dropped more often than the rest
     check = m["check"]
-    assert check["fit"] == list(range(14, 21)) and check["test"] == list(range(21, 25))
+    assert check["fit"] == list(range(14, 32)) and check["test"] == [32, 33]
     assert check["all"]["auc"] > 0.55 and check["all"]["keep_top_half"] > check["all"]["keep_bottom_half"]
     assert check["last_resort"]["keep"] < 0.5 * check["all"]["keep"]
     assert check["last_resort"]["drop"] > check["all"]["drop"]
@@ -71,6 +71,7 @@ def test_a_form_s_answer_shape_refines_it():
     assert form_of("cloze", "Completa: _____ reúne los tensores.", "all_gather") == "cloze:code"
     assert form_of("cloze", "Completa: _____ reúne los tensores.", "DataLoader") == "cloze:code"
     assert form_of("cloze", "Completa: la _____ crece.", "latencia") == "cloze"
+    assert form_of("cloze", "Completa: la tasa _____ decae.", "alpha_t") == "cloze:symbol"
     assert form_of("mcq", "¿Qué término…?", "A", 3) == "mcq:few" and form_of("mcq", "¿Qué término…?", "A", 4) == "mcq"
     assert parent("short:what_is:brief") == "short:what_is" and parent("cloze:code") == "cloze"
     assert parent("mcq:few") == "mcq"
