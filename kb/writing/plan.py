@@ -283,6 +283,9 @@ def _definition_form(label: str, text: str, lang: str, means: str) -> list[str]:
     return [] if kind else [means]
 
 
+LIST_LABELS = 5  # most labels of a list asked as one list (hand-set: "¿qué significa cada uno de …?" lists them)
+
+
 def _whole_first(stems: Sequence[tuple[str, bool]], whole: str, part: str) -> list[tuple[str, str, bool]]:
     """A topic stem answered by the whole slide (:func:`slide_answer`: what the slide says of its topic, not the one
     list the plan picked, "explica las restricciones" answered by its two exceptions, r11 raters), and by that list
@@ -293,18 +296,28 @@ def _whole_first(stems: Sequence[tuple[str, bool]], whole: str, part: str) -> li
     return out
 
 
-def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]) -> list[tuple[str, str, bool]] | None:
+def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool],
+                further: bool = False) -> list[tuple[str, str, bool]] | None:
     """The (template, answer, last resort) forms a slide's title, list or procedure idea is asked by: its lead-in,
     and a question on its topic by its title's class of text (:func:`~kb.writing.pattern_topic.topic_stem`; a
     last resort in its weakest class, "explica la organización de los logs"); [] for a definition, None for a list
-    no question fits (two rows of a table under one label)."""
+    no question fits (two rows of a table under one label; a long list but for a ``further`` idea of a quiz still
+    short: :data:`LIST_LABELS`)."""
     asks: list[tuple[str, str, bool]] = []
     stems = [(stem, cls in WEAK) for cls, stem in topic_stems(idea.name, lang, idea.kind, term)]
     if idea.kind == "list":
         # a part with no label of its own goes on the one before it ("En CUDA: se usa CUDA IPC; exige método spawn
         # o forkserver"): no label to paste in the stem (r8-r9 raters: "split off its bullet"; issue 26)
         labels = list_labels(idea.text)
-        if not 2 <= len(labels) <= 5 or len({fold(x) for x in labels}) < len(labels):
+        if len(labels) > LIST_LABELS:
+            # a long slide (its sub-bullets' labels counted: "Datos; TSP; Pérdida; Teacher forcing; …") is asked of
+            # its topic, answered by the slide's top bullets first (slide_answer), as a last resort of a quiz still
+            # short (fill_questions): left unasked, such slides left decks short of -n (dev round 32: pointernet_es's
+            # "Entrenamiento supervisado", a key idea of its teacher's); asked among a full quiz's top ideas, they
+            # displaced better questions (a common-mistakes slide's)
+            whole = slide_answer(passage)
+            return [(stem, whole, True) for stem, _ in stems] if whole and further else None
+        if len(labels) < 2 or len({fold(x) for x in labels}) < len(labels):
             return None  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
         # asked of the slide's topic by its title's class of text, answered by the whole items in order; its
         # labels never in the stem (slide vocabulary: "Paso 1; Resultado; Em cada falha"; r8-r10 raters)
@@ -334,7 +347,7 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
 
 def marked_forms(idea: Idea, subject: str, lang: str, passage: str = "",
                  titled: frozenset[str] | None = None,
-                 mentions: Callable[[str], int] | None = None) -> list[tuple[str, str, bool]]:
+                 mentions: Callable[[str], int] | None = None, further: bool = False) -> list[tuple[str, str, bool]]:
     """The (prompt, answer) forms of a plain question on an idea, best first; none for a kind it does
     not fit. Each is set in the deck's ``subject`` (:func:`kb.writing.subject.deck_subject`, as the
     writer's own stems are), unset where there is none or the idea is the subject itself; a labelled list
@@ -351,7 +364,7 @@ def marked_forms(idea: Idea, subject: str, lang: str, passage: str = "",
     title = idea.name
     if generic_title(title) or divider_title(title):
         return []  # ("¿Qué caracteriza a «Consideraciones adicionales»?" asks a slide's label, nothing of the deck)
-    asks = _topic_asks(idea, lang, passage, lambda x: asked_as_term(x, mentions or (lambda _: 0), lang))
+    asks = _topic_asks(idea, lang, passage, lambda x: asked_as_term(x, mentions or (lambda _: 0), lang), further)
     if asks is None:
         return []
     if (idea.kind == "definition" and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]
@@ -464,10 +477,12 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         forms = [(*form, False)] if form and not generic_title(idea.name) and not divider_title(idea.name) else []
         asked = replace(idea, text=role_items(idea, lang if lang in _PLAIN else "en"))  # (what the stem asks)
         if not forms:  # what each label means: a last resort (Draft.fallback), the idea is asked at all
-            forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
+            forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck),
+                                 further)
             asked, fallback = idea, True
     else:
-        forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
+        forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck),
+                             further)
         asked = idea
     if not forms:
         return None, None
