@@ -41,7 +41,10 @@ four alternating runs: 28fa4db 36 questions, 0.97 / 1.00 / 1.01 / 0.96 s (0.027-
 1.02 / 1.07 / 0.95 / 0.98 s (0.026-0.030), the same type mix (these decks' clozes blank code entities).
 Session 25's writer (formula brackets in concepts, every top bullet of a long slide, results slides, the deck's title
 before its code's library), four alternating runs: c23ba98 36 questions, 1.02 / 1.00 s and 1.05 / 0.99 s
-(0.028 s/question); c2596d2 36, 1.00 / 1.00 s; 232b0f3 0.97 / 0.98 s; the same type mix."""
+(0.028 s/question); c2596d2 36, 1.00 / 1.00 s; 232b0f3 0.97 / 0.98 s; the same type mix.
+Session 26's writer (notation-answer, the form prior refitted, long lists asked to fill, "which description matches
+«X»"), two alternating runs: 250e1b5 36 questions, 1.01 / 0.96 s (0.027-0.028 s/question); 67f6710 36, 0.97 / 1.06 s
+(0.027-0.030), the same type mix (these decks' lists hold no three siblings' descriptions to offer)."""
 
 from __future__ import annotations
 
