@@ -22,7 +22,7 @@ from .. import lang as L
 from ..lang import divider_title, en, es, pt
 from ..text import STOPWORDS, fold, words
 from .concepts import _deck_title, _source_frameworks
-from .wording import _CHAPTER, _RHETORIC_HEAD, CHAPTER_WORDS, deck_topic, listing, lower_first, name_uses
+from .wording import CHAPTER, CHAPTER_WORDS, RHETORIC_HEAD, deck_topic, listing, lower_first, name_uses
 
 if TYPE_CHECKING:
     from .course import CourseTerms
@@ -223,7 +223,7 @@ def name_of(course: CourseTerms, source: str) -> str:
     pages = _pages(course, source)
     parts = re.split(r":\s", title.strip(), maxsplit=1) if title else []
     head, tail = (parts + ["", ""])[:2]
-    if tail and _CHAPTER.fullmatch(head.strip()):  # "Capítulo 12: …" is about what follows
+    if tail and CHAPTER.fullmatch(head.strip()):  # "Capítulo 12: …" is about what follows
         head, tail = tail, ""
     tool, topic_part = "", head
     for m in _TOOL_PREP.finditer(head):
@@ -393,6 +393,6 @@ def _short_title(title: str, task: str, text: str = "") -> str:
 # one word before a title's colon that heads a slide or a class, not a deck's subject ("Introducción: …", "Resumo: …",
 # "Laboratorio: …", "Módulo: …")
 _SLIDE_HEADS = frozenset(L.DIVIDER_WORDS | L.SUMMARY_WORDS | L.FACET_WORDS | L.ROLE_WORDS | L.FILLER_WORDS
-                         | _RHETORIC_HEAD | {"tutorial", "proyecto", "projeto", "project", "taller", "oficina",
+                         | RHETORIC_HEAD | {"tutorial", "proyecto", "projeto", "project", "taller", "oficina",
                                              "workshop", "seminario", "seminar"})
 MIN_SAID = 3  # fewest times the deck's text says that word (its title once; hand-set: "Grokking" is said 20 times)

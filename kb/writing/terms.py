@@ -18,10 +18,10 @@ from .ideas import Item, Slide
 from .wording import (
     _ARTICLE,
     _PLAIN_ARTICLE,
-    _RHETORIC_HEAD,
     _T,
     _TECH,
     _THIRD_PERSON_NEXT,
+    RHETORIC_HEAD,
     _plain_title,
     lower_first,
     name_uses,
@@ -341,7 +341,7 @@ def title_topic(title: str, mentions: Callable[..., int], libraries: frozenset[s
     tail = re.sub(r"\s*\([^)]*\)", "", t.split(":", 1)[1]).strip() if head else ""
     hw = words(head)
     named: list[str] = []
-    if hw and not (fold(hw[0]) in _RHETORIC_HEAD or generic_title(head) or fold(head) in libraries):
+    if hw and not (fold(hw[0]) in RHETORIC_HEAD or generic_title(head) or fold(head) in libraries):
         named = [w for w in hw if (_TECH.match(w) or re.search(r"[a-z][A-Z]", w)) and fold(w) not in libraries]
         if len(hw) == 1 and named:
             return head
@@ -352,13 +352,13 @@ def title_topic(title: str, mentions: Callable[..., int], libraries: frozenset[s
         if 1 <= len(hw) <= 3 and mentions(head, titles=not plain) >= 2:
             # ("Cuantización" → "cuantización", "Streams" → "streams"; a name keeps its capital: "Numba")
             return lower_first(head) if plain and common_word(hw[0]) and not head[1:2].isupper() else head
-    if tail and all(fold(w) in _RHETORIC_HEAD for w in words(tail)):
+    if tail and all(fold(w) in RHETORIC_HEAD for w in words(tail)):
         # "Codificação sinusoidal: definição", "O problema: definição": the tail says the kind of slide, never
         # its subject ("Em definição, qual é a diferença …?": both r7 raters); the head is the subject, when a
         # name or said by the text, else none
         if named:
             return head
-        said = bool(hw) and fold(hw[0]) not in _RHETORIC_HEAD and fold(hw[0]) not in STOPWORDS \
+        said = bool(hw) and fold(hw[0]) not in RHETORIC_HEAD and fold(hw[0]) not in STOPWORDS \
             and 1 <= len(hw) <= 3 and mentions(head, titles=False) >= 1
         return (lower_first(head) if not head[1:2].isupper() else head) if said else ""
     if tail and 1 <= len(words(tail)) <= 4 and not generic_title(tail) \

@@ -207,7 +207,7 @@ def _acronym(head: str) -> re.Match[str] | None:
 # a chapter's label, which says where a deck stands in its course and nothing of what it teaches
 CHAPTER_WORDS = (r"cap[ií]tulo|chapter|tema|aula|clase|class|lecci[oó]n|lesson|li[cç][aã]o|unidad|unidade|unit|"
                  r"m[oó]dulo|module|semana|week|lecture|parte|part|sesi[oó]n|sess[aã]o|session")  # (an alternation)
-_CHAPTER = re.compile(rf"(?:{CHAPTER_WORDS})\s+(?:\d+|[IVX]+)\.?", re.I)
+CHAPTER = re.compile(rf"(?:{CHAPTER_WORDS})\s+(?:\d+|[IVX]+)\.?", re.I)
 
 
 def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lambda w: False) -> str:
@@ -221,7 +221,7 @@ def deck_topic(title: str, limit: int = 6, is_name: Callable[[str], bool] = lamb
     A title's capitals are no name's ("Carga Eficiente de Datos" → "carga eficiente de datos"), but
     a word ``is_name`` says is one keeps its case ("Vision Transformers (ViT)", "Ray para …")."""
     parts = re.split(r":\s", title.strip(), maxsplit=1)
-    head = parts[1] if len(parts) == 2 and _CHAPTER.fullmatch(parts[0].strip()) else parts[0]  # "Capítulo 12: …"
+    head = parts[1] if len(parts) == 2 and CHAPTER.fullmatch(parts[0].strip()) else parts[0]  # "Capítulo 12: …"
     head = _TITLE_FIELD.sub("", _TITLE_TAIL.sub("", _TITLE_TOOL.sub("", head))).strip()
     named = _acronym(head)
     # (an acronym after the title's setting names where, not what: "Entrenamiento de modelos en la unidad de
@@ -407,7 +407,7 @@ def title_subject(title: str, texts: Sequence[str]) -> str:
     """The name a "Name: topic" title opens on, as the source writes it elsewhere ("DTENSORS:
     Conceptos" → "DTensor", "Keras: Layers y Models" → "Keras"); "" when the title has none."""
     head = title.split(":", 1)[0].strip()
-    if ":" not in title or not head.isalpha() or len(head) < 3 or fold(head) in _RHETORIC_HEAD:
+    if ":" not in title or not head.isalpha() or len(head) < 3 or fold(head) in RHETORIC_HEAD:
         return ""  # ("Arquitectura: la pila de compilación": the kind of slide, no name)
     want = {fold(head), fold(head).rstrip("s")}
     seen = Counter(w for t in texts for w in re.findall(r"\b[A-Za-z]{3,}\b", t)
@@ -533,7 +533,7 @@ _OR = re.compile(r"\s(?:o|ou|or|u)\s")
 
 
 # title words that say what kind of slide it is, not what it is about ("Motivación: …")
-_RHETORIC_HEAD = frozenset("""codigo code motivacion motivacao motivation arquitectura arquitetura architecture
+RHETORIC_HEAD = frozenset("""codigo code motivacion motivacao motivation arquitectura arquitetura architecture
     definicion definicao definition objetivo objetivos objective objectives contexto context problema problem solucion
     solucao solution caso case estudio estudo study practica pratica practice demo laboratorio lab ejercicio exercicio
     exercise parte part tema topic unidad unidade unit modulo module agenda indice index repaso revision revisao
