@@ -29,7 +29,6 @@ TEMPLATES: dict[str, str] = {
     "complete": "Complete the sentence{c}: «{s}»",
     "cloze": "Fill in the blank{c}: {s}",
     "which_label": "In {c}, which term matches this description: «{d}»?",
-    "which_description": "In {c}, which description matches «{t}»?",
     "kind_term": "term",
     "kind": "kind of",
     "which_kind": "Which {k} matches this description: «{d}»?",

@@ -29,7 +29,6 @@ TEMPLATES: dict[str, str] = {
     "complete": "Completa la frase{c}: «{s}»",
     "cloze": "Completa el espacio en blanco{c}: {s}",
     "which_label": "En {c}, ¿qué término corresponde a esta descripción: «{d}»?",
-    "which_description": "En {c}, ¿qué descripción corresponde a «{t}»?",
     "kind_term": "término",
     "kind": "tipo de",
     "which_kind": "¿Qué {k} corresponde a esta descripción: «{d}»?",

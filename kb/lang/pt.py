@@ -29,7 +29,6 @@ TEMPLATES: dict[str, str] = {
     "complete": "Complete a frase{c}: «{s}»",
     "cloze": "Complete a lacuna{c}: {s}",
     "which_label": "Em {c}, qual termo corresponde a esta descrição: «{d}»?",
-    "which_description": "Em {c}, qual descrição corresponde a «{t}»?",
     "kind_term": "termo",
     "kind": "tipo de",
     "which_kind": "Qual {k} corresponde a esta descrição: «{d}»?",

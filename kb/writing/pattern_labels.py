@@ -339,37 +339,12 @@ class LabelPatterns(WriterCore):
             answer, others = _untagged(it.label), [_untagged(o) for o in others]
             # a list announced as kinds ("Tipos de cuello de botella:") asks for the kind
             kinds = re.match(r"(?i)^«?(?:tipos|types|clases|classes|kinds)\s+(?:de|of)\s+(?P<k>[^»]+?)»?$", in_ctx)
-            if not kinds and in_ctx and (q := self._description_choice(it, run, slide, in_ctx, lang)) is not None:
-                # the term asked, its siblings' descriptions the wrong options (pattern_siblings.described_options);
-                # set where the slide is, for a term alone says nothing of it ("¿Qué descripción corresponde a
-                # «Input-bound»?"), and a list of kinds asks the kind
-                out.append(self._draft(slide, it, q, fold(it.label), 2.2 + self._centrality(it.label, slide, course)))
-                continue
             prompt = _t("which_kind", lang, k=f"{_t('kind', lang)} {kinds.group('k')}", d=it.body.rstrip(".")) \
                 if kinds else _t("which_label", lang, c=in_ctx, d=it.body.rstrip("."))
             q = Question("mcq", prompt, answer, (),
                          (answer,), "easy", lang, choices=tuple([answer, *others]), correct=0, origin="mcq")
             out.append(self._draft(slide, it, q, fold(it.label),
                                    2.2 + self._centrality(it.label, slide, course)))
-
-    def _description_choice(self, it: Item, run: list[Item], slide: Slide, in_ctx: str, lang: str) -> Question | None:
-        """"Which description matches «label»", the run's other same-level terms' descriptions the wrong options
-        (:func:`~kb.writing.pattern_siblings.described_options`); None with fewer than three of them or where
-        the label's own description is none a stem can quote."""
-        from .pattern_siblings import MAX_OPTIONS, _describes, as_option, described_options
-
-        sibs = [o for o in run if o is not it and o.level == it.level and not same_thing(o.label, it.label)
-                and self._option_like(o.label, slide) and of_answers_kind(o.label, it.label, lang)]
-        if not _describes(it.body):
-            return None
-        pairs = [(it.label, it.body), *((o.label, o.body) for o in sibs)]
-        wrong = described_options(0, pairs, [_untagged(x) for x, _ in pairs], lambda a, b: True)
-        if len(wrong) < MAX_OPTIONS - 1:
-            return None
-        right = as_option(it.body)
-        return Question("mcq", _t("which_description", lang, c=in_ctx, t=_untagged(it.label)), right, (),
-                        (_untagged(it.label),), "easy", lang,
-                        choices=(right, *(as_option(b) for b in wrong[:MAX_OPTIONS - 1])), correct=0, origin="mcq")
 
     def _label_difference(self, slide: Slide, real: list[Item], context: str, lang: str, course: CourseTerms,
                           out: list[Draft]) -> None:

@@ -4,9 +4,8 @@
 Where an idea offers at least :data:`MIN_SIBLINGS` sibling terms that each carry a description, the
 plan asks it in a kind Moodle marks itself before a short answer a teacher has to grade:
 
-- a multiple choice "which description matches «term»", the other siblings' descriptions as the wrong options
-  (:func:`described_options`), and else "which term matches this description", the other siblings (of the answer's
-  kind) as the wrong options;
+- a multiple choice "which term matches this description", the other siblings (of the answer's kind)
+  as the wrong options;
 - a true/false that attaches one sibling's description to another (false by construction; the answer
   quotes what the source says of it).
 
@@ -186,7 +185,6 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
     if not subject:
         return []
     labels = [_untagged(x) for x, _ in pairs]
-    described: list[tuple[Question, str]] = []
     choices: list[tuple[Question, str]] = []
     false: list[tuple[Question, str]] = []
     for i, (label, body) in enumerate(pairs[:1] if first_only else pairs):
@@ -197,12 +195,6 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
         by_figure = any(j != i and _unfigured(b) == _unfigured(body) for j, (_, b) in enumerate(pairs))
         if len(others) >= MIN_SIBLINGS - 1 and _describes(body) and not by_figure \
                 and not _gives_away(labels[i], body, others):
-            wrong = described_options(i, pairs, labels, of_kind)
-            if len(wrong) >= MIN_SIBLINGS - 1:
-                described.append((Question("mcq", _t("which_description", lang, c=subject, t=labels[i]),
-                                           as_option(body), (), (labels[i],), "easy", lang,
-                                           choices=(as_option(body), *(as_option(b) for b in wrong[:MAX_OPTIONS - 1])),
-                                           correct=0, origin="siblings"), f"{label}: {body}"))
             desc = lower_first(body) if body[:1].isupper() and not body.split()[0].isupper() else body
             choices.append((Question("mcq", _t("which_label", lang, c=subject, d=desc), labels[i], (), (labels[i],),
                                      "easy", lang, choices=(labels[i], *others[:MAX_OPTIONS - 1]), correct=0,
@@ -224,39 +216,7 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
                                    f"{_t('false', lang)}. {_t('source_says', lang, s=said)}", (), (body,), "easy",
                                    lang, correct=False, origin="siblings"),
                           f"{label}: {body}; {other_label}: {other_body}"))
-    return described + choices + false
-
-
-def as_option(body: str) -> str:
-    """A description as an option: its first letter lower case (not an acronym's), no closing period."""
-    from .wording import lower_first
-
-    text = body.strip().rstrip(".")
-    return lower_first(text) if text[:1].isupper() and not text.split()[0].isupper() else text
-
-
-def described_options(i: int, pairs: list[tuple[str, str]], labels: list[str],
-               of_kind: Callable[[str, str], bool]) -> list[str]:
-    """The wrong options of "which description matches «term»" for sibling ``i``: the other siblings' descriptions,
-    each of a term of the asked one's kind both ways, one a stem can quote (:func:`_describes`), not naming the asked
-    term nor saying what its own description says (:func:`says_same`: a second right option), told apart from it
-    by more than figures, and none twice.
-
-    Why this form first (issue 26, item 6): raters kept "which term matches this description" 25-38 % of the time
-    and dropped it 27-44 % (rounds 14-34), most often for options that are a slide's labels or shards rather than
-    terms ("Redes modernas", "ensemble nunca") or a description naming its term; the form whose stem names the term
-    and whose options are siblings' statements, the common mistake's consequence (pattern_errors), was kept 56-83 %
-    and dropped 0-3 % (rounds 26-34, 60 ratings)."""
-    asked, body = fold(labels[i]), pairs[i][1]
-    out: list[str] = []
-    for j, (_, other) in enumerate(pairs):
-        if j == i or not (of_kind(labels[j], labels[i]) and of_kind(labels[i], labels[j])) or not _describes(other):
-            continue
-        if asked in fold(other) or says_same(body, other) or _unfigured(other) == _unfigured(body):
-            continue
-        if all(_unfigured(other) != _unfigured(o) for o in out):
-            out.append(other)
-    return out
+    return choices + false
 
 
 SAME_GIST = 0.6  # share of the smaller gloss's content stems two glosses share to say one thing (hand-set: table
