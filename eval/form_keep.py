@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import sys
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 from kb.writing.form_prior import form_of
@@ -22,6 +23,14 @@ def rounds(span: str) -> list[int]:
     return list(range(int(lo), int(hi or lo) + 1))
 
 
+@cache
+def deck_text(deck: str) -> str:
+    """A rated deck's text (eval/heldout_decks/DECK.txt; "" for a deck kept elsewhere): what tells a code name the deck
+    writes as code ("n_fft=400") from a formula's symbol (form_prior.form_of: ``cloze:symbol``)."""
+    f = EVAL / "heldout_decks" / f"{deck.removesuffix('.pdf')}.txt"
+    return f.read_text(encoding="utf-8") if deck and f.exists() else ""
+
+
 def rated(rs: list[int]) -> list[dict[str, str]]:
     """Every rating row of the rounds ``rs``, with its form and round."""
     out = []
@@ -31,7 +40,8 @@ def rated(rs: list[int]) -> list[dict[str, str]]:
             continue
         for row in csv.DictReader(open(f, encoding="utf-8")):
             row["form"] = form_of(row["type"], row["prompt"], row["answer"],
-                                  len([c for c in row.get("choices", "").split(" | ") if c.strip()]))
+                                  len([c for c in row.get("choices", "").split(" | ") if c.strip()]),
+                                  deck_text(row.get("deck", "")))
             row["round"] = str(r)
             out.append(row)
     return out

@@ -1,6 +1,7 @@
 """How raters kept and dropped objective questions whose answer is a formula's symbol (kb's ``notation-answer``
-check, kb/writing/check_objective_kind.py: a cloze's blank or a multiple choice's key such as "alpha_t", "U_jj"),
-against the other clozes and multiple choices, on the rounds named.
+check, kb/writing/check_objective_kind.py: a cloze's blank or a multiple choice's key such as "alpha_t", "U_jj", that
+its deck, eval/heldout_decks/DECK.txt, does not write as code), against the other clozes and multiple choices, on the
+rounds named.
 
     python eval/notation_answers.py 14-31      # where the check was not written (it was read on 32-33)
 
@@ -14,9 +15,9 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from form_keep import rounds  # noqa: E402
+from form_keep import deck_text, rounds  # noqa: E402
 
-from kb.writing.check_objective_kind import NOTATION  # noqa: E402
+from kb.writing.check_objective_kind import notation_symbol  # noqa: E402
 
 EVAL = Path(__file__).resolve().parent
 
@@ -31,7 +32,7 @@ def main(span: str = "14-31") -> None:
         for row in csv.DictReader(f.open(encoding="utf-8")):
             if row["type"] not in ("cloze", "mcq"):
                 continue
-            key = (row["type"], bool(NOTATION.fullmatch(row["answer"].strip())))
+            key = (row["type"], notation_symbol(row["answer"], deck_text(row.get("deck", ""))))
             counts.setdefault(key, Counter())[row["verdict"]] += 1
             if key[1]:
                 names.setdefault(key, set()).add(row["answer"].strip())

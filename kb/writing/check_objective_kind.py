@@ -19,10 +19,11 @@
   complete that opens, after the deck's setting, on "se" with no subject, "En cuDNN, se fijan una vez …", is
   ``no-subject``: :mod:`kb.writing.check_subject`.)
 - :func:`notation_answer`: a cloze whose blank, or a multiple choice whose key, is a formula's symbol
-  (:data:`NOTATION`: "alpha_t", "U_jj", "n_{l+1}", "sum_i"): the slide's notation, not an idea (raters: "tests
-  notation, not understanding"). Read on rounds 32-33 (cloze blanks on symbols: 24 ratings, KEEP 0, DROP 14) and
-  checked on rounds 14-31, where it was not written: such clozes kept 6 % and dropped 52 % (33 ratings; other
-  clozes 19 % / 41 %), such multiple choices kept 5 % and dropped 86 % (21; others 34 % / 32 %)
+  (:data:`NOTATION`: "alpha_t", "U_jj", "n_{l+1}", "sum_i") that the deck does not write as code ("n_fft=400",
+  "def causal(b, h, q_idx, kv_idx)": :func:`written_as_code`): the slide's notation, not an idea (raters: "tests
+  notation, not understanding"). Read on rounds 32-33 (such cloze blanks: 24 ratings, KEEP 0, DROP 14) and checked
+  on rounds 14-31, where it was not written: such clozes kept 6 % and dropped 42 % (33 ratings; other clozes 19 % /
+  41 %), such multiple choices kept 6 % and dropped 83 % (18; others 34 % / 32 %)
   (``python eval/notation_answers.py 14-31``).
 - :func:`prose_blank`: a cloze whose blank is no code entity (:data:`CODE_BLANK`): a prose word ("pooling",
   "activaciones", "ganancia"), a name or acronym ("COCO", "BERT", "DDIM"), a hyphenated term ("encoder-decoder").
@@ -63,11 +64,30 @@ _SUB_STEP = re.compile(r"^\d{1,2}[a-z]\)?$")
 _BLANK = r"_{3,}"
 _GREEK = ("alpha|beta|gamma|delta|epsilon|eps|zeta|eta|theta|iota|kappa|lambda|lam|mu|nu|xi|pi|rho|sigma|tau|upsilon"
           "|phi|chi|psi|omega")
-# a formula's symbol: a letter or two, or a Greek letter's name, with subscripts of at most three characters or in
-# braces ("alpha_t", "U_jj", "OT_eps", "n_{l+1}", "eps_hat"), maybe a power; or a short name with a one-character
-# index ("sum_k", "w_i"). Not a code name: "tp_size", "num_workers", "capacity_factor" have longer parts
-NOTATION = re.compile(rf"(?:[a-z]{{1,2}}|{_GREEK})(?:_(?:\{{[^{{}}\s]{{1,8}}\}}|[a-z0-9]{{1,3}}))+(?:\^\S{{1,4}})?"
-                      r"|[a-z]{1,4}_[a-z0-9]", re.I)
+# a formula's symbol: a letter or two (Latin or Greek), or a Greek letter's name, with subscripts of at most three
+# characters, a Greek letter's name or in braces ("alpha_t", "U_jj", "OT_eps", "n_{l+1}", "eps_hat", "eps_theta"),
+# maybe a power ("sigma^2" too); or a short name with a one-character index ("sum_k", "w_i"). Not a code name with
+# longer parts ("tp_size", "num_workers", "capacity_factor"); one the deck writes as code is spared by
+# :func:`notation_symbol` ("n_fft=400", "T_max=100", "def causal(b, h, q_idx, kv_idx)")
+_HEAD = rf"(?:[a-zα-ω]{{1,2}}|{_GREEK})"
+_SUB = rf"_(?:\{{[^{{}}\s]{{1,8}}\}}|{_GREEK}|[a-z0-9]{{1,3}})"
+NOTATION = re.compile(rf"{_HEAD}(?:{_SUB})+(?:\^\S{{1,4}})?|{_HEAD}\^\S{{1,4}}|[a-z]{{1,4}}_[a-z0-9]", re.I)
+
+
+def written_as_code(name: str, text: str) -> bool:
+    """``text`` (a deck) writes ``name`` as code: a keyword argument or a flag's value ("n_fft=400", "-arch=sm_80"),
+    a function's parameter ("def causal(b, h, q_idx, kv_idx):"), an attribute ("df.to_csv"). (A math formula writes
+    "x_t = …" with spaces and "eps_theta(x_t, t)" as a function: neither spares the symbol.)"""
+    n = re.escape(name)
+    return bool(text) and bool(re.search(rf"(?<![\w.]){n}=(?!=)|(?<=\w=){n}(?!\w)|\.{n}(?!\w)"
+                                         rf"|\b(?:def|lambda)\s*\w*\([^)]*(?<![\w.]){n}(?!\w)", text))
+
+
+def notation_symbol(answer: str, text: str = "") -> bool:
+    """``answer`` is a formula's symbol (:data:`NOTATION`) that the deck ``text`` does not write as code."""
+    a = answer.strip()
+    return bool(NOTATION.fullmatch(a)) and not written_as_code(a, text)
+
 
 def _enumeration(gloss: str) -> bool:
     """The gloss is mostly a list of names or values ("vmap, grad, jvp", '"cpu", "cuda" ou "auto"'): outside
@@ -184,11 +204,11 @@ def prose_blank(q: Question) -> str | None:
     return "trivial-blank" if q.type == "cloze" and not CODE_BLANK.search(q.answer.strip()) else None
 
 
-def notation_answer(q: Question) -> str | None:
-    """'trivial-blank' for a cloze whose blank, 'trivia' for a multiple choice whose key, is a formula's symbol
-    (:data:`NOTATION`)."""
+def notation_answer(q: Question, source_text: str = "") -> str | None:
+    """'trivial-blank' for a cloze whose blank, 'trivia' for a multiple choice whose key, is a formula's symbol that
+    the deck (``source_text``) does not write as code (:func:`notation_symbol`)."""
     answer = q.answer if q.type == "cloze" else q.correct_text if q.type == "mcq" else ""
-    if not answer or not NOTATION.fullmatch(answer.strip()):
+    if not answer or not notation_symbol(answer, source_text):
         return None
     return "trivial-blank" if q.type == "cloze" else "trivia"
 

@@ -234,7 +234,7 @@ CHECKS: dict[str, Check] = {
     "blank-form": _one(blank_form),  # reported as trivial-blank
     # a cloze's blank or a multiple choice's key that is a formula's symbol ("alpha_t", "U_jj"): reported as
     # trivial-blank / trivia (kb/writing/check_objective_kind.py)
-    "notation-answer": _one(notation_answer),
+    "notation-answer": lambda q, ctx: [d] if (d := notation_answer(q, ctx.source_text)) else [],
     "prose-blank": _one(prose_blank),  # reported as trivial-blank: a cloze's blank that is no code entity
     "figures-description": _one(figures_description),  # reported as trivia: a table's row of figures to recognise
     "cut-option": _one(cut_option),  # reported as cut-off: an option cut inside its brackets or quotes

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Sequence, TypeVar
 
 from ..text import fold
-from .check_objective_kind import CODE_BLANK, NOTATION
+from .check_objective_kind import CODE_BLANK, notation_symbol
 from .lead_stem import LEAD_ASK
 
 PRIOR_FILE = Path(__file__).with_name("form_prior.json")
@@ -83,7 +83,7 @@ def stem_form(prompt: str) -> str:
     return "other"
 
 
-def form_of(qtype: str, prompt: str, answer: str = "", options: int = 0) -> str:
+def form_of(qtype: str, prompt: str, answer: str = "", options: int = 0, source_text: str = "") -> str:
     """A question's form: its type, and a short answer's stem kind ("short:explain", "mcq"); given the model answer,
     also its shape: a short answer of at most :data:`BRIEF_WORDS` words is ``…:brief`` ("¿qué es X?" answered by
     one line), a cloze whose blank is a code entity ``cloze:code`` (``all_gather``, ``torch.compile``, ``DataLoader``;
@@ -94,9 +94,9 @@ def form_of(qtype: str, prompt: str, answer: str = "", options: int = 0) -> str:
     if qtype == "short":
         form = f"short:{stem_form(prompt)}"
         return f"{form}:brief" if answer and len(answer.split()) <= BRIEF_WORDS else form
-    if qtype == "cloze" and answer and NOTATION.fullmatch(answer.strip()):
-        return "cloze:symbol"  # (a formula's symbol: the registry turns it down, notation-answer; fitted apart so
-        # that it does not weigh on the code entities' rate: kept 4 % / 25 % over rounds 14-33, dropped 54 % / 22 %)
+    if qtype == "cloze" and answer and notation_symbol(answer, source_text):
+        return "cloze:symbol"  # (a formula's symbol the deck, ``source_text``, does not write as code: the registry
+        # turns it down, notation-answer; fitted apart so that it does not weigh on the code entities' rate)
     if qtype == "cloze" and answer and CODE_BLANK.search(answer):
         return "cloze:code"
     if qtype == "mcq" and 0 < options < 4:
@@ -127,26 +127,28 @@ def rated_form(form: str, rates: dict[str, Any]) -> str:
     return form
 
 
-def _rates(qtype: str, prompt: str, answer: str, options: int, m: dict[str, Any]) -> tuple[float, float] | None:
+def _rates(qtype: str, prompt: str, answer: str, options: int, m: dict[str, Any],
+           source_text: str = "") -> tuple[float, float] | None:
     """(KEEP rate, DROP rate) of a question's form in the fit ``m``; None where the fit has no rate for it."""
-    form = rated_form(form_of(qtype, prompt, answer, options), m.get("rates", {}))
+    form = rated_form(form_of(qtype, prompt, answer, options, source_text), m.get("rates", {}))
     return (float(m["rates"][form]), float(m.get("drops", {}).get(form, 0.0))) if form else None
 
 
-def prior(qtype: str, prompt: str, model: dict[str, Any] | None = None, answer: str = "", options: int = 0) -> float:
+def prior(qtype: str, prompt: str, model: dict[str, Any] | None = None, answer: str = "", options: int = 0,
+          source_text: str = "") -> float:
     """The smoothed KEEP rate of a question's form (with ``answer``, its sub-form's); a form the fit never saw gets
     its parent's rate, else the fit's mean."""
     m = model if model is not None else load_prior()
-    rates = _rates(qtype, prompt, answer, options, m)
+    rates = _rates(qtype, prompt, answer, options, m, source_text)
     return rates[0] if rates else float(m.get("mean", 0.0))
 
 
 def last_resort(qtype: str, prompt: str, answer: str = "", model: dict[str, Any] | None = None,
-                options: int = 0) -> bool:
+                options: int = 0, source_text: str = "") -> bool:
     """A form teachers keep under :data:`LAST_RESORT` x as often as the fit's mean question, or drop more often than
     they keep (a cloze on a prose word: kept 26 %, dropped 32 % over rounds 14-20; 14 % / 41 % over 21-24)."""
     m = model if model is not None else load_prior()
-    rates = _rates(qtype, prompt, answer, options, m)
+    rates = _rates(qtype, prompt, answer, options, m, source_text)
     if rates is None:
         return False
     keep, drop = rates
@@ -173,8 +175,10 @@ def weigh(drafts: Sequence[Any], weight: float = WEIGHT, model: dict[str, Any] |
         return
     for d in drafts:
         q = d.question
-        d.priority += weight * (prior(q.type, q.prompt, m, q.answer, len(q.choices)) - mean)
-        if last_resorts and last_resort(q.type, q.prompt, q.answer, m, len(q.choices)):
+        # (a cloze's blank its passage writes as code, "n_fft=400", is no formula's symbol: form_of)
+        text = getattr(getattr(d, "chunk", None), "text", "")
+        d.priority += weight * (prior(q.type, q.prompt, m, q.answer, len(q.choices), text) - mean)
+        if last_resorts and last_resort(q.type, q.prompt, q.answer, m, len(q.choices), text):
             d.fallback = True
 
 

@@ -180,3 +180,22 @@ def test_a_blank_or_key_on_a_formulas_symbol_is_notation_not_an_idea() -> None:
     others = frozenset(CHECKS) - {"notation-answer"}  # (the check alone: other checks see other things in it)
     assert run_checks(key, CheckContext(PASSAGE, PASSAGE), skip=others) == ["trivia"]
     assert run_checks(named, CheckContext(PASSAGE, PASSAGE), skip=others) == []
+
+
+def test_a_symbol_the_deck_writes_as_code_is_a_code_name() -> None:
+    """A name a formula could use that the deck writes as code — a keyword argument, a flag's value, a function's
+    parameter, an attribute — is a term to recall, not notation ("n_fft=400", "-arch=sm_80", "def causal(b, h,
+    q_idx, kv_idx)"); the same blank in a deck that only writes it in formulas is notation, as are a Greek letter's
+    name as a subscript and a power ("eps_theta", "sigma^2")."""
+    code = ("mel = T.MelSpectrogram(sample_rate=16000, n_fft=400, hop_length=160)\n"
+            "sched = CosineAnnealingLR(opt, T_max=100)\nnvcc -arch=sm_80 kernel.cu\n"
+            "def causal(b, h, q_idx, kv_idx):\n    return q_idx >= kv_idx\ndf.to_csv('out.csv')")
+    maths = "x_t = (alpha_t / alpha_s) x_s - sigma_t (e^h - 1) eps_theta(x_s, s); n_fft y T_max en la fórmula"
+    others = frozenset(CHECKS) - {"notation-answer"}
+    for name in ("n_fft", "T_max", "sm_80", "kv_idx", "to_csv"):
+        q = cloze("El espectrograma se calcula con _____ en cada ventana.", name)
+        assert run_checks(q, CheckContext(code, code), skip=others) == [], name
+        assert run_checks(q, CheckContext(maths, maths), skip=others) == ["trivial-blank"], name
+    for symbol in ("eps_theta", "sigma^2", "x_t"):
+        q = cloze("El modelo predice _____ en cada paso de muestreo.", symbol)
+        assert run_checks(q, CheckContext(maths, maths), skip=others) == ["trivial-blank"], symbol
