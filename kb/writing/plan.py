@@ -283,7 +283,7 @@ def _definition_form(label: str, text: str, lang: str, means: str) -> list[str]:
     return [] if kind else [means]
 
 
-LIST_LABELS = 5  # most labels of a list asked as one list (hand-set: "¿qué significa cada uno de …?" lists them)
+LIST_LABELS = 5  # most labels of a list asked as its items (the bound the plan has had since round 8; not measured)
 
 
 def _whole_first(stems: Sequence[tuple[str, bool]], whole: str, part: str) -> list[tuple[str, str, bool]]:
@@ -296,13 +296,12 @@ def _whole_first(stems: Sequence[tuple[str, bool]], whole: str, part: str) -> li
     return out
 
 
-def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool],
-                further: bool = False) -> list[tuple[str, str, bool]] | None:
+def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]) -> list[tuple[str, str, bool]] | None:
     """The (template, answer, last resort) forms a slide's title, list or procedure idea is asked by: its lead-in,
     and a question on its topic by its title's class of text (:func:`~kb.writing.pattern_topic.topic_stem`; a
-    last resort in its weakest class, "explica la organización de los logs"); [] for a definition, None for a list
-    no question fits (two rows of a table under one label; a long list but for a ``further`` idea of a quiz still
-    short: :data:`LIST_LABELS`)."""
+    last resort in its weakest class, "explica la organización de los logs", and a long list's every form:
+    :data:`LIST_LABELS`); [] for a definition, None for a list no question fits (two rows of a table under one
+    label)."""
     asks: list[tuple[str, str, bool]] = []
     stems = [(stem, cls in WEAK) for cls, stem in topic_stems(idea.name, lang, idea.kind, term)]
     if idea.kind == "list":
@@ -311,12 +310,12 @@ def _topic_asks(idea: Idea, lang: str, passage: str, term: Callable[[str], bool]
         labels = list_labels(idea.text)
         if len(labels) > LIST_LABELS:
             # a long slide (its sub-bullets' labels counted: "Datos; TSP; Pérdida; Teacher forcing; …") is asked of
-            # its topic, answered by the slide's top bullets first (slide_answer), as a last resort of a quiz still
-            # short (fill_questions): left unasked, such slides left decks short of -n (dev round 32: pointernet_es's
-            # "Entrenamiento supervisado", a key idea of its teacher's); asked among a full quiz's top ideas, they
-            # displaced better questions (a common-mistakes slide's)
+            # its topic, answered by the slide (slide_answer), as a last resort (Draft.fallback: asked only where the
+            # other forms leave the quiz short): left unasked, such slides left decks short of -n and key ideas
+            # unasked (dev round 32: pointernet_es's "Entrenamiento supervisado"). On dev rounds 32-35 (80 decks),
+            # decks >= 10: 70 -> 74; asked only for further ideas, 72
             whole = slide_answer(passage)
-            return [(stem, whole, True) for stem, _ in stems] if whole and further else None
+            return [(stem, whole, True) for stem, _ in stems] if whole else None
         if len(labels) < 2 or len({fold(x) for x in labels}) < len(labels):
             return None  # ("Síncrono; Síncrono; Asíncrono": two rows of a table under one label)
         # asked of the slide's topic by its title's class of text, answered by the whole items in order; its
@@ -347,7 +346,7 @@ def plain_forms(idea: Idea, subject: str, lang: str, passage: str = "",
 
 def marked_forms(idea: Idea, subject: str, lang: str, passage: str = "",
                  titled: frozenset[str] | None = None,
-                 mentions: Callable[[str], int] | None = None, further: bool = False) -> list[tuple[str, str, bool]]:
+                 mentions: Callable[[str], int] | None = None) -> list[tuple[str, str, bool]]:
     """The (prompt, answer) forms of a plain question on an idea, best first; none for a kind it does
     not fit. Each is set in the deck's ``subject`` (:func:`kb.writing.subject.deck_subject`, as the
     writer's own stems are), unset where there is none or the idea is the subject itself; a labelled list
@@ -364,7 +363,7 @@ def marked_forms(idea: Idea, subject: str, lang: str, passage: str = "",
     title = idea.name
     if generic_title(title) or divider_title(title):
         return []  # ("¿Qué caracteriza a «Consideraciones adicionales»?" asks a slide's label, nothing of the deck)
-    asks = _topic_asks(idea, lang, passage, lambda x: asked_as_term(x, mentions or (lambda _: 0), lang), further)
+    asks = _topic_asks(idea, lang, passage, lambda x: asked_as_term(x, mentions or (lambda _: 0), lang))
     if asks is None:
         return []
     if (idea.kind == "definition" and PLAIN_WORDS[0] <= len(words(idea.text)) <= PLAIN_WORDS[1]
@@ -477,12 +476,10 @@ def _plain_draft(idea: Idea, chunk: Chunk, chunks: dict[str, Chunk], course: Cou
         forms = [(*form, False)] if form and not generic_title(idea.name) and not divider_title(idea.name) else []
         asked = replace(idea, text=role_items(idea, lang if lang in _PLAIN else "en"))  # (what the stem asks)
         if not forms:  # what each label means: a last resort (Draft.fallback), the idea is asked at all
-            forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck),
-                                 further)
+            forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
             asked, fallback = idea, True
     else:
-        forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck),
-                             further)
+        forms = marked_forms(idea, subject, lang if lang in _PLAIN else "en", passage, titled, _mentions(deck))
         asked = idea
     if not forms:
         return None, None

@@ -189,11 +189,11 @@ def test_a_lead_in_bullet_keeps_its_first_sub_bullet_when_sub_bullets_are_trimme
     assert "WiSE-FT" in answer and "Uniform soup" in answer, answer
 
 
-def test_a_long_labelled_slide_is_asked_of_its_topic_when_the_quiz_is_still_short():
+def test_a_long_labelled_slide_is_asked_of_its_topic_as_a_last_resort():
     """A slide of more than five labelled items (its sub-bullets' labels counted) is no list to ask label by label;
-    among the top ideas it is left unasked (asked there, its general question displaced a common mistake's), and
-    when a quiz is still short (fill_questions) it is asked of its topic as a last resort, answered by the slide
-    (slide_answer; dev round 32: pointernet_es's "Entrenamiento supervisado", a key idea its teacher listed)."""
+    it is asked of its topic as a last resort (asked only where the other forms leave the quiz short), answered by
+    the slide (dev round 32: pointernet_es's "Entrenamiento supervisado", a key idea its teacher listed, was left
+    unasked), among the top ideas and the further ones alike."""
     long = _chunk(2, "Entrenamiento supervisado",
                   "• Datos: instancias aleatorias con su solución exacta\n"
                   "  • TSP: programación dinámica de Held-Karp para n pequeño\n"
@@ -206,8 +206,10 @@ def test_a_long_labelled_slide_is_asked_of_its_topic_when_the_quiz_is_still_shor
     chunks = [COVER, long]
     o = build_outline(chunks, SRC, bookmarks=[])
     course = CourseTerms(chunks, None)
-    assert not [q for q in _plain(chunks) if "entrenamiento supervisado" in q.prompt.lower()]
-    extra = fill_questions({SRC: o}, [], {c.id: c for c in chunks}, course, k=0, lang=None)
-    asked = [d for d in extra if "entrenamiento supervisado" in d.question.prompt.lower()]
-    assert asked and all(d.fallback for d in asked), [d.question.prompt for d in extra]
-    assert all(x in asked[0].question.answer for x in ("Pérdida", "Teacher forcing", "Limitación principal"))
+    top, _ = plain_questions({SRC: o}, [], {c.id: c for c in chunks}, course, k=10, lang=None)
+    further = fill_questions({SRC: o}, [], {c.id: c for c in chunks}, course, k=0, lang=None)
+    for drafts in (top, further):
+        asked = [d for d in drafts if "entrenamiento supervisado" in d.question.prompt.lower()]
+        assert asked and all(d.fallback for d in asked), [d.question.prompt for d in drafts]
+        answer = asked[0].question.answer
+        assert all(x in answer for x in ("Pérdida", "Teacher forcing", "Limitación principal"))

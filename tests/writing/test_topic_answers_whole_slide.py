@@ -55,7 +55,9 @@ def test_a_title_s_stem_comes_from_a_class_that_is_sure_of_it(title, lang, stem)
 
 @pytest.fixture(scope="module")
 def quizzes(tmp_path_factory, model_cache):
-    return deck_quizzes(tmp_path_factory.mktemp("whole_slide"), heldout_decks(DECKS), DECKS, model_cache)
+    # (-n 14: a slide asked as a last resort, a long list's among them, may take a twelfth place: what is pinned
+    # here is how a topic question is answered, not which last resort a quiz of 12 asks)
+    return deck_quizzes(tmp_path_factory.mktemp("whole_slide"), heldout_decks(DECKS), DECKS, model_cache, n=14)
 
 
 def _on(qs, title):
