@@ -44,7 +44,8 @@ before its code's library), four alternating runs: c23ba98 36 questions, 1.02 / 
 (0.028 s/question); c2596d2 36, 1.00 / 1.00 s; 232b0f3 0.97 / 0.98 s; the same type mix.
 Session 26's writer (notation-answer, the form prior refitted, long lists asked to fill, "which description matches
 «X»"), two alternating runs: 250e1b5 36 questions, 1.01 / 0.96 s (0.027-0.028 s/question); 67f6710 36, 0.97 / 1.06 s
-(0.027-0.030), the same type mix (these decks' lists hold no three siblings' descriptions to offer)."""
+(0.027-0.030), the same type mix (these decks' lists hold no three siblings' descriptions to offer); the final
+writer (8a61fb0, that form reverted), two more alternating runs: 250e1b5 1.14 / 1.01 s, 8a61fb0 1.02 / 1.02 s."""
 
 from __future__ import annotations
 
