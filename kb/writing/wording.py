@@ -410,8 +410,10 @@ def title_subject(title: str, texts: Sequence[str]) -> str:
     if ":" not in title or not head.isalpha() or len(head) < 3 or fold(head) in RHETORIC_HEAD:
         return ""  # ("Arquitectura: la pila de compilación": the kind of slide, no name)
     want = {fold(head), fold(head).rstrip("s")}
-    seen = Counter(w for t in texts for w in re.findall(r"\b[A-Za-z]{3,}\b", t)
-                   if fold(w) in want and not w.isupper() and not w.islower())
+    found = [w for t in texts for w in re.findall(r"\b[A-Za-z]{3,}\b", t) if fold(w) in want]
+    seen = Counter(w for w in found if not w.isupper() and not w.islower())
+    if head.isupper() and sum(w == head for w in found) > max(seen.values(), default=0):
+        return head  # an acronym the text writes as the title does ("TMA: ¿qué es?" → TMA, not the code's "tmA")
     if not seen:
         return ""
     best = max(seen, key=lambda w: (bool(re.search(r"[a-z][A-Z]|^[A-Z]{2}[a-z]", w)), seen[w]))

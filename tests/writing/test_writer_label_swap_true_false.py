@@ -91,6 +91,12 @@ def test_a_section_word_is_no_setting_the_decks_subject_is(written):
     texts = ["• Datos de entrenamiento: los datos se anotan …", "Formatos de datos: COCO, VOC", "los datos"]
     assert title_subject("Datos: formatos de anotación", texts) == ""
     assert title_subject("Keras: Layers y Models", ["En Keras, un modelo …", "import keras", "Keras: API"]) == "Keras"
+    # an acronym the deck writes as its title does is the name, not a code variable's casing (round 35's "En tmA,"
+    # on "TMA: ¿qué es?", from "CUtensorMap tmA;"); a title in capitals the text writes otherwise takes the text's
+    tma = ["• TMA: copias asíncronas de tiles", "La TMA calcula direcciones", "CUtensorMap tmA;", "Con TMA, un hilo"]
+    assert title_subject("TMA: ¿qué es?", tma) == "TMA"
+    assert title_subject("DTENSORS: Conceptos", ["Un DTensor reparte", "from torch.distributed import DTensor"]) \
+        == "DTensor"
 
 
 def test_a_bracket_after_a_space_is_prose_not_a_call():
