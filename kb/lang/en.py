@@ -118,9 +118,9 @@ ERROR_WHY_STEM = "In {s}, why is «{c}» a common mistake?"
 
 # The first word of a deck's closing summary slide, whose bullets name what the deck teaches (kb/outline.py)
 SUMMARY_WORDS = frozenset("summary conclusions conclusion recap takeaways".split())
-# A slide of results, folded ("Resultados principales", "Configuración experimental y resultados"): figures a
-# question asks to recall, no topic to explain (kb/writing/pattern_topic.py); the plural only: "Tamaño del resultado de
-# una convolución", "Soporte experimental para MPS", "Rastreamento de experimentos" are topics
+# A slide of results, folded ("Main results", "Experimental setup and results"): figures a question asks to recall,
+# no topic to explain (kb/writing/pattern_topic.py); the plural only: "Size of a convolution's result", "Experimental
+# support for MPS" are topics
 RESULT_WORDS = frozenset(("results",))
 # A slide title asked as a question about its topic (kb/writing/pattern_topic.py): the words that open a
 # question ("What is NVIDIA DALI", "How to measure …", "Why write an extension?"), folded

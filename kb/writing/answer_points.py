@@ -286,6 +286,8 @@ def _kept_bracket(text: str, m: re.Match[str]) -> bool:
     return _after_preposition(before) or bool(_OPERAND.search(before)) \
         or (m.group()[:1] == "(" and bool(_GLUED_MINUS.search(before))) or bool(_OPERAND_AFTER.match(text, m.end())) \
         or (before.strip() != "" and _math_bracket(m.group().strip()))
+
+
 WHOLE_WORDS = 12  # most words of a point used whole when its cut is garbled (the brief of issue 26, session 29)
 # a concept a cut garbled (r14/r15 raters: "2*/N", "N_opt = ** 0.5", "sum(dy *", "Hoffmann et", "size 8 \\"): it
 # ends on an operator or an abbreviation's stub, or holds an operator without its operand
