@@ -26,7 +26,8 @@ def rounds(span: str) -> list[int]:
 @cache
 def deck_text(deck: str) -> str:
     """A rated deck's text (eval/heldout_decks/DECK.txt; "" for a deck kept elsewhere): what tells a code name the deck
-    writes as code ("n_fft=400") from a formula's symbol (form_prior.form_of: ``cloze:symbol``)."""
+    writes as code ("n_fft=400") from a formula's symbol (form_prior.form_of: ``cloze:symbol``), and the terms it names
+across its slides from a slide's labels (``mcq:unnamed``)."""
     f = EVAL / "heldout_decks" / f"{deck.removesuffix('.pdf')}.txt"
     return f.read_text(encoding="utf-8") if deck and f.exists() else ""
 
@@ -39,9 +40,9 @@ def rated(rs: list[int]) -> list[dict[str, str]]:
         if not f.exists():
             continue
         for row in csv.DictReader(open(f, encoding="utf-8")):
-            row["form"] = form_of(row["type"], row["prompt"], row["answer"],
-                                  len([c for c in row.get("choices", "").split(" | ") if c.strip()]),
-                                  deck_text(row.get("deck", "")))
+            choices = [c for c in row.get("choices", "").split(" | ") if c.strip()]
+            row["form"] = form_of(row["type"], row["prompt"], row["answer"], len(choices),
+                                  deck_text(row.get("deck", "")), choices)
             row["round"] = str(r)
             out.append(row)
     return out

@@ -23,7 +23,7 @@ def deck_language(course: CourseTerms, src: str, default: str) -> str:
 
 def deck_context(src: str, o: Outline, course: CourseTerms) -> CheckContext:
     """The checks' context for a source's plain questions (its passage is set per idea)."""
-    text = "".join(f"\n{c.locator.heading or ''}\n{c.text}" for c in course.by_source.get(src, []))
+    text = course.deck_text(src)
     from .subject import deck_subject
 
     return CheckContext("", text, vocabulary(text), verb_like=course.verb_like, outline=o,

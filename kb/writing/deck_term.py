@@ -19,10 +19,17 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 from ..text import STOPWORDS, fold, words
 from .checks import _zipf, everyday_word
 
+NAMED_LINES = 3  # distinct lines of a deck that must name a which-term multiple choice's answer, and all its options
+# but one, for the question to ask among the deck's terms (:func:`unnamed_choices`). The ones that fail it
+# (``mcq:unnamed``, kb.writing.form_prior) were kept 37 / 18 / 33 % and dropped 30 / 50 / 40 % on rounds 14-25 / 26-31 /
+# 32-36, the other multiple choices kept 53 / 45 / 43 % and dropped 16 / 22 / 21 % (python eval/form_keep.py 14-25
+# 26-31 32-36); those named in exactly two lines fare as the rarer ones (kept 43 / 17 / 33 %, dropped 32 / 51 / 47 %).
+# Chosen among 2, 3 and 4 on those rounds (session 27); round 37 is its held-out check
 MIN_USES = 1  # lines of the deck's running text that must say an ordinary phrase for it to be a term (hand-set
 # on rounds 8–9: the DROPs' answers are said 0 times but as their label; the KEEPs' ordinary answers 1–3 times)
 
@@ -85,3 +92,26 @@ def deck_term(label: str, text: str, lang: str) -> bool:
     if lang not in ("es", "pt") or not bare or bare[:1].islower() or not ordinary_phrase(bare, lang):
         return True
     return bool(text) and uses(bare, text) >= MIN_USES
+
+
+@functools.lru_cache(maxsize=4096)
+def named_lines(label: str, text: str) -> int:
+    """How many distinct lines of ``text`` (a deck's headings and passages) name ``label`` (its words, not its gloss
+    in brackets), its own label lines included."""
+    bare = fold(re.sub(r"\s*\([^)]*\)", "", label).strip())
+    if not bare:
+        return 0
+    said = re.compile(rf"(?<!\w){re.escape(bare)}(?!\w)")
+    return sum(1 for ln in _lines(text) if said.search(ln))
+
+
+def unnamed_choices(answer: str, choices: Sequence[str], text: str) -> bool:
+    """A which-term multiple choice asks among words the deck ``text`` seldom says: its ``answer``, or two of its
+    ``choices``, named in fewer than :data:`NAMED_LINES` of the deck's lines — a slide's labels ("Caso típico",
+    "Salida", "Otras aproximaciones clásicas") beside its terms, matched to a description by their wording, not by
+    what the course teaches. A term the deck names across its slides ("Per-tensor", "Adafactor", "FFN") is what
+    such a question is for."""
+    if not text:
+        return False
+    rare = [c for c in choices if named_lines(c, text) < NAMED_LINES]
+    return answer in rare or len(rare) >= 2

@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from ..text import fold
 from .check_objective_kind import CODE_BLANK, notation_symbol
+from .deck_term import unnamed_choices
 from .lead_stem import LEAD_ASK
+from .statement import WHICH_TERM
 
 PRIOR_FILE = Path(__file__).with_name("form_prior.json")
 # priority per unit of KEEP rate above the mean: the fitted priors span 0.07 .. 0.40 (mean 0.20), so a form moves a
@@ -83,7 +86,8 @@ def stem_form(prompt: str) -> str:
     return "other"
 
 
-def form_of(qtype: str, prompt: str, answer: str = "", options: int = 0, source_text: str = "") -> str:
+def form_of(qtype: str, prompt: str, answer: str = "", options: int = 0, source_text: str = "",
+            choices: Sequence[str] = ()) -> str:
     """A question's form: its type, and a short answer's stem kind ("short:explain", "mcq"); given the model answer,
     also its shape: a short answer of at most :data:`BRIEF_WORDS` words is ``…:brief`` ("¿qué es X?" answered by
     one line), a cloze whose blank is a code entity ``cloze:code`` (``all_gather``, ``torch.compile``, ``DataLoader``;
@@ -101,6 +105,9 @@ def form_of(qtype: str, prompt: str, answer: str = "", options: int = 0, source_
         return "cloze:code"
     if qtype == "mcq" and 0 < options < 4:
         return "mcq:few"
+    if qtype == "mcq" and choices and source_text and WHICH_TERM.search(prompt) \
+            and unnamed_choices(answer, choices, source_text):
+        return "mcq:unnamed"  # (which term a description is, among words the deck seldom says: deck_term)
     return qtype
 
 
@@ -128,27 +135,27 @@ def rated_form(form: str, rates: dict[str, Any]) -> str:
 
 
 def _rates(qtype: str, prompt: str, answer: str, options: int, m: dict[str, Any],
-           source_text: str = "") -> tuple[float, float] | None:
+           source_text: str = "", choices: Sequence[str] = ()) -> tuple[float, float] | None:
     """(KEEP rate, DROP rate) of a question's form in the fit ``m``; None where the fit has no rate for it."""
-    form = rated_form(form_of(qtype, prompt, answer, options, source_text), m.get("rates", {}))
+    form = rated_form(form_of(qtype, prompt, answer, options, source_text, choices), m.get("rates", {}))
     return (float(m["rates"][form]), float(m.get("drops", {}).get(form, 0.0))) if form else None
 
 
 def prior(qtype: str, prompt: str, model: dict[str, Any] | None = None, answer: str = "", options: int = 0,
-          source_text: str = "") -> float:
+          source_text: str = "", choices: Sequence[str] = ()) -> float:
     """The smoothed KEEP rate of a question's form (with ``answer``, its sub-form's); a form the fit never saw gets
     its parent's rate, else the fit's mean."""
     m = model if model is not None else load_prior()
-    rates = _rates(qtype, prompt, answer, options, m, source_text)
+    rates = _rates(qtype, prompt, answer, options, m, source_text, choices)
     return rates[0] if rates else float(m.get("mean", 0.0))
 
 
 def last_resort(qtype: str, prompt: str, answer: str = "", model: dict[str, Any] | None = None,
-                options: int = 0, source_text: str = "") -> bool:
+                options: int = 0, source_text: str = "", choices: Sequence[str] = ()) -> bool:
     """A form teachers keep under :data:`LAST_RESORT` x as often as the fit's mean question, or drop more often than
     they keep (a cloze on a prose word: kept 26 %, dropped 32 % over rounds 14-20; 14 % / 41 % over 21-24)."""
     m = model if model is not None else load_prior()
-    rates = _rates(qtype, prompt, answer, options, m, source_text)
+    rates = _rates(qtype, prompt, answer, options, m, source_text, choices)
     if rates is None:
         return False
     keep, drop = rates
@@ -164,21 +171,29 @@ def worth(q: Any, model: dict[str, Any] | None = None) -> float:
 
 
 def weigh(drafts: Sequence[Any], weight: float = WEIGHT, model: dict[str, Any] | None = None,
-          last_resorts: bool = False) -> None:
+          last_resorts: bool = False, deck_text: Callable[[str], str] | None = None) -> None:
     """Each draft's priority moved by ``weight`` x (its form's prior - the fit's mean), in place; with
     ``last_resorts`` (the offline writer, whose questions the prior was fitted on), a draft of a last-resort form
     (:func:`last_resort`) is marked so (``Draft.fallback``: asked only to fill the quiz once the other forms are
-    used)."""
+    used). ``deck_text(source)``: a draft's whole deck, what its form is read against (a which-term multiple choice
+    among words the deck seldom says, ``mcq:unnamed``); without it, the draft's passage."""
     m = model if model is not None else load_prior()
     mean = float(m.get("mean", 0.0))
     if not m.get("rates"):
         return
     for d in drafts:
         q = d.question
-        # (a cloze's blank its passage writes as code, "n_fft=400", is no formula's symbol: form_of)
-        text = getattr(getattr(d, "chunk", None), "text", "")
-        d.priority += weight * (prior(q.type, q.prompt, m, q.answer, len(q.choices), text) - mean)
-        if last_resorts and last_resort(q.type, q.prompt, q.answer, m, len(q.choices), text):
+        # (a cloze's blank the deck writes as code, "n_fft=400", is no formula's symbol; a which-term multiple
+        # choice among words the deck seldom says is mcq:unnamed: form_of; its passage where the deck is not given)
+        # (a passage seldom names a deck's terms three times: the options are read against a whole deck only)
+        chunk = getattr(d, "chunk", None)
+        deck = deck_text(chunk.source) if deck_text and chunk is not None else ""
+        text, choices = (deck, q.choices) if deck else (getattr(chunk, "text", ""), ())
+        rates = _rates(q.type, q.prompt, q.answer, len(q.choices), m, text, choices)
+        d.priority += weight * ((rates[0] if rates else mean) - mean)
+        if hasattr(d, "worth"):  # (a Draft; the last resorts are asked in its order: generate._fill)
+            d.worth = rates[0] - rates[1] if rates else mean
+        if last_resorts and last_resort(q.type, q.prompt, q.answer, m, len(q.choices), text, choices):
             d.fallback = True
 
 

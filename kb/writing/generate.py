@@ -442,9 +442,10 @@ def _fill(chosen: list[Draft], more: Sequence[Draft], n: int, embedder=None, thr
     from .form_prior import worth
 
     # last resorts last, a planned (top) idea's first, then the forms teachers keep most and drop least
-    # (form_prior.worth), in a pass of their own: a further idea whose short answer waits for the mix
-    # (_take_further) goes before any last resort
-    last = sorted((d for d in more if d.fallback), key=lambda d: (d.plan is None, -worth(d.question)))
+    # (form_prior.worth; as weighed against the draft's deck, Draft.worth), in a pass of their own: a further idea
+    # whose short answer waits for the mix (_take_further) goes before any last resort
+    last = sorted((d for d in more if d.fallback),
+                  key=lambda d: (d.plan is None, -(worth(d.question) if d.worth is None else d.worth)))
     more = [*(d for d in more if not d.fallback), *last]
     groups: list[list[Draft]] = []
     for d in more:
@@ -487,14 +488,14 @@ def _fill_short(ws, request: GenerationRequest, course: CourseTerms, passages: S
     # (a top idea's last resort before a further idea's: _fill asks every last resort after the other forms)
     by_id = {c.id: c for c in passages}
     more = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang)
-    form_prior.weigh(more, last_resorts=True)
+    form_prior.weigh(more, last_resorts=True, deck_text=course.deck_text)
     chosen = _fill(chosen, [*last, *more], request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     if len(chosen) < request.n and more:
         # still short: the fill took one idea per passage, and where the fill turned that idea's forms down
         # (same term or sentence as a chosen question) the passage's other ideas are reached in a second pass
         again = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang,
                                     skip=frozenset(d.idea for d in more if d.idea))
-        form_prior.weigh(again, last_resorts=True)
+        form_prior.weigh(again, last_resorts=True, deck_text=course.deck_text)
         if again:
             chosen = _fill(chosen, again, request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     return chosen
@@ -643,14 +644,15 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     # a form teachers keep far less often than the mean question, or drop more often than they keep, is a last resort
     # (Draft.fallback), for the offline writer whose questions the prior was fitted on (form_prior.last_resort)
     offline = writer.name == "offline"
-    form_prior.weigh(out.drafts, last_resorts=offline)
+    form_prior.weigh(out.drafts, last_resorts=offline, deck_text=course.deck_text)
     if offline and set(request.types) - {"short"}:  # an asked idea's objective forms, for the mix
         # (the offline patterns' questions: not mixed into a model's quiz, which records the model as its writer)
         from .objective_forms import objective_alternates
 
         alternates = objective_alternates(course.outlines, out.drafts, {c.id: c for c in passages}, course,
                                           request.lang)
-        form_prior.weigh(alternates, weight=0.0, last_resorts=True)  # (weighed as made; a last resort marked here)
+        # (weighed as made; a last resort marked here)
+        form_prior.weigh(alternates, weight=0.0, last_resorts=True, deck_text=course.deck_text)
         out.drafts += alternates
     if request.topic:  # keep the topic's best passages first
         rank = {c.id: i for i, c in enumerate(passages)}

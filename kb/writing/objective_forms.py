@@ -64,7 +64,7 @@ def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chu
                 else:  # a question of its own: weighed as any draft is (its primary's form has its primary's weight)
                     if best > 0:
                         f.priority += CENTRAL_BONUS * max(0.0, idea.score) / best
-                    weigh([f])
+                    weigh([f], deck_text=course.deck_text)
                 out.append(f)
     return out
 

@@ -324,7 +324,8 @@ class LabelPatterns(WriterCore):
                 continue
             others = [o.label for o in run if o is not it and not same_thing(o.label, it.label)
                       and o.level == it.level  # a sub-bullet's label ("Coste", "Mitigación") is no sibling
-                      and self._option_like(o.label, slide) and of_answers_kind(o.label, it.label, lang)][:3]
+                      and self._option_like(o.label, slide) and of_answers_kind(o.label, it.label, lang)]
+            others = self._named_first(others, slide)[:3]
             if 1 <= len(others) < 3:  # two or three siblings: the deck's other terms make up the options
                 others += self._deck_options(_untagged(it.label), it.body, slide, others, 3 - len(others))
             if len(others) < 3 or sum(map(_code_like, others)) >= 2 and not _code_like(it.label):

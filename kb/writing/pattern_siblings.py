@@ -170,14 +170,16 @@ def _unfigured(text: str) -> str:
 
 
 def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, lang: str,
-                        of_kind: Callable[[str, str], bool], first_only: bool = False) -> list[tuple[Question, str]]:
+                        of_kind: Callable[[str, str], bool], first_only: bool = False,
+                        named: Callable[[str], bool] = lambda _: True) -> list[tuple[Question, str]]:
     """The multiple choices, then the true/false statements, on the idea's sibling ``pairs``
     (:func:`siblings`), each with the lines of the list it asks ("reduce: todos envían, …"): one of each
     per sibling whose description can be asked (:func:`_describes`, not naming its term); the plan keeps
     the first of each kind that passes the checks. Set in the deck's ``subject`` (a slide's title is a
     label students do not see: the registry flags it); none without one. ``of_kind(option, answer)``: an
     option a student could take for the answer. With ``first_only``, only the first pair is asked (a defined
-    term, the deck's other defined terms its siblings: :func:`defined_siblings`)."""
+    term, the deck's other defined terms its siblings: :func:`defined_siblings`). The wrong options are the
+    siblings ``named`` across the deck first (its terms, not a slide's labels: ``mcq:unnamed``, form_prior)."""
     from .check_objective_kind import of_glosses_kind
     from .terms import _untagged
     from .wording import _t, lower_first
@@ -190,6 +192,7 @@ def objective_questions(idea: Idea, pairs: list[tuple[str, str]], subject: str, 
     for i, (label, body) in enumerate(pairs[:1] if first_only else pairs):
         # (each of the other's kind, both ways: "síntoma" among NumPy and Reproducibilidad is the odd one out)
         others = [x for j, x in enumerate(labels) if j != i and of_kind(x, labels[i]) and of_kind(labels[i], x)]
+        others = sorted(others, key=lambda x: not named(x))  # (stable: in the list's order otherwise)
         # (a description told from a sibling's by its figures alone, "Gen3: cerca de 16 GB/s" beside "Gen4: cerca de
         # 32 GB/s", asks a number to recall: trivia)
         by_figure = any(j != i and _unfigured(b) == _unfigured(body) for j, (_, b) in enumerate(pairs))
@@ -264,8 +267,11 @@ def objective_drafts(idea: Idea, chunk: Chunk, passage: str, deck: CheckContext,
         return []
     ctx = replace(deck, passage=passage)
     out: list[Draft] = []
+    from .deck_term import NAMED_LINES, named_lines
+
     for q, quote in objective_questions(idea, pairs, subject, lang, lambda o, a: of_answers_kind(o, a, lang),
-                                        first_only=defined):
+                                        first_only=defined,
+                                        named=lambda x: named_lines(x, deck.source_text) >= NAMED_LINES):
         if any(d.question.type == q.type for d in out):
             continue  # (one of each kind: the first that passes the checks)
         q = replace(q, citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),))

@@ -73,6 +73,9 @@ class Draft:
     # asked only to reach n once every other form is used (generate._fill); without it the ideas it asks went
     # unasked (round 8: key ideas asked 74 % -> 51 %)
     fallback: bool = False
+    # its form's KEEP rate less its DROP rate as weighed against its whole deck (form_prior.weigh): the order last
+    # resorts are asked in; None when not weighed (form_prior.worth reads the question alone)
+    worth: float | None = None
 
 
 @dataclass

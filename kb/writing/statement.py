@@ -25,7 +25,11 @@ def statement(q: Question) -> str:
     return p.split(": ", 1)[1] if ": " in p else p
 
 
+# the stem of a multiple choice that quotes a description and asks which term it is (pt/es/en templates: kb.lang)
+WHICH_TERM = re.compile(r"corresponde a esta descri|matches this description")
+
+
 def which_term(q: Question) -> bool:
     """A multiple choice that quotes a description and asks which term it is ("¿qué término corresponde a esta
     descripción: «…»?"): its options are the deck's terms, its subject the term asked."""
-    return q.type == "mcq" and bool(re.search(r"corresponde a esta descri|matches this description", q.prompt))
+    return q.type == "mcq" and bool(WHICH_TERM.search(q.prompt))

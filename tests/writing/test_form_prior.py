@@ -7,7 +7,8 @@ was chosen) get another form of the same idea, through the public API."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -55,12 +56,13 @@ def test_the_fitted_prior_ranks_forms_as_teachers_kept_them_and_says_what_it_was
     assert last_resort("short", LEAD[0] + ": «Tres puertas: …»", model=m)
     assert rates["short:when"] > rates["short:compare"] > rates["short:explain"] > rates["short:lead"]
     # the same fit on rounds 14-31, tested on 32-33 (never fitted on): it ranks KEEPs above chance, and the forms it
-    # names last resorts were kept far less often and dropped more often than the rest
+    # names last resorts were kept less often and dropped far more often than the rest (with mcq:unnamed among them,
+    # kept 20 % and dropped 32 % on 32-33 against 26 % and 8 % for all questions; before it 0 % and 31 %)
     check = m["check"]
     assert check["fit"] == list(range(14, 32)) and check["test"] == [32, 33]
     assert check["all"]["auc"] > 0.55 and check["all"]["keep_top_half"] > check["all"]["keep_bottom_half"]
-    assert check["last_resort"]["keep"] < 0.5 * check["all"]["keep"]
-    assert check["last_resort"]["drop"] > check["all"]["drop"]
+    assert check["last_resort"]["keep"] < check["all"]["keep"]
+    assert check["last_resort"]["drop"] > 2 * check["all"]["drop"]
 
 
 def test_a_form_s_answer_shape_refines_it():
@@ -101,6 +103,54 @@ class _D:
     question: Question
     priority: float
     fallback: bool = False
+    chunk: object = None
+    worth: float | None = None
+
+
+# a deck that names its optimizers across its slides, and labels one slide's lines with its own words
+_DECK = """
+Optimizadores con poca memoria
+• Adam guarda dos momentos por parámetro; Adafactor factoriza el segundo momento
+• Lion guarda un solo momento; SGD con momento, uno
+Comparación
+• Adam: 2 estados por parámetro; Adafactor: filas y columnas
+• Lion: signo de la actualización; SGD con momento: el baseline
+Cuándo usar cada uno
+• Adafactor para modelos enormes; Lion con lotes grandes; Adam por defecto
+• SGD con momento en visión; Adam y Lion en lenguaje
+Planificador
+• Optimizador: Adafactor con factorización
+• Salida: el plan de memoria por GPU
+• Caso típico: un modelo de 11B
+• Entrada: tamaño del modelo
+"""
+
+
+def test_a_which_term_choice_among_words_the_deck_seldom_says_is_its_own_form_and_a_last_resort():
+    ask = "En optimizadores, ¿qué término corresponde a esta descripción: «{}»?"
+    named = Question("mcq", ask.format("factoriza el segundo momento en filas y columnas"), "Adafactor", (),
+                     choices=("Adafactor", "Lion", "Adam", "SGD con momento"), correct=0)
+    labels = Question("mcq", ask.format("el plan de memoria por GPU"), "Salida", (),
+                      choices=("Salida", "Optimizador", "Caso típico", "Entrada"), correct=0)
+    assert form_of("mcq", named.prompt, named.answer, 4, _DECK, named.choices) == "mcq"
+    assert form_of("mcq", labels.prompt, labels.answer, 4, _DECK, labels.choices) == "mcq:unnamed"
+    assert form_of("mcq", labels.prompt, labels.answer, 4, "", labels.choices) == "mcq"  # (no deck: not read)
+    assert parent("mcq:unnamed") == "mcq"
+    # one rare option among named ones is a plain multiple choice; the answer rare, or two options, is not
+    one = replace(named, choices=("Adafactor", "Lion", "Adam", "Caso típico"))
+    assert form_of("mcq", one.prompt, one.answer, 4, _DECK, one.choices) == "mcq"
+    key = replace(named, answer="Caso típico", choices=("Caso típico", "Lion", "Adam", "Adafactor"))
+    assert form_of("mcq", key.prompt, key.answer, 4, _DECK, key.choices) == "mcq:unnamed"
+    # the fitted prior makes it a last resort when weighed against the whole deck, not the passage alone
+    chunk = SimpleNamespace(source="opt.pdf", text="Salida: el plan de memoria por GPU")
+    m = {"mean": 0.3, "rates": {"mcq": 0.46, "mcq:unnamed": 0.29}, "drops": {"mcq": 0.2, "mcq:unnamed": 0.38}}
+    a, b = _D(labels, 1.0, chunk=chunk), _D(named, 1.0, chunk=chunk)
+    weigh([a, b], model=m, last_resorts=True)
+    assert not a.fallback and not b.fallback  # (no deck given: the options are not read against a passage)
+    weigh([a, b], model=m, last_resorts=True, deck_text={"opt.pdf": _DECK}.__getitem__)
+    assert a.fallback and not b.fallback
+    assert a.worth == pytest.approx(0.29 - 0.38) and b.worth == pytest.approx(0.46 - 0.2)  # (the fill's order)
+    assert "mcq:unnamed" in load_prior()["rates"]  # (the shipped fit has the form)
 
 
 def test_selection_weight_moves_a_draft_by_its_form_s_prior():

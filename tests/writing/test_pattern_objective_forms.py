@@ -120,3 +120,23 @@ def test_a_recap_slide_is_not_asked_in_an_objective_form():
 
     assert asked("Activaciones ocultas")  # (its list offers an objective form on a slide of its own …)
     assert asked("Resumen") == []  # (… and none on a recap, which restates what the deck's slides teach)
+
+
+def test_the_wrong_options_are_the_siblings_the_deck_names_across_its_slides_first():
+    """A list of five labels, two of them a slide's own words the deck says nowhere else: the multiple choice asks
+    among the three terms the deck names across its slides (``mcq:unnamed`` otherwise: kept 18-37 % and dropped
+    30-50 % on rounds 14-36, against 43-53 % and 16-22 % for the others, eval/form_keep.py 14-25 26-31 32-36)."""
+    pairs = [("Adam", "guarda dos momentos por parámetro en fp32"),
+             ("Caso típico", "un modelo de once mil millones de parámetros"),
+             ("Salida", "el plan de memoria de cada GPU del nodo"),
+             ("Adafactor", "factoriza el segundo momento en filas y columnas"),
+             ("Lion", "guarda un solo momento y usa el signo de la actualización")]
+    deck = {"Adam", "Adafactor", "Lion"}
+    qs = [q for q, _ in objective_questions(_idea(""), pairs, "optimizadores", "es", lambda a, b: True,
+                                            named=lambda x: x in deck) if q.type == "mcq"]
+    first = qs[0]
+    assert first.correct_text == "Adam" and set(first.choices) == {"Adam", "Adafactor", "Lion", "Caso típico"}
+    # (in the list's order without the deck: a slide's labels among the options)
+    plain = [q for q, _ in objective_questions(_idea(""), pairs, "optimizadores", "es", lambda a, b: True)
+             if q.type == "mcq"][0]
+    assert plain.choices == ("Adam", "Caso típico", "Salida", "Adafactor")

@@ -467,8 +467,11 @@ def test_the_offline_writer_prefers_the_patterns_the_teacher_kept(course_ws):
     r = run_kb(["quiz", "generate", "-n", "8", "--out", "quizzes/after.json"], cwd=course_ws)
     assert r.returncode == 0, r.stderr
     after = Counter(pattern(q) for q in load_quiz(course_ws / "quizzes" / "after.json").questions)
-    assert after["short:harvested"] < before["short:harvested"], after
-    assert after["short:definition"] > before["short:definition"], after
+    # the dropped pattern is asked less, the kept one no less, and now more often than the dropped one (the slot a
+    # dropped exercise leaves may go to a pattern the teacher has not judged, a comparison, as the type mix allows)
+    assert after["short:harvested"] < before["short:harvested"], (before, after)
+    assert after["short:definition"] >= before["short:definition"], (before, after)
+    assert after["short:definition"] > after["short:harvested"], (before, after)
 
 
 def test_the_llm_writer_is_shown_the_teachers_kept_questions(course_ws):
