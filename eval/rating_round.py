@@ -16,7 +16,7 @@ from pathlib import Path
 # (eval/fit_defect_model.py, eval/flag_rounds.py, eval/drop_classes.py) weigh its ratings apart.
 NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c", 13: "c", 14: "f", 15: "f", 16: "g",
           17: "n", 18: "c", 19: "d", 20: "e", 21: "e", 22: "f", 23: "g", 24: "h", 25: "j", 26: "k", 27: "l", 28: "m",
-          29: "n", 30: "o", 31: "p", 32: "q", 33: "r", 34: "s", 35: "v", 36: "w"}
+          29: "n", 30: "o", 31: "p", 32: "q", 33: "r", 34: "s", 35: "v", 36: "w", 37: "z"}
 
 
 def quiz_ids(version: str, here: Path) -> dict[str, set[str]]:
@@ -25,12 +25,30 @@ def quiz_ids(version: str, here: Path) -> dict[str, set[str]]:
             for p in sorted((here / "quizzes").glob(f"*.{version}.json")) if not p.name.startswith("eval-quiz-")}
 
 
-def flagged(version: str, here: Path) -> dict[str, bool]:
-    out: dict[str, bool] = {}
+def question_key(qtype: str, prompt: str, choices: list[str], answer: str, concepts: list[str]) -> tuple:
+    """What makes two versions' questions one packet row (eval/rater_packet.py): type, stem, choice set, answer (a
+    multiple choice's right option), concepts. A multiple choice whose options a version orders otherwise has another
+    id in that version's quiz, and the packet rates it under the first version's id."""
+    return qtype, prompt, tuple(sorted(choices)), answer, tuple(concepts)
+
+
+def flagged(version: str, here: Path) -> dict:
+    """What kb eval quiz flags in a version's quizzes (a check's defect, an unsupported answer, or the advisory drop
+    risk), by question id and by :func:`question_key`."""
+    out: dict = {}
     for p in sorted((here / "quizzes").glob(f"eval-quiz-*.{version}.json")):
+        quiz = here / "quizzes" / p.name.removeprefix("eval-quiz-")
+        keys = {}
+        if quiz.exists():
+            for q in json.loads(quiz.read_text(encoding="utf-8"))["questions"]:
+                choices = q.get("choices") or []
+                answer = choices[q["correct"]] if q["type"] == "mcq" and choices else q["answer"]
+                keys[q["id"]] = question_key(q["type"], q["prompt"], choices, answer, q.get("concepts") or [])
         for q in json.loads(p.read_text(encoding="utf-8"))["per_question"]:
-            # what kb eval quiz flags: a check's defect, an unsupported answer, or the advisory drop risk
-            out[q["id"]] = bool(q["defects"]) or not q["supported"] or bool((q.get("drop_risk") or {}).get("likely"))
+            flag = bool(q["defects"]) or not q["supported"] or bool((q.get("drop_risk") or {}).get("likely"))
+            out[q["id"]] = flag
+            if q["id"] in keys:
+                out[keys[q["id"]]] = flag
     return out
 
 
@@ -46,6 +64,9 @@ def main(here: Path, versions: dict[str, str]) -> None:
     # which versions wrote each rated question: a packet rates two versions' different questions under one id as
     # "ID" and "ID/2", so where ratings.csv names the versions, that decides (a quiz's ids alone cannot)
     vers_of = {r["question_id"]: set(r.get("versions", "").split()) for r in ratings}
+    key_of = {r["question_id"]: question_key(r["type"], r["prompt"], [c for c in r["choices"].split(" | ") if c],
+                                             r["answer"], [c for c in r["concepts"].split("; ") if c])
+              for r in ratings}
     by_versions = all(vers_of.values())
     for v, label in versions.items():
         ids = quiz_ids(v, here)
@@ -64,7 +85,8 @@ def main(here: Path, versions: dict[str, str]) -> None:
             drops = [q for q in mine if vs[q] == "DROP"]
             print(f"  {rater} ({len(mine)} rated): KEEP {c['KEEP']} ({c['KEEP'] / len(mine):.0%}), FIX {c['FIX']}, "
                   f"DROP {c['DROP']}; KEEP or FIX {(c['KEEP'] + c['FIX']) / len(mine):.0%}; "
-                  f"kb eval quiz flags {sum(flags.get(q.split('/')[0], False) for q in drops)} of {len(drops)} DROPs")
+                  f"kb eval quiz flags {sum(flags.get(key_of[q], flags.get(q.split('/')[0], False)) for q in drops)} "
+                  f"of {len(drops)} DROPs")
         n = sum(pooled.values())
         kept_or_fixed = (pooled["KEEP"] + pooled["FIX"]) / n
         print(f"  all ratings ({n}): KEEP {pooled['KEEP'] / n:.0%}, KEEP or FIX {kept_or_fixed:.0%}")
