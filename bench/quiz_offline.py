@@ -45,7 +45,10 @@ before its code's library), four alternating runs: c23ba98 36 questions, 1.02 / 
 Session 26's writer (notation-answer, the form prior refitted, long lists asked to fill, "which description matches
 «X»"), two alternating runs: 250e1b5 36 questions, 1.01 / 0.96 s (0.027-0.028 s/question); 67f6710 36, 0.97 / 1.06 s
 (0.027-0.030), the same type mix (these decks' lists hold no three siblings' descriptions to offer); the final
-writer (8a61fb0, that form reverted), two more alternating runs: 250e1b5 1.14 / 1.01 s, 8a61fb0 1.02 / 1.02 s."""
+writer (8a61fb0, that form reverted), two more alternating runs: 250e1b5 1.14 / 1.01 s, 8a61fb0 1.02 / 1.02 s.
+Session 27's mcq:unnamed (a which-term multiple choice among words the deck seldom says, a last resort), two
+alternating runs: 2282839 36 questions, 1.11 / 1.06 s (0.029-0.031 s/question); 5efeb78 36, 1.09 / 1.16 s
+(0.030-0.032); type mix short 69 -> 75 %, mcq 3 -> 0 (03Datos' multiple choices ask among its one-line labels)."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ def rounds(span: str) -> list[int]:
 def deck_text(deck: str) -> str:
     """A rated deck's text (eval/heldout_decks/DECK.txt; "" for a deck kept elsewhere): what tells a code name the deck
     writes as code ("n_fft=400") from a formula's symbol (form_prior.form_of: ``cloze:symbol``), and the terms it names
-across its slides from a slide's labels (``mcq:unnamed``)."""
+    across its slides from a slide's labels (``mcq:unnamed``)."""
     f = EVAL / "heldout_decks" / f"{deck.removesuffix('.pdf')}.txt"
     return f.read_text(encoding="utf-8") if deck and f.exists() else ""
 

@@ -28,8 +28,10 @@ NAMED_LINES = 3  # distinct lines of a deck that must name a which-term multiple
 # but one, for the question to ask among the deck's terms (:func:`unnamed_choices`). The ones that fail it
 # (``mcq:unnamed``, kb.writing.form_prior) were kept 37 / 18 / 33 % and dropped 30 / 50 / 40 % on rounds 14-25 / 26-31 /
 # 32-36, the other multiple choices kept 53 / 45 / 43 % and dropped 16 / 22 / 21 % (python eval/form_keep.py 14-25
-# 26-31 32-36); those named in exactly two lines fare as the rarer ones (kept 43 / 17 / 33 %, dropped 32 / 51 / 47 %).
-# Chosen among 2, 3 and 4 on those rounds (session 27); round 37 is its held-out check
+# 26-31 32-36). Those that pass at 2 lines and fail at 3 (form_keep with this set to 2) were kept 43 / 17 / 33 % and
+# dropped 32 / 51 / 47 %: as often dropped as the rarer ones, though on 14-25 kept nearly as often as the named.
+# Chosen among 2, 3 and 4 on those rounds (session 27). Round 37, held out, told them apart by less: mcq:unnamed kept
+# 16 % and dropped 61 %, the others 18 % and 53 % (python eval/form_keep.py 37)
 MIN_USES = 1  # lines of the deck's running text that must say an ordinary phrase for it to be a term (hand-set
 # on rounds 8–9: the DROPs' answers are said 0 times but as their label; the KEEPs' ordinary answers 1–3 times)
 

@@ -4,7 +4,8 @@ A form is a question's type and, for a short answer, the kind of its stem after 
 the slide's lead-in to complete (:data:`kb.writing.lead_stem.LEAD`), "explica X", "¿cómo …?", "¿qué es X?",
 "¿qué significa «X»?", a comparison, "¿cuándo conviene …?" … (:func:`form_of`; pt, es and en wordings); and, given
 the model answer and the options, its shape: a short answer of one line (``…:brief``), a cloze on a code entity
-(``cloze:code``), a multiple choice of three options (``mcq:few``).
+(``cloze:code``), a multiple choice of three options (``mcq:few``) or among words its deck seldom says
+(``mcq:unnamed``, read against the whole deck).
 Fresh raters of the held-out rounds kept these at very different rates (``python eval/form_keep.py 14-20 21-24``).
 ``eval/fit_form_prior.py`` fits each form's smoothed KEEP and DROP rates on the rounds it names and writes
 ``form_prior.json`` beside this module (with what it was fitted on and how it ranked the held-out rounds).
@@ -93,8 +94,10 @@ def form_of(qtype: str, prompt: str, answer: str = "", options: int = 0, source_
     one line), a cloze whose blank is a code entity ``cloze:code`` (``all_gather``, ``torch.compile``, ``DataLoader``;
     a formula's symbol, ``alpha_t``, is ``cloze:symbol``)
     — and, given its number of ``options``, a multiple choice of fewer than four ``mcq:few`` (kept 19 % / 26 % over
-    rounds 14-20 / 21-24 against 44 % / 45 % with four) — each a sub-form whose rate the fit draws toward its
-    parent's (:func:`parent`)."""
+    rounds 14-20 / 21-24 against 44 % / 45 % with four); given its ``choices`` and the whole deck as ``source_text``,
+    a which-term multiple choice among words the deck seldom says ``mcq:unnamed``
+    (:func:`~kb.writing.deck_term.unnamed_choices`) — each a sub-form whose rate the fit draws toward its parent's
+    (:func:`parent`)."""
     if qtype == "short":
         form = f"short:{stem_form(prompt)}"
         return f"{form}:brief" if answer and len(answer.split()) <= BRIEF_WORDS else form
@@ -155,7 +158,11 @@ def last_resort(qtype: str, prompt: str, answer: str = "", model: dict[str, Any]
     """A form teachers keep under :data:`LAST_RESORT` x as often as the fit's mean question, or drop more often than
     they keep (a cloze on a prose word: kept 26 %, dropped 32 % over rounds 14-20; 14 % / 41 % over 21-24)."""
     m = model if model is not None else load_prior()
-    rates = _rates(qtype, prompt, answer, options, m, source_text, choices)
+    return _last(_rates(qtype, prompt, answer, options, m, source_text, choices), m)
+
+
+def _last(rates: tuple[float, float] | None, m: dict[str, Any]) -> bool:
+    """Rates (KEEP, DROP) of a last-resort form in the fit ``m`` (:func:`last_resort`)."""
     if rates is None:
         return False
     keep, drop = rates
@@ -191,9 +198,9 @@ def weigh(drafts: Sequence[Any], weight: float = WEIGHT, model: dict[str, Any] |
         text, choices = (deck, q.choices) if deck else (getattr(chunk, "text", ""), ())
         rates = _rates(q.type, q.prompt, q.answer, len(q.choices), m, text, choices)
         d.priority += weight * ((rates[0] if rates else mean) - mean)
-        if hasattr(d, "worth"):  # (a Draft; the last resorts are asked in its order: generate._fill)
+        if hasattr(d, "worth"):  # (a Draft; the last resorts are asked in its order: generate._fill; as worth())
             d.worth = rates[0] - rates[1] if rates else mean
-        if last_resorts and last_resort(q.type, q.prompt, q.answer, m, len(q.choices), text, choices):
+        if last_resorts and _last(rates, m):
             d.fallback = True
 
 

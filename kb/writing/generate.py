@@ -520,6 +520,39 @@ def _second_mcq(chosen: list[Draft], last: Sequence[Draft], request: GenerationR
     return sel.chosen
 
 
+def _pair_mcq(chosen: list[Draft], pool: Sequence[Draft], alternates: Sequence[Draft], last: Sequence[Draft],
+              request: GenerationRequest) -> list[Draft]:
+    """A quiz of several types with no multiple choice where a chosen idea has one among its forms that is no last
+    resort asks it, paired with a second (:func:`_no_lone_mcq`: another chosen idea's, a further draft's, else the
+    last resort of most worth, in place of the weakest true/false or cloze); where no second comes, the quiz stays
+    as it was. A last-resort multiple choice (``mcq:unnamed``) kept out of the quiz used to keep out the one it
+    would have been paired with too (optuna_es's "Objective / Trial / Study", session 27)."""
+    if "mcq" not in request.types or len(request.types) < 2 or any(d.question.type == "mcq" for d in chosen):
+        return chosen
+    asked = list(_asked_kinds(pool, request))
+    forms = _forms(asked, [d for d in alternates if d.question.type in request.types], request)
+    primary = {id(f): d for d in asked for f in (d, *forms.get(id(d), ()))}
+    sel = _Selection({id(f): d for d in asked for f in forms.get(id(d), ())})
+    for d in chosen:
+        sel.take(d)
+    best: tuple[Draft, Draft] | None = None
+    for c in sel.chosen:
+        p = primary.get(id(c))
+        if p is None:
+            continue
+        for f in (p, *forms.get(id(p), ())):
+            if f.question.type == "mcq" and not f.fallback and _form_free(sel.without(c), f, p) \
+                    and (best is None or f.priority > best[1].priority):
+                best = (c, f)
+    if best is None:
+        return chosen
+    sel.chosen[sel.chosen.index(best[0])] = best[1]
+    spares = sorted((d for d in _asked_kinds(last, request) if d.question.type == "mcq" and d not in sel.chosen),
+                    key=lambda d: -(d.worth if d.worth is not None else 0.0))
+    _no_lone_mcq(sel, [*asked, *spares], (), forms)
+    return sel.chosen if sum(d.question.type == "mcq" for d in sel.chosen) >= 2 else chosen
+
+
 def _types_left_out(request: GenerationRequest, chosen: Sequence[Draft], last: Sequence[Draft],
                     said: Sequence[object] = ()) -> list[Message]:
     """A note for each type asked for (of several) whose every candidate was a last resort the quiz did not need (none
@@ -668,6 +701,7 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     if len(chosen) < request.n and writer.name == "offline":
         chosen = _fill_short(ws, request, course, passages, planned, chosen, last, kept, drafts)
     chosen = _second_mcq(chosen, last, request)
+    chosen = _pair_mcq(chosen, kept, drafts, last, request)
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
     items = {x for d in chosen for x in d.item.split("|") if x}

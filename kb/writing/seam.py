@@ -73,8 +73,9 @@ class Draft:
     # asked only to reach n once every other form is used (generate._fill); without it the ideas it asks went
     # unasked (round 8: key ideas asked 74 % -> 51 %)
     fallback: bool = False
-    # its form's KEEP rate less its DROP rate as weighed against its whole deck (form_prior.weigh): the order last
-    # resorts are asked in; None when not weighed (form_prior.worth reads the question alone)
+    # its form's KEEP rate less its DROP rate as form_prior.weigh read it (against the whole deck where weigh is given
+    # it, else the passage; the fit's mean KEEP rate for a form the fit has no rate for): the order last resorts are
+    # asked in; None when not weighed (generate._fill then reads the question alone: form_prior.worth)
     worth: float | None = None
 
 

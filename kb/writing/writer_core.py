@@ -371,9 +371,10 @@ class WriterCore:
     def _named_first(self, options: Sequence[str], slide: Slide) -> list[str]:
         """A list's sibling ``options`` with those the deck names across its slides first (in
         :data:`~kb.writing.deck_term.NAMED_LINES` of its lines or more: its terms, not a slide's labels), else in
-        their order. A which-term multiple choice among them is the form teachers keep (``mcq:unnamed``:
-        kb.writing.form_prior); the deck's other terms (:meth:`_deck_options`) stay in their nearness order: named
-        terms from other slides are of another kind ("QLoRA" among "W4A16", "W4A4"), a worse option than a rare one."""
+        their order: a which-term multiple choice among named terms is the one teachers keep, one among a slide's
+        labels is a last resort (``mcq:unnamed``: kb.writing.form_prior). The deck's other terms
+        (:meth:`_deck_options`) stay in their nearness order: named terms from other slides are of another kind
+        ("QLoRA" among "W4A16", "W4A4"), a worse option than a rare one."""
         from .deck_term import NAMED_LINES, named_lines
 
         text = self._course.deck_text(slide.chunk.source)

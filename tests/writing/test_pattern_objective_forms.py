@@ -40,9 +40,12 @@ def test_a_list_of_terms_is_asked_as_a_multiple_choice_among_its_siblings(quizze
     assert concepts, [(q.type, q.prompt) for q in quizzes["optuna_es"]]
     (q,) = concepts
     assert "función que recibe un trial" in q.prompt and q.correct_text == "Objective"
+    # (since session 27 its usual partner, a multiple choice among n_warmup_steps, MedianPruner, n_startup_trials…,
+    # asks among words the deck seldom says, a last resort; the quiz pairs it with the last resort of most worth, the
+    # three samplers: _pair_mcq)
     # uvm_es's three cudaMemAdvise flags make a multiple choice of three options: a form teachers keep half as often
     # as one of four (mcq:few, kb/writing/form_prior.py), a last resort this quiz does not need
-    assert all(len(q.choices) >= 4 for qs in quizzes.values() for q in qs if q.type == "mcq")
+    assert all(len(q.choices) >= 4 for q in quizzes["uvm_es"] if q.type == "mcq")
     # both decks still write at least 10 questions, and short answers are no longer all but one (uvm_es's third
     # objective question was a cloze on a prose word, which prose-blank turns down since round 30)
     for name, qs in quizzes.items():
@@ -123,9 +126,10 @@ def test_a_recap_slide_is_not_asked_in_an_objective_form():
 
 
 def test_the_wrong_options_are_the_siblings_the_deck_names_across_its_slides_first():
-    """A list of five labels, two of them a slide's own words the deck says nowhere else: the multiple choice asks
-    among the three terms the deck names across its slides (``mcq:unnamed`` otherwise: kept 18-37 % and dropped
-    30-50 % on rounds 14-36, against 43-53 % and 16-22 % for the others, eval/form_keep.py 14-25 26-31 32-36)."""
+    """A list of five labels, two of them a slide's own words the deck says nowhere else: the multiple choice's wrong
+    options are the deck's named terms first, one label filling the fourth (``mcq:unnamed`` otherwise: kept 18-37 %
+    and dropped 30-50 % on rounds 14-36, against 43-53 % and 16-22 % for the others, eval/form_keep.py 14-25 26-31
+    32-36)."""
     pairs = [("Adam", "guarda dos momentos por parámetro en fp32"),
              ("Caso típico", "un modelo de once mil millones de parámetros"),
              ("Salida", "el plan de memoria de cada GPU del nodo"),

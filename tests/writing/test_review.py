@@ -467,11 +467,14 @@ def test_the_offline_writer_prefers_the_patterns_the_teacher_kept(course_ws):
     r = run_kb(["quiz", "generate", "-n", "8", "--out", "quizzes/after.json"], cwd=course_ws)
     assert r.returncode == 0, r.stderr
     after = Counter(pattern(q) for q in load_quiz(course_ws / "quizzes" / "after.json").questions)
-    # the dropped pattern is asked less, the kept one no less, and now more often than the dropped one (the slot a
-    # dropped exercise leaves may go to a pattern the teacher has not judged, a comparison, as the type mix allows)
+    # the dropped pattern is asked less, the kept one no less and now more often than the dropped one (before: as
+    # often); the slot a dropped exercise leaves goes to the next section's best question, a comparison here (select
+    # spreads the quiz over sources and sections), since session 27 made the sample course's one which-term multiple
+    # choice a last resort and a third cloze took a short answer's place in both quizzes
     assert after["short:harvested"] < before["short:harvested"], (before, after)
     assert after["short:definition"] >= before["short:definition"], (before, after)
-    assert after["short:definition"] > after["short:harvested"], (before, after)
+    assert after["short:definition"] > after["short:harvested"] and \
+        before["short:definition"] <= before["short:harvested"], (before, after)
 
 
 def test_the_llm_writer_is_shown_the_teachers_kept_questions(course_ws):
