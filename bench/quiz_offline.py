@@ -48,7 +48,9 @@ Session 26's writer (notation-answer, the form prior refitted, long lists asked 
 writer (8a61fb0, that form reverted), two more alternating runs: 250e1b5 1.14 / 1.01 s, 8a61fb0 1.02 / 1.02 s.
 Session 27's mcq:unnamed (a which-term multiple choice among words the deck seldom says, a last resort), two
 alternating runs: 2282839 36 questions, 1.11 / 1.06 s (0.029-0.031 s/question); 5efeb78 36, 1.09 / 1.16 s
-(0.030-0.032); type mix short 69 -> 75 %, mcq 3 -> 0 (03Datos' multiple choices ask among its one-line labels)."""
+(0.030-0.032); type mix short 69 -> 75 %, mcq 3 -> 0 (03Datos' multiple choices ask among its one-line labels).
+With its named multiple choice paired again (49d71a2, generate._pair_mcq): 2282839 1.00 / 1.07 s, 49d71a2 1.05 /
+0.99 s; short 75 %, mcq 2 (6 %)."""
 
 from __future__ import annotations
 
