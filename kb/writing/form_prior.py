@@ -191,8 +191,8 @@ def weigh(drafts: Sequence[Any], weight: float = WEIGHT, model: dict[str, Any] |
     for d in drafts:
         q = d.question
         # (a cloze's blank the deck writes as code, "n_fft=400", is no formula's symbol; a which-term multiple
-        # choice among words the deck seldom says is mcq:unnamed: form_of; its passage where the deck is not given)
-        # (a passage seldom names a deck's terms three times: the options are read against a whole deck only)
+        # choice among words the deck seldom says is mcq:unnamed: form_of. Without the deck, the passage, and the
+        # options are not read: a passage seldom names a deck's terms three times)
         chunk = getattr(d, "chunk", None)
         deck = deck_text(chunk.source) if deck_text and chunk is not None else ""
         text, choices = (deck, q.choices) if deck else (getattr(chunk, "text", ""), ())

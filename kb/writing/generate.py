@@ -523,10 +523,11 @@ def _second_mcq(chosen: list[Draft], last: Sequence[Draft], request: GenerationR
 def _pair_mcq(chosen: list[Draft], pool: Sequence[Draft], alternates: Sequence[Draft], last: Sequence[Draft],
               request: GenerationRequest) -> list[Draft]:
     """A quiz of several types with no multiple choice where a chosen idea has one among its forms that is no last
-    resort asks it, paired with a second (:func:`_no_lone_mcq`: another chosen idea's, a further draft's, else the
-    last resort of most worth, in place of the weakest true/false or cloze); where no second comes, the quiz stays
-    as it was. A last-resort multiple choice (``mcq:unnamed``) kept out of the quiz used to keep out the one it
-    would have been paired with too (optuna_es's "Objective / Trial / Study", session 27)."""
+    resort asks it, paired with a second (:func:`_no_lone_mcq`: another chosen idea's, a further draft's, else a last
+    resort — one of four options first, then the one of most worth — in place of the weakest true/false or cloze);
+    where none comes, the quiz stays as it was. A last-resort multiple choice (``mcq:unnamed``) kept out of the quiz
+    used to keep out the one it would have been paired with too (optuna_es's "Objective / Trial / Study", session
+    27)."""
     if "mcq" not in request.types or len(request.types) < 2 or any(d.question.type == "mcq" for d in chosen):
         return chosen
     asked = list(_asked_kinds(pool, request))
@@ -547,8 +548,9 @@ def _pair_mcq(chosen: list[Draft], pool: Sequence[Draft], alternates: Sequence[D
     if best is None:
         return chosen
     sel.chosen[sel.chosen.index(best[0])] = best[1]
+    # (a full set of options first, a guess 1 in 4: mcq:few and mcq:unnamed are last resorts of near worth)
     spares = sorted((d for d in _asked_kinds(last, request) if d.question.type == "mcq" and d not in sel.chosen),
-                    key=lambda d: -(d.worth if d.worth is not None else 0.0))
+                    key=lambda d: (len(d.question.choices) < 4, -(d.worth if d.worth is not None else 0.0)))
     _no_lone_mcq(sel, [*asked, *spares], (), forms)
     return sel.chosen if sum(d.question.type == "mcq" for d in sel.chosen) >= 2 else chosen
 
@@ -702,6 +704,8 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
         chosen = _fill_short(ws, request, course, passages, planned, chosen, last, kept, drafts)
     chosen = _second_mcq(chosen, last, request)
     chosen = _pair_mcq(chosen, kept, drafts, last, request)
+    if any(d.question.type == "mcq" for d in chosen):  # (paired after all: select's "no multiple choice" note is moot)
+        notes = [m for m in notes if not str(m).startswith("no multiple choice")]
     # a sentence asked in another form than dedupe kept: that form is no longer "rejected", its first is
     asked = {d.question.prompt[:80] for d in chosen}
     items = {x for d in chosen for x in d.item.split("|") if x}
