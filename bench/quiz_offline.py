@@ -50,7 +50,8 @@ Session 27's mcq:unnamed (a which-term multiple choice among words the deck seld
 alternating runs: 2282839 36 questions, 1.11 / 1.06 s (0.029-0.031 s/question); 5efeb78 36, 1.09 / 1.16 s
 (0.030-0.032); type mix short 69 -> 75 %, mcq 3 -> 0 (03Datos' multiple choices ask among its one-line labels).
 With its named multiple choice paired again (49d71a2, generate._pair_mcq): 2282839 1.00 / 1.07 s, 49d71a2 1.05 /
-0.99 s; short 75 %, mcq 2 (6 %)."""
+0.99 s; short 75 %, mcq 2 (6 %). Paired with a last resort of four options first (fc4a374): 2282839 1.01 / 1.05 s,
+fc4a374 0.98 / 1.09 s, the same type mix."""
 
 from __future__ import annotations
 
