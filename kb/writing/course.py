@@ -152,15 +152,6 @@ class CourseTerms:
         self._src_df: dict[str, Counter[str]] = {}
         self.entities: list[Entity] | None = None  # named code entities, filled by the offline writer on first use
         self.outlines: dict[str, Outline] = {}  # what each source teaches (kb.outline), set by generate_quiz
-        self._deck_text: dict[str, str] = {}
-
-    def deck_text(self, source: str) -> str:
-        """A source's headings and passages in reading order: what the checks read of a whole deck (once per
-        source)."""
-        if source not in self._deck_text:
-            self._deck_text[source] = "".join(f"\n{c.locator.heading or ''}\n{c.text}"
-                                              for c in self.by_source.get(source, []))
-        return self._deck_text[source]
 
     def idf(self, word: str) -> float:
         """Smoothed inverse document frequency of the word over the course's passages."""

@@ -23,8 +23,9 @@ def deck_language(course: CourseTerms, src: str, default: str) -> str:
 
 def deck_context(src: str, o: Outline, course: CourseTerms) -> CheckContext:
     """The checks' context for a source's plain questions (its passage is set per idea)."""
-    text = course.deck_text(src)
-    from .subject import deck_subject
+    from .subject import deck_subject, whole_text
+
+    text = "\n" + whole_text(course, src)
 
     return CheckContext("", text, vocabulary(text), verb_like=course.verb_like, outline=o,
                         subject=deck_subject(course, src), meaning=course.embedder)

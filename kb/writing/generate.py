@@ -486,16 +486,18 @@ def _fill_short(ws, request: GenerationRequest, course: CourseTerms, passages: S
         return _fill(chosen, last, request.n, ws.embedder, request=request, pool=kept, alternates=drafts) \
             if last else chosen
     # (a top idea's last resort before a further idea's: _fill asks every last resort after the other forms)
+    from .subject import whole_text
+
     by_id = {c.id: c for c in passages}
     more = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang)
-    form_prior.weigh(more, last_resorts=True, deck_text=course.deck_text)
+    form_prior.weigh(more, last_resorts=True, deck_text=functools.partial(whole_text, course))
     chosen = _fill(chosen, [*last, *more], request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     if len(chosen) < request.n and more:
         # still short: the fill took one idea per passage, and where the fill turned that idea's forms down
         # (same term or sentence as a chosen question) the passage's other ideas are reached in a second pass
         again = plan.fill_questions(course.outlines, chosen, by_id, course, planned, request.lang,
                                     skip=frozenset(d.idea for d in more if d.idea))
-        form_prior.weigh(again, last_resorts=True, deck_text=course.deck_text)
+        form_prior.weigh(again, last_resorts=True, deck_text=functools.partial(whole_text, course))
         if again:
             chosen = _fill(chosen, again, request.n, ws.embedder, request=request, pool=kept, alternates=drafts)
     return chosen
@@ -507,10 +509,17 @@ def _asked_kinds(drafts: Sequence[Draft], request: GenerationRequest) -> list[Dr
             and not (request.difficulty and d.question.difficulty != request.difficulty)]
 
 
+def _spare_mcqs(last: Sequence[Draft], request: GenerationRequest, chosen: Sequence[Draft]) -> list[Draft]:
+    """The last-resort multiple choices a lone one may be paired with: one of four options first (a guess 1 in 4;
+    ``mcq:few`` and ``mcq:unnamed`` are last resorts of near worth), then the one of most worth."""
+    return sorted((d for d in _asked_kinds(last, request) if d.question.type == "mcq" and d not in chosen),
+                  key=lambda d: (len(d.question.choices) < 4, -(d.worth if d.worth is not None else 0.0)))
+
+
 def _second_mcq(chosen: list[Draft], last: Sequence[Draft], request: GenerationRequest) -> list[Draft]:
-    """A lone multiple choice gets a second from the last resorts (one of three options) in place of the weakest
+    """A lone multiple choice gets a second from the last resorts (:func:`_spare_mcqs`) in place of the weakest
     true/false or cloze (:func:`_no_lone_mcq`): one alone has its right option at one position."""
-    spare = [d for d in _asked_kinds(last, request) if d.question.type == "mcq" and d not in chosen]
+    spare = _spare_mcqs(last, request, chosen)
     if not spare or sum(d.question.type == "mcq" for d in chosen) != 1:
         return chosen
     sel = _Selection()
@@ -524,7 +533,7 @@ def _pair_mcq(chosen: list[Draft], pool: Sequence[Draft], alternates: Sequence[D
               request: GenerationRequest) -> list[Draft]:
     """A quiz of several types with no multiple choice where a chosen idea has one among its forms that is no last
     resort asks it, paired with a second (:func:`_no_lone_mcq`: another chosen idea's, a further draft's, else a last
-    resort — one of four options first, then the one of most worth — in place of the weakest true/false or cloze);
+    resort, :func:`_spare_mcqs`, in place of the weakest true/false or cloze);
     where none comes, the quiz stays as it was. A last-resort multiple choice (``mcq:unnamed``) kept out of the quiz
     used to keep out the one it would have been paired with too (optuna_es's "Objective / Trial / Study", session
     27)."""
@@ -548,10 +557,7 @@ def _pair_mcq(chosen: list[Draft], pool: Sequence[Draft], alternates: Sequence[D
     if best is None:
         return chosen
     sel.chosen[sel.chosen.index(best[0])] = best[1]
-    # (a full set of options first, a guess 1 in 4: mcq:few and mcq:unnamed are last resorts of near worth)
-    spares = sorted((d for d in _asked_kinds(last, request) if d.question.type == "mcq" and d not in sel.chosen),
-                    key=lambda d: (len(d.question.choices) < 4, -(d.worth if d.worth is not None else 0.0)))
-    _no_lone_mcq(sel, [*asked, *spares], (), forms)
+    _no_lone_mcq(sel, [*asked, *_spare_mcqs(last, request, sel.chosen)], (), forms)
     return sel.chosen if sum(d.question.type == "mcq" for d in sel.chosen) >= 2 else chosen
 
 
@@ -678,16 +684,17 @@ def generate_quiz(ws, request: GenerationRequest, writer: QuestionWriter, title:
     # forms are made, so a form ranks just below its question as weighed (objective_forms.FORM_STEP)
     # a form teachers keep far less often than the mean question, or drop more often than they keep, is a last resort
     # (Draft.fallback), for the offline writer whose questions the prior was fitted on (form_prior.last_resort)
-    offline = writer.name == "offline"
-    form_prior.weigh(out.drafts, last_resorts=offline, deck_text=course.deck_text)
+    from .subject import whole_text
+
+    offline, deck = writer.name == "offline", functools.partial(whole_text, course)  # (a form is read on its deck)
+    form_prior.weigh(out.drafts, last_resorts=offline, deck_text=deck)
     if offline and set(request.types) - {"short"}:  # an asked idea's objective forms, for the mix
         # (the offline patterns' questions: not mixed into a model's quiz, which records the model as its writer)
         from .objective_forms import objective_alternates
 
         alternates = objective_alternates(course.outlines, out.drafts, {c.id: c for c in passages}, course,
                                           request.lang)
-        # (weighed as made; a last resort marked here)
-        form_prior.weigh(alternates, weight=0.0, last_resorts=True, deck_text=course.deck_text)
+        form_prior.weigh(alternates, weight=0.0, last_resorts=True, deck_text=deck)  # (weighed as made; last resorts)
         out.drafts += alternates
     if request.topic:  # keep the topic's best passages first
         rank = {c.id: i for i, c in enumerate(passages)}

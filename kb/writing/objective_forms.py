@@ -35,9 +35,12 @@ def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chu
     idea not), with the primary's item, key stem, section and priority just below it; on a slide no draft asks,
     as a question of its own (item ``idea:<key>``, ranked by the idea's centrality as a plain question is). None of
     a type the idea already has a draft of."""
+    from functools import partial
+
     from .deck_context import deck_context, deck_language
     from .form_prior import weigh
     from .plan import CENTRAL_BONUS, objective_forms
+    from .subject import whole_text
 
     primary, have, asked = _primaries(drafts)
     written = {d.question.id for d in drafts}
@@ -64,7 +67,7 @@ def objective_alternates(plans: dict[str, Outline], drafts: Sequence[Draft], chu
                 else:  # a question of its own: weighed as any draft is (its primary's form has its primary's weight)
                     if best > 0:
                         f.priority += CENTRAL_BONUS * max(0.0, idea.score) / best
-                    weigh([f], deck_text=course.deck_text)
+                    weigh([f], deck_text=partial(whole_text, course))
                 out.append(f)
     return out
 

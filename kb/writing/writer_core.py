@@ -377,7 +377,7 @@ class WriterCore:
         ("QLoRA" among "W4A16", "W4A4"), a worse option than a rare one."""
         from .deck_term import NAMED_LINES, named_lines
 
-        text = self._course.deck_text(slide.chunk.source)
+        text = self._whole(slide.chunk.source)
         named = [o for o in options if named_lines(o, text) >= NAMED_LINES]
         return [*named, *(o for o in options if o not in named)]
 
