@@ -39,6 +39,9 @@ LANG_NAMES = {"pt": "Portuguese", "es": "Spanish", "en": "English"}
 # Qwen2.5-Coder-1.5B wrote ~240 tokens a question (bench/llm_writer.py on 03Datos.pdf); six asked
 # for in one reply overran 1500 tokens and ended the run as a truncated reply.
 _MAX_PER_REPLY = 4
+# questions asked of one planned idea's passages: the plan takes one question an idea; a second gives selection
+# a choice of form (hand-set, not measured)
+_PER_IDEA = 2
 _TOKENS_PER_QUESTION = 320
 # a stem that asks for the option that is NOT something: the 1.5B model marked a listed item as
 # the one "no es común" (03Datos.pdf p. 9), and teachers avoid negative stems anyway
@@ -198,9 +201,12 @@ class LLMWriter:
                 by_src.setdefault(c.source, []).append(c)
             usable = interleave(by_src.values())
         target = max(2, int(request.n * 1.5))
-        max_batches = max(3, request.n)  # a model that keeps failing validation must not walk the whole course
-        batches = [tuple(usable[i : i + self.batch_passages]) for i in range(0, len(usable), self.batch_passages)]
         context = getattr(request, "context", None) or self.context
+        batches = self._batches(usable, request, course, context)
+        # a model that keeps failing validation must not walk the whole course: as many questions asked as n
+        # batches of a full reply would ask (a planned idea's batch asks fewer)
+        per_batch = _PER_IDEA if batches and batches[0][1] else _MAX_PER_REPLY
+        max_batches = max(3, request.n) * _MAX_PER_REPLY // per_batch
         planned = min(len(batches), max_batches)
         if planned >= _ESTIMATE_FROM and batches:  # a long run: what it may cost, before it starts
             self._estimate(batches[0], request, course, context, planned, target)
@@ -211,7 +217,34 @@ class LLMWriter:
         out.notes.append("LLM: " + self.client.usage.summary() + f"; output mode {self.generator['output']}")
         return out
 
-    def _pipeline(self, batches: Sequence[tuple[Chunk, ...]], target: int, request: GenerationRequest,
+    def _batches(self, usable: Sequence[Chunk], request: GenerationRequest, course: CourseTerms,
+                 context: WriterContext | None) -> list[tuple[tuple[Chunk, ...], str]]:
+        """The passages to send, in order, each batch with the idea it is to ask about ("" for the model
+        to choose). Planned (:mod:`kb.writing.plan`): each source's ``request.n`` most central ideas of its
+        outline, spread over its sections (:meth:`kb.outline.Outline.top`), one batch each — the idea's own
+        passages — taken in turn from each source; then the passages no planned idea holds, in reading
+        order, a few at a time. Not planned for a ``--topic`` quiz (retrieval ordered its passages) or a
+        context that names its own idea: the passages in their order."""
+        size = self.batch_passages
+        outlines = getattr(course, "outlines", None) or {}
+        if request.topic or (context is not None and context.idea) or not outlines:
+            return [(tuple(usable[i : i + size]), "") for i in range(0, len(usable), size)]
+        by_id = {c.id: c for c in usable}
+        per_source: dict[str, dict[tuple[Chunk, ...], list[str]]] = {}
+        taken: set[str] = set()
+        for src in dict.fromkeys(c.source for c in usable):
+            o = outlines.get(src)
+            for idea in o.top(request.n) if o is not None else ():
+                mine = tuple(by_id[i] for i in dict.fromkeys(idea.chunk_ids) if i in by_id)[:size]
+                if mine:  # (ideas of the same slide are one batch: the model is not sent one passage twice)
+                    name = f"{idea.name} ({idea.section})" if idea.section and idea.section != idea.name else idea.name
+                    per_source.setdefault(src, {}).setdefault(mine, []).append(name)
+                    taken.update(c.id for c in mine)
+        planned = interleave([(b, "; ".join(names)) for b, names in d.items()] for d in per_source.values())
+        rest = [c for c in usable if c.id not in taken]
+        return planned + [(tuple(rest[i : i + size]), "") for i in range(0, len(rest), size)]
+
+    def _pipeline(self, batches: Sequence[tuple[tuple[Chunk, ...], str]], target: int, request: GenerationRequest,
                   course: CourseTerms, context: WriterContext | None, out: WriterOutput) -> int:
         """Ask for ``batches`` in order, each reply checked into ``out`` in batch order as it comes while
         the next ones are in flight, until ``target`` questions passed the checks or the endpoint fails
@@ -244,9 +277,7 @@ class LLMWriter:
                 ahead = 1 if in_a_row else 2  # after a failed batch, none queued: the next failure may stop the run
                 while (not stop and need > 0 and sent < len(batches)
                        and pool.pending < min(ahead * self.client.concurrency, math.ceil(need / expect) + 1)):
-                    b = batches[sent]
-                    pool.submit(BatchRequest(b, want, tuple(self._deck_terms(b, course)),
-                                             _with_outline(context, b, course), self._teacher_examples(b)))
+                    pool.submit(self._request(batches[sent], want, course, context))
                     sent += 1
 
             send_more()
@@ -257,8 +288,9 @@ class LLMWriter:
                 if transport is not None:
                     pool.wait_for(transport)
                 outlines = getattr(course, "outlines", None) or {}
-                decks = [outlines[s] for s in dict.fromkeys(c.source for b in batches for c in b) if s in outlines]
-                _warm_checks({request.lang} if request.lang else {c.lang for b in batches[:sent] for c in b}, decks)
+                decks = [outlines[s] for s in dict.fromkeys(c.source for b, _ in batches for c in b) if s in outlines]
+                _warm_checks({request.lang} if request.lang else {c.lang for b, _ in batches[:sent] for c in b},
+                             decks)
             while pool.pending:
                 br, res = pool.take()
                 if not isinstance(res, BaseException):  # a failed batch may stop the run: decided first
@@ -275,17 +307,27 @@ class LLMWriter:
                 send_more()
         return sent
 
-    def _estimate(self, batch: Sequence[Chunk], request: GenerationRequest, course: CourseTerms,
+    def _request(self, batch: tuple[tuple[Chunk, ...], str], want: int, course: CourseTerms,
+                 context: WriterContext | None) -> BatchRequest:
+        """What is sent for one of :meth:`_batches`: its passages, up to ``want`` questions (a planned
+        idea's batch: at most :data:`_PER_IDEA`), the deck's terms, the context with its idea, and the
+        teacher's examples."""
+        passages, idea = batch
+        aimed = replace(context or WriterContext(), idea=idea) if idea else context
+        return BatchRequest(passages, min(want, _PER_IDEA) if idea else want,
+                            tuple(self._deck_terms(passages, course)), _with_outline(aimed, passages, course),
+                            self._teacher_examples(passages))
+
+    def _estimate(self, batch: tuple[tuple[Chunk, ...], str], request: GenerationRequest, course: CourseTerms,
                   context: WriterContext | None, planned: int, target: int) -> None:
         """Say what a long run may send and cost, before it starts: ``planned`` requests, each with a
         prompt like ``batch``'s (outline, terms and the teacher's examples included)."""
         from .pool import note
 
-        first = BatchRequest(tuple(batch), _MAX_PER_REPLY, tuple(self._deck_terms(batch, course)),
-                             _with_outline(context, batch, course), self._teacher_examples(batch))
+        first = self._request(batch, _MAX_PER_REPLY, course, context)
         chars = len(_SYSTEM) + len(self._prompt(first.passages, request, first.want, first.terms, first.context)
                                    + first.examples)
-        note(self.client.estimate("the LLM writer", planned, chars, _TOKENS_PER_QUESTION * _MAX_PER_REPLY + 300,
+        note(self.client.estimate("the LLM writer", planned, chars, _TOKENS_PER_QUESTION * first.want + 300,
                                   f" (it stops once {target} questions pass the checks)"))
 
     def _teacher_examples(self, batch: Sequence[Chunk]) -> str:

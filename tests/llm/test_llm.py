@@ -103,7 +103,7 @@ def test_a_truncated_reply_keeps_its_complete_questions_and_asks_again_for_fewer
     def script(body):
         good = good_questions(body)
         user = body["messages"][-1]["content"]
-        if "Write 4 questions" in user:  # cut inside the second question, as a reply that ran into its cap
+        if "Write 2 questions" in user:  # cut inside the second question, as a reply that ran into its cap
             cut = good.content.index('{"type": "cloze"') + 25
             return Behaviour(good.content[:cut], finish="length")
         return good
@@ -114,8 +114,8 @@ def test_a_truncated_reply_keeps_its_complete_questions_and_asks_again_for_fewer
                         "OPENAI_API_KEY": "k", "KB_LLM_CONCURRENCY": "1"})
     assert r.returncode in (0, 1), r.stderr
     wants = [re.search(r"Write (\d+) questions", b["messages"][-1]["content"]).group(1) for b in stub.requests]
-    assert wants[:2] == ["4", "2"]  # the cut batch asked again for half as many
-    assert ("a reply was cut at its token cap (repeating itself?): 1 complete question kept, asked again for 2"
+    assert wants[:2] == ["2", "1"]  # a planned idea's batch (two questions), cut, asked again for half as many
+    assert ("a reply was cut at its token cap (repeating itself?): 1 complete question kept, asked again for 1"
             in r.stderr)
     quiz = json.loads((ws / "quizzes" / "course.json").read_text(encoding="utf-8"))
     assert quiz["questions"]  # the run went on: nothing was lost to the cut reply
@@ -316,9 +316,11 @@ def test_a_long_run_is_estimated_before_it_starts(ws):
     with OpenAIStub(lambda b: reply({"questions": []})) as stub:
         r = run_kb(["quiz", "generate", "-n", "12", "--types", "short"], cwd=ws, env=stub_env(stub.url))
     assert r.returncode == 1, r.stderr
-    m = re.search(r"kb: the LLM writer may send up to (\d+) requests to stub-model: ~(\d+) prompt and ≤1580 "
+    # planned: one request per central idea, two questions each (≤ 2 x 320 + 300 tokens), as many questions in
+    # all as twelve requests of four would ask
+    m = re.search(r"kb: the LLM writer may send up to (\d+) requests to stub-model: ~(\d+) prompt and ≤940 "
                   r"completion tokens each, 4 at a time \(it stops once 18 questions pass the checks\); ", r.stderr)
-    assert m and int(m.group(1)) == 12 and len(stub.requests) == 12, r.stderr
+    assert m and int(m.group(1)) == 24 and len(stub.requests) == 24, r.stderr
     assert r.stderr.index("may send up to") < r.stderr.index("no question written")  # said before, not after
 
 
