@@ -34,13 +34,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 _WANT = re.compile(r"\bWrite (\d+) questions?\b")
-_SOURCE = re.compile(r"Passage 1: \(([^,)]+)")
+_SOURCE = re.compile(r"Passage 1: \(([^,)·]+?)(?: · |,|\))")
 
 TASK = """You are the language model behind an OpenAI-compatible chat-completions API. Each request below
 comes from a program that writes exam questions from course slides. Answer each one exactly as a careful,
 capable model would: read its SYSTEM and USER messages, follow every instruction in them, and reply with the
-one JSON object the USER message describes (no prose, no code fence). Use only what the request says: do not
-open any other file on this machine, and do not run programs other than to check that your replies parse.
+one JSON object the USER message describes (no prose, no code fence). Answer each request on its own, as if
+you had not seen the others (a model behind an API sees one request at a time). Use only what the request
+says: do not open any other file on this machine, and do not run programs other than to check that your
+replies parse.
 
 For each request, write your reply to the file named after it (REPLY FILE), as UTF-8 text holding only the
 JSON object. When all {n} files exist, check that each parses (python3 -c "import json; json.load(open(F))"),
