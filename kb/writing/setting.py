@@ -74,6 +74,8 @@ def lost_symbol(x: str) -> bool:
     which is whole: round 26's T5 deck was set in "En T5," everywhere and wrote 1 question of 12."""
     if re.fullmatch(r"[A-Z][A-Z0-9]", x) and x not in GENERIC_NAMES:
         return False
+    if re.match(r"\((?:[^\W\d_]{2,}\d*)\)", x):  # a name that opens on its own brackets ("(IA)^3"), not on brackets
+        return sum(ch.isalnum() for ch in x) < LEAST_LETTERS  # whose symbols were lost ("(, )-DP")
     return not x[:1].isalnum() and x[:1] not in "«¿" or sum(ch.isalnum() for ch in x) < LEAST_LETTERS
 
 

@@ -98,6 +98,10 @@ def test_a_setting_with_a_lost_symbol_is_a_slide_label():
     assert not slide_label("JAX", "es")
     assert not slide_label("T5", "es") and not slide_label("C4", "pt")  # (a model's or a corpus's name: round 26)
     assert slide_label("ML", "es")  # (a name every deck writes situates nothing)
+    # a name that opens on its own brackets is whole (round 38's "(IA)^3 y la receta T-Few" set every stem of its
+    # deck, and the deck wrote 1 question of 12); brackets whose words were lost are not
+    assert not slide_label("(IA)^3 y la receta T-Few", "es") and not slide_label("(IA)^3", "es")
+    assert slide_label("(, )-DP", "pt") and slide_label("()", "es")
 
 
 @pytest.fixture(scope="module")
