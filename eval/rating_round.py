@@ -16,7 +16,7 @@ from pathlib import Path
 # (eval/fit_defect_model.py, eval/flag_rounds.py, eval/drop_classes.py) weigh its ratings apart.
 NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c", 13: "c", 14: "f", 15: "f", 16: "g",
           17: "n", 18: "c", 19: "d", 20: "e", 21: "e", 22: "f", 23: "g", 24: "h", 25: "j", 26: "k", 27: "l", 28: "m",
-          29: "n", 30: "o", 31: "p", 32: "q", 33: "r", 34: "s", 35: "v", 36: "w", 37: "z"}
+          29: "n", 30: "o", 31: "p", 32: "q", 33: "r", 34: "s", 35: "v", 36: "w", 37: "z", 38: "z"}
 
 
 def quiz_ids(version: str, here: Path) -> dict[str, set[str]]:
@@ -76,6 +76,7 @@ def main(here: Path, versions: dict[str, str]) -> None:
         print("  written per deck (of 12):", ", ".join(f"{d} {len(q)}" for d, q in ids.items()),
               f"= {len(every)}; decks with >= 10: {sum(len(q) >= 10 for q in ids.values())} of {len(ids)}")
         pooled: Counter = Counter()
+        flagged_by = Counter()  # verdict -> ratings of flagged questions
         for rater, vs in sorted(verdict.items()):
             mine = [q for q in vs if v in vers_of[q]] if by_versions else [q for q in every if q in vs]
             c = Counter(vs[q] for q in mine)
@@ -83,15 +84,22 @@ def main(here: Path, versions: dict[str, str]) -> None:
             if not mine:  # (a rater of another packet: round 13's last five questions)
                 continue
             drops = [q for q in mine if vs[q] == "DROP"]
+            flagged_by.update(vs[q] for q in mine if flags.get(key_of[q], flags.get(q.split('/')[0], False)))
             print(f"  {rater} ({len(mine)} rated): KEEP {c['KEEP']} ({c['KEEP'] / len(mine):.0%}), FIX {c['FIX']}, "
                   f"DROP {c['DROP']}; KEEP or FIX {(c['KEEP'] + c['FIX']) / len(mine):.0%}; "
                   f"kb eval quiz flags {sum(flags.get(key_of[q], flags.get(q.split('/')[0], False)) for q in drops)} "
                   f"of {len(drops)} DROPs")
         n = sum(pooled.values())
         kept_or_fixed = (pooled["KEEP"] + pooled["FIX"]) / n
-        print(f"  all ratings ({n}): KEEP {pooled['KEEP'] / n:.0%}, KEEP or FIX {kept_or_fixed:.0%}")
+        print(f"  all ratings ({n}): KEEP {pooled['KEEP'] / n:.0%}, KEEP or FIX {kept_or_fixed:.0%}; kb eval quiz "
+              f"flags {flagged_by['DROP']} of {pooled['DROP']} DROP, {flagged_by['FIX']} of {pooled['FIX']} FIX, "
+              f"{flagged_by['KEEP']} of {pooled['KEEP']} KEEP ratings")
+        ideas = asked_all = 0
         for rater in sorted({r["rater"] for r in coverage}):
-            rows = [r for r in coverage if r["rater"] == rater]
+            # (the decks this version wrote a quiz for: round 38's L asked 12 of the 20)
+            rows = [r for r in coverage if r["rater"] == rater and r["deck"].removesuffix(".pdf") in ids]
+            if not rows:
+                continue
             asked = [r for r in rows if any(
                 v in vers_of.get(q, ()) if by_versions else q in ids.get(r["deck"].removesuffix(".pdf"), set())
                 for q in filter(None, r["question_ids"].replace(",", ";").split(";")))]
@@ -99,6 +107,8 @@ def main(here: Path, versions: dict[str, str]) -> None:
             decks = sorted({r["deck"] for r in rows})
             print(f"  {rater}: key ideas asked {len(asked)} of {len(rows)}; decks with >= 4 of 5: "
                   f"{sum(per_deck[d] >= 4 for d in decks)} of {len(decks)}")
+            ideas, asked_all = ideas + len(rows), asked_all + len(asked)
+        print(f"  all raters: key ideas asked {asked_all} of {ideas} ({asked_all / max(1, ideas):.0%})")
 
 
 if __name__ == "__main__":
