@@ -245,6 +245,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "sections_total": len(sections),
         "sources_used": sorted(used),
         "likely_dropped": sum(1 for r in risks if r["likely"]),  # advisory (kb.writing.defect_model)
+        "risk_not_estimated": sum(1 for r in risks if r.get("fitted") is False),  # (a model's questions)
         "top_ideas": top_ideas,  # of each source asked for (or used), its TOP_IDEAS most central ideas (kb outline)
         "per_question": [
             {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,

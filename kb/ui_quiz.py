@@ -208,6 +208,9 @@ def quiz_eval(r: dict) -> None:
     if "likely_dropped" in r:  # advisory, learned from teachers' ratings (kb.writing.defect_model)
         stdout().print(_("likely to be dropped by a teacher (advisory, learned from teachers' ratings): {k} of {n}")
                        .format(k=r["likely_dropped"], n=r["n"]), markup=False)
+        if r.get("risk_not_estimated"):
+            stdout().print(_("  not estimated for {k} written by a model (it is learned from ratings of the offline "
+                             "writer's questions)").format(k=r["risk_not_estimated"]), markup=False)
     for p in risky:
         risk = p["drop_risk"]
         stdout().print("  " + _("{id}: likely to be dropped (p = {p:.2f}): {why}").format(

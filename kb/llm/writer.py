@@ -70,8 +70,9 @@ _SYSTEM = (
 _FORMAT = """Return JSON: {"questions": [{
   "type": one of %(types)s,
   "passage": the number of the passage the question comes from,
-  "prompt": the question text, in %(lang)s (cloze: a whole sentence with one key course term replaced by _____;
-            tf: a statement, not a question, that is clearly true or clearly false given the passage),
+  "prompt": the question text, in %(lang)s (cloze: only where the passages' code names a function, class,
+            argument or command that the sentence needs: a whole sentence with that name replaced by _____, never an
+            ordinary word; tf: a statement, not a question, that is clearly true or clearly false given the passage),
   "answer": the model answer in %(lang)s, a whole sentence (cloze: the missing term; tf: "true" or "false";
             mcq: the correct choice text),
   "choices": for mcq only, 4 options of the same kind (all methods, all datasets, all strategies), each a term
@@ -79,8 +80,9 @@ _FORMAT = """Return JSON: {"questions": [{
              repeated in the prompt; ask which one IS something, never which one is NOT,
   "correct": for mcq the index (0-3) of the correct choice; for tf true or false,
   "quote": the sentence of the passage that supports the answer, copied exactly,
-  "concepts": 2-4 key terms of the course that a correct answer must contain (never generic words such as
-              "technique", "value", "system", never verbs, never words the prompt already says),
+  "concepts": what a correct answer must contain, one per point the question asks for (2-5), each a course term
+              or a short phrase of at most six words; together they cover every part of the question (never generic
+              words such as "technique", "value", "system", never verbs alone, never words the prompt already says),
   "difficulty": "easy" (recall), "medium" (explain) or "hard" (apply, compare or give the steps)
 }]}"""
 
@@ -121,13 +123,15 @@ def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course:
     idea = "; ".join(dict.fromkeys(f"{i.name} ({i.section})" if i.section and i.section != i.name else i.name
                                    for i in mine[:2]))
     context = context or WriterContext()
-    from ..lang import divider_title
+    from ..writing.subject import deck_subject
 
-    title = decks[0].title.strip()
-    # the names the check ``missing-context`` accepts (the deck's title, its top ideas' names of up to three
-    # words), as the deck writes them
+    # the names the check ``missing-context`` accepts, as the deck writes them: first the subject the offline writer
+    # sets its stems in (:func:`kb.writing.subject.deck_subject`: "OWL-ViT", "kernels persistentes"; never a file's
+    # name, which round 38's model wrote as "En persistentkernels_es, …" where a deck's title slide had no heading),
+    # then its top ideas' names of up to three words
+    subject = deck_subject(course, decks[0].source)
     top = [i.name for i in decks[0].top(10) if 1 <= len(i.name.split()) <= 3][:3]
-    names = ([title] if 1 <= len(title.split()) <= 8 and not divider_title(title) else []) + top
+    names = ([subject] if subject else []) + top
     return replace(context, outline=context.outline or "\n".join(o.text() for o in decks), idea=context.idea or idea,
                    subject=context.subject or "; ".join(dict.fromkeys(names)))
 
@@ -516,11 +520,10 @@ class LLMWriter:
         # the deck never uses, claims its own code contradicts)
         from ..writing.concepts import concepts_beside_stem
 
-        # the offline writer's last concept step: a short answer's concepts become its model answer's points
-        # (kb.writing.answer_points; the model's own concepts stay only where the answer has no points or
-        # they are code names), and none the stem already says, before the registry's concept-in-stem
-        # would turn the whole question down
-        q = concepts_beside_stem(q, course, chunk.source)
+        # the offline writer's concept steps: none a grader cannot mark with, none the stem already says (before
+        # the registry's concept-in-stem would turn the whole question down); the model's own concepts stay, and
+        # only where none is left do the answer's points take their place (kb.writing.answer_points)
+        q = concepts_beside_stem(q, course, chunk.source, own=True)
         from ..writing.subject import deck_subject
 
         found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like,

@@ -35,6 +35,7 @@ from .check_objective_kind import (
     plain_key,
     prose_blank,
 )
+from .check_restates import restates_question
 from .check_subject import no_subject
 from .concept_faults import fragment_concepts
 from .concept_use import unusable_concepts
@@ -178,7 +179,7 @@ CHECKS: dict[str, Check] = {
     "unsupported": lambda q, ctx: [d] if (d := c.unsupported(q, ctx.passage, ctx.embedder)) else [],
     "dangling-reference": _one(c.dangling_reference),
     "subjective": _one(c.subjective),
-    "restates-question": _one(c.restates_question),
+    "restates-question": _one(restates_question),
     "no-context": _one(c.no_context),
     "glued-words": lambda q, ctx: [d] if (d := c.glued_words(q, ctx.vocab or Counter())) else [],
     # a statement whose subject is elsewhere: opening on a verb, or on "se" after its setting

@@ -379,12 +379,16 @@ LIST_BLANK = re.compile(rf"_____,|, {_LIST_ARTICLE}_____|_____ (?:y|o|e|ou|and|o
                          rf"|(?<!\w)(?:y|o|e|ou|and|or) {_LIST_ARTICLE}_____")
 
 
-def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = None) -> Question:
+def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = None, own: bool = False) -> Question:
     """``q`` with its model answer's points as its key concepts (:func:`kb.writing.answer_points.with_answer_points`,
-    the last concept step of both writers), after :func:`_beside_stem`."""
+    the last concept step of both writers), after :func:`_beside_stem`. ``own``: the writer chose its concepts for
+    its own answer (a model's, asked for the key terms a right answer contains): they stay where any is left after
+    :func:`_beside_stem`; the points are taken only when none is (a slide's points, cut from a model's prose, read as
+    clauses: "Como KTO solo necesita ejemplos con etiqueta True/False", round 38)."""
     from .answer_points import with_answer_points
 
-    return with_answer_points(_beside_stem(q, course, source))
+    q = _beside_stem(q, course, source)
+    return q if own and q.concepts else with_answer_points(q)
 
 
 def _beside_stem(q: Question, course: CourseTerms, source: str | None = None) -> Question:

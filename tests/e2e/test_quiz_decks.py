@@ -297,12 +297,12 @@ def test_no_subjective_true_statements_restated_answers_or_module_called_a_class
 
 
 def test_the_independent_raters_defects_are_seen_by_kb_eval_quiz():
+    from kb.writing.check_restates import restates_question
     from kb.writing.checks import (
         dangling_reference,
         duplicate_questions,
         glued_words,
         no_context,
-        restates_question,
         subjective,
         vocabulary,
     )

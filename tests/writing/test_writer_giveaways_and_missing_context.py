@@ -12,6 +12,7 @@ import pytest
 from kb.config import Settings
 from kb.quiz import Question
 from kb.workspace import open_workspace
+from kb.writing.check_restates import restates_question
 from kb.writing.check_subject import no_subject
 from kb.writing.checks import (
     answers_elsewhere,
@@ -19,7 +20,6 @@ from kb.writing.checks import (
     giveaway,
     glued_words,
     no_context,
-    restates_question,
     unglue,
     vocabulary,
 )
