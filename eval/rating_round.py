@@ -76,7 +76,11 @@ def main(here: Path, versions: dict[str, str]) -> None:
         print("  written per deck (of 12):", ", ".join(f"{d} {len(q)}" for d, q in ids.items()),
               f"= {len(every)}; decks with >= 10: {sum(len(q) >= 10 for q in ids.values())} of {len(ids)}")
         pooled: Counter = Counter()
-        flagged_by = Counter()  # verdict -> ratings of flagged questions
+        flagged_by: Counter = Counter()  # verdict -> ratings of flagged questions
+
+        def is_flagged(q: str, flags: dict = flags) -> bool:
+            return flags.get(key_of[q], flags.get(q.split("/")[0], False))
+
         for rater, vs in sorted(verdict.items()):
             mine = [q for q in vs if v in vers_of[q]] if by_versions else [q for q in every if q in vs]
             c = Counter(vs[q] for q in mine)
@@ -84,10 +88,10 @@ def main(here: Path, versions: dict[str, str]) -> None:
             if not mine:  # (a rater of another packet: round 13's last five questions)
                 continue
             drops = [q for q in mine if vs[q] == "DROP"]
-            flagged_by.update(vs[q] for q in mine if flags.get(key_of[q], flags.get(q.split('/')[0], False)))
+            flagged_by.update(vs[q] for q in mine if is_flagged(q))
             print(f"  {rater} ({len(mine)} rated): KEEP {c['KEEP']} ({c['KEEP'] / len(mine):.0%}), FIX {c['FIX']}, "
                   f"DROP {c['DROP']}; KEEP or FIX {(c['KEEP'] + c['FIX']) / len(mine):.0%}; "
-                  f"kb eval quiz flags {sum(flags.get(key_of[q], flags.get(q.split('/')[0], False)) for q in drops)} "
+                  f"kb eval quiz flags {sum(is_flagged(q) for q in drops)} "
                   f"of {len(drops)} DROPs")
         n = sum(pooled.values())
         kept_or_fixed = (pooled["KEEP"] + pooled["FIX"]) / n

@@ -8,7 +8,8 @@ It records and replays, keyed by the request's text:
     OPENAI_BASE_URL=http://127.0.0.1:8765/v1 KB_LLM_MODEL=stand-in OPENAI_API_KEY=x KB_LLM_CONCURRENCY=1 \\
         kb quiz generate -n 12 --no-cache --source decks/DECK.pdf -o q/DECK.L.json
     python eval/stand_in_model.py tasks DIR --helpers 6              # what is still to answer, in task files
-    ... each task file's replies written into DIR/replies/ ...; run kb again; until `tasks` says none is left
+    ... each task file's replies written into DIR/replies/ ...; clear DIR/log.txt and run kb again: done when
+    the log has no "miss"
 
 A request it has a reply for (DIR/replies/KEY.json: the reply's content, one JSON object) is answered with
 it; any other is written to DIR/requests/KEY.json and answered ``{"questions": []}`` (a model that found
@@ -16,10 +17,14 @@ nothing to ask), so kb goes on to its next request and every request a run sends
 requests depend on the replies before them (how many it still needs), so a run is repeated until it sends
 none without a reply; then the quiz is what a model answering exactly those replies would give kb.
 
-The key is the system and user messages, with the number of questions asked ("Write 2 questions")
+The key is the system and user messages, with the number of questions asked ("Write 2 questions in …")
 left out; a stored reply with more questions than a request asks for is cut to that many, as a model
-asked for fewer would write fewer. Replies always end with ``finish_reason: stop``. Run kb with
-``--no-cache`` (kb caches replies by request) and ``KB_LLM_CONCURRENCY=1`` (the order it sends in).
+asked for fewer would write fewer (one with fewer is logged "short"). Replies always end with
+``finish_reason: stop``; a retried request gets the same reply. Run kb with ``--no-cache`` (kb caches
+replies by request), ``KB_LLM_CONCURRENCY=1`` (the order it sends in) and ``KB_LLM_RETRIES=0``. A run is
+complete when its log (DIR/log.txt, cleared before it) has no "miss". A helper answers a task file's
+requests together: told to answer each on its own, it may still avoid repeating itself across them, as a
+model seeing one request at a time could not.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-_WANT = re.compile(r"\bWrite (\d+) questions?\b")
+_WANT = re.compile(r"\n\nWrite (\d+) questions? in\b")  # (kb's closing instruction, not a passage's words)
 _SOURCE = re.compile(r"Passage 1: \(([^,)·]+?)(?: · |,|\))")
 
 TASK = """You are the language model behind an OpenAI-compatible chat-completions API. Each request below
@@ -52,24 +57,35 @@ then stop and reply with one line: how many replies you wrote.
 
 def key_of(system: str, user: str) -> str:
     """The request's key: its messages, less the number of questions asked."""
-    return hashlib.sha1((system + "\0" + _WANT.sub("Write N questions", user)).encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha1((system + "\0" + _WANT.sub("\n\nWrite N questions in", user)).encode("utf-8")).hexdigest()[:16]
 
 
-def _reply_content(folder: Path, key: str, want: int | None) -> str | None:
+def _reply_content(folder: Path, key: str, want: int | None) -> tuple[str | None, bool]:
+    """The stored reply for ``key`` cut to ``want`` questions (None when there is none), and whether it holds
+    fewer than ``want`` (the log says "short": a model asked for more would have written more)."""
     path = folder / "replies" / f"{key}.json"
     if not path.exists():
-        return None
+        return None, False
     text = path.read_text(encoding="utf-8").strip()
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
-        return text  # served as written: kb says what it makes of it
+        return text, False  # served as written: kb says what it makes of it
+    short = False
     if want and isinstance(data, dict) and isinstance(data.get("questions"), list):
+        short = len(data["questions"]) < want
         data["questions"] = data["questions"][:want]
-    return json.dumps(data, ensure_ascii=False)
+    return json.dumps(data, ensure_ascii=False), short
 
 
-def serve(folder: Path, port: int) -> None:  # noqa: C901 (the handler is inline)
+def serve(folder: Path, port: int) -> None:
+    server = make_server(folder, port)
+    print(f"http://127.0.0.1:{server.server_address[1]}/v1", flush=True)
+    server.serve_forever()
+
+
+def make_server(folder: Path, port: int = 0) -> ThreadingHTTPServer:  # noqa: C901 (the handler is inline)
+    """The endpoint on 127.0.0.1:``port`` (0: any free port), not yet serving."""
     (folder / "requests").mkdir(parents=True, exist_ok=True)
     (folder / "replies").mkdir(parents=True, exist_ok=True)
     lock = threading.Lock()
@@ -98,7 +114,7 @@ def serve(folder: Path, port: int) -> None:  # noqa: C901 (the handler is inline
             m = _WANT.search(user)
             want = int(m.group(1)) if m else None
             key = key_of(system, user)
-            content = _reply_content(folder, key, want)
+            content, short = _reply_content(folder, key, want)
             with lock:
                 if content is None:
                     content = '{"questions": []}'
@@ -111,7 +127,7 @@ def serve(folder: Path, port: int) -> None:  # noqa: C901 (the handler is inline
                         seq[0] += 1
                     (folder / "log.txt").open("a", encoding="utf-8").write(f"miss {key}\n")
                 else:
-                    (folder / "log.txt").open("a", encoding="utf-8").write(f"hit {key}\n")
+                    (folder / "log.txt").open("a", encoding="utf-8").write(f"{'short' if short else 'hit'} {key}\n")
             self._send(200, {"id": "chatcmpl-stand-in", "object": "chat.completion", "created": int(time.time()),
                              "model": body.get("model", "stand-in"),
                              "choices": [{"index": 0, "finish_reason": "stop",
@@ -121,8 +137,8 @@ def serve(folder: Path, port: int) -> None:  # noqa: C901 (the handler is inline
                                        "total_tokens": (len(system + user) + len(content)) // 4}})
 
     server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    print(f"http://127.0.0.1:{server.server_address[1]}/v1", flush=True)
-    server.serve_forever()
+    server.daemon_threads = True
+    return server
 
 
 def pending(folder: Path) -> list[dict]:

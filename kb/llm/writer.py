@@ -110,6 +110,17 @@ class WriterContext:
     subject: str = ""  # what the deck is about, named in every stem (the check ``missing-context`` asks it)
 
 
+def _idea_label(idea: Any) -> str:
+    """An outline idea as the prompt names it: "name (section)", or the name when the section is the idea."""
+    return f"{idea.name} ({idea.section})" if idea.section and idea.section != idea.name else idea.name
+
+
+def _asks(batch: tuple[tuple[Chunk, ...], str], want: int = _MAX_PER_REPLY) -> int:
+    """How many questions a batch of :meth:`LLMWriter._batches` asks for at most (a planned idea's:
+    :data:`_PER_IDEA`)."""
+    return min(want, _PER_IDEA) if batch[1] else want
+
+
 def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course: Any) -> WriterContext | None:
     """``context`` with what the outline of the batch's decks (:mod:`kb.outline`, planned by the generator)
     says, where it has none of its own: the deck's outline (where the passages sit, which ideas are
@@ -120,8 +131,7 @@ def _with_outline(context: WriterContext | None, batch: Sequence[Chunk], course:
         return context
     ids = {c.id for c in batch}
     mine = sorted((i for o in decks for i in o.ideas if ids & set(i.chunk_ids)), key=lambda i: -i.score)
-    idea = "; ".join(dict.fromkeys(f"{i.name} ({i.section})" if i.section and i.section != i.name else i.name
-                                   for i in mine[:2]))
+    idea = "; ".join(dict.fromkeys(_idea_label(i) for i in mine[:2]))
     context = context or WriterContext()
     from ..writing.subject import deck_subject
 
@@ -207,13 +217,15 @@ class LLMWriter:
         target = max(2, int(request.n * 1.5))
         context = getattr(request, "context", None) or self.context
         batches = self._batches(usable, request, course, context)
-        # a model that keeps failing validation must not walk the whole course: as many questions asked as n
-        # batches of a full reply would ask (a planned idea's batch asks fewer)
-        per_batch = _PER_IDEA if batches and batches[0][1] else _MAX_PER_REPLY
-        max_batches = max(3, request.n) * _MAX_PER_REPLY // per_batch
-        planned = min(len(batches), max_batches)
-        if planned >= _ESTIMATE_FROM and batches:  # a long run: what it may cost, before it starts
-            self._estimate(batches[0], request, course, context, planned, target)
+        # a model that keeps failing validation must not walk the whole course: the batches that ask as many
+        # questions in all as n full replies would (a planned idea's batch asks fewer)
+        budget, planned = max(3, request.n) * _MAX_PER_REPLY, 0
+        while planned < len(batches) and budget > 0:
+            budget -= _asks(batches[planned])
+            planned += 1
+        max_batches = planned
+        if planned >= _ESTIMATE_FROM:  # a long run: what it may cost, before it starts
+            self._estimate(batches[:planned], request, course, context, target)
         sent = self._pipeline(batches[:planned], target, request, course, context, out)
         if len(out.drafts) < target and sent >= max_batches and len(batches) > max_batches:
             out.notes.append(f"stopped after {sent} batches with {len(out.drafts)} valid questions of {target} wanted")
@@ -226,9 +238,9 @@ class LLMWriter:
         """The passages to send, in order, each batch with the idea it is to ask about ("" for the model
         to choose). Planned (:mod:`kb.writing.plan`): each source's ``request.n`` most central ideas of its
         outline, spread over its sections (:meth:`kb.outline.Outline.top`), one batch each — the idea's own
-        passages — taken in turn from each source; then the passages no planned idea holds, in reading
-        order, a few at a time. Not planned for a ``--topic`` quiz (retrieval ordered its passages) or a
-        context that names its own idea: the passages in their order."""
+        passages — taken in turn from each source; then the passages no planned idea holds, each source's in
+        reading order, a few at a time, the sources in turn. Not planned for a ``--topic`` quiz (retrieval
+        ordered its passages) or a context that names its own idea: the passages in their order."""
         size = self.batch_passages
         outlines = getattr(course, "outlines", None) or {}
         if request.topic or (context is not None and context.idea) or not outlines:
@@ -240,13 +252,16 @@ class LLMWriter:
             o = outlines.get(src)
             for idea in o.top(request.n) if o is not None else ():
                 mine = tuple(by_id[i] for i in dict.fromkeys(idea.chunk_ids) if i in by_id)[:size]
-                if mine:  # (ideas of the same slide are one batch: the model is not sent one passage twice)
-                    name = f"{idea.name} ({idea.section})" if idea.section and idea.section != idea.name else idea.name
-                    per_source.setdefault(src, {}).setdefault(mine, []).append(name)
+                if mine:  # (ideas of the same passages share one request)
+                    per_source.setdefault(src, {}).setdefault(mine, []).append(_idea_label(idea))
                     taken.update(c.id for c in mine)
         planned = interleave([(b, "; ".join(names)) for b, names in d.items()] for d in per_source.values())
-        rest = [c for c in usable if c.id not in taken]
-        return planned + [(tuple(rest[i : i + size]), "") for i in range(0, len(rest), size)]
+        rest: dict[str, list[Chunk]] = {}  # (each source's own, a few at a time; the sources in turn)
+        for c in usable:
+            if c.id not in taken:
+                rest.setdefault(c.source, []).append(c)
+        return planned + interleave([(tuple(r[i : i + size]), "") for i in range(0, len(r), size)]
+                                    for r in rest.values())
 
     def _pipeline(self, batches: Sequence[tuple[tuple[Chunk, ...], str]], target: int, request: GenerationRequest,
                   course: CourseTerms, context: WriterContext | None, out: WriterOutput) -> int:
@@ -274,10 +289,11 @@ class LLMWriter:
                 nonlocal sent
                 need = target - len(out.drafts)
                 want = min(_MAX_PER_REPLY, max(2, need))
-                # what a request should bring: the questions asked for, times the share of the questions
-                # received so far that passed the checks (a model whose drafts mostly fail needs more requests)
+                # what a request should bring: the questions the next one asks for, times the share of the
+                # questions received so far that passed the checks (a model whose drafts mostly fail needs more)
                 seen = len(out.drafts) + len(out.rejected)
-                expect = max(0.5, want * len(out.drafts) / seen) if seen else want
+                asks = _asks(batches[sent], want) if sent < len(batches) else want
+                expect = max(0.5, asks * len(out.drafts) / seen) if seen else asks
                 ahead = 1 if in_a_row else 2  # after a failed batch, none queued: the next failure may stop the run
                 while (not stop and need > 0 and sent < len(batches)
                        and pool.pending < min(ahead * self.client.concurrency, math.ceil(need / expect) + 1)):
@@ -318,20 +334,22 @@ class LLMWriter:
         teacher's examples."""
         passages, idea = batch
         aimed = replace(context or WriterContext(), idea=idea) if idea else context
-        return BatchRequest(passages, min(want, _PER_IDEA) if idea else want,
+        return BatchRequest(passages, _asks(batch, want),
                             tuple(self._deck_terms(passages, course)), _with_outline(aimed, passages, course),
                             self._teacher_examples(passages))
 
-    def _estimate(self, batch: tuple[tuple[Chunk, ...], str], request: GenerationRequest, course: CourseTerms,
-                  context: WriterContext | None, planned: int, target: int) -> None:
-        """Say what a long run may send and cost, before it starts: ``planned`` requests, each with a
-        prompt like ``batch``'s (outline, terms and the teacher's examples included)."""
+    def _estimate(self, batches: Sequence[tuple[tuple[Chunk, ...], str]], request: GenerationRequest,
+                  course: CourseTerms, context: WriterContext | None, target: int) -> None:
+        """Say what a long run may send and cost, before it starts: ``batches``, each with a prompt like the
+        first one's (outline, terms and the teacher's examples included), each reply at most the cap of the
+        batch that asks for most."""
         from .pool import note
 
-        first = self._request(batch, _MAX_PER_REPLY, course, context)
+        first = self._request(batches[0], _MAX_PER_REPLY, course, context)
         chars = len(_SYSTEM) + len(self._prompt(first.passages, request, first.want, first.terms, first.context)
                                    + first.examples)
-        note(self.client.estimate("the LLM writer", planned, chars, _TOKENS_PER_QUESTION * first.want + 300,
+        most = max(_asks(b) for b in batches)
+        note(self.client.estimate("the LLM writer", len(batches), chars, _TOKENS_PER_QUESTION * most + 300,
                                   f" (it stops once {target} questions pass the checks)"))
 
     def _teacher_examples(self, batch: Sequence[Chunk]) -> str:
@@ -512,7 +530,7 @@ class LLMWriter:
             return None, f"difficulty {difficulty}, not {request.difficulty}"
         q = Question(type=qtype, prompt=prompt, answer=answer, choices=choices, correct=correct,
                      citations=(Citation(chunk.source, chunk.locator.describe(), chunk.id, quote[:500]),),
-                     concepts=concepts or course.key_concepts(answer), difficulty=difficulty, lang=lang, origin="llm")
+                     concepts=concepts, difficulty=difficulty, lang=lang, origin="llm")
         text, vocab = self._source(chunk, course)
         from ..writing.checklist import CheckContext, run_checks
 
@@ -524,6 +542,8 @@ class LLMWriter:
         # the registry's concept-in-stem would turn the whole question down); the model's own concepts stay, and
         # only where none is left do the answer's points take their place (kb.writing.answer_points)
         q = concepts_beside_stem(q, course, chunk.source, own=True)
+        if not q.concepts:  # (the model gave none a grader can use, and the answer has no points)
+            q = replace(q, concepts=tuple(course.key_concepts(answer)))
         from ..writing.subject import deck_subject
 
         found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like,

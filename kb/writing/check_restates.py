@@ -30,8 +30,8 @@ def _answer_body(q: Question) -> str:
 
 RESTATES_NEW_WORDS = 6  # content words (stems of 5 letters) a model answer that opens on the stem's words must add
 # (hand-set on round 38's LLM drafts, where the rule without it rejected 89 whole-sentence answers that explain; a
-# model's answers only: on round 37's offline quizzes it changed 5 of 20, unrated, and took a question teachers asked
-# for off imbalance_pt, tests/writing/test_subject_prefix.py)
+# model's answers only: for the offline writer it changed 5 of round 37's 20 quizzes, unrated, and took a question
+# teachers asked for off imbalance_pt, tests/writing/test_subject_prefix.py)
 
 
 def restates_question(q: Question) -> str | None:

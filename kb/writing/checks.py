@@ -69,9 +69,9 @@ from .statement import statement, which_term
 _TRUE_STATEMENT_OVERLAP = 0.9  # a true statement: (nearly) all its words are in the passage
 _QUOTE_OVERLAP = 0.8  # a false statement's quote, a filled-in cloze: most of their words are in the passage
 SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
-PARAPHRASE_SUPPORT = 0.7  # a model's true statement or filled-in cloze in its own words: content words in the passage,
-# or cosine to its quote (hand-set above SUPPORT_THRESHOLD: a statement is one claim, a true one a student only marks;
-# round 38's model statements that their quotes say were rejected at 0.8 / 0.9 word overlap)
+PARAPHRASE_SUPPORT = 0.7  # a model's true statement or filled-in cloze in its own words: the share of its content words
+# its quote says (hand-set: round 38's model statements that their quotes say were rejected at 0.8 / 0.9 word overlap
+# with the passage; a swap of two terms of one slide, "la pérdida de clase es L1", shares fewer with the quote)
 DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor", "dangling-reference",
            "subjective", "restates-question", "glued-words", "duplicate-question", "no-context", "no-subject",
            "answer-elsewhere", "contradicts-code", "vague-answer", "several-right", "partial-answer")
@@ -462,6 +462,10 @@ def _word_heads(source_text: str) -> frozenset[str]:
     return frozenset(fold(w)[:6] for w in words(source_text))
 
 
+FOREIGN_SHARE = 3  # a model's false statement fails when over a third of its content words are not its deck's
+# (hand-set: "se mantiene congelado" is 2 of 10; "la fotosíntesis ocurre en los cloroplastos" 3 of 4)
+
+
 def foreign_material(q: Question, source_text: str) -> str | None:
     """Distractors the cited source never mentions ("github.com" among PyTorch methods), or a
     false statement built from words of another deck: implausible to a student of this one."""
@@ -478,9 +482,13 @@ def foreign_material(q: Question, source_text: str) -> str | None:
         missing = [w for w in said if len(w) >= 4 and fold(w) not in STOPWORDS
                    and fold(w) not in _TEMPLATE_WORDS and fold(w)[:6] not in have]
         if q.origin == "llm":  # (the offline writer's false statement swaps in another deck's words; a model writes
-            # its own, in words the deck need not use — "se mantiene congelado", round 38's 79 rejected — but a name
-            # the deck never says, "o Gerenciador de Tarefas do Windows", a student of it cannot judge)
-            missing = [w for w in missing if w is not said[0] and (w[:1].isupper() or re.search(r"[\d_]", w))]
+            # its own, in a few words the deck need not use — "se mantiene congelado", round 38's 79 rejected — but
+            # not a name the deck never says, "o Gerenciador de Tarefas do Windows", nor mostly words it never says)
+            content = [w for w in said if len(w) >= 4 and fold(w) not in STOPWORDS]
+            # (a capital opens a sentence on an ordinary word too: "Durante", not "Windows")
+            names = [w for i, w in enumerate(said) if w in missing and (
+                w[:1].isupper() and (i > 0 or not everyday_word(fold(w), q.lang)) or re.search(r"[\d_]", w))]
+            missing = names or (missing if len(missing) * FOREIGN_SHARE > len(content) else [])
         if missing:  # "Varios particionadores disponibles: …" in a deck that never says "particionadores"
             return "implausible-distractor"
     return None
@@ -686,27 +694,34 @@ def duplicate_choices(q: Question) -> str | None:
     return None
 
 
+def _said_by(statement_text: str, quote: str) -> bool:
+    """A statement's content words are its quote's, :data:`PARAPHRASE_SUPPORT` of them or more."""
+    content = [w for w in words(statement_text) if fold(w) not in STOPWORDS]
+    return bool(content) and word_overlap(" ".join(content), quote) >= PARAPHRASE_SUPPORT
+
+
 def unsupported(q: Question, passage: str, embedder=None) -> str | None:
     """'unsupported' when the cited passage does not back the answer, else None."""
     if not passage:
         return "unsupported"
     quote = q.citations[0].quote if q.citations else ""
     # a statement in a model's own words ("En el entrenamiento de OWL-ViT, los mosaicos …"; the offline writer's
-    # are the passage's) is backed by its quote, when the quote is the passage's (:data:`PARAPHRASE_SUPPORT`)
+    # are the passage's) is backed by its quote, when the quote is the passage's: most of its words are the quote's
+    # (:data:`PARAPHRASE_SUPPORT`; the passage's whole vocabulary would back a swap of two of its terms)
     quoted = bool(quote) and word_overlap(quote, passage) >= _QUOTE_OVERLAP
     own = quoted and q.origin == "llm"
     if q.type == "tf":
         s = statement(q)
         if q.correct is True:
             ok = (contained(s, passage) or word_overlap(s, passage) >= _TRUE_STATEMENT_OVERLAP
-                  or own and support(s, quote, passage, embedder) >= PARAPHRASE_SUPPORT)
+                  or own and _said_by(s, quote))
         else:
             ok = quoted and not contained(s, passage)
         return None if ok else "unsupported"
     if q.type == "cloze":
         filled = _BLANK.sub(q.answer, statement(q), count=1)
         if (word_overlap(filled, passage) < _QUOTE_OVERLAP
-                and not (own and support(filled, quote, passage, embedder) >= PARAPHRASE_SUPPORT)):
+                and not (own and _said_by(filled, quote))):
             return "unsupported"
     if support(q.correct_text, quote, passage, embedder) < SUPPORT_THRESHOLD:
         return "unsupported"

@@ -379,16 +379,28 @@ LIST_BLANK = re.compile(rf"_____,|, {_LIST_ARTICLE}_____|_____ (?:y|o|e|ou|and|o
                          rf"|(?<!\w)(?:y|o|e|ou|and|or) {_LIST_ARTICLE}_____")
 
 
+OWN_CONCEPT_WORDS = 6  # the most words of a writer's own concept (the LLM writer's prompt asks for at most six)
+
+
 def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = None, own: bool = False) -> Question:
     """``q`` with its model answer's points as its key concepts (:func:`kb.writing.answer_points.with_answer_points`,
     the last concept step of both writers), after :func:`_beside_stem`. ``own``: the writer chose its concepts for
     its own answer (a model's, asked for the key terms a right answer contains): they stay where any is left after
     :func:`_beside_stem`; the points are taken only when none is (a slide's points, cut from a model's prose, read as
     clauses: "Como KTO solo necesita ejemplos con etiqueta True/False", round 38)."""
+    from dataclasses import replace
+
     from .answer_points import with_answer_points
+    from .concept_faults import question_concept_fault
+    from .concept_use import unusable_concept
 
     q = _beside_stem(q, course, source)
-    return q if own and q.concepts else with_answer_points(q)
+    if own and q.concepts:  # each of its own that a grader can mark with (a few words, no fragment, not the stem's)
+        kept = tuple(x for x in q.concepts if len(x.split()) <= OWN_CONCEPT_WORDS
+                     and not unusable_concept(x, q.answer, q.concepts) and not question_concept_fault(x, q))
+        if kept:
+            return replace(q, concepts=kept)
+    return with_answer_points(q)
 
 
 def _beside_stem(q: Question, course: CourseTerms, source: str | None = None) -> Question:

@@ -46,6 +46,14 @@ def test_a_models_false_statement_may_use_everyday_words_the_deck_does_not_but_n
     assert foreign_material(_q("tf", ordinary, "Falso", "llm", correct=False), DECK) is None
     named = "En OWL-ViT, el encoder de texto se congela con el Gerenciador de Tarefas do Windows."
     assert foreign_material(_q("tf", named, "Falso", "llm", correct=False), DECK) == "implausible-distractor"
+    # a name opening the sentence is still a name; an ordinary word opening it is not
+    first = "Windows gestiona el encoder de texto de OWL-ViT."
+    assert foreign_material(_q("tf", first, "Falso", "llm", correct=False), DECK) == "implausible-distractor"
+    during = "Durante el ajuste de OWL-ViT, el encoder de texto se mantiene congelado."
+    assert foreign_material(_q("tf", during, "Falso", "llm", correct=False), DECK) is None
+    # mostly words the deck never says: off the deck, however ordinary
+    off = "En OWL-ViT, la fotosíntesis ocurre en los cloroplastos."
+    assert foreign_material(_q("tf", off, "Falso", "llm", correct=False), DECK) == "implausible-distractor"
     # the offline writer's false statement swaps in another deck's words: any word the deck never says
     assert foreign_material(_q("tf", ordinary, "Falso", "pattern", correct=False), DECK) == "implausible-distractor"
 
@@ -59,6 +67,9 @@ def test_a_models_true_statement_in_its_own_words_is_backed_by_its_quote():
     assert unsupported(_q("tf", said, "Verdadero", "llm", quote, correct=True), PASSAGE) is None
     # the offline writer's true statements are the passage's own: these words are not all there
     assert unsupported(_q("tf", said, "Verdadero", "pattern", quote, correct=True), PASSAGE) == "unsupported"
+    # a swap of two of the slide's terms says words of the passage, not of its quote
+    swapped = "La pérdida de clase de OWL-ViT es L1 sobre (cx, cy, w, h)."
+    assert unsupported(_q("tf", swapped, "Verdadero", "llm", quote, correct=True), PASSAGE) == "unsupported"
     # a quote the passage does not hold backs nothing
     assert unsupported(_q("tf", said, "Verdadero", "llm", "Caja: smooth L1 y DIoU", correct=True),
                        PASSAGE) == "unsupported"
@@ -91,6 +102,17 @@ def test_the_writer_keeps_the_models_own_concepts(ws):
          "quote": QUOTE, "concepts": MODEL_CONCEPTS, "difficulty": "medium"}
     report, _, _ = _generate(ws, _one_question(q), ("short",))
     assert [list(x.concepts) for x in report.quiz.questions] == [MODEL_CONCEPTS], report.rejected
+
+
+def test_of_the_models_concepts_those_a_grader_cannot_use_go_one_by_one(ws):
+    long = "verificar a memória com nvidia-smi e alocar só parte dela na GPU"
+    q = {"type": "short", "prompt": "No capítulo 12 sobre TensorFlow distribuído, como se acompanha e se limita a "
+                                    "memória que o TensorFlow usa na GPU?",
+         "answer": "Verifica-se o uso da memória da GPU com nvidia-smi e configura-se o TensorFlow para alocar "
+                   "apenas parte da memória da GPU.",
+         "quote": QUOTE, "concepts": ["nvidia-smi", long], "difficulty": "medium"}
+    report, _, _ = _generate(ws, _one_question(q), ("short",))
+    assert [list(x.concepts) for x in report.quiz.questions] == [["nvidia-smi"]], report.rejected  # (over six words)
 
 
 def test_eval_quiz_says_the_drop_risk_is_not_estimated_for_a_models_questions(ws):

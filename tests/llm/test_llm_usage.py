@@ -21,8 +21,9 @@ def _num(text: str) -> int:
 
 def test_a_large_run_says_its_requests_tokens_and_cost_before_it_starts(ws):
     # -n 50 on the sample course (178 passages): one request per planned idea (each source's 50 most central, the
-    # ideas of one slide together), two questions each, then the passages no idea holds, three at a time: ~69
-    # requests. The endpoint then refuses the key, so the run stops at once — the estimate was already said
+    # ideas of one slide together), two questions each, then the passages no idea holds, three at a time, four
+    # questions each: ~71 requests, each reply at most the four-question cap. The endpoint then refuses the key, so
+    # the run stops at once — the estimate was already said
     with OpenAIStub(lambda body: Behaviour('{"error": {"message": "bad key"}}', status=401)) as stub:
         r = run_kb(["quiz", "generate", "-n", "50", "--types", "short"], cwd=ws,
                    env=stub_env(stub.url, KB_LLM_PRICE="0.5,1.5"))
@@ -33,7 +34,7 @@ def test_a_large_run_says_its_requests_tokens_and_cost_before_it_starts(ws):
                   " ".join(r.stderr.split()))
     assert m, r.stderr
     requests, prompt, completion = int(m.group(1)), int(m.group(2)), int(m.group(3))
-    assert 55 <= requests <= 85 and completion == 2 * 320 + 300
+    assert 55 <= requests <= 85 and completion == 4 * 320 + 300
     # the prompt estimate is the first request's own prompt (~4 characters a token), outline and terms included
     # (the first batch's, one of the first requests to arrive)
     sent = [sum(len(x["content"]) for x in b["messages"]) / 4 for b in stub.requests]

@@ -101,6 +101,7 @@ def test_a_setting_with_a_lost_symbol_is_a_slide_label():
     # a name that opens on its own brackets is whole (round 38's "(IA)^3 y la receta T-Few" set every stem of its
     # deck, and the deck wrote 1 question of 12); brackets whose words were lost are not
     assert not slide_label("(IA)^3 y la receta T-Few", "es") and not slide_label("(IA)^3", "es")
+    assert slide_label("(IA)", "es")  # (whole brackets, but fewer letters than a name needs)
     assert slide_label("(, )-DP", "pt") and slide_label("()", "es")
 
 
