@@ -94,33 +94,30 @@ def test_the_drop_risk_gives_no_verdict_on_a_models_question():
 MODEL_CONCEPTS = ["nvidia-smi", "alocar parte da memória", "uso da memória da GPU"]
 
 
+def _reply(concepts: list[str]) -> dict:
+    """What the model answers about the deck's GPU memory passage, with ``concepts``."""
+    return {"type": "short", "prompt": "No capítulo 12 sobre TensorFlow distribuído, como se acompanha e se limita "
+                                       "a memória que o TensorFlow usa na GPU?",
+            "answer": "Verifica-se o uso da memória da GPU com nvidia-smi e configura-se o TensorFlow para alocar "
+                      "apenas parte da memória da GPU.",
+            "quote": QUOTE, "concepts": concepts, "difficulty": "medium"}
+
+
 def test_the_writer_keeps_the_models_own_concepts(ws):
-    q = {"type": "short", "prompt": "No capítulo 12 sobre TensorFlow distribuído, como se acompanha e se limita a "
-                                    "memória que o TensorFlow usa na GPU?",
-         "answer": "Verifica-se o uso da memória da GPU com nvidia-smi e configura-se o TensorFlow para alocar "
-                   "apenas parte da memória da GPU.",
-         "quote": QUOTE, "concepts": MODEL_CONCEPTS, "difficulty": "medium"}
+    q = _reply(MODEL_CONCEPTS)
     report, _, _ = _generate(ws, _one_question(q), ("short",))
     assert [list(x.concepts) for x in report.quiz.questions] == [MODEL_CONCEPTS], report.rejected
 
 
 def test_of_the_models_concepts_those_a_grader_cannot_use_go_one_by_one(ws):
     long = "verificar a memória com nvidia-smi e alocar só parte dela na GPU"
-    q = {"type": "short", "prompt": "No capítulo 12 sobre TensorFlow distribuído, como se acompanha e se limita a "
-                                    "memória que o TensorFlow usa na GPU?",
-         "answer": "Verifica-se o uso da memória da GPU com nvidia-smi e configura-se o TensorFlow para alocar "
-                   "apenas parte da memória da GPU.",
-         "quote": QUOTE, "concepts": ["nvidia-smi", long], "difficulty": "medium"}
+    q = _reply(["nvidia-smi", long])
     report, _, _ = _generate(ws, _one_question(q), ("short",))
     assert [list(x.concepts) for x in report.quiz.questions] == [["nvidia-smi"]], report.rejected  # (over six words)
 
 
 def test_eval_quiz_says_the_drop_risk_is_not_estimated_for_a_models_questions(ws):
-    q = {"type": "short", "prompt": "No capítulo 12 sobre TensorFlow distribuído, como se acompanha e se limita a "
-                                    "memória que o TensorFlow usa na GPU?",
-         "answer": "Verifica-se o uso da memória da GPU com nvidia-smi e configura-se o TensorFlow para alocar "
-                   "apenas parte da memória da GPU.",
-         "quote": QUOTE, "concepts": MODEL_CONCEPTS, "difficulty": "medium"}
+    q = _reply(MODEL_CONCEPTS)
 
     with OpenAIStub(_one_question(q)) as stub:
         r = run_kb(["quiz", "generate", "-n", "1", "--types", "short", "--source", SOURCE, "-o", "m.json",
