@@ -463,7 +463,7 @@ def _word_heads(source_text: str) -> frozenset[str]:
 
 
 FOREIGN_SHARE = 3  # a model's false statement fails when over a third of its content words are not its deck's
-# (hand-set: "se mantiene congelado" is 2 of 10; "la fotosíntesis ocurre en los cloroplastos" 3 of 4)
+# (hand-set: "se mantiene congelado" is 2 of 8; "la fotosíntesis ocurre en los cloroplastos" 3 of 4)
 
 
 def foreign_material(q: Question, source_text: str) -> str | None:
