@@ -38,7 +38,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-_WANT = re.compile(r"\n\nWrite (\d+) questions? in\b")  # (kb's closing instruction, not a passage's words)
+_WANT = re.compile(r"\n\nWrite (\d+) questions? in\b")  # (kb's closing instruction: its last match)
 _SOURCE = re.compile(r"Passage 1: \(([^,)·]+?)(?: · |,|\))")
 
 TASK = """You are the language model behind an OpenAI-compatible chat-completions API. Each request below
@@ -57,7 +57,10 @@ then stop and reply with one line: how many replies you wrote.
 
 def key_of(system: str, user: str) -> str:
     """The request's key: its messages, less the number of questions asked."""
-    return hashlib.sha1((system + "\0" + _WANT.sub("\n\nWrite N questions in", user)).encode("utf-8")).hexdigest()[:16]
+    last = list(_WANT.finditer(user))[-1:]  # (kb's instruction closes the message: the last match only)
+    if last:
+        user = user[:last[0].start()] + "\n\nWrite N questions in" + user[last[0].end():]
+    return hashlib.sha1((system + "\0" + user).encode("utf-8")).hexdigest()[:16]
 
 
 def _reply_content(folder: Path, key: str, want: int | None) -> tuple[str | None, bool]:
@@ -73,7 +76,7 @@ def _reply_content(folder: Path, key: str, want: int | None) -> tuple[str | None
         return text, False  # served as written: kb says what it makes of it
     short = False
     if want and isinstance(data, dict) and isinstance(data.get("questions"), list):
-        short = len(data["questions"]) < want
+        short = 0 < len(data["questions"]) < want  # (none at all: the model found nothing to ask)
         data["questions"] = data["questions"][:want]
     return json.dumps(data, ensure_ascii=False), short
 
@@ -111,8 +114,8 @@ def make_server(folder: Path, port: int = 0) -> ThreadingHTTPServer:  # noqa: C9
             msgs = body.get("messages") or []
             system = next((m["content"] for m in msgs if m.get("role") == "system"), "")
             user = msgs[-1]["content"] if msgs else ""
-            m = _WANT.search(user)
-            want = int(m.group(1)) if m else None
+            found = list(_WANT.finditer(user))
+            want = int(found[-1].group(1)) if found else None
             key = key_of(system, user)
             content, short = _reply_content(folder, key, want)
             with lock:

@@ -253,16 +253,19 @@ class LLMClient:
         except Exception:  # noqa: BLE001 (closing while a worker reads: nothing to report)
             pass
 
-    def estimate(self, what: str, requests: int, prompt_chars: int, completion_tokens: int, until: str = "") -> str:
+    def estimate(self, what: str, requests: int, prompt_chars: int, completion_tokens: int, until: str = "",
+                 completion_total: int | None = None) -> str:
         """The line said before a long run: ``requests`` requests of ~``prompt_chars`` characters (~4 a
-        token) and at most ``completion_tokens`` each, the tokens in all and, with ``KB_LLM_PRICE``, what
-        they may cost at most; ``until``: when the run stops early."""
+        token) and at most ``completion_tokens`` each (``completion_total``: at most that many in all, where
+        the requests' caps differ), the tokens in all and, with ``KB_LLM_PRICE``, what they may cost at
+        most; ``until``: when the run stops early."""
         prompt = -(-prompt_chars // 4)
+        total = requests * completion_tokens if completion_total is None else completion_total
         line = (f"{what} may send up to {requests} requests to {self.model}: ~{prompt} prompt and "
                 f"≤{completion_tokens} completion tokens each, {self.concurrency} at a time{until}; "
-                f"~{requests * prompt:,} prompt + ≤{requests * completion_tokens:,} completion tokens in all")
+                f"~{requests * prompt:,} prompt + ≤{total:,} completion tokens in all")
         if self.usage.price is not None:
-            most = requests * (prompt * self.usage.price[0] + completion_tokens * self.usage.price[1]) / 1000
+            most = (requests * prompt * self.usage.price[0] + total * self.usage.price[1]) / 1000
             line += f", at most {most:.4g} at KB_LLM_PRICE"
         return line
 

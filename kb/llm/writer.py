@@ -217,10 +217,10 @@ class LLMWriter:
         target = max(2, int(request.n * 1.5))
         context = getattr(request, "context", None) or self.context
         batches = self._batches(usable, request, course, context)
-        # a model that keeps failing validation must not walk the whole course: the batches that ask as many
+        # a model that keeps failing validation must not walk the whole course: the batches that ask at most as many
         # questions in all as n full replies would (a planned idea's batch asks fewer)
         budget, planned = max(3, request.n) * _MAX_PER_REPLY, 0
-        while planned < len(batches) and budget > 0:
+        while planned < len(batches) and budget >= _asks(batches[planned]):
             budget -= _asks(batches[planned])
             planned += 1
         max_batches = planned
@@ -341,16 +341,18 @@ class LLMWriter:
     def _estimate(self, batches: Sequence[tuple[tuple[Chunk, ...], str]], request: GenerationRequest,
                   course: CourseTerms, context: WriterContext | None, target: int) -> None:
         """Say what a long run may send and cost, before it starts: ``batches``, each with a prompt like the
-        first one's (outline, terms and the teacher's examples included), each reply at most the cap of the
-        batch that asks for most."""
+        first one's (outline, terms and the teacher's examples included), each reply at most its own cap (the
+        line's "each": the largest)."""
         from .pool import note
 
+        if not batches:
+            return
         first = self._request(batches[0], _MAX_PER_REPLY, course, context)
         chars = len(_SYSTEM) + len(self._prompt(first.passages, request, first.want, first.terms, first.context)
                                    + first.examples)
-        most = max(_asks(b) for b in batches)
-        note(self.client.estimate("the LLM writer", len(batches), chars, _TOKENS_PER_QUESTION * most + 300,
-                                  f" (it stops once {target} questions pass the checks)"))
+        caps = [_TOKENS_PER_QUESTION * _asks(b) + 300 for b in batches]
+        note(self.client.estimate("the LLM writer", len(batches), chars, max(caps),
+                                  f" (it stops once {target} questions pass the checks)", completion_total=sum(caps)))
 
     def _teacher_examples(self, batch: Sequence[Chunk]) -> str:
         """The few-shot block of the teacher's kept questions nearest to ``batch`` (``kb.teacher``, set
@@ -543,7 +545,10 @@ class LLMWriter:
         # only where none is left do the answer's points take their place (kb.writing.answer_points)
         q = concepts_beside_stem(q, course, chunk.source, own=True)
         if not q.concepts:  # (the model gave none a grader can use, and the answer has no points)
-            q = replace(q, concepts=tuple(course.key_concepts(answer)))
+            from ..writing.checklist import in_stem
+
+            terms = course.key_concepts(answer, exclude=prompt, source=chunk.source)
+            q = replace(q, concepts=tuple(x for x in terms if not in_stem(x, prompt)))
         from ..writing.subject import deck_subject
 
         found = run_checks(q, CheckContext(chunk.text, text, vocab, course.embedder, course.verb_like,

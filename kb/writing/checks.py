@@ -71,7 +71,9 @@ _QUOTE_OVERLAP = 0.8  # a false statement's quote, a filled-in cloze: most of th
 SUPPORT_THRESHOLD = 0.5  # share of an answer's content words in its passage (or cosine to its quote)
 PARAPHRASE_SUPPORT = 0.7  # a model's true statement or filled-in cloze in its own words: the share of its content words
 # its quote says (hand-set: round 38's model statements that their quotes say were rejected at 0.8 / 0.9 word overlap
-# with the passage; a swap of two terms of one slide, "la pérdida de clase es L1", shares fewer with the quote)
+# with the passage; a statement that takes its words from elsewhere in the passage shares fewer with the quote — a
+# short swap of two of a slide's terms, "la pérdida de clase es L1", 0.63 — though one that keeps most of the
+# quote's words passes: a word share cannot read meaning)
 DEFECTS = ("cut-off", "giveaway", "duplicate-choices", "unsupported", "implausible-distractor", "dangling-reference",
            "subjective", "restates-question", "glued-words", "duplicate-question", "no-context", "no-subject",
            "answer-elsewhere", "contradicts-code", "vague-answer", "several-right", "partial-answer")
@@ -485,9 +487,11 @@ def foreign_material(q: Question, source_text: str) -> str | None:
             # its own, in a few words the deck need not use — "se mantiene congelado", round 38's 79 rejected — but
             # not a name the deck never says, "o Gerenciador de Tarefas do Windows", nor mostly words it never says)
             content = [w for w in said if len(w) >= 4 and fold(w) not in STOPWORDS]
-            # (a capital opens a sentence on an ordinary word too: "Durante", not "Windows")
-            names = [w for i, w in enumerate(said) if w in missing and (
-                w[:1].isupper() and (i > 0 or not everyday_word(fold(w), q.lang)) or re.search(r"[\d_]", w))]
+            # (a capital that opens a sentence may open it on an ordinary word, "Además": there, only a word that is
+            # not everyday language is a name — so a name that is, "Windows" in Spanish, counts only to the share)
+            openers = set(re.findall(r"(?:^|[.:;!?]\s+)[«“\"(]?([^\W\d_][\w-]*)", statement(q)))
+            names = [w for w in missing if re.search(r"[\d_]", w) or w[:1].isupper()
+                     and (w not in openers or not everyday_word(fold(w), q.lang))]
             missing = names or (missing if len(missing) * FOREIGN_SHARE > len(content) else [])
         if missing:  # "Varios particionadores disponibles: …" in a deck that never says "particionadores"
             return "implausible-distractor"
@@ -707,7 +711,7 @@ def unsupported(q: Question, passage: str, embedder=None) -> str | None:
     quote = q.citations[0].quote if q.citations else ""
     # a statement in a model's own words ("En el entrenamiento de OWL-ViT, los mosaicos …"; the offline writer's
     # are the passage's) is backed by its quote, when the quote is the passage's: most of its words are the quote's
-    # (:data:`PARAPHRASE_SUPPORT`; the passage's whole vocabulary would back a swap of two of its terms)
+    # (:data:`PARAPHRASE_SUPPORT`; not the passage's whole vocabulary, which any mix of its terms shares)
     quoted = bool(quote) and word_overlap(quote, passage) >= _QUOTE_OVERLAP
     own = quoted and q.origin == "llm"
     if q.type == "tf":

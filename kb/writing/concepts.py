@@ -387,7 +387,8 @@ def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = 
     the last concept step of both writers), after :func:`_beside_stem`. ``own``: the writer chose its concepts for
     its own answer (a model's, asked for the key terms a right answer contains): they stay where any is left after
     :func:`_beside_stem`; the points are taken only when none is (a slide's points, cut from a model's prose, read as
-    clauses: "Como KTO solo necesita ejemplos con etiqueta True/False", round 38)."""
+    clauses: "Como KTO solo necesita ejemplos con etiqueta True/False", round 38) — less each a grader cannot mark with
+    or of more than :data:`OWN_CONCEPT_WORDS` words; with none left, the points, or no concept."""
     from dataclasses import replace
 
     from .answer_points import with_answer_points
@@ -400,6 +401,7 @@ def concepts_beside_stem(q: Question, course: CourseTerms, source: str | None = 
                      and not unusable_concept(x, q.answer, q.concepts) and not question_concept_fault(x, q))
         if kept:
             return replace(q, concepts=kept)
+        q = replace(q, concepts=())  # (none of its own a grader can use: the answer's points, or none)
     return with_answer_points(q)
 
 

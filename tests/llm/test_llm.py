@@ -316,12 +316,14 @@ def test_a_long_run_is_estimated_before_it_starts(ws):
     with OpenAIStub(lambda b: reply({"questions": []})) as stub:
         r = run_kb(["quiz", "generate", "-n", "12", "--types", "short"], cwd=ws, env=stub_env(stub.url))
     assert r.returncode == 1, r.stderr
-    # planned: one request per central idea, two questions each: as many questions in all as twelve requests of
-    # four would ask; each reply at most the four-question cap (≤ 4 x 320 + 300 tokens: the whole course's run
-    # sends the passages no planned idea holds too)
-    m = re.search(r"kb: the LLM writer may send up to (\d+) requests to stub-model: ~(\d+) prompt and ≤1580 "
-                  r"completion tokens each, 4 at a time \(it stops once 18 questions pass the checks\); ", r.stderr)
-    assert m and int(m.group(1)) == 24 and len(stub.requests) == 24, r.stderr
+    # planned: one request per central idea, two questions each (≤ 2 x 320 + 300 tokens), at most as many questions
+    # in all as twelve requests of four would ask: 23 planned ones ask 46, and the next, past the plan, would ask
+    # four more than the 48
+    m = re.search(r"kb: the LLM writer may send up to (\d+) requests to stub-model: ~(\d+) prompt and ≤940 "
+                  r"completion tokens each, 4 at a time \(it stops once 18 questions pass the checks\); "
+                  r"~[\d,]+ prompt \+ ≤([\d,]+) completion", " ".join(r.stderr.split()))
+    assert m and int(m.group(1)) == 23 and len(stub.requests) == 23, r.stderr
+    assert int(m.group(3).replace(",", "")) == 23 * 940
     assert r.stderr.index("may send up to") < r.stderr.index("no question written")  # said before, not after
 
 

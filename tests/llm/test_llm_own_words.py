@@ -7,10 +7,12 @@ and `kb eval quiz` on its quiz."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 from kb.quiz import Citation, Question
 from kb.writing.check_restates import restates_question
 from kb.writing.checks import cut_off, foreign_material, unsupported
+from kb.writing.concepts import concepts_beside_stem
 from kb.writing.defect_model import drop_risk
 
 from ..conftest import run_kb
@@ -46,11 +48,14 @@ def test_a_models_false_statement_may_use_everyday_words_the_deck_does_not_but_n
     assert foreign_material(_q("tf", ordinary, "Falso", "llm", correct=False), DECK) is None
     named = "En OWL-ViT, el encoder de texto se congela con el Gerenciador de Tarefas do Windows."
     assert foreign_material(_q("tf", named, "Falso", "llm", correct=False), DECK) == "implausible-distractor"
-    # a name opening the sentence is still a name; an ordinary word opening it is not
-    first = "Windows gestiona el encoder de texto de OWL-ViT."
+    # a name among the deck's own words; one opening the sentence (that no language uses every day); an ordinary
+    # word opening it is none
+    among = "En OWL-ViT, el encoder de texto se entrena con PyTorch Lightning."
+    assert foreign_material(_q("tf", among, "Falso", "llm", correct=False), DECK) == "implausible-distractor"
+    first = "Keras entrena el encoder de texto de OWL-ViT y las cabezas juntos."
     assert foreign_material(_q("tf", first, "Falso", "llm", correct=False), DECK) == "implausible-distractor"
-    during = "Durante el ajuste de OWL-ViT, el encoder de texto se mantiene congelado."
-    assert foreign_material(_q("tf", during, "Falso", "llm", correct=False), DECK) is None
+    opener = "Además, en OWL-ViT el encoder de texto se mantiene congelado y solo se entrenan las cabezas."
+    assert foreign_material(_q("tf", opener, "Falso", "llm", correct=False), DECK) is None
     # mostly words the deck never says: off the deck, however ordinary
     off = "En OWL-ViT, la fotosíntesis ocurre en los cloroplastos."
     assert foreign_material(_q("tf", off, "Falso", "llm", correct=False), DECK) == "implausible-distractor"
@@ -67,7 +72,8 @@ def test_a_models_true_statement_in_its_own_words_is_backed_by_its_quote():
     assert unsupported(_q("tf", said, "Verdadero", "llm", quote, correct=True), PASSAGE) is None
     # the offline writer's true statements are the passage's own: these words are not all there
     assert unsupported(_q("tf", said, "Verdadero", "pattern", quote, correct=True), PASSAGE) == "unsupported"
-    # a swap of two of the slide's terms says words of the passage, not of its quote
+    # a short statement whose words come from elsewhere in the passage shares too few with its quote (a word share:
+    # one that keeps most of the quote's words would pass whatever it swaps)
     swapped = "La pérdida de clase de OWL-ViT es L1 sobre (cx, cy, w, h)."
     assert unsupported(_q("tf", swapped, "Verdadero", "llm", quote, correct=True), PASSAGE) == "unsupported"
     # a quote the passage does not hold backs nothing
@@ -82,6 +88,14 @@ def test_a_models_quote_may_stop_inside_a_slide_line_its_answer_may_not():
            "En la posición del token en la rejilla 2D de la imagen.", "llm", quote)
     assert cut_off(q, passage) is None
     assert cut_off(_q("short", q.prompt, q.answer, "pattern", quote), passage) == "cut-off"
+
+
+def test_a_models_concept_turned_down_does_not_come_back_when_the_answer_has_no_points():
+    long = "verificar a memória com nvidia-smi e alocar só parte dela na GPU"
+    q = Question("short", "No capítulo 12, com que ferramenta se verifica a memória da GPU?", "Com nvidia-smi.",
+                 (Citation("d.pdf", "p. 1", "c1", "x"),), (long,), "medium", "pt", origin="llm")
+    course = SimpleNamespace(key_concepts=lambda *a, **k: ())
+    assert concepts_beside_stem(q, course, "d.pdf", own=True).concepts == ()  # (the writer then asks the course's)
 
 
 def test_the_drop_risk_gives_no_verdict_on_a_models_question():
@@ -114,6 +128,9 @@ def test_of_the_models_concepts_those_a_grader_cannot_use_go_one_by_one(ws):
     q = _reply(["nvidia-smi", long])
     report, _, _ = _generate(ws, _one_question(q), ("short",))
     assert [list(x.concepts) for x in report.quiz.questions] == [["nvidia-smi"]], report.rejected  # (over six words)
+    # with none of its own left, kb's own take their place, never the one it turned down
+    report, _, _ = _generate(ws, _one_question(_reply([long])), ("short",))
+    assert report.quiz.questions and all(long not in x.concepts and x.concepts for x in report.quiz.questions)
 
 
 def test_eval_quiz_says_the_drop_risk_is_not_estimated_for_a_models_questions(ws):

@@ -1,6 +1,6 @@
 """What the LLM writer sends, in which order (``LLMWriter._batches`` and the cap in ``write``): one request per
 planned idea of each source's outline, the sources in turn, then each source's other passages; none planned for a
-``--topic`` quiz or a caller's own idea; the cap counts questions asked. Unit tests on the writer with an outline
+``--topic`` quiz or a caller's own idea; a planned request asks two questions. Unit tests on the writer with an outline
 made by hand (the real outline's planning is kb.outline's, tested there)."""
 
 from __future__ import annotations
@@ -65,6 +65,6 @@ def test_no_plan_for_a_topic_quiz_or_a_callers_own_idea():
         assert not any(idea for _, idea in batches) and len(batches[0][0]) == 3
 
 
-def test_a_planned_request_asks_two_questions_and_the_cap_counts_questions():
+def test_a_planned_request_asks_two_questions():  # (the cap on a whole run: test_llm.py's long-run estimate)
     assert _asks(((), "A1 (S)")) == _PER_IDEA and _asks(((), "")) == _MAX_PER_REPLY
     assert _asks(((), ""), 3) == 3 and _asks(((), "A1 (S)"), 3) == _PER_IDEA
