@@ -33,6 +33,7 @@ import argparse
 import hashlib
 import json
 import re
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -184,7 +185,8 @@ def tasks(folder: Path, helpers: int, first: int | None) -> list[Path]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog="example:\n" + __doc__.split("\n\n")[2],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("serve")
     s.add_argument("folder", type=Path)
@@ -197,6 +199,9 @@ def main() -> None:
     if args.cmd == "serve":
         serve(args.folder, args.port)
     else:
+        if not (args.folder / "requests").is_dir():
+            sys.exit(f"stand_in_model: {args.folder} holds no recorded requests (no requests/ folder): serve it and "
+                     "run kb against it first")
         files = tasks(args.folder, args.helpers, args.first)
         print(f"{len(pending(args.folder))} pending; task files: " + (", ".join(map(str, files)) or "none"))
 

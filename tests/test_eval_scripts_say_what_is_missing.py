@@ -70,3 +70,11 @@ def test_drop_selfcheck_when_every_run_failed_exits_non_zero(tmp_path):
     assert run.returncode == 1, run.stdout
     assert f"new: no rated quiz was checked with {broken}" in run.stderr and "every one failed" in run.stderr
     assert "DROP" not in run.stdout  # (no 0 % flagged reported as a measurement)
+
+
+def test_stand_in_model_tasks_on_a_folder_with_no_recorded_requests_says_so(tmp_path):
+    run = _run(ROOT / "eval" / "stand_in_model.py", "tasks", tmp_path / "nothing")
+    assert run.returncode != 0 and "holds no recorded requests" in run.stderr and "Traceback" not in run.stderr
+    assert not (tmp_path / "nothing").exists()  # (nothing made where nothing was recorded)
+    helped = _run(ROOT / "eval" / "stand_in_model.py", "--help")
+    assert helped.returncode == 0 and "example:" in helped.stdout and "kb quiz generate" in helped.stdout
