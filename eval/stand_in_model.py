@@ -42,13 +42,13 @@ from pathlib import Path
 _WANT = re.compile(r"\n\nWrite (\d+) questions? in\b")  # (kb's closing instruction: its last match)
 _SOURCE = re.compile(r"Passage 1: \(([^,)·]+?)(?: · |,|\))")
 
-TASK = """You are the language model behind an OpenAI-compatible chat-completions API. Each request below
-comes from a program that writes exam questions from course slides. Answer each one exactly as a careful,
-capable model would: read its SYSTEM and USER messages, follow every instruction in them, and reply with the
-one JSON object the USER message describes (no prose, no code fence). Answer each request on its own, as if
-you had not seen the others (a model behind an API sees one request at a time). Use only what the request
-says: do not open any other file on this machine, and do not run programs other than to check that your
-replies parse.
+TASK = """You are the language model behind an OpenAI-compatible chat-completions API. Each request below comes from a
+program that writes exam questions from course slides, or reviews them. Answer each one exactly as a
+careful, capable model would: read its SYSTEM and USER messages, follow every instruction in them, and reply
+with the one JSON object the USER message describes (no prose, no code fence). Answer each request on its
+own, as if you had not seen the others (a model behind an API sees one request at a time). Use only what the
+request says: do not open any other file on this machine, and do not run programs other than to check that
+your replies parse.
 
 For each request, write your reply to the file named after it (REPLY FILE), as UTF-8 text holding only the
 JSON object. When all {n} files exist, check that each parses (python3 -c "import json; json.load(open(F))"),
@@ -153,7 +153,8 @@ def pending(folder: Path) -> list[dict]:
 
 def tasks(folder: Path, helpers: int, first: int | None) -> list[Path]:
     """Task files for ``helpers`` stand-ins, each with its share of the pending requests (a source's requests
-    stay together); with ``first``, only each source's first that many pending requests."""
+    stay together; a request that names no passage's source, such as a quiz's review, stands alone); with
+    ``first``, only each source's first that many pending requests."""
     todo = pending(folder)
     if first is not None:
         seen: dict[str, int] = {}
@@ -165,7 +166,7 @@ def tasks(folder: Path, helpers: int, first: int | None) -> list[Path]:
         todo = keep
     by_source: dict[str, list[dict]] = {}
     for r in todo:
-        by_source.setdefault(r["source"], []).append(r)
+        by_source.setdefault(r["source"] or r["key"], []).append(r)
     groups: list[list[dict]] = [[] for _ in range(max(1, helpers))]
     for reqs in sorted(by_source.values(), key=len, reverse=True):
         min(groups, key=len).extend(reqs)

@@ -451,12 +451,20 @@ class KB:
         retriever = self.workspace.retriever
         return [evaluate_retrieval(retriever, qs, k=k, mode=m) for m in (MODES if mode == "all" else (mode,))]
 
-    def evaluate_quiz(self, quiz_file: str | Path) -> dict[str, Any]:
-        """Measure a quiz file as a teacher would (see :func:`kb.evaluate.evaluate_quiz`)."""
+    def evaluate_quiz(self, quiz_file: str | Path, *, offline: bool = False) -> dict[str, Any]:
+        """Measure a quiz file as a teacher would (see :func:`kb.evaluate.evaluate_quiz`); with a model
+        configured (and not ``offline``), the model also reads each question (``model_review``)."""
         from .evaluate import evaluate_quiz
+        from .llm.factory import get_reviewer
         from .quiz import load_quiz
 
-        return evaluate_quiz(self.workspace, load_quiz(Path(quiz_file)))
+        quiz = load_quiz(Path(quiz_file))
+        reviewer = get_reviewer(self.settings, offline=offline)
+        try:
+            return evaluate_quiz(self.workspace, quiz, reviewer=reviewer)
+        finally:
+            if reviewer is not None:
+                reviewer.client.close()
 
     def evaluate_ask(self, ask_set: str | Path, *, split: str | None = None, k: int = 5,
                      offline: bool = False) -> dict[str, Any]:

@@ -566,20 +566,34 @@ def llm_check(
 def eval_quiz(
     quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+    offline: bool = typer.Option(False, "--offline", help="Only kb's own checks, even when an LLM is configured."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Ask the LLM again even for questions it reviewed before."),
 ) -> None:
     """Measure a quiz as a teacher would: the share of questions with no defect (cut-off text,
     giveaway, duplicate or implausible options, unsupported answer, off-topic, language,
     near-duplicate), correct-position skew, questions written vs asked, section coverage.
+    With an LLM configured, the model also reads each question with its passage and its deck's
+    outline and says keep, fix (what) or drop (why): advisory, it removes nothing.
 
     Example: kb eval quiz quizzes/course.json
     """
     from . import ui
 
-    result = _course().evaluate_quiz(quiz_file)
+    _no_cache(no_cache)
+    with _interruptible(), _llm_progress():
+        result = _course().evaluate_quiz(quiz_file, offline=offline)
     if json_out:
         ui.print_json(result)
     else:
         ui.quiz_eval(result)
+    failure = (result.get("model_review") or {}).get("failure")
+    if failure:  # kb's own checks ran on every question; the model read only some
+        from .errors import ExitCode
+        from .i18n import _
+
+        ui.message(_("kb: the model's review stopped: {failure}; the questions after it were not reviewed")
+                   .format(failure=failure), "yellow")
+        raise typer.Exit(int(ExitCode.BACKEND))
 
 
 

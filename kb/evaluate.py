@@ -117,7 +117,7 @@ def _section(chunk) -> tuple:
     return (chunk.source, loc.page, loc.heading, loc.segment)
 
 
-def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
+def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88, reviewer: Any = None) -> dict:
     """What a teacher would find wrong with a quiz, checked against the knowledge base.
 
     Per question (:mod:`kb.writing.checklist`, the one registry the writers run too): cut-off text, a stem
@@ -142,6 +142,12 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     Advisory, beside the checks: each question's ``drop_risk`` (:mod:`kb.writing.defect_model`, a model
     learned from teachers' KEEP/FIX/DROP ratings: ``p``, ``likely``, ``why``) and ``likely_dropped``, their
     count. It removes nothing and does not count against ``clean``.
+
+    With a ``reviewer`` (:class:`kb.llm.reviewer.LLMReviewer`: a model configured), each question is also read by
+    the model with its cited passage and its deck's outline: ``model_review`` per question (``verdict`` keep, fix
+    or drop, and ``reason``; None when not reviewed) and, per quiz, the count of each verdict and ``failure``
+    (why the endpoint stopped, "" when it did not). Advisory too: ``flagged`` counts the questions a check or
+    the model's drop names, which is what a teacher should read first.
     """
     from collections import Counter, defaultdict
 
@@ -226,6 +232,12 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
     # advisory: learned from teachers' ratings (kb.writing.defect_model), never removes a question
     risks = [drop_risk(q, section_text[_section(chunks[c])], source_text[chunks[c].source]) if c in chunks
              else drop_risk(q) for q, c in zip(qs, cited_ids, strict=True)]
+    reviews = _model_review(reviewer, qs, [chunks.get(c) for c in cited_ids], outlines, course)
+    review = {} if reviewer is None else {"model_review": {
+        "model": reviewer.name, "reviewed": sum(1 for r in reviews if r),
+        **{v: sum(1 for r in reviews if r and r["verdict"] == v) for v in ("keep", "fix", "drop")},
+        "failure": reviewer.failure, "notes": list(reviewer.notes) + list(reviewer.client.notes),
+        "usage": reviewer.client.usage.summary()}}
     return {
         "n": n,
         "asked": asked,
@@ -247,13 +259,42 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88) -> dict:
         "likely_dropped": sum(1 for r in risks if r["likely"]),  # advisory (kb.writing.defect_model)
         "risk_not_estimated": sum(1 for r in risks if r.get("fitted") is False),  # (a model's questions)
         "top_ideas": top_ideas,  # of each source asked for (or used), its TOP_IDEAS most central ideas (kb outline)
+        **review,
+        "flagged": sum(1 for f, r in zip(found, reviews, strict=True)
+                       if set(f) - set(ADVISORY) or (r and r["verdict"] == "drop")),
         "per_question": [
             {"id": q.id, "type": q.type, "defects": f, "supported": "unsupported" not in f, "answerable": a,
-             "lang_ok": lg, "drop_risk": risk}
-            for q, f, a, lg, risk in zip(qs, found, answerable, lang_ok, risks, strict=True)
+             "lang_ok": lg, "drop_risk": risk, **({"model_review": mr} if reviewer is not None else {})}
+            for q, f, a, lg, risk, mr in zip(qs, found, answerable, lang_ok, risks, reviews, strict=True)
         ],
         "duplicates": dup_pairs,
     }
+
+
+def _model_review(reviewer: Any, qs: list, chunks: list, outlines: dict, course: Any) -> list[dict | None]:
+    """The model's verdict on each question (None each without a reviewer): the questions grouped by the
+    source they cite, each group with the deck's subject and its outline, as :class:`kb.llm.reviewer.LLMReviewer`
+    takes them; a question whose passage is not in the knowledge base goes with its citation's quote."""
+    if reviewer is None:
+        return [None] * len(qs)
+    from .llm.reviewer import Item
+    from .writing.subject import deck_subject
+
+    order: dict[str, list[int]] = {}
+    for i, c in enumerate(chunks):
+        order.setdefault(c.source if c is not None else "", []).append(i)
+    groups = []
+    for src, idx in order.items():
+        items = [Item(qs[i], chunks[i].text, chunks[i].locator.describe()) if chunks[i] is not None
+                 else Item(qs[i], " ".join(c.quote for c in qs[i].citations)) for i in idx]
+        outline = outlines.get(src)
+        groups.append((deck_subject(course, src) if outline is not None else "",
+                       outline.text() if outline is not None else "", items))
+    out: list[dict | None] = [None] * len(qs)
+    for idx, got in zip(order.values(), reviewer.review(groups), strict=True):
+        for i, r in zip(idx, got, strict=True):
+            out[i] = r
+    return out
 
 
 # --------------------------------------------------------------------------- grader

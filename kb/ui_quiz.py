@@ -216,11 +216,36 @@ def quiz_eval(r: dict) -> None:
         stdout().print("  " + _("{id}: likely to be dropped (p = {p:.2f}): {why}").format(
             id=p["id"], p=risk["p"], why="; ".join(x for w in risk["why"] if (x := risk_words(w))) or "-"),
             markup=False)
+    _model_review(r)
     # what these checks cannot see: teachers who read kb's questions on decks it was never tuned on kept
     # about 1 in 5 as written and edited most of the rest (README, "What a teacher keeps")
     stdout().print(_("These checks see form (cut-off text, giveaways, support, duplicates), not whether a "
                      "teacher would ask it this way: read the questions before class."), markup=False,
                    style="dim")
+
+
+def _model_review(r: dict) -> None:
+    """``kb eval quiz``'s lines of the model's review (advisory): its counts, each drop and fix with its reason
+    (drops first), what it did not review, and what the requests spent."""
+    from .i18n import _
+
+    review = r.get("model_review")
+    if not review:
+        return
+    stdout().print(_("the model's review ({model}, advisory): keep {keep}, fix {fix}, drop {drop} of {n}")
+                   .format(model=review["model"], keep=review["keep"], fix=review["fix"], drop=review["drop"],
+                           n=r["n"]), markup=False)
+    for verdict, said in (("drop", _("drop")), ("fix", _("fix"))):
+        for p in r["per_question"]:
+            mr = p.get("model_review")
+            if mr and mr["verdict"] == verdict:
+                stdout().print(f"  {p['id']}: {said}: {mr['reason'] or '-'}", markup=False)
+    unread = r["n"] - review["reviewed"]
+    if unread:
+        stdout().print(_("  not reviewed: {k} (see below)").format(k=unread) if review.get("failure") else
+                       _("  not reviewed: {k} (the model's reply left them out)").format(k=unread), markup=False)
+    for line in [*review.get("notes", []), "LLM: " + review.get("usage", "")]:
+        stdout().print(line, markup=False, style="dim")
 
 
 def risk_words(why: dict) -> str:

@@ -57,3 +57,13 @@ def get_answerer(settings: Settings, *, offline: bool = False, name: str | None 
     """The client ``kb ask`` synthesizes with, or None for the extractive answer."""
     name = name or backend_name(settings, offline=offline)
     return None if name == "offline" else _llm(name, settings)
+
+
+def get_reviewer(settings: Settings, *, offline: bool = False, name: str | None = None) -> Any:
+    """The model that reads a quiz as a teacher would (``kb eval quiz``), or None offline."""
+    name = name or backend_name(settings, offline=offline)
+    if name == "offline":
+        return None
+    from .reviewer import LLMReviewer
+
+    return LLMReviewer(_llm(name, settings))

@@ -65,6 +65,20 @@ class AskReply(BaseModel):
     cited: list[int] = Field(default_factory=list, max_length=10)
 
 
+class Review(BaseModel):
+    """One question's review: its number in the request, keep / fix / drop, and why (or what to edit)."""
+
+    question: int = Field(ge=1, le=50)
+    verdict: Literal["keep", "fix", "drop"]
+    reason: str = Field(max_length=_SENTENCES)
+
+
+class ReviewReply(BaseModel):
+    """The reviewer's reply (kb.llm.reviewer): a review for each question of the request."""
+
+    reviews: list[Review] = Field(max_length=50)
+
+
 class CheckReply(BaseModel):
     """The tiny structured request of ``kb llm check``."""
 
