@@ -284,12 +284,36 @@ class KB:
     def review_quiz(self, quiz_file: str | Path, screen: Any, *, editor: str | None = None, offline: bool = False,
                     again: bool = False) -> Any:
         """Review a quiz question by question on ``screen`` (see :func:`kb.review.review_quiz`); replace
-        asks the course's writer (``offline``: the rule-based one) for another question on the passage."""
+        asks the course's writer (``offline``: the rule-based one) for another question on the passage. With a
+        model configured (and not ``offline``), the model reads the questions first and its verdict is shown
+        under each (:meth:`model_review`)."""
+        from .llm.factory import get_reviewer
         from .review import review_quiz
 
         path = Path(quiz_file)
-        return review_quiz(path, screen, editor=editor, again=again,
-                           replacement=lambda quiz, q: self.replacement_question(path, quiz, q, offline=offline))
+        reviewer = get_reviewer(self.settings, offline=offline)
+        try:
+            return review_quiz(path, screen, editor=editor, again=again,
+                               replacement=lambda quiz, q: self.replacement_question(path, quiz, q, offline=offline),
+                               advice=None if reviewer is None else lambda qs: self.model_review(qs, reviewer))
+        finally:
+            if reviewer is not None:
+                reviewer.client.close()
+
+    def model_review(self, questions: Sequence[Any], reviewer: Any) -> tuple[dict[str, dict], str]:
+        """The model's verdict (``{"verdict": keep|fix|drop, "reason"}``) on each question it read, by id, and
+        why it stopped where it did ("" when it did not): each question read with the passage it cites and its
+        deck's outline (:func:`kb.llm.reviewer.review_questions`)."""
+        from .llm.reviewer import review_questions
+        from .writing.generate import CourseTerms
+
+        ws = self.workspace
+        cited = [q.citations[0].chunk_id if q.citations else "" for q in questions]
+        chunks = {c.id: c for c in ws.store.get([i for i in cited if i])}
+        every = sorted(ws.store.all_chunks(), key=lambda c: (c.source, c.ordinal))
+        got = review_questions(reviewer, list(questions), [chunks.get(c) for c in cited], every,
+                               CourseTerms(every, ws.embedder))
+        return {q.id: r for q, r in zip(questions, got, strict=True) if r}, reviewer.failure
 
     def replacement_question(self, quiz_file: str | Path, quiz: Quiz, question: Any, *,
                              offline: bool = False) -> Any:

@@ -441,10 +441,12 @@ def quiz_show(
 def quiz_review(
     quiz_file: Path = typer.Argument(..., help="A quiz file (JSON)."),
     again: bool = typer.Option(False, "--again", help="Go through every question again, reviewed ones too."),
-    offline: bool = typer.Option(False, "--offline", help="Replace questions with the rule-based writer even when an "
-            "LLM is configured."),
+    offline: bool = typer.Option(False, "--offline", help="Replace questions with the rule-based writer, and ask no "
+            "model's advice, even when an LLM is configured."),
 ) -> None:
     """Review a quiz before students see it: keep, edit, drop or replace each question.
+    With an LLM configured, the model reads the questions first and each card shows its advice
+    (keep, fix: what, drop: why); you decide.
 
     Shows one question at a time (type, prompt, choices, model answer, concepts, the cited
     passage with its locator) and reads a key then Enter: [k]eep [e]dit [d]rop [r]eplace
@@ -463,8 +465,9 @@ def quiz_review(
     from .ui_review import ReviewScreen
 
     _ctrl_c_works()  # started with SIGINT ignored or blocked, Ctrl-C would never end the review
-    summary = _course().review_quiz(quiz_file, ReviewScreen(), offline=offline, again=again,
-                                    editor=os.environ.get("VISUAL") or os.environ.get("EDITOR"))
+    with _llm_progress():  # the model's reading of the quiz, first, when one is configured
+        summary = _course().review_quiz(quiz_file, ReviewScreen(), offline=offline, again=again,
+                                        editor=os.environ.get("VISUAL") or os.environ.get("EDITOR"))
     if summary.interrupted:
         from .i18n import _
 

@@ -151,6 +151,7 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88, reviewer: Any = N
     """
     from collections import Counter, defaultdict
 
+    from .llm.reviewer import review_questions
     from .outline import TOP_IDEAS, build_outline
     from .text import detect_language
     from .writing.checklist import ADVISORY, CheckContext, question_defects, quiz_defects
@@ -232,7 +233,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88, reviewer: Any = N
     # advisory: learned from teachers' ratings (kb.writing.defect_model), never removes a question
     risks = [drop_risk(q, section_text[_section(chunks[c])], source_text[chunks[c].source]) if c in chunks
              else drop_risk(q) for q, c in zip(qs, cited_ids, strict=True)]
-    reviews = _model_review(reviewer, qs, [chunks.get(c) for c in cited_ids], outlines, course)
+    reviews = [None] * n if reviewer is None else review_questions(
+        reviewer, qs, [chunks.get(c) for c in cited_ids], every_chunk, course)
     review = {} if reviewer is None else {"model_review": {
         "model": reviewer.name, "reviewed": sum(1 for r in reviews if r),
         **{v: sum(1 for r in reviews if r and r["verdict"] == v) for v in ("keep", "fix", "drop")},
@@ -269,32 +271,6 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88, reviewer: Any = N
         ],
         "duplicates": dup_pairs,
     }
-
-
-def _model_review(reviewer: Any, qs: list, chunks: list, outlines: dict, course: Any) -> list[dict | None]:
-    """The model's verdict on each question (None each without a reviewer): the questions grouped by the
-    source they cite, each group with the deck's subject and its outline, as :class:`kb.llm.reviewer.LLMReviewer`
-    takes them; a question whose passage is not in the knowledge base goes with its citation's quote."""
-    if reviewer is None:
-        return [None] * len(qs)
-    from .llm.reviewer import Item
-    from .writing.subject import deck_subject
-
-    order: dict[str, list[int]] = {}
-    for i, c in enumerate(chunks):
-        order.setdefault(c.source if c is not None else "", []).append(i)
-    groups = []
-    for src, idx in order.items():
-        items = [Item(qs[i], chunks[i].text, chunks[i].locator.describe()) if chunks[i] is not None
-                 else Item(qs[i], " ".join(c.quote for c in qs[i].citations)) for i in idx]
-        outline = outlines.get(src)
-        groups.append((deck_subject(course, src) if outline is not None else "",
-                       outline.text() if outline is not None else "", items))
-    out: list[dict | None] = [None] * len(qs)
-    for idx, got in zip(order.values(), reviewer.review(groups), strict=True):
-        for i, r in zip(idx, got, strict=True):
-            out[i] = r
-    return out
 
 
 # --------------------------------------------------------------------------- grader

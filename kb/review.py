@@ -236,11 +236,13 @@ def line_edit(q: Question, read: Callable[[str], str], say: Callable[[str], None
 
 def review_quiz(path: Path, screen: ReviewScreen, *, editor: str | None = None,
                 replacement: Callable[[Quiz, Question], Question | None] | None = None,
-                again: bool = False) -> ReviewSummary:
+                again: bool = False, advice: Advice | None = None) -> ReviewSummary:
     """Review the quiz file ``path`` question by question from the first one without a decision
     (``again``: from the first question, every one shown again). Each decision is saved at once.
-    ``replacement(quiz, q)`` writes another question on the same passage (None: none found). Ctrl-C
-    ends the review with ``interrupted`` set: only the question on screen is lost."""
+    ``replacement(quiz, q)`` writes another question on the same passage (None: none found). ``advice(qs)``
+    (a model configured): the model's verdict on each question to review, shown under its card, and why it
+    stopped where it did ("" when it did not). Ctrl-C ends the review with ``interrupted`` set: only the
+    question on screen is lost."""
     quiz = load_quiz(path)
     load_decisions(path.parent)  # a damaged record of decisions is reported before the first decision, not at it
     total = len(quiz.questions)
@@ -254,6 +256,17 @@ def review_quiz(path: Path, screen: ReviewScreen, *, editor: str | None = None,
     first = todo[0] + 1
     screen.say(_("reviewed {n} of {total}").format(n=summary.reviewed, total=total)
                + (_("; starting at question {first}").format(first=first) if first > 1 else ""))
+    hints: dict[str, dict] = {}
+    if advice is not None:
+        screen.say(_("the model reads the {n} questions first (advisory: you decide)…").format(n=len(todo)), "dim")
+        try:
+            hints, failure = advice([quiz.questions[i] for i in todo])
+        except KeyboardInterrupt:
+            summary.interrupted, summary.statuses = True, status_counts(quiz)
+            return summary
+        if failure:
+            screen.say(_("the model's review stopped: {failure}; the questions it did not read show no advice")
+                       .format(failure=failure), "yellow")
 
     def save(i: int, q: Question, decision: str, about: Question | None = None) -> Quiz:
         """Write the quiz with ``q`` at position ``i`` (atomically), then the teacher's decision."""
@@ -267,7 +280,7 @@ def review_quiz(path: Path, screen: ReviewScreen, *, editor: str | None = None,
 
     try:
         for i in todo:
-            if _one(i, quiz, screen, save, editor, replacement, summary) == "quit":
+            if _one(i, quiz, screen, save, editor, replacement, summary, hints) == "quit":
                 break
         else:
             summary.finished = True
@@ -279,11 +292,17 @@ def review_quiz(path: Path, screen: ReviewScreen, *, editor: str | None = None,
 
 
 def _one(i: int, quiz: Quiz, screen: ReviewScreen, save: Callable[..., Quiz], editor: str | None,
-         replacement: Callable[[Quiz, Question], Question | None] | None, summary: ReviewSummary) -> str:
+         replacement: Callable[[Quiz, Question], Question | None] | None, summary: ReviewSummary,
+         hints: dict[str, dict]) -> str:
     """Show question ``i`` until the teacher decides; returns the action taken."""
     q = quiz.questions[i]
     while True:
         screen.card(q, i + 1, summary.total, summary.reviewed)
+        advised = hints.get(q.id)  # (a replacement is a new question: the model has not read it)
+        if advised:
+            said = {"keep": _("keep"), "fix": _("fix"), "drop": _("drop")}[advised["verdict"]]
+            screen.say(_("the model says: {verdict}").format(verdict=said) + (f" — {advised['reason']}"
+                       if advised["reason"] else ""), _HINT_STYLE[advised["verdict"]])
         action = _read_action(screen)
         if action in ("quit", "skip"):
             if action == "skip":
@@ -322,6 +341,9 @@ def _one(i: int, quiz: Quiz, screen: ReviewScreen, save: Callable[..., Quiz], ed
 
 
 _STYLE = {"kept": "green", "edited": "cyan", "dropped": "red"}
+_HINT_STYLE = {"keep": "green", "fix": "cyan", "drop": "red"}
+# the model's verdict on the questions to review (question id → {"verdict", "reason"}) and why it stopped ("")
+Advice = Callable[[list[Question]], tuple[dict[str, dict], str]]
 
 
 def _read_action(screen: ReviewScreen) -> str:

@@ -120,6 +120,36 @@ class LLMReviewer:
         return "\n\n".join(p for p in parts if p)
 
 
+def review_questions(reviewer: LLMReviewer, qs: Sequence[Any], chunks: Sequence[Any], every_chunk: Sequence[Any],
+                     course: Any) -> list[dict | None]:
+    """The model's verdict on each question of ``qs`` (None: not reviewed), ``chunks`` the passage each cites
+    (None where the knowledge base has none: its citation's quote goes instead), ``every_chunk`` the knowledge
+    base's passages (for each cited source's outline) and ``course`` its :class:`kb.writing.generate.CourseTerms`
+    (for the subject a deck teaches): the questions grouped by the source they cite, as :meth:`LLMReviewer.review`
+    takes them."""
+    from ..outline import build_outline
+    from ..writing.subject import deck_subject
+
+    order: dict[str, list[int]] = {}
+    for i, c in enumerate(chunks):
+        order.setdefault(c.source if c is not None else "", []).append(i)
+    groups = []
+    for src, idx in order.items():
+        items = [Item(qs[i], chunks[i].text, chunks[i].locator.describe()) if chunks[i] is not None
+                 else Item(qs[i], " ".join(c.quote for c in qs[i].citations)) for i in idx]
+        if not src:
+            groups.append(("", "", items))
+            continue
+        outline = course.outlines.get(src) or build_outline(every_chunk, src)
+        course.outlines[src] = outline  # (deck_subject reads a source's outline from here)
+        groups.append((deck_subject(course, src), outline.text(), items))
+    out: list[dict | None] = [None] * len(qs)
+    for idx, got in zip(order.values(), reviewer.review(groups), strict=True):
+        for i, r in zip(idx, got, strict=True):
+            out[i] = r
+    return out
+
+
 def _shown(it: Item) -> str:
     """A question as a teacher reads it: its type, stem, options and key, model answer, key concepts, source."""
     q = it.question

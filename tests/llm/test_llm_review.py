@@ -139,3 +139,29 @@ def test_a_long_quiz_goes_in_batches(ws, quiz):
     assert sorted(len(_numbers(b)) for b in stub.requests) == [3, BATCH]
     per = json.loads(r.stdout)["per_question"]
     assert [p["model_review"]["verdict"] for p in per[BATCH:BATCH + 2]] == ["drop", "fix"]
+
+
+def test_quiz_review_shows_the_models_advice_under_each_card(ws, quiz):
+    with OpenAIStub(_verdicts) as stub:
+        r = run_kb(["quiz", "review", "q.json"], cwd=ws, env=stub_env(stub.url), input="d\nk\nq\n")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "the model reads the 8 questions first" in out
+    first, second = out.split("1/8", 1)[1].split("2/8", 1)
+    said = re.findall(r"the model says: (\w+) — reason (\d)", first)
+    assert len(said) == 1 and said[0][0] == {"1": "drop", "2": "fix"}.get(said[0][1], "keep")
+    assert re.search(r"the model says: \w+ — reason \d", second)
+    saved = json.loads((ws / "q.json").read_text(encoding="utf-8"))["questions"]
+    assert [q.get("status") for q in saved[:2]] == ["dropped", "kept"]  # advice removes nothing: the teacher decides
+
+
+def test_quiz_review_offline_or_with_a_failed_model_goes_on_without_advice(ws, quiz):
+    with OpenAIStub(_verdicts) as stub:
+        r = run_kb(["quiz", "review", "q.json", "--offline"], cwd=ws, env=stub_env(stub.url), input="k\nq\n")
+    assert r.returncode == 0 and not stub.requests and "the model" not in r.stdout
+    with OpenAIStub(lambda body: Behaviour(status=500)) as stub:
+        r = run_kb(["quiz", "review", "q.json"], cwd=ws, env=stub_env(stub.url, KB_LLM_RETRIES="0"), input="k\nq\n")
+    assert r.returncode == 0, r.stderr
+    assert "the model's review stopped" in r.stdout and "the model says" not in r.stdout
+    saved = json.loads((ws / "q.json").read_text(encoding="utf-8"))["questions"]
+    assert [q.get("status") for q in saved[:2]] == ["kept", "kept"]
