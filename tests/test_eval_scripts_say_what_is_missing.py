@@ -78,3 +78,19 @@ def test_stand_in_model_tasks_on_a_folder_with_no_recorded_requests_says_so(tmp_
     assert not (tmp_path / "nothing").exists()  # (nothing made where nothing was recorded)
     helped = _run(ROOT / "eval" / "stand_in_model.py", "--help")
     assert helped.returncode == 0 and "example:" in helped.stdout and "kb quiz generate" in helped.stdout
+
+
+def test_review_rounds_on_a_folder_with_no_outputs_says_so(tmp_path):
+    run = _run(ROOT / "eval" / "review_rounds.py", tmp_path, "--rounds", "39")
+    assert run.returncode != 0 and "no kb eval quiz outputs" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_review_rounds_reads_the_committed_review_of_round_39():
+    """The model review's measurement reruns from what is committed (eval/model_review): every rating of round 39
+    has its question's review, and the table has a row for each verdict."""
+    run = _run(ROOT / "eval" / "review_rounds.py", ROOT / "eval" / "model_review", "--rounds", "39")
+    assert run.returncode == 0, run.stderr
+    assert "no output holds" not in run.stderr and "did not review" not in run.stdout
+    for version in ("L", "z"):
+        assert f"round 39, version {version}" in run.stdout
+    assert all(f"  {v} " in run.stdout for v in ("DROP", "FIX", "KEEP"))
