@@ -87,6 +87,24 @@ _FORMAT = """Return JSON: {"questions": [{
 }]}"""
 
 
+# what a question a computer marks is, said to the model (a cloze only on a code name: _FORMAT says so)
+_MARKED = {"mcq": "a multiple choice (where the deck's term list names three other things of the kind its answer is)",
+           "tf": "a true/false statement"}
+
+
+def _mix(types: Sequence[str], want: int) -> str:
+    """The types a request asks for. With short answers and a kind a computer marks both asked, half the
+    questions (rounded down) are of a marked kind: left to choose, a model wrote 63 % short answers, 27 %
+    true/false and 6 % multiple choice (round 39's 614 drafts), where a teacher wants the kinds Moodle marks
+    too (issue 26: "where the outline offers siblings, definitions and code entities, write the objective kinds")."""
+    marked = [t for t in _MARKED if t in types]
+    if "short" not in types or not marked or want < 2:
+        return f"types among {', '.join(types)}, each type only where the idea fits it."
+    kinds = ", else ".join(_MARKED[t] for t in marked)
+    return (f"{want // 2} of them of a kind a computer marks — {kinds} — and the rest short answers "
+            f"(types among {', '.join(types)}).")
+
+
 _TF_WORDS = {"pt": ("Falso", "Verdadeiro"), "es": ("Falso", "Verdadero"), "en": ("False", "True")}
 # a batch's requests stop when a reply asked for this few questions is cut again
 _MIN_PER_REPLY = 1
@@ -475,7 +493,7 @@ class LLMWriter:
             + extra
             + "\n\n".join(parts)
             + f"\n\nWrite {want} questions in {lang_name} about the most central ideas of these passages, "
-            f"types among {', '.join(request.types)}, each type only where the idea fits it.{diff}{idea} "
+            f"{_mix(request.types, want)}{diff}{idea} "
             "Reply with the JSON object described above."
         )
 

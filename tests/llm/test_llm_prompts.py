@@ -48,3 +48,26 @@ def test_the_writer_prompt_carries_the_deck_outline_and_the_idea_of_its_own_pass
     first = next(i for i in ideas if outline["top"][0] == f"{i['locator']}#{fold(i['name'])}")
     assert asked[0] in (f"{first['name']} ({first['section']})", first["name"]), (asked, outline["top"][:3])
     assert len(set(asked[:3])) == 3, asked
+
+
+def _last_lines(ws, types: str) -> list[str]:
+    """The closing instruction of each request the writer sent for a quiz of ``types``."""
+    with OpenAIStub(good_questions) as stub:
+        r = run_kb(["quiz", "generate", "-n", "3", "--types", types, "--source", SOURCE, "--no-cache", "--force"],
+                   cwd=ws, env={"OPENAI_BASE_URL": stub.url, "KB_LLM_MODEL": "stub-model",
+                                      "OPENAI_API_KEY": "k", "KB_LLM_CONCURRENCY": "1"})
+    assert stub.requests, r.stderr  # (the stub's questions may not be of the types asked: only the prompts count)
+    return [b["messages"][-1]["content"].rsplit("\n\nWrite ", 1)[1] for b in stub.requests]
+
+
+def test_with_short_answers_and_a_marked_kind_asked_half_of_each_request_is_of_a_marked_kind(ws):
+    for line in _last_lines(ws, "short,mcq,tf,cloze"):
+        want = int(line.split()[0])
+        assert f"{want // 2} of them of a kind a computer marks — a multiple choice" in line, line
+        assert "else a true/false statement" in line and "the rest short answers" in line
+    for line in _last_lines(ws, "short,tf"):
+        assert "a kind a computer marks — a true/false statement — and the rest" in line and "multiple" not in line
+    # no short answer asked, or no marked kind: the types are the model's choice among those asked
+    for types in ("mcq,tf", "short,cloze"):
+        for line in _last_lines(ws, types):
+            assert "a computer marks" not in line and f"types among {types.replace(',', ', ')}, each type" in line
