@@ -16,7 +16,7 @@ from pathlib import Path
 # (eval/fit_defect_model.py, eval/flag_rounds.py, eval/drop_classes.py) weigh its ratings apart.
 NEWEST = {8: "b", 9: "c", 10: "d", 11: "b", 12: "c", 13: "c", 14: "f", 15: "f", 16: "g",
           17: "n", 18: "c", 19: "d", 20: "e", 21: "e", 22: "f", 23: "g", 24: "h", 25: "j", 26: "k", 27: "l", 28: "m",
-          29: "n", 30: "o", 31: "p", 32: "q", 33: "r", 34: "s", 35: "v", 36: "w", 37: "z", 38: "z", 39: "z"}
+          29: "n", 30: "o", 31: "p", 32: "q", 33: "r", 34: "s", 35: "v", 36: "w", 37: "z", 38: "z", 39: "z", 40: "z"}
 
 
 def quiz_ids(version: str, here: Path) -> dict[str, set[str]]:
