@@ -85,12 +85,13 @@ def test_review_rounds_on_a_folder_with_no_outputs_says_so(tmp_path):
     assert run.returncode != 0 and "no kb eval quiz outputs" in run.stderr and "Traceback" not in run.stderr
 
 
-def test_review_rounds_reads_the_committed_review_of_round_39():
-    """The model review's measurement reruns from what is committed (eval/model_review): every rating of round 39
+@pytest.mark.parametrize("round_no", ["38", "39", "40"])
+def test_review_rounds_reads_the_committed_review_of_each_round(round_no):
+    """The model review's measurement reruns from what is committed (eval/model_review): every rating of the round
     has its question's review, and the table has a row for each verdict."""
-    run = _run(ROOT / "eval" / "review_rounds.py", ROOT / "eval" / "model_review", "--rounds", "39")
+    run = _run(ROOT / "eval" / "review_rounds.py", ROOT / "eval" / "model_review", "--rounds", round_no)
     assert run.returncode == 0, run.stderr
     assert "no output holds" not in run.stderr and "did not review" not in run.stdout
     for version in ("L", "z"):
-        assert f"round 39, version {version}" in run.stdout
+        assert f"round {round_no}, version {version}" in run.stdout
     assert all(f"  {v} " in run.stdout for v in ("DROP", "FIX", "KEEP"))
