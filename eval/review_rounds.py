@@ -36,6 +36,9 @@ def reviews(folder: Path, round_no: int) -> dict[tuple[str, str, str], dict]:
     if not files:
         raise SystemExit(f"{folder / f'r{round_no}'}: no kb eval quiz outputs (DECK.V.json); see the docstring")
     for f in files:
+        if f.name.count(".") != 2:
+            print(f"{f}: not DECK.V.json, skipped", file=sys.stderr)
+            continue
         deck, version = f.name[:-len(".json")].rsplit(".", 1)
         data = json.loads(f.read_text(encoding="utf-8"))
         for p in data["per_question"]:

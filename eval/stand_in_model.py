@@ -160,8 +160,9 @@ def tasks(folder: Path, helpers: int, first: int | None) -> list[Path]:
         seen: dict[str, int] = {}
         keep = []
         for r in todo:
-            seen[r["source"]] = seen.get(r["source"], 0) + 1
-            if seen[r["source"]] <= first:
+            group = r["source"] or r["key"]  # (as below: a request that names no source stands alone)
+            seen[group] = seen.get(group, 0) + 1
+            if seen[group] <= first:
                 keep.append(r)
         todo = keep
     by_source: dict[str, list[dict]] = {}

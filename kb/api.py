@@ -300,10 +300,11 @@ class KB:
             if reviewer is not None:
                 reviewer.client.close()
 
-    def model_review(self, questions: Sequence[Any], reviewer: Any) -> tuple[dict[str, dict], str]:
+    def model_review(self, questions: Sequence[Any], reviewer: Any) -> tuple[dict[str, dict], list[str]]:
         """The model's verdict (``{"verdict": keep|fix|drop, "reason"}``) on each question it read, by id, and
-        why it stopped where it did ("" when it did not): each question read with the passage it cites and its
-        deck's outline (:func:`kb.llm.reviewer.review_questions`)."""
+        what to say of the rest (a failed request and its fix, an unusable reply): each question read with the
+        passage it cites and its deck's outline (:func:`kb.llm.reviewer.review_questions`)."""
+        from .i18n import _
         from .llm.reviewer import review_questions
         from .writing.generate import CourseTerms
 
@@ -313,7 +314,13 @@ class KB:
         every = sorted(ws.store.all_chunks(), key=lambda c: (c.source, c.ordinal))
         got = review_questions(reviewer, list(questions), [chunks.get(c) for c in cited], every,
                                CourseTerms(every, ws.embedder))
-        return {q.id: r for q, r in zip(questions, got, strict=True) if r}, reviewer.failure
+        said = []
+        if reviewer.failed:
+            said.append(_("the model could not review {k} of {n} questions: {failure}").format(
+                k=reviewer.failed, n=len(questions), failure=reviewer.failure)
+                + (f" — {reviewer.failure_hint}" if reviewer.failure_hint else ""))
+        said += reviewer.notes
+        return {q.id: r for q, r in zip(questions, got, strict=True) if r}, said
 
     def replacement_question(self, quiz_file: str | Path, quiz: Quiz, question: Any, *,
                              offline: bool = False) -> Any:

@@ -589,13 +589,15 @@ def eval_quiz(
         ui.print_json(result)
     else:
         ui.quiz_eval(result)
-    failure = (result.get("model_review") or {}).get("failure")
-    if failure:  # kb's own checks ran on every question; the model read only some
+    review = result.get("model_review") or {}
+    if review.get("failed"):  # kb's own checks ran on every question; the model read only some
         from .errors import ExitCode
         from .i18n import _
 
-        ui.message(_("kb: the model's review stopped: {failure}; the questions after it were not reviewed")
-                   .format(failure=failure), "yellow")
+        ui.message(_("kb: the model could not review {k} of {n} questions: {failure}").format(
+            k=review["failed"], n=result["n"], failure=review["failure"]), "yellow")
+        if review.get("failure_hint"):
+            ui.message("  " + _("fix: {hint}").format(hint=review["failure_hint"]), "yellow")
         raise typer.Exit(int(ExitCode.BACKEND))
 
 

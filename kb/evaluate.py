@@ -145,9 +145,10 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88, reviewer: Any = N
 
     With a ``reviewer`` (:class:`kb.llm.reviewer.LLMReviewer`: a model configured), each question is also read by
     the model with its cited passage and its deck's outline: ``model_review`` per question (``verdict`` keep, fix
-    or drop, and ``reason``; None when not reviewed) and, per quiz, the count of each verdict and ``failure``
-    (why the endpoint stopped, "" when it did not). Advisory too: ``flagged`` counts the questions a check or
-    the model's drop names, which is what a teacher should read first.
+    or drop, and ``reason``; None when not reviewed) and, per quiz, the count of each verdict, ``failed`` (questions
+    whose request failed) and ``failure`` with ``failure_hint`` (the first failed request's error and fix, "").
+    Advisory too: ``flagged`` (in ``--json``) counts the questions a check or the model's drop names, which is what
+    a teacher should read first.
     """
     from collections import Counter, defaultdict
 
@@ -238,7 +239,8 @@ def evaluate_quiz(ws, quiz, duplicate_threshold: float = 0.88, reviewer: Any = N
     review = {} if reviewer is None else {"model_review": {
         "model": reviewer.name, "reviewed": sum(1 for r in reviews if r),
         **{v: sum(1 for r in reviews if r and r["verdict"] == v) for v in ("keep", "fix", "drop")},
-        "failure": reviewer.failure, "notes": list(reviewer.notes) + list(reviewer.client.notes),
+        "failure": reviewer.failure, "failure_hint": reviewer.failure_hint, "failed": reviewer.failed,
+        "notes": list(reviewer.notes) + list(reviewer.client.notes),
         "usage": reviewer.client.usage.summary()}}
     return {
         "n": n,

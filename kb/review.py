@@ -240,9 +240,9 @@ def review_quiz(path: Path, screen: ReviewScreen, *, editor: str | None = None,
     """Review the quiz file ``path`` question by question from the first one without a decision
     (``again``: from the first question, every one shown again). Each decision is saved at once.
     ``replacement(quiz, q)`` writes another question on the same passage (None: none found). ``advice(qs)``
-    (a model configured): the model's verdict on each question to review, shown under its card, and why it
-    stopped where it did ("" when it did not). Ctrl-C ends the review with ``interrupted`` set: only the
-    question on screen is lost."""
+    (a model configured): the model's verdict on each question to review, shown under its card, and what it
+    could not read; without a knowledge base the review goes on without it. Ctrl-C ends the review with
+    ``interrupted`` set: only the question on screen is lost."""
     quiz = load_quiz(path)
     load_decisions(path.parent)  # a damaged record of decisions is reported before the first decision, not at it
     total = len(quiz.questions)
@@ -260,13 +260,15 @@ def review_quiz(path: Path, screen: ReviewScreen, *, editor: str | None = None,
     if advice is not None:
         screen.say(_("the model reads the {n} questions first (advisory: you decide)…").format(n=len(todo)), "dim")
         try:
-            hints, failure = advice([quiz.questions[i] for i in todo])
+            hints, said = advice([quiz.questions[i] for i in todo])
         except KeyboardInterrupt:
             summary.interrupted, summary.statuses = True, status_counts(quiz)
             return summary
-        if failure:
-            screen.say(_("the model's review stopped: {failure}; the questions it did not read show no advice")
-                       .format(failure=failure), "yellow")
+        except KbError as e:  # (no knowledge base here, say: the review goes on, without the model's advice)
+            message, hint = e.localized()
+            said = [_("no advice from the model: {error}").format(error=message) + (f" — {hint}" if hint else "")]
+        for line in said:
+            screen.say(line, "yellow")
 
     def save(i: int, q: Question, decision: str, about: Question | None = None) -> Quiz:
         """Write the quiz with ``q`` at position ``i`` (atomically), then the teacher's decision."""
@@ -300,9 +302,11 @@ def _one(i: int, quiz: Quiz, screen: ReviewScreen, save: Callable[..., Quiz], ed
         screen.card(q, i + 1, summary.total, summary.reviewed)
         advised = hints.get(q.id)  # (a replacement is a new question: the model has not read it)
         if advised:
-            said = {"keep": _("keep"), "fix": _("fix"), "drop": _("drop")}[advised["verdict"]]
+            from .llm.reviewer import VERDICT_STYLE, VERDICT_WORDS
+
+            said = _(VERDICT_WORDS[advised["verdict"]])
             screen.say(_("the model says: {verdict}").format(verdict=said) + (f" — {advised['reason']}"
-                       if advised["reason"] else ""), _HINT_STYLE[advised["verdict"]])
+                       if advised["reason"] else ""), VERDICT_STYLE[advised["verdict"]])
         action = _read_action(screen)
         if action in ("quit", "skip"):
             if action == "skip":
@@ -341,9 +345,9 @@ def _one(i: int, quiz: Quiz, screen: ReviewScreen, save: Callable[..., Quiz], ed
 
 
 _STYLE = {"kept": "green", "edited": "cyan", "dropped": "red"}
-_HINT_STYLE = {"keep": "green", "fix": "cyan", "drop": "red"}
-# the model's verdict on the questions to review (question id → {"verdict", "reason"}) and why it stopped ("")
-Advice = Callable[[list[Question]], tuple[dict[str, dict], str]]
+# the model's verdict on the questions to review (question id → {"verdict", "reason"}) and the lines to say about
+# what it could not read (a failed request, an unusable reply)
+Advice = Callable[[list[Question]], tuple[dict[str, dict], list[str]]]
 
 
 def _read_action(screen: ReviewScreen) -> str:

@@ -235,15 +235,19 @@ def _model_review(r: dict) -> None:
     stdout().print(_("the model's review ({model}, advisory): keep {keep}, fix {fix}, drop {drop} of {n}")
                    .format(model=review["model"], keep=review["keep"], fix=review["fix"], drop=review["drop"],
                            n=r["n"]), markup=False)
-    for verdict, said in (("drop", _("drop")), ("fix", _("fix"))):
+    from .llm.reviewer import VERDICT_WORDS
+
+    for verdict in ("drop", "fix"):
         for p in r["per_question"]:
             mr = p.get("model_review")
             if mr and mr["verdict"] == verdict:
-                stdout().print(f"  {p['id']}: {said}: {mr['reason'] or '-'}", markup=False)
-    unread = r["n"] - review["reviewed"]
-    if unread:
-        stdout().print(_("  not reviewed: {k} (see below)").format(k=unread) if review.get("failure") else
-                       _("  not reviewed: {k} (the model's reply left them out)").format(k=unread), markup=False)
+                stdout().print(f"  {p['id']}: {_(VERDICT_WORDS[verdict])}: {mr['reason'] or '-'}", markup=False)
+    failed = review.get("failed", 0)
+    if failed:
+        stdout().print(_("  not reviewed: {k} (their request failed: see below)").format(k=failed), markup=False)
+    if r["n"] - review["reviewed"] - failed > 0:
+        stdout().print(_("  not reviewed: {k} (the model's reply left them out)").format(
+            k=r["n"] - review["reviewed"] - failed), markup=False)
     for line in [*review.get("notes", []), "LLM: " + review.get("usage", "")]:
         stdout().print(line, markup=False, style="dim")
 

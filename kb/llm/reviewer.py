@@ -15,13 +15,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import BackendError
-from .client import LLMClient
+from ..i18n import N_
+from .schemas import REVIEW_BATCH
+
+if TYPE_CHECKING:
+    from .client import LLMClient
 
 VERDICTS = ("keep", "fix", "drop")
-BATCH = 12  # questions a request holds: a default quiz's; a reply of 12 short verdicts stays under _MAX_TOKENS
+VERDICT_WORDS = {"keep": N_("keep"), "fix": N_("fix"), "drop": N_("drop")}  # as the reports say them
+VERDICT_STYLE = {"keep": "green", "fix": "cyan", "drop": "red"}
+# questions a request holds: a default quiz's; 12 short verdicts stay under _MAX_TOKENS (the reply's schema says it too)
+BATCH = REVIEW_BATCH
 _MAX_TOKENS = 1800  # ~120 tokens a verdict and its reason, for BATCH of them
 _PASSAGE = 900  # characters of a question's cited passage in the prompt (a slide is rarely longer)
 _ESTIMATE_FROM = 4  # from this many requests, what the run may cost is said before it starts
@@ -59,12 +66,16 @@ class Item:
 
 @dataclass
 class LLMReviewer:
-    """A quiz's questions judged by the model: :meth:`review` gives each a ``{"verdict", "reason"}`` or None
-    (not reviewed: the endpoint failed for good — :attr:`failure` says why — or its reply left it out)."""
+    """A quiz's questions judged by the model: :meth:`review` gives each a ``{"verdict", "reason"}`` or None (not
+    reviewed: its request failed after its retries — :attr:`failure` says why, :attr:`failed` counts the questions
+    — or its reply left it out). One request failing does not stop the others (an endpoint that cannot serve at all
+    fails the rest at once: :class:`~kb.llm.client.LLMClient`)."""
 
     client: LLMClient
-    failure: str = ""
-    notes: list[str] = field(default_factory=list)  # replies that were unusable, said once each
+    failure: str = ""  # the first failed request's error, in the interface language
+    failure_hint: str = ""  # ... and its fix
+    failed: int = 0  # questions whose request failed
+    notes: list[str] = field(default_factory=list)  # replies that were unusable or cut, said once each
 
     @property
     def name(self) -> str:
@@ -73,7 +84,9 @@ class LLMReviewer:
 
     def review(self, groups: Sequence[tuple[str, str, Sequence[Item]]]) -> list[list[dict | None]]:
         """For each group (a source's subject, its outline as text, its questions), a verdict per question, in
-        order. The groups' questions go BATCH at a time, every request in parallel (``KB_LLM_CONCURRENCY``)."""
+        order. The groups' questions go BATCH at a time, every request in parallel (``KB_LLM_CONCURRENCY``); a
+        reply cut at its token cap keeps its complete reviews."""
+        from .client import complete_objects
         from .pool import note, run_parallel
         from .schemas import ReviewReply
 
@@ -84,26 +97,28 @@ class LLMReviewer:
                                       _MAX_TOKENS))
 
         def one(j: int) -> Any:
-            if self.failure:
-                return None
-            try:
-                return self.client.chat_json(_SYSTEM, prompts[j], max_tokens=_MAX_TOKENS, schema=ReviewReply,
-                                             temperature=0.0)
-            except BackendError as e:  # failed for good after its retries: the rest is not asked
-                self.failure = self.failure or e.message
-                raise
+            reply = self.client.request(_SYSTEM, prompts[j], max_tokens=_MAX_TOKENS, schema=ReviewReply,
+                                        temperature=0.0, accept_truncated=True)
+            if not reply.truncated:
+                return reply.data
+            got = complete_objects(reply.text, "reviews")
+            _say(self.notes, f"a review reply was cut at its token cap: its {len(got)} complete reviews kept")
+            return {"reviews": got}
 
         out: list[list[dict | None]] = [[None] * len(items) for _, _, items in groups]
-        replies = run_parallel(one, list(range(len(jobs))), self.client.concurrency, self.client)
+        replies = run_parallel(one, list(range(len(jobs))), self.client.concurrency, self.client,
+                               what="the model's review")
         for (g, start), raw in zip(jobs, replies, strict=True):
+            n = min(BATCH, len(groups[g][2]) - start)
             if isinstance(raw, BackendError):
-                self.failure = self.failure or raw.message
+                self.failed += n
+                if not self.failure:
+                    self.failure, self.failure_hint = raw.localized()
                 continue
             if isinstance(raw, BaseException):
                 raise raw
-            if raw is None:
+            if raw is None:  # (never started: the run was cancelled)
                 continue
-            n = min(BATCH, len(groups[g][2]) - start)
             for k, verdict in parse_reviews(raw, n, self.notes).items():
                 out[g][start + k] = verdict
         return out
@@ -125,19 +140,21 @@ def review_questions(reviewer: LLMReviewer, qs: Sequence[Any], chunks: Sequence[
     """The model's verdict on each question of ``qs`` (None: not reviewed), ``chunks`` the passage each cites
     (None where the knowledge base has none: its citation's quote goes instead), ``every_chunk`` the knowledge
     base's passages (for each cited source's outline) and ``course`` its :class:`kb.writing.generate.CourseTerms`
-    (for the subject a deck teaches): the questions grouped by the source they cite, as :meth:`LLMReviewer.review`
-    takes them."""
+    (for the subject a deck teaches): the questions grouped by the source they cite (a source the knowledge base
+    no longer holds without its subject and outline; the questions with no citation together), as
+    :meth:`LLMReviewer.review` takes them."""
     from ..outline import build_outline
     from ..writing.subject import deck_subject
 
     order: dict[str, list[int]] = {}
-    for i, c in enumerate(chunks):
-        order.setdefault(c.source if c is not None else "", []).append(i)
+    for i, (q, c) in enumerate(zip(qs, chunks, strict=True)):  # a passage gone from the store: its citation's source
+        order.setdefault(c.source if c is not None else q.citations[0].source if q.citations else "", []).append(i)
+    stored = {c.source for c in every_chunk}
     groups = []
     for src, idx in order.items():
         items = [Item(qs[i], chunks[i].text, chunks[i].locator.describe()) if chunks[i] is not None
                  else Item(qs[i], " ".join(c.quote for c in qs[i].citations)) for i in idx]
-        if not src:
+        if src not in stored:  # no citation, or a source the knowledge base no longer holds: no subject, no outline
             groups.append(("", "", items))
             continue
         outline = course.outlines.get(src) or build_outline(every_chunk, src)
@@ -175,34 +192,62 @@ def _shown(it: Item) -> str:
 _TYPES = {"mcq": "multiple choice", "tf": "true/false statement", "short": "short answer", "cloze": "fill in the blank"}
 
 
+# a <question> tag however it is spelled: "</question>", "< /question", "<\\/question>", "&lt;/question&gt;", fullwidth
+_TAG = re.compile(r"(?:<|＜|&lt;)\s*(?:\\?/\s*)?question\b[^<>＜＞]*?(?:>|＞|&gt;|$)", re.I | re.M)
+
+
 def _defused(text: str) -> str:
     """No way out of the <question> tags from inside a question."""
-    return re.sub(r"(?i)</?\s*question\b[^>]*>", "[tag removed]", text)
+    return _TAG.sub("[tag removed]", text)
 
 
 def parse_reviews(raw: Any, n: int, notes: list[str] | None = None) -> dict[int, dict]:
     """The verdicts of a reply for questions 0..n-1 (the prompt numbers them from 1): ``{index: {"verdict",
-    "reason"}}``. A review with no usable number, verdict or reason is left out (that question is not
-    reviewed), as is a second review of one question; ``notes`` gets what was wrong, once."""
+    "reason"}}`` (``reason`` may be ""). A review lands on the question its ``question`` number names; a reply
+    numbered 0..n-1 (every question once) is read as counted from 0; a review with no number is placed by its
+    position only when no review of the reply has one. A review that is not an object, names no question of
+    the request, holds no verdict of the three, or reviews a question again is left out (that question is not
+    reviewed); ``notes`` gets what was wrong, once each."""
     got: dict[int, dict] = {}
     reviews = raw.get("reviews") if isinstance(raw, dict) else None
     if not isinstance(reviews, list):
         _say(notes, "a review reply held no list of reviews")
         return got
-    for k, r in enumerate(reviews):
-        if not isinstance(r, dict):
-            continue
-        num = r.get("question", k + 1)
-        if isinstance(num, str) and num.strip().isdigit():
-            num = int(num.strip())
+    if not all(isinstance(r, dict) for r in reviews):
+        _say(notes, "a review reply held reviews that are not objects (left out)")
+    rows = [r for r in reviews if isinstance(r, dict)]
+    nums = [_number(r.get("question")) for r in rows]
+    if all(x is None for x in nums):  # no numbers at all: the order the prompt asked for
+        nums = list(range(1, len(rows) + 1)) if len(rows) == n else nums
+        if len(rows) != n:
+            _say(notes, "a review reply numbered no question and did not review each in order (left out)")
+    elif sorted(x for x in nums if x is not None) == list(range(n)):
+        nums = [None if x is None else x + 1 for x in nums]
+        _say(notes, "a review reply counted its questions from 0 (read so)")
+    for r, num in zip(rows, nums, strict=True):
         verdict = str(r.get("verdict") or "").strip().lower()
-        reason = str(r.get("reason") or "").strip()
-        if isinstance(num, bool) or not isinstance(num, int) or not 1 <= num <= n or verdict not in VERDICTS:
-            _say(notes, "a review reply named a question or a verdict that is not one of them")
+        if num is None or not 1 <= num <= n or verdict not in VERDICTS:
+            _say(notes, "a review reply named a question or a verdict that is not one of them (left out)")
             continue
-        if num - 1 not in got:
-            got[num - 1] = {"verdict": verdict, "reason": reason}
+        if num - 1 in got:
+            _say(notes, "a review reply reviewed a question twice (the first review kept)")
+            continue
+        got[num - 1] = {"verdict": verdict, "reason": str(r.get("reason") or "").strip()}
     return got
+
+
+def _number(value: Any) -> int | None:
+    """A question's number as a reply writes it (3, "3", " 3 "), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return None
+    return None
 
 
 def _say(notes: list[str] | None, text: str) -> None:

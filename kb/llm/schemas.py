@@ -65,10 +65,13 @@ class AskReply(BaseModel):
     cited: list[int] = Field(default_factory=list, max_length=10)
 
 
+REVIEW_BATCH = 12  # questions a review request holds (kb.llm.reviewer.BATCH): a default quiz's
+
+
 class Review(BaseModel):
     """One question's review: its number in the request, keep / fix / drop, and why (or what to edit)."""
 
-    question: int = Field(ge=1, le=50)
+    question: int = Field(ge=1, le=REVIEW_BATCH)
     verdict: Literal["keep", "fix", "drop"]
     reason: str = Field(max_length=_SENTENCES)
 
@@ -76,7 +79,7 @@ class Review(BaseModel):
 class ReviewReply(BaseModel):
     """The reviewer's reply (kb.llm.reviewer): a review for each question of the request."""
 
-    reviews: list[Review] = Field(max_length=50)
+    reviews: list[Review] = Field(max_length=REVIEW_BATCH)
 
 
 class CheckReply(BaseModel):

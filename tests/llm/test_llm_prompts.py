@@ -64,9 +64,10 @@ def test_with_short_answers_and_a_marked_kind_asked_half_of_each_request_is_of_a
     for line in _last_lines(ws, "short,mcq,tf,cloze"):
         want = int(line.split()[0])
         assert f"{want // 2} of them of a kind a computer marks — a multiple choice" in line, line
-        assert "else a true/false statement" in line and "the rest short answers" in line
+        assert "else a true/false statement" in line and "the rest short answers (or a cloze" in line
     for line in _last_lines(ws, "short,tf"):
-        assert "a kind a computer marks — a true/false statement — and the rest" in line and "multiple" not in line
+        assert "a kind a computer marks — a true/false statement — and the rest short answers (types" in line
+        assert "multiple" not in line
     # no short answer asked, or no marked kind: the types are the model's choice among those asked
     for types in ("mcq,tf", "short,cloze"):
         for line in _last_lines(ws, types):
