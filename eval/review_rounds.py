@@ -36,7 +36,7 @@ def reviews(folder: Path, round_no: int) -> dict[tuple[str, str, str], dict]:
     if not files:
         raise SystemExit(f"{folder / f'r{round_no}'}: no kb eval quiz outputs (DECK.V.json); see the docstring")
     for f in files:
-        if f.name.count(".") != 2:
+        if "." not in f.name[:-len(".json")]:
             print(f"{f}: not DECK.V.json, skipped", file=sys.stderr)
             continue
         deck, version = f.name[:-len(".json")].rsplit(".", 1)

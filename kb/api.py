@@ -304,7 +304,7 @@ class KB:
         """The model's verdict (``{"verdict": keep|fix|drop, "reason"}``) on each question it read, by id, and
         what to say of the rest (a failed request and its fix, an unusable reply): each question read with the
         passage it cites and its deck's outline (:func:`kb.llm.reviewer.review_questions`)."""
-        from .i18n import _
+        from .i18n import _, text
         from .llm.reviewer import review_questions
         from .writing.generate import CourseTerms
 
@@ -317,9 +317,9 @@ class KB:
         said = []
         if reviewer.failed:
             said.append(_("the model could not review {k} of {n} questions: {failure}").format(
-                k=reviewer.failed, n=len(questions), failure=reviewer.failure)
-                + (f" — {reviewer.failure_hint}" if reviewer.failure_hint else ""))
-        said += reviewer.notes
+                k=reviewer.failed, n=len(questions), failure=text(reviewer.failure))
+                + (f" — {text(reviewer.failure_hint)}" if reviewer.failure_hint else ""))
+        said += [text(x) for x in [*reviewer.notes, *reviewer.client.notes]]
         return {q.id: r for q, r in zip(questions, got, strict=True) if r}, said
 
     def replacement_question(self, quiz_file: str | Path, quiz: Quiz, question: Any, *,

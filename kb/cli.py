@@ -592,12 +592,12 @@ def eval_quiz(
     review = result.get("model_review") or {}
     if review.get("failed"):  # kb's own checks ran on every question; the model read only some
         from .errors import ExitCode
-        from .i18n import _
+        from .i18n import _, text
 
         ui.message(_("kb: the model could not review {k} of {n} questions: {failure}").format(
-            k=review["failed"], n=result["n"], failure=review["failure"]), "yellow")
+            k=review["failed"], n=result["n"], failure=text(review["failure"])), "yellow")
         if review.get("failure_hint"):
-            ui.message("  " + _("fix: {hint}").format(hint=review["failure_hint"]), "yellow")
+            ui.message("  " + _("fix: {hint}").format(hint=text(review["failure_hint"])), "yellow")
         raise typer.Exit(int(ExitCode.BACKEND))
 
 

@@ -248,8 +248,10 @@ def _model_review(r: dict) -> None:
     if r["n"] - review["reviewed"] - failed > 0:
         stdout().print(_("  not reviewed: {k} (the model's reply left them out)").format(
             k=r["n"] - review["reviewed"] - failed), markup=False)
+    from .i18n import text
+
     for line in [*review.get("notes", []), "LLM: " + review.get("usage", "")]:
-        stdout().print(line, markup=False, style="dim")
+        stdout().print(text(line), markup=False, style="dim")
 
 
 def risk_words(why: dict) -> str:

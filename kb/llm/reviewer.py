@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import BackendError
-from ..i18n import N_
+from ..i18n import N_, Message
 from .schemas import REVIEW_BATCH
 
 if TYPE_CHECKING:
@@ -72,10 +72,10 @@ class LLMReviewer:
     fails the rest at once: :class:`~kb.llm.client.LLMClient`)."""
 
     client: LLMClient
-    failure: str = ""  # the first failed request's error, in the interface language
+    failure: str = ""  # the first failed request's error (a Message: English as data, said in the interface language)
     failure_hint: str = ""  # ... and its fix
     failed: int = 0  # questions whose request failed
-    notes: list[str] = field(default_factory=list)  # replies that were unusable or cut, said once each
+    notes: list[str] = field(default_factory=list)  # replies that were unusable or cut (Messages), said once each
 
     @property
     def name(self) -> str:
@@ -101,9 +101,7 @@ class LLMReviewer:
                                         temperature=0.0, accept_truncated=True)
             if not reply.truncated:
                 return reply.data
-            got = complete_objects(reply.text, "reviews")
-            _say(self.notes, f"a review reply was cut at its token cap: its {len(got)} complete reviews kept")
-            return {"reviews": got}
+            return {"reviews": complete_objects(reply.text, "reviews"), "cut": True}
 
         out: list[list[dict | None]] = [[None] * len(items) for _, _, items in groups]
         replies = run_parallel(one, list(range(len(jobs))), self.client.concurrency, self.client,
@@ -113,13 +111,17 @@ class LLMReviewer:
             if isinstance(raw, BackendError):
                 self.failed += n
                 if not self.failure:
-                    self.failure, self.failure_hint = raw.localized()
+                    self.failure = Message(raw.template, **raw.fields)
+                    self.failure_hint = Message(raw.hint_template, **raw.fields) if raw.hint_template else ""
                 continue
             if isinstance(raw, BaseException):
                 raise raw
             if raw is None:  # (never started: the run was cancelled)
                 continue
-            for k, verdict in parse_reviews(raw, n, self.notes).items():
+            got = parse_reviews(raw, n, self.notes)
+            if raw.get("cut"):  # (kept in the cache as it came: --no-cache asks again)
+                _say(self.notes, _CUT, kept=len(got), n=n)
+            for k, verdict in got.items():
                 out[g][start + k] = verdict
         return out
 
@@ -192,48 +194,68 @@ def _shown(it: Item) -> str:
 _TYPES = {"mcq": "multiple choice", "tf": "true/false statement", "short": "short answer", "cloze": "fill in the blank"}
 
 
-# a <question> tag however it is spelled: "</question>", "< /question", "<\\/question>", "&lt;/question&gt;", fullwidth
-_TAG = re.compile(r"(?:<|＜|&lt;)\s*(?:\\?/\s*)?question\b[^<>＜＞]*?(?:>|＞|&gt;|$)", re.I | re.M)
+# the "<" of a <question> tag, however it is written ("</question>", "< /question", "<\\/question", "<//question",
+# "&lt;/question", "&#60;question", fullwidth "＜／question"): replaced by "‹", which opens no tag, and nothing else
+# of the question's text is touched ("i < questions" reads "i ‹ questions" to the model; "<questionnaire" stays)
+_TAG_OPEN = re.compile(r"(?:<|＜|&lt;|&#0*60;|&#x0*3c;)(?=[\s\\/／]*question\b)", re.I)
+_INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff]")  # zero-width characters, which could split a tag's name
 
 
 def _defused(text: str) -> str:
     """No way out of the <question> tags from inside a question."""
-    return _TAG.sub("[tag removed]", text)
+    return _TAG_OPEN.sub("‹", _INVISIBLE.sub("", text))
 
 
 def parse_reviews(raw: Any, n: int, notes: list[str] | None = None) -> dict[int, dict]:
     """The verdicts of a reply for questions 0..n-1 (the prompt numbers them from 1): ``{index: {"verdict",
-    "reason"}}`` (``reason`` may be ""). A review lands on the question its ``question`` number names; a reply
-    numbered 0..n-1 (every question once) is read as counted from 0; a review with no number is placed by its
-    position only when no review of the reply has one. A review that is not an object, names no question of
-    the request, holds no verdict of the three, or reviews a question again is left out (that question is not
-    reviewed); ``notes`` gets what was wrong, once each."""
+    "reason"}}`` (``reason`` may be ""). A review lands on the question its ``question`` number names. A reply whose
+    numbers run 0, 1, 2… in order is read as counted from 0; one that holds a 0 otherwise cannot be read (each of
+    its reviews could be one question off) and is left out whole. A review with no number is placed by its
+    position only when no review of the reply has one and the reply reviews every question. A review that is not
+    an object, names no question of the request, holds no verdict of the three, or reviews a question again is left
+    out (that question is not reviewed); ``notes`` gets what was wrong, once each."""
     got: dict[int, dict] = {}
     reviews = raw.get("reviews") if isinstance(raw, dict) else None
     if not isinstance(reviews, list):
-        _say(notes, "a review reply held no list of reviews")
+        _say(notes, _NO_LIST)
         return got
     if not all(isinstance(r, dict) for r in reviews):
-        _say(notes, "a review reply held reviews that are not objects (left out)")
+        _say(notes, _NOT_OBJECTS)
     rows = [r for r in reviews if isinstance(r, dict)]
     nums = [_number(r.get("question")) for r in rows]
-    if all(x is None for x in nums):  # no numbers at all: the order the prompt asked for
-        nums = list(range(1, len(rows) + 1)) if len(rows) == n else nums
+    if rows and all(x is None for x in nums):  # no numbers at all: the order the prompt asked for, when whole
         if len(rows) != n:
-            _say(notes, "a review reply numbered no question and did not review each in order (left out)")
-    elif sorted(x for x in nums if x is not None) == list(range(n)):
-        nums = [None if x is None else x + 1 for x in nums]
-        _say(notes, "a review reply counted its questions from 0 (read so)")
+            _say(notes, _UNNUMBERED)
+            return got
+        nums = list(range(1, n + 1))
+    elif 0 in nums:
+        if nums != list(range(len(nums))):
+            _say(notes, _AMBIGUOUS)
+            return got
+        nums = list(range(1, len(nums) + 1))
+        _say(notes, _FROM_0)
     for r, num in zip(rows, nums, strict=True):
         verdict = str(r.get("verdict") or "").strip().lower()
         if num is None or not 1 <= num <= n or verdict not in VERDICTS:
-            _say(notes, "a review reply named a question or a verdict that is not one of them (left out)")
+            _say(notes, _NOT_ONE)
             continue
         if num - 1 in got:
-            _say(notes, "a review reply reviewed a question twice (the first review kept)")
+            _say(notes, _TWICE)
             continue
         got[num - 1] = {"verdict": verdict, "reason": str(r.get("reason") or "").strip()}
     return got
+
+
+# what kb says of a reply it could not wholly use (kb eval quiz, kb quiz review), in the interface language
+_NO_LIST = N_("a review reply held no list of reviews (its questions not reviewed)")
+_NOT_OBJECTS = N_("a review reply held reviews that are not objects (left out)")
+_UNNUMBERED = N_("a review reply numbered no question and did not review each one (left out)")
+_AMBIGUOUS = N_("a review reply numbered a question 0 out of order: each review could be one question off (left out)")
+_FROM_0 = N_("a review reply counted its questions from 0 (read so)")
+_NOT_ONE = N_("a review reply named a question or a verdict that is not one of them (left out)")
+_TWICE = N_("a review reply reviewed a question twice (the first review kept)")
+_CUT = N_("a review reply was cut at its token cap: {kept} of its {n} questions reviewed (kept in the cache; "
+          "--no-cache asks again)")
 
 
 def _number(value: Any) -> int | None:
@@ -250,6 +272,8 @@ def _number(value: Any) -> int | None:
     return None
 
 
-def _say(notes: list[str] | None, text: str) -> None:
-    if notes is not None and text not in notes:
-        notes.append(text)
+def _say(notes: list[str] | None, template: str, **fields: object) -> None:
+    """Add the note ``template`` (a :class:`~kb.i18n.Message`) to ``notes`` unless it is there already."""
+    said = Message(template, **fields)
+    if notes is not None and said not in notes:
+        notes.append(said)

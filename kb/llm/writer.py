@@ -101,8 +101,8 @@ def _mix(types: Sequence[str], want: int) -> str:
     if "short" not in types or not marked or want < 2:
         return f"types among {', '.join(types)}, each type only where the idea fits it."
     kinds = ", else ".join(_MARKED[t] for t in marked)
-    rest = "short answers (or a cloze, on a name the passages' code writes)" if "cloze" in types else "short answers"
-    return (f"{want // 2} of them of a kind a computer marks — {kinds} — and the rest {rest} "
+    # (a cloze, asked only on a code name by _FORMAT, is left to "types among": round 40 was measured on these words)
+    return (f"{want // 2} of them of a kind a computer marks — {kinds} — and the rest short answers "
             f"(types among {', '.join(types)}).")
 
 

@@ -23,14 +23,15 @@ PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 
 def _messages() -> list[tuple[str, str | None]]:
-    """Every literal message kb passes to _() or ngettext(), as (msgid, msgid_plural or None)."""
+    """Every literal message kb passes to _(), N_() (marked to be said later) or ngettext(), as (msgid,
+    msgid_plural or None)."""
     found: list[tuple[str, str | None]] = []
     for f in sorted(KB.rglob("*.py")):
         for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
             args = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-            if node.func.id == "_" and len(args) == 1:
+            if node.func.id in ("_", "N_") and len(args) == 1:
                 found.append((args[0], None))
             elif node.func.id == "in_language" and len(args) == 1:  # in_language(lang, "message")
                 found.append((args[0], None))

@@ -64,7 +64,7 @@ def test_with_short_answers_and_a_marked_kind_asked_half_of_each_request_is_of_a
     for line in _last_lines(ws, "short,mcq,tf,cloze"):
         want = int(line.split()[0])
         assert f"{want // 2} of them of a kind a computer marks — a multiple choice" in line, line
-        assert "else a true/false statement" in line and "the rest short answers (or a cloze" in line
+        assert "else a true/false statement" in line and "the rest short answers (types among" in line
     for line in _last_lines(ws, "short,tf"):
         assert "a kind a computer marks — a true/false statement — and the rest short answers (types" in line
         assert "multiple" not in line
